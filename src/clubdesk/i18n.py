@@ -1,0 +1,70 @@
+"""Translation machinery shared by the engines, services, CLI, UI and reports.
+
+Every user-visible string goes through :func:`_` (or :func:`ngettext`). Strings defined at import
+time are marked with :func:`N_` and translated where they are shown. Catalogs live in
+``resources/locale/<lang>/LC_MESSAGES/clubdesk.po`` and are compiled with Babel
+(``python -m clubdesk.i18n_tools compile``). The pseudo-locale ``xx`` wraps every translated
+string in ``⟦…⟧`` so that a test can find strings that were never marked.
+
+This module imports neither Qt nor SQLAlchemy, so the pure engines may use it.
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+from pathlib import Path
+
+DOMAIN = "clubdesk"
+LANGUAGES: tuple[str, ...] = ("en", "id", "es", "tr")
+PSEUDO = "xx"
+
+_current: _gettext.NullTranslations = _gettext.NullTranslations()
+_current_lang = "en"
+
+
+class _PseudoTranslations(_gettext.NullTranslations):
+    """Wraps every string so that unmarked (untranslated) text stands out in tests."""
+
+    def gettext(self, message: str) -> str:
+        return f"⟦{message}⟧"
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return f"⟦{msgid1 if n == 1 else msgid2}⟧"
+
+
+def locale_dir() -> Path:
+    """The folder that holds the gettext catalogs."""
+    return Path(__file__).resolve().parent / "resources" / "locale"
+
+
+def set_language(lang: str | None) -> str:
+    """Switch the language used by :func:`_`; returns the language actually in force."""
+    global _current, _current_lang
+    lang = (lang or "en").strip() or "en"
+    if lang == PSEUDO:
+        _current = _PseudoTranslations()
+    else:
+        _current = _gettext.translation(DOMAIN, localedir=str(locale_dir()), languages=[lang], fallback=True)
+    _current_lang = lang
+    return lang
+
+
+def current_language() -> str:
+    return _current_lang
+
+
+def _(message: str) -> str:
+    """Translate ``message`` into the current language."""
+    return _current.gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    return _current.ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Mark a string for extraction without translating it now."""
+    return message
+
+
+gettext = _
