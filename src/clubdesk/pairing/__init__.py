@@ -1,7 +1,9 @@
 """Pairing engines (CONTRACTS.md §2). Pure Python: no Qt, no SQL."""
 
+from clubdesk.pairing.roundrobin import berger_schedule
 from clubdesk.pairing.types import Entrant, Pair, PairingImpossible
 from clubdesk.pairing.verify import verify_pairing
 
 __all__ = ["Entrant", "Pair", "PairingImpossible"]
 __all__ += ["verify_pairing"]
+__all__ += ["berger_schedule"]
