@@ -72,6 +72,8 @@ class GapleParams:
     duel_tie: DuelTie = "blocker-loses"  # rule GN7 or B5
     allow_negative: bool = False  # rule B7 (true) / G3 deduction stops at 0 (false)
     six_doubles_wins: bool = False  # rule B9: six doubles dealt wins the game (club)
+    opening_tiles: bool = True  # rule G6 (0-0 opens the match), G10 (games score opens a game)
+    seat_change: bool = True  # rule G19: opponents change seats after every game
 
 
 # ----------------------------------------------------------------------------------------------- registry
