@@ -1,7 +1,39 @@
-"""Test-wide setup: Qt runs headless, and no test touches the user's real data dir."""
+"""Test-wide setup: Qt runs headless, and no test touches the user's real data folder."""
 
 from __future__ import annotations
 
 import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ["CLUBDESK_HOME"] = tempfile.mkdtemp(prefix="clubdesk-test-home-")
+
+import pytest  # noqa: E402
+
+from clubdesk import i18n  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _english() -> Iterator[None]:
+    """Every test starts in English and leaves English behind."""
+    i18n.set_language("en")
+    yield
+    i18n.set_language("en")
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh CLUBDESK_HOME for tests that use the default locations."""
+    monkeypatch.setenv("CLUBDESK_HOME", str(tmp_path / "home"))
+    return tmp_path / "home"
+
+
+@pytest.fixture
+def db(tmp_path: Path):  # type: ignore[no-untyped-def]
+    from clubdesk.db import Database
+
+    database = Database(tmp_path / "club.sqlite3")
+    yield database
+    database.close()

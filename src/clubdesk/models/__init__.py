@@ -1,0 +1,7 @@
+"""SQLAlchemy models. Importing this package registers every table on ``Base.metadata``."""
+
+from clubdesk.models.audit import AuditEntry
+from clubdesk.models.base import Base
+from clubdesk.models.club import Club, Setting
+
+__all__ = ["AuditEntry", "Base", "Club", "Setting"]

@@ -1,0 +1,5 @@
+"""``python -m clubdesk`` opens the window."""
+
+from clubdesk.app import main
+
+raise SystemExit(main())

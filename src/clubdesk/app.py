@@ -1,0 +1,73 @@
+"""``clubdesk``: the desktop window. ``clubdesk --demo`` opens the demo club."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from clubdesk import i18n, paths
+from clubdesk.i18n import _
+
+log = logging.getLogger("clubdesk.app")
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="clubdesk", description=_("ClubDesk desktop application."))
+    parser.add_argument("--db", type=Path, help=_("database file to open"))
+    parser.add_argument("--demo", action="store_true", help=_("open the demo club (a separate database)"))
+    parser.add_argument("--lang", default=None, help=_("language: en, id, es, tr"))
+    return parser.parse_args(list(argv))
+
+
+def open_database(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from clubdesk.db import Database
+
+    if args.db is not None:
+        return Database(args.db)
+    path = paths.demo_db_path() if args.demo else paths.default_db_path()
+    db = Database(path, backups_dir=paths.backups_dir())
+    if args.demo:
+        import importlib.util
+
+        if importlib.util.find_spec("clubdesk.services.demo") is not None:
+            from clubdesk.services import demo  # the members issue's demo club
+
+            demo.ensure_demo(db)
+    return db
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    paths.setup_logging()
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from clubdesk.db import DatabaseError
+    from clubdesk.services import settings as settings_service
+    from clubdesk.ui.qt_i18n import install_qt_translator
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("ClubDesk")
+    i18n.set_language(args.lang or "en")
+    try:
+        db = open_database(args)
+    except DatabaseError as exc:
+        QMessageBox.critical(None, _("ClubDesk"), str(exc))
+        return 1
+    lang = args.lang or settings_service.club_settings(db).language
+    i18n.set_language(lang)
+    install_qt_translator(app, lang)
+    from clubdesk.ui.main_window import MainWindow
+    from clubdesk.ui.state import DeskState
+
+    state = DeskState(db)
+    window = MainWindow(state)
+    window.show()
+    log.info("opened %s", db.path)
+    return int(app.exec())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

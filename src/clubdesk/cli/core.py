@@ -1,0 +1,195 @@
+"""The command-line frame: global options, exit codes, JSON output, translated one-line errors.
+
+Exit codes: 0 success, 1 refused input (one line per reason on stderr, in the chosen language), 2 wrong usage.
+Each area registers its commands in a module listed in :data:`COMMAND_MODULES`; a command handler takes
+``(ctx, args)`` and returns a JSON-able value (what ``--json`` prints) and optionally a text for people.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from clubdesk import i18n
+from clubdesk.i18n import _
+
+COMMAND_MODULES: tuple[str, ...] = (
+    "clubdesk.cli.general",
+    "clubdesk.cli.members",
+    "clubdesk.cli.events",
+    "clubdesk.cli.night",
+    "clubdesk.cli.standings",
+    "clubdesk.cli.discipline",
+    "clubdesk.cli.reports",
+)
+
+
+class Refused(Exception):
+    """A refusal raised by the CLI itself (bad file name, unknown id...): exit 1."""
+
+    def __init__(self, message: str, details: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details or []
+
+
+@dataclass
+class Output:
+    data: Any
+    text: str | None = None
+
+
+@dataclass
+class Context:
+    db_path: Path | None
+    lang: str
+    json: bool
+    _db: Any = field(default=None, repr=False)
+
+    def database(self, *, demo: bool = False) -> Any:
+        """Open (and migrate) the database: ``--db``, else the demo file or the user data dir's file."""
+        if self._db is None:
+            from clubdesk import paths
+            from clubdesk.db import Database
+
+            if self.db_path is not None:
+                path = self.db_path
+            else:
+                path = paths.demo_db_path() if demo else paths.default_db_path()
+            self._db = Database(path, backups_dir=None if self.db_path else paths.backups_dir())
+        return self._db
+
+    def actor(self) -> Any:
+        from clubdesk.services.base import Actor, Role
+
+        name = os.environ.get("CLUBDESK_ACTOR", "").strip() or "CLI"
+        role = os.environ.get("CLUBDESK_ROLE", "secretary").strip().lower()
+        try:
+            return Actor(name, Role(role))
+        except ValueError as exc:
+            raise Refused(_("Unknown role in CLUBDESK_ROLE: {role}").format(role=role)) from exc
+
+
+Handler = Callable[[Context, argparse.Namespace], Output | Any]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that exits 2 with a translated prefix on wrong usage."""
+
+    def error(self, message: str) -> Any:  # noqa: D401 - argparse API
+        self.print_usage(sys.stderr)
+        self.exit(2, _("clubdesk-cli: wrong usage: {message}").format(message=message) + "\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="clubdesk-cli", description=_("ClubDesk on the command line."))
+    parser.add_argument("--db", type=Path, help=_("database file (default: the one in the user data folder)"))
+    parser.add_argument("--lang", default=None, help=_("language of messages: en, id, es, tr"))
+    parser.add_argument("--json", action="store_true", help=_("print one JSON document on stdout"))
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name and name.startswith(exc.name):
+                continue  # that area has not landed yet
+            raise
+        module.register(sub)
+    return parser
+
+
+def add_json_flag(p: argparse.ArgumentParser) -> None:
+    """Let ``--json`` also follow the command (``clubdesk-cli version --json``)."""
+    p.add_argument("--json", action="store_true", dest="json_after", help=argparse.SUPPRESS)
+
+
+def _pre_lang(argv: Sequence[str]) -> str | None:
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--lang="):
+            return arg.split("=", 1)[1]
+    return None
+
+
+def _render_text(data: Any) -> str:
+    if isinstance(data, list):
+        if not data:
+            return _("(none)")
+        if all(isinstance(row, dict) for row in data):
+            keys = list(data[0].keys())
+            widths = {k: max(len(str(k)), *(len(_cell(r.get(k))) for r in data)) for k in keys}
+            lines = ["  ".join(str(k).ljust(widths[k]) for k in keys)]
+            lines += ["  ".join(_cell(r.get(k)).ljust(widths[k]) for k in keys) for r in data]
+            return "\n".join(line.rstrip() for line in lines)
+        return "\n".join(str(x) for x in data)
+    if isinstance(data, dict):
+        return "\n".join(f"{k}: {_cell(v)}" for k, v in data.items())
+    return str(data)
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if isinstance(value, dict | list):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    lang = _pre_lang(argv) or os.environ.get("CLUBDESK_LANG") or "en"
+    i18n.set_language(lang)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    ctx = Context(db_path=args.db, lang=lang, json=bool(args.json or getattr(args, "json_after", False)))
+    try:
+        result = args.handler(ctx, args)
+    except Exception as exc:  # noqa: BLE001 - every refusal becomes one line and exit 1
+        message, details = _refusal(exc)
+        if message is None:
+            raise
+        for line in details:
+            print(line, file=sys.stderr)
+        print(_("clubdesk-cli: {message}").format(message=message), file=sys.stderr)
+        return 1
+    finally:
+        if ctx._db is not None:
+            ctx._db.close()
+    out = result if isinstance(result, Output) else Output(result)
+    if ctx.json:
+        print(json.dumps(out.data, ensure_ascii=False))
+    else:
+        print(out.text if out.text is not None else _render_text(out.data))
+    return 0
+
+
+def _refusal(exc: Exception) -> tuple[str | None, list[str]]:
+    """Known refusals become (message, details); anything else is a bug and is re-raised."""
+    from clubdesk.db import DatabaseError
+    from clubdesk.games.errors import EntryError, RulesetError
+    from clubdesk.services.base import ServiceError
+
+    if isinstance(exc, Refused):
+        return exc.message, exc.details
+    if isinstance(exc, ServiceError):
+        return exc.message, exc.details
+    if isinstance(exc, DatabaseError):
+        return str(exc), []
+    if isinstance(exc, EntryError):
+        return _("entry {index}: {reason}").format(index=exc.index + 1, reason=exc.message or exc.code), []
+    if isinstance(exc, RulesetError):
+        return str(exc), []
+    if isinstance(exc, OSError):
+        return _("cannot use {file}: {reason}").format(file=exc.filename, reason=exc.strerror), []
+    return None, []

@@ -1,0 +1,41 @@
+"""General commands: ``version``."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from clubdesk import __version__
+from clubdesk.cli.core import Context, Output, add_json_flag
+from clubdesk.i18n import _
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("version", help=_("print the ClubDesk version"))
+    add_json_flag(p)
+    p.set_defaults(handler=cmd_version)
+    register_info(sub)
+
+
+def cmd_version(ctx: Context, args: argparse.Namespace) -> Output:
+    return Output({"version": __version__}, _("ClubDesk {version}").format(version=__version__))
+
+
+def register_info(sub: Any) -> None:
+    p = sub.add_parser("info", help=_("show which database is open and its schema"))
+    p.add_argument("--demo", action="store_true", help=_("the demo database"))
+    add_json_flag(p)
+    p.set_defaults(handler=cmd_info)
+
+
+def cmd_info(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.db import current_revision
+    from clubdesk.services import settings as settings_service
+
+    db = ctx.database(demo=args.demo)
+    data = {
+        "database": str(db.path),
+        "schema": current_revision(db.path),
+        "club": settings_service.club_settings(db).club_name,
+    }
+    return Output(data)

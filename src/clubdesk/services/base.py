@@ -1,0 +1,96 @@
+"""What every service shares: who is acting, domain errors, the audit trail, plain results.
+
+Services are the only code that opens a database session. Each use case is one short transaction
+(``db.session()``) and returns plain frozen dataclasses, never live ORM objects.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from clubdesk.i18n import _
+from clubdesk.models.audit import AuditEntry
+
+
+class Role(StrEnum):
+    SECRETARY = "secretary"
+    REFEREE = "referee"
+    SCORER = "scorer"
+
+
+ROLE_LABELS = {
+    Role.SECRETARY: "Secretary",
+    Role.REFEREE: "Referee",
+    Role.SCORER: "Scorer",
+}
+
+
+@dataclass(frozen=True)
+class Actor:
+    """The person at the desk: a name or initials and a role. Every service call takes one."""
+
+    name: str
+    role: Role = Role.SECRETARY
+
+    def label(self) -> str:
+        return _("{name} ({role})").format(name=self.name, role=_(ROLE_LABELS[self.role]))
+
+
+DEFAULT_ACTOR = Actor("Secretary", Role.SECRETARY)
+
+
+class ServiceError(Exception):
+    """A refused request. ``code`` is stable for programs; ``message`` is translated for people;
+    ``details`` lists further lines (e.g. every bad line of an import)."""
+
+    def __init__(self, code: str, message: str, details: list[str] | None = None, **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details or []
+        self.params = params
+
+
+def _json(value: Any) -> str | None:
+    if value is None:
+        return None
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+
+
+def audit(
+    session: Session,
+    actor: Actor,
+    action: str,
+    entity: str,
+    entity_id: object = None,
+    *,
+    before: Any = None,
+    after: Any = None,
+    event_id: int | None = None,
+    round_no: int | None = None,
+    table_no: int | None = None,
+    reason: str | None = None,
+) -> None:
+    """Write one audit row in the caller's transaction (so it lands exactly when the change does)."""
+    if not actor.name.strip():
+        raise ServiceError("actor-required", _("Say who is acting before changing anything."))
+    session.add(
+        AuditEntry(
+            actor_name=actor.name.strip(),
+            actor_role=str(actor.role),
+            action=action,
+            entity=entity,
+            entity_id=None if entity_id is None else str(entity_id),
+            event_id=event_id,
+            round_no=round_no,
+            table_no=table_no,
+            before=_json(before),
+            after=_json(after),
+            reason=reason,
+        )
+    )

@@ -1,0 +1,180 @@
+"""The main window: a sidebar of sections, the section's screen, and a status bar.
+
+Keyboard: Ctrl+1 … Ctrl+8 open the sections in sidebar order; F2 switches the acting person (F2 then Enter
+picks the previous person at once).
+"""
+
+from __future__ import annotations
+
+import base64
+
+from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from clubdesk.i18n import _
+from clubdesk.services import settings as settings_service
+from clubdesk.services.base import ROLE_LABELS, Actor, Role
+from clubdesk.ui.sections import SECTIONS, Section, load_factory
+from clubdesk.ui.state import DeskState
+
+GEOMETRY_KEY = "ui.geometry"
+
+
+class EmptySection(QWidget):
+    """What a section shows before its screen exists: what will be there."""
+
+    def __init__(self, section: Section) -> None:
+        super().__init__()
+        layout = QVBoxLayout(self)
+        layout.addStretch(1)
+        title = QLabel(_(section.title))
+        title.setObjectName("emptyTitle")
+        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        title.setStyleSheet("font-size: 20pt; font-weight: 600;")
+        text = QLabel(_(section.empty_text))
+        text.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        text.setWordWrap(True)
+        soon = QLabel(_("Nothing here yet."))
+        soon.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        soon.setStyleSheet("color: #666;")
+        for w in (title, text, soon):
+            layout.addWidget(w)
+        layout.addStretch(2)
+
+
+class ActorDialog(QDialog):
+    """Who is acting at the desk now. The previous person is pre-selected, so F2, Enter switches back."""
+
+    def __init__(self, state: DeskState, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(_("Who is acting?"))
+        self.name = QComboBox()
+        self.name.setEditable(True)
+        self.role = QComboBox()
+        for role in Role:
+            self.role.addItem(_(ROLE_LABELS[role]), role)
+        recent = state.recent_actors()
+        others = [a for a in recent if a != state.actor]
+        self._choices = others + [state.actor]
+        for a in self._choices:
+            self.name.addItem(a.name, a)
+        self.name.currentIndexChanged.connect(self._sync_role)
+        self._sync_role(0)
+        form = QFormLayout()
+        form.addRow(_("Name or initials"), self.name)
+        form.addRow(_("Role"), self.role)
+        self.error = QLabel("")
+        self.error.setStyleSheet("color: #b00020;")
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.error)
+        layout.addWidget(buttons)
+        self.name.setFocus()
+
+    def _sync_role(self, index: int) -> None:
+        actor = self.name.itemData(index)
+        if isinstance(actor, Actor):
+            self.role.setCurrentIndex(self.role.findData(actor.role))
+
+    def accept(self) -> None:
+        if not self.name.currentText().strip():
+            self.error.setText(_("Type a name or initials."))
+            return
+        super().accept()
+
+    def chosen(self) -> Actor:
+        return Actor(self.name.currentText().strip(), Role(self.role.currentData()))
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, state: DeskState) -> None:
+        super().__init__()
+        self.state = state
+        self.setObjectName("mainWindow")
+        self.nav = QListWidget()
+        self.nav.setObjectName("navigation")
+        self.nav.setFixedWidth(180)
+        self.stack = QStackedWidget()
+        self.pages: dict[str, QWidget] = {}
+        for i, section in enumerate(SECTIONS):
+            item = QListWidgetItem(_(section.title))
+            item.setData(Qt.ItemDataRole.UserRole, section.key)
+            item.setToolTip(_("Ctrl+{n}").format(n=i + 1))
+            self.nav.addItem(item)
+            factory = load_factory(section)
+            page = factory(state) if factory is not None else EmptySection(section)
+            page.setObjectName(f"section_{section.key}")
+            self.pages[section.key] = page
+            self.stack.addWidget(page)
+            shortcut = QShortcut(QKeySequence(f"Ctrl+{i + 1}"), self)
+            shortcut.activated.connect(lambda i=i: self.nav.setCurrentRow(i))
+        self.nav.currentRowChanged.connect(self.stack.setCurrentIndex)
+        central = QWidget()
+        layout = QHBoxLayout(central)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.nav)
+        layout.addWidget(self.stack, 1)
+        self.setCentralWidget(central)
+
+        self.db_label = QLabel()
+        self.actor_label = QLabel()
+        self.actor_label.setObjectName("actorLabel")
+        self.statusBar().addWidget(self.db_label, 1)
+        self.statusBar().addPermanentWidget(self.actor_label)
+        QShortcut(QKeySequence("F2"), self).activated.connect(self.switch_actor)
+        state.actorChanged.connect(lambda _a: self._refresh_status())
+        self._refresh_status()
+        self.nav.setCurrentRow(0)
+        self._restore_geometry()
+
+    def current_section(self) -> str:
+        item = self.nav.currentItem()
+        return str(item.data(Qt.ItemDataRole.UserRole)) if item else ""
+
+    def show_section(self, key: str) -> None:
+        for row in range(self.nav.count()):
+            if self.nav.item(row).data(Qt.ItemDataRole.UserRole) == key:
+                self.nav.setCurrentRow(row)
+                return
+
+    def _refresh_status(self) -> None:
+        club = settings_service.club_settings(self.state.db).club_name
+        self.setWindowTitle(_("ClubDesk — {club}").format(club=club))
+        self.db_label.setText(_("Database: {path}").format(path=self.state.db.path))
+        self.actor_label.setText(_("Acting: {actor}  (F2 to switch)").format(actor=self.state.actor.label()))
+
+    def switch_actor(self) -> None:
+        dialog = ActorDialog(self.state, self)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.state.set_actor(dialog.chosen())
+
+    def _restore_geometry(self) -> None:
+        raw = settings_service.get(self.state.db, GEOMETRY_KEY)
+        if isinstance(raw, str):
+            self.restoreGeometry(QByteArray(base64.b64decode(raw)))
+        else:
+            self.resize(1200, 780)
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
+        data = base64.b64encode(bytes(self.saveGeometry().data())).decode("ascii")
+        settings_service.put(self.state.db, self.state.actor, GEOMETRY_KEY, data, audited=False)
+        super().closeEvent(event)

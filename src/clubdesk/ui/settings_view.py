@@ -1,0 +1,90 @@
+"""Settings: the club's name and logo, the language of the app and of printed outputs."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from clubdesk.i18n import _
+from clubdesk.services import settings as settings_service
+from clubdesk.services.base import ServiceError
+from clubdesk.ui.state import DeskState
+from clubdesk.ui.widgets.forms import FieldWithError
+
+LANGUAGE_NAMES = {"en": "English", "id": "Bahasa Indonesia", "es": "Español", "tr": "Türkçe"}
+
+
+class SettingsSection(QWidget):
+    def __init__(self, state: DeskState) -> None:
+        super().__init__()
+        self.state = state
+        current = settings_service.club_settings(state.db)
+        self.club_name = QLineEdit(current.club_name)
+        self.club_name.setObjectName("clubName")
+        self.logo = QLineEdit(current.logo_path or "")
+        browse = QPushButton(_("Choose…"))
+        browse.clicked.connect(self._choose_logo)
+        logo_row = QWidget()
+        row = QHBoxLayout(logo_row)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.logo, 1)
+        row.addWidget(browse)
+        self.language = QComboBox()
+        for code, name in LANGUAGE_NAMES.items():
+            self.language.addItem(name, code)
+        self.language.setCurrentIndex(max(0, self.language.findData(current.language)))
+        self.name_field = FieldWithError(self.club_name)
+        self.logo_field = FieldWithError(logo_row)
+        form = QFormLayout()
+        form.addRow(_("Club name"), self.name_field)
+        form.addRow(_("Logo"), self.logo_field)
+        form.addRow(_("Language"), self.language)
+        self.save_button = QPushButton(_("Save"))
+        self.save_button.clicked.connect(self.save)
+        self.message = QLabel("")
+        title = QLabel(_("Settings"))
+        title.setStyleSheet("font-size: 16pt; font-weight: 600;")
+        layout = QVBoxLayout(self)
+        layout.addWidget(title)
+        layout.addLayout(form)
+        layout.addWidget(self.save_button)
+        layout.addWidget(self.message)
+        layout.addWidget(QLabel(_("A new language is used from the next start.")))
+        layout.addStretch(1)
+
+    def _choose_logo(self) -> None:
+        path, _filter = QFileDialog.getOpenFileName(
+            self, _("Club logo"), "", _("Images (*.png *.jpg *.jpeg)")
+        )
+        if path:
+            self.logo.setText(path)
+
+    def save(self) -> bool:
+        self.name_field.set_error(None)
+        self.logo_field.set_error(None)
+        try:
+            settings_service.save_club_settings(
+                self.state.db,
+                self.state.actor,
+                self.club_name.text(),
+                self.logo.text().strip() or None,
+                str(self.language.currentData()),
+            )
+        except ServiceError as exc:
+            target = self.logo_field if exc.code == "logo-missing" else self.name_field
+            target.set_error(exc.message)
+            self.message.setText("")
+            return False
+        self.message.setText(_("Saved."))
+        self.state.dataChanged.emit("settings")
+        self.state.actorChanged.emit(self.state.actor)  # refresh the title and status bar
+        return True

@@ -1,0 +1,45 @@
+"""What the window shares between sections: the open database and who is acting.
+
+Only plain values live here (no ORM objects); sections call services with ``state.db`` and ``state.actor``.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+
+from clubdesk.db import Database
+from clubdesk.services import settings as settings_service
+from clubdesk.services.base import DEFAULT_ACTOR, Actor, Role
+
+
+class DeskState(QObject):
+    actorChanged = Signal(object)
+    dataChanged = Signal(str)  # a section name whose data changed ("members", "events", ...)
+
+    def __init__(self, db: Database, actor: Actor = DEFAULT_ACTOR) -> None:
+        super().__init__()
+        self.db = db
+        self.actor = actor
+
+    def recent_actors(self) -> list[Actor]:
+        raw = settings_service.get(self.db, settings_service.RECENT_ACTORS, []) or []
+        out: list[Actor] = []
+        for item in raw:
+            try:
+                out.append(Actor(str(item["name"]), Role(item["role"])))
+            except (KeyError, TypeError, ValueError):
+                continue
+        return out
+
+    def set_actor(self, actor: Actor) -> None:
+        recent = [a for a in self.recent_actors() if a != actor]
+        recent.insert(0, actor)
+        settings_service.put(
+            self.db,
+            actor,
+            settings_service.RECENT_ACTORS,
+            [{"name": a.name, "role": str(a.role)} for a in recent[:8]],
+            audited=False,
+        )
+        self.actor = actor
+        self.actorChanged.emit(actor)
