@@ -7,3 +7,7 @@ from clubdesk.pairing.verify import verify_pairing
 __all__ = ["Entrant", "Pair", "PairingImpossible"]
 __all__ += ["verify_pairing"]
 __all__ += ["berger_schedule"]
+from clubdesk.pairing.lives import explain_lives, pair_lives  # noqa: E402
+from clubdesk.pairing.swiss import explain_swiss, pair_swiss  # noqa: E402
+
+__all__ += ["explain_lives", "explain_swiss", "pair_lives", "pair_swiss"]
