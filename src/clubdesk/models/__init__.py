@@ -5,3 +5,6 @@ from clubdesk.models.base import Base
 from clubdesk.models.club import Club, Setting
 
 __all__ = ["AuditEntry", "Base", "Club", "Setting"]
+from clubdesk.models.member import Member  # noqa: E402
+
+__all__ += ["Member"]
