@@ -15,7 +15,8 @@ so maximising the sum maximises the criteria lexicographically. Criteria, highes
 4. with ``club_protection`` (T4b): the fewest pairs of the same club;
 5. within each score group of ``g`` entrants, ``k = g // 2``: the smallest sum over pairs of the group of
    | (rank distance within the group) − k |  (1st v (k+1)th, 2nd v (k+2)th, ...);
-6. (tie-break only) a floater meets the nearest-ranked entrant of the other group.
+6. (tie-breaks only) as few pairs as possible inside one half of a score group (so the top half stays
+   intact, as in the Dutch system), then a floater meets the nearest-ranked entrant of the other group.
 
 Speed without losing optimality: the graph is first built from the edges with (score difference)² ≤ T for a
 small T. If that graph has a perfect matching whose bye cannot be beaten (there is no bye, or it goes to the
@@ -120,6 +121,12 @@ def _half_penalty(i: int, j: int, pos: Sequence[int], size: Sequence[int]) -> in
     return abs(abs(pos[i] - pos[j]) - size[i] // 2)
 
 
+def _same_half(i: int, j: int, pos: Sequence[int], size: Sequence[int]) -> int:
+    """1 when both entrants of a pair of the same group sit in the same half (top k or the rest)."""
+    k = size[i] // 2
+    return 1 if (pos[i] < k) == (pos[j] < k) else 0
+
+
 # ----------------------------------------------------------------------------------------------------
 # Swiss
 # ----------------------------------------------------------------------------------------------------
@@ -191,6 +198,7 @@ class _SwissGraph:
             n_pairs * self.d2max,  # d2max - d²
             n_pairs if club_protection else 0,  # 1 when not the same club
             n_pairs * n,  # n - half penalty
+            n_pairs,  # 1 unless both sit in the same half of their group
             n_pairs * n,  # n - rank distance of a floater
         ]
         self.mult = _combine(bounds)
@@ -211,9 +219,10 @@ class _SwissGraph:
             w += m[2]
         n = self.n
         if d == 0:
-            w += (n - _half_penalty(i, j, self.pos, self.size)) * m[3] + n * m[4]
+            pos, size = self.pos, self.size
+            w += (n - _half_penalty(i, j, pos, size)) * m[3] + (1 - _same_half(i, j, pos, size)) * m[4] + n
         else:
-            w += n * m[3] + (n - abs(i - j)) * m[4]
+            w += n * m[3] + m[4] + (n - abs(i - j))
         return w
 
     def edges(self, threshold: int | None) -> list[tuple[int, int, int]]:
