@@ -31,6 +31,7 @@ __all__ = [
     "DominoParams",
     "DominoSheet",
     "Penalty",
+    "check_domino",
     "parse_domino_entry",
     "replay_domino",
     "score_domino",
@@ -286,7 +287,7 @@ def score_domino(entries: Sequence[DominoEntry], params: DominoParams, first_lea
                 seat=_seat(entry.seat), terms=_terms(entry.pips), value=value, pair=_pair(side)
             )
         elif isinstance(entry, Block):
-            # rule E18b (Reading): compare the pairs' pip totals; the lower pair scores all pips; a tie scores 0
+            # rule E18b (Reading): compare the pairs' pip totals; the lower pair scores all pips; tie scores 0
             pair_pips = (entry.pips[0] + entry.pips[2], entry.pips[1] + entry.pips[3])
             value = sum(entry.pips)
             next_leader = (leader + 1) % SEATS  # rule E7.3
@@ -368,9 +369,27 @@ def parse_domino_entries(entries: Sequence[Mapping[str, object]]) -> list[Domino
     return [parse_domino_entry(i, e) for i, e in enumerate(entries)]
 
 
+def check_domino(
+    entries: Sequence[Mapping[str, object]], params: DominoParams, first_leader: int = 0
+) -> DominoMatch:
+    """Check and score sheet entries; an ``EntryError`` names the FIRST impossible entry."""
+    typed: list[DominoEntry] = []
+    bad: EntryError | None = None
+    for i, raw in enumerate(entries):
+        try:
+            typed.append(parse_domino_entry(i, raw))
+        except EntryError as exc:
+            bad = exc
+            break
+    match = score_domino(typed, params, first_leader)  # an error here comes before ``bad``
+    if bad is not None:
+        raise bad
+    return match
+
+
 def replay_domino(entries: Sequence[Mapping[str, object]], params: DominoParams) -> dict[str, Any]:
     """CONTRACTS.md §1 ``replay`` for the ``domino`` family: the whole sheet recomputed from its entries."""
-    return score_domino(parse_domino_entries(entries), params).as_dict()
+    return check_domino(entries, params).as_dict()
 
 
 # ----------------------------------------------------------------------------------------------- editing
@@ -380,8 +399,9 @@ def replay_domino(entries: Sequence[Mapping[str, object]], params: DominoParams)
 class DominoSheet:
     """A score sheet: its entries are the source of truth; every edit recomputes from them.
 
-    Each edit returns a new sheet or raises ``EntryError`` naming the first impossible entry (for a correction
-    that ends the match earlier, the index of the later entry that no longer fits); the old sheet is untouched.
+    Each edit returns a new sheet or raises ``EntryError`` naming the first impossible entry (for a
+    correction that ends the match earlier, the index of the later entry that no longer fits); the old sheet
+    is untouched.
     """
 
     params: DominoParams = DominoParams()
@@ -390,7 +410,7 @@ class DominoSheet:
 
     @property
     def result(self) -> DominoMatch:
-        return score_domino(parse_domino_entries(self.entries), self.params, self.first_leader)
+        return check_domino(self.entries, self.params, self.first_leader)
 
     def _with(self, entries: tuple[Mapping[str, object], ...]) -> DominoSheet:
         sheet = DominoSheet(self.params, entries, self.first_leader)
@@ -402,10 +422,10 @@ class DominoSheet:
 
     def replace(self, k: int, entry: Mapping[str, object]) -> DominoSheet:
         if not 0 <= k < len(self.entries):
-            raise IndexError(k)
+            raise EntryError(k, "no-such-entry", _("the sheet has no entry {k}").format(k=k))
         return self._with((*self.entries[:k], entry, *self.entries[k + 1 :]))
 
     def delete(self, k: int) -> DominoSheet:
         if not 0 <= k < len(self.entries):
-            raise IndexError(k)
+            raise EntryError(k, "no-such-entry", _("the sheet has no entry {k}").format(k=k))
         return self._with((*self.entries[:k], *self.entries[k + 1 :]))

@@ -34,6 +34,7 @@ __all__ = [
     "TavlaParams",
     "TavlaSheet",
     "capped_score",
+    "check_tavla",
     "clock_text",
     "parse_mat",
     "parse_tavla_entry",
@@ -335,9 +336,25 @@ def parse_tavla_entries(entries: Sequence[Mapping[str, object]], params: TavlaPa
     return [parse_tavla_entry(i, e, params) for i, e in enumerate(entries)]
 
 
+def check_tavla(entries: Sequence[Mapping[str, object]], params: TavlaParams) -> TavlaMatch:
+    """Check and score sheet entries; an ``EntryError`` names the FIRST impossible entry."""
+    typed: list[TavlaEntry] = []
+    bad: EntryError | None = None
+    for i, raw in enumerate(entries):
+        try:
+            typed.append(parse_tavla_entry(i, raw, params))
+        except EntryError as exc:
+            bad = exc
+            break
+    match = score_tavla(typed, params)  # an error here comes before ``bad``
+    if bad is not None:
+        raise bad
+    return match
+
+
 def replay_tavla(entries: Sequence[Mapping[str, object]], params: TavlaParams) -> dict[str, Any]:
     """CONTRACTS.md §1 ``replay`` for the ``tavla`` family: the whole sheet recomputed from its entries."""
-    return score_tavla(parse_tavla_entries(entries, params), params).as_dict()
+    return check_tavla(entries, params).as_dict()
 
 
 # ----------------------------------------------------------------------------------------------- editing
@@ -357,7 +374,7 @@ class TavlaSheet:
 
     @property
     def result(self) -> TavlaMatch:
-        return score_tavla(parse_tavla_entries(self.entries, self.params), self.params)
+        return check_tavla(self.entries, self.params)
 
     def _with(self, entries: tuple[Mapping[str, object], ...]) -> TavlaSheet:
         sheet = TavlaSheet(self.params, entries)
@@ -369,12 +386,12 @@ class TavlaSheet:
 
     def replace(self, k: int, entry: Mapping[str, object]) -> TavlaSheet:
         if not 0 <= k < len(self.entries):
-            raise IndexError(k)
+            raise EntryError(k, "no-such-entry", _("the sheet has no entry {k}").format(k=k))
         return self._with((*self.entries[:k], entry, *self.entries[k + 1 :]))
 
     def delete(self, k: int) -> TavlaSheet:
         if not 0 <= k < len(self.entries):
-            raise IndexError(k)
+            raise EntryError(k, "no-such-entry", _("the sheet has no entry {k}").format(k=k))
         return self._with((*self.entries[:k], *self.entries[k + 1 :]))
 
 
