@@ -41,7 +41,7 @@ class Actor:
         return _("{name} ({role})").format(name=self.name, role=_(ROLE_LABELS[self.role]))
 
 
-DEFAULT_ACTOR = Actor("Secretary", Role.SECRETARY)
+DEFAULT_ACTOR = Actor("Desk", Role.SECRETARY)
 
 
 class ServiceError(Exception):

@@ -33,6 +33,14 @@ from clubdesk.ui.state import DeskState
 
 GEOMETRY_KEY = "ui.geometry"
 
+STYLE = """
+QListWidget#navigation { background: #1f2a37; color: #e5e7eb; border: none; font-size: 12pt; }
+QListWidget#navigation::item { padding: 10px 14px; }
+QListWidget#navigation::item:selected { background: #2563eb; color: white; }
+QStatusBar { background: #f3f4f6; }
+QLabel#actorLabel { font-weight: 600; padding-right: 8px; }
+"""
+
 
 class EmptySection(QWidget):
     """What a section shows before its screen exists: what will be there."""
@@ -112,7 +120,8 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self.nav = QListWidget()
         self.nav.setObjectName("navigation")
-        self.nav.setFixedWidth(180)
+        self.nav.setFixedWidth(190)
+        self.setStyleSheet(STYLE)
         self.stack = QStackedWidget()
         self.pages: dict[str, QWidget] = {}
         for i, section in enumerate(SECTIONS):

@@ -1,0 +1,112 @@
+"""The main window: sections by shortcut, the acting person, settings, remembered geometry, pseudo-locale."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QRect, Qt, QTimer
+from PySide6.QtWidgets import QApplication, QComboBox, QDialog, QLabel, QListWidget, QPushButton
+
+from clubdesk import i18n
+from clubdesk.db import Database
+from clubdesk.services import settings as settings_service
+from clubdesk.services.base import Actor, Role
+from clubdesk.ui.main_window import ActorDialog, MainWindow
+from clubdesk.ui.sections import SECTIONS
+from clubdesk.ui.state import DeskState
+from tests.ui.conftest import show_active
+
+
+def _window(qtbot, db: Database) -> MainWindow:  # type: ignore[no-untyped-def]
+    window = MainWindow(DeskState(db))
+    show_active(qtbot, window)
+    return window
+
+
+def test_window_opens_with_sections_and_status_bar(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
+    window = _window(qtbot, db)
+    nav = window.findChild(QListWidget, "navigation")
+    titles = [nav.item(i).text() for i in range(nav.count())]
+    assert titles == ["Members", "Events", "Desk", "Rounds", "Standings", "Discipline", "Reports", "Settings"]
+    assert str(db.path) in window.db_label.text()
+    assert "Secretary" in window.actor_label.text()
+
+
+def test_each_section_is_reachable_by_its_shortcut(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
+    window = _window(qtbot, db)
+    for i, section in reversed(list(enumerate(SECTIONS))):
+        qtbot.keyClick(window, Qt.Key(Qt.Key.Key_1 + i), Qt.KeyboardModifier.ControlModifier)
+        assert window.current_section() == section.key
+        assert window.stack.currentWidget() is window.pages[section.key]
+
+
+def test_acting_person_switches_and_f2_enter_goes_back(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
+    window = _window(qtbot, db)
+    window.state.set_actor(Actor("AY", Role.SCORER))
+    window.state.set_actor(Actor("MH", Role.REFEREE))
+    assert "MH" in window.actor_label.text() and "Referee" in window.actor_label.text()
+
+    def accept_dialog() -> None:
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, ActorDialog)
+        qtbot.keyClick(dialog, Qt.Key.Key_Return)
+
+    QTimer.singleShot(50, accept_dialog)
+    qtbot.keyClick(window, Qt.Key.Key_F2)  # F2, then Enter: back to the previous person
+    assert window.state.actor == Actor("AY", Role.SCORER)
+    assert "AY" in window.actor_label.text() and "Scorer" in window.actor_label.text()
+
+
+def test_actor_dialog_refuses_an_empty_name(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
+    state = DeskState(db)
+    dialog = ActorDialog(state)
+    qtbot.addWidget(dialog)
+    dialog.name.setEditText("   ")
+    dialog.accept()
+    assert dialog.result() != QDialog.DialogCode.Accepted
+    assert dialog.error.text() == "Type a name or initials."
+
+
+def test_settings_saved_and_bad_logo_shown_next_to_field(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
+    window = _window(qtbot, db)
+    page = window.pages["settings"]
+    page.club_name.setText("Kulüp İstanbul Tavla")
+    page.logo.setText("/no/such/logo.png")
+    assert page.save() is False
+    assert "does not exist" in page.logo_field.error.text() and page.logo_field.error.isVisibleTo(page)
+    assert settings_service.club_settings(db).club_name != "Kulüp İstanbul Tavla"
+    page.logo.setText("")
+    assert page.save() is True
+    assert settings_service.club_settings(db).club_name == "Kulüp İstanbul Tavla"
+    assert "Kulüp İstanbul Tavla" in window.windowTitle()
+
+
+def test_window_geometry_is_remembered(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = Database(tmp_path / "geo.sqlite3")
+    first = _window(qtbot, db)
+    first.setGeometry(QRect(30, 40, 700, 500))
+    first.close()
+    second = _window(qtbot, db)
+    assert (second.width(), second.height()) == (700, 500)
+    db.close()
+
+
+def test_pseudo_locale_every_visible_string_is_marked(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
+    """With the pseudo-locale on, a visible text without ⟦…⟧ was never marked for translation."""
+    i18n.set_language("xx")
+    window = _window(qtbot, db)
+    unmarked: list[str] = []
+    texts = [window.windowTitle()]
+    nav = window.findChild(QListWidget, "navigation")
+    texts += [nav.item(i).text() for i in range(nav.count())]
+    for key, page in window.pages.items():
+        window.show_section(key)
+        for widget in page.findChildren(QLabel) + page.findChildren(QPushButton):
+            if widget.isVisibleTo(page) and widget.text().strip():
+                texts.append(widget.text())
+        for combo in page.findChildren(QComboBox):
+            if combo.property("translatable") is True:
+                texts += [combo.itemText(i) for i in range(combo.count())]
+    texts += [window.db_label.text(), window.actor_label.text()]
+    unmarked = [t for t in texts if "⟦" not in t]
+    assert unmarked == []
