@@ -167,7 +167,7 @@ def test_penalty_stops_at_zero_unless_negative_allowed() -> None:
         (out(1, [70, 0, 0, 0]), "pips-out-of-range"),  # 7 tiles hold at most 69 pips
         (out(1, [-1, 0, 0, 0]), "pips-out-of-range"),
         (block([60, 60, 60, 0]), "pips-out-of-range"),  # 180 > 168, the whole set
-        (out(1, [10, 3, 10, 0]), "pips-with-winner"),
+        (out(1, [10, 3, 10, 0]), "pips-with-player-out"),
         (out(4, [0, 0, 0, 0]), "unknown-seat"),
         ({"type": "penalty", "side": 2, "points": 5}, "unknown-side"),
         ({"type": "abandon", "side": -1}, "unknown-side"),
@@ -285,3 +285,27 @@ def test_match_ends_once_and_stays_ended(
         with pytest.raises(EntryError) as info:
             replay_domino([*entries, extra], params)
         assert info.value.index == len(entries) and info.value.code == "match-finished"
+
+
+def test_first_impossible_entry_is_named() -> None:
+    # entry 0 ends the match (60 + 40 = 100); entry 1 comes after the end; entry 2 is malformed as well:
+    # the sheet names entry 1, the first one that cannot stand
+    with pytest.raises(EntryError) as info:
+        replay(
+            "domino-es", [out(0, [0, 60, 0, 40]), out(1, [1, 0, 1, 0]), {"type": "annulled", "lead_lost": 1}]
+        )
+    assert info.value.index == 1 and info.value.code == "match-finished"
+    with pytest.raises(EntryError) as info:
+        replay("domino-es", [{"type": "annulled", "lead_lost": "yes"}])
+    assert info.value.code == "bad-flag"
+
+
+def test_explanations_are_translatable() -> None:
+    from clubdesk.i18n import set_language
+
+    set_language("xx")  # pseudo-locale: every translated string is wrapped in ⟦…⟧
+    try:
+        r = replay("domino-es", [{"type": "annulled", "lead_lost": True}])
+    finally:
+        set_language("en")
+    assert hands(r)[0]["explanation"].startswith("⟦hand annulled")

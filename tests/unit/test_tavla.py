@@ -318,3 +318,15 @@ def test_match_ends_once_and_stays_ended(
         with pytest.raises(EntryError) as info:
             replay_tavla([*entries, extra], params)
         assert info.value.index == len(entries) and info.value.code == "match-finished"
+
+
+def test_explanations_are_translatable() -> None:
+    from clubdesk.i18n import set_language
+
+    set_language("xx")  # pseudo-locale: every translated string is wrapped in ⟦…⟧
+    try:
+        r = replay("tavla", [game(0, cube=4), game(0, "gammon")])
+    finally:
+        set_language("en")
+    text = r["games"][1]["explanation"]
+    assert text.startswith("⟦Crawford game") and "⟦gammon⟧" in text

@@ -133,7 +133,7 @@ def _pips(index: int, raw: Mapping[str, object]) -> tuple[int, int, int, int]:
 def parse_domino_entry(index: int, raw: Mapping[str, object]) -> DominoEntry:
     """Check one sheet entry (a dict of CONTRACTS.md §1) and turn it into a typed entry."""
     if not isinstance(raw, Mapping):
-        raise EntryError(index, "unknown-type", _("an entry must be a table of fields"))
+        raise EntryError(index, "bad-entry", _("an entry must be a table of fields"))
     kind = raw.get("type")
     if kind == "domino":
         seat = _int(raw.get("seat"))
@@ -144,14 +144,14 @@ def parse_domino_entry(index: int, raw: Mapping[str, object]) -> DominoEntry:
             msg = _("seat {seat} went out but {pips} pips are left in his hand").format(
                 seat=seat + 1, pips=pips[seat]
             )
-            raise EntryError(index, "pips-with-winner", msg)
+            raise EntryError(index, "pips-with-player-out", msg)
         return DominoOut(seat, pips)
     if kind == "block":
         return Block(_pips(index, raw))
     if kind == "annulled":
         lead_lost = raw.get("lead_lost", False)
         if not isinstance(lead_lost, bool):
-            raise EntryError(index, "bad-field", _("lead_lost must be true or false"))
+            raise EntryError(index, "bad-flag", _("lead_lost must be true or false"))
         return Annulled(lead_lost)
     if kind == "penalty":
         side = _side(index, raw)

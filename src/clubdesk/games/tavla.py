@@ -155,7 +155,7 @@ def parse_tavla_entry(
 ) -> TavlaEntry:
     """Check one sheet entry (a dict of CONTRACTS.md §1) and turn it into a typed entry."""
     if not isinstance(raw, Mapping):
-        raise EntryError(index, "unknown-type", _("an entry must be a table of fields"))
+        raise EntryError(index, "bad-entry", _("an entry must be a table of fields"))
     kind = raw.get("type")
     if kind == "game":
         winner = _side(index, raw, "winner")
@@ -167,7 +167,7 @@ def parse_tavla_entry(
         cube = _cube(index, raw, params)
         dropped = raw.get("dropped", False)
         if not isinstance(dropped, bool):
-            raise EntryError(index, "bad-field", _("dropped must be true or false"))
+            raise EntryError(index, "bad-flag", _("dropped must be true or false"))
         if dropped and game_kind is not GameKind.SINGLE:
             # rule T7a: a dropped double ends the game at once: there is no gammon to score
             raise EntryError(
