@@ -9,8 +9,8 @@ one maximum-weight perfect matching whose integer edge weights hold a bit field 
 3. as few rematches as possible (they are allowed when the field is too small to avoid them);
 4. pairs within equal lives as far as possible: the smallest sum over pairs of (lives difference)² (T4g);
 5. within each lives group, top half against bottom half by rank, as in the Swiss engine;
-6. (tie-breaks only) as few pairs as possible inside one half of a lives group, then an entrant who floats
-   meets the nearest-ranked entrant of the other group.
+6. (tie-breaks only) an entrant who floats meets the nearest-ranked entrant of the other group, then as few
+   pairs as possible inside one half of a lives group.
 
 Rank = lives left, score, rating (all descending), then id. A season final may start its entrants with
 different lives: the engine only reads ``Entrant.lives``.
@@ -73,19 +73,17 @@ def pair_lives(entrants: Sequence[Entrant], *, seed: int = 0) -> list[tuple[str,
     n_pairs = n // 2
     spread = lives[0] - lives[-1]
     d2max = spread * spread
-    mult = _combine([n, n_pairs, n_pairs * d2max, n_pairs * n, n_pairs, n_pairs * n])
+    mult = _combine([n, n_pairs, n_pairs * d2max, n_pairs * n, n_pairs * n, n_pairs])
     edges: list[tuple[int, int, int]] = []
     for i in range(n):
         for j in range(i + 1, n):
             d = lives[i] - lives[j]
             w = (0 if j in met[i] else mult[1]) + (d2max - d * d) * mult[2]  # rule T4g: within equal lives
             if d == 0:
-                w += (n - _half_penalty(i, j, pos, size)) * mult[3] + (
-                    1 - _same_half(i, j, pos, size)
-                ) * mult[4]
-                w += n
+                w += (n - _half_penalty(i, j, pos, size)) * mult[3] + n * mult[4]
+                w += 1 - _same_half(i, j, pos, size)
             else:
-                w += n * mult[3] + mult[4] + (n - (j - i))
+                w += n * mult[3] + (n - (j - i)) * mult[4] + 1
             edges.append((i, j, w))
     if n % 2 == 1:
         # rule T4g: the bye to the fewest lives left, then the fewest byes, then the lowest rank

@@ -15,8 +15,8 @@ so maximising the sum maximises the criteria lexicographically. Criteria, highes
 4. with ``club_protection`` (T4b): the fewest pairs of the same club;
 5. within each score group of ``g`` entrants, ``k = g // 2``: the smallest sum over pairs of the group of
    | (rank distance within the group) − k |  (1st v (k+1)th, 2nd v (k+2)th, ...);
-6. (tie-breaks only) as few pairs as possible inside one half of a score group (so the top half stays
-   intact, as in the Dutch system), then a floater meets the nearest-ranked entrant of the other group.
+6. (tie-breaks only) a floater meets the nearest-ranked entrant of the other group, then as few pairs as
+   possible inside one half of a score group (the top half stays intact, as in the Dutch system).
 
 Speed without losing optimality: the graph is first built from the edges with (score difference)² ≤ T for a
 small T. If that graph has a perfect matching whose bye cannot be beaten (there is no bye, or it goes to the
@@ -198,8 +198,8 @@ class _SwissGraph:
             n_pairs * self.d2max,  # d2max - d²
             n_pairs if club_protection else 0,  # 1 when not the same club
             n_pairs * n,  # n - half penalty
-            n_pairs,  # 1 unless both sit in the same half of their group
             n_pairs * n,  # n - rank distance of a floater
+            n_pairs,  # 1 unless both sit in the same half of their group
         ]
         self.mult = _combine(bounds)
         # groups: (score, first index, end index)
@@ -220,9 +220,9 @@ class _SwissGraph:
         n = self.n
         if d == 0:
             pos, size = self.pos, self.size
-            w += (n - _half_penalty(i, j, pos, size)) * m[3] + (1 - _same_half(i, j, pos, size)) * m[4] + n
+            w += (n - _half_penalty(i, j, pos, size)) * m[3] + n * m[4] + (1 - _same_half(i, j, pos, size))
         else:
-            w += n * m[3] + m[4] + (n - abs(i - j))
+            w += n * m[3] + (n - abs(i - j)) * m[4] + 1
         return w
 
     def edges(self, threshold: int | None) -> list[tuple[int, int, int]]:
@@ -340,10 +340,14 @@ def _explain(
         gb = group_of(eb)
         i, j = index[a], index[b]
         if ga == gb:
+            if _half_penalty(i, j, pos, size) == 0:
+                how = _("top half against bottom half")
+            else:
+                how = _("moved off the top-half-against-bottom-half order by a rematch, bye, float or club")
             lines.append(
-                _(
-                    "{group} {g}: no. {pa} {a} plays no. {pb} {b} of {size}, top half against bottom half"
-                ).format(group=group_word, g=ga, pa=pos[i] + 1, a=a, pb=pos[j] + 1, b=b, size=size[i])
+                _("{group} {g}: no. {pa} {a} plays no. {pb} {b} of {size}, {how}").format(
+                    group=group_word, g=ga, pa=pos[i] + 1, a=a, pb=pos[j] + 1, b=b, size=size[i], how=how
+                )
             )
             continue
         high, low, gh, gl = (ea, eb, ga, gb) if ga > gb else (eb, ea, gb, ga)
