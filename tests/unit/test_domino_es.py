@@ -70,6 +70,9 @@ def test_e18b_block_lower_pair_scores_everything() -> None:
     # pair 1 (seats 0+2) = 10 + 10 = 20, pair 2 (seats 1+3) = 5 + 6 = 11 -> pair 2 scores 10+5+10+6 = 31
     r = replay("domino-es", [block([10, 5, 10, 6])])
     assert hands(r)[0]["points"] == [0, 31]
+    # pair 1 = 3 + 4 = 7, pair 2 = 9 + 8 = 17 -> pair 1 scores 3+9+4+8 = 24
+    r = replay("domino-es", [block([3, 9, 4, 8])])
+    assert hands(r)[0]["points"] == [24, 0]
 
 
 def test_e18b_block_tie_scores_nothing_and_lead_passes() -> None:
