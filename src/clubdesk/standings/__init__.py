@@ -1,1 +1,35 @@
 from clubdesk.standings.ratings import KRule, RatedMatch, RatingBook, fibs_update, k_factor, rate_matches  # noqa: F401
+from clubdesk.standings.places import Place, elimination_places  # noqa: F401
+from clubdesk.standings.table import (  # noqa: F401
+    DEFAULT_TIEBREAKS,
+    ELIMINATION_PRESETS,
+    StandingRow,
+    Standings,
+    TieExplanation,
+    standings,
+    tiebreak_values,
+)
+from clubdesk.standings.tiebreaks import (  # noqa: F401
+    CHESS_SCHEME,
+    TIEBREAK_CODES,
+    EventData,
+    Format,
+    Kind,
+    MatchKind,
+    MatchResult,
+    PointsScheme,
+    RoundRecord,
+    Rules,
+    TiebreakCalculator,
+    event_from_matches,
+)
+from clubdesk.standings.trf import (  # noqa: F401
+    TrfError,
+    TrfTournament,
+    event_from_trf,
+    export_trf,
+    parse_trf,
+    read_trf,
+    tiebreaks_for_trf,
+    trf_from_event,
+)

@@ -1,0 +1,415 @@
+"""Tie-break values from plain results (FIDE C.07 2023/2024 definitions, REFERENCES.md).
+
+Inputs are per-entrant round records (:class:`RoundRecord`) collected in an :class:`EventData`;
+:func:`event_from_matches` builds one from :class:`MatchResult` values and a :class:`PointsScheme`.
+
+Units. Points are integers in the event's *stored units* (a half point, where a format has one, is
+stored doubled: chess uses ``win=2, draw=1`` with ``scale=2``). Every point-valued tie-break
+(``PTS``, the Buchholz and Sonneborn-Berger families, ``PS``) is returned as a :class:`Fraction` in
+stored units; divide by ``scheme.scale`` to show it (``display_value``). ``IAV``/``GAV`` are score
+differences (capped tavla match points, domino game points), ``WIN`` a count, ``ARO`` a rating.
+
+Codes are those of CONTRACTS.md §3.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from fractions import Fraction
+
+from clubdesk.i18n import N_
+
+TIEBREAK_CODES: tuple[str, ...] = (
+    "PTS",
+    "DE",
+    "IAV",
+    "GAV",
+    "BH",
+    "BH-C1",
+    "BH-C2",
+    "BH-M1",
+    "SB",
+    "SB-C1",
+    "SB-C2",
+    "PS",
+    "PS-C1",
+    "WIN",
+    "ARO",
+)
+
+#: Long names for screens and explanations (translate with ``_`` where shown).
+TIEBREAK_NAMES: dict[str, str] = {
+    "PTS": N_("points"),
+    "DE": N_("direct encounter"),
+    "IAV": N_("point difference among the tied"),
+    "GAV": N_("overall point difference"),
+    "BH": N_("Buchholz"),
+    "BH-C1": N_("Buchholz Cut-1"),
+    "BH-C2": N_("Buchholz Cut-2"),
+    "BH-M1": N_("Buchholz Median-1"),
+    "SB": N_("Sonneborn-Berger"),
+    "SB-C1": N_("Sonneborn-Berger Cut-1"),
+    "SB-C2": N_("Sonneborn-Berger Cut-2"),
+    "PS": N_("progressive score"),
+    "PS-C1": N_("progressive score Cut-1"),
+    "WIN": N_("wins"),
+    "ARO": N_("average rating of opponents"),
+}
+
+#: Tie-breaks whose value depends on the group of tied entrants.
+GROUP_CODES = frozenset({"DE", "IAV"})
+#: Tie-breaks measured in points (shown divided by the scheme's scale).
+SCALED_CODES = frozenset({"PTS", "BH", "BH-C1", "BH-C2", "BH-M1", "SB", "SB-C1", "SB-C2", "PS", "PS-C1"})
+
+Value = Fraction | int
+
+
+class Kind(StrEnum):
+    """What happened to one entrant in one round (TRF result codes in brackets)."""
+
+    PLAYED = "played"  # 1 = 0 (W D L: played too short, still a game with an opponent)
+    FORFEIT_WIN = "forfeit-win"  # +
+    FORFEIT_LOSS = "forfeit-loss"  # -
+    BYE = "bye"  # U: pairing-allocated bye
+    FULL_BYE = "full-bye"  # F: requested full-point bye
+    HALF_BYE = "half-bye"  # H: requested half-point bye
+    ZERO_BYE = "zero-bye"  # Z: zero-point bye, known absence, withdrawn
+
+
+#: Voluntarily unplayed rounds (FIDE C.07): cut first, and after an entrant's last appearance
+#: they count as a draw for his opponents' tie-breaks.
+VUR_KINDS = frozenset({Kind.FORFEIT_LOSS, Kind.FULL_BYE, Kind.HALF_BYE, Kind.ZERO_BYE})
+
+
+class Format(StrEnum):
+    ROUND_ROBIN = "round-robin"
+    OPEN_LEAGUE = "open-round-robin"
+    SWISS = "swiss"
+    LIVES = "lives"
+
+
+class Rules(StrEnum):
+    """FIDE rule set for unplayed rounds: 2024 (default) or the 2026 dummy cap."""
+
+    FIDE_2024 = "2024"
+    FIDE_2026 = "2026"
+
+
+class MatchKind(StrEnum):
+    PLAYED = "played"
+    FORFEIT = "forfeit"  # the side with the higher score wins by forfeit (T9a: length-0)
+    BYE = "bye"  # pairing-allocated bye for ``a``
+    FULL_BYE = "full-bye"
+    HALF_BYE = "half-bye"
+    ZERO_BYE = "zero-bye"
+
+
+@dataclass(frozen=True)
+class PointsScheme:
+    """Standings points per result, integers in stored units (rule BC1: 1/0; rule T4f: set per league).
+
+    ``scale`` = stored units per shown point (2 where draws are worth ½). ``None`` fields follow
+    ``win`` (forfeit win, byes) or ``draw`` (half bye).
+    """
+
+    win: int = 1
+    draw: int = 0
+    loss: int = 0
+    forfeit_win: int | None = None
+    forfeit_loss: int = 0
+    bye: int | None = None
+    full_bye: int | None = None
+    half_bye: int | None = None
+    zero_bye: int = 0
+    scale: int = 1
+
+    def points_for(self, kind: Kind, outcome: int = 0) -> int:
+        """Points for ``kind``; for a played game ``outcome`` is 1 win, 0 draw, -1 loss."""
+        if kind is Kind.PLAYED:
+            return self.win if outcome > 0 else self.draw if outcome == 0 else self.loss
+        if kind is Kind.FORFEIT_WIN:
+            return self.win if self.forfeit_win is None else self.forfeit_win
+        if kind is Kind.FORFEIT_LOSS:
+            return self.forfeit_loss
+        if kind is Kind.BYE:
+            return self.win if self.bye is None else self.bye
+        if kind is Kind.FULL_BYE:
+            return self.win if self.full_bye is None else self.full_bye
+        if kind is Kind.HALF_BYE:
+            return self.draw if self.half_bye is None else self.half_bye
+        return self.zero_bye
+
+
+#: Chess points (TRF files): 1 / ½ / 0 stored doubled.
+CHESS_SCHEME = PointsScheme(win=2, draw=1, loss=0, scale=2)
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """One entrant's round: ``points`` earned (stored units), the opponent (``None`` for a bye)
+    and the score for and against used by the point-difference tie-breaks (IAV, GAV)."""
+
+    round: int
+    kind: Kind
+    points: int
+    opponent: str | None = None
+    score_for: int = 0
+    score_against: int = 0
+
+
+@dataclass(frozen=True)
+class EventData:
+    """Everything the standings need. ``records[e]`` are ``e``'s rounds (any order).
+
+    ``disqualified`` entrants leave the ranking, but their games stay for their opponents'
+    tie-breaks (rules T9b, T9c). ``rounds`` = rounds played so far (the 2026 bye cap uses it).
+    """
+
+    entrants: tuple[str, ...]
+    records: Mapping[str, tuple[RoundRecord, ...]]
+    scheme: PointsScheme = field(default_factory=PointsScheme)
+    fmt: Format = Format.SWISS
+    rounds: int = 0
+    ratings: Mapping[str, int] = field(default_factory=dict)
+    disqualified: frozenset[str] = frozenset()
+
+    def __hash__(self) -> int:
+        return hash((self.entrants, self.fmt, self.rounds))
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """One match (or a bye when ``b`` is None). ``score_a``/``score_b`` decide the winner: tavla
+    points capped at the match length, dominoes games won, chess 1/0 or 1/1 for a draw.
+    ``points_a``/``points_b`` are the game points used for point differences (dominoes); without
+    them the score is used."""
+
+    round: int
+    a: str
+    b: str | None
+    score_a: int = 0
+    score_b: int = 0
+    points_a: int | None = None
+    points_b: int | None = None
+    kind: MatchKind = MatchKind.PLAYED
+
+
+def event_from_matches(
+    entrants: Sequence[str],
+    matches: Iterable[MatchResult],
+    scheme: PointsScheme | None = None,
+    *,
+    fmt: Format = Format.SWISS,
+    ratings: Mapping[str, int] | None = None,
+    disqualified: Iterable[str] = (),
+) -> EventData:
+    """Per-entrant records from match results (points per result from ``scheme``)."""
+    scheme = scheme or PointsScheme()
+    known = set(entrants)
+    recs: dict[str, list[RoundRecord]] = {e: [] for e in entrants}
+    rounds = 0
+    bye_kinds = {
+        MatchKind.BYE: Kind.BYE,
+        MatchKind.FULL_BYE: Kind.FULL_BYE,
+        MatchKind.HALF_BYE: Kind.HALF_BYE,
+        MatchKind.ZERO_BYE: Kind.ZERO_BYE,
+    }
+    for m in matches:
+        rounds = max(rounds, m.round)
+        if m.a not in known or (m.b is not None and m.b not in known):
+            raise ValueError(f"round {m.round}: unknown entrant in {m.a!r} - {m.b!r}")
+        if m.b is None or m.kind in bye_kinds:
+            kind = bye_kinds.get(m.kind, Kind.BYE)
+            recs[m.a].append(RoundRecord(m.round, kind, scheme.points_for(kind)))
+            continue
+        fa = m.score_a if m.points_a is None else m.points_a
+        fb = m.score_b if m.points_b is None else m.points_b
+        outcome = (m.score_a > m.score_b) - (m.score_a < m.score_b)
+        if m.kind is MatchKind.FORFEIT:
+            if outcome == 0:
+                raise ValueError(f"round {m.round}: a forfeit needs a winner ({m.a} - {m.b})")
+            ka = Kind.FORFEIT_WIN if outcome > 0 else Kind.FORFEIT_LOSS
+            kb = Kind.FORFEIT_LOSS if outcome > 0 else Kind.FORFEIT_WIN
+            pa, pb = scheme.points_for(ka), scheme.points_for(kb)
+        else:
+            ka = kb = Kind.PLAYED
+            pa, pb = scheme.points_for(ka, outcome), scheme.points_for(kb, -outcome)
+        recs[m.a].append(RoundRecord(m.round, ka, pa, m.b, fa, fb))
+        recs[m.b].append(RoundRecord(m.round, kb, pb, m.a, fb, fa))
+    return EventData(
+        entrants=tuple(entrants),
+        records={e: tuple(sorted(r, key=lambda x: x.round)) for e, r in recs.items()},
+        scheme=scheme,
+        fmt=fmt,
+        rounds=rounds,
+        ratings=dict(ratings or {}),
+        disqualified=frozenset(disqualified),
+    )
+
+
+class TiebreakCalculator:
+    """Computes tie-break values for one event. Internally every point is doubled, so that half a
+    win (the draw value FIDE gives to unplayed rounds) stays an integer."""
+
+    def __init__(self, event: EventData, rules: Rules = Rules.FIDE_2024) -> None:
+        self.event = event
+        self.rules = rules
+        sch = event.scheme
+        self.win2 = 2 * sch.win
+        self.half2 = sch.win  # half a win, doubled
+        self.pts2: dict[str, int] = {}
+        self.adj2: dict[str, int] = {}
+        self._recs: dict[str, tuple[RoundRecord, ...]] = {}
+        for e in event.entrants:
+            recs = tuple(sorted(event.records.get(e, ()), key=lambda r: r.round))
+            self._recs[e] = recs
+            total = 2 * sum(r.points for r in recs)
+            self.pts2[e] = total
+            # FIDE C.07 16.3: voluntarily unplayed rounds after an entrant's last appearance
+            # (a withdrawal's remaining rounds, rule T9b) count as draws for his opponents.
+            adj = total
+            for r in reversed(recs):
+                if r.kind not in VUR_KINDS:
+                    break
+                adj += self.half2 - 2 * r.points
+            self.adj2[e] = adj
+        self._contrib: dict[str, list[tuple[bool, int, int]]] | None = None
+        self._cache: dict[str, dict[str, Value]] = {}
+
+    # -- helpers ---------------------------------------------------------------------------
+    def records(self, e: str) -> tuple[RoundRecord, ...]:
+        return self._recs[e]
+
+    def _contributions(self) -> dict[str, list[tuple[bool, int, int]]]:
+        """Per entrant and round: (voluntarily unplayed, opponent score, points scored), doubled."""
+        if self._contrib is not None:
+            return self._contrib
+        rr = self.event.fmt is Format.ROUND_ROBIN
+        rules26 = self.rules is Rules.FIDE_2026
+        bye_cap = self.half2 * self.event.rounds
+        out: dict[str, list[tuple[bool, int, int]]] = {}
+        adj2 = self.adj2
+        for e, recs in self._recs.items():
+            own = self.pts2[e]
+            lst: list[tuple[bool, int, int]] = []
+            for r in recs:
+                p2 = 2 * r.points
+                vur = r.kind in VUR_KINDS
+                if r.kind is Kind.PLAYED or (rr and r.opponent is not None):
+                    # in a round robin a forfeit counts against the real scheduled opponent
+                    lst.append((vur, adj2[r.opponent] if r.opponent in adj2 else own, p2))
+                    continue
+                dummy = own  # 2024: a dummy opponent with the entrant's own score
+                if rules26:
+                    if r.opponent is not None and r.opponent in adj2:
+                        dummy = min(own, adj2[r.opponent])
+                    else:
+                        dummy = min(own, bye_cap)
+                lst.append((vur, dummy, p2))
+            out[e] = lst
+        self._contrib = out
+        return out
+
+    @staticmethod
+    def _cut(
+        contrib: list[tuple[bool, int, int]], low: int, high: int, vur_first: bool
+    ) -> list[tuple[bool, int, int]]:
+        if low == 0 and high == 0:
+            return contrib
+        # least significant first: the lowest opponent score, then the smallest Sonneborn-Berger
+        # product; for Buchholz voluntarily unplayed rounds go before everything else (FIDE C.07).
+        order = sorted(contrib, key=lambda c: (vur_first and not c[0], c[1], c[1] * c[2]))
+        kept = order[low:]
+        if high:
+            kept = sorted(kept, key=lambda c: (c[1], c[1] * c[2]))[: max(0, len(kept) - high)]
+        return kept
+
+    # -- values ----------------------------------------------------------------------------
+    def values(self, code: str) -> dict[str, Value]:
+        """``code``'s value for every entrant (not for the group codes DE and IAV)."""
+        if code in self._cache:
+            return self._cache[code]
+        sch = self.event.scheme
+        res: dict[str, Value] = {}
+        if code == "PTS":
+            res = {e: Fraction(p, 2) for e, p in self.pts2.items()}
+        elif code.startswith("BH") or code.startswith("SB"):
+            cuts = {"": (0, 0), "-C1": (1, 0), "-C2": (2, 0), "-M1": (1, 1)}[code[2:]]
+            contrib = self._contributions()
+            for e, lst in contrib.items():
+                kept = self._cut(lst, *cuts, vur_first=code.startswith("BH"))
+                if code.startswith("BH"):
+                    res[e] = Fraction(sum(c[1] for c in kept), 2)
+                else:
+                    res[e] = Fraction(sum(c[1] * c[2] for c in kept), 4 * sch.scale)
+        elif code in ("PS", "PS-C1"):
+            for e, recs in self._recs.items():
+                running = 0
+                total = 0
+                for i, r in enumerate(recs):
+                    running += r.points
+                    if i > 0 or code == "PS":
+                        total += running
+                res[e] = Fraction(total)
+        elif code == "WIN":
+            for e, recs in self._recs.items():
+                res[e] = sum(1 for r in recs if r.points > 0 and r.points >= sch.win)
+        elif code == "ARO":
+            ratings = self.event.ratings
+            for e, recs in self._recs.items():
+                rs = [ratings.get(r.opponent, 0) for r in recs if r.kind is Kind.PLAYED and r.opponent]
+                rs = [x for x in rs if x > 0]
+                res[e] = (2 * sum(rs) + len(rs)) // (2 * len(rs)) if rs else 0  # rounded half up
+        elif code == "GAV":
+            for e, recs in self._recs.items():
+                res[e] = sum(r.score_for - r.score_against for r in recs if r.opponent is not None)
+        else:
+            raise ValueError(f"unknown or group tie-break code: {code!r}")
+        self._cache[code] = res
+        return res
+
+    def iav(self, group: Iterable[str]) -> dict[str, int]:
+        """Ikili averaj (rule T12b): point difference in the matches among ``group``."""
+        g = set(group)
+        return {e: sum(r.score_for - r.score_against for r in self._recs[e] if r.opponent in g) for e in g}
+
+    def mutual(self, group: Iterable[str]) -> tuple[dict[str, Fraction], dict[str, int]]:
+        """Direct encounter sums (stored units) among ``group`` and the mutual games still missing
+        per entrant. Pairs that met more than once count their average; forfeits count only in a
+        round robin."""
+        g = set(group)
+        rr = self.event.fmt is Format.ROUND_ROBIN
+        sums: dict[str, Fraction] = {}
+        missing: dict[str, int] = {}
+        for e in g:
+            per_opp: dict[str, list[int]] = defaultdict(list)
+            for r in self._recs[e]:
+                if r.opponent in g and r.opponent != e:
+                    if r.kind is Kind.PLAYED or rr:
+                        per_opp[r.opponent].append(r.points)
+            sums[e] = sum((Fraction(sum(v), len(v)) for v in per_opp.values()), Fraction(0))
+            missing[e] = len(g) - 1 - len(per_opp)
+        return sums, missing
+
+    def direct_encounter(self, group: Sequence[str]) -> tuple[list[list[str]], dict[str, Fraction]]:
+        """Split ``group`` by direct encounter: the ordered parts and each entrant's mutual sum.
+
+        All met: rank by the sums, equal sums stay together. Not all met (Swiss): an entrant goes
+        ahead only when his sum beats the most any other could still reach, each missing mutual
+        game counted as a win for that other entrant; the rest stays together.
+        """
+        sums, missing = self.mutual(group)
+        win = self.event.scheme.win
+        if all(m == 0 for m in missing.values()):
+            by: dict[Fraction, list[str]] = defaultdict(list)
+            for e in group:
+                by[sums[e]].append(e)
+            return [by[k] for k in sorted(by, reverse=True)], sums
+        best = max(group, key=lambda e: sums[e])
+        others_max = max(sums[o] + missing[o] * win for o in group if o != best)
+        if sums[best] > others_max:
+            return [[best], [e for e in group if e != best]], sums
+        return [list(group)], sums
