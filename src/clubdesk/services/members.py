@@ -37,7 +37,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from clubdesk.db import Database
-from clubdesk.i18n import _
+from clubdesk.i18n import _, ngettext
 from clubdesk.models.base import Base
 from clubdesk.models.club import Club
 from clubdesk.models.member import Member
@@ -918,9 +918,11 @@ def import_members(
     if preview.bad_lines:
         raise ServiceError(
             "import-refused",
-            _("The file was not imported: {n} bad line(s); nothing was written.").format(
-                n=len(preview.bad_lines)
-            ),
+            ngettext(
+                "The file was not imported: {n} bad line; nothing was written.",
+                "The file was not imported: {n} bad lines; nothing was written.",
+                len({b.line for b in preview.bad_lines}),
+            ).format(n=len({b.line for b in preview.bad_lines})),
             [str(b) for b in preview.bad_lines],
         )
     if not preview.additions:
