@@ -220,7 +220,11 @@ class Bracket:
     # ---------------------------------------------------------------- places (T12a)
     def _eliminated(self, m: BracketMatch, res: dict[str, str]) -> list[tuple[float, str]]:
         out = self._outcome(m.id, res)
-        if out is None or self.status(m.id) != "done":
+        if out is None:
+            return []
+        if m.bracket == "3P" and self.status(m.id) == "walkover" and isinstance(out[0], str):
+            return [(m.stage + 0.5, out[0])]  # third by walkover: the other semi-final had a bye
+        if self.status(m.id) != "done":
             return []
         w, lo = out
         assert isinstance(w, str) and isinstance(lo, str)
