@@ -314,6 +314,7 @@ def test_g6_g7_warmup_scores_nothing_and_redeal_does_not_count_as_it() -> None:
 
 
 def test_g11_g14_b10_redeal_scores_nothing_but_stays_on_sheet() -> None:
+    # rules G11, G14, B9 (five doubles), B10: a redeal scores 0-0 and keeps its line on the sheet
     r = replay(C, [out(0, [0, 30, 0, 30]), REDEAL, REDEAL])
     assert len(hands(r)) == 3
     assert [h["points"] for h in hands(r)[1:]] == [[0, 0], [0, 0]]
@@ -357,7 +358,8 @@ def test_g8_after_a_block_the_block_tile_leads() -> None:
 
 
 def test_g10_g19_games_score_opens_next_game_and_seats_change() -> None:
-    # target 50: side 0 wins game 1 -> next opens with 1-0; side 1 wins game 2 -> 1-1; seats change (G19)
+    # rule G10: target 50: side 0 wins game 1 -> next opens with 1-0; side 1 wins game 2 -> 1-1;
+    # rule G19: opponents change seats after each game
     entries = [WARMUP, out(0, [0, 25, 0, 25])]
     nxt = replay(T, entries, {"target": 50})["next"]
     assert (nxt["opening_tile"], nxt["seat_change"], nxt["game"]) == ("1-0", True, 1)
@@ -460,6 +462,13 @@ def test_sheet_delete_and_append() -> None:
     with pytest.raises(EntryError) as info:
         sheet.delete(5)
     assert info.value.code == "no-such-entry"
+
+
+def test_typed_entries_are_validated_too() -> None:
+    match = GapleMatch(load_ruleset(C).params)
+    with pytest.raises(EntryError) as info:
+        match.apply(Out(0, (5, 15, 0, 15)))  # rule GN1: the player who went out holds nothing
+    assert info.value.code == "pips-with-player-out"
 
 
 def test_typed_api_matches_replay() -> None:

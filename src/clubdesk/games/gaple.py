@@ -348,9 +348,13 @@ class GapleMatch:
     # --------------------------------------------------------------------------------------- apply
     def apply_raw(self, raw: Mapping[str, object]) -> HandResult:
         """Validate and apply a plain sheet entry (its index is the number of entries so far)."""
-        return self.apply(parse_entry(self._count, raw))
+        return self._apply(parse_entry(self._count, raw))
 
     def apply(self, entry: Entry) -> HandResult:
+        """Validate and apply a typed entry (checked exactly like the plain sheet entry it stands for)."""
+        return self._apply(parse_entry(self._count, entry_to_dict(entry)))
+
+    def _apply(self, entry: Entry) -> HandResult:
         index = self._count
         if self.finished:
             raise _fail(index, "match-finished", _("the match has already ended"))
