@@ -1,5 +1,39 @@
-from clubdesk.standings.ratings import KRule, RatedMatch, RatingBook, fibs_update, k_factor, rate_matches  # noqa: F401
 from clubdesk.standings.places import Place, elimination_places  # noqa: F401
+from clubdesk.standings.prizes import (  # noqa: F401
+    Award,
+    Category,
+    CategoryPrize,
+    Item,
+    PlacePrize,
+    PrizeKind,
+    PrizeList,
+    PrizePlan,
+    award_prizes,
+)
+from clubdesk.standings.ratings import (  # noqa: F401
+    KRule,
+    RatedMatch,
+    RatingBook,
+    RatingChange,
+    RatingState,
+    fibs_update,
+    k_factor,
+    rate_matches,
+    rating_history,
+)
+from clubdesk.standings.season import (  # noqa: F401
+    LivesBand,
+    LivesTable,
+    Placing,
+    SeasonEvent,
+    SeasonRow,
+    SeasonScale,
+    SeasonTiebreak,
+    Tier,
+    season_standings,
+    starting_lives,
+    super_final_invitations,
+)
 from clubdesk.standings.table import (  # noqa: F401
     DEFAULT_TIEBREAKS,
     ELIMINATION_PRESETS,
