@@ -8,3 +8,7 @@ __all__ = ["AuditEntry", "Base", "Club", "Setting"]
 from clubdesk.models.member import Member  # noqa: E402
 
 __all__ += ["Member"]
+from clubdesk.models.event import Entrant, EntrantMember, Event, OutboxMessage  # noqa: E402
+from clubdesk.models.money import Payment  # noqa: E402
+
+__all__ += ["Entrant", "EntrantMember", "Event", "OutboxMessage", "Payment"]
