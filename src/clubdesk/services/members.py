@@ -270,7 +270,10 @@ def _refuse_fields(errors: dict[str, str]) -> None:
     if errors:
         first = next(iter(errors))
         raise ServiceError(
-            f"invalid-{first.replace('_', '-')}", errors[first], list(errors.values()), fields=errors
+            f"invalid-{first.replace('_', '-')}",
+            errors[first],
+            list(errors.values()) if len(errors) > 1 else [],
+            fields=errors,
         )
 
 

@@ -1,0 +1,131 @@
+"""Register commands: ``member add|import|list|export|merge`` and ``demo`` (CONTRACTS.md §4)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from clubdesk.cli.core import Context, Output, Refused, add_json_flag
+from clubdesk.i18n import _
+
+
+def register(sub: Any) -> None:
+    demo = sub.add_parser("demo", help=_("fill the demo database with a demo club"))
+    demo.add_argument("--game", default=None, help=_("ruleset of the demo events"))
+    demo.add_argument("--members", type=int, default=None, help=_("how many demo members (default 40)"))
+    demo.add_argument("--seed", type=int, default=None, help=_("seed of the demo data"))
+    add_json_flag(demo)
+    demo.set_defaults(handler=cmd_demo)
+
+    member = sub.add_parser("member", help=_("the club's register"))
+    msub = member.add_subparsers(dest="member_command", metavar="ACTION", parser_class=sub._parser_class)
+    msub.required = True
+
+    add = msub.add_parser("add", help=_("add a member"))
+    add.add_argument("--name", required=True, help=_("full name"))
+    add.add_argument("--number", default="", help=_("member number (default: the next free one)"))
+    add.add_argument("--club", default="", help=_("club name (created if new)"))
+    add.add_argument("--city", default="")
+    add.add_argument("--phone", default="")
+    add.add_argument("--email", default="")
+    add.add_argument("--gender", choices=("m", "f"), default="")
+    add.add_argument("--birth-year", type=int, default=None)
+    add.add_argument("--rating", type=float, default=None)
+    add.add_argument("--notes", default="")
+    add_json_flag(add)
+    add.set_defaults(handler=cmd_add)
+
+    imp = msub.add_parser("import", help=_("import members from a CSV file (all or nothing)"))
+    imp.add_argument("file", type=Path)
+    imp.add_argument("--dry-run", action="store_true", help=_("check the file, write nothing"))
+    add_json_flag(imp)
+    imp.set_defaults(handler=cmd_import)
+
+    lst = msub.add_parser("list", help=_("list active members (no phone, no e-mail)"))
+    lst.add_argument("--search", default="", help=_("filter by number, name, club or city"))
+    add_json_flag(lst)
+    lst.set_defaults(handler=cmd_list)
+
+    exp = msub.add_parser("export", help=_("export the register to CSV (for the organiser)"))
+    exp.add_argument("file", type=Path)
+    exp.add_argument("--delimiter", choices=(",", ";"), default=",", help=_("column separator"))
+    add_json_flag(exp)
+    exp.set_defaults(handler=cmd_export)
+
+    merge = msub.add_parser("merge", help=_("merge two records of the same person (KEEP stays)"))
+    merge.add_argument("keep", help=_("member number to keep"))
+    merge.add_argument("drop", help=_("member number merged into KEEP"))
+    add_json_flag(merge)
+    merge.set_defaults(handler=cmd_merge)
+
+
+def cmd_demo(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import demo
+
+    if args.members is not None and not 0 <= args.members <= 10000:
+        raise Refused(_("--members must be between 0 and 10000."))
+    options = demo.DemoOptions(
+        members=demo.DEFAULT_MEMBERS if args.members is None else args.members,
+        seed=demo.DEFAULT_SEED if args.seed is None else args.seed,
+        game=args.game,
+    )
+    db = ctx.database(demo=True)
+    result = demo.fill_demo(db, options)
+    text = _("Demo club ready in {path}: {n} members.").format(path=db.path, n=result.members)
+    return Output(result.as_json(), text)
+
+
+def cmd_add(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import members
+
+    data = members.MemberData(
+        name=args.name,
+        number=args.number,
+        club=args.club,
+        city=args.city,
+        gender=args.gender,
+        birth_year=args.birth_year,
+        rating=args.rating,
+        phone=args.phone,
+        email=args.email,
+        notes=args.notes,
+    )
+    info = members.create_member(ctx.database(), ctx.actor(), data)
+    return Output({"number": info.number}, _("Added {name} as member {number}.").format(**vars(info)))
+
+
+def cmd_import(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import members
+
+    if not args.file.is_file():
+        raise Refused(_("No such file: {file}").format(file=args.file))
+    preview = members.import_members(ctx.database(), ctx.actor(), args.file, dry_run=args.dry_run)
+    n = len(preview.additions)
+    if args.dry_run:
+        data = {"imported": 0, "dry_run": True, "would_import": n}
+        text = _("The file is fine: {n} members would be imported ({encoding}). Nothing was written.")
+        return Output(data, text.format(n=n, encoding=preview.encoding))
+    return Output({"imported": n}, _("Imported {n} members.").format(n=n))
+
+
+def cmd_list(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import members
+
+    # rule T14: number, name, club, city, rating only; never phone or e-mail
+    return Output([m.as_json() for m in members.public_list(ctx.database(), args.search)])
+
+
+def cmd_export(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import members
+
+    n = members.export_csv(ctx.database(), ctx.actor(), args.file, delimiter=args.delimiter)
+    return Output({"ok": True}, _("Exported {n} members to {file}.").format(n=n, file=args.file))
+
+
+def cmd_merge(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import members
+
+    result = members.merge_members(ctx.database(), ctx.actor(), args.keep, args.drop)
+    text = _("Merged {drop} into {keep}.").format(drop=result.drop, keep=result.keep)
+    return Output({"ok": True}, text)
