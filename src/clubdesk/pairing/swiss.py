@@ -18,12 +18,15 @@ so maximising the sum maximises the criteria lexicographically. Criteria, highes
 6. (tie-breaks only) a floater meets the nearest-ranked entrant of the other group, then as few pairs as
    possible inside one half of a score group (the top half stays intact, as in the Dutch system).
 
-Speed without losing optimality: the graph is first built from the edges with (score difference)² ≤ T for a
-small T. If that graph has a perfect matching whose bye cannot be beaten (there is no bye, or it goes to the
-lowest-ranked entrant eligible for one) and whose sum of squares C is ≤ T, then it is optimal on the complete
-graph too: an optimal pairing has the same bye and a sum of squares ≤ C, so all its edges have a squared
-difference ≤ C ≤ T and it lies in the pruned graph. Otherwise T grows (to C when only that check failed) until
-the check passes or the graph is complete.
+Speed without losing optimality: if the lowest-ranked entrant without a bye can take the bye, every optimal
+pairing gives it to him (criterion 2 comes first), which fixes, for each cut between two consecutive score
+groups, whether an odd number of the others lies above it and so must be crossed by some pair. That yields,
+for each pair of score groups, a lower bound on the sum of squares of any pairing that contains such a pair
+(``_SwissGraph.lower_bounds``). The matching is first solved on the edges whose bound is the least possible
+(pairs within a group and single floats across "odd" cuts), then on more if needed. When it finds a pairing
+of cost C, every pair of an optimal pairing has a bound ≤ C; so if all edges with bound ≤ C were in the graph,
+the pairing is optimal on the complete graph, otherwise one more matching on exactly those edges is. Only when
+that bye is impossible is the complete graph used.
 """
 
 from __future__ import annotations
@@ -225,15 +228,17 @@ class _SwissGraph:
             w += n * m[3] + (n - abs(i - j)) * m[4] + 1
         return w
 
-    def edges(self, threshold: int | None) -> list[tuple[int, int, int]]:
-        """Legal edges with (score difference)² ≤ threshold (all when None), plus the bye edges."""
+    def edges(self, allowed: set[tuple[int, int]] | None, byes: Sequence[int]) -> list[tuple[int, int, int]]:
+        """Legal edges between the score groups ``allowed`` (pairs of group indices, all when None), plus
+        the bye edges of ``byes``."""
         out: list[tuple[int, int, int]] = []
         groups = self.groups
         weight = self.weight
-        for gi, (sa, a0, a1) in enumerate(groups):
-            for sb, b0, b1 in groups[gi:]:
-                if threshold is not None and (sa - sb) ** 2 > threshold:
+        for ga, (_sa, a0, a1) in enumerate(groups):
+            for gb in range(ga, len(groups)):
+                if allowed is not None and (ga, gb) not in allowed:
                     continue
+                _sb, b0, b1 = groups[gb]
                 for i in range(a0, a1):
                     met = self.met[i]
                     for j in range(max(b0, i + 1), b1):
@@ -241,35 +246,69 @@ class _SwissGraph:
                             out.append((i, j, weight(i, j)))
         if self.odd:
             m0 = self.mult[0]
-            for i in self.eligible:
+            for i in byes:
                 out.append((i, self.n, (i + 1) * m0))
         return out
 
     def squares(self, mate: dict[int, int]) -> int:
         return sum((self.scores[i] - self.scores[j]) ** 2 for i, j in mate.items() if i < j < self.n)
 
+    def lower_bounds(self, bye: int | None) -> dict[tuple[int, int], int]:
+        """For each pair of score groups (a, b): a lower bound on Σ (score difference)² of any complete
+        pairing with ``bye`` as the bye that contains a pair of groups a and b.
+
+        A cut between consecutive score groups c and c+1 (width w_c) must be crossed by at least one pair
+        when an odd number of the paired entrants lie above it, and a pair crossing several cuts costs at
+        least the sum of their w². A pair of groups a ≤ b costs (s_a − s_b)² itself and crosses the cuts
+        a..b−1, which flips their parity for the rest of the field.
+        """
+        groups = self.groups
+        cuts = len(groups) - 1
+        width2 = [(groups[c][0] - groups[c + 1][0]) ** 2 for c in range(cuts)]
+        odd = []
+        for c in range(cuts):
+            above = groups[c][2] - (1 if bye is not None and bye < groups[c][2] else 0)
+            odd.append(above % 2)
+        base = sum(w for w, o in zip(width2, odd, strict=True) if o)
+        bounds: dict[tuple[int, int], int] = {}
+        for a in range(len(groups)):
+            flip = 0
+            for b in range(a, len(groups)):
+                if b > a:
+                    c = b - 1  # crossing cut c flips its parity: odd → even saves w², even → odd costs w²
+                    flip += width2[c] * (1 - 2 * odd[c])
+                bounds[(a, b)] = (groups[a][0] - groups[b][0]) ** 2 + base + flip
+        return bounds
+
     def solve(self) -> dict[int, int] | None:
+        """The optimal perfect matching, certified on small graphs first (see the module docstring)."""
         n = self.n
         n_nodes = n + 1 if self.odd else n
         if self.odd and not self.eligible:
             return None
-        thresholds = sorted({(g[0] - h[0]) ** 2 for g in self.groups for h in self.groups})
-        full = thresholds[-1] if thresholds else 0
         best_bye = self.eligible[-1] if self.odd else None
-        t = 0
+        byes = [best_bye] if best_bye is not None else []
+        bounds = self.lower_bounds(best_bye)
+        floor = bounds[(0, 0)]
+        top = max(bounds.values())
+        slack = 0
         while True:
-            complete = t >= full
-            mate = _perfect_matching(n_nodes, self.edges(None if complete else t))
-            if complete:
+            limit = floor + slack
+            allowed = {g for g, v in bounds.items() if v <= limit}
+            mate = _perfect_matching(n_nodes, self.edges(allowed, byes))
+            if mate is not None:
+                cost = self.squares(mate)
+                if cost > limit:
+                    # every pair of an optimal pairing has a bound ≤ its cost ≤ this cost
+                    mate = _perfect_matching(
+                        n_nodes, self.edges({g for g, v in bounds.items() if v <= cost}, byes)
+                    )
                 return mate
-            if mate is not None and (best_bye is None or mate[n] == best_bye):
-                c = self.squares(mate)
-                if c <= t:
-                    return mate  # certified optimal on the complete graph (see the module docstring)
-                t = c
-                continue
-            bigger = [x for x in thresholds if x > t and x >= 2 * t]
-            t = bigger[0] if bigger else full
+            if limit >= top:
+                break
+            slack = 2 if slack == 0 else 2 * slack
+        # the lowest-ranked entrant without a bye cannot take it: solve the complete graph
+        return _perfect_matching(n_nodes, self.edges(None, self.eligible))
 
 
 def _impossible_reason(ranked: list[Entrant]) -> str:
