@@ -324,3 +324,45 @@ def test_simulated_tournament_never_repeats_a_pairing_or_a_bye(n: int) -> None:
         # after r rounds each entrant may still meet n − 1 − r others; while that is ≥ n/2 a perfect
         # pairing exists (Dirac), so at least n/2 rounds must be paired
         assert rounds >= n // 2
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_pruned_graph_gives_the_complete_graph_optimum(seed: int) -> None:
+    # the engine solves on a subgraph it proves sufficient; on medium fields (too big to enumerate) its
+    # criteria must equal those of one matching on the complete legal graph
+    from clubdesk.pairing.swiss import _perfect_matching, _SwissGraph
+
+    rng = random.Random(1000 + seed)
+    n = rng.randint(13, 60)
+    entrants = [
+        Entrant(
+            f"q{i:02d}",
+            score=rng.choice([0, 1, 2, 2, 3, 4, 6]),
+            rating=rng.randint(1, 30),
+            club=rng.choice("AB"),
+        )
+        for i in range(n)
+    ]
+    ids = [e.id for e in entrants]
+    met: dict[str, set[str]] = {i: set() for i in ids}
+    for _ in range(n):
+        a, b = rng.sample(ids, 2)
+        met[a].add(b)
+        met[b].add(a)
+    entrants = [
+        Entrant(e.id, e.score, e.rating, e.club, frozenset(met[e.id]), int(rng.random() < 0.4))
+        for e in entrants
+    ]
+    protect = rng.random() < 0.5
+    graph = _SwissGraph(ranked(entrants), protect)
+    mate = _perfect_matching(n + n % 2, graph.edges(None, graph.eligible))
+    if mate is None:
+        with pytest.raises(PairingImpossible):
+            pair_swiss(entrants, club_protection=protect)
+        return
+    full: Pairs = [
+        (graph.ranked[i].id, None if j == n else graph.ranked[j].id) for i, j in mate.items() if i < j
+    ]
+    pairs = pair_swiss(entrants, club_protection=protect)
+    check_round(entrants, pairs, protect)
+    assert criteria(entrants, pairs, protect) == criteria(entrants, full, protect)
