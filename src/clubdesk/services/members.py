@@ -300,14 +300,13 @@ def _info(m: Member, clubs: dict[int, str], numbers: dict[int, str]) -> MemberIn
 
 
 def _infos(s: Session, rows: Iterable[Member]) -> list[MemberInfo]:
-    clubs = dict(s.execute(select(Club.id, Club.name)).tuples().all())
+    clubs = {int(r[0]): str(r[1]) for r in s.execute(select(Club.id, Club.name))}
     rows = list(rows)
     merged_ids = {m.merged_into_id for m in rows if m.merged_into_id is not None}
     numbers: dict[int, str] = {}
     if merged_ids:
-        numbers = dict(
-            s.execute(select(Member.id, Member.number).where(Member.id.in_(merged_ids))).tuples().all()
-        )
+        found = s.execute(select(Member.id, Member.number).where(Member.id.in_(merged_ids)))
+        numbers = {int(r[0]): str(r[1]) for r in found}
     return [_info(m, clubs, numbers) for m in rows]
 
 
@@ -369,15 +368,12 @@ def count_members(db: Database, *, include_inactive: bool = True) -> int:
 
 def list_clubs(db: Database) -> list[ClubInfo]:
     with db.session() as s:
-        counts = dict(
-            s.execute(
-                select(Member.club_id, func.count(Member.id))
-                .where(Member.active.is_(True))
-                .group_by(Member.club_id)
-            )
-            .tuples()
-            .all()
+        rows = s.execute(
+            select(Member.club_id, func.count(Member.id))
+            .where(Member.active.is_(True))
+            .group_by(Member.club_id)
         )
+        counts = {r[0]: int(r[1]) for r in rows}
         clubs = [ClubInfo(c.id, c.name, c.city, int(counts.get(c.id, 0))) for c in s.scalars(select(Club))]
     return sorted(clubs, key=lambda c: fold(c.name))
 
@@ -873,7 +869,7 @@ def preview_import(db: Database, source: Path | bytes) -> ImportPreview:
     additions: list[MemberData] = []
     new_clubs: list[str] = []
     with db.session() as s:
-        existing = dict(s.execute(select(Member.number, Member.name)).tuples().all())
+        existing = {str(r[0]): str(r[1]) for r in s.execute(select(Member.number, Member.name))}
         club_names = {fold(n) for n in s.scalars(select(Club.name))}
         taken = set(existing)
         for line, data in rows:
