@@ -1,0 +1,346 @@
+"""Plain data the reports print: frozen dataclasses filled by ``services/reports.py`` (or a test).
+
+No database, no Qt. Privacy (rule T14): the public classes have no phone or e-mail field at all, so a
+public report cannot print one; only :class:`MemberHistory` and :class:`ContactList` (the organiser's
+private lists) carry contact data, and their pages say "private".
+Money is an ``int`` in the currency's minor unit with its ISO code; points are already-formatted text
+or integers, as each class says.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+PageSize = Literal["A4", "Letter"]
+
+
+@dataclass(frozen=True)
+class ReportHeader:
+    """The common frame of every page: who prints, what event, which round, when, in which language."""
+
+    club_name: str
+    event_name: str = ""
+    logo_path: str | None = None
+    round: int | None = None
+    date: dt.date | None = None  # the event's (or round's) date
+    language: str = "en"  # en / id / es / tr, or the pseudo-locale xx
+    page_size: PageSize = "A4"
+    printed_on: dt.datetime | None = None  # None: now (fixed in tests for reproducible files)
+
+
+# ------------------------------------------------------------------------------------------ score sheets
+@dataclass(frozen=True)
+class GapleSheetData:
+    """A gaple score sheet (rules G4-G11, G19, GN1-GN7, GS1-GS8, B4-B10).
+
+    ``seats``: the four players in playing order (seat k+1 plays right after seat k, counter-clockwise,
+    rule G5); pair A = seats 0 and 2, pair B = seats 1 and 3. ``entries``: the recorded entries of
+    CONTRACTS.md §1 (empty: a blank sheet to fill in by hand).
+    """
+
+    event_id: str
+    round: int
+    table: int
+    seats: tuple[str, str, str, str]
+    pair_names: tuple[str, str] = ("", "")
+    ruleset: str = "gaple-tournament"
+    params: Mapping[str, object] | None = None
+    entries: tuple[Mapping[str, object], ...] = ()
+    blank_rows: int = 24
+
+
+@dataclass(frozen=True)
+class DominoSheetData:
+    """A Spanish federation score sheet, Hoja de Anotaciones (rules E6, E7, E7b, E7.3, E18, E18b).
+
+    ``players``: players 1-4 as E7 numbers them (1 leader, 2 to his right, 3 his partner, 4 to his
+    left); pair 1 = players 1 and 3 (the home pair, E6), pair 2 = players 2 and 4.
+    ``initials``: the counter's initials per hand row (E6), when recorded.
+    """
+
+    event_id: str
+    round: int
+    table: int
+    players: tuple[str, str, str, str]
+    pair_names: tuple[str, str] = ("", "")
+    scorer: str = ""
+    counter: str = ""
+    ruleset: str = "domino-es"
+    params: Mapping[str, object] | None = None
+    entries: tuple[Mapping[str, object], ...] = ()
+    initials: tuple[str, ...] = ()
+    blank_rows: int = 22
+
+
+@dataclass(frozen=True)
+class TavlaSheetData:
+    """A tavla match sheet (rules T7a-T7c, T8a, T8b, T8c, T9a, T9d)."""
+
+    event_id: str
+    round: int
+    table: int
+    players: tuple[str, str]
+    clubs: tuple[str, str] = ("", "")
+    ruleset: str = "tavla"
+    params: Mapping[str, object] | None = None
+    entries: tuple[Mapping[str, object], ...] = ()
+
+
+ScoreSheetData = GapleSheetData | DominoSheetData | TavlaSheetData
+
+
+# ------------------------------------------------------------------------------------------------ pairings
+@dataclass(frozen=True)
+class PairingSide:
+    name: str
+    club: str = ""
+    city: str = ""
+    number: str = ""  # member number or entrant id, printed small
+    points: str = ""  # points before the round
+
+
+@dataclass(frozen=True)
+class PairingTable:
+    table: int
+    sides: tuple[PairingSide, PairingSide | None]  # None: a bye
+    result: str = ""  # "3-1" once known
+
+
+@dataclass(frozen=True)
+class PairingsData:
+    event_id: str
+    round: int
+    tables: tuple[PairingTable, ...]
+    by_name: bool = True  # add the alphabetical notice-board list
+    call_time: str = ""  # "19:30", when published
+
+
+# ----------------------------------------------------------------------------------------------- standings
+@dataclass(frozen=True)
+class StandingsRow:
+    rank: int
+    name: str
+    club: str = ""
+    city: str = ""
+    points: str = "0"
+    tiebreaks: Mapping[str, str] = field(default_factory=dict)  # code -> printed value
+    tied: bool = False
+    playoff: bool = False  # rule BC2
+    note: str = ""  # "disqualified", "withdrawn"...
+
+
+@dataclass(frozen=True)
+class StandingsData:
+    event_id: str
+    codes: tuple[str, ...]  # tie-break columns in order (CONTRACTS.md §3 codes; PTS is the points column)
+    rows: tuple[StandingsRow, ...]
+    explanations: tuple[str, ...] = ()  # each tie explained, one line each
+    after_round: int | None = None
+    final: bool = False
+
+
+# ------------------------------------------------------------------------------------------------ brackets
+@dataclass(frozen=True)
+class BracketMatchData:
+    """One match of a bracket. ``sides``: names (None while unknown); ``labels``: what to print for an
+    unknown side ("winner of W1-3", "bye")."""
+
+    id: str
+    bracket: str  # "W", "L", "3P", "GF", "GF2"
+    round: int
+    number: int
+    sides: tuple[str | None, str | None]
+    labels: tuple[str, str] = ("", "")
+    seeds: tuple[int | None, int | None] = (None, None)
+    score: tuple[str, str] = ("", "")
+    winner: int | None = None  # 0 or 1
+
+
+@dataclass(frozen=True)
+class BracketData:
+    event_id: str
+    kind: Literal["single", "double"]
+    matches: tuple[BracketMatchData, ...]
+    champion: str | None = None
+
+
+# --------------------------------------------------------------------------------------------- match act
+@dataclass(frozen=True)
+class ActPlayer:
+    name: str
+    number: str = ""  # member (licence) number, rule E15
+
+
+@dataclass(frozen=True)
+class ActTeam:
+    name: str
+    players: tuple[ActPlayer, ...] = ()
+    captain: str = ""
+
+
+@dataclass(frozen=True)
+class ActIncident:
+    time: str
+    kind: str  # printed label, e.g. "false pass (E16)"
+    text: str
+    table: int | None = None
+    hand: int | None = None
+    player: str = ""
+    player_number: str = ""
+    decision: str = ""
+    recorded_by: str = ""
+    count: int | None = None  # E19: 2nd, 3rd time by this pair in this game
+
+
+@dataclass(frozen=True)
+class ActPenalty:
+    side: str
+    kind: str
+    reason: str
+    points: int | None = None
+    table: int | None = None
+    decided_by: str = ""
+
+
+@dataclass(frozen=True)
+class ActAppeal:
+    by: str
+    filed_at: str
+    text: str
+    fee: int = 0
+    currency: str = ""
+    decision: str = ""  # "upheld" / "rejected" / "" pending
+    reasons: str = ""
+    refund: int = 0
+    heard: str = ""  # notes of both sides heard
+
+
+@dataclass(frozen=True)
+class IncidentActData:
+    """The match act, Acta del Encuentro (rules E8-E20, G2, G3, G16, T1, T9d, T10, T11)."""
+
+    event_id: str
+    round: int | None
+    encounter: str  # "Club A - Club B" or "Round 3"
+    teams: tuple[ActTeam, ...] = ()
+    incidents: tuple[ActIncident, ...] = ()
+    penalties: tuple[ActPenalty, ...] = ()
+    appeals: tuple[ActAppeal, ...] = ()
+    referee: str = ""
+    table: int | None = None
+
+
+# ------------------------------------------------------------------------------------------------ receipts
+@dataclass(frozen=True)
+class ReceiptLine:
+    description: str
+    amount: int
+
+
+@dataclass(frozen=True)
+class ReceiptData:
+    """A payment receipt carrying the check-in QR (rules T2b, T3a)."""
+
+    event_id: str
+    receipt_no: str
+    name: str
+    checkin_code: str
+    currency: str
+    lines: tuple[ReceiptLine, ...]
+    paid: int
+    number: str = ""
+    club: str = ""
+    method: str = ""
+    reference: str = ""
+    paid_on: dt.date | None = None
+    partner: str = ""
+
+
+# -------------------------------------------------------------------------------------------------- prizes
+@dataclass(frozen=True)
+class PrizeRow:
+    place: str  # "1", "5-8", or a category label
+    name: str
+    prize: str  # "money", "trophy"... already translated, with its description
+    amount: int = 0
+    club: str = ""
+    paid: bool = False
+    paid_on: dt.date | None = None
+    method: str = ""
+
+
+@dataclass(frozen=True)
+class PrizeListData:
+    event_id: str
+    currency: str
+    rows: tuple[PrizeRow, ...]
+    pool: int = 0  # the money pool (T13b)
+
+
+# -------------------------------------------------------------------------------------------------- season
+@dataclass(frozen=True)
+class SeasonRowData:
+    rank: int
+    name: str
+    points: int
+    club: str = ""
+    city: str = ""
+    events: tuple[str, ...] = ()  # per event column: points, "" not played, "(12)" dropped
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class SeasonData:
+    """The season ranking with the Super Final line (rule T12d)."""
+
+    season: str
+    event_columns: tuple[str, ...]
+    rows: tuple[SeasonRowData, ...]
+    super_final: int = 0  # the first N are invited; a line is drawn after them
+    best_of: int | None = None
+
+
+# ------------------------------------------------------------------------------------ private (T14)
+@dataclass(frozen=True)
+class HistoryRow:
+    date: dt.date
+    event: str
+    place: str = ""
+    result: str = ""
+    season_points: str = ""
+    rating: str = ""
+
+
+@dataclass(frozen=True)
+class MemberHistory:
+    """A member's own history: private, contact data included (rule T14)."""
+
+    name: str
+    number: str
+    rows: tuple[HistoryRow, ...]
+    club: str = ""
+    city: str = ""
+    phone: str = ""
+    email: str = ""
+    rating: str = ""
+
+
+@dataclass(frozen=True)
+class ContactRow:
+    name: str
+    number: str = ""
+    club: str = ""
+    phone: str = ""
+    email: str = ""
+    status: str = ""
+
+
+@dataclass(frozen=True)
+class ContactList:
+    """The organiser's private list of entrants with phone and e-mail (rule T14)."""
+
+    event_id: str
+    rows: tuple[ContactRow, ...]

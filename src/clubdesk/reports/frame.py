@@ -1,0 +1,348 @@
+"""The common frame of every ClubDesk PDF: page size, header, footer, fonts, language.
+
+Header: the club's logo and name, the event, the report's title, round and date. Footer: "printed on"
+with the moment of printing, and "page X of Y". A report is written in the language of its
+:class:`ReportHeader` (switched with :func:`clubdesk.i18n.set_language` for the time of the print and
+restored after); dates and money follow that locale through Babel.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_CENTER, TA_RIGHT
+from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.lib.pagesizes import landscape as to_landscape
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph, Table, TableStyle
+from reportlab.platypus.flowables import KeepTogether  # noqa: F401  (re-exported for the reports)
+
+from clubdesk import i18n
+from clubdesk.i18n import _
+from clubdesk.reports.data import ReportHeader
+from clubdesk.reports.fonts import COND, COND_BOLD, SANS, SANS_BOLD, register_fonts
+
+MARGIN = 14 * mm
+HEADER_H = 20 * mm
+FOOTER_H = 9 * mm
+
+INK = colors.HexColor("#1a1a1a")
+RULE = colors.HexColor("#7a7a7a")
+HEAD_BG = colors.HexColor("#dfe5ec")
+ZEBRA = colors.HexColor("#f4f6f8")
+ACCENT = colors.HexColor("#1f3b5a")
+
+_BABEL_LOCALES = {"en": "en_GB", "id": "id_ID", "es": "es_ES", "tr": "tr_TR"}
+
+
+def babel_locale(lang: str) -> str:
+    """The Babel locale for a ClubDesk language (the pseudo-locale ``xx`` formats as English)."""
+    return _BABEL_LOCALES.get(lang, "en_GB")
+
+
+@contextmanager
+def report_language(lang: str) -> Iterator[str]:
+    """Switch :func:`_` to ``lang`` for one print; the app's language comes back afterwards."""
+    previous = i18n.current_language()
+    i18n.set_language(lang)
+    try:
+        yield lang
+    finally:
+        i18n.set_language(previous)
+
+
+def fmt_date(value: dt.date | None, lang: str, fmt: str = "long") -> str:
+    from babel.dates import format_date
+
+    if value is None:
+        return ""
+    return str(format_date(value, format=fmt, locale=babel_locale(lang)))
+
+
+def fmt_datetime(value: dt.datetime, lang: str) -> str:
+    from babel.dates import format_datetime
+
+    return str(format_datetime(value, format="medium", locale=babel_locale(lang)))
+
+
+def fmt_money(amount: int, currency: str, lang: str) -> str:
+    """Minor units to text for the locale: Rp 5.000, 25,00 €, ₺250,00."""
+    from clubdesk.standings.money import format_money
+
+    return format_money(amount, currency, babel_locale(lang))
+
+
+@dataclass(frozen=True)
+class Styles:
+    """Paragraph styles in DejaVu Sans; ``lang`` is the report's language."""
+
+    lang: str
+    body: ParagraphStyle
+    small: ParagraphStyle
+    cell: ParagraphStyle
+    cell_bold: ParagraphStyle
+    cell_right: ParagraphStyle
+    cell_center: ParagraphStyle
+    head: ParagraphStyle
+    title: ParagraphStyle
+    h2: ParagraphStyle
+    note: ParagraphStyle
+
+
+def make_styles(lang: str) -> Styles:
+    register_fonts()
+    body = ParagraphStyle("body", fontName=SANS, fontSize=9.5, leading=12.5, textColor=INK)
+    cell = ParagraphStyle("cell", parent=body, fontName=COND, fontSize=8.5, leading=10)
+    return Styles(
+        lang=lang,
+        body=body,
+        small=ParagraphStyle("small", parent=body, fontSize=7.5, leading=9.5),
+        cell=cell,
+        cell_bold=ParagraphStyle("cellb", parent=cell, fontName=COND_BOLD),
+        cell_right=ParagraphStyle("cellr", parent=cell, alignment=TA_RIGHT),
+        cell_center=ParagraphStyle("cellc", parent=cell, alignment=TA_CENTER),
+        head=ParagraphStyle("head", parent=cell, fontName=COND_BOLD, fontSize=8, leading=9.5),
+        title=ParagraphStyle(
+            "title", parent=body, fontName=SANS_BOLD, fontSize=14, leading=18, spaceAfter=4, textColor=ACCENT
+        ),
+        h2=ParagraphStyle(
+            "h2", parent=body, fontName=SANS_BOLD, fontSize=11, leading=14, spaceBefore=6, spaceAfter=3
+        ),
+        note=ParagraphStyle(
+            "note", parent=body, fontSize=8, leading=10.5, textColor=colors.HexColor("#333333")
+        ),
+    )
+
+
+def esc(text: object) -> str:
+    """Text safe for a Paragraph (ReportLab's mini-markup)."""
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def grid(
+    rows: Sequence[Sequence[Any]],
+    widths: Sequence[float],
+    *,
+    header_rows: int = 1,
+    zebra: bool = True,
+    font_size: float = 8.5,
+    right: Sequence[int] = (),
+    center: Sequence[int] = (),
+    row_height: float | None = None,
+    extra: Sequence[tuple[Any, ...]] = (),
+) -> Table:
+    """A ruled table in the house style: bold shaded header rows, light stripes, aligned number columns."""
+    register_fonts()
+    table = Table(
+        [list(r) for r in rows], colWidths=list(widths), repeatRows=header_rows, rowHeights=row_height
+    )
+    style: list[tuple[Any, ...]] = [
+        ("FONT", (0, 0), (-1, -1), COND, font_size),
+        ("TEXTCOLOR", (0, 0), (-1, -1), INK),
+        ("GRID", (0, 0), (-1, -1), 0.4, RULE),
+        ("BOX", (0, 0), (-1, -1), 0.9, INK),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("TOPPADDING", (0, 0), (-1, -1), 2),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
+        ("LEFTPADDING", (0, 0), (-1, -1), 3),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+    ]
+    if header_rows:
+        style.append(("FONT", (0, 0), (-1, header_rows - 1), COND_BOLD, font_size))
+        style.append(("BACKGROUND", (0, 0), (-1, header_rows - 1), HEAD_BG))
+    for c in right:
+        style.append(("ALIGN", (c, 0), (c, -1), "RIGHT"))
+    for c in center:
+        style.append(("ALIGN", (c, 0), (c, -1), "CENTER"))
+    if zebra:
+        for r in range(header_rows, len(rows)):
+            if (r - header_rows) % 2 == 1:
+                style.append(("BACKGROUND", (0, r), (-1, r), ZEBRA))
+    style.extend(extra)
+    table.setStyle(TableStyle(style))
+    return table
+
+
+class _NumberedCanvas(Canvas):
+    """Holds every page until the end so that the footer can say "page X of Y"."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._report: _Report = kwargs.pop("report")
+        super().__init__(*args, **kwargs)
+        self._pages: list[dict[str, Any]] = []
+
+    def showPage(self) -> None:  # noqa: N802 (ReportLab's name)
+        self._pages.append(dict(self.__dict__))
+        self._startPage()
+
+    def save(self) -> None:
+        total = len(self._pages)
+        for state in self._pages:
+            self.__dict__.update(state)
+            self._report.draw_footer(self, self._pageNumber, total)
+            super().showPage()
+        self._report.pages = total
+        super().save()
+
+
+class _Report:
+    def __init__(
+        self, header: ReportHeader, title: str, styles: Styles, private: bool, pagesize: Any
+    ) -> None:
+        self.header = header
+        self.title = title
+        self.styles = styles
+        self.private = private
+        self.pagesize = pagesize
+        self.pages = 0
+        self.printed = header.printed_on or dt.datetime.now().replace(microsecond=0)
+
+    def draw_header(self, canvas: Canvas, doc: Any) -> None:
+        h = self.header
+        width, height = self.pagesize
+        top = height - MARGIN
+        canvas.saveState()
+        x = MARGIN
+        logo = h.logo_path
+        if logo and Path(logo).is_file():
+            try:
+                canvas.drawImage(
+                    logo,
+                    MARGIN,
+                    top - 14 * mm,
+                    width=14 * mm,
+                    height=14 * mm,
+                    preserveAspectRatio=True,
+                    mask="auto",
+                )
+                x += 17 * mm
+            except Exception:  # a broken logo never stops a print
+                pass
+        canvas.setFillColor(ACCENT)
+        canvas.setFont(SANS_BOLD, 12)
+        canvas.drawString(x, top - 5 * mm, _clip(h.club_name, SANS_BOLD, 12, width / 2 - x))
+        canvas.setFillColor(INK)
+        canvas.setFont(SANS, 9.5)
+        canvas.drawString(x, top - 10 * mm, _clip(h.event_name, SANS, 9.5, width / 2 - x))
+        right = width - MARGIN
+        canvas.setFont(SANS_BOLD, 11)
+        canvas.drawRightString(right, top - 5 * mm, _clip(self.title, SANS_BOLD, 11, width / 2 - MARGIN))
+        canvas.setFont(SANS, 9)
+        bits = []
+        if h.round is not None:
+            bits.append(_("Round {n}").format(n=h.round))
+        if h.date is not None:
+            bits.append(fmt_date(h.date, h.language))
+        canvas.drawRightString(right, top - 10 * mm, " · ".join(bits))
+        canvas.setStrokeColor(ACCENT)
+        canvas.setLineWidth(1.2)
+        canvas.line(MARGIN, top - HEADER_H + 3 * mm, right, top - HEADER_H + 3 * mm)
+        canvas.restoreState()
+
+    def draw_footer(self, canvas: Canvas, page: int, total: int) -> None:
+        width, _height = self.pagesize
+        canvas.saveState()
+        canvas.setStrokeColor(RULE)
+        canvas.setLineWidth(0.5)
+        canvas.line(MARGIN, MARGIN + 5 * mm, width - MARGIN, MARGIN + 5 * mm)
+        canvas.setFont(SANS, 7.5)
+        canvas.setFillColor(INK)
+        printed = _("Printed on {when} with ClubDesk").format(
+            when=fmt_datetime(self.printed, self.header.language)
+        )
+        canvas.drawString(MARGIN, MARGIN + 1.5 * mm, printed)
+        canvas.drawRightString(
+            width - MARGIN, MARGIN + 1.5 * mm, _("Page {page} of {total}").format(page=page, total=total)
+        )
+        if self.private:
+            canvas.setFont(SANS_BOLD, 8)
+            canvas.setFillColor(colors.HexColor("#a0141e"))
+            canvas.drawCentredString(width / 2, MARGIN + 1.5 * mm, _("PRIVATE: organiser and referee only"))
+        canvas.restoreState()
+
+
+def _clip(text: str, font: str, size: float, width: float) -> str:
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    if stringWidth(text, font, size) <= width:
+        return text
+    while text and stringWidth(text + "…", font, size) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def page_size(header: ReportHeader, wide: bool = False) -> tuple[float, float]:
+    base = LETTER if header.page_size == "Letter" else A4
+    size: tuple[float, float] = to_landscape(base) if wide else base
+    return size
+
+
+def content_width(header: ReportHeader, wide: bool = False) -> float:
+    return page_size(header, wide)[0] - 2 * MARGIN
+
+
+def content_height(header: ReportHeader, wide: bool = False) -> float:
+    return page_size(header, wide)[1] - 2 * MARGIN - HEADER_H - FOOTER_H
+
+
+def render(
+    out: str | Path | IO[bytes],
+    header: ReportHeader,
+    title: Callable[[], str],
+    build: Callable[[Styles], list[Flowable]],
+    *,
+    wide: bool = False,
+    private: bool = False,
+) -> int:
+    """Write one report to ``out`` (a path or a binary file); returns its number of pages.
+
+    ``title`` and ``build`` are called with the report's language in force, so every ``_()`` inside them
+    speaks that language.
+    """
+    register_fonts()
+    with report_language(header.language):
+        styles = make_styles(header.language)
+        size = page_size(header, wide)
+        report = _Report(header, title(), styles, private, size)
+        target = str(out) if isinstance(out, Path) else out
+        doc = BaseDocTemplate(
+            target,
+            pagesize=size,
+            leftMargin=MARGIN,
+            rightMargin=MARGIN,
+            topMargin=MARGIN + HEADER_H,
+            bottomMargin=MARGIN + FOOTER_H,
+            title=report.title,
+            author=header.club_name,
+            creator="ClubDesk",
+            invariant=header.printed_on is not None,
+        )
+        frame = Frame(
+            MARGIN,
+            MARGIN + FOOTER_H,
+            size[0] - 2 * MARGIN,
+            content_height(header, wide),
+            id="body",
+            leftPadding=0,
+            rightPadding=0,
+            topPadding=0,
+            bottomPadding=0,
+        )
+        doc.addPageTemplates([PageTemplate(id="page", frames=[frame], onPage=report.draw_header)])
+        story = build(styles)
+        if not story:
+            story = [Paragraph(esc(_("Nothing to print.")), styles.body)]
+
+        def maker(*args: Any, **kwargs: Any) -> _NumberedCanvas:
+            return _NumberedCanvas(*args, report=report, **kwargs)
+
+        doc.build(story, canvasmaker=maker)
+        return report.pages
