@@ -12,3 +12,15 @@ from clubdesk.models.event import Entrant, EntrantMember, Event, OutboxMessage  
 from clubdesk.models.money import Payment  # noqa: E402
 
 __all__ += ["Entrant", "EntrantMember", "Event", "OutboxMessage", "Payment"]
+from clubdesk.models.result import (  # noqa: E402
+    FinalPlace,
+    Match,
+    PrizeAward,
+    RatingEntry,
+    ResultEntry,
+    Substitution,
+)
+from clubdesk.models.round import EventNight, Round  # noqa: E402
+
+__all__ += ["EventNight", "FinalPlace", "Match", "PrizeAward", "RatingEntry", "ResultEntry", "Round"]
+__all__ += ["Substitution"]
