@@ -1,0 +1,61 @@
+"""The demo club: about 40 members, 4 clubs from 3 cities, Indonesian/Spanish/Turkish names, contacts."""
+
+from __future__ import annotations
+
+from clubdesk.db import Database
+from clubdesk.services import demo
+from clubdesk.services import members as ms
+from clubdesk.services.base import Actor
+
+
+def test_demo_club_is_a_living_register(db: Database) -> None:
+    result = demo.fill_demo(db)
+    assert result.as_json() == {"members": 40, "events": []}
+    everyone = ms.list_members(db, include_inactive=True)
+    assert len(everyone) == 40
+    clubs = ms.list_clubs(db)
+    assert len(clubs) == 4
+    assert {c.city for c in clubs} == {"İstanbul", "Madrid", "Jakarta"}  # 4 clubs from 3 cities
+    names = " ".join(m.name for m in everyone)
+    for letter in "ğşıİñá":
+        assert letter in names, letter
+    assert {"Şükrü Işık", "José Muñoz", "Budi Santoso"} <= {m.name for m in everyone}
+    assert all(m.phone and ms.phone_ok(m.phone) for m in everyone)
+    with_email = [m for m in everyone if m.email]
+    assert len(with_email) >= 30 and all(ms.email_ok(m.email) for m in with_email)
+    assert len({m.number for m in everyone}) == 40
+
+
+def test_demo_is_filled_once_and_is_deterministic(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    first = Database(tmp_path / "a.sqlite3")
+    second = Database(tmp_path / "b.sqlite3")
+    try:
+        assert demo.ensure_demo(first) is not None
+        assert demo.ensure_demo(first) is None  # already filled: left alone
+        assert ms.count_members(first) == 40
+        demo.fill_demo(second)
+        assert ms.list_members(first, include_inactive=True) == ms.list_members(second, include_inactive=True)
+    finally:
+        first.close()
+        second.close()
+
+
+def test_more_members_get_unique_names(db: Database) -> None:
+    demo.fill_demo(db, demo.DemoOptions(members=90, seed=3))
+    names = [m.name for m in ms.list_members(db, include_inactive=True)]
+    assert len(names) == 90 and len(set(names)) == 90
+
+
+def test_later_issues_extend_the_demo_through_hooks(db: Database, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    seen: list[tuple[str | None, int]] = []
+
+    def hook(db_: Database, actor: Actor, options: demo.DemoOptions, numbers: list[str]) -> list[int]:
+        seen.append((options.game, len(numbers)))
+        return [7]
+
+    monkeypatch.setattr(demo, "DEMO_HOOKS", [hook])
+    result = demo.fill_demo(db, demo.DemoOptions(members=10, game="tavla"))
+    assert result.as_json() == {"members": 10, "events": [7]}
+    assert seen == [
+        ("tavla", 10 - sum(1 for m in ms.list_members(db, include_inactive=True) if not m.active))
+    ]
