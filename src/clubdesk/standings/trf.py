@@ -55,6 +55,7 @@ class TrfPlayer:
     federation: str = "   "
     fide_id: str = ""
     birth: str = ""
+    rating_text: str = ""  # columns 49-52 as written ("0000" and blank both mean unrated)
 
 
 @dataclass(frozen=True)
@@ -126,6 +127,7 @@ def _parse_player(line: str, no: int) -> TrfPlayer:
         federation=_field(line, 54, 56).ljust(3),
         fide_id=_field(line, 58, 68).strip(),
         birth=_field(line, 70, 79).strip(),
+        rating_text=rating_s,
     )
 
 
@@ -250,9 +252,10 @@ def _mirror(result: str) -> str:
 
 def format_player(p: TrfPlayer) -> str:
     """One ``001`` line in TRF16 columns."""
+    rating = p.rating_text or (str(p.rating) if p.rating else "")
     line = (
         f"001 {p.start_no:4d} {p.sex[:1] or ' '}{p.title[:3]:<3} {p.name[:33]:<33} "
-        f"{(str(p.rating) if p.rating else ''):>4} {p.federation[:3]:<3} {p.fide_id[:11]:>11} "
+        f"{rating:>4} {p.federation[:3]:<3} {p.fide_id[:11]:>11} "
         f"{p.birth[:10]:<10} {p.points[:4]:>4} {(str(p.rank) if p.rank else ''):>4}"
     )
     for rd in p.rounds:
