@@ -229,3 +229,29 @@ def test_unknown_code_refused() -> None:
     event = event_from_matches("AB", [MatchResult(1, "A", "B", 1, 0)])
     with pytest.raises(ValueError):
         standings(event, ("PTS", "XYZ"))
+
+
+def test_point_difference_uses_game_points_when_given() -> None:
+    # domino-es: the score is games won (decides the match), game points feed GAV.
+    # A beat B 2-1 in games, 250-190 in points; B beat C 2-0, 200-80; C beat A 2-1, 240-230.
+    # All on 1 win. GAV: A +60 -10 = +50, B -60 +120 = +60, C +10 -120 = -110 -> B, A, C.
+    m = MatchResult
+    matches = [
+        m(1, "A", "B", 2, 1, 250, 190),
+        m(2, "B", "C", 2, 0, 200, 80),
+        m(3, "C", "A", 2, 1, 240, 230),
+    ]
+    event = event_from_matches("ABC", matches, PointsScheme(), fmt=Format.ROUND_ROBIN)
+    st = standings(event, DEFAULT_TIEBREAKS["domino-es"])
+    assert st.order() == ["B", "A", "C"]
+    assert st.explanations[0].lines[0] == "B ahead of A: overall point difference +60–+50"
+
+
+def test_explanations_go_through_translation() -> None:
+    set_language("xx")  # pseudo-locale: every translated string is wrapped in ⟦…⟧
+    try:
+        event = event_from_matches("ABCDEFGH", tavla_swiss(), TAVLA)
+        line = standings(event, DEFAULT_TIEBREAKS["tavla"]).explanations[0].lines[0]
+        assert line.startswith("⟦") and "⟦overall point difference⟧" in line
+    finally:
+        set_language("en")

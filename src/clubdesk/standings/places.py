@@ -57,7 +57,7 @@ def elimination_places(
         groups[key].append(e)
     out: list[Place] = []
     pos = 1
-    for key in sorted(groups):
+    for key in sorted(groups):  # rule T12a: everyone out in the same round shares the range
         members = sorted(groups[key])
         for e in members:
             out.append(Place(e, pos, pos + len(members) - 1))

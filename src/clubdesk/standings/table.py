@@ -31,10 +31,10 @@ from clubdesk.standings.tiebreaks import (
 #: domino-es: points, direct encounter, overall point difference;
 #: gaple-tournament is a knockout: it is ranked by elimination places (``places.py``, rule T12a).
 DEFAULT_TIEBREAKS: dict[str, tuple[str, ...]] = {
-    "tavla": ("PTS", "IAV", "GAV", "BH"),
-    "gaple-club": ("PTS",),
+    "tavla": ("PTS", "IAV", "GAV", "BH"),  # rule T12b: points, head-to-head, averaj, Buchholz
+    "gaple-club": ("PTS",),  # rules BC1, BC2: points only, a tie for first goes to a play-off
     "domino-es": ("PTS", "DE", "GAV"),
-    "gaple-tournament": (),
+    "gaple-tournament": (),  # rule T12a: knockout, ranked by elimination places
 }
 #: Presets whose final order comes from elimination places, not from a points table.
 ELIMINATION_PRESETS = frozenset({"gaple-tournament"})
@@ -163,6 +163,7 @@ def standings(
     tb = _normalise(codes)
     calc = TiebreakCalculator(event, rules)
     ranker = _Ranker(calc, tb)
+    # rule T9c: a disqualified entrant leaves the ranking; his games stay in the calculator
     ranked = [e for e in event.entrants if e not in event.disqualified]
     tiers = ranker.rank(ranked, 0)
     decisive = set(playoff_places)
@@ -186,6 +187,7 @@ def standings(
     pos = 1
     for tier in tiers:
         covers = set(range(pos, pos + len(tier)))
+        # rule BC2: still tied on a place that decides a title, prize or qualification -> play-off
         playoff = len(tier) > 1 and bool(covers & decisive)
         for e in tier:
             vals = {c: (group_vals[c][e] if c in GROUP_CODES else per_code[c][e]) for c in tb}

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 
-from clubdesk.i18n import N_
+from clubdesk.i18n import N_, _
 
 TIEBREAK_CODES: tuple[str, ...] = (
     "PTS",
@@ -220,7 +220,7 @@ def event_from_matches(
     for m in matches:
         rounds = max(rounds, m.round)
         if m.a not in known or (m.b is not None and m.b not in known):
-            raise ValueError(f"round {m.round}: unknown entrant in {m.a!r} - {m.b!r}")
+            raise ValueError(_("round {r}: unknown entrant in {a} - {b}").format(r=m.round, a=m.a, b=m.b))
         if m.b is None or m.kind in bye_kinds:
             kind = bye_kinds.get(m.kind, Kind.BYE)
             recs[m.a].append(RoundRecord(m.round, kind, scheme.points_for(kind)))
@@ -230,7 +230,9 @@ def event_from_matches(
         outcome = (m.score_a > m.score_b) - (m.score_a < m.score_b)
         if m.kind is MatchKind.FORFEIT:
             if outcome == 0:
-                raise ValueError(f"round {m.round}: a forfeit needs a winner ({m.a} - {m.b})")
+                raise ValueError(
+                    _("round {r}: a forfeit needs a winner ({a} - {b})").format(r=m.round, a=m.a, b=m.b)
+                )
             ka = Kind.FORFEIT_WIN if outcome > 0 else Kind.FORFEIT_LOSS
             kb = Kind.FORFEIT_LOSS if outcome > 0 else Kind.FORFEIT_WIN
             pa, pb = scheme.points_for(ka), scheme.points_for(kb)
@@ -268,7 +270,7 @@ class TiebreakCalculator:
             self._recs[e] = recs
             total = 2 * sum(r.points for r in recs)
             self.pts2[e] = total
-            # FIDE C.07 16.3: voluntarily unplayed rounds after an entrant's last appearance
+            # rule T9b + FIDE C.07 16.3: voluntarily unplayed rounds after an entrant's last appearance
             # (a withdrawal's remaining rounds, rule T9b) count as draws for his opponents.
             adj = total
             for r in reversed(recs):
@@ -367,11 +369,11 @@ class TiebreakCalculator:
             for e, recs in self._recs.items():
                 res[e] = sum(r.score_for - r.score_against for r in recs if r.opponent is not None)
         else:
-            raise ValueError(f"unknown or group tie-break code: {code!r}")
+            raise ValueError(_("unknown tie-break {code!r}").format(code=code))
         self._cache[code] = res
         return res
 
-    def iav(self, group: Iterable[str]) -> dict[str, int]:
+    def iav(self, group: Iterable[str]) -> dict[str, int]:  # rule T12b: ikili averaj
         """Ikili averaj (rule T12b): point difference in the matches among ``group``."""
         g = set(group)
         return {e: sum(r.score_for - r.score_against for r in self._recs[e] if r.opponent in g) for e in g}
