@@ -49,7 +49,7 @@ class GapleSheetData:
     ruleset: str = "gaple-tournament"
     params: Mapping[str, object] | None = None
     entries: tuple[Mapping[str, object], ...] = ()
-    blank_rows: int = 24
+    blank_rows: int = 22
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ class DominoSheetData:
     params: Mapping[str, object] | None = None
     entries: tuple[Mapping[str, object], ...] = ()
     initials: tuple[str, ...] = ()
-    blank_rows: int = 22
+    blank_rows: int = 20
 
 
 @dataclass(frozen=True)

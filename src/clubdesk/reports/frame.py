@@ -136,7 +136,7 @@ def grid(
     font_size: float = 8.5,
     right: Sequence[int] = (),
     center: Sequence[int] = (),
-    row_height: float | None = None,
+    row_height: float | Sequence[float | None] | None = None,
     extra: Sequence[tuple[Any, ...]] = (),
 ) -> Table:
     """A ruled table in the house style: bold shaded header rows, light stripes, aligned number columns."""

@@ -1,0 +1,653 @@
+"""Score sheets (Hoja de Anotaciones), one page per table: blank before play, filled from the entries after.
+
+Filled sheets are recomputed with the rules engines (:func:`clubdesk.games.replay`), so every running
+total, burn, fine and Crawford mark on paper is the one the app scores. Each sheet carries the table's QR
+code (``CLUBDESK:TABLE:<event>:<round>:<table>``, CONTRACTS.md §4) that the desk scans to open that table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, Table, TableStyle
+
+from clubdesk.games import load_ruleset, replay
+from clubdesk.i18n import _
+from clubdesk.reports.data import (
+    DominoSheetData,
+    GapleSheetData,
+    ReportHeader,
+    ScoreSheetData,
+    TavlaSheetData,
+)
+from clubdesk.reports.fonts import COND, COND_BOLD
+from clubdesk.reports.frame import HEAD_BG, INK, Styles, content_width, esc, grid, render
+from clubdesk.reports.qr import qr_drawing, table_payload
+
+QR_SIZE = 27 * mm
+SEP_BG = "#e9eef3"
+
+
+def score_sheets(out: str | Path | IO[bytes], header: ReportHeader, sheets: Sequence[ScoreSheetData]) -> int:
+    """Print ``sheets`` (one page each, more if a sheet is long); returns the number of pages."""
+    width = content_width(header)
+
+    def build(st: Styles) -> list[Flowable]:
+        story: list[Flowable] = []
+        for i, sheet in enumerate(sheets):
+            if i:
+                story.append(PageBreak())
+            story.extend(sheet_story(sheet, st, width))
+        return story
+
+    return render(out, header, lambda: _("Score sheets"), build)
+
+
+def sheet_story(sheet: ScoreSheetData, st: Styles, width: float) -> list[Flowable]:
+    if isinstance(sheet, GapleSheetData):
+        return _gaple(sheet, st, width)
+    if isinstance(sheet, DominoSheetData):
+        return _domino(sheet, st, width)
+    return _tavla(sheet, st, width)
+
+
+# ------------------------------------------------------------------------------------------------ common
+def _top(
+    title: str,
+    info: list[list[Any]],
+    info_widths: list[float],
+    sheet: ScoreSheetData,
+    st: Styles,
+    width: float,
+) -> list[Flowable]:
+    """Title, the information block on the left and the table's QR code on the right."""
+    payload = table_payload(sheet.event_id, sheet.round, sheet.table)
+    info_table = grid(info, info_widths, header_rows=0, zebra=False, font_size=9)
+    qr_cell = [qr_drawing(payload, QR_SIZE), Paragraph(esc(payload), st.small)]
+    outer = Table([[info_table, qr_cell]], colWidths=[width - QR_SIZE - 8 * mm, QR_SIZE + 8 * mm])
+    outer.setStyle(
+        TableStyle(
+            [
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("ALIGN", (1, 0), (1, 0), "RIGHT"),
+                ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+            ]
+        )
+    )
+    return [Paragraph(esc(title), st.title), outer, Spacer(1, 3 * mm)]
+
+
+def _signatures(labels: Sequence[str], st: Styles, width: float) -> Table:
+    cells = [[Paragraph(esc(label), st.small) for label in labels]]
+    table = Table(
+        [[""] * len(labels), *cells],
+        colWidths=[width / len(labels)] * len(labels),
+        rowHeights=[13 * mm, None],
+    )
+    table.setStyle(
+        TableStyle(
+            [
+                ("LINEBELOW", (0, 0), (-1, 0), 0.6, INK),
+                ("LEFTPADDING", (0, 0), (-1, -1), 6),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 6),
+            ]
+        )
+    )
+    return table
+
+
+def _num(v: int | None) -> str:
+    return "" if v is None else str(v)
+
+
+def _seat_no(seat: object) -> str:
+    return "" if seat is None else str(int(str(seat)) + 1)
+
+
+def _separator(row: int, text: str, table_rows: list[list[Any]], extra: list[tuple[Any, ...]]) -> None:
+    table_rows.append([text])
+    extra.extend(
+        [
+            ("SPAN", (0, row), (-1, row)),
+            ("BACKGROUND", (0, row), (-1, row), SEP_BG),
+            ("FONT", (0, row), (-1, row), COND_BOLD, 8.5),
+        ]
+    )
+
+
+# -------------------------------------------------------------------------------------------------- gaple
+def _gaple(sheet: GapleSheetData, st: Styles, width: float) -> list[Flowable]:
+    rs = load_ruleset(sheet.ruleset, sheet.params)
+    p = rs.params
+    pair_a = sheet.pair_names[0] or _("Pair A")
+    pair_b = sheet.pair_names[1] or _("Pair B")
+    s = sheet.seats
+    info = [
+        [_("Table"), str(sheet.table), _("Round"), str(sheet.round)],
+        [_("Seat 1"), s[0], _("Seat 2"), s[1]],
+        [_("Seat 3"), s[2], _("Seat 4"), s[3]],
+        [_("Pair A (seats 1 + 3)"), pair_a, _("Pair B (seats 2 + 4)"), pair_b],
+        [
+            _("Game to"),
+            str(p.target),
+            _("Games to win"),
+            str(p.games_to_win),
+        ],
+    ]
+    iw = width - QR_SIZE - 8 * mm
+    story = _top(
+        _("Gaple score sheet: table {table}").format(table=sheet.table),
+        info,
+        [iw * 0.2, iw * 0.3, iw * 0.2, iw * 0.3],
+        sheet,
+        st,
+        width,
+    )
+    # rule G5: play goes counter-clockwise; seat k+1 plays right after seat k
+    rules = [_("Seats in playing order, counter-clockwise (G5).")]
+    if p.opening_tiles and p.warmup:
+        rules.append(_("Hand 1 is the warm-up, led with 0-0; it scores nothing (G6, G7)."))
+    if p.opening_tiles:
+        rules.append(_("A new game opens with the tile showing the games score: 1-0, then 1-1 (G10)."))
+    if p.seat_change:
+        rules.append(_("Opponents change seats after every game won (G19)."))
+    story.append(Paragraph(esc(" ".join(rules)), st.note))
+    story.append(Spacer(1, 2 * mm))
+
+    head = [
+        "#",
+        _("Game"),
+        _("Outcome"),
+        _("Seat"),
+        "S1",
+        "S2",
+        "S3",
+        "S4",
+        _("dead 0-0"),
+        _("dead 6-6"),
+        _("last"),
+        _("2 ends"),
+        _("pure"),
+        "A",
+        "B",
+        "Σ A",
+        "Σ B",
+        _("Notes"),
+    ]
+    fixed = [14, 23, 36, 22, 19, 19, 19, 19, 26, 26, 22, 22, 22, 27, 27, 29, 29]
+    widths = [*fixed, width - sum(fixed)]
+    rows: list[list[Any]] = [_heads(head)]
+    extra: list[tuple[Any, ...]] = []
+    entries = list(sheet.entries)
+    if not entries:
+        if p.opening_tiles and p.warmup:
+            _separator(len(rows), _("Game 1 · opening tile 0-0 (warm-up, G6)"), rows, extra)
+        for k in range(sheet.blank_rows):
+            rows.append([str(k + 1)] + [""] * (len(head) - 1))
+        table = grid(
+            rows,
+            widths,
+            font_size=8,
+            right=range(4, 17),
+            row_height=[None] + [6 * mm] * (len(rows) - 1),
+            extra=extra,
+        )
+        story.append(table)
+        story.append(Spacer(1, 3 * mm))
+        won = [[_("Games won"), pair_a, "", pair_b, "", _("Winner"), ""]]
+        story.append(
+            grid(
+                won,
+                [
+                    width * 0.14,
+                    width * 0.22,
+                    width * 0.08,
+                    width * 0.22,
+                    width * 0.08,
+                    width * 0.1,
+                    width * 0.16,
+                ],
+                header_rows=0,
+                zebra=False,
+                row_height=8 * mm,
+            )
+        )
+    else:
+        result = replay(rs, entries)
+        starts = _game_starts(result)
+        n = 0
+        for g, game in enumerate(result["games"]):
+            opening = _opening_tile(rs, entries, starts[g])
+            label = _("Game {n}").format(n=g + 1)
+            if opening:
+                label += " · " + _("opening tile {tile}").format(tile=opening)
+            _separator(len(rows), label, rows, extra)
+            for hand in game["hands"]:
+                entry = entries[n]
+                rows.append(_gaple_row(n, g, entry, hand))
+                n += 1
+            if game["winner"] is not None:
+                won_by = pair_a if game["winner"] == 0 else pair_b
+                text = _("Game {n} won by {pair}: {a}–{b}").format(
+                    n=g + 1, pair=won_by, a=game["totals"][0], b=game["totals"][1]
+                )
+                if p.seat_change and g + 1 < len(result["games"]):
+                    text += " · " + _("opponents change seats (G19)")
+                _separator(len(rows), text, rows, extra)
+        story.append(grid(rows, widths, font_size=8, right=range(4, 17), extra=extra))
+        story.append(Spacer(1, 3 * mm))
+        gw = result["games_won"]
+        winner = "" if result["winner"] is None else (pair_a if result["winner"] == 0 else pair_b)
+        won = [[_("Games won"), pair_a, str(gw[0]), pair_b, str(gw[1]), _("Winner"), winner]]
+        story.append(
+            grid(
+                won,
+                [
+                    width * 0.14,
+                    width * 0.22,
+                    width * 0.08,
+                    width * 0.22,
+                    width * 0.08,
+                    width * 0.1,
+                    width * 0.16,
+                ],
+                header_rows=0,
+                zebra=False,
+                center=(2, 4),
+            )
+        )
+    story.append(Spacer(1, 4 * mm))
+    # rule G13: counting is done together with the opponents; both pairs sign
+    story.append(_signatures([_("Pair A"), _("Pair B"), _("Referee")], st, width))
+    return story
+
+
+def _game_starts(result: Mapping[str, Any]) -> list[int]:
+    starts, n = [], 0
+    for game in result["games"]:
+        starts.append(n)
+        n += len(game["hands"])
+    return starts
+
+
+def _opening_tile(rs: Any, entries: list[Mapping[str, object]], start: int) -> str | None:
+    """Rules G6, G10: the tile that opens the game starting at entry ``start`` (as the engine says)."""
+    if not rs.params.opening_tiles:
+        return None
+    nxt = replay(rs, entries[:start]).get("next") or {}
+    tile = nxt.get("opening_tile")
+    return str(tile) if tile else None
+
+
+def _gaple_row(n: int, g: int, entry: Mapping[str, object], hand: Mapping[str, Any]) -> list[Any]:
+    kind = str(entry.get("type"))
+    labels = {
+        "out": _("out"),
+        "block": _("block"),
+        "redeal": _("redeal"),
+        "six_doubles": _("six doubles"),
+        "penalty": _("penalty"),
+    }
+    pips = entry.get("pips") or ["", "", "", ""]
+    dead = entry.get("dead") or {}
+    assert isinstance(dead, Mapping)
+    notes: list[str] = []
+    if hand.get("warmup"):
+        notes.append(_("warm-up (G7)"))
+    if hand.get("opened") is False:
+        notes.append(_("not opened (GN4)"))
+    if hand.get("burned") is not None:
+        notes.append(_("{pair} burned (GN6)").format(pair="AB"[int(hand["burned"])]))
+    fined = hand.get("fined") or [0, 0]
+    for side in (0, 1):
+        if fined[side]:
+            notes.append(_("{pair} fined {n} (B6)").format(pair="AB"[side], n=fined[side]))
+    if kind == "penalty":
+        notes.append(
+            _("{pair} −{n} (G3, B7)").format(pair="AB"[int(str(entry.get("side")))], n=entry.get("points"))
+        )
+    seat = entry.get("seat")
+    pts = hand["points"]
+    return [
+        str(n + 1),
+        str(g + 1),
+        labels.get(kind, kind),
+        _seat_no(seat) if seat is not None else "",
+        *[str(x) for x in list(pips)[:4]],  # type: ignore[call-overload]
+        _seat_no(dead.get("0-0")),
+        _seat_no(dead.get("6-6")),
+        str(entry.get("last_tile") or ""),
+        "×2" if entry.get("two_ends") else "",
+        _num(hand.get("pure")),
+        str(pts[0]),
+        str(pts[1]),
+        str(hand["totals"][0]),
+        str(hand["totals"][1]),
+        Paragraph(esc("; ".join(notes)), _NOTE),
+    ]
+
+
+def _note_style() -> Any:
+    from reportlab.lib.styles import ParagraphStyle
+
+    from clubdesk.reports.fonts import register_fonts
+
+    register_fonts()
+    return ParagraphStyle("sheetnote", fontName=COND, fontSize=7, leading=8)
+
+
+_NOTE = _note_style()
+
+
+# ---------------------------------------------------------------------------------------------- domino-es
+def _domino(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
+    rs = load_ruleset(sheet.ruleset, sheet.params)
+    p = rs.params
+    pl = sheet.players
+    pair1 = sheet.pair_names[0] or _("Pair 1")
+    pair2 = sheet.pair_names[1] or _("Pair 2")
+    info = [
+        [_("Table"), str(sheet.table), _("Round"), str(sheet.round)],
+        ["1 " + _("(leader)"), pl[0], "2 " + _("(to his right)"), pl[1]],
+        ["3 " + _("(partner)"), pl[2], "4 " + _("(to his left)"), pl[3]],
+        [_("Pair 1 (1 + 3, home)"), pair1, _("Pair 2 (2 + 4)"), pair2],
+        [_("Game to"), str(p.target), _("Games to win"), str(p.games_to_win)],
+    ]
+    iw = width - QR_SIZE - 8 * mm
+    story = _top(
+        _("Score sheet (Hoja de Anotaciones): table {table}").format(table=sheet.table),
+        info,
+        [iw * 0.22, iw * 0.28, iw * 0.22, iw * 0.28],
+        sheet,
+        st,
+        width,
+    )
+    story.append(
+        Paragraph(
+            esc(
+                _(
+                    "Players numbered as drawn (E7). The lead passes to the right (E7.3). "
+                    "Each hand is written "
+                    "only after the counter approves it with his initials (E6)."
+                )
+            ),
+            st.note,
+        )
+    )
+    story.append(Spacer(1, 2 * mm))
+    head = [
+        "#",
+        _("Game"),
+        _("Leader"),
+        _("Outcome"),
+        "1",
+        "2",
+        "3",
+        "4",
+        pair1[:14],
+        pair2[:14],
+        "Σ 1",
+        "Σ 2",
+        _("Initials"),
+        _("Notes"),
+    ]
+    head[8] = Paragraph(esc(pair1), _NOTE_B)
+    head[9] = Paragraph(esc(pair2), _NOTE_B)
+    fixed = [16, 24, 32, 62, 20, 20, 20, 20, 40, 40, 32, 32, 36]
+    widths = [*fixed, width - sum(fixed)]
+    rows: list[list[Any]] = [_heads(head)]
+    extra: list[tuple[Any, ...]] = []
+    entries = list(sheet.entries)
+    if not entries:
+        for k in range(sheet.blank_rows):
+            rows.append([str(k + 1)] + [""] * (len(head) - 1))
+        story.append(
+            grid(
+                rows,
+                widths,
+                font_size=8,
+                right=range(4, 12),
+                row_height=[None] + [6.5 * mm] * (len(rows) - 1),
+            )
+        )
+    else:
+        result = replay(rs, entries)
+        n = 0
+        for g, game in enumerate(result["games"]):
+            seating = game.get("seating") or [0, 1, 2, 3]
+            text = _("Game {n}").format(n=g + 1)
+            if list(seating) != [0, 1, 2, 3]:
+                order = ", ".join(pl[int(x)] for x in seating)
+                text += " · " + _("pair that lost swaps seats (E7b): {order}").format(order=order)
+            _separator(len(rows), text, rows, extra)
+            for hand in game["hands"]:
+                rows.append(_domino_row(n, g, entries[n], hand, sheet.initials))
+                n += 1
+            if game.get("winner") is not None:
+                won_by = pair1 if game["winner"] == 0 else pair2
+                end = _(" (abandonment, E20)") if game.get("end") == "abandoned" else ""
+                _separator(
+                    len(rows),
+                    _("Game {n} won by {pair}: {a}–{b}").format(
+                        n=g + 1, pair=won_by, a=game["totals"][0], b=game["totals"][1]
+                    )
+                    + end,
+                    rows,
+                    extra,
+                )
+        story.append(grid(rows, widths, font_size=8, right=range(4, 12), center=(2, 12), extra=extra))
+    story.append(Spacer(1, 4 * mm))
+    # rule E6: the home pair's scorer and the rival pair's counter, each with a signature box
+    sig = [
+        [_("Scorer (anotador), pair 1"), sheet.scorer, _("Counter (recuento), pair 2"), sheet.counter],
+        [_("Signature"), "", _("Signature"), ""],
+    ]
+    story.append(
+        grid(
+            sig,
+            [width * 0.22, width * 0.28, width * 0.22, width * 0.28],
+            header_rows=0,
+            zebra=False,
+            extra=[("ROWBACKGROUNDS", (0, 0), (-1, -1), ["white"]), ("BOTTOMPADDING", (0, 1), (-1, 1), 22)],
+        )
+    )
+    story.append(Spacer(1, 3 * mm))
+    story.append(_signatures([_("Referee")], st, width / 2))
+    return story
+
+
+def _domino_row(
+    n: int, g: int, entry: Mapping[str, object], hand: Mapping[str, Any], initials: Sequence[str]
+) -> list[Any]:
+    kind = str(entry.get("type"))
+    seat = entry.get("seat")
+    if kind == "domino":
+        outcome = _("domino by {n}").format(n=_seat_no(seat))
+    else:
+        outcome = {
+            "block": _("block (cierre)"),
+            "annulled": _("annulled"),
+            "penalty": _("penalty"),
+            "abandon": _("abandonment"),
+        }.get(kind, kind)
+    pips = entry.get("pips") or ["", "", "", ""]
+    pts = hand["points"]
+    leader = hand.get("leader")
+    return [
+        str(n + 1),
+        str(g + 1),
+        _seat_no(leader),
+        outcome,
+        *[str(x) for x in list(pips)[:4]],  # type: ignore[call-overload]
+        str(pts[0]),
+        str(pts[1]),
+        str(hand["totals"][0]),
+        str(hand["totals"][1]),
+        initials[n] if n < len(initials) else "",
+        Paragraph(esc(str(hand.get("explanation", ""))), _NOTE),
+    ]
+
+
+def _bold_note_style() -> Any:
+    from reportlab.lib.enums import TA_CENTER
+    from reportlab.lib.styles import ParagraphStyle
+
+    return ParagraphStyle("sheetnoteb", fontName=COND_BOLD, fontSize=7, leading=8, alignment=TA_CENTER)
+
+
+def _heads(labels: Sequence[Any]) -> list[Any]:
+    """Header cells that wrap inside narrow columns instead of running into the next one."""
+    return [Paragraph(esc(x), _NOTE_B) if isinstance(x, str) else x for x in labels]
+
+
+_NOTE_B = _bold_note_style()
+
+
+# -------------------------------------------------------------------------------------------------- tavla
+def _tavla(sheet: TavlaSheetData, st: Styles, width: float) -> list[Flowable]:
+    rs = load_ruleset(sheet.ruleset, sheet.params)
+    p = rs.params
+    a, b = sheet.players
+    if p.clock_minutes_per_point:
+        # rule T8b: total time plus a delay per move; out of time loses the match
+        clock = _("{m} min per point ({total} min each), {d} s delay per move").format(
+            m=p.clock_minutes_per_point,
+            total=p.clock_minutes_per_point * p.match_length,
+            d=p.clock_delay_seconds,
+        )
+    else:
+        clock = _("no clock")
+    info = [
+        [_("Table"), str(sheet.table), _("Round"), str(sheet.round)],
+        [_("Player 1"), a, _("Club"), sheet.clubs[0]],
+        [_("Player 2"), b, _("Club"), sheet.clubs[1]],
+        [
+            _("Match to"),
+            _("{n} points").format(n=p.match_length),
+            _("Crawford rule"),
+            _("yes") if p.crawford else _("no"),
+        ],
+        [_("Clock (T8b)"), clock, "", ""],
+    ]
+    iw = width - QR_SIZE - 8 * mm
+    story = _top(
+        _("Tavla match sheet: table {table}").format(table=sheet.table),
+        info,
+        [iw * 0.18, iw * 0.4, iw * 0.17, iw * 0.25],
+        sheet,
+        st,
+        width,
+    )
+    story.append(
+        Paragraph(
+            esc(
+                _(
+                    "Gammon ×2, backgammon ×3, times the cube (T7c). "
+                    "A dropped double loses at the cube's value "
+                    "(T7a). No cube in the Crawford game (T7b). Write the score after every game (T8c)."
+                )
+            ),
+            st.note,
+        )
+    )
+    story.append(Spacer(1, 2 * mm))
+    head = [
+        _("Game"),
+        _("Winner"),
+        _("single"),
+        _("gammon"),
+        _("backg."),
+        _("Cube"),
+        _("Dropped"),
+        _("Points"),
+        a,
+        b,
+        _("Crawford"),
+        _("Notes"),
+    ]
+    head[8] = Paragraph(esc(a), _NOTE_B)
+    head[9] = Paragraph(esc(b), _NOTE_B)
+    fixed = [28, 90, 32, 38, 32, 28, 40, 32, 48, 48, 40]
+    widths = [*fixed, width - sum(fixed)]
+    rows: list[list[Any]] = [_heads(head)]
+    extra: list[tuple[Any, ...]] = []
+    entries = list(sheet.entries)
+    if not entries:
+        for k in range(2 * p.match_length - 1):
+            rows.append([str(k + 1)] + [""] * (len(head) - 1))
+        story.append(
+            grid(
+                rows,
+                widths,
+                font_size=8.5,
+                center=range(2, 11),
+                row_height=[None] + [7 * mm] * (len(rows) - 1),
+            )
+        )
+        winner = ""
+        score = ["", ""]
+    else:
+        result = replay(rs, entries)
+        mark = "✓"
+        for k, (entry, game) in enumerate(zip(entries, result["games"], strict=False)):
+            kind = str(entry.get("type"))
+            win = game["points"][0] > 0 and 0 or 1
+            if kind == "game":
+                gk = str(entry.get("kind"))
+                cells = [
+                    mark if gk == "single" else "",
+                    mark if gk == "gammon" else "",
+                    mark if gk == "backgammon" else "",
+                    str(entry.get("cube", 1)),
+                    mark if entry.get("dropped") else "",
+                ]
+                note = ""
+            elif kind == "game_loss":
+                cells = ["", "", "", "", ""]
+                note = _("game loss penalty (T9d)")
+            else:
+                cells = ["", "", "", "", ""]
+                reason = str(entry.get("reason"))
+                note = {
+                    "absent": _("forfeit: absent (T9a)"),
+                    "time": _("forfeit: out of time (T8b)"),
+                    "penalty": _("forfeit: match loss penalty (T9d)"),
+                }.get(reason, reason)
+            rows.append(
+                [
+                    str(k + 1),
+                    sheet.players[win],
+                    *cells,
+                    str(max(game["points"])),
+                    str(game["score"][0]),
+                    str(game["score"][1]),
+                    _("Crawford") if game.get("crawford") else "",
+                    Paragraph(esc(note), _NOTE),
+                ]
+            )
+            if game.get("crawford"):
+                extra.append(("FONT", (10, len(rows) - 1), (10, len(rows) - 1), COND_BOLD, 8.5))
+                extra.append(("BACKGROUND", (0, len(rows) - 1), (-1, len(rows) - 1), HEAD_BG))
+        story.append(grid(rows, widths, font_size=8.5, center=range(2, 11), extra=extra))
+        winner = "" if result["winner"] is None else sheet.players[int(result["winner"])]
+        score = [str(x) for x in result["score"]]
+    story.append(Spacer(1, 3 * mm))
+    final = [[_("Final score"), a, score[0], b, score[1], _("Winner"), winner]]
+    story.append(
+        grid(
+            final,
+            [width * 0.13, width * 0.2, width * 0.08, width * 0.2, width * 0.08, width * 0.1, width * 0.21],
+            header_rows=0,
+            zebra=False,
+            center=(2, 4),
+            row_height=8 * mm,
+        )
+    )
+    story.append(Spacer(1, 4 * mm))
+    # rule T8c: the result is reported by both players and confirmed; the referee approves it
+    story.append(_signatures([_("Player 1"), _("Player 2"), _("Referee")], st, width))
+    return story
