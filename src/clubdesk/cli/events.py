@@ -1,0 +1,487 @@
+"""Event and desk commands (CONTRACTS.md §4): ``event create|list|show|status``, ``register``, ``withdraw``,
+``pay``, ``refund``, ``promote``, ``checkin``, ``no-shows``, ``entrants``, ``cashbox``, ``outbox``.
+
+Amounts on the command line and in ``--json`` output are decimal numbers in the currency's major unit
+("12.50"); they are stored as integer minor units.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+from clubdesk.cli.core import Context, Output, Refused, add_json_flag
+from clubdesk.i18n import _
+
+
+def _date(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(_("not a date (YYYY-MM-DD): {text}").format(text=text)) from None
+
+
+def _datetime(text: str) -> datetime:
+    try:
+        return datetime.fromisoformat(text.replace("T", " "))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            _("not a date and time (YYYY-MM-DD HH:MM): {text}").format(text=text)
+        ) from None
+
+
+def _lengths(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(x) for x in text.replace(" ", "").split(",") if x)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            _("match lengths are whole numbers: {text}").format(text=text)
+        ) from None
+
+
+def _override(text: str) -> tuple[str, Any]:
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(_("an override is NAME=VALUE: {text}").format(text=text))
+    key, raw = text.split("=", 1)
+    try:
+        value: Any = json.loads(raw)
+    except json.JSONDecodeError:
+        value = raw
+    return key.strip(), value
+
+
+def register(sub: Any) -> None:
+    parser_class = sub._parser_class
+    event = sub.add_parser("event", help=_("events: create, list, show, change status"))
+    esub = event.add_subparsers(dest="event_command", metavar="ACTION", parser_class=parser_class)
+    esub.required = True
+
+    c = esub.add_parser("create", help=_("create an event"))
+    c.add_argument("--name", required=True)
+    c.add_argument("--ruleset", required=True, help=_("gaple-tournament, gaple-club, domino-es or tavla"))
+    c.add_argument("--format", required=True, dest="fmt")
+    c.add_argument("--rounds", type=int, default=None)
+    c.add_argument("--match-length", type=_lengths, default=(), help=_("tavla: N, or N,N,M per round"))
+    c.add_argument("--target", type=int, default=None)
+    c.add_argument("--capacity", type=int, default=None)
+    c.add_argument("--fee", default="0", help=_("entry fee in major units, e.g. 12.50"))
+    c.add_argument("--early-fee", default=None, help=_("price for payments made by --early-until"))
+    c.add_argument("--early-until", type=_date, default=None)
+    c.add_argument("--fee-per", choices=("entrant", "person"), default="entrant")
+    c.add_argument("--currency", default="EUR")
+    c.add_argument("--entry", choices=("single", "pair", "team"), default="single")
+    c.add_argument("--parent", type=int, default=None, help=_("main event of a side event"))
+    c.add_argument("--side-fee", choices=("full", "free", "discount"), default="full")
+    c.add_argument("--side-discount", type=int, default=0, help=_("percent off for main-event entrants"))
+    c.add_argument("--refund-before", type=int, default=100, help=_("percent refunded before the close"))
+    c.add_argument("--refund-after", type=int, default=0, help=_("percent refunded after the close"))
+    c.add_argument("--closes", type=_datetime, default=None, help=_("registration close, YYYY-MM-DD HH:MM"))
+    c.add_argument("--start", type=_datetime, default=None, help=_("start time, YYYY-MM-DD HH:MM"))
+    c.add_argument("--arrival-minutes", type=int, default=10, help=_("arrival deadline before the start"))
+    c.add_argument("--starts-on", type=_date, default=None)
+    c.add_argument("--ends-on", type=_date, default=None)
+    c.add_argument("--venue", default="")
+    c.add_argument("--season", default="")
+    c.add_argument("--class", dest="coefficient_class", default="")
+    c.add_argument("--override", type=_override, action="append", default=[], help=_("ruleset NAME=VALUE"))
+    add_json_flag(c)
+    c.set_defaults(handler=cmd_event_create)
+
+    lst = esub.add_parser("list", help=_("list events"))
+    add_json_flag(lst)
+    lst.set_defaults(handler=cmd_event_list)
+
+    show = esub.add_parser("show", help=_("show one event"))
+    show.add_argument("event", type=int)
+    add_json_flag(show)
+    show.set_defaults(handler=cmd_event_show)
+
+    st = esub.add_parser("status", help=_("open, close, drawn, running, finished"))
+    st.add_argument("event", type=int)
+    st.add_argument("status")
+    add_json_flag(st)
+    st.set_defaults(handler=cmd_event_status)
+
+    r = sub.add_parser("register", help=_("register a member (or a pair, or a team) for an event"))
+    r.add_argument("event", type=int)
+    r.add_argument("number", help=_("member number"))
+    r.add_argument("--partner", default=None)
+    r.add_argument("--team", default=None, help=_("team name"))
+    r.add_argument("--player", action="append", default=[], help=_("further team player (repeat)"))
+    r.add_argument("--substitute", action="append", default=[], help=_("team substitute (repeat)"))
+    add_json_flag(r)
+    r.set_defaults(handler=cmd_register)
+
+    w = sub.add_parser("withdraw", help=_("withdraw an entrant (refund per policy, waiting list moves up)"))
+    w.add_argument("event", type=int)
+    w.add_argument("entrant", type=int)
+    w.add_argument("--member", default=None, help=_("only this player leaves the pair or team"))
+    w.add_argument("--substitute", default=None, help=_("member number of the substitute"))
+    w.add_argument("--reason", default="")
+    add_json_flag(w)
+    w.set_defaults(handler=cmd_withdraw)
+
+    p = sub.add_parser("pay", help=_("record a payment"))
+    p.add_argument("event", type=int)
+    p.add_argument("entrant", type=int)
+    p.add_argument("--amount", required=True)
+    p.add_argument("--method", required=True, choices=("cash", "card", "transfer", "pos"))
+    p.add_argument("--reference", default="")
+    p.add_argument("--paid-at", type=_datetime, default=None, help=_("when it was paid (default: now)"))
+    add_json_flag(p)
+    p.set_defaults(handler=cmd_pay)
+
+    rf = sub.add_parser("refund", help=_("give money back to an entrant"))
+    rf.add_argument("event", type=int)
+    rf.add_argument("entrant", type=int)
+    rf.add_argument("--amount", required=True)
+    rf.add_argument("--reason", default="")
+    add_json_flag(rf)
+    rf.set_defaults(handler=cmd_refund)
+
+    pr = sub.add_parser("promote", help=_("move a waiting entrant up (needs a free place)"))
+    pr.add_argument("event", type=int)
+    pr.add_argument("entrant", type=int)
+    add_json_flag(pr)
+    pr.set_defaults(handler=cmd_promote)
+
+    ci = sub.add_parser("checkin", help=_("check in by code, QR payload, member number or phone"))
+    ci.add_argument("event", type=int)
+    ci.add_argument("code")
+    add_json_flag(ci)
+    ci.set_defaults(handler=cmd_checkin)
+
+    ns = sub.add_parser("no-shows", help=_("give no-shows' places to waiting entrants present"))
+    ns.add_argument("event", type=int)
+    add_json_flag(ns)
+    ns.set_defaults(handler=cmd_no_shows)
+
+    en = sub.add_parser("entrants", help=_("list an event's entrants"))
+    en.add_argument("event", type=int)
+    add_json_flag(en)
+    en.set_defaults(handler=cmd_entrants)
+
+    cb = sub.add_parser("cashbox", help=_("the cash box of a day, per method"))
+    cb.add_argument("--date", type=_date, default=None)
+    cb.add_argument("--event", type=int, default=None)
+    add_json_flag(cb)
+    cb.set_defaults(handler=cmd_cashbox)
+
+    ob = sub.add_parser("outbox", help=_("notifications waiting to be sent"))
+    ob.add_argument("--event", type=int, default=None)
+    ob.add_argument("--mark-sent", action="store_true", help=_("mark them sent (printed)"))
+    add_json_flag(ob)
+    ob.set_defaults(handler=cmd_outbox)
+
+
+# --------------------------------------------------------------------------- money helpers
+
+
+def _parse(text: str, currency: str) -> int:
+    from clubdesk.standings.money import MoneyError, parse_amount
+
+    try:
+        return parse_amount(text, currency)
+    except MoneyError as exc:
+        raise Refused(exc.message or _("Not an amount: {text}").format(text=text)) from None
+
+
+def major(amount: int, currency: str) -> int | float:
+    """Minor units as a JSON number in major units (2500 EUR -> 25, 1250 EUR -> 12.5)."""
+    from clubdesk.standings.money import currency_exponent
+
+    value = Decimal(amount).scaleb(-currency_exponent(currency))
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+def _money_text(amount: int, currency: str) -> str:
+    from clubdesk.services.events import money_text
+
+    return money_text(amount, currency)
+
+
+def _currency(ctx: Context, event_id: int) -> str:
+    from clubdesk.services import events as ev_service
+
+    return ev_service.get_event(ctx.database(), event_id).currency
+
+
+# --------------------------------------------------------------------------- handlers
+
+
+def cmd_event_create(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import events as ev_service
+
+    currency = args.currency.strip().upper()
+    fee = _parse(args.fee, currency)
+    early = None if args.early_fee is None else _parse(args.early_fee, currency)
+    data = ev_service.EventData(
+        name=args.name,
+        ruleset=args.ruleset,
+        format=args.fmt,
+        entry_type=args.entry,
+        overrides=dict(args.override),
+        rounds=args.rounds,
+        match_lengths=tuple(args.match_length),
+        target=args.target,
+        starts_on=args.starts_on,
+        ends_on=args.ends_on,
+        venue=args.venue,
+        season=args.season,
+        coefficient_class=args.coefficient_class,
+        capacity=args.capacity,
+        currency=currency,
+        fee=fee,
+        early_fee=early,
+        early_until=args.early_until,
+        fee_per=args.fee_per,
+        parent_event_id=args.parent,
+        side_fee_rule=args.side_fee,
+        side_discount_percent=args.side_discount,
+        refund_percent_before_close=args.refund_before,
+        refund_percent_after_close=args.refund_after,
+        registration_closes_at=args.closes,
+        start_at=args.start,
+        arrival_deadline_minutes=args.arrival_minutes,
+    )
+    info = ev_service.create_event(ctx.database(), ctx.actor(), data)
+    return Output({"id": info.id}, _("Event {id} created: {name}").format(id=info.id, name=info.name))
+
+
+def _event_json(info: Any) -> dict[str, Any]:
+    return {
+        "id": info.id,
+        "name": info.name,
+        "ruleset": info.ruleset,
+        "format": info.format,
+        "entry": info.entry_type,
+        "status": info.status,
+        "capacity": info.capacity,
+        "registered": info.registered,
+        "waitlisted": info.waitlisted,
+        "fee": major(info.fee, info.currency),
+        "currency": info.currency,
+        "parent": info.parent_event_id,
+    }
+
+
+def cmd_event_list(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import events as ev_service
+
+    return Output([_event_json(e) for e in ev_service.list_events(ctx.database())])
+
+
+def cmd_event_show(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import events as ev_service
+
+    info = ev_service.get_event(ctx.database(), args.event)
+    data = _event_json(info)
+    data.update(
+        {
+            "overrides": info.overrides,
+            "rounds": info.rounds,
+            "match_lengths": list(info.match_lengths),
+            "early_fee": None if info.early_fee is None else major(info.early_fee, info.currency),
+            "early_until": info.early_until.isoformat() if info.early_until else None,
+            "fee_per": info.fee_per,
+            "registration_closes_at": info.registration_closes_at.isoformat(" ")
+            if info.registration_closes_at
+            else None,
+            "start_at": info.start_at.isoformat(" ") if info.start_at else None,
+            "arrival_deadline_minutes": info.arrival_deadline_minutes,
+            "current_round": info.current_round,
+        }
+    )
+    return Output(data)
+
+
+def cmd_event_status(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import events as ev_service
+
+    info = ev_service.set_status(ctx.database(), ctx.actor(), args.event, args.status)
+    return Output({"id": info.id, "status": info.status})
+
+
+def cmd_register(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import desk
+
+    reg = desk.register(
+        ctx.database(),
+        ctx.actor(),
+        args.event,
+        args.number,
+        partner=args.partner,
+        others=args.player,
+        substitutes=args.substitute,
+        team_name=args.team,
+    )
+    data = {
+        "entrant": reg.entrant,
+        "status": reg.status,
+        "waitlist_position": reg.waitlist_position,
+        "code": reg.code,
+    }
+    return Output(data, reg.message)
+
+
+def cmd_withdraw(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import desk
+
+    currency = _currency(ctx, args.event)
+    out = desk.withdraw(
+        ctx.database(),
+        ctx.actor(),
+        args.event,
+        args.entrant,
+        member=args.member,
+        substitute=args.substitute,
+        reason=args.reason,
+    )
+    return Output({"refund": major(out.refund, currency), "promoted": out.promoted}, out.message)
+
+
+def cmd_pay(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import desk
+
+    currency = _currency(ctx, args.event)
+    p = desk.pay(
+        ctx.database(),
+        ctx.actor(),
+        args.event,
+        args.entrant,
+        _parse(args.amount, currency),
+        args.method,
+        reference=args.reference,
+        paid_at=args.paid_at,
+    )
+    return Output(
+        {"payment": p.id},
+        _("Payment {id}: {amount} by {method}.").format(
+            id=p.id, amount=_money_text(p.amount, currency), method=p.method
+        ),
+    )
+
+
+def cmd_refund(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import desk
+
+    currency = _currency(ctx, args.event)
+    pays = desk.refund(
+        ctx.database(),
+        ctx.actor(),
+        args.event,
+        args.entrant,
+        _parse(args.amount, currency),
+        reason=args.reason,
+    )
+    total = -sum(p.amount for p in pays)
+    return Output(
+        {"payments": [p.id for p in pays], "refund": major(total, currency)},
+        _("Refunded {amount}.").format(amount=_money_text(total, currency)),
+    )
+
+
+def cmd_promote(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import desk
+
+    entrant = desk.promote(ctx.database(), ctx.actor(), args.event, args.entrant)
+    return Output({"entrant": entrant, "status": "registered"})
+
+
+def cmd_checkin(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import desk
+
+    c = desk.checkin(ctx.database(), ctx.actor(), args.event, args.code)
+    data = {
+        "entrant": c.entrant,
+        "name": c.name,
+        "status": c.status,
+        "joins_from_round": c.joins_from_round,
+        "owed": major(c.owed, c.currency),
+    }
+    return Output(data, c.message)
+
+
+def cmd_no_shows(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import desk
+
+    swaps = desk.give_no_show_places(ctx.database(), ctx.actor(), args.event)
+    data = [{"no_show": x.no_show, "promoted": x.promoted} for x in swaps]
+    text = "\n".join(
+        _("{new} takes the place of {old}.").format(new=x.promoted_name, old=x.no_show_name) for x in swaps
+    ) or _("No place changed hands.")
+    return Output(data, text)
+
+
+def cmd_entrants(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import desk
+
+    rows = desk.entrants(ctx.database(), args.event)
+    data = [
+        {
+            "entrant": r.entrant,
+            "name": r.name,
+            "status": r.status,
+            "waitlist_position": r.waitlist_position,
+            "paid": major(r.paid, r.currency),
+            "checked_in": r.checked_in,
+            "owed": major(r.owed, r.currency),
+            "code": r.code,
+            "members": list(r.members),
+            "joins_from_round": r.joins_from_round,
+        }
+        for r in rows
+    ]
+    return Output(data)
+
+
+def cmd_cashbox(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import desk
+
+    box = desk.cash_box(ctx.database(), args.date, event_id=args.event)
+    lines = [
+        {
+            "currency": line.currency,
+            "method": line.method,
+            "received": major(line.received, line.currency),
+            "refunded": major(line.refunded, line.currency),
+            "net": major(line.net, line.currency),
+            "count": line.count,
+        }
+        for line in box.lines
+    ]
+    currencies = sorted({line.currency for line in box.lines})
+    totals = {c: major(box.total(c), c) for c in currencies}
+    text_lines = [_("Cash box of {day}").format(day=box.day.isoformat())]
+    text_lines += [
+        f"  {line.method:<9} {_money_text(line.received, line.currency):>14}  "
+        f"-{_money_text(line.refunded, line.currency):>13}  = {_money_text(line.net, line.currency):>14}"
+        for line in box.lines
+    ]
+    text_lines += [_("  total {amount}").format(amount=_money_text(box.total(c), c)) for c in currencies]
+    return Output({"date": box.day.isoformat(), "lines": lines, "totals": totals}, "\n".join(text_lines))
+
+
+def cmd_outbox(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import desk
+
+    db = ctx.database()
+    items = desk.outbox(db, event_id=args.event, unsent_only=True)
+    data = [
+        {
+            "id": i.id,
+            "event": i.event_id,
+            "entrant": i.entrant_id,
+            "member": i.member_number,
+            "kind": i.kind,
+            "text": i.text,
+        }
+        for i in items
+    ]
+    if args.mark_sent:
+        desk.mark_sent(db, ctx.actor(), [i.id for i in items])
+    text = "\n".join(f"[{i.member_number or '-'}] {i.text}" for i in items) or _("The outbox is empty.")
+    return Output(data, text)
