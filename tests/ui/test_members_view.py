@@ -1,0 +1,165 @@
+"""The Members screen: the dialog, field errors, the import preview, search, sorting, merging, clubs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialogButtonBox, QLineEdit
+
+from clubdesk.db import Database
+from clubdesk.services import demo
+from clubdesk.services import members as ms
+from clubdesk.services.base import Actor
+from clubdesk.ui.members_view import ImportDialog, MemberDialog, MembersSection, MergeDialog
+from clubdesk.ui.state import DeskState
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "members"
+
+
+def _section(qtbot, db: Database) -> MembersSection:  # type: ignore[no-untyped-def]
+    section = MembersSection(DeskState(db))
+    qtbot.addWidget(section)
+    section.resize(900, 600)
+    section.show()
+    return section
+
+
+def _table_names(section: MembersSection) -> list[str]:
+    proxy = section.members.proxy
+    return [proxy.index(r, 1).data() for r in range(proxy.rowCount())]
+
+
+def test_member_added_through_the_dialog_appears_in_the_table(qtbot, db: Database, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    section = _section(qtbot, db)
+    assert _table_names(section) == []
+
+    def exec_filled(dialog: MemberDialog) -> int:  # the user types, then presses Save
+        dialog.show()
+        dialog.name.setText("Gülşen Yılmaz")  # QTest can only type ASCII keys
+        dialog.club.setCurrentText("Kadıköy Tavla Kulübü")
+        qtbot.keyClicks(dialog.email, "gulsen@example.com.tr")
+        dialog.buttons.button(QDialogButtonBox.StandardButton.Save).click()
+        return dialog.result()
+
+    monkeypatch.setattr(MemberDialog, "exec", exec_filled)
+    section.members.add()
+    assert _table_names(section) == ["Gülşen Yılmaz"]
+    assert section.members.count.text() == "1 member"
+    stored = ms.get_member(db, "1001")
+    assert (stored.club, stored.email) == ("Kadıköy Tavla Kulübü", "gulsen@example.com.tr")
+    assert [c.name for c in ms.list_clubs(db)] == ["Kadıköy Tavla Kulübü"]
+
+
+def test_invalid_email_is_refused_next_to_the_field_and_nothing_saved(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
+    dialog = MemberDialog(DeskState(db))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.keyClicks(dialog.name, "Dewi Lestari")
+    qtbot.keyClicks(dialog.email, "dewi.example.co.id")
+    assert dialog.save() is False
+    error = dialog.fields["email"].error
+    assert error.isVisible() and error.text() == "Malformed e-mail address: dewi.example.co.id"
+    assert not dialog.fields["name"].error.isVisible()
+    assert dialog.isVisible()  # the dialog stays open for the fix
+    assert ms.count_members(db) == 0
+    dialog.email.setText("dewi@example.co.id")
+    assert dialog.save() is True
+    assert ms.count_members(db) == 1
+
+
+def test_missing_name_is_shown_next_to_the_name(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
+    dialog = MemberDialog(DeskState(db))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert dialog.save() is False
+    assert dialog.fields["name"].error.text() == "The name is missing."
+    assert ms.count_members(db) == 0
+
+
+def test_import_preview_shows_additions_and_every_bad_line(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
+    ms.create_member(db, Actor("AB"), ms.MemberData(name="Ayu Kartika", number="1001"))
+    dialog = ImportDialog(DeskState(db), DATA / "bad_lines.csv")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    bad = [dialog.bad_lines.item(i).text() for i in range(dialog.bad_lines.count())]
+    assert bad == [
+        "line 3: the name is missing",
+        "line 4: member number 3001 appears twice in the file (also line 2)",
+        "line 5: member number 1001 is already in the register (Ayu Kartika)",
+        "line 6: malformed phone number: 12-34",
+        "line 7: malformed e-mail address: dewi.example.co.id",
+    ]
+    assert [dialog.additions.item(r, 1).text() for r in range(dialog.additions.rowCount())] == [
+        "Hakan Erdoğan",
+        "Joko Purnomo",
+    ]
+    assert not dialog.import_button.isEnabled()
+    assert ms.count_members(db) == 1
+
+
+def test_import_of_a_good_file_through_the_preview(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
+    section = _section(qtbot, db)
+    dialog = ImportDialog(section.state, DATA / "good_cp1254.csv")
+    qtbot.addWidget(dialog)
+    assert "cp1254" in dialog.summary.text() and "3 members to add" in dialog.summary.text()
+    assert dialog.import_button.isEnabled()
+    assert dialog.do_import() is True
+    section.state.dataChanged.emit("members")
+    assert sorted(_table_names(section)) == ["Ayşe Doğan", "Muñoz Güler", "Oğuz Işıklı"]
+
+
+def test_search_and_sort_in_the_demo_club(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
+    demo.fill_demo(db)
+    section = _section(qtbot, db)
+    assert len(_table_names(section)) == len(ms.list_members(db))
+    headers = [section.members.model.headerData(c, Qt.Orientation.Horizontal) for c in range(6)]
+    assert headers == ["Number", "Name", "Club", "City", "Rating", "Active"]  # rule T14: no phone, no e-mail
+    search = section.findChild(QLineEdit, "search")
+    qtbot.keyClicks(search, "sukru")
+    assert sorted(_table_names(section)) == ["Sukru Isik", "Şükrü Işık"]
+    search.clear()
+    qtbot.keyClicks(search, "ISIK")
+    assert sorted(_table_names(section)) == ["Sukru Isik", "Şükrü Işık"]
+    search.clear()
+    section.members.view.sortByColumn(4, Qt.SortOrder.DescendingOrder)
+    proxy = section.members.proxy
+    ratings = [float(proxy.index(r, 4).data()) for r in range(proxy.rowCount())]
+    assert ratings == sorted(ratings, reverse=True)
+
+
+def test_merge_side_by_side_and_merge(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
+    actor = Actor("AB")
+    ms.create_member(db, actor, ms.MemberData(name="Şükrü Işık", number="1001", phone="+90 532 111 22 33"))
+    ms.create_member(db, actor, ms.MemberData(name="Sukru Isik", number="1040", email="sukru@example.com.tr"))
+    dialog = MergeDialog(DeskState(db), "1001", "1040")
+    qtbot.addWidget(dialog)
+    rows = {dialog.table.verticalHeaderItem(r).text(): r for r in range(dialog.table.rowCount())}
+    name_row = rows["Name"]
+    assert [dialog.table.item(name_row, c).text() for c in range(3)] == [
+        "Şükrü Işık",
+        "Sukru Isik",
+        "Şükrü Işık",
+    ]
+    email_row = rows["E-mail"]
+    assert dialog.table.item(email_row, 2).text() == "sukru@example.com.tr"
+    assert dialog.do_merge() is True
+    assert [m.name for m in ms.list_members(db)] == ["Şükrü Işık"]
+
+
+def test_merging_a_member_with_itself_is_refused_in_the_dialog(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
+    ms.create_member(db, Actor("AB"), ms.MemberData(name="Nur Aini", number="5"))
+    dialog = MergeDialog(DeskState(db), "5", "5")
+    qtbot.addWidget(dialog)
+    assert not dialog.merge_button.isEnabled()
+    assert dialog.message.text() == "A member cannot be merged with itself."
+
+
+def test_clubs_tab_lists_clubs_with_member_counts(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
+    demo.fill_demo(db)
+    section = _section(qtbot, db)
+    model = section.clubs.model
+    assert model.rowCount() == 4
+    total = sum(int(model.index(r, 2).data()) for r in range(4))
+    with_club = [m for m in ms.list_members(db) if m.club]
+    assert total == len(with_club)
