@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from clubdesk.games.errors import EntryError
 from clubdesk.games.ruleset import register_family
@@ -51,6 +51,12 @@ class DominoParams:
     allow_negative: bool = False  # a penalty may take a total below 0
     seat_swap: bool = True  # rule E7b: the pair that lost game 1 swaps seats in game 2
     abandon_ends_match: bool = True  # rule E20: no substitute after abandonment; the pair loses the match
+    # CONTRACTS.md §1 names these for domino-es too (values: false, 0, 0, false). Seed 002 has no warm-up,
+    # no opening minimum and no burn (rule E18: every hand counts), so they are accepted only at those values.
+    warmup: Literal[False] = False
+    open_first_min: int = field(default=0, metadata={"min": 0, "max": 0})
+    open_again_min: int = field(default=0, metadata={"min": 0, "max": 0})
+    burn: Literal[False] = False
 
 
 register_family("domino", DominoParams)
