@@ -32,7 +32,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, inspect, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -547,23 +547,30 @@ def deactivate_member(db: Database, actor: Actor, number: str) -> MemberInfo:
 # --------------------------------------------------------------------------- merge (rule T2a)
 
 
-def member_references() -> list[tuple[str, str]]:
+def member_references(existing: set[str] | None = None) -> list[tuple[str, str]]:
     """(table, column) of every foreign key in ``Base.metadata`` pointing at ``members.id``.
 
-    Imports every model module first, so tables of later issues are found too."""
+    Imports every model module first, so tables of later issues are found too. ``existing``: only these
+    tables (the ones the open database has)."""
     import clubdesk.models  # noqa: F401  (registers every table)
 
     refs: list[tuple[str, str]] = []
     for table in Base.metadata.sorted_tables:
+        if existing is not None and table.name not in existing:
+            continue  # a model whose migration this file has not got
         for fk in table.foreign_keys:
             if fk.column.table.name == "members" and fk.column.name == "id":
                 refs.append((table.name, fk.parent.name))
     return sorted(refs)
 
 
+def _tables(s: Session) -> set[str]:
+    return set(inspect(s.connection()).get_table_names())
+
+
 def _history_counts(s: Session, member_id: int) -> dict[str, int]:
     counts: dict[str, int] = {}
-    for table_name, column in member_references():
+    for table_name, column in member_references(_tables(s)):
         table = Base.metadata.tables[table_name]
         n = s.scalar(select(func.count()).select_from(table).where(table.c[column] == member_id))
         counts[f"{table_name}.{column}"] = int(n or 0)
@@ -629,7 +636,7 @@ def merge_members(db: Database, actor: Actor, keep_number: str, drop_number: str
             keep, drop = _merge_pair(s, keep_number, drop_number)
             k, d = _infos(s, [keep, drop])
             moved: dict[str, int] = {}
-            for table_name, column in member_references():
+            for table_name, column in member_references(_tables(s)):
                 table = Base.metadata.tables[table_name]
                 col = table.c[column]
                 result = s.execute(update(table).where(col == drop.id).values({column: keep.id}))

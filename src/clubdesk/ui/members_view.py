@@ -90,7 +90,7 @@ class RowsModel(QAbstractTableModel):
             return col.value(row)
         if role == SORT_ROLE:
             return col.sort(row)
-        if role == Qt.ItemDataRole.TextAlignmentRole and isinstance(col.sort(row), int | float):
+        if role == Qt.ItemDataRole.TextAlignmentRole and isinstance(col.sort(row), float):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ForegroundRole and getattr(row, "active", True) is False:
             from PySide6.QtGui import QColor
@@ -415,7 +415,7 @@ class MergeDialog(QDialog):
         swap.clicked.connect(self.swap)
         top = QFormLayout()
         top.addRow(_("&Keep"), self.keep)
-        top.addRow(_("Merge &into it"), self.drop)
+        top.addRow(_("&Duplicate to merge away"), self.drop)
         self.table = QTableWidget(0, 3)
         self.table.setObjectName("sideBySide")
         self.table.setHorizontalHeaderLabels(
@@ -629,6 +629,7 @@ class MembersPanel(QWidget):
         self.model = RowsModel(member_columns())
         self.view, self.proxy = _table(self.model)
         self.view.setObjectName("membersTable")
+        self.view.verticalHeader().setDefaultSectionSize(26)
         self.view.doubleClicked.connect(lambda _i: self.edit())
         self.view.sortByColumn(1, Qt.SortOrder.AscendingOrder)
         self.count = QLabel("")
@@ -683,6 +684,9 @@ class MembersPanel(QWidget):
         )
         self.model.set_rows(rows)
         self.view.resizeColumnsToContents()
+        header = self.view.horizontalHeader()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)  # the name takes the spare width
         self.count.setText(ngettext("{n} member", "{n} members", len(rows)).format(n=len(rows)))
 
     def selected(self) -> list[ms.MemberInfo]:
