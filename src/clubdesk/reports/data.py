@@ -157,6 +157,7 @@ class BracketMatchData:
     seeds: tuple[int | None, int | None] = (None, None)
     score: tuple[str, str] = ("", "")
     winner: int | None = None  # 0 or 1
+    next_match: str | None = None  # where the winner goes (default: W r-j feeds W r+1-ceil(j/2))
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,76 @@
+"""Private outputs (rule T14): a member's own history, and the organiser's contact list of an event.
+
+Only these carry phone and e-mail; each page says it is private.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import IO, Any
+
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, Paragraph, Spacer
+
+from clubdesk.i18n import _
+from clubdesk.reports.data import ContactList, MemberHistory, ReportHeader
+from clubdesk.reports.frame import Styles, content_width, esc, fmt_date, grid, render
+
+
+def member_history(out: str | Path | IO[bytes], header: ReportHeader, data: MemberHistory) -> int:
+    width = content_width(header)
+
+    def build(st: Styles) -> list[Flowable]:
+        story: list[Flowable] = [Paragraph(esc(_("History of {name}").format(name=data.name)), st.title)]
+        facts = [
+            [_("Member number"), data.number, _("Rating"), data.rating],
+            [_("Club"), data.club, _("City"), data.city],
+            [_("Phone"), data.phone, _("E-mail"), data.email],
+        ]
+        story.append(
+            grid(facts, [width * 0.18, width * 0.32, width * 0.15, width * 0.35], header_rows=0, zebra=False)
+        )
+        story.append(Spacer(1, 4 * mm))
+        rows: list[list[Any]] = [
+            [_("Date"), _("Event"), _("Place"), _("Result"), _("Season points"), _("Rating")]
+        ]
+        for r in data.rows:
+            rows.append(
+                [
+                    fmt_date(r.date, header.language, "short"),
+                    Paragraph(esc(r.event), st.cell),
+                    r.place,
+                    r.result,
+                    r.season_points,
+                    r.rating,
+                ]
+            )
+        rest = width - 22 * mm - 4 * 20 * mm
+        story.append(
+            grid(rows, [22 * mm, rest, 20 * mm, 20 * mm, 20 * mm, 20 * mm], right=(4, 5), center=(2, 3))
+        )
+        return story
+
+    return render(out, header, lambda: _("Member history"), build, private=True)
+
+
+def contact_list(out: str | Path | IO[bytes], header: ReportHeader, data: ContactList) -> int:
+    width = content_width(header)
+
+    def build(st: Styles) -> list[Flowable]:
+        story: list[Flowable] = [Paragraph(esc(_("Entrants with contact details")), st.title)]
+        rows: list[list[Any]] = [[_("Name"), _("Number"), _("Club"), _("Phone"), _("E-mail"), _("Status")]]
+        for r in data.rows:
+            rows.append(
+                [
+                    Paragraph(esc(r.name), st.cell),
+                    r.number,
+                    Paragraph(esc(r.club), st.cell),
+                    r.phone,
+                    Paragraph(esc(r.email), st.cell),
+                    r.status,
+                ]
+            )
+        story.append(grid(rows, [width * x for x in (0.24, 0.1, 0.17, 0.15, 0.22, 0.12)]))
+        return story
+
+    return render(out, header, lambda: _("Contact list"), build, private=True)
