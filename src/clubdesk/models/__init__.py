@@ -24,3 +24,6 @@ from clubdesk.models.round import EventNight, Round  # noqa: E402
 
 __all__ += ["EventNight", "FinalPlace", "Match", "PrizeAward", "RatingEntry", "ResultEntry", "Round"]
 __all__ += ["Substitution"]
+from clubdesk.models.discipline import Appeal, ClubIncidentKind, Incident, Penalty  # noqa: E402
+
+__all__ += ["Appeal", "ClubIncidentKind", "Incident", "Penalty"]
