@@ -268,7 +268,7 @@ def _refuse(errors: dict[str, str]) -> None:
     if errors:
         first_field, first = next(iter(errors.items()))
         raise ServiceError(
-            "invalid-event", first, details=list(errors.values()), field=first_field, errors=errors
+            "invalid-event", first, details=list(errors.values())[1:], field=first_field, errors=errors
         )
 
 
