@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from clubdesk.games import EntryError, RulesetError, replay
 from clubdesk.games.ruleset import load_ruleset
@@ -416,3 +418,146 @@ def test_t9a_t8b_t9d_forfeits_and_game_loss() -> None:
     assert pen["score"] == [5, 2]  # T9d match loss: 5, loser keeps 2
     loss = replay(B, [*base, {"type": "game_loss", "loser": 0}])
     assert loss["score"] == [3, 3]  # T9d game loss: one single game at cube 1 to player 1
+
+
+# ======================================================================================== a referee's model
+# An independent referee's reading of RULES.md A and B, written from the rules (not from the engine), to
+# compare with the engine on random valid sheets. It covers the two presets only.
+
+
+class _Referee:
+    def __init__(self, club: bool) -> None:
+        self.club = club
+        self.t = [0, 0]
+        self.scored = [False, False]  # GN4 / B8: a side has had a score count in this match
+        self.warmup = not club  # G6: tournament only
+        self.won = [0, 0]
+        self.fresh = True  # the next entry starts a game
+
+    def hand(self, e: dict[str, Any]) -> list[int] | None:
+        """The game totals after entry ``e``; None when the match had already ended (must be refused)."""
+        if max(self.won) >= 2:  # G4, B2: best of 3
+            return None
+        if self.fresh:
+            self.t, self.fresh = [0, 0], False  # each game starts at 0-0
+        kind = e["type"]
+        if kind == "redeal":  # G11, G14, B9, B10
+            return list(self.t)
+        if kind == "penalty":  # G3 stops at 0 (seed 000); B7 may go below 0 (seed 001)
+            s = e["side"]
+            self.t[s] = self.t[s] - e["points"] if self.club else max(0, self.t[s] - e["points"])
+            return list(self.t)
+        if kind == "six_doubles":  # B9: that side's total becomes the target
+            self.t[e["seat"] % 2] = 250
+            return self._end()
+        fines = [0, 0]
+        if kind == "out":
+            seat, pips = e["seat"], e["pips"]
+            side = seat % 2
+            opps = {(seat + 1) % 4, (seat + 3) % 4}
+            face = sum(pips[o] for o in opps)  # GN1
+            d00, d66, last = e["dead"]["0-0"], e["dead"]["6-6"], e["last_tile"]
+            if self.club:
+                value = {"0-0": 50, "6-6": 100}.get(last, face)  # B6: flat
+                if d00 is not None:
+                    fines[d00 % 2] += 25  # B6: fined from the holder's side
+                if d66 is not None:
+                    fines[d66 % 2] += 50
+                mult = 1
+            else:
+                value = face + (25 if d00 in opps else 0) + (38 if d66 in opps else 0)  # GS3, GS4
+                value += {"0-0": 50, "6-6": 200}.get(last, 0)  # GS5, GS6, GS7
+                mult = 2 if e["two_ends"] else 1  # GS1/GS2
+        else:  # block
+            seat, pips = e["seat"], e["pips"]
+            duelled = (seat + 3) % 4  # G17, B5
+            value = sum(pips) - pips[seat]  # GN2
+            if pips[seat] < pips[duelled]:
+                side, mult = seat % 2, 1
+            elif pips[seat] == pips[duelled] and self.club:
+                return list(self.t)  # B5: replayed
+            else:
+                side, mult = duelled % 2, 2  # GN2, GN7
+        if self.warmup:  # G7
+            self.warmup = False
+            return list(self.t)
+        other = 1 - side
+        if self.t[side] > 0:
+            need = 0
+        elif self.scored[side]:
+            need = 0 if self.club else 10  # GN4 (B8: no reopening minimum)
+        else:
+            need = 25  # GN4, B8
+        gain = value * mult if value >= need else 0  # GN5: tested on the pure value
+        if gain > 0:
+            self.scored[side] = True
+            before_self, before_other = self.t[side], self.t[other]
+            self.t[side] += gain
+            if not self.club and before_self <= before_other < self.t[side] and before_other > 0:
+                self.t[other] = 0  # GN6
+        for s in (0, 1):
+            self.t[s] -= fines[s]
+        return self._end()
+
+    def _end(self) -> list[int]:
+        totals = list(self.t)
+        for s in (0, 1):
+            if self.t[s] >= 250:  # GN3
+                self.won[s] += 1
+                self.fresh = True
+        return totals
+
+
+@st.composite
+def _sheet(draw: st.DrawFn) -> tuple[bool, list[dict[str, object]]]:
+    club = draw(st.booleans())
+    entries: list[dict[str, object]] = []
+    for _ in range(draw(st.integers(1, 40))):
+        kind = draw(st.sampled_from(["out", "out", "out", "block", "redeal", "penalty", "six"]))
+        seat = draw(st.integers(0, 3))
+        pips = [draw(st.integers(0, 40)) for _ in range(4)]
+        if kind == "out":
+            pips[seat] = 0
+            last = draw(st.sampled_from([None, None, "0-0", "6-6"]))
+            others = [s for s in range(4) if s != seat]
+            d00 = None if last == "0-0" else draw(st.sampled_from([None, *others]))
+            d66 = None if last == "6-6" else draw(st.sampled_from([None, *others]))
+            if d66 is not None:
+                pips[d66] = max(pips[d66], 12)
+            two = last is None and draw(st.booleans())
+            entries.append(out(seat, pips, last, two, d00, d66))
+        elif kind == "block":
+            if draw(st.booleans()):
+                pips[seat] = pips[(seat + 3) % 4]  # a drawn duel now and then
+            entries.append(block(seat, pips))
+        elif kind == "redeal":
+            entries.append(REDEAL)
+        elif kind == "penalty":
+            entries.append(penalty(seat % 2, draw(st.integers(0, 40))))
+        elif club:
+            entries.append({"type": "six_doubles", "seat": seat})
+    return club, entries
+
+
+@settings(max_examples=200, deadline=None)
+@given(_sheet())
+def test_engine_agrees_with_referee_model(sheet: tuple[bool, list[dict[str, object]]]) -> None:
+    club, entries = sheet
+    ref = _Referee(club)
+    expected: list[list[int]] = []
+    stop: int | None = None
+    for i, e in enumerate(entries):
+        after = ref.hand(e)
+        if after is None:
+            stop = i
+            break
+        expected.append(after)
+    if stop is not None:
+        with pytest.raises(EntryError) as exc:
+            replay(C if club else T, entries)
+        assert exc.value.index == stop and exc.value.code == "match-finished"
+        entries = entries[:stop]
+    r = replay(C if club else T, entries)
+    assert totals(r) == expected
+    assert r["games_won"] == ref.won
+    assert r["finished"] == (max(ref.won) >= 2)
