@@ -228,3 +228,13 @@ def ensure_demo(db: Database) -> DemoResult | None:
     if member_service.count_members(db) > 0:
         return None
     return fill_demo(db)
+
+
+def _events_demo(db: Database, actor: Actor, options: DemoOptions, members: list[str]) -> list[int]:
+    """Issue 10: the demo tavla tournament with registrations, payments and a waiting list."""
+    from clubdesk.services.events import demo_tavla_tournament
+
+    return demo_tavla_tournament(db, actor, options, members)
+
+
+DEMO_HOOKS.append(_events_demo)
