@@ -79,8 +79,9 @@ class Kind(StrEnum):
     ZERO_BYE = "zero-bye"  # Z: zero-point bye, known absence, withdrawn
 
 
-#: Voluntarily unplayed rounds (FIDE C.07): cut first, and after an entrant's last appearance
-#: they count as a draw for his opponents' tie-breaks.
+#: Voluntarily unplayed rounds (FIDE C.07): cut in preference when not worth less than the least
+#: significant value (art. 16.5.1, see ``TiebreakCalculator._cut``), and after an entrant's last
+#: appearance they count as a draw for his opponents' tie-breaks.
 VUR_KINDS = frozenset({Kind.FORFEIT_LOSS, Kind.FULL_BYE, Kind.HALF_BYE, Kind.ZERO_BYE})
 
 
@@ -301,8 +302,9 @@ class TiebreakCalculator:
                 p2 = 2 * r.points
                 vur = r.kind in VUR_KINDS
                 if r.kind is Kind.PLAYED or (rr and r.opponent is not None):
-                    # in a round robin a forfeit counts against the real scheduled opponent
-                    lst.append((vur, adj2[r.opponent] if r.opponent in adj2 else own, p2))
+                    # in a round robin a forfeit counts against the real scheduled opponent, as a
+                    # game (no VUR, so no art. 16.5 cut exception: pre-determined pairings)
+                    lst.append((False, adj2[r.opponent] if r.opponent in adj2 else own, p2))
                     continue
                 dummy = own  # 2024: a dummy opponent with the entrant's own score
                 if rules26:
@@ -317,16 +319,40 @@ class TiebreakCalculator:
 
     @staticmethod
     def _cut(
-        contrib: list[tuple[bool, int, int]], low: int, high: int, vur_first: bool
+        contrib: list[tuple[bool, int, int]], low: int, high: int, sb: bool
     ) -> list[tuple[bool, int, int]]:
-        if low == 0 and high == 0:
-            return contrib
-        # least significant first: the lowest opponent score, then the smallest Sonneborn-Berger
-        # product; for Buchholz voluntarily unplayed rounds go before everything else (FIDE C.07).
-        order = sorted(contrib, key=lambda c: (vur_first and not c[0], c[1], c[1] * c[2]))
-        kept = order[low:]
-        if high:
-            kept = sorted(kept, key=lambda c: (c[1], c[1] * c[2]))[: max(0, len(kept) - high)]
+        """``contrib`` without its ``low`` least and ``high`` most significant values.
+
+        A value is what the round adds to the tie-break: the opponent's score (Buchholz) or that
+        score times the points scored (Sonneborn-Berger).
+
+        FIDE C.07 (2024) art. 14.1 (Cut-n): the least significant value is the one of the opponent
+        with the lowest score; among equal opponents' scores, the smallest value.
+        FIDE C.07 (2024) art. 16.5.1 (Cut-1 exception for voluntarily unplayed rounds): when the
+        entrant has VURs, the lowest value coming from a VUR is cut instead, provided it is not
+        lower than that least significant value (so the larger of the two goes; on a tie the VUR).
+        Art. 16.5.2: every further cut applies the same rule again to what is left. Median (high)
+        cuts drop the highest opponent's score, then the largest value, with no VUR exception.
+        For Buchholz a VUR's value (the dummy's score) is never below the lowest opponent score,
+        so its VURs always go first; for Sonneborn-Berger they go only when not worth less.
+        The same rule in the FIDE TEC's TieBreakServer (gacrux/tiebreak.py) gives every
+        published value of tests/data/tiebreaks/, e.g. Held's SB-C1 of David = 8.0.
+        """
+
+        def value(c: tuple[bool, int, int]) -> int:
+            return c[1] * c[2] if sb else c[1]
+
+        kept = list(contrib)
+        for _step in range(min(low, len(kept))):
+            cut = min(kept, key=lambda c: (c[1], value(c)))  # art. 14.1: least significant value
+            vurs = [c for c in kept if c[0]]
+            if vurs:
+                lowest_vur = min(vurs, key=lambda c: (value(c), c[1]))
+                if value(lowest_vur) >= value(cut):  # art. 16.5.1: "not lower" -> the VUR is cut
+                    cut = lowest_vur
+            kept.remove(cut)
+        for _step in range(min(high, len(kept))):
+            kept.remove(max(kept, key=lambda c: (c[1], value(c))))
         return kept
 
     # -- values ----------------------------------------------------------------------------
@@ -342,7 +368,7 @@ class TiebreakCalculator:
             cuts = {"": (0, 0), "-C1": (1, 0), "-C2": (2, 0), "-M1": (1, 1)}[code[2:]]
             contrib = self._contributions()
             for e, lst in contrib.items():
-                kept = self._cut(lst, *cuts, vur_first=code.startswith("BH"))
+                kept = self._cut(lst, *cuts, sb=code.startswith("SB"))
                 if code.startswith("BH"):
                     res[e] = Fraction(sum(c[1] for c in kept), 2)
                 else:
