@@ -19,7 +19,9 @@ import rustworkx as rx
 from clubdesk.pairing import Entrant, pair_swiss
 
 
-def play_round(entrants: list[Entrant], pairs: list[tuple[str, str | None]], rng: random.Random) -> list[Entrant]:
+def play_round(
+    entrants: list[Entrant], pairs: list[tuple[str, str | None]], rng: random.Random
+) -> list[Entrant]:
     by_id = {e.id: e for e in entrants}
     score = {e.id: e.score for e in entrants}
     opp = {e.id: set(e.opponents) for e in entrants}
@@ -46,7 +48,8 @@ def play_round(entrants: list[Entrant], pairs: list[tuple[str, str | None]], rng
 def field_before_round_5(n: int, seed: int = 5) -> list[Entrant]:
     rng = random.Random(seed)
     entrants = [
-        Entrant(f"p{i:04d}", rating=rng.randint(1000, 2400), club=f"club{rng.randint(1, 40)}") for i in range(n)
+        Entrant(f"p{i:04d}", rating=rng.randint(1000, 2400), club=f"club{rng.randint(1, 40)}")
+        for i in range(n)
     ]
     for rnd in range(1, 5):
         entrants = play_round(entrants, pair_swiss(entrants, club_protection=rnd == 1), rng)
@@ -66,7 +69,9 @@ def bare_matching(n: int, random_weights: bool) -> float:
 
 
 def main(sizes: list[int]) -> None:
-    print(f"{'entrants':>8} {'groups':>6} {'pair r5 (s)':>11} {'floor 1 (s)':>11} {'ratio':>6} {'floor rnd (s)':>13} {'ratio':>6}")
+    head = ("entrants", "groups", "pair r5 (s)", "floor 1 (s)", "ratio", "floor rnd (s)", "ratio")
+    widths = (8, 6, 11, 11, 6, 13, 6)
+    print(" ".join(h.rjust(w) for h, w in zip(head, widths, strict=True)))
     for n in sizes:
         entrants = field_before_round_5(n)
         groups = len({e.score for e in entrants})
