@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clubdesk.games import EntryError, RulesetError, replay
+from clubdesk.games.gaple import GapleMatch
 from clubdesk.games.ruleset import load_ruleset
 from clubdesk.games.sheet import Sheet
 
@@ -561,3 +562,23 @@ def test_engine_agrees_with_referee_model(sheet: tuple[bool, list[dict[str, obje
     assert totals(r) == expected
     assert r["games_won"] == ref.won
     assert r["finished"] == (max(ref.won) >= 2)
+
+
+# CONTRACTS.md §1: an impossible entry raises EntryError and changes nothing
+def test_refused_entry_changes_nothing() -> None:
+    match = GapleMatch(load_ruleset(T).params)
+    for e in (WARMUP, out(0, [0, 20, 0, 10])):
+        match.apply_raw(e)
+    before = match.state()
+    # a dead 6-6 with a holder showing 8 pips (6-6 alone is 12) is impossible
+    with pytest.raises(EntryError) as exc:
+        match.apply_raw(out(0, [0, 8, 0, 10], d66=1))
+    assert exc.value.index == 2 and exc.value.code == "dead-66-pips"
+    assert match.state() == before  # still 30-0 after two hands
+    match.apply_raw(out(1, [20, 0, 10, 0]))  # the next good entry is entry 2: side 1 opens with 30
+    assert match.state().games[0].totals == (30, 30)
+    sheet = Sheet.open(B, [game(0, "gammon", cube=2)])  # 4-0: the next game is the Crawford game
+    with pytest.raises(EntryError) as exc:
+        sheet.append(game(1, cube=2))
+    assert exc.value.code == "crawford-cube"
+    assert sheet.result["score"] == [4, 0] and len(sheet.entries) == 1
