@@ -1,0 +1,239 @@
+"""Competition-night commands (CONTRACTS.md §4): ``pair``, ``publish``, ``result``; and ``discard``,
+``confirm``, ``referee``, ``postpone``, ``league-deadline``, ``night-config``, ``round``, ``seats``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from clubdesk.cli.core import Context, Output, Refused, add_json_flag
+from clubdesk.i18n import _
+
+
+def _pair_arg(text: str) -> tuple[int, int]:
+    try:
+        a, b = text.split("-", 1)
+        return int(a), int(b)
+    except ValueError:
+        raise argparse.ArgumentTypeError(_("expected A-B, e.g. 5-3: {t}").format(t=text)) from None
+
+
+def _when(text: str) -> datetime:
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(_("expected a date and time like 2024-05-01T19:30")) from None
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("pair", help=_("propose the next round (nothing is final)"))
+    p.add_argument("event", type=int)
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--discard", action="store_true", help=_("throw away the proposed round first"))
+    add_json_flag(p)
+    p.set_defaults(handler=cmd_pair)
+
+    p = sub.add_parser("publish", help=_("publish the proposed round"))
+    p.add_argument("event", type=int)
+    p.add_argument("--call-time", type=_when, default=None, help=_("when the tables are called (T3b)"))
+    add_json_flag(p)
+    p.set_defaults(handler=cmd_publish)
+
+    p = sub.add_parser("result", help=_("enter a table's result"))
+    p.add_argument("event", type=int)
+    p.add_argument("--round", type=int, required=True)
+    p.add_argument("--table", type=int, required=True)
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--score", type=_pair_arg)
+    g.add_argument("--entries", type=Path)
+    g.add_argument("--entry", help=_("one hand or game as JSON, saved at once"))
+    g.add_argument("--forfeit", type=int, choices=(0, 1), help=_("the absent side"))
+    p.add_argument("--points", type=_pair_arg)
+    p.add_argument("--game", type=int, default=1, help=_("game of a team encounter (with --entry)"))
+    p.add_argument("--confirm", action="store_true", help=_("both sides approve"))
+    p.add_argument("--reason", help=_("why a confirmed result is corrected"))
+    p.add_argument("--override", help=_("referee: written reason to change a locked result (T10)"))
+    add_json_flag(p)
+    p.set_defaults(handler=cmd_result)
+
+    p = sub.add_parser("confirm", help=_("one side approves a table's result (G13, E6, T8c)"))
+    p.add_argument("event", type=int)
+    p.add_argument("--round", type=int, required=True)
+    p.add_argument("--table", type=int, required=True)
+    p.add_argument("--side", type=int, choices=(0, 1), required=True)
+    p.add_argument("--initials", required=True)
+    add_json_flag(p)
+    p.set_defaults(handler=cmd_confirm)
+
+    p = sub.add_parser("referee", help=_("referee: approve or dispute a table's result"))
+    p.add_argument("event", type=int)
+    p.add_argument("--round", type=int, required=True)
+    p.add_argument("--table", type=int, required=True)
+    p.add_argument("--dispute", action="store_true")
+    p.add_argument("--note", default="")
+    add_json_flag(p)
+    p.set_defaults(handler=cmd_referee)
+
+    p = sub.add_parser("round", help=_("show a round's tables"))
+    p.add_argument("event", type=int)
+    p.add_argument("--round", type=int, default=None)
+    add_json_flag(p)
+    p.set_defaults(handler=cmd_round)
+
+    p = sub.add_parser("league-deadline", help=_("open league: apply the deadline (BC3)"))
+    p.add_argument("event", type=int)
+    p.add_argument("--at-fault", action="append", default=[], help=_("MATCH=ENTRANT, e.g. M3=12"))
+    add_json_flag(p)
+    p.set_defaults(handler=cmd_deadline)
+
+    p = sub.add_parser("night-config", help=_("competition-night settings of an event"))
+    p.add_argument("event", type=int)
+    p.add_argument("--result-mode", choices=("entries", "score"))
+    p.add_argument("--tiebreaks")
+    p.add_argument("--lives", type=int)
+    p.add_argument("--call-minutes", type=int)
+    p.add_argument("--encounter-games", type=int)
+    p.add_argument("--deadline", type=_when)
+    add_json_flag(p)
+    p.set_defaults(handler=cmd_config)
+
+
+def cmd_pair(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import rounds
+
+    db = ctx.database()
+    if args.discard:
+        rounds.discard_round(db, ctx.actor(), args.event)
+    rv = rounds.propose_round(db, ctx.actor(), args.event, seed=args.seed)
+    lines = [_("Round {r} (proposed, seed {s})").format(r=rv.round, s=rv.seed)]
+    for t in rv.tables:
+        lines.append(f"  {t.table:>3}  {t.names[0]}  –  {t.names[1] if t.names[1] else 'BYE'}")
+    return Output(rv.as_json(), "\n".join(lines))
+
+
+def cmd_publish(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import rounds
+
+    rv = rounds.publish_round(ctx.database(), ctx.actor(), args.event, call_at=args.call_time)
+    return Output({"round": rv.round}, _("Round {r} published.").format(r=rv.round))
+
+
+def cmd_result(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import results
+
+    db, actor = ctx.database(), ctx.actor()
+    if args.entry is not None:
+        try:
+            entry = json.loads(args.entry)
+        except json.JSONDecodeError as exc:
+            raise Refused(_("--entry is not JSON: {e}").format(e=exc.msg)) from exc
+        res = results.add_entry(
+            db, actor, args.event, args.round, args.table, entry, game_no=args.game, override=args.override
+        )
+        return Output(res.as_json())
+    entries = None
+    if args.entries is not None:
+        try:
+            entries = json.loads(args.entries.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise Refused(_("{f} is not JSON: {e}").format(f=args.entries, e=exc.msg)) from exc
+    res = results.record_result(
+        db,
+        actor,
+        args.event,
+        args.round,
+        args.table,
+        score=args.score,
+        points=args.points,
+        entries=entries,
+        forfeit_side=args.forfeit,
+        confirm_both=args.confirm,
+        reason=args.reason,
+        override=args.override,
+    )
+    return Output(res.as_json())
+
+
+def cmd_confirm(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import results
+
+    res = results.confirm(
+        ctx.database(), ctx.actor(), args.event, args.round, args.table, args.side, args.initials
+    )
+    return Output(res.as_json())
+
+
+def cmd_referee(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import results
+
+    res = results.referee_decision(
+        ctx.database(),
+        ctx.actor(),
+        args.event,
+        args.round,
+        args.table,
+        approve=not args.dispute,
+        note=args.note,
+    )
+    return Output(res.as_json())
+
+
+def cmd_round(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import rounds
+
+    rv = rounds.get_round(ctx.database(), args.event, args.round)
+    data = {
+        "round": rv.round,
+        "status": rv.status,
+        "seed": rv.seed,
+        "call_at": rv.call_at.isoformat() if rv.call_at else None,
+        "tables": [
+            {
+                "table": t.table,
+                "sides": list(t.sides),
+                "names": list(t.names),
+                "status": t.status,
+                "score": list(t.score),
+                "ref": t.ref,
+                "locked": t.locked,
+                "seats": t.seats,
+            }
+            for t in rv.tables
+        ],
+        "explanations": list(rv.explanations),
+    }
+    return Output(data)
+
+
+def cmd_deadline(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import rounds
+
+    faults: dict[str, int] = {}
+    for item in args.at_fault:
+        try:
+            k, v = item.split("=", 1)
+            faults[k.strip()] = int(v)
+        except ValueError:
+            raise Refused(_("--at-fault expects MATCH=ENTRANT: {t}").format(t=item)) from None
+    return Output({"matches": rounds.league_deadline(ctx.database(), ctx.actor(), args.event, faults)})
+
+
+def cmd_config(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import rounds
+
+    settings = {
+        k: v
+        for k, v in {
+            "result_mode": args.result_mode,
+            "tiebreaks": args.tiebreaks,
+            "lives": args.lives,
+            "call_minutes": args.call_minutes,
+            "encounter_games": args.encounter_games,
+            "deadline": args.deadline,
+        }.items()
+        if v is not None
+    }
+    return Output(rounds.configure(ctx.database(), ctx.actor(), args.event, **settings))

@@ -1,0 +1,429 @@
+"""Pure orchestration of a competition night: no database here.
+
+Maps an event's format onto the pairing engines, a table's entries (or its final score) onto a match
+outcome, stored matches onto the standings engine's inputs, and draws seats for domino tables (E7, E7b).
+The services in ``rounds.py``, ``results.py`` and ``standings.py`` call these with plain values.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from clubdesk.games import EntryError, load_ruleset, replay
+from clubdesk.i18n import _
+from clubdesk.pairing import Entrant as PEntrant
+from clubdesk.pairing import pair_lives, pair_swiss
+from clubdesk.pairing.elimination import Bracket, double_elimination, single_elimination
+from clubdesk.pairing.league import OpenLeague
+from clubdesk.pairing.roundrobin import round_robin_rounds
+from clubdesk.services.base import ServiceError
+from clubdesk.standings import (
+    DEFAULT_TIEBREAKS,
+    EventData,
+    Format,
+    Kind,
+    MatchKind,
+    MatchResult,
+    PointsScheme,
+    RoundRecord,
+    event_from_matches,
+)
+
+SWISS_LIKE = ("swiss", "lives")
+ROUND_ROBIN = ("round-robin", "double-round-robin")
+ELIMINATION = ("single-elimination", "double-elimination")
+
+
+# ------------------------------------------------------------------------------------------ rulesets
+def ruleset_params(ruleset: str, overrides: Mapping[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+    """(family, params as a dict) of a ruleset preset with the event's overrides."""
+    rs = load_ruleset(ruleset, dict(overrides or {}))
+    params = rs.params
+    data = {f: getattr(params, f) for f in getattr(params, "__dataclass_fields__", {})}
+    return rs.family, data
+
+
+def points_scheme(family: str, encounter_games: int = 0) -> PointsScheme:
+    """Standings points per match. Rule BC1 / T4f: a win 1, a loss 0 (a forfeit win counts as a win, a
+    forfeit loss 0, a pairing bye a win, a latecomer's missed round 0). Domino team encounters can end
+    level (1-1), so they count win 2, draw 1, loss 0 (shown halved)."""
+    if family == "domino" and encounter_games > 0:
+        return PointsScheme(win=2, draw=1, loss=0, scale=2)
+    return PointsScheme(win=1, draw=0, loss=0)
+
+
+def default_tiebreaks(ruleset: str) -> tuple[str, ...]:
+    """The preset's tie-break order (T12b for tavla); elimination presets get points and wins."""
+    return DEFAULT_TIEBREAKS.get(ruleset) or ("PTS", "WIN")
+
+
+def standings_format(fmt: str) -> Format:
+    if fmt in ROUND_ROBIN:
+        return Format.ROUND_ROBIN
+    if fmt == "open-round-robin":
+        return Format.OPEN_LEAGUE
+    if fmt == "lives":
+        return Format.LIVES
+    return Format.SWISS
+
+
+# ------------------------------------------------------------------------------------------ outcomes
+@dataclass(frozen=True)
+class Outcome:
+    """What a table's result says: ``score`` (tavla points capped at the match length, dominoes games
+    won), ``points`` (dominoes game points, for point differences), finished, winning side (0/1, None
+    while unfinished or for a level encounter), and the engine's sheet."""
+
+    score: tuple[int, int]
+    points: tuple[int, int] | None
+    finished: bool
+    winner: int | None
+    sheets: tuple[dict[str, Any], ...] = ()
+
+
+def _refuse(code: str, message: str, **params: Any) -> ServiceError:
+    return ServiceError(code, message, **params)
+
+
+def outcome_from_entries(
+    ruleset: str,
+    params: Mapping[str, Any],
+    games: Mapping[int, Sequence[Mapping[str, Any]]],
+    *,
+    encounter_games: int = 0,
+) -> Outcome:
+    """Replay a table's entries (one sheet, or one sheet per game of a team encounter, rule E7b)."""
+    family = load_ruleset(ruleset).family
+    if family == "domino" and encounter_games > 0:
+        won = [0, 0]
+        pts = [0, 0]
+        sheets: list[dict[str, Any]] = []
+        done = 0
+        for g in sorted(games):
+            if g < 1 or g > encounter_games:
+                raise _refuse(
+                    "too-many-games",
+                    _("An encounter has {n} games; there is no game {g}.").format(n=encounter_games, g=g),
+                )
+            sheet = replay(ruleset, list(games[g]), {**params, "games_to_win": 1})
+            sheets.append(sheet)
+            pts[0] += sum(gm["totals"][0] for gm in sheet["games"])
+            pts[1] += sum(gm["totals"][1] for gm in sheet["games"])
+            if sheet["finished"] and sheet["winner"] is not None:
+                won[sheet["winner"]] += 1
+                done += 1
+        finished = done == encounter_games
+        winner = None if not finished or won[0] == won[1] else (0 if won[0] > won[1] else 1)
+        return Outcome((won[0], won[1]), (pts[0], pts[1]), finished, winner, tuple(sheets))
+    entries = [e for g in sorted(games) for e in games[g]]
+    sheet = replay(ruleset, entries, dict(params))
+    if family == "tavla":
+        a, b = sheet["score"]
+        return Outcome((a, b), None, bool(sheet["finished"]), sheet["winner"], (sheet,))
+    gw = sheet["games_won"]
+    pa = sum(gm["totals"][0] for gm in sheet["games"])
+    pb = sum(gm["totals"][1] for gm in sheet["games"])
+    return Outcome((gw[0], gw[1]), (pa, pb), bool(sheet["finished"]), sheet["winner"], (sheet,))
+
+
+def outcome_from_score(
+    family: str,
+    params: Mapping[str, Any],
+    score: tuple[int, int],
+    points: tuple[int, int] | None = None,
+    *,
+    match_length: int | None = None,
+    encounter_games: int = 0,
+    final: bool = False,
+) -> Outcome:
+    """A final-score-only result, checked against the format. ``final``: the result is being confirmed
+    and must be a finished match."""
+    a, b = score
+    if a < 0 or b < 0 or (points is not None and (points[0] < 0 or points[1] < 0)):
+        raise _refuse("negative-score", _("A score cannot be negative."))
+    if family == "tavla":
+        length = match_length or int(params.get("match_length", 5))
+        a, b = min(a, length), min(b, length)  # points beyond the length count for nothing (T8a)
+        if a == length and b == length:
+            raise _refuse(
+                "both-at-length",
+                _("Both players cannot reach the match length ({n}).").format(n=length),
+            )
+        finished = length in (a, b)
+        if final and not finished:
+            raise _refuse(
+                "not-finished",
+                _("Neither player has reached the match length ({n}): the match is not over.").format(
+                    n=length
+                ),
+            )
+        return Outcome((a, b), None, finished, (0 if a == length else 1) if finished else None)
+    if family == "domino" and encounter_games > 0:
+        if a + b > encounter_games:
+            raise _refuse(
+                "too-many-games",
+                _("An encounter has {n} games; {a}-{b} is too many.").format(n=encounter_games, a=a, b=b),
+            )
+        finished = a + b == encounter_games
+        if final and not finished:
+            raise _refuse("not-finished", _("The encounter is not over."))
+        return Outcome((a, b), points, finished, None if not finished or a == b else (0 if a > b else 1))
+    need = int(params.get("games_to_win", 1))
+    if a > need or b > need or (a == need and b == need):
+        raise _refuse(
+            "too-many-games",
+            _("A match is won with {n} games; {a}-{b} is not possible.").format(n=need, a=a, b=b),
+        )
+    finished = need in (a, b)
+    if final and not finished:
+        raise _refuse(
+            "not-finished", _("Nobody has won {n} games yet: the match is not over.").format(n=need)
+        )
+    return Outcome((a, b), points, finished, (0 if a == need else 1) if finished else None)
+
+
+def forfeit_outcome(
+    family: str,
+    params: Mapping[str, Any],
+    winner_side: int,
+    *,
+    match_length: int | None,
+    encounter_games: int,
+) -> Outcome:
+    """Rules T9a (tavla: match length–0), G15 and T3b (dominoes: the match awarded)."""
+    if family == "tavla":
+        full = match_length or int(params.get("match_length", 5))
+    elif family == "domino" and encounter_games > 0:
+        full = encounter_games
+    else:
+        full = int(params.get("games_to_win", 1))
+    score = (full, 0) if winner_side == 0 else (0, full)
+    return Outcome(score, None, True, winner_side)
+
+
+def entry_error_to_service(exc: EntryError) -> ServiceError:
+    return ServiceError(
+        exc.code,
+        _("Entry {n} is not possible: {reason}").format(n=exc.index + 1, reason=exc.message or exc.code),
+        index=exc.index,
+    )
+
+
+# ------------------------------------------------------------------------------------------ stored matches
+@dataclass(frozen=True)
+class Played:
+    """One stored table as the standings see it (ids are strings)."""
+
+    round: int
+    a: str
+    b: str | None
+    kind: str  # played, forfeit, bye, zero-bye, both-lost
+    score_a: int = 0
+    score_b: int = 0
+    points_a: int | None = None
+    points_b: int | None = None
+    winner: str | None = None
+    ref: str = ""
+
+    def loser(self) -> str | None:
+        if self.b is None or self.winner is None:
+            return None
+        return self.b if self.winner == self.a else self.a
+
+
+def event_data(
+    entrants: Sequence[str],
+    played: Sequence[Played],
+    scheme: PointsScheme,
+    fmt: str,
+    *,
+    ratings: Mapping[str, int] | None = None,
+    disqualified: Sequence[str] = (),
+) -> EventData:
+    """The standings engine's input from stored matches; a both-lost match (rule BC3) is a forfeit loss
+    for both sides."""
+    results: list[MatchResult] = []
+    extra: dict[str, list[RoundRecord]] = defaultdict(list)
+    for p in played:
+        if p.kind == "bye":
+            results.append(MatchResult(p.round, p.a, None, kind=MatchKind.BYE))
+        elif p.kind == "zero-bye":
+            results.append(MatchResult(p.round, p.a, None, kind=MatchKind.ZERO_BYE))
+        elif p.kind == "both-lost" and p.b is not None:
+            extra[p.a].append(RoundRecord(p.round, Kind.FORFEIT_LOSS, scheme.forfeit_loss, p.b))
+            extra[p.b].append(RoundRecord(p.round, Kind.FORFEIT_LOSS, scheme.forfeit_loss, p.a))
+        elif p.b is not None:
+            kind = MatchKind.FORFEIT if p.kind == "forfeit" else MatchKind.PLAYED
+            results.append(
+                MatchResult(p.round, p.a, p.b, p.score_a, p.score_b, p.points_a, p.points_b, kind=kind)
+            )
+    data = event_from_matches(
+        list(entrants),
+        results,
+        scheme,
+        fmt=standings_format(fmt),
+        ratings=dict(ratings or {}),
+        disqualified=list(disqualified),
+    )
+    if not extra:
+        return data
+    records = {
+        e: tuple(sorted((*data.records.get(e, ()), *extra.get(e, [])), key=lambda r: r.round))
+        for e in entrants
+    }
+    rounds = max([data.rounds, *(r.round for rs in extra.values() for r in rs)])
+    return EventData(data.entrants, records, scheme, data.fmt, rounds, data.ratings, data.disqualified)
+
+
+# ------------------------------------------------------------------------------------------ pairing
+@dataclass(frozen=True)
+class Field:
+    """The entrants taking part in the next round: ids with rating and club."""
+
+    ids: tuple[str, ...]
+    ratings: Mapping[str, int] = field(default_factory=dict)
+    clubs: Mapping[str, str | None] = field(default_factory=dict)
+
+
+def lives_left(ids: Sequence[str], played: Sequence[Played], start: int) -> dict[str, int]:
+    """Rule T4g: each loss (played or by forfeit) costs a life; byes cost nothing."""
+    left = {e: start for e in ids}
+    for p in played:
+        lo = p.loser()
+        if lo is not None and lo in left:
+            left[lo] -= 1
+        if p.kind == "both-lost" and p.b is not None:
+            for e in (p.a, p.b):
+                if e in left:
+                    left[e] -= 1
+    return left
+
+
+def pairing_entrants(
+    fld: Field, played: Sequence[Played], scheme: PointsScheme, *, lives: int | None = None
+) -> list[PEntrant]:
+    """Engine entrants: score = standings points so far, opponents met, byes received, lives left."""
+    pts: dict[str, int] = defaultdict(int)
+    opp: dict[str, set[str]] = defaultdict(set)
+    byes: dict[str, int] = defaultdict(int)
+    for p in played:
+        data = event_data(list({p.a, *([p.b] if p.b else [])}), [p], scheme, "swiss")
+        for e, recs in data.records.items():
+            pts[e] += sum(r.points for r in recs)
+        if p.b is None:
+            if p.kind == "bye":
+                byes[p.a] += 1
+        else:
+            opp[p.a].add(p.b)
+            opp[p.b].add(p.a)
+    left = lives_left(fld.ids, played, lives) if lives is not None else {}
+    return [
+        PEntrant(
+            id=e,
+            score=pts[e],
+            rating=int(fld.ratings.get(e, 0)),
+            club=fld.clubs.get(e),
+            opponents=frozenset(opp[e]),
+            byes=byes[e],
+            lives=left.get(e) if lives is not None else None,
+        )
+        for e in fld.ids
+    ]
+
+
+def propose_swiss(
+    fld: Field, played: Sequence[Played], scheme: PointsScheme, seed: int, *, round_no: int
+) -> list[tuple[str, str | None]]:
+    """Rule T4e; club protection (T4b) in round 1."""
+    return pair_swiss(pairing_entrants(fld, played, scheme), seed=seed, club_protection=round_no == 1)
+
+
+def propose_lives(
+    fld: Field, played: Sequence[Played], scheme: PointsScheme, seed: int, *, lives: int
+) -> list[tuple[str, str | None]]:
+    """Rule T4g: only entrants with lives left are paired."""
+    ents = [e for e in pairing_entrants(fld, played, scheme, lives=lives) if (e.lives or 0) > 0]
+    return pair_lives(ents, seed=seed)
+
+
+def round_robin_plan(ids: Sequence[str], *, double: bool, seed: int) -> list[list[tuple[str, str | None]]]:
+    """Rule T4f: the whole Berger schedule, drawn once from ``seed``."""
+    return [list(r) for r in round_robin_rounds(list(ids), double=double, seed=seed)]
+
+
+def new_bracket(fmt: str, fld: Field, seed: int) -> Bracket:
+    """Rules T4a, T4b, T4c, T4d: seeded by rating (equal ratings by lot), club protection."""
+    ents = [PEntrant(id=e, rating=int(fld.ratings.get(e, 0)), club=fld.clubs.get(e)) for e in fld.ids]
+    if fmt == "single-elimination":
+        return single_elimination(ents, seeding="rating", seed=seed, club_protection=True)
+    return double_elimination(ents, seeding="rating", seed=seed, club_protection=True)
+
+
+def bracket_with_results(data: Mapping[str, Any], played: Sequence[Played]) -> Bracket:
+    """The stored bracket with every confirmed result recorded, in round order (advancing on results)."""
+    br = Bracket.from_data({**data, "results": []})
+    for p in sorted(played, key=lambda x: (x.round, x.ref)):
+        if p.ref and p.winner is not None:
+            br = br.record(p.ref, p.winner)
+    return br
+
+
+def league_with_results(data: Mapping[str, Any], played: Sequence[Played]) -> OpenLeague:
+    lg = OpenLeague.from_data({**data, "results": [], "closed": False})
+    for p in played:
+        if p.ref and p.winner is not None and p.kind in ("played", "forfeit"):
+            lg = lg.record(p.ref, p.winner)
+    return lg
+
+
+# ------------------------------------------------------------------------------------------ seats (E7)
+def tile_rank(tile: tuple[int, int]) -> tuple[int, int]:
+    """Higher tile: more pips, then the higher half (6-0 beats 5-1)."""
+    return (tile[0] + tile[1], max(tile))
+
+
+def seat_draw(seed: int, side_a: Sequence[str], side_b: Sequence[str]) -> dict[str, Any]:
+    """Rule E7: each player lifts a tile; the highest tile leads; his partner sits opposite; the opponent
+    with the higher tile sits to the leader's right (plays right after him). Seats 0-3 in playing order
+    with side A (home, E6) at seats 0 and 2; ``leader`` is the leader's seat."""
+    if len(side_a) != 2 or len(side_b) != 2:
+        raise ServiceError("seat-draw-four", _("A seat draw needs two players on each side."))
+    rng = random.Random(seed)
+    tiles = [(i, j) for i in range(7) for j in range(i, 7)]
+    lifted = rng.sample(tiles, 4)
+    players = [*side_a, *side_b]
+    tile_of = dict(zip(players, lifted, strict=True))
+    leader = max(players, key=lambda p: tile_rank(tile_of[p]))
+    own, other = (side_a, side_b) if leader in side_a else (side_b, side_a)
+    partner = own[1] if own[0] == leader else own[0]
+    right, left = sorted(other, key=lambda p: tile_rank(tile_of[p]), reverse=True)
+    order = [leader, right, partner, left]  # players 1, 2, 3, 4 of rule E7
+    if leader in side_a:
+        seats, lead_seat = order, 0
+    else:  # rotate so that side A sits at seats 0 and 2
+        seats, lead_seat = [order[3], order[0], order[1], order[2]], 1
+    return {
+        "tiles": {p: f"{t[0]}-{t[1]}" for p, t in tile_of.items()},
+        "seats": seats,
+        "leader": lead_seat,
+        "seed": seed,
+    }
+
+
+def swap_seats(seats: Sequence[str], losing_side: int) -> list[str]:
+    """Rule E7b: for game 2 of an encounter the pair that lost game 1 swaps seats."""
+    out = list(seats)
+    i, j = (0, 2) if losing_side == 0 else (1, 3)
+    out[i], out[j] = out[j], out[i]
+    return out
+
+
+def substitute(seats: Sequence[str], out_player: str, in_player: str) -> list[str]:
+    """Rule E7b: a substitute takes the seat of the player he replaces."""
+    if out_player not in seats:
+        raise ServiceError("not-seated", _("{p} is not seated at this table.").format(p=out_player))
+    return [in_player if s == out_player else s for s in seats]

@@ -1,0 +1,675 @@
+"""Results per table: entries (hand by hand, game by game) saved one by one as the source of truth, or the
+final score only; two-side confirmation (G13, E6, T8c) and referee approval or dispute; forfeits (G15, T3b,
+T9a, T9b); the round lock (T10) with the referee's written override; recomputation after every change.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from clubdesk.db import Database
+from clubdesk.games import EntryError
+from clubdesk.i18n import _
+from clubdesk.models.base import utcnow
+from clubdesk.models.event import Event
+from clubdesk.models.member import Member
+from clubdesk.models.result import Match, ResultEntry, Substitution
+from clubdesk.models.round import Round
+from clubdesk.services import formats as F
+from clubdesk.services import rounds as R
+from clubdesk.services.base import Actor, Role, ServiceError, audit
+
+
+@dataclass(frozen=True)
+class TableResult:
+    table: int
+    score: tuple[int, int]
+    points: tuple[int, int] | None
+    status: str
+    finished: bool
+    winner: int | None
+    entries: int
+
+    def as_json(self) -> dict[str, Any]:
+        return {"table": self.table, "score": [self.score[0], self.score[1]], "status": self.status}
+
+
+def _snapshot(m: Match) -> dict[str, Any]:
+    return {
+        "status": m.status,
+        "kind": m.kind,
+        "score": [m.score_a, m.score_b],
+        "points": [m.points_a, m.points_b],
+        "winner": m.winner,
+        "scorer": m.scorer,
+        "counter": m.counter,
+    }
+
+
+def _result(s: Session, m: Match) -> TableResult:
+    count = s.scalar(select(func.count()).select_from(ResultEntry).where(ResultEntry.match_id == m.id)) or 0
+    return TableResult(
+        m.table_no,
+        (m.score_a, m.score_b),
+        None if m.points_a is None or m.points_b is None else (m.points_a, m.points_b),
+        m.status,
+        m.finished,
+        m.winner,
+        int(count),
+    )
+
+
+def _entries(s: Session, m: Match) -> dict[int, list[dict[str, Any]]]:
+    out: dict[int, list[dict[str, Any]]] = {}
+    rows = s.scalars(
+        select(ResultEntry).where(ResultEntry.match_id == m.id).order_by(ResultEntry.game_no, ResultEntry.seq)
+    )
+    for row in rows:
+        out.setdefault(row.game_no, []).append(json.loads(row.data))
+    return out
+
+
+def _open_table(
+    s: Session, actor: Actor, ev: Event, round_no: int, table_no: int, override: str | None
+) -> tuple[Round, Match]:
+    rnd, m = R.find_table(s, ev, round_no, table_no)
+    if rnd.status == "proposed":
+        raise ServiceError("round-not-published", _("Round {r} is not published yet.").format(r=round_no))
+    if m.side_b is None:
+        raise ServiceError(
+            "bye-table", _("Table {t} is a bye: it has no result to enter.").format(t=table_no)
+        )
+    check_lock(actor, m, override)
+    return rnd, m
+
+
+def check_lock(actor: Actor, m: Match, override: str | None) -> None:
+    """Rule T10: once the next round has started, a result no longer changes, except by the referee's
+    override with a written reason."""
+    if not m.locked:
+        return
+    if override is None or not override.strip():
+        raise ServiceError(
+            "locked",
+            _(
+                "Round {r} is locked: the next round has started (rule T10). "
+                "A referee can override it with a written reason."
+            ).format(r=m.round_no),
+        )
+    if actor.role is not Role.REFEREE:
+        raise ServiceError("referee-only", _("Only a referee can override a locked result."))
+
+
+def _apply_outcome(m: Match, oc: F.Outcome) -> None:
+    m.score_a, m.score_b = oc.score
+    m.points_a, m.points_b = (None, None) if oc.points is None else oc.points
+    m.finished = oc.finished
+    m.winner = None if oc.winner is None else (m.side_a if oc.winner == 0 else m.side_b)
+
+
+def _reset_confirmation(m: Match) -> None:
+    m.scorer = ""
+    m.counter = ""
+    m.confirmed_at = None
+
+
+def _recompute_from_entries(s: Session, ev: Event, m: Match, games: dict[int, list[dict[str, Any]]]) -> None:
+    n = R.night(s, ev)
+    _family, params = R.params_of(ev)
+    if m.match_length:
+        params = {**params, "match_length": m.match_length}
+    try:
+        oc = F.outcome_from_entries(ev.ruleset, params, games, encounter_games=n.encounter_games)
+    except EntryError as exc:
+        raise F.entry_error_to_service(exc) from exc
+    _apply_outcome(m, oc)
+    m.kind = "played"
+    m.status = "pending" if oc.finished else ("in_play" if games else "waiting")
+
+
+def _mark_in_play(rnd: Round) -> None:
+    if rnd.status == "published":
+        rnd.status = "in_play"
+
+
+def add_entry(
+    db: Database,
+    actor: Actor,
+    event_id: int,
+    round_no: int,
+    table_no: int,
+    entry: dict[str, Any],
+    *,
+    game_no: int = 1,
+    override: str | None = None,
+) -> TableResult:
+    """Save one hand or game as entered (its own transaction: a crash loses nothing already saved). An
+    impossible entry is refused and nothing is written."""
+    with db.session() as s:
+        ev = R.get_event(s, event_id)
+        rnd, m = _open_table(s, actor, ev, round_no, table_no, override)
+        if m.status in ("confirmed",) and override is None:
+            raise ServiceError(
+                "already-confirmed",
+                _("Table {t} is confirmed; correct it with a reason instead.").format(t=table_no),
+            )
+        before = _snapshot(m)
+        games = _entries(s, m)
+        games.setdefault(game_no, []).append(dict(entry))
+        _recompute_from_entries(s, ev, m, games)
+        _reset_confirmation(m)
+        seq = len(games[game_no])
+        s.add(
+            ResultEntry(
+                match_id=m.id, game_no=game_no, seq=seq, data=json.dumps(entry), entered_by=actor.name
+            )
+        )
+        _mark_in_play(rnd)
+        audit(
+            s,
+            actor,
+            "override-entry" if m.locked else "add-entry",
+            "match",
+            m.id,
+            before=before,
+            after={**_snapshot(m), "entry": entry, "game": game_no, "seq": seq},
+            event_id=ev.id,
+            round_no=round_no,
+            table_no=table_no,
+            reason=override,
+        )
+        after_change(s, ev)
+        return _result(s, m)
+
+
+def replace_entries(
+    db: Database,
+    actor: Actor,
+    event_id: int,
+    round_no: int,
+    table_no: int,
+    games: dict[int, list[dict[str, Any]]],
+    *,
+    reason: str | None = None,
+    override: str | None = None,
+) -> TableResult:
+    """Replace a table's whole sheet (a correction, or a sheet entered from a file). A correction to a
+    confirmed result needs a reason and sends it back for confirmation."""
+    with db.session() as s:
+        ev = R.get_event(s, event_id)
+        rnd, m = _open_table(s, actor, ev, round_no, table_no, override)
+        was_confirmed = m.status == "confirmed"
+        if was_confirmed and not (reason or override):
+            raise ServiceError("reason-required", _("Say why a confirmed result is corrected."))
+        before = {**_snapshot(m), "entries": _entries(s, m)}
+        _recompute_from_entries(s, ev, m, games)
+        for row in s.scalars(select(ResultEntry).where(ResultEntry.match_id == m.id)):
+            s.delete(row)
+        s.flush()
+        for g, entries in sorted(games.items()):
+            for i, e in enumerate(entries, start=1):
+                s.add(ResultEntry(match_id=m.id, game_no=g, seq=i, data=json.dumps(e), entered_by=actor.name))
+        _reset_confirmation(m)
+        _mark_in_play(rnd)
+        audit(
+            s,
+            actor,
+            "override" if m.locked else ("correct" if was_confirmed else "sheet"),
+            "match",
+            m.id,
+            before=before,
+            after={**_snapshot(m), "entries": games},
+            event_id=ev.id,
+            round_no=round_no,
+            table_no=table_no,
+            reason=override or reason,
+        )
+        after_change(s, ev)
+        return _result(s, m)
+
+
+def undo_last_entry(
+    db: Database, actor: Actor, event_id: int, round_no: int, table_no: int, *, game_no: int = 1
+) -> TableResult:
+    with db.session() as s:
+        ev = R.get_event(s, event_id)
+        _rnd, m = _open_table(s, actor, ev, round_no, table_no, None)
+        if m.status == "confirmed":
+            raise ServiceError("already-confirmed", _("Table {t} is confirmed.").format(t=table_no))
+        row = s.scalar(
+            select(ResultEntry)
+            .where(ResultEntry.match_id == m.id, ResultEntry.game_no == game_no)
+            .order_by(ResultEntry.seq.desc())
+        )
+        if row is None:
+            raise ServiceError("no-entry", _("There is no entry to undo."))
+        before = _snapshot(m)
+        undone = json.loads(row.data)
+        s.delete(row)
+        s.flush()
+        _recompute_from_entries(s, ev, m, _entries(s, m))
+        audit(
+            s,
+            actor,
+            "undo-entry",
+            "match",
+            m.id,
+            before={**before, "entry": undone},
+            after=_snapshot(m),
+            event_id=ev.id,
+            round_no=round_no,
+            table_no=table_no,
+        )
+        return _result(s, m)
+
+
+def table_entries(
+    db: Database, event_id: int, round_no: int, table_no: int
+) -> dict[int, list[dict[str, Any]]]:
+    with db.session() as s:
+        ev = R.get_event(s, event_id)
+        _rnd, m = R.find_table(s, ev, round_no, table_no)
+        return _entries(s, m)
+
+
+def set_score(
+    db: Database,
+    actor: Actor,
+    event_id: int,
+    round_no: int,
+    table_no: int,
+    score: tuple[int, int],
+    points: tuple[int, int] | None = None,
+    *,
+    confirm: bool = False,
+    reason: str | None = None,
+    override: str | None = None,
+) -> TableResult:
+    """The final score only (tavla points, dominoes games won; ``points``: dominoes game points).
+    With ``confirm`` both sides approve at once (a signed paper sheet handed to the desk)."""
+    with db.session() as s:
+        ev = R.get_event(s, event_id)
+        rnd, m = _open_table(s, actor, ev, round_no, table_no, override)
+        if m.status == "confirmed" and not (reason or override):
+            raise ServiceError("reason-required", _("Say why a confirmed result is corrected."))
+        n = R.night(s, ev)
+        family, params = R.params_of(ev)
+        oc = F.outcome_from_score(
+            family,
+            params,
+            score,
+            points,
+            match_length=m.match_length,
+            encounter_games=n.encounter_games,
+            final=confirm,
+        )
+        before = _snapshot(m)
+        has_entries = s.scalar(select(ResultEntry.id).where(ResultEntry.match_id == m.id))
+        if has_entries is not None:
+            for row in s.scalars(select(ResultEntry).where(ResultEntry.match_id == m.id)):
+                s.delete(row)
+        _apply_outcome(m, oc)
+        m.kind = "played"
+        m.status = "pending" if oc.finished else "in_play"
+        _reset_confirmation(m)
+        _mark_in_play(rnd)
+        if confirm:
+            _confirm_both(m, actor.name, actor.name)
+        audit(
+            s,
+            actor,
+            "override" if m.locked else "score",
+            "match",
+            m.id,
+            before=before,
+            after=_snapshot(m),
+            event_id=ev.id,
+            round_no=round_no,
+            table_no=table_no,
+            reason=override or reason,
+        )
+        after_change(s, ev)
+        return _result(s, m)
+
+
+def _confirm_both(m: Match, scorer: str, counter: str) -> None:
+    m.scorer = scorer
+    m.counter = counter
+    m.status = "confirmed"
+    m.confirmed_at = utcnow()
+
+
+def confirm(
+    db: Database,
+    actor: Actor,
+    event_id: int,
+    round_no: int,
+    table_no: int,
+    side: int,
+    initials: str,
+    *,
+    override: str | None = None,
+) -> TableResult:
+    """One side approves the result (rules G13, E6, T8c): side 0's scorer, side 1's counter. The result
+    is final when both have approved. Refused while the sheet is incomplete."""
+    if side not in (0, 1):
+        raise ServiceError("bad-side", _("A side is 0 (home) or 1."))
+    if not initials.strip():
+        raise ServiceError("initials-required", _("Write the name or initials of who approves."))
+    with db.session() as s:
+        ev = R.get_event(s, event_id)
+        _rnd, m = _open_table(s, actor, ev, round_no, table_no, override)
+        if not m.finished:
+            raise ServiceError(
+                "sheet-incomplete",
+                _("Table {t}: the match is not finished, it cannot be confirmed.").format(t=table_no),
+            )
+        if m.status == "disputed":
+            raise ServiceError(
+                "disputed", _("Table {t} is disputed: the referee decides.").format(t=table_no)
+            )
+        before = _snapshot(m)
+        if side == 0:
+            m.scorer = initials.strip()
+        else:
+            m.counter = initials.strip()
+        if m.scorer and m.counter:
+            m.status = "confirmed"
+            m.confirmed_at = utcnow()
+        audit(
+            s,
+            actor,
+            "confirm",
+            "match",
+            m.id,
+            before=before,
+            after={**_snapshot(m), "side": side},
+            event_id=ev.id,
+            round_no=round_no,
+            table_no=table_no,
+        )
+        after_change(s, ev)
+        return _result(s, m)
+
+
+def referee_decision(
+    db: Database,
+    actor: Actor,
+    event_id: int,
+    round_no: int,
+    table_no: int,
+    *,
+    approve: bool,
+    note: str = "",
+    override: str | None = None,
+) -> TableResult:
+    """Rule T8c: the referee-approved result is the official one; or the referee marks it disputed."""
+    R.require_referee(actor, _("approve or dispute a result"))
+    with db.session() as s:
+        ev = R.get_event(s, event_id)
+        _rnd, m = _open_table(s, actor, ev, round_no, table_no, override)
+        before = _snapshot(m)
+        if approve:
+            if not m.finished:
+                raise ServiceError(
+                    "sheet-incomplete",
+                    _("Table {t}: the match is not finished, it cannot be confirmed.").format(t=table_no),
+                )
+            m.status = "confirmed"
+            m.referee = actor.name
+            m.confirmed_at = utcnow()
+        else:
+            m.status = "disputed"
+            m.referee = actor.name
+            m.confirmed_at = None
+        m.note = note
+        audit(
+            s,
+            actor,
+            "referee-approve" if approve else "referee-dispute",
+            "match",
+            m.id,
+            before=before,
+            after=_snapshot(m),
+            event_id=ev.id,
+            round_no=round_no,
+            table_no=table_no,
+            reason=note or override,
+        )
+        after_change(s, ev)
+        return _result(s, m)
+
+
+def apply_forfeit(
+    s: Session, actor: Actor, ev: Event, m: Match, absent_side: int, *, reason: str, kind: str = "absent"
+) -> None:
+    n = R.night(s, ev)
+    family, params = R.params_of(ev)
+    oc = F.forfeit_outcome(
+        family, params, 1 - absent_side, match_length=m.match_length, encounter_games=n.encounter_games
+    )
+    before = _snapshot(m)
+    _apply_outcome(m, oc)
+    m.kind = "forfeit"
+    m.status = "confirmed"
+    m.referee = actor.name
+    m.confirmed_at = utcnow()
+    m.note = reason
+    audit(
+        s,
+        actor,
+        "forfeit",
+        "match",
+        m.id,
+        before=before,
+        after={**_snapshot(m), "absent_side": absent_side, "why": kind},
+        event_id=ev.id,
+        round_no=m.round_no,
+        table_no=m.table_no,
+        reason=reason,
+    )
+
+
+def forfeit(
+    db: Database,
+    actor: Actor,
+    event_id: int,
+    round_no: int,
+    table_no: int,
+    absent_side: int,
+    *,
+    excuse: str | None = None,
+    now: datetime | None = None,
+    override: str | None = None,
+) -> TableResult:
+    """Rules G15, T3b, T9a: after the table-call time plus the waiting time (10 minutes, a parameter) the
+    absent side loses by forfeit (tavla: match length–0; dominoes: the match awarded). An accepted excuse
+    is recorded instead and the match postponed (G15, G20)."""
+    if absent_side not in (0, 1):
+        raise ServiceError("bad-side", _("A side is 0 (home) or 1."))
+    with db.session() as s:
+        ev = R.get_event(s, event_id)
+        rnd, m = _open_table(s, actor, ev, round_no, table_no, override)
+        if m.status == "confirmed" and override is None:
+            raise ServiceError(
+                "already-confirmed", _("Table {t} already has a confirmed result.").format(t=table_no)
+            )
+        n = R.night(s, ev)
+        now = now or utcnow()
+        if excuse:
+            before = _snapshot(m)
+            m.excuse = excuse
+            m.status = "postponed"
+            audit(
+                s,
+                actor,
+                "excuse",
+                "match",
+                m.id,
+                before=before,
+                after={**_snapshot(m), "side": absent_side},
+                event_id=ev.id,
+                round_no=round_no,
+                table_no=table_no,
+                reason=excuse,
+            )
+            return _result(s, m)
+        call = rnd.call_at or rnd.published_at or now
+        due = call + timedelta(minutes=n.call_minutes)
+        if now < due and m.status != "postponed":
+            raise ServiceError(
+                "too-early",
+                _("Table {t} was called at {c}; a forfeit is possible from {d} (rule T3b).").format(
+                    t=table_no, c=call.strftime("%H:%M"), d=due.strftime("%H:%M")
+                ),
+            )
+        apply_forfeit(s, actor, ev, m, absent_side, reason=override or _("absent at the table call"))
+        after_change(s, ev)
+        return _result(s, m)
+
+
+def substitute(
+    db: Database,
+    actor: Actor,
+    event_id: int,
+    round_no: int,
+    table_no: int,
+    game_no: int,
+    side: int,
+    member_out: str,
+    member_in: str,
+    reason: str = "",
+) -> dict[str, Any]:
+    """Rules E7b, E20: a substitute takes the seat of the player he replaces (not after an abandonment)."""
+    with db.session() as s:
+        ev = R.get_event(s, event_id)
+        _rnd, m = _open_table(s, actor, ev, round_no, table_no, None)
+        out_m = s.scalar(select(Member).where(Member.number == member_out))
+        in_m = s.scalar(select(Member).where(Member.number == member_in))
+        if out_m is None or in_m is None:
+            raise ServiceError("no-such-member", _("Unknown member number."))
+        games = _entries(s, m)
+        if any(e.get("type") == "abandon" for e in games.get(game_no, [])):
+            raise ServiceError("abandoned", _("No substitution after an abandonment (rule E20)."))
+        seats = json.loads(m.seats) if m.seats else {"seats": []}
+        key = f"game{game_no}"
+        current = seats.get(key) or seats.get("seats", [])
+        seats[key] = F.substitute(current, member_out, member_in)
+        m.seats = json.dumps(seats)
+        s.add(
+            Substitution(
+                match_id=m.id,
+                game_no=game_no,
+                side=side,
+                member_out=out_m.id,
+                member_in=in_m.id,
+                reason=reason,
+            )
+        )
+        audit(
+            s,
+            actor,
+            "substitute",
+            "match",
+            m.id,
+            before={"seats": current},
+            after={"seats": seats[key]},
+            event_id=ev.id,
+            round_no=round_no,
+            table_no=table_no,
+            reason=reason,
+        )
+        return seats
+
+
+def encounter_seats(db: Database, event_id: int, round_no: int, table_no: int, game_no: int) -> list[str]:
+    """The seats of a game of a team encounter: the draw (E7) for game 1; for game 2 the pair that lost
+    game 1 swaps seats (E7b); substitutes keep the seat of the player they replace."""
+    with db.session() as s:
+        ev = R.get_event(s, event_id)
+        _rnd, m = R.find_table(s, ev, round_no, table_no)
+        seats = json.loads(m.seats) if m.seats else {}
+        if f"game{game_no}" in seats:
+            return list(seats[f"game{game_no}"])
+        base = list(seats.get("game1") or seats.get("seats") or [])
+        if game_no == 1 or not base:
+            return base
+        n = R.night(s, ev)
+        _family, params = R.params_of(ev)
+        games = _entries(s, m)
+        oc = F.outcome_from_entries(
+            ev.ruleset, params, {1: games.get(1, [])}, encounter_games=n.encounter_games
+        )
+        sheet = oc.sheets[0] if oc.sheets else {}
+        if not sheet.get("finished"):
+            raise ServiceError("game-open", _("Game 1 is not finished yet."))
+        return F.swap_seats(base, 1 - int(sheet["winner"]))
+
+
+# ------------------------------------------------------------------------------------------ downstream
+def after_change(s: Session, ev: Event) -> None:
+    """After every change: round states, ratings of tavla members, and when the event ends its places,
+    season points and prizes."""
+    s.flush()
+    for rnd in R.rounds_of(s, ev.id):
+        if rnd.kind != "deadline":
+            R.round_closed_check(s, ev, rnd)
+    from clubdesk.services import standings as ST
+
+    family, _p = R.params_of(ev)
+    if family == "tavla":
+        ST.recompute_ratings(s)
+    ST.finish_if_over(s, ev)
+
+
+def record_result(
+    db: Database,
+    actor: Actor,
+    event_id: int,
+    round_no: int,
+    table_no: int,
+    *,
+    score: tuple[int, int] | None = None,
+    points: tuple[int, int] | None = None,
+    entries: Any = None,
+    forfeit_side: int | None = None,
+    confirm_both: bool = False,
+    reason: str | None = None,
+    override: str | None = None,
+    now: datetime | None = None,
+) -> TableResult:
+    """The CLI's ``result`` command: a score, a sheet of entries (a list, or ``{"1": [...], "2": [...]}``
+    per game of an encounter) or a forfeit; ``confirm_both`` approves for both sides."""
+    if forfeit_side is not None:
+        return forfeit(db, actor, event_id, round_no, table_no, forfeit_side, now=now, override=override)
+    if entries is not None:
+        games = (
+            {int(k): list(v) for k, v in entries.items()} if isinstance(entries, dict) else {1: list(entries)}
+        )
+        res = replace_entries(
+            db, actor, event_id, round_no, table_no, games, reason=reason, override=override
+        )
+        if confirm_both:
+            confirm(db, actor, event_id, round_no, table_no, 0, actor.name, override=override)
+            res = confirm(db, actor, event_id, round_no, table_no, 1, actor.name, override=override)
+        return res
+    if score is None:
+        raise ServiceError("no-result", _("Give a score, a sheet of entries or a forfeit."))
+    return set_score(
+        db,
+        actor,
+        event_id,
+        round_no,
+        table_no,
+        score,
+        points,
+        confirm=confirm_both,
+        reason=reason,
+        override=override,
+    )

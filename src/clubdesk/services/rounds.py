@@ -1,0 +1,769 @@
+"""Rounds of a competition night: propose (seeded), throw away, publish (tables, call time), lock (T10),
+postpone (G20), withdrawal (T9b) and the open league's deadline (BC3).
+
+Every function is one transaction and writes an audit row with the event, round and table set.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from clubdesk.db import Database
+from clubdesk.i18n import _
+from clubdesk.models.base import utcnow
+from clubdesk.models.event import Entrant, EntrantMember, Event
+from clubdesk.models.member import Member
+from clubdesk.models.result import Match
+from clubdesk.models.round import EventNight, Round
+from clubdesk.pairing import PairingImpossible, explain_lives, explain_swiss
+from clubdesk.pairing.league import OpenLeague
+from clubdesk.services import formats as F
+from clubdesk.services.base import Actor, Role, ServiceError, audit
+
+FINAL_STATUSES = ("confirmed", "bye")
+DONE_STATUSES = ("confirmed", "bye", "postponed")
+
+
+# ------------------------------------------------------------------------------------------ plain views
+@dataclass(frozen=True)
+class TableView:
+    table: int
+    sides: tuple[int, int | None]
+    names: tuple[str, str | None]
+    status: str
+    kind: str
+    score: tuple[int, int]
+    points: tuple[int, int] | None
+    winner: int | None
+    ref: str
+    locked: bool
+    scorer: str
+    counter: str
+    match_length: int | None
+    seats: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class RoundView:
+    event: int
+    round: int
+    status: str
+    kind: str
+    seed: int
+    call_at: datetime | None
+    tables: tuple[TableView, ...]
+    explanations: tuple[str, ...]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "tables": [{"table": t.table, "sides": [t.sides[0], t.sides[1]]} for t in self.tables],
+        }
+
+
+# ------------------------------------------------------------------------------------------ loading
+def get_event(s: Session, event_id: int) -> Event:
+    ev = s.get(Event, event_id)
+    if ev is None:
+        raise ServiceError("no-such-event", _("There is no event {id}.").format(id=event_id), event=event_id)
+    return ev
+
+
+def night(s: Session, ev: Event) -> EventNight:
+    n = s.get(EventNight, ev.id)
+    if n is None:
+        n = EventNight(
+            event_id=ev.id,
+            result_mode="entries",
+            tiebreaks="",
+            lives=2,
+            call_minutes=ev.arrival_deadline_minutes or 10,
+            encounter_games=2 if ev.entry_type == "team" and ev.ruleset == "domino-es" else 0,
+            state="{}",
+            prize_plan="{}",
+            season_scale="{}",
+        )
+        s.add(n)
+        s.flush()
+    return n
+
+
+def state_of(n: EventNight) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(n.state or "{}")
+    return data
+
+
+def params_of(ev: Event) -> tuple[str, dict[str, Any]]:
+    overrides = json.loads(ev.ruleset_overrides or "{}")
+    if ev.target:
+        overrides.setdefault("target", ev.target)
+    return F.ruleset_params(ev.ruleset, overrides)
+
+
+def match_length_for(ev: Event, round_no: int) -> int | None:
+    """Rule T8a: the match length of each round (the last one given goes on)."""
+    family, params = params_of(ev)
+    if family != "tavla":
+        return None
+    lengths = [int(x) for x in json.loads(ev.match_lengths or "[]")]
+    if lengths:
+        return lengths[min(round_no, len(lengths)) - 1]
+    return int(params.get("match_length", 5))
+
+
+def rounds_of(s: Session, event_id: int) -> list[Round]:
+    return list(s.scalars(select(Round).where(Round.event_id == event_id).order_by(Round.number)))
+
+
+def matches_of(s: Session, event_id: int, round_id: int | None = None) -> list[Match]:
+    q = select(Match).where(Match.event_id == event_id)
+    if round_id is not None:
+        q = q.where(Match.round_id == round_id)
+    return list(s.scalars(q.order_by(Match.round_no, Match.table_no)))
+
+
+def entrant_names(s: Session, event_id: int) -> dict[int, str]:
+    return {e.id: e.name for e in s.scalars(select(Entrant).where(Entrant.event_id == event_id))}
+
+
+def played_matches(s: Session, ev: Event) -> list[F.Played]:
+    """Final tables (confirmed results, forfeits, byes) and latecomers' missed rounds as zero-point byes."""
+    out: list[F.Played] = []
+    seen: dict[int, set[int]] = {}
+    published = [r.number for r in rounds_of(s, ev.id) if r.status != "proposed"]
+    for m in matches_of(s, ev.id):
+        seen.setdefault(m.round_no, set()).update({m.side_a, *([m.side_b] if m.side_b else [])})
+        if m.status not in FINAL_STATUSES:
+            continue
+        out.append(
+            F.Played(
+                m.round_no,
+                str(m.side_a),
+                None if m.side_b is None else str(m.side_b),
+                m.kind,
+                m.score_a,
+                m.score_b,
+                m.points_a,
+                m.points_b,
+                None if m.winner is None else str(m.winner),
+                m.ref,
+            )
+        )
+    # rule T3a (desk issue): a latecomer's rounds before joining are zero-point byes
+    if ev.format in ("swiss", "lives", "open-round-robin"):
+        for e in s.scalars(select(Entrant).where(Entrant.event_id == ev.id)):
+            if e.joins_from_round:
+                for r in published:
+                    if r < e.joins_from_round and e.id not in seen.get(r, set()):
+                        out.append(F.Played(r, str(e.id), None, "zero-bye"))
+    return out
+
+
+def standing_ids(s: Session, ev: Event) -> list[str]:
+    """Everybody who has played or been drawn (withdrawn entrants keep their results, T9b)."""
+    ids: list[str] = []
+    for e in s.scalars(select(Entrant).where(Entrant.event_id == ev.id).order_by(Entrant.id)):
+        drawn = s.scalar(
+            select(Match.id).where(Match.event_id == ev.id, (Match.side_a == e.id) | (Match.side_b == e.id))
+        )
+        if drawn is not None or (e.status == "registered" and e.checked_in_at is not None):
+            ids.append(str(e.id))
+    return ids
+
+
+def entrant_members(s: Session, entrant_id: int) -> list[Member]:
+    rows = s.scalars(
+        select(Member)
+        .join(EntrantMember, EntrantMember.member_id == Member.id)
+        .where(EntrantMember.entrant_id == entrant_id, EntrantMember.left_at.is_(None))
+        .order_by(EntrantMember.id)
+    )
+    return list(rows)
+
+
+def the_field(s: Session, ev: Event, round_no: int) -> F.Field:
+    """Rule T3a: registered and checked in; latecomers from their first round; withdrawn ones are out."""
+    ids: list[str] = []
+    ratings: dict[str, int] = {}
+    clubs: dict[str, str | None] = {}
+    for e in s.scalars(select(Entrant).where(Entrant.event_id == ev.id).order_by(Entrant.id)):
+        if e.status != "registered" or e.checked_in_at is None:
+            continue
+        if e.joins_from_round and e.joins_from_round > round_no:
+            continue
+        ids.append(str(e.id))
+        members = entrant_members(s, e.id)
+        if e.rating is not None:
+            ratings[str(e.id)] = round(e.rating)
+        elif members:
+            ratings[str(e.id)] = round(sum(m.rating for m in members) / len(members))
+        club_ids = {m.club_id for m in members}
+        clubs[str(e.id)] = f"club{club_ids.pop()}" if len(club_ids) == 1 and None not in club_ids else None
+    return F.Field(tuple(ids), ratings, clubs)
+
+
+def find_round(s: Session, ev: Event, number: int) -> Round:
+    rnd = s.scalar(select(Round).where(Round.event_id == ev.id, Round.number == number))
+    if rnd is None:
+        raise ServiceError("no-such-round", _("Event {e} has no round {r}.").format(e=ev.id, r=number))
+    return rnd
+
+
+def find_table(s: Session, ev: Event, round_no: int, table_no: int) -> tuple[Round, Match]:
+    rnd = find_round(s, ev, round_no)
+    m = s.scalar(select(Match).where(Match.round_id == rnd.id, Match.table_no == table_no))
+    if m is None:
+        raise ServiceError(
+            "no-such-table",
+            _("Round {r} has no table {t}.").format(r=round_no, t=table_no),
+            round=round_no,
+            table=table_no,
+        )
+    return rnd, m
+
+
+def table_view(m: Match, names: dict[int, str]) -> TableView:
+    return TableView(
+        m.table_no,
+        (m.side_a, m.side_b),
+        (names.get(m.side_a, str(m.side_a)), None if m.side_b is None else names.get(m.side_b)),
+        m.status,
+        m.kind,
+        (m.score_a, m.score_b),
+        None if m.points_a is None or m.points_b is None else (m.points_a, m.points_b),
+        m.winner,
+        m.ref,
+        m.locked,
+        m.scorer,
+        m.counter,
+        m.match_length,
+        json.loads(m.seats) if m.seats else None,
+    )
+
+
+def view(s: Session, ev: Event, rnd: Round) -> RoundView:
+    names = entrant_names(s, ev.id)
+    return RoundView(
+        ev.id,
+        rnd.number,
+        rnd.status,
+        rnd.kind,
+        rnd.seed,
+        rnd.call_at,
+        tuple(table_view(m, names) for m in matches_of(s, ev.id, rnd.id)),
+        tuple(json.loads(rnd.explanations or "[]")),
+    )
+
+
+def get_round(db: Database, event_id: int, round_no: int | None = None) -> RoundView:
+    """A round (the latest when ``round_no`` is None)."""
+    with db.session() as s:
+        ev = get_event(s, event_id)
+        rounds = rounds_of(s, ev.id)
+        if not rounds:
+            raise ServiceError("no-round", _("Event {e} has no round yet.").format(e=ev.id))
+        rnd = rounds[-1] if round_no is None else find_round(s, ev, round_no)
+        return view(s, ev, rnd)
+
+
+# ------------------------------------------------------------------------------------------ settings
+def configure(db: Database, actor: Actor, event_id: int, **settings: Any) -> dict[str, Any]:
+    """Night settings: result_mode (entries/score), tiebreaks ("PTS,IAV,GAV,BH"), lives (T4g),
+    call_minutes (T3b, G15), encounter_games (E7b), deadline (BC3), prize_plan, season_scale (JSON)."""
+    allowed = {
+        "result_mode",
+        "tiebreaks",
+        "lives",
+        "call_minutes",
+        "encounter_games",
+        "deadline",
+        "prize_plan",
+        "season_scale",
+    }
+    bad = sorted(set(settings) - allowed)
+    if bad:
+        raise ServiceError("bad-setting", _("Unknown setting: {k}.").format(k=", ".join(bad)))
+    if settings.get("result_mode", "entries") not in ("entries", "score"):
+        raise ServiceError("bad-setting", _("Results are entered as 'entries' or 'score'."))
+    with db.session() as s:
+        ev = get_event(s, event_id)
+        n = night(s, ev)
+        before = {k: _plain(getattr(n, k)) for k in settings}
+        for k, v in settings.items():
+            setattr(
+                n, k, json.dumps(v) if k in ("prize_plan", "season_scale") and not isinstance(v, str) else v
+            )
+        audit(
+            s,
+            actor,
+            "configure",
+            "event_night",
+            ev.id,
+            before=before,
+            after={k: _plain(v) for k, v in settings.items()},
+            event_id=ev.id,
+        )
+        return {k: _plain(getattr(n, k)) for k in allowed}
+
+
+def _plain(v: Any) -> Any:
+    return v.isoformat() if isinstance(v, datetime) else v
+
+
+# ------------------------------------------------------------------------------------------ propose
+def _open_tables(s: Session, ev: Event) -> list[Match]:
+    return [m for m in matches_of(s, ev.id) if m.status not in DONE_STATUSES]
+
+
+def _total_rounds(ev: Event, st: dict[str, Any]) -> int | None:
+    if ev.format in F.ROUND_ROBIN:
+        return len(st.get("schedule", [])) or None
+    if ev.format == "swiss":
+        return ev.rounds
+    return None
+
+
+def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = None) -> RoundView:
+    """Propose the next round from the event's format (nothing is final until published)."""
+    with db.session() as s:
+        ev = get_event(s, event_id)
+        n = night(s, ev)
+        rounds = rounds_of(s, ev.id)
+        if rounds and rounds[-1].status == "proposed":
+            raise ServiceError(
+                "round-proposed",
+                _("Round {r} is already proposed: publish it or throw it away first.").format(
+                    r=rounds[-1].number
+                ),
+            )
+        if ev.status in ("draft",):
+            raise ServiceError("event-not-open", _("The event is still a draft."))
+        elif n.finished_at is not None:
+            raise ServiceError("event-finished", _("The event is finished."))
+        number = rounds[-1].number + 1 if rounds else 1
+        seed = number * 7919 + ev.id if seed is None else seed
+        st = state_of(n)
+        played = played_matches(s, ev)
+        family, _params = params_of(ev)
+        scheme = F.points_scheme(family, n.encounter_games)
+        fld = the_field(s, ev, number)
+        busy = {x for m in _open_tables(s, ev) for x in (m.side_a, m.side_b) if x is not None}
+        if (
+            busy
+            and ev.format != "open-round-robin"
+            and not all(m.status == "postponed" for m in _open_tables(s, ev))
+        ):
+            raise ServiceError(
+                "round-open",
+                _("Round {r} still has tables without a confirmed result.").format(r=number - 1),
+            )
+        pairs: list[tuple[str, str | None]] = []
+        refs: list[str] = []
+        lines: list[str] = []
+        kind = "regular"
+        try:
+            if ev.format in F.ELIMINATION:
+                if "bracket" not in st:
+                    if len(fld.ids) < 2:
+                        raise ServiceError("too-few", _("A bracket needs at least 2 checked-in entrants."))
+                    st["bracket"] = F.new_bracket(ev.format, fld, seed).to_data()
+                br = F.bracket_with_results(st["bracket"], played)
+                if br.champion() is not None and br.finished:
+                    raise ServiceError("event-over", _("The bracket is finished."))
+                busy_s = {str(x) for x in busy}
+                for bm in br.ready():
+                    a, b = br.sides(bm.id)
+                    if a is None or b is None or a in busy_s or b in busy_s:
+                        continue
+                    pairs.append((a, b))
+                    refs.append(bm.id)
+                    lines.append(f"{bm.id}: " + " / ".join(br.explain(bm.id)))
+            elif ev.format in F.ROUND_ROBIN:
+                if "schedule" not in st:
+                    st["schedule"] = F.round_robin_plan(
+                        fld.ids, double=ev.format == "double-round-robin", seed=seed
+                    )
+                sched = st["schedule"]
+                if number > len(sched):
+                    pairs, kind = _playoff_or_over(ev, n, played, scheme, fld)
+                else:
+                    pairs = [(a, b) for a, b in sched[number - 1]]
+                    lines = [_("Berger table (rule T4f), round {r}.").format(r=number)]
+            elif ev.format == "open-round-robin":
+                if "league" not in st:
+                    st["league"] = OpenLeague.create(list(fld.ids), double=False, seed=seed).to_data()
+                lg = F.league_with_results(st["league"], played)
+                if not lg.pending():
+                    pairs, kind = _playoff_or_over(ev, n, played, scheme, fld)
+                else:
+                    busy_s = {str(x) for x in busy}
+                    absent = set(lg.entrants) - set(fld.ids)
+                    for a, b in lg.suggest(busy_s | absent):
+                        ref = next(m.id for m in lg.pending() if {m.home, m.away} == {a, b})
+                        pairs.append((a, b))
+                        refs.append(ref)
+                        lines.append(lg.explain(ref))
+                    if not pairs:
+                        raise ServiceError("nothing-to-pair", _("No pending match has both sides free."))
+            elif ev.format == "lives":
+                alive = [e for e, v in F.lives_left(fld.ids, played, n.lives).items() if v > 0]
+                if len(alive) < 2:
+                    raise ServiceError("event-over", _("Fewer than two entrants have lives left."))
+                pairs = F.propose_lives(fld, played, scheme, seed, lives=n.lives)
+                ents = F.pairing_entrants(fld, played, scheme, lives=n.lives)
+                lines = explain_lives(ents, pairs)
+            else:  # swiss
+                total = ev.rounds
+                if total is not None and number > total:
+                    pairs, kind = _playoff_or_over(ev, n, played, scheme, fld)
+                else:
+                    pairs = F.propose_swiss(fld, played, scheme, seed, round_no=number)
+                    ents = F.pairing_entrants(fld, played, scheme)
+                    lines = explain_swiss(ents, pairs, club_protection=number == 1)
+        except PairingImpossible as exc:
+            raise ServiceError("pairing-impossible", exc.reason) from exc
+        if not pairs:
+            raise ServiceError("nothing-to-pair", _("There is nothing to pair."))
+        n.state = json.dumps(st)
+        rnd = Round(
+            event_id=ev.id,
+            number=number,
+            status="proposed",
+            kind=kind,
+            seed=seed,
+            match_length=match_length_for(ev, number),
+            explanations=json.dumps(lines, ensure_ascii=False),
+        )
+        s.add(rnd)
+        s.flush()
+        real = [(p, refs[i] if i < len(refs) else "") for i, p in enumerate(pairs) if p[1] is not None]
+        byes = [(p, refs[i] if i < len(refs) else "") for i, p in enumerate(pairs) if p[1] is None]
+        for t, ((a, b), ref) in enumerate(real + byes, start=1):
+            m = Match(
+                event_id=ev.id,
+                round_id=rnd.id,
+                round_no=number,
+                table_no=t,
+                side_a=int(a),
+                side_b=None if b is None else int(b),
+                ref=ref,
+                status="bye" if b is None else "waiting",
+                kind="bye" if b is None else "played",
+                match_length=rnd.match_length,
+                winner=int(a) if b is None else None,
+                finished=b is None,
+                scorer="",
+                counter="",
+                referee="",
+                excuse="",
+                seats="",
+                note="",
+                score_a=0,
+                score_b=0,
+                locked=False,
+            )
+            s.add(m)
+        s.flush()
+        out = view(s, ev, rnd)
+        audit(
+            s,
+            actor,
+            "propose",
+            "round",
+            rnd.id,
+            after=out.as_json(),
+            event_id=ev.id,
+            round_no=number,
+            reason=f"seed {seed}",
+        )
+        return out
+
+
+def _playoff_or_over(
+    ev: Event, n: EventNight, played: list[F.Played], scheme: Any, fld: F.Field
+) -> tuple[list[tuple[str, str | None]], str]:
+    """Rule BC2: after the last round a tie on first place is settled by a play-off match."""
+    from clubdesk.services.standings import compute_standings
+
+    st = compute_standings(ev, n, played, standing_ids_from(played, fld))
+    top = [r.entrant for r in st.rows if r.playoff and r.rank == 1]
+    already = [p for p in played if p.ref.startswith("PO")]
+    if len(top) == 2 and not already:
+        return [(top[0], top[1])], "playoff"
+    raise ServiceError("event-over", _("Every round has been played."))
+
+
+def standing_ids_from(played: list[F.Played], fld: F.Field) -> list[str]:
+    ids = list(fld.ids)
+    for p in played:
+        for e in (p.a, p.b):
+            if e is not None and e not in ids:
+                ids.append(e)
+    return ids
+
+
+def discard_round(db: Database, actor: Actor, event_id: int) -> int:
+    """Throw away the proposed round (to pair again, e.g. with another seed)."""
+    with db.session() as s:
+        ev = get_event(s, event_id)
+        rounds = rounds_of(s, ev.id)
+        if not rounds or rounds[-1].status != "proposed":
+            raise ServiceError("no-proposed-round", _("There is no proposed round to throw away."))
+        rnd = rounds[-1]
+        before = view(s, ev, rnd).as_json()
+        for m in matches_of(s, ev.id, rnd.id):
+            s.delete(m)
+        s.flush()
+        n = night(s, ev)
+        if rnd.number == 1:  # the draw itself is thrown away with round 1
+            n.state = "{}"
+        s.delete(rnd)
+        audit(s, actor, "discard", "round", rnd.id, before=before, event_id=ev.id, round_no=rnd.number)
+        return rnd.number
+
+
+def publish_round(db: Database, actor: Actor, event_id: int, call_at: datetime | None = None) -> RoundView:
+    """The proposed round becomes official: tables numbered top tables first, call time recorded (T3b).
+    Confirmed results of earlier rounds are locked (rule T10)."""
+    with db.session() as s:
+        ev = get_event(s, event_id)
+        rounds = rounds_of(s, ev.id)
+        if not rounds or rounds[-1].status != "proposed":
+            raise ServiceError("no-proposed-round", _("There is no proposed round to publish."))
+        rnd = rounds[-1]
+        now = utcnow()
+        rnd.status = "published"
+        rnd.published_at = now
+        rnd.call_at = call_at or now
+        ev.current_round = rnd.number
+        if ev.status not in ("running", "finished"):
+            ev.status = "running"
+        locked: list[int] = []
+        for m in matches_of(s, ev.id):
+            if m.round_no < rnd.number and m.status in FINAL_STATUSES and not m.locked:
+                m.locked = True  # rule T10: the next round has started
+                locked.append(m.id)
+        family, _p = params_of(ev)
+        for m in matches_of(s, ev.id, rnd.id):
+            if family == "domino" and m.side_b is not None:
+                a = [x.number for x in entrant_members(s, m.side_a)][:2]
+                b = [x.number for x in entrant_members(s, m.side_b)][:2]
+                if len(a) == 2 and len(b) == 2:
+                    m.seats = json.dumps(F.seat_draw(rnd.seed * 1000 + m.table_no, a, b))  # rule E7
+        out = view(s, ev, rnd)
+        audit(
+            s,
+            actor,
+            "publish",
+            "round",
+            rnd.id,
+            after={**out.as_json(), "locked": locked},
+            event_id=ev.id,
+            round_no=rnd.number,
+        )
+        return out
+
+
+def postpone(
+    db: Database, actor: Actor, event_id: int, round_no: int, table_no: int, new_date: datetime, reason: str
+) -> TableView:
+    """Rule G20: force majeure; the match stays open until played or forfeited."""
+    if not reason.strip():
+        raise ServiceError("reason-required", _("Say why the match is postponed."))
+    with db.session() as s:
+        ev = get_event(s, event_id)
+        rnd, m = find_table(s, ev, round_no, table_no)
+        if m.status in FINAL_STATUSES:
+            raise ServiceError("already-final", _("This table already has a final result."))
+        before = m.status
+        m.status = "postponed"
+        m.postponed_to = new_date
+        audit(
+            s,
+            actor,
+            "postpone",
+            "match",
+            m.id,
+            before={"status": before},
+            after={"status": "postponed", "to": new_date.isoformat()},
+            event_id=ev.id,
+            round_no=round_no,
+            table_no=table_no,
+            reason=reason,
+        )
+        return table_view(m, entrant_names(s, ev.id))
+
+
+def round_closed_check(s: Session, ev: Event, rnd: Round) -> None:
+    """A round is closed when every table has a final result (postponed ones keep it open, G20)."""
+    ms = matches_of(s, ev.id, rnd.id)
+    if rnd.status in ("published", "in_play") and ms and all(m.status in FINAL_STATUSES for m in ms):
+        rnd.status = "closed"
+        rnd.closed_at = utcnow()
+    elif rnd.status == "closed" and not all(m.status in FINAL_STATUSES for m in ms):
+        rnd.status = "in_play"
+        rnd.closed_at = None
+
+
+def require_referee(actor: Actor, what: str) -> None:
+    if actor.role is not Role.REFEREE:
+        raise ServiceError("referee-only", _("Only a referee can {what}.").format(what=what))
+
+
+def league_deadline(
+    db: Database,
+    actor: Actor,
+    event_id: int,
+    at_fault: dict[str, int] | None = None,
+    now: datetime | None = None,
+) -> list[dict[str, Any]]:
+    """Rule BC3: at the deadline every unplayed league match is lost by WO by the side at fault, or by
+    both sides when nobody is named. Writes one final table per match in a closing round."""
+    with db.session() as s:
+        ev = get_event(s, event_id)
+        if ev.format != "open-round-robin":
+            raise ServiceError("not-a-league", _("Only an open league has a deadline."))
+        n = night(s, ev)
+        now = now or utcnow()
+        if n.deadline is not None and now < n.deadline:
+            raise ServiceError(
+                "before-deadline",
+                _("The deadline is {d}; it has not passed yet.").format(
+                    d=n.deadline.isoformat(" ", "minutes")
+                ),
+            )
+        st = state_of(n)
+        if "league" not in st:
+            raise ServiceError("no-round", _("The league has not been drawn yet."))
+        rounds = rounds_of(s, ev.id)
+        if rounds and rounds[-1].status == "proposed":
+            raise ServiceError("round-proposed", _("Publish or throw away the proposed round first."))
+        # open tables of the league that were never played are forfeited too
+        open_refs = {m.ref: m for m in matches_of(s, ev.id) if m.status not in FINAL_STATUSES}
+        played = played_matches(s, ev)
+        lg = F.league_with_results(st["league"], played)
+        faults = {k: str(v) for k, v in (at_fault or {}).items()}
+        try:
+            closed = lg.close(faults)
+        except ValueError as exc:
+            raise ServiceError("bad-fault", str(exc)) from exc
+        new = closed.results[len(lg.results) :]
+        number = rounds[-1].number + 1 if rounds else 1
+        rnd = Round(
+            event_id=ev.id,
+            number=number,
+            status="closed",
+            kind="deadline",
+            seed=0,
+            explanations="[]",
+            published_at=now,
+            call_at=now,
+            closed_at=now,
+        )
+        s.add(rnd)
+        s.flush()
+        out: list[dict[str, Any]] = []
+        family, params = params_of(ev)
+        for t, res in enumerate(new, start=1):
+            lm = closed.match(res.match_id)
+            old = open_refs.get(res.match_id)
+            if old is not None:
+                s.delete(old)
+                s.flush()
+            kind = "forfeit" if res.winner is not None else "both-lost"
+            score = (0, 0)
+            if res.winner is not None:
+                oc = F.forfeit_outcome(
+                    family,
+                    params,
+                    0 if res.winner == lm.home else 1,
+                    match_length=match_length_for(ev, number),
+                    encounter_games=n.encounter_games,
+                )
+                score = oc.score
+            m = Match(
+                event_id=ev.id,
+                round_id=rnd.id,
+                round_no=number,
+                table_no=t,
+                side_a=int(lm.home),
+                side_b=int(lm.away),
+                ref=lm.id,
+                status="confirmed",
+                kind=kind,
+                score_a=score[0],
+                score_b=score[1],
+                winner=None if res.winner is None else int(res.winner),
+                finished=True,
+                scorer="",
+                counter="",
+                referee=actor.name,
+                confirmed_at=now,
+                locked=False,
+                excuse="",
+                seats="",
+                note=closed.explain(lm.id),
+            )
+            s.add(m)
+            out.append(
+                {
+                    "match": lm.id,
+                    "sides": [int(lm.home), int(lm.away)],
+                    "winner": m.winner,
+                    "outcome": res.outcome.value,
+                }
+            )
+        n.state = json.dumps({**st, "league": closed.to_data()})
+        audit(s, actor, "league-deadline", "event", ev.id, after=out, event_id=ev.id, round_no=number)
+        s.flush()
+        from clubdesk.services.results import after_change
+
+        after_change(s, ev)
+        return out
+
+
+def withdraw_from_play(db: Database, actor: Actor, event_id: int, entrant_id: int, reason: str) -> list[int]:
+    """Rule T9b: a player who withdraws forfeits his remaining (open) matches. Returns the tables."""
+    from clubdesk.services.results import apply_forfeit
+
+    with db.session() as s:
+        ev = get_event(s, event_id)
+        ent = s.get(Entrant, entrant_id)
+        if ent is None or ent.event_id != ev.id:
+            raise ServiceError(
+                "no-such-entrant", _("Entrant {id} is not in this event.").format(id=entrant_id)
+            )
+        tables: list[int] = []
+        for m in matches_of(s, ev.id):
+            if m.status in FINAL_STATUSES or entrant_id not in (m.side_a, m.side_b) or m.side_b is None:
+                continue
+            rnd = s.get(Round, m.round_id)
+            if rnd is None or rnd.status == "proposed":
+                continue
+            apply_forfeit(
+                s, actor, ev, m, 0 if m.side_a == entrant_id else 1, reason=reason, kind="withdrawal"
+            )
+            tables.append(m.table_no)
+        if ent.status == "registered":
+            ent.status = "withdrawn"
+            ent.withdrawn_at = utcnow()
+        audit(
+            s,
+            actor,
+            "withdraw-from-play",
+            "entrant",
+            ent.id,
+            after={"forfeited_tables": tables},
+            event_id=ev.id,
+            reason=reason,
+        )
+        from clubdesk.services.results import after_change
+
+        after_change(s, ev)
+        return tables

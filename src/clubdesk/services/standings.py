@@ -1,0 +1,523 @@
+"""Standings of an event after every confirmed result (with the event's tie-breaks and explanations),
+FIBS ratings of tavla members stored as history (T12c), final places (T12a), season points (T12d) and
+prize awards (T13a-T13e) when the event ends, and the correction preview.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from datetime import date
+from fractions import Fraction
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from clubdesk.db import Database
+from clubdesk.i18n import _
+from clubdesk.models.base import utcnow
+from clubdesk.models.event import Entrant, Event
+from clubdesk.models.member import Member
+from clubdesk.models.money import Payment
+from clubdesk.models.result import FinalPlace, Match, PrizeAward, RatingEntry
+from clubdesk.models.round import EventNight
+from clubdesk.services import formats as F
+from clubdesk.services import rounds as R
+from clubdesk.services.base import ServiceError
+from clubdesk.standings import (
+    PlacePrize,
+    Placing,
+    PrizePlan,
+    RatedMatch,
+    RatingState,
+    SeasonScale,
+    Standings,
+    award_prizes,
+    elimination_places,
+    rate_matches,
+    standings,
+)
+from clubdesk.standings.season import place_points
+from clubdesk.standings.table import format_value
+
+
+@dataclass(frozen=True)
+class Row:
+    rank: int
+    place: str  # "5–8" in elimination events
+    entrant: int
+    name: str
+    points: float | int
+    tiebreaks: dict[str, float | int]
+    shown: dict[str, str]
+    playoff: bool = False
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "rank": self.rank,
+            "entrant": self.entrant,
+            "name": self.name,
+            "points": self.points,
+            "tiebreaks": self.tiebreaks,
+        }
+
+
+@dataclass(frozen=True)
+class EventStandings:
+    event: int
+    codes: tuple[str, ...]
+    rows: tuple[Row, ...]
+    explanations: tuple[str, ...]
+    finished: bool
+
+    def as_json(self) -> dict[str, Any]:
+        return {"rows": [r.as_json() for r in self.rows]}
+
+
+def codes_for(ev: Event, n: EventNight) -> tuple[str, ...]:
+    if n.tiebreaks.strip():
+        return tuple(c.strip().upper() for c in n.tiebreaks.split(",") if c.strip())
+    return F.default_tiebreaks(ev.ruleset)
+
+
+def compute_standings(
+    ev: Event, n: EventNight, played: list[F.Played], ids: list[str], names: dict[str, str] | None = None
+) -> Standings:
+    """The points table with the event's tie-breaks; a play-off (BC2) settles a tie for first."""
+    family, _p = R.params_of(ev)
+    scheme = F.points_scheme(family, n.encounter_games)
+    regular = [p for p in played if not p.ref.startswith("PO")]
+    data = F.event_data(ids, regular, scheme, ev.format)
+    st = standings(data, codes_for(ev, n), names=names)
+    po = [p for p in played if p.ref.startswith("PO") and p.winner is not None]
+    if po:  # rule BC2: the play-off winner is champion
+        w = po[-1].winner
+        rows = list(st.rows)
+        tied = [r for r in rows if r.rank == 1 and r.playoff]
+        if w in [r.entrant for r in tied]:
+            rest = [r for r in rows if r not in tied]
+            new = [replace(r, rank=1 if r.entrant == w else 2, tied=False, playoff=False) for r in tied]
+            new.sort(key=lambda r: r.rank)
+            st = Standings(tuple(new + rest), st.explanations, st.codes, st.scale)
+    return st
+
+
+def _places(
+    s: Session, ev: Event, n: EventNight, played: list[F.Played], st: Standings
+) -> dict[str, tuple[int, int]]:
+    """Place ranges: bracket places (T12a), lives places, or the standings' ranks (ties share)."""
+    if ev.format in F.ELIMINATION:
+        stt = R.state_of(n)
+        if "bracket" in stt:
+            return F.bracket_with_results(stt["bracket"], played).places()
+        return {}
+    if ev.format == "lives":
+        ids = [r.entrant for r in st.rows]
+        left = F.lives_left(ids, played, n.lives)
+        out_round: dict[str, int | None] = {}
+        for e in ids:
+            lost = 0
+            out_round[e] = None
+            for p in sorted(played, key=lambda x: x.round):
+                if p.loser() == e:
+                    lost += 1
+                    if lost >= n.lives:
+                        out_round[e] = p.round
+                        break
+        return {p.entrant: (p.first, p.last) for p in elimination_places(out_round, lives_left=left)}
+    out: dict[str, tuple[int, int]] = {}
+    rows = st.rows
+    for r in rows:
+        same = [x for x in rows if x.rank == r.rank]
+        out[r.entrant] = (r.rank, r.rank + len(same) - 1)
+    return out
+
+
+def _build(s: Session, ev: Event) -> tuple[EventNight, list[F.Played], list[str], Standings]:
+    n = R.night(s, ev)
+    played = R.played_matches(s, ev)
+    ids = R.standing_ids(s, ev)
+    names = {str(k): v for k, v in R.entrant_names(s, ev.id).items()}
+    return n, played, ids, compute_standings(ev, n, played, ids, names)
+
+
+def event_standings(db: Database, event_id: int) -> EventStandings:
+    """CONTRACTS.md §4 ``standings``: rows with rank, entrant, name, points and tie-break values."""
+    with db.session() as s:
+        ev = R.get_event(s, event_id)
+        n, played, ids, st = _build(s, ev)
+        return _view(s, ev, n, played, st)
+
+
+def _view(s: Session, ev: Event, n: EventNight, played: list[F.Played], st: Standings) -> EventStandings:
+    names = R.entrant_names(s, ev.id)
+    scale = st.scale
+    places = _places(s, ev, n, played, st) if ev.format in (*F.ELIMINATION, "lives") else {}
+    rows: list[Row] = []
+    for r in st.rows:
+        tb: dict[str, float | int] = {}
+        shown: dict[str, str] = {}
+        for c in st.codes:
+            if c == "PTS":
+                continue
+            v = r.tiebreaks[c]
+            fv = Fraction(v)
+            if c in ("BH", "BH-C1", "BH-C2", "BH-M1", "SB", "SB-C1", "SB-C2", "PS", "PS-C1", "DE"):
+                fv = fv / scale
+            tb[c] = int(fv) if fv.denominator == 1 else float(fv)
+            shown[c] = format_value(c, v, scale)
+        pts = Fraction(r.points) / scale
+        pval: float | int = int(pts) if pts.denominator == 1 else float(pts)
+        pl = places.get(r.entrant)
+        rank = pl[0] if pl else r.rank
+        label = (str(pl[0]) if pl[0] == pl[1] else f"{pl[0]}–{pl[1]}") if pl else str(r.rank)
+        rows.append(
+            Row(rank, label, int(r.entrant), names.get(int(r.entrant), r.entrant), pval, tb, shown, r.playoff)
+        )
+    if places:
+        rows.sort(
+            key=lambda x: (
+                x.rank if int(x.entrant) and str(x.entrant) in places else 10**6,
+                -Fraction(x.points),
+            )
+        )
+    lines = [line for ex in st.explanations for line in ex.lines]
+    return EventStandings(ev.id, st.codes, tuple(rows), tuple(lines), n.finished_at is not None)
+
+
+# ------------------------------------------------------------------------------------------ ratings (T12c)
+def _rated_matches(s: Session) -> list[tuple[Match, int, int, int]]:
+    """Played, confirmed tavla matches between single members: (match, winner member, loser member, event)."""
+    out: list[tuple[Match, int, int, int]] = []
+    tavla_events = {e.id: e for e in s.scalars(select(Event)) if R.params_of(e)[0] == "tavla"}
+    if not tavla_events:
+        return out
+    rows = s.scalars(
+        select(Match).where(Match.status == "confirmed", Match.kind == "played", Match.side_b.is_not(None))
+    )
+    for m in rows:
+        if m.event_id not in tavla_events or m.winner is None or m.side_b is None:
+            continue
+        ma = R.entrant_members(s, m.side_a)
+        mb = R.entrant_members(s, m.side_b)
+        if len(ma) != 1 or len(mb) != 1:
+            continue
+        w, lo = (ma[0].id, mb[0].id) if m.winner == m.side_a else (mb[0].id, ma[0].id)
+        out.append((m, w, lo, m.event_id))
+    return out
+
+
+def recompute_ratings(s: Session) -> None:
+    """Rule T12c: every rated match again in order (a correction anywhere changes what follows). Each
+    member starts from his rating before his first ClubDesk match; ``rating_experience`` of the register
+    counts as matches already finished (it decides the newcomer boost)."""
+    initial: dict[str, RatingState] = {}
+    for row in s.scalars(select(RatingEntry).order_by(RatingEntry.id)):
+        key = str(row.member_id)
+        if key not in initial:
+            initial[key] = RatingState(row.before, row.matches_before, row.experience_before)
+    matches = _rated_matches(s)
+    members = {m.id: m for m in s.scalars(select(Member))}
+    for _m, w, lo, _e in matches:
+        for mid in (w, lo):
+            if str(mid) not in initial:
+                mem = members[mid]
+                initial[str(mid)] = RatingState(mem.rating, mem.rating_experience, mem.rating_experience)
+    s.execute(delete(RatingEntry))
+    rated = [
+        RatedMatch(
+            str(m.id),
+            (m.confirmed_at or utcnow()).date(),
+            str(w),
+            str(lo),
+            m.match_length or 1,
+            sequence=m.id,
+        )
+        for m, w, lo, _e in matches
+    ]
+    book = rate_matches(rated, initial)
+    event_of = {str(m.id): e for m, _w, _l, e in matches}
+    counts: dict[str, tuple[int, int]] = {k: (v.matches, v.experience) for k, v in initial.items()}
+    for ch in book.changes:
+        mb, xb = counts.get(ch.member, (0, 0))
+        s.add(
+            RatingEntry(
+                member_id=int(ch.member),
+                opponent_id=int(ch.opponent),
+                match_id=int(ch.match_id),
+                event_id=event_of[ch.match_id],
+                won=ch.won,
+                match_length=ch.match_length,
+                k=ch.k,
+                before=ch.before,
+                after=ch.after,
+                matches_before=mb,
+                experience_before=xb,
+            )
+        )
+        counts[ch.member] = (mb + 1, xb + ch.match_length)
+    for key, st in book.states.items():
+        mem = members.get(int(key))
+        if mem is not None:
+            mem.rating = round(st.rating, 4)
+
+
+def rating_history(db: Database, number: str) -> list[dict[str, Any]]:
+    with db.session() as s:
+        mem = s.scalar(select(Member).where(Member.number == number))
+        if mem is None:
+            raise ServiceError("no-such-member", _("There is no member {n}.").format(n=number))
+        rows = s.scalars(select(RatingEntry).where(RatingEntry.member_id == mem.id).order_by(RatingEntry.id))
+        return [
+            {
+                "match": r.match_id,
+                "event": r.event_id,
+                "won": r.won,
+                "length": r.match_length,
+                "k": r.k,
+                "before": round(r.before, 4),
+                "after": round(r.after, 4),
+            }
+            for r in rows
+        ]
+
+
+# ------------------------------------------------------------------------------------------ event end
+def is_over(s: Session, ev: Event, n: EventNight, played: list[F.Played], st: Standings) -> bool:
+    ms = R.matches_of(s, ev.id)
+    rounds = R.rounds_of(s, ev.id)
+    if any(m.status not in R.FINAL_STATUSES for m in ms) or (rounds and rounds[-1].status == "proposed"):
+        return False
+    stt = R.state_of(n)
+    if ev.format in F.ELIMINATION:
+        return "bracket" in stt and F.bracket_with_results(stt["bracket"], played).finished
+    if ev.format == "lives":
+        ids = [r.entrant for r in st.rows]
+        return bool(rounds) and sum(1 for v in F.lives_left(ids, played, n.lives).values() if v > 0) < 2
+    if ev.format == "open-round-robin":
+        over = "league" in stt and not F.league_with_results(stt["league"], played).pending()
+    elif ev.format in F.ROUND_ROBIN:
+        regular = [r for r in rounds if r.kind == "regular"]
+        over = "schedule" in stt and len(regular) >= len(stt["schedule"])
+    else:
+        regular = [r for r in rounds if r.kind == "regular"]
+        over = ev.rounds is not None and len(regular) >= ev.rounds
+    if not over:
+        return False
+    # rule BC2: a tie for first waits for its play-off
+    return not any(r.playoff and r.rank == 1 for r in st.rows)
+
+
+def finish_if_over(s: Session, ev: Event) -> None:
+    """When the event ends: final places, season points and prizes (recomputed after any correction)."""
+    n, played, ids, st = _build(s, ev)
+    s.execute(delete(FinalPlace).where(FinalPlace.event_id == ev.id))
+    s.execute(delete(PrizeAward).where(PrizeAward.event_id == ev.id, PrizeAward.paid_at.is_(None)))
+    if not is_over(s, ev, n, played, st):
+        if n.finished_at is not None:
+            n.finished_at = None
+            ev.status = "running"
+        return
+    places = _places(s, ev, n, played, st)
+    dq = {
+        str(e.id)
+        for e in s.scalars(select(Entrant).where(Entrant.event_id == ev.id, Entrant.status == "disqualified"))
+    }
+    order = {r.entrant: i for i, r in enumerate(st.rows)}
+    placings: list[Placing] = []
+    for e, (a, b) in places.items():
+        placings.append(Placing(e, a, b, order=order.get(e, 0), disqualified=e in dq))
+    scale = _season_scale(n)
+    for p in placings:
+        pts = 0
+        if scale is not None and ev.coefficient_class and not p.disqualified:
+            pts = place_points(scale, ev.coefficient_class, p.place_from, p.place_to)  # rule T12d
+        s.add(
+            FinalPlace(
+                event_id=ev.id,
+                entrant_id=int(p.entrant),
+                place_from=p.place_from,
+                place_to=p.place_to,
+                season_points=pts,
+            )
+        )
+    plan = _prize_plan(n, ev)
+    if plan is not None:
+        fees = s.scalars(
+            select(Payment).join(Entrant, Entrant.id == Payment.entrant_id).where(Entrant.event_id == ev.id)
+        )
+        collected = sum(p.amount for p in fees if p.amount > 0)
+        refunded = -sum(
+            p.amount
+            for p in s.scalars(
+                select(Payment)
+                .join(Entrant, Entrant.id == Payment.entrant_id)
+                .where(Entrant.event_id == ev.id)
+            )
+            if p.amount < 0
+        )
+        prizes = award_prizes(
+            plan, placings, event_date=ev.starts_on or date.today(), collected=collected, refunded=refunded
+        )
+        for a in prizes.awards:
+            s.add(
+                PrizeAward(
+                    event_id=ev.id,
+                    entrant_id=int(a.entrant),
+                    award_key=a.award_id,
+                    kind=str(a.kind),
+                    amount=a.amount,
+                    currency=a.currency,
+                    description=a.description,
+                )
+            )
+    if n.finished_at is None:
+        n.finished_at = utcnow()
+    ev.status = "finished"
+
+
+def _season_scale(n: EventNight) -> SeasonScale | None:
+    data = json.loads(n.season_scale or "{}")
+    if not data:
+        return None
+    return SeasonScale(
+        tuple(int(x) for x in data["base_points"]), {k: int(v) for k, v in data["coefficients"].items()}
+    )
+
+
+def _prize_plan(n: EventNight, ev: Event) -> PrizePlan | None:
+    data = json.loads(n.prize_plan or "{}")
+    if not data:
+        return None
+    places = tuple(
+        PlacePrize(int(p["place"]), int(p.get("fixed", 0)), int(p.get("pool_share", 0)))
+        for p in data.get("places", [])
+    )
+    return PrizePlan(ev.currency, places, pool_rate=int(data.get("pool_rate", 10_000)))
+
+
+def final_places(db: Database, event_id: int) -> list[dict[str, Any]]:
+    with db.session() as s:
+        ev = R.get_event(s, event_id)
+        names = R.entrant_names(s, ev.id)
+        rows = s.scalars(
+            select(FinalPlace).where(FinalPlace.event_id == ev.id).order_by(FinalPlace.place_from)
+        )
+        awards = list(s.scalars(select(PrizeAward).where(PrizeAward.event_id == ev.id)))
+        return [
+            {
+                "entrant": r.entrant_id,
+                "name": names.get(r.entrant_id),
+                "place": [r.place_from, r.place_to],
+                "season_points": r.season_points / 100,
+                "prizes": [
+                    {"kind": a.kind, "amount": a.amount, "currency": a.currency, "description": a.description}
+                    for a in awards
+                    if a.entrant_id == r.entrant_id
+                ],
+            }
+            for r in rows
+        ]
+
+
+# ---------------------------------------------------------------------------------- correction preview
+@dataclass(frozen=True)
+class CorrectionPreview:
+    """What a correction to a table changes downstream, before it is saved."""
+
+    places: dict[int, tuple[str, str]]  # entrant -> (before, after) where it changes
+    tiebreaks: dict[int, dict[str, tuple[float | int, float | int]]]
+    ratings: dict[str, tuple[float, float]]  # member number -> (before, after)
+    published_pairings: tuple[str, ...]  # later published tables that involve the two sides
+    winner_changes: bool
+
+
+def correction_preview(
+    db: Database,
+    event_id: int,
+    round_no: int,
+    table_no: int,
+    score: tuple[int, int],
+    points: tuple[int, int] | None = None,
+) -> CorrectionPreview:
+    """Rule T10 and the issue's correction preview: places, tie-breaks, ratings and already published
+    pairings that the corrected score would change. Nothing is written."""
+    with db.session() as s:
+        ev = R.get_event(s, event_id)
+        _rnd, m = R.find_table(s, ev, round_no, table_no)
+        if m.side_b is None:
+            raise ServiceError("bye-table", _("Table {t} is a bye.").format(t=table_no))
+        n, played, ids, st = _build(s, ev)
+        family, params = R.params_of(ev)
+        oc = F.outcome_from_score(
+            family,
+            params,
+            score,
+            points,
+            match_length=m.match_length,
+            encounter_games=n.encounter_games,
+            final=True,
+        )
+        winner = None if oc.winner is None else str(m.side_a if oc.winner == 0 else m.side_b)
+        new_p = F.Played(
+            m.round_no,
+            str(m.side_a),
+            str(m.side_b),
+            "played",
+            oc.score[0],
+            oc.score[1],
+            None if oc.points is None else oc.points[0],
+            None if oc.points is None else oc.points[1],
+            winner,
+            m.ref,
+        )
+        after_played = [p for p in played if not (p.round == m.round_no and {p.a, p.b} == {new_p.a, new_p.b})]
+        after_played.append(new_p)
+        before_v = _view(s, ev, n, played, st)
+        after_v = _view(s, ev, n, after_played, compute_standings(ev, n, after_played, ids))
+        bmap = {r.entrant: r for r in before_v.rows}
+        places: dict[int, tuple[str, str]] = {}
+        tbs: dict[int, dict[str, tuple[float | int, float | int]]] = {}
+        for r in after_v.rows:
+            b = bmap.get(r.entrant)
+            if b is None:
+                continue
+            if b.place != r.place:
+                places[r.entrant] = (b.place, r.place)
+            diff = {c: (b.tiebreaks.get(c, 0), v) for c, v in r.tiebreaks.items() if b.tiebreaks.get(c) != v}
+            if b.points != r.points:
+                diff["PTS"] = (b.points, r.points)
+            if diff:
+                tbs[r.entrant] = diff
+        ratings: dict[str, tuple[float, float]] = {}
+        if family == "tavla":
+            ma, mb = R.entrant_members(s, m.side_a), R.entrant_members(s, m.side_b)
+            if len(ma) == 1 and len(mb) == 1 and oc.winner is not None:
+                before = {x.number: x.rating for x in (ma[0], mb[0])}
+                nested = s.begin_nested()
+                m.score_a, m.score_b = oc.score
+                m.winner = int(winner) if winner else None
+                m.status, m.kind = "confirmed", "played"
+                s.flush()
+                recompute_ratings(s)
+                after = {x.number: x.rating for x in (ma[0], mb[0])}
+                nested.rollback()
+                ratings = {
+                    k: (round(before[k], 4), round(after[k], 4)) for k in before if before[k] != after[k]
+                }
+        later = []
+        names = R.entrant_names(s, ev.id)
+        for x in R.matches_of(s, ev.id):
+            if x.round_no > m.round_no and ({x.side_a, x.side_b} & {m.side_a, m.side_b}):
+                later.append(
+                    _("Round {r} table {t}: {a} – {b}").format(
+                        r=x.round_no,
+                        t=x.table_no,
+                        a=names.get(x.side_a),
+                        b=names.get(x.side_b) if x.side_b else "BYE",
+                    )
+                )
+        return CorrectionPreview(
+            places, tbs, ratings, tuple(later), winner != (None if m.winner is None else str(m.winner))
+        )
