@@ -14,11 +14,12 @@ from clubdesk.i18n import _
 
 
 def _pair_arg(text: str) -> tuple[int, int]:
-    try:
-        a, b = text.split("-", 1)
-        return int(a), int(b)
-    except ValueError:
-        raise argparse.ArgumentTypeError(_("expected A-B, e.g. 5-3: {t}").format(t=text)) from None
+    import re
+
+    found = re.fullmatch(r"\s*(-?\d+)\s*-\s*(-?\d+)\s*", text)
+    if found is None:
+        raise argparse.ArgumentTypeError(_("expected A-B, e.g. 5-3: {t}").format(t=text))
+    return int(found.group(1)), int(found.group(2))
 
 
 def _when(text: str) -> datetime:
