@@ -28,7 +28,7 @@ def _clip(text: str, font: str, size: float, width: float) -> str:
     return text + "…"
 
 
-class BracketTree(Flowable):
+class BracketTree(Flowable):  # type: ignore[misc]
     """The whole bracket, laid out to fill ``width`` × ``height``."""
 
     def __init__(self, data: BracketData, width: float, height: float) -> None:

@@ -171,11 +171,13 @@ def grid(
     return table
 
 
-class _NumberedCanvas(Canvas):
+class _NumberedCanvas(Canvas):  # type: ignore[misc]
     """Holds every page until the end so that the footer can say "page X of Y"."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._report: _Report = kwargs.pop("report")
+        kwargs.setdefault("initialFontName", SANS)  # never a stray Helvetica (it cannot print ğ ş ı İ)
+        kwargs.setdefault("initialFontSize", 9)
         super().__init__(*args, **kwargs)
         self._pages: list[dict[str, Any]] = []
 
@@ -286,11 +288,11 @@ def page_size(header: ReportHeader, wide: bool = False) -> tuple[float, float]:
 
 
 def content_width(header: ReportHeader, wide: bool = False) -> float:
-    return page_size(header, wide)[0] - 2 * MARGIN
+    return float(page_size(header, wide)[0] - 2 * MARGIN)
 
 
 def content_height(header: ReportHeader, wide: bool = False) -> float:
-    return page_size(header, wide)[1] - 2 * MARGIN - HEADER_H - FOOTER_H
+    return float(page_size(header, wide)[1] - 2 * MARGIN - HEADER_H - FOOTER_H)
 
 
 def render(
@@ -324,6 +326,8 @@ def render(
             author=header.club_name,
             creator="ClubDesk",
             invariant=header.printed_on is not None,
+            initialFontName=SANS,
+            initialFontSize=9,
         )
         frame = Frame(
             MARGIN,

@@ -91,15 +91,15 @@ def incident_act(out: str | Path | IO[bytes], header: ReportHeader, data: Incide
         story.append(Paragraph(esc(_("Penalties")), st.h2))
         if data.penalties:
             rows = [[_("Table"), _("Side"), _("Penalty"), _("Points"), _("Reason"), _("Decided by")]]
-            for p in data.penalties:
+            for pen in data.penalties:
                 rows.append(
                     [
-                        "" if p.table is None else str(p.table),
-                        Paragraph(esc(p.side), st.cell),
-                        Paragraph(esc(p.kind), st.cell),
-                        "" if p.points is None else str(p.points),
-                        Paragraph(esc(p.reason), st.cell),
-                        Paragraph(esc(p.decided_by), st.cell),
+                        "" if pen.table is None else str(pen.table),
+                        Paragraph(esc(pen.side), st.cell),
+                        Paragraph(esc(pen.kind), st.cell),
+                        "" if pen.points is None else str(pen.points),
+                        Paragraph(esc(pen.reason), st.cell),
+                        Paragraph(esc(pen.decided_by), st.cell),
                     ]
                 )
             rest = width - 24 * mm
@@ -133,7 +133,7 @@ def incident_act(out: str | Path | IO[bytes], header: ReportHeader, data: Incide
                     [_("Decision"), decision, _("Fee"), fee],
                     [_("Reasons"), Paragraph(esc(a.reasons), st.cell), "", ""],
                 ]
-                extra = [("SPAN", (1, r), (3, r)) for r in (1, 2, 4)]
+                extra: list[tuple[Any, ...]] = [("SPAN", (1, r), (3, r)) for r in (1, 2, 4)]
                 extra.append(("FONT", (0, 0), (0, -1), "DejaVuSansCondensed-Bold", 8.5))
                 story.append(
                     KeepTogether(
@@ -167,6 +167,7 @@ def incident_act(out: str | Path | IO[bytes], header: ReportHeader, data: Incide
         sig.setStyle(
             TableStyle(
                 [
+                    ("FONT", (0, 0), (-1, -1), "DejaVuSans", 9),
                     ("LINEBELOW", (0, 0), (-1, 0), 0.6, INK),
                     ("LEFTPADDING", (0, 0), (-1, -1), 6),
                     ("RIGHTPADDING", (0, 0), (-1, -1), 6),

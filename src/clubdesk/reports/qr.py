@@ -5,6 +5,8 @@ from __future__ import annotations
 from reportlab.graphics.barcode.qr import QrCodeWidget
 from reportlab.graphics.shapes import Drawing
 
+from clubdesk.reports.fonts import SANS, register_fonts
+
 
 def table_payload(event: str | int, round_no: int, table: int) -> str:
     """What a score sheet's QR encodes: ``CLUBDESK:TABLE:<event>:<round>:<table>``."""
@@ -23,4 +25,6 @@ def qr_drawing(payload: str, size: float = 72.0) -> Drawing:
     w, h = x2 - x1, y2 - y1
     drawing = Drawing(size, size, transform=[size / w, 0, 0, size / h, -x1 * size / w, -y1 * size / h])
     drawing.add(widget)
+    register_fonts()
+    drawing.initialFontName = SANS  # the renderer's default state would otherwise name Helvetica
     return drawing

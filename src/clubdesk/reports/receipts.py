@@ -26,7 +26,14 @@ def receipts(out: str | Path | IO[bytes], header: ReportHeader, items: Sequence[
             story.append(KeepTogether(_receipt(r, st, width, header.language)))
             if k + 1 < len(items):
                 cut = Table([[""]], colWidths=[width], rowHeights=[10 * mm])
-                cut.setStyle(TableStyle([("LINEBELOW", (0, 0), (-1, 0), 0.5, RULE, None, (3, 3))]))
+                cut.setStyle(
+                    TableStyle(
+                        [
+                            ("FONT", (0, 0), (-1, -1), "DejaVuSans", 9),
+                            ("LINEBELOW", (0, 0), (-1, 0), 0.5, RULE, None, (3, 3)),
+                        ]
+                    )
+                )
                 story.append(cut)
                 story.append(Spacer(1, 8 * mm))
         return story
@@ -54,6 +61,7 @@ def _receipt(r: ReceiptData, st: Styles, width: float, lang: str) -> list[Flowab
     top.setStyle(
         TableStyle(
             [
+                ("FONT", (0, 0), (-1, -1), "DejaVuSans", 9),
                 ("VALIGN", (0, 0), (-1, -1), "TOP"),
                 ("LEFTPADDING", (0, 0), (-1, -1), 0),
                 ("RIGHTPADDING", (0, 0), (-1, -1), 0),

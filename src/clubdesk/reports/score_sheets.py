@@ -71,6 +71,7 @@ def _top(
     outer.setStyle(
         TableStyle(
             [
+                ("FONT", (0, 0), (-1, -1), "DejaVuSans", 9),
                 ("VALIGN", (0, 0), (-1, -1), "TOP"),
                 ("ALIGN", (1, 0), (1, 0), "RIGHT"),
                 ("LEFTPADDING", (0, 0), (-1, -1), 0),
@@ -91,6 +92,7 @@ def _signatures(labels: Sequence[str], st: Styles, width: float) -> Table:
     table.setStyle(
         TableStyle(
             [
+                ("FONT", (0, 0), (-1, -1), "DejaVuSans", 9),
                 ("LINEBELOW", (0, 0), (-1, 0), 0.6, INK),
                 ("LEFTPADDING", (0, 0), (-1, -1), 6),
                 ("RIGHTPADDING", (0, 0), (-1, -1), 6),
