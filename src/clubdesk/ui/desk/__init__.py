@@ -1,0 +1,1 @@
+"""The registration desk screens: entrants and payments, the check-in screen, the cash box."""

@@ -1,0 +1,85 @@
+"""Shared bits of the desk screens: money text, a thin table model over plain rows, message labels."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtWidgets import QLabel
+
+from clubdesk.standings.money import format_money
+
+ModelIndex = QModelIndex | QPersistentModelIndex
+ROW_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+# Amounts are shown the way the currency's own country writes them: ₺250,00 · Rp 5.000 · 25,00 €.
+CURRENCY_LOCALES = {"TRY": "tr_TR", "IDR": "id_ID", "EUR": "es_ES"}
+
+
+def money(amount: int, currency: str) -> str:
+    try:
+        return str(format_money(amount, currency, CURRENCY_LOCALES.get(currency, "en")))
+    except Exception:  # noqa: BLE001 - an unknown locale must never break a screen
+        return f"{amount} {currency}"
+
+
+@dataclass(frozen=True)
+class Column:
+    title: str
+    value: Callable[[Any], Any]
+    align_right: bool = False
+    color: Callable[[Any], str | None] | None = None
+
+
+class RowsModel(QAbstractTableModel):
+    """A thin table model over a list of plain frozen dataclasses (column constants, one custom role)."""
+
+    def __init__(self, columns: list[Column]) -> None:
+        super().__init__()
+        self.columns = columns
+        self.rows: list[Any] = []
+
+    def set_rows(self, rows: list[Any]) -> None:
+        self.beginResetModel()
+        self.rows = list(rows)
+        self.endResetModel()
+
+    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self.columns)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:  # noqa: N802
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return self.columns[section].title
+        return None
+
+    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        row = self.rows[index.row()]
+        col = self.columns[index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            value = col.value(row)
+            return "" if value is None else str(value)
+        if role == Qt.ItemDataRole.TextAlignmentRole and col.align_right:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ForegroundRole and col.color is not None:
+            from PySide6.QtGui import QColor
+
+            c = col.color(row)
+            return None if c is None else QColor(c)
+        if role == ROW_ROLE:
+            return row
+        return None
+
+
+def set_message(label: QLabel, text: str, ok: bool) -> None:
+    label.setText(text)
+    label.setStyleSheet("color: #1b5e20;" if ok else "color: #b00020;")

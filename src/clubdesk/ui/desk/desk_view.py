@@ -1,0 +1,502 @@
+"""The registration desk: pick the event; entrants with status, waiting-list position, paid/owed and
+check-in; register, pay, withdraw, promote; the check-in screen; the cash box; the outbox.
+
+Keyboard: Ctrl+1/2/3/4 switch tabs (Entrants, Check-in, Cash box, Outbox); in Entrants, Alt+N focuses the
+member number (Enter registers), Alt+A the amount (Enter pays the selected entrant); Alt+W withdraws, Alt+U
+promotes the selected entrant.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from clubdesk.i18n import _
+from clubdesk.services import desk
+from clubdesk.services import events as ev_service
+from clubdesk.services.base import ServiceError
+from clubdesk.standings.money import MoneyError, parse_amount
+from clubdesk.ui.desk.cashbox_view import METHOD_NAMES, CashBoxView
+from clubdesk.ui.desk.checkin_view import CheckinView
+from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, set_message
+from clubdesk.ui.state import DeskState
+
+STATUS_NAMES = {
+    "registered": "Registered",
+    "waitlisted": "Waiting list",
+    "withdrawn": "Withdrawn",
+    "no_show": "No-show",
+    "disqualified": "Disqualified",
+}
+STATUS_COLORS = {
+    "waitlisted": "#8a5a00",
+    "withdrawn": "#777777",
+    "no_show": "#b00020",
+    "disqualified": "#b00020",
+}
+
+
+def entrant_columns() -> list[Column]:
+    return [
+        Column(_("No."), lambda r: r.entrant, True),
+        Column(_("Name"), lambda r: r.name),
+        Column(
+            _("Status"),
+            lambda r: _(STATUS_NAMES.get(r.status, r.status)),
+            False,
+            lambda r: STATUS_COLORS.get(r.status),
+        ),
+        Column(_("Waiting"), lambda r: r.waitlist_position or "", True),
+        Column(_("Code"), lambda r: r.code),
+        Column(_("Price"), lambda r: money(r.price, r.currency), True),
+        Column(_("Paid"), lambda r: money(r.paid, r.currency), True),
+        Column(
+            _("Owed"),
+            lambda r: money(r.owed, r.currency) if r.owed else "",
+            True,
+            lambda r: "#b00020" if r.owed else None,
+        ),
+        Column(
+            _("Checked in"),
+            lambda r: f"✔ {r.checked_in_at:%H:%M}" if r.checked_in_at else "",
+            False,
+            lambda r: "#1b5e20" if r.checked_in_at else None,
+        ),
+    ]
+
+
+class EntrantsView(QWidget):
+    def __init__(self, section: DeskSection) -> None:
+        super().__init__()
+        self.section = section
+        self.state = section.state
+        self.model = RowsModel(entrant_columns())
+        self.table = QTableView()
+        self.table.setObjectName("entrantsTable")
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.table.selectionModel().selectionChanged.connect(self._selection_changed)
+
+        # register
+        self.number = QLineEdit()
+        self.number.setObjectName("registerNumber")
+        self.number.setPlaceholderText(_("member number"))
+        self.partner = QLineEdit()
+        self.partner.setObjectName("registerPartner")
+        self.partner.setPlaceholderText(_("partner's number"))
+        self.register_button = QPushButton(_("&Register"))
+        self.register_button.setObjectName("registerButton")
+        self.register_button.clicked.connect(self.register)
+        self.number.returnPressed.connect(self.register)
+        self.partner.returnPressed.connect(self.register)
+        reg_box = QGroupBox(_("New entry"))
+        reg_row = QHBoxLayout(reg_box)
+        number_label = QLabel(_("Member &no."))
+        number_label.setBuddy(self.number)
+        reg_row.addWidget(number_label)
+        reg_row.addWidget(self.number)
+        reg_row.addWidget(self.partner)
+        reg_row.addWidget(self.register_button)
+
+        # pay
+        self.selected_label = QLabel(_("Select an entrant"))
+        self.selected_label.setObjectName("selectedEntrant")
+        self.selected_label.setStyleSheet("font-weight: 600;")
+        self.amount = QLineEdit()
+        self.amount.setObjectName("payAmount")
+        self.amount.setPlaceholderText(_("amount"))
+        self.amount.setMaximumWidth(120)
+        self.method = QComboBox()
+        self.method.setObjectName("payMethod")
+        for key, name in METHOD_NAMES.items():
+            self.method.addItem(_(name), key)
+        self.reference = QLineEdit()
+        self.reference.setObjectName("payReference")
+        self.reference.setPlaceholderText(_("reference (transfer text, card slip)"))
+        self.pay_button = QPushButton(_("&Pay"))
+        self.pay_button.setObjectName("payButton")
+        self.pay_button.clicked.connect(self.pay)
+        self.amount.returnPressed.connect(self.pay)
+        self.withdraw_button = QPushButton(_("&Withdraw…"))
+        self.withdraw_button.setObjectName("withdrawButton")
+        self.withdraw_button.clicked.connect(self.withdraw)
+        self.promote_button = QPushButton(_("Move &up"))
+        self.promote_button.setObjectName("promoteButton")
+        self.promote_button.clicked.connect(self.promote)
+        self.no_show_button = QPushButton(_("Give no-shows' places"))
+        self.no_show_button.setToolTip(
+            _("Places of registered entrants not checked in go to waiting entrants present")
+        )
+        self.no_show_button.clicked.connect(self.no_shows)
+        pay_box = QGroupBox(_("Selected entrant"))
+        pay_layout = QVBoxLayout(pay_box)
+        pay_layout.addWidget(self.selected_label)
+        pay_row = QHBoxLayout()
+        amount_label = QLabel(_("&Amount"))
+        amount_label.setBuddy(self.amount)
+        pay_row.addWidget(amount_label)
+        pay_row.addWidget(self.amount)
+        pay_row.addWidget(self.method)
+        pay_row.addWidget(self.reference, 1)
+        pay_row.addWidget(self.pay_button)
+        pay_layout.addLayout(pay_row)
+        act_row = QHBoxLayout()
+        act_row.addWidget(self.withdraw_button)
+        act_row.addWidget(self.promote_button)
+        act_row.addStretch(1)
+        act_row.addWidget(self.no_show_button)
+        pay_layout.addLayout(act_row)
+
+        self.message = QLabel("")
+        self.message.setObjectName("deskMessage")
+        self.message.setWordWrap(True)
+        self.summary = QLabel("")
+        self.summary.setObjectName("deskSummary")
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 12, 12, 12)
+        layout.addWidget(reg_box)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(pay_box)
+        layout.addWidget(self.message)
+        self._selection_changed()
+
+    # ------------------------------------------------------------------ data
+
+    def refresh(self) -> None:
+        keep = self.selected()
+        event_id = self.section.event_id()
+        rows = [] if event_id is None else desk.entrants(self.state.db, event_id)
+        self.model.set_rows(rows)
+        info = self.section.event_info()
+        if info is not None:
+            pair = info.entry_type != "single"
+            self.partner.setVisible(pair)
+            registered = sum(1 for r in rows if r.status == "registered")
+            waiting = sum(1 for r in rows if r.status == "waitlisted")
+            paid = sum(r.paid for r in rows)
+            owed = sum(r.owed for r in rows)
+            cap = info.capacity if info.capacity is not None else "∞"
+            self.summary.setText(
+                _("{reg} of {cap} places taken · {wait} waiting · paid {paid} · still owed {owed}").format(
+                    reg=registered,
+                    cap=cap,
+                    wait=waiting,
+                    paid=money(paid, info.currency),
+                    owed=money(owed, info.currency),
+                )
+            )
+        if keep is not None:
+            self.select(keep.entrant)
+        self._selection_changed()
+
+    def selected(self) -> desk.EntrantRow | None:
+        rows = self.table.selectionModel().selectedRows()
+        if not rows:
+            return None
+        row: desk.EntrantRow = self.model.data(rows[0], ROW_ROLE)
+        return row
+
+    def select(self, entrant_id: int) -> None:
+        for i, row in enumerate(self.model.rows):
+            if row.entrant == entrant_id:
+                self.table.selectRow(i)
+                return
+
+    def _selection_changed(self, *args: object) -> None:
+        row = self.selected()
+        has = row is not None
+        for w in (self.pay_button, self.withdraw_button, self.amount):
+            w.setEnabled(has and row is not None and row.status in ("registered", "waitlisted"))
+        self.promote_button.setEnabled(row is not None and row.status == "waitlisted")
+        if row is None:
+            self.selected_label.setText(_("Select an entrant"))
+            return
+        self.selected_label.setText(
+            _("{name} · code {code} · paid {paid} · owed {owed}").format(
+                name=row.name,
+                code=row.code,
+                paid=money(row.paid, row.currency),
+                owed=money(row.owed, row.currency),
+            )
+        )
+        if row.owed and not self.amount.text():
+            from clubdesk.standings.money import minor_to_major_str
+
+            self.amount.setText(minor_to_major_str(row.owed, row.currency))
+
+    def _changed(self, text: str, ok: bool = True) -> None:
+        set_message(self.message, text, ok)
+        self.refresh()
+        self.state.dataChanged.emit("desk")
+
+    # ------------------------------------------------------------------ actions
+
+    def register(self) -> None:
+        event_id = self.section.event_id()
+        if event_id is None:
+            set_message(self.message, _("Choose an event first."), False)
+            return
+        try:
+            reg = desk.register(
+                self.state.db,
+                self.state.actor,
+                event_id,
+                self.number.text(),
+                partner=self.partner.text().strip() or None if self.partner.isVisible() else None,
+            )
+        except ServiceError as exc:
+            set_message(self.message, exc.message, False)
+            return
+        self.number.clear()
+        self.partner.clear()
+        self.amount.clear()
+        self._changed(reg.message, True)
+        self.select(reg.entrant)
+        self.amount.setFocus()
+
+    def pay(self) -> None:
+        row = self.selected()
+        info = self.section.event_info()
+        if row is None or info is None:
+            set_message(self.message, _("Select an entrant first."), False)
+            return
+        try:
+            amount = parse_amount(self.amount.text() or "0", info.currency)
+            p = desk.pay(
+                self.state.db,
+                self.state.actor,
+                info.id,
+                row.entrant,
+                amount,
+                str(self.method.currentData()),
+                reference=self.reference.text(),
+            )
+        except MoneyError as exc:
+            set_message(self.message, exc.message, False)
+            return
+        except ServiceError as exc:
+            set_message(self.message, exc.message, False)
+            return
+        self.amount.clear()
+        self.reference.clear()
+        self._changed(
+            _("Receipt {id}: {amount} from {name}.").format(
+                id=p.id, amount=money(p.amount, p.currency), name=row.name
+            )
+        )
+        self.number.setFocus()
+
+    def withdraw(self) -> None:
+        row = self.selected()
+        info = self.section.event_info()
+        if row is None or info is None:
+            return
+        answer = QMessageBox.question(
+            self,
+            _("Withdraw"),
+            _("Withdraw {name} from {event}? The refund follows the event's policy.").format(
+                name=row.name, event=info.name
+            ),
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        self.do_withdraw(row.entrant)
+
+    def do_withdraw(self, entrant_id: int) -> None:
+        event_id = self.section.event_id()
+        if event_id is None:
+            return
+        try:
+            out = desk.withdraw(self.state.db, self.state.actor, event_id, entrant_id)
+        except ServiceError as exc:
+            set_message(self.message, exc.message, False)
+            return
+        self._changed(out.message)
+
+    def promote(self) -> None:
+        row = self.selected()
+        event_id = self.section.event_id()
+        if row is None or event_id is None:
+            return
+        try:
+            desk.promote(self.state.db, self.state.actor, event_id, row.entrant)
+        except ServiceError as exc:
+            set_message(self.message, exc.message, False)
+            return
+        self._changed(_("{name} moved up from the waiting list.").format(name=row.name))
+
+    def no_shows(self) -> None:
+        event_id = self.section.event_id()
+        if event_id is None:
+            return
+        try:
+            swaps = desk.give_no_show_places(self.state.db, self.state.actor, event_id)
+        except ServiceError as exc:
+            set_message(self.message, exc.message, False)
+            return
+        text = " ".join(
+            _("{new} takes the place of {old}.").format(new=x.promoted_name, old=x.no_show_name)
+            for x in swaps
+        )
+        self._changed(text or _("No place changed hands: no waiting entrant is present."))
+
+
+class OutboxView(QWidget):
+    def __init__(self, section: DeskSection) -> None:
+        super().__init__()
+        self.section = section
+        self.text = QPlainTextEdit()
+        self.text.setObjectName("outboxText")
+        self.text.setReadOnly(True)
+        self.mark = QPushButton(_("Mark all as sent"))
+        self.mark.clicked.connect(self.mark_sent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 12, 12, 12)
+        layout.addWidget(QLabel(_("Notifications to print or send (promotions from the waiting list).")))
+        layout.addWidget(self.text, 1)
+        layout.addWidget(self.mark, 0, Qt.AlignmentFlag.AlignLeft)
+        self.items: list[desk.OutboxItem] = []
+
+    def refresh(self) -> None:
+        self.items = desk.outbox(self.section.state.db, event_id=self.section.event_id(), unsent_only=True)
+        self.text.setPlainText(
+            "\n\n".join(
+                f"{i.created_at:%Y-%m-%d %H:%M}  [{i.member_number or '-'}]\n{i.text}" for i in self.items
+            )
+            or _("Nothing to send.")
+        )
+
+    def mark_sent(self) -> None:
+        desk.mark_sent(self.section.state.db, self.section.state.actor, [i.id for i in self.items])
+        self.refresh()
+
+
+class DeskSection(QWidget):
+    """The Desk section of the main window."""
+
+    def __init__(self, state: DeskState) -> None:
+        super().__init__()
+        self.state = state
+        self._info: ev_service.EventInfo | None = None
+        self.event_combo = QComboBox()
+        self.event_combo.setObjectName("deskEvent")
+        self.event_combo.setMinimumWidth(320)
+        self.event_combo.currentIndexChanged.connect(self._event_changed)
+        self.title = QLabel(_("Registration desk"))
+        self.title.setStyleSheet("font-size: 16pt; font-weight: 600;")
+        self.event_line = QLabel("")
+        self.event_line.setObjectName("deskEventLine")
+        self.event_line.setStyleSheet("color: #444;")
+        top = QHBoxLayout()
+        top.addWidget(self.title)
+        top.addStretch(1)
+        event_label = QLabel(_("&Event"))
+        event_label.setBuddy(self.event_combo)
+        top.addWidget(event_label)
+        top.addWidget(self.event_combo)
+        self.entrants_view = EntrantsView(self)
+        self.checkin_view = CheckinView(state, self.event_id)
+        self.cashbox_view = CashBoxView(state, self.event_id)
+        self.outbox_view = OutboxView(self)
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("deskTabs")
+        self.tabs.addTab(self.entrants_view, _("Entrants"))
+        self.tabs.addTab(self.checkin_view, _("Check-in"))
+        self.tabs.addTab(self.cashbox_view, _("Cash box"))
+        self.tabs.addTab(self.outbox_view, _("Outbox"))
+        self.tabs.currentChanged.connect(self._tab_changed)
+        for i in range(4):
+            sc = QShortcut(QKeySequence(f"Ctrl+{i + 1}"), self)
+            sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            sc.activated.connect(lambda i=i: self.tabs.setCurrentIndex(i))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(18, 12, 18, 12)
+        layout.addLayout(top)
+        layout.addWidget(self.event_line)
+        layout.addWidget(self.tabs, 1)
+        state.dataChanged.connect(self._data_changed)
+        self.load_events()
+
+    def load_events(self) -> None:
+        current = self.event_id()
+        self.event_combo.blockSignals(True)
+        self.event_combo.clear()
+        events = [e for e in ev_service.list_events(self.state.db) if e.status != "finished"]
+        events.sort(key=lambda e: (e.parent_event_id is not None, e.id))
+        for e in events:
+            self.event_combo.addItem(f"{e.name} ({e.id})", e.id)
+        index = self.event_combo.findData(current) if current is not None else 0
+        self.event_combo.setCurrentIndex(max(index, 0))
+        self.event_combo.blockSignals(False)
+        self._event_changed()
+
+    def event_id(self) -> int | None:
+        data = self.event_combo.currentData()
+        return None if data is None else int(data)
+
+    def event_info(self) -> ev_service.EventInfo | None:
+        return self._info
+
+    def set_event(self, event_id: int) -> None:
+        index = self.event_combo.findData(event_id)
+        if index >= 0:
+            self.event_combo.setCurrentIndex(index)
+
+    def _event_changed(self, *args: object) -> None:
+        event_id = self.event_id()
+        self._info = None if event_id is None else ev_service.get_event(self.state.db, event_id)
+        info = self._info
+        if info is None:
+            self.event_line.setText(_("No event yet: create one in Events."))
+        else:
+            fee = money(info.fee, info.currency)
+            if info.early_fee is not None and info.early_until is not None:
+                fee += " " + _("({early} if paid by {day})").format(
+                    early=money(info.early_fee, info.currency), day=info.early_until.isoformat()
+                )
+            parts = [info.ruleset, info.format, _("fee {fee}").format(fee=fee), _(info.status)]
+            if info.start_at is not None:
+                parts.append(_("start {when:%Y-%m-%d %H:%M}").format(when=info.start_at))
+            self.event_line.setText(" · ".join(parts))
+        self.refresh()
+
+    def refresh(self) -> None:
+        self.entrants_view.refresh()
+        self.checkin_view.refresh()
+        self.cashbox_view.refresh()
+        self.outbox_view.refresh()
+
+    def _tab_changed(self, index: int) -> None:
+        widget = self.tabs.widget(index)
+        if widget is self.checkin_view:
+            self.checkin_view.field.setFocus()
+
+    def _data_changed(self, area: str) -> None:
+        if area == "events":
+            self.load_events()
+        elif area in ("desk", "members"):
+            self.refresh()
