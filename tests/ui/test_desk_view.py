@@ -1,0 +1,80 @@
+"""The registration desk on screen: a scanner-style check-in and registering and paying from the desk."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from clubdesk.services import desk
+from clubdesk.services.base import Actor
+from clubdesk.services.events import EventData, create_event
+from clubdesk.services.members import MemberData, create_member
+from clubdesk.ui.desk.desk_view import DeskSection
+from clubdesk.ui.state import DeskState
+
+ACTOR = Actor("Sekreter")
+
+
+def _club(db):  # type: ignore[no-untyped-def]
+    for number, name in [("1001", "Şükrü Işık"), ("1002", "Ayşe Yılmaz"), ("1003", "José Muñoz")]:
+        create_member(db, ACTOR, MemberData(name=name, number=number))
+    return create_event(
+        db,
+        ACTOR,
+        EventData(name="Tavla Kupası", ruleset="tavla", format="swiss", fee=2500, currency="EUR", capacity=2),
+    )
+
+
+def test_scanner_checkin_types_payload_and_enter(qtbot, db) -> None:  # type: ignore[no-untyped-def]
+    # rule T3a: the QR payload of the receipt, typed by the scanner, then Enter
+    ev = _club(db)
+    reg = desk.register(db, ACTOR, ev.id, "1002")
+    section = DeskSection(DeskState(db, ACTOR))
+    qtbot.addWidget(section)
+    section.tabs.setCurrentWidget(section.checkin_view)
+    field = section.checkin_view.field
+    qtbot.keyClicks(field, f"CLUBDESK:CHECKIN:{ev.id}:{reg.code}")
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert "Ayşe Yılmaz" in section.checkin_view.result.text()
+    assert field.text() == ""  # ready for the next scan
+    assert desk.entrant(db, ev.id, reg.entrant).checked_in
+    # the same code again is refused, shown in the big label
+    qtbot.keyClicks(field, reg.code)
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert section.checkin_view.result.text() == "Not checked in"
+    assert "already checked in" in section.checkin_view.detail.text()
+
+
+def test_register_and_pay_from_the_desk(qtbot, db) -> None:  # type: ignore[no-untyped-def]
+    ev = _club(db)
+    section = DeskSection(DeskState(db, ACTOR))
+    qtbot.addWidget(section)
+    view = section.entrants_view
+    qtbot.keyClicks(view.number, "1001")
+    qtbot.keyClick(view.number, Qt.Key.Key_Return)
+    rows = desk.entrants(db, ev.id)
+    assert [(r.name, r.status) for r in rows] == [("Şükrü Işık", "registered")]
+    assert view.selected() is not None and view.selected().entrant == rows[0].entrant
+    assert view.amount.text() == "25.00"  # the amount owed, proposed
+    view.amount.setText("25")
+    view.method.setCurrentIndex(view.method.findData("card"))
+    qtbot.keyClick(view.amount, Qt.Key.Key_Return)
+    row = desk.entrant(db, ev.id, rows[0].entrant)
+    assert (row.paid, row.owed) == (2500, 0)
+    assert "Receipt" in view.message.text()
+    assert section.cashbox_view.lines_model.rows[0].method == "card"
+
+
+def test_full_event_shown_as_waiting_and_a_refusal_next_to_the_form(qtbot, db) -> None:  # type: ignore[no-untyped-def]
+    ev = _club(db)
+    desk.register(db, ACTOR, ev.id, "1001")
+    desk.register(db, ACTOR, ev.id, "1002")
+    section = DeskSection(DeskState(db, ACTOR))
+    qtbot.addWidget(section)
+    view = section.entrants_view
+    qtbot.keyClicks(view.number, "1003")
+    qtbot.keyClick(view.number, Qt.Key.Key_Return)
+    assert "waiting list at position 1" in view.message.text()
+    qtbot.keyClicks(view.number, "1003")
+    qtbot.keyClick(view.number, Qt.Key.Key_Return)
+    assert "already entered" in view.message.text()
+    assert len(desk.entrants(db, ev.id)) == 3
