@@ -449,7 +449,10 @@ class _Referee:
             self.t[s] = self.t[s] - e["points"] if self.club else max(0, self.t[s] - e["points"])
             return list(self.t)
         if kind == "six_doubles":  # B9: that side's total becomes the target
+            # the 250 is written on the sheet for that side: a first score of at least 25 (B8), so the
+            # side opens without a minimum in the next game
             self.t[e["seat"] % 2] = 250
+            self.scored[e["seat"] % 2] = True
             return self._end()
         fines = [0, 0]
         if kind == "out":
