@@ -329,7 +329,7 @@ def _gaple_row(n: int, g: int, entry: Mapping[str, object], hand: Mapping[str, A
         str(pts[1]),
         str(hand["totals"][0]),
         str(hand["totals"][1]),
-        Paragraph(esc("; ".join(notes)), _NOTE),
+        Paragraph(esc("; ".join(notes)), _NOTE) if notes else "",
     ]
 
 
