@@ -585,3 +585,40 @@ def test_refused_entry_changes_nothing() -> None:
         sheet.append(game(1, cube=2))
     assert exc.value.code == "crawford-cube"
     assert sheet.result["score"] == [4, 0] and len(sheet.entries) == 1
+
+
+# rule T7a-T7c, T8a and REFERENCES "Backgammon match scoring": a referee's model of a match on random games
+@settings(max_examples=150, deadline=None)
+@given(
+    st.integers(1, 9),
+    st.lists(
+        st.tuples(
+            st.integers(0, 1),
+            st.sampled_from(["single", "gammon", "backgammon"]),
+            st.integers(0, 3),
+            st.booleans(),
+        ),
+        min_size=1,
+        max_size=25,
+    ),
+)
+def test_tavla_agrees_with_referee_model(length: int, games: list[tuple[int, str, int, bool]]) -> None:
+    score, crawford_done, entries, flags = [0, 0], False, [], []
+    for winner, kind, log_cube, drop in games:
+        if max(score) >= length:
+            break
+        # the first game after a player reaches length - 1, once only, has no cube
+        crawford = not crawford_done and length > 1 and max(score) == length - 1
+        crawford_done = crawford_done or crawford
+        cube = 1 if crawford else 2**log_cube
+        dropped = drop and not crawford and kind == "single"
+        # a drop scores the cube before the double; else cube x 1 / 2 / 3
+        score[winner] += cube if dropped else cube * {"single": 1, "gammon": 2, "backgammon": 3}[kind]
+        entries.append(game(winner, kind, cube, dropped))
+        flags.append(crawford)
+    r = replay(B, entries, {"match_length": length})
+    assert [g["crawford"] for g in r["games"]] == flags
+    assert r["games"][-1]["score"] == score  # the sheet keeps the real total
+    assert r["score"] == [min(s, length) for s in score]  # points beyond the length count for nothing
+    assert r["finished"] == (max(score) >= length)
+    assert r["winner"] == (next(s for s in (0, 1) if score[s] >= length) if r["finished"] else None)
