@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
 from pypdf import PdfReader
 
 from clubdesk import i18n
@@ -454,8 +452,3 @@ def test_public_reports_carry_no_contact_data_private_ones_do(tmp_path: Path) ->
     for f in (h, c):
         text = text_of(f)
         assert PHONE in text and EMAIL in text and "PRIVATE" in text
-
-
-@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="poppler-utils not installed")
-def test_pdftoppm_available() -> None:
-    assert shutil.which("pdftoppm")
