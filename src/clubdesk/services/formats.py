@@ -18,7 +18,8 @@ from clubdesk.i18n import _
 from clubdesk.pairing import Entrant as PEntrant
 from clubdesk.pairing import pair_lives, pair_swiss
 from clubdesk.pairing.elimination import Bracket, double_elimination, single_elimination
-from clubdesk.pairing.league import OpenLeague
+from clubdesk.pairing.league import LeagueResult, OpenLeague
+from clubdesk.pairing.league import Outcome as LeagueOutcome
 from clubdesk.pairing.roundrobin import round_robin_rounds
 from clubdesk.services.base import ServiceError
 from clubdesk.standings import (
@@ -374,9 +375,14 @@ def bracket_with_results(data: Mapping[str, Any], played: Sequence[Played]) -> B
 
 def league_with_results(data: Mapping[str, Any], played: Sequence[Played]) -> OpenLeague:
     lg = OpenLeague.from_data({**data, "results": [], "closed": False})
+    extra: list[LeagueResult] = []
     for p in played:
         if p.ref and p.winner is not None and p.kind in ("played", "forfeit"):
             lg = lg.record(p.ref, p.winner)
+        elif p.ref and p.kind == "both-lost":  # rule BC3: not played by the deadline, lost by both
+            extra.append(LeagueResult(p.ref, None, LeagueOutcome.BOTH_LOST))
+    if extra:
+        lg = OpenLeague(lg.entrants, lg.matches, lg.results + tuple(extra), closed=True)
     return lg
 
 

@@ -559,7 +559,7 @@ def substitute(
             raise ServiceError("abandoned", _("No substitution after an abandonment (rule E20)."))
         seats = json.loads(m.seats) if m.seats else {"seats": []}
         key = f"game{game_no}"
-        current = seats.get(key) or seats.get("seats", [])
+        current = _seats_for(s, ev, m, game_no)
         seats[key] = F.substitute(current, member_out, member_in)
         m.seats = json.dumps(seats)
         s.add(
@@ -594,22 +594,24 @@ def encounter_seats(db: Database, event_id: int, round_no: int, table_no: int, g
     with db.session() as s:
         ev = R.get_event(s, event_id)
         _rnd, m = R.find_table(s, ev, round_no, table_no)
-        seats = json.loads(m.seats) if m.seats else {}
-        if f"game{game_no}" in seats:
-            return list(seats[f"game{game_no}"])
-        base = list(seats.get("game1") or seats.get("seats") or [])
-        if game_no == 1 or not base:
-            return base
-        n = R.night(s, ev)
-        _family, params = R.params_of(ev)
-        games = _entries(s, m)
-        oc = F.outcome_from_entries(
-            ev.ruleset, params, {1: games.get(1, [])}, encounter_games=n.encounter_games
-        )
-        sheet = oc.sheets[0] if oc.sheets else {}
-        if not sheet.get("finished"):
-            raise ServiceError("game-open", _("Game 1 is not finished yet."))
-        return F.swap_seats(base, 1 - int(sheet["winner"]))
+        return _seats_for(s, ev, m, game_no)
+
+
+def _seats_for(s: Session, ev: Event, m: Match, game_no: int) -> list[str]:
+    seats = json.loads(m.seats) if m.seats else {}
+    if f"game{game_no}" in seats:
+        return list(seats[f"game{game_no}"])
+    base = list(seats.get("game1") or seats.get("seats") or [])
+    if game_no == 1 or not base:
+        return base
+    n = R.night(s, ev)
+    _family, params = R.params_of(ev)
+    games = _entries(s, m)
+    oc = F.outcome_from_entries(ev.ruleset, params, {1: games.get(1, [])}, encounter_games=n.encounter_games)
+    sheet = oc.sheets[0] if oc.sheets else {}
+    if not sheet.get("finished"):
+        raise ServiceError("game-open", _("Game 1 is not finished yet."))
+    return F.swap_seats(base, 1 - int(sheet["winner"]))  # rule E7b
 
 
 # ------------------------------------------------------------------------------------------ downstream
