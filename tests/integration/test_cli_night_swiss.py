@@ -15,8 +15,13 @@ from clubdesk.models.result import Match
 from tests.integration.test_night_helpers import make_event, open_db
 
 
-def cli(capsys: pytest.CaptureFixture[str], db: Path, *args: str, env: dict[str, str] | None = None,
-        monkeypatch: pytest.MonkeyPatch | None = None) -> tuple[int, object, str]:
+def cli(
+    capsys: pytest.CaptureFixture[str],
+    db: Path,
+    *args: str,
+    env: dict[str, str] | None = None,
+    monkeypatch: pytest.MonkeyPatch | None = None,
+) -> tuple[int, object, str]:
     code = main(["--db", str(db), "--json", *args])
     out, err = capsys.readouterr()
     return code, (json.loads(out) if code == 0 and out.strip() else None), err
@@ -30,7 +35,9 @@ def swiss(tmp_path: Path) -> tuple[Path, int, list[int]]:
     return tmp_path / "night.sqlite3", ev, ids
 
 
-def test_five_round_tavla_swiss_of_12(capsys: pytest.CaptureFixture[str], swiss: tuple[Path, int, list[int]]) -> None:
+def test_five_round_tavla_swiss_of_12(
+    capsys: pytest.CaptureFixture[str], swiss: tuple[Path, int, list[int]]
+) -> None:
     path, ev, ids = swiss
     met: set[frozenset[int]] = set()
     for r in range(1, 6):
@@ -50,8 +57,19 @@ def test_five_round_tavla_swiss_of_12(capsys: pytest.CaptureFixture[str], swiss:
         assert (code, out) == (0, {"round": r}), err
         for t in tables:
             # the first-named side (better ranked) wins 5-2; 7-2 is capped at the match length 5 (T8a)
-            code, out, err = cli(capsys, path, "result", str(ev), "--round", str(r), "--table",
-                                 str(t["table"]), "--score", "7-2", "--confirm")
+            code, out, err = cli(
+                capsys,
+                path,
+                "result",
+                str(ev),
+                "--round",
+                str(r),
+                "--table",
+                str(t["table"]),
+                "--score",
+                "7-2",
+                "--confirm",
+            )
             assert code == 0, err
             assert out == {"table": t["table"], "score": [5, 2], "status": "confirmed"}
         if r == 1:
@@ -86,21 +104,71 @@ def test_round_lock_and_referee_override(
         cli(capsys, path, "publish", str(ev))
         if r == 1:
             for t in range(1, 7):
-                code, _o, err = cli(capsys, path, "result", str(ev), "--round", "1", "--table", str(t),
-                                    "--score", "5-1", "--confirm")
+                code, _o, err = cli(
+                    capsys,
+                    path,
+                    "result",
+                    str(ev),
+                    "--round",
+                    "1",
+                    "--table",
+                    str(t),
+                    "--score",
+                    "5-1",
+                    "--confirm",
+                )
                 assert code == 0, err
     # rule T10: round 2 has started, round 1 no longer changes
-    code, _o, err = cli(capsys, path, "result", str(ev), "--round", "1", "--table", "1", "--score", "1-5",
-                        "--confirm", "--reason", "typo")
+    code, _o, err = cli(
+        capsys,
+        path,
+        "result",
+        str(ev),
+        "--round",
+        "1",
+        "--table",
+        "1",
+        "--score",
+        "1-5",
+        "--confirm",
+        "--reason",
+        "typo",
+    )
     assert code == 1 and "locked" in err
     # the override needs a referee ...
-    code, _o, err = cli(capsys, path, "result", str(ev), "--round", "1", "--table", "1", "--score", "1-5",
-                        "--confirm", "--override", "sheet misread")
+    code, _o, err = cli(
+        capsys,
+        path,
+        "result",
+        str(ev),
+        "--round",
+        "1",
+        "--table",
+        "1",
+        "--score",
+        "1-5",
+        "--confirm",
+        "--override",
+        "sheet misread",
+    )
     assert code == 1 and "referee" in err.lower()
     monkeypatch.setenv("CLUBDESK_ROLE", "referee")
     monkeypatch.setenv("CLUBDESK_ACTOR", "Ayşe")
-    code, out, err = cli(capsys, path, "result", str(ev), "--round", "1", "--table", "1", "--score", "1-5",
-                         "--confirm", "--override", "sheet misread")
+    code, out, err = cli(
+        capsys,
+        path,
+        "result",
+        str(ev),
+        "--round",
+        "1",
+        "--table",
+        "1",
+        "--score",
+        "1-5",
+        "--confirm",
+        "--override",
+        "sheet misread",
+    )
     assert code == 0, err
     assert out == {"table": 1, "score": [1, 5], "status": "confirmed"}
     db = open_db(path.parent)
@@ -133,15 +201,19 @@ def test_bad_results_refused_nothing_written(
     db.close()
     # an incomplete tavla sheet cannot be confirmed: one game of 2 points in a 5-point match
     sheet = tmp_path / "sheet.json"
-    sheet.write_text(json.dumps([{"type": "game", "winner": 0, "kind": "gammon", "cube": 1, "dropped": False}]))
-    code, _o, err = cli(capsys, path, "result", str(ev), "--round", "1", "--table", "2", "--entries", str(sheet),
-                        "--confirm")
+    sheet.write_text(
+        json.dumps([{"type": "game", "winner": 0, "kind": "gammon", "cube": 1, "dropped": False}])
+    )
+    code, _o, err = cli(
+        capsys, path, "result", str(ev), "--round", "1", "--table", "2", "--entries", str(sheet), "--confirm"
+    )
     assert code == 1 and "not finished" in err
     assert before  # the file existed before
 
 
-def test_forfeit_after_the_table_call(capsys: pytest.CaptureFixture[str], swiss: tuple[Path, int, list[int]],
-                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_forfeit_after_the_table_call(
+    capsys: pytest.CaptureFixture[str], swiss: tuple[Path, int, list[int]], monkeypatch: pytest.MonkeyPatch
+) -> None:
     path, ev, ids = swiss
     cli(capsys, path, "pair", str(ev))
     # published now: the 10 minutes of rule T3b have not passed

@@ -49,7 +49,7 @@ def cmd_standings(ctx: Context, args: argparse.Namespace) -> Output:
 
 
 def cmd_tiebreaks(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.standings import TrfError, tiebreaks_for_trf
+    from clubdesk.standings.trf import TrfError, tiebreaks_for_trf
 
     codes = [c for c in args.tiebreaks.split(",") if c.strip()]
     try:

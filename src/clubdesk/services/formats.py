@@ -22,8 +22,8 @@ from clubdesk.pairing.league import LeagueResult, OpenLeague
 from clubdesk.pairing.league import Outcome as LeagueOutcome
 from clubdesk.pairing.roundrobin import round_robin_rounds
 from clubdesk.services.base import ServiceError
-from clubdesk.standings import (
-    DEFAULT_TIEBREAKS,
+from clubdesk.standings.table import DEFAULT_TIEBREAKS
+from clubdesk.standings.tiebreaks import (
     EventData,
     Format,
     Kind,

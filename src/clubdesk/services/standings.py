@@ -25,21 +25,11 @@ from clubdesk.models.round import EventNight
 from clubdesk.services import formats as F
 from clubdesk.services import rounds as R
 from clubdesk.services.base import ServiceError
-from clubdesk.standings import (
-    PlacePrize,
-    Placing,
-    PrizePlan,
-    RatedMatch,
-    RatingState,
-    SeasonScale,
-    Standings,
-    award_prizes,
-    elimination_places,
-    rate_matches,
-    standings,
-)
-from clubdesk.standings.season import place_points
-from clubdesk.standings.table import format_value
+from clubdesk.standings.places import elimination_places
+from clubdesk.standings.prizes import PlacePrize, PrizePlan, award_prizes
+from clubdesk.standings.ratings import RatedMatch, RatingState, rate_matches
+from clubdesk.standings.season import Placing, SeasonScale, place_points
+from clubdesk.standings.table import Standings, format_value, standings
 
 
 @dataclass(frozen=True)
@@ -258,9 +248,9 @@ def recompute_ratings(s: Session) -> None:
         )
         counts[ch.member] = (mb + 1, xb + ch.match_length)
     for key, st in book.states.items():
-        mem = members.get(int(key))
-        if mem is not None:
-            mem.rating = round(st.rating, 4)
+        rated_member = members.get(int(key))
+        if rated_member is not None:
+            rated_member.rating = round(st.rating, 4)
 
 
 def rating_history(db: Database, number: str) -> list[dict[str, Any]]:
@@ -360,16 +350,16 @@ def finish_if_over(s: Session, ev: Event) -> None:
         prizes = award_prizes(
             plan, placings, event_date=ev.starts_on or date.today(), collected=collected, refunded=refunded
         )
-        for a in prizes.awards:
+        for aw in prizes.awards:
             s.add(
                 PrizeAward(
                     event_id=ev.id,
-                    entrant_id=int(a.entrant),
-                    award_key=a.award_id,
-                    kind=str(a.kind),
-                    amount=a.amount,
-                    currency=a.currency,
-                    description=a.description,
+                    entrant_id=int(aw.entrant),
+                    award_key=aw.award_id,
+                    kind=str(aw.kind),
+                    amount=aw.amount,
+                    currency=aw.currency,
+                    description=aw.description,
                 )
             )
     if n.finished_at is None:
