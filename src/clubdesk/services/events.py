@@ -444,8 +444,8 @@ def demo_tavla_tournament(db: Database, actor: Actor, options: Any, members: lis
     with db.session() as s:
         existing = s.scalar(select(Event.id).where(Event.name == DEMO_EVENT_NAME))
         if existing is not None:
-            side = s.scalar(select(Event.id).where(Event.parent_event_id == existing))
-            return [existing] + ([side] if side is not None else [])
+            side_id = s.scalar(select(Event.id).where(Event.parent_event_id == existing))
+            return [existing] + ([side_id] if side_id is not None else [])
     rng = random.Random(getattr(options, "seed", 0))
     today = datetime.now().replace(hour=0, minute=0, second=0, microsecond=0)
     start = today + timedelta(days=3, hours=19)

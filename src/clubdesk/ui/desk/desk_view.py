@@ -404,7 +404,7 @@ class DeskSection(QWidget):
         self._info: ev_service.EventInfo | None = None
         self.event_combo = QComboBox()
         self.event_combo.setObjectName("deskEvent")
-        self.event_combo.setMinimumWidth(320)
+        self.event_combo.setMinimumWidth(200)
         self.event_combo.currentIndexChanged.connect(self._event_changed)
         self.title = QLabel(_("Registration desk"))
         self.title.setStyleSheet("font-size: 16pt; font-weight: 600;")

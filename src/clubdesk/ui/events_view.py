@@ -1,0 +1,448 @@
+"""Events: the list of competitions and the event editor (ruleset, format, entry type, rounds and match
+lengths (T8a), fees per entrant or person (BC4), early price (T2b), side events (T2e), refund policy (T2d),
+capacity, registration close, start time and arrival deadline (G15)).
+
+Keyboard: Ctrl+N new event, Ctrl+S save; each refusal is shown next to its field.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from PySide6.QtCore import QDate, QDateTime, Qt
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDateEdit,
+    QDateTimeEdit,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from clubdesk.games import RULESETS
+from clubdesk.i18n import _
+from clubdesk.models.event import ENTRY_TYPES, FORMATS
+from clubdesk.services import events as ev_service
+from clubdesk.services.base import ServiceError
+from clubdesk.standings.money import MoneyError, minor_to_major_str, parse_amount
+from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, set_message
+from clubdesk.ui.state import DeskState
+from clubdesk.ui.widgets.forms import FieldWithError
+
+
+class _OptionalDate(QWidget):
+    """A date, or none (checkbox off)."""
+
+    def __init__(self, with_time: bool = False) -> None:
+        super().__init__()
+        self.on = QCheckBox()
+        self.edit: QDateEdit | QDateTimeEdit
+        if with_time:
+            self.edit = QDateTimeEdit(QDateTime.currentDateTime())
+            self.edit.setDisplayFormat("yyyy-MM-dd HH:mm")
+        else:
+            self.edit = QDateEdit(QDate.currentDate())
+            self.edit.setDisplayFormat("yyyy-MM-dd")
+        self.edit.setCalendarPopup(True)
+        self.edit.setEnabled(False)
+        self.on.toggled.connect(self.edit.setEnabled)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.on)
+        row.addWidget(self.edit, 1)
+
+    def value(self) -> object:
+        if not self.on.isChecked():
+            return None
+        if isinstance(self.edit, QDateTimeEdit) and not isinstance(self.edit, QDateEdit):
+            moment: datetime = self.edit.dateTime().toPython()  # type: ignore[assignment]
+            return moment.replace(second=0, microsecond=0)
+        return self.edit.date().toPython()
+
+    def set_value(self, value: date | datetime | None) -> None:
+        self.on.setChecked(value is not None)
+        if value is None:
+            return
+        if isinstance(value, datetime):
+            self.edit.setDateTime(QDateTime(value))
+        else:
+            self.edit.setDate(QDate(value))
+
+
+class EventEditor(QWidget):
+    def __init__(self, section: EventsSection) -> None:
+        super().__init__()
+        self.section = section
+        self.event_id: int | None = None
+        self.currency_locked = False
+        self.name = QLineEdit()
+        self.name.setObjectName("eventName")
+        self.ruleset = QComboBox()
+        self.ruleset.addItems(list(RULESETS))
+        self.format = QComboBox()
+        self.format.addItems(list(FORMATS))
+        self.entry_type = QComboBox()
+        for key in ENTRY_TYPES:
+            self.entry_type.addItem(_(key), key)
+        self.rounds = QSpinBox()
+        self.rounds.setRange(0, ev_service.MAX_ROUNDS)
+        self.rounds.setSpecialValueText(_("as the format says"))
+        self.match_lengths = QLineEdit()
+        self.match_lengths.setPlaceholderText(_("tavla: 5 or 5,5,7,9 (one per round)"))
+        self.target = QSpinBox()
+        self.target.setRange(0, 10000)
+        self.target.setSpecialValueText(_("the ruleset's"))
+        self.capacity = QSpinBox()
+        self.capacity.setRange(0, ev_service.MAX_CAPACITY)
+        self.capacity.setSpecialValueText(_("no limit"))
+        self.currency = QLineEdit("EUR")
+        self.currency.setMaximumWidth(80)
+        self.fee = QLineEdit("0")
+        self.fee.setObjectName("eventFee")
+        self.early_fee = QLineEdit("")
+        self.early_fee.setPlaceholderText(_("none"))
+        self.early_until = _OptionalDate()
+        self.fee_per = QComboBox()
+        self.fee_per.addItem(_("per entrant"), "entrant")
+        self.fee_per.addItem(_("per person"), "person")
+        self.parent_event = QComboBox()
+        self.side_fee_rule = QComboBox()
+        self.side_fee_rule.addItem(_("full fee"), "full")
+        self.side_fee_rule.addItem(_("free for main-event entrants"), "free")
+        self.side_fee_rule.addItem(_("discount for main-event entrants"), "discount")
+        self.side_discount = QSpinBox()
+        self.side_discount.setRange(0, 100)
+        self.side_discount.setSuffix(" %")
+        self.refund_before = QSpinBox()
+        self.refund_before.setRange(0, 100)
+        self.refund_before.setSuffix(" %")
+        self.refund_after = QSpinBox()
+        self.refund_after.setRange(0, 100)
+        self.refund_after.setSuffix(" %")
+        self.closes = _OptionalDate(with_time=True)
+        self.start = _OptionalDate(with_time=True)
+        self.arrival = QSpinBox()
+        self.arrival.setRange(0, 240)
+        self.arrival.setSuffix(_(" min before the start"))
+        self.starts_on = _OptionalDate()
+        self.ends_on = _OptionalDate()
+        self.venue = QLineEdit()
+        self.season = QLineEdit()
+        self.coefficient_class = QLineEdit()
+
+        self.fields: dict[str, FieldWithError] = {}
+        form = QFormLayout()
+
+        def add(key: str, label: str, widget: QWidget) -> None:
+            wrapped = FieldWithError(widget)
+            self.fields[key] = wrapped
+            form.addRow(label, wrapped)
+
+        add("name", _("&Name"), self.name)
+        add("ruleset", _("Ruleset"), self.ruleset)
+        add("overrides", _("Format"), self.format)
+        self.fields["format"] = self.fields["overrides"]
+        add("entry_type", _("Entry"), self.entry_type)
+        add("rounds", _("Rounds"), self.rounds)
+        add("match_lengths", _("Match length per round"), self.match_lengths)
+        add("target", _("Target"), self.target)
+        add("capacity", _("Capacity"), self.capacity)
+        add("currency", _("Currency"), self.currency)
+        add("fee", _("&Fee"), self.fee)
+        add("fee_per", _("Fee is"), self.fee_per)
+        add("early_fee", _("Early price"), self.early_fee)
+        add("early_until", _("…for payments made by"), self.early_until)
+        add("parent_event_id", _("Side event of"), self.parent_event)
+        add("side_fee_rule", _("Side-event fee"), self.side_fee_rule)
+        add("side_discount_percent", _("Discount"), self.side_discount)
+        add("refund_percent_before_close", _("Refund before the close"), self.refund_before)
+        add("refund_percent_after_close", _("Refund after the close"), self.refund_after)
+        add("registration_closes_at", _("Registration closes"), self.closes)
+        add("start_at", _("Start"), self.start)
+        add("arrival_deadline_minutes", _("Arrival deadline"), self.arrival)
+        add("starts_on", _("First day"), self.starts_on)
+        add("ends_on", _("Last day"), self.ends_on)
+        add("venue", _("Venue"), self.venue)
+        add("season", _("Season"), self.season)
+        add("coefficient_class", _("Coefficient class"), self.coefficient_class)
+
+        self.save_button = QPushButton(_("&Save"))
+        self.save_button.setObjectName("saveEvent")
+        self.save_button.clicked.connect(self.save)
+        self.open_desk = QPushButton(_("Open the &desk"))
+        self.open_desk.clicked.connect(self._open_desk)
+        self.status_combo = QComboBox()
+        for st in ("draft", "open", "closed", "drawn", "running", "finished"):
+            self.status_combo.addItem(_(st), st)
+        self.status_button = QPushButton(_("Set status"))
+        self.status_button.clicked.connect(self._set_status)
+        self.message = QLabel("")
+        self.message.setObjectName("eventMessage")
+        self.message.setWordWrap(True)
+        self.title = QLabel(_("New event"))
+        self.title.setStyleSheet("font-size: 14pt; font-weight: 600;")
+
+        form_box = QWidget()
+        form_box.setLayout(form)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(form_box)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.save_button)
+        buttons.addWidget(self.open_desk)
+        buttons.addStretch(1)
+        buttons.addWidget(self.status_combo)
+        buttons.addWidget(self.status_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title)
+        layout.addWidget(scroll, 1)
+        layout.addLayout(buttons)
+        layout.addWidget(self.message)
+        self.clear()
+
+    # ------------------------------------------------------------------
+
+    def _load_parents(self, keep: int | None) -> None:
+        self.parent_event.clear()
+        self.parent_event.addItem(_("(main event)"), None)
+        for e in ev_service.list_events(self.section.state.db):
+            if e.parent_event_id is None and e.id != self.event_id:
+                self.parent_event.addItem(f"{e.name} ({e.id})", e.id)
+        self.parent_event.setCurrentIndex(max(0, self.parent_event.findData(keep)) if keep is not None else 0)
+
+    def clear(self) -> None:
+        self.event_id = None
+        self.title.setText(_("New event"))
+        self.load(ev_service.EventData(name="", ruleset=RULESETS[0], format="swiss"), None)
+        self.status_combo.setEnabled(False)
+        self.status_button.setEnabled(False)
+        self.open_desk.setEnabled(False)
+
+    def load(self, data: ev_service.EventData, info: ev_service.EventInfo | None) -> None:
+        self.event_id = None if info is None else info.id
+        for f in self.fields.values():
+            f.set_error(None)
+        self.name.setText(data.name)
+        self.ruleset.setCurrentText(data.ruleset)
+        self.format.setCurrentText(data.format)
+        self.entry_type.setCurrentIndex(max(0, self.entry_type.findData(data.entry_type)))
+        self.rounds.setValue(data.rounds or 0)
+        self.match_lengths.setText(",".join(str(n) for n in data.match_lengths))
+        self.target.setValue(data.target or 0)
+        self.capacity.setValue(data.capacity or 0)
+        self.currency.setText(data.currency)
+        self.fee.setText(minor_to_major_str(data.fee, data.currency))
+        self.early_fee.setText(
+            "" if data.early_fee is None else minor_to_major_str(data.early_fee, data.currency)
+        )
+        self.early_until.set_value(data.early_until)
+        self.fee_per.setCurrentIndex(max(0, self.fee_per.findData(data.fee_per)))
+        self._load_parents(data.parent_event_id)
+        self.side_fee_rule.setCurrentIndex(max(0, self.side_fee_rule.findData(data.side_fee_rule)))
+        self.side_discount.setValue(data.side_discount_percent)
+        self.refund_before.setValue(data.refund_percent_before_close)
+        self.refund_after.setValue(data.refund_percent_after_close)
+        self.closes.set_value(data.registration_closes_at)
+        self.start.set_value(data.start_at)
+        self.arrival.setValue(data.arrival_deadline_minutes)
+        self.starts_on.set_value(data.starts_on)
+        self.ends_on.set_value(data.ends_on)
+        self.venue.setText(data.venue)
+        self.season.setText(data.season)
+        self.coefficient_class.setText(data.coefficient_class)
+        self._overrides = dict(data.overrides)
+        self._overrides.pop("target", None)
+        if info is not None:
+            self.title.setText(info.name)
+            self.status_combo.setCurrentIndex(max(0, self.status_combo.findData(info.status)))
+            self.status_combo.setEnabled(True)
+            self.status_button.setEnabled(True)
+            self.open_desk.setEnabled(True)
+        self.message.setText("")
+
+    def data(self) -> ev_service.EventData:
+        """The form as EventData; amounts parsed in the chosen currency (a bad amount raises ServiceError)."""
+        currency = self.currency.text().strip().upper() or "EUR"
+
+        def amount(key: str, text: str) -> int:
+            try:
+                return parse_amount(text or "0", currency)
+            except MoneyError as exc:
+                raise ServiceError("bad-amount", exc.message, field=key) from None
+
+        try:
+            lengths = tuple(int(x) for x in self.match_lengths.text().replace(" ", "").split(",") if x)
+        except ValueError:
+            raise ServiceError(
+                "bad-lengths", _("Match lengths are whole numbers, e.g. 5,5,7."), field="match_lengths"
+            ) from None
+        early_text = self.early_fee.text().strip()
+        return ev_service.EventData(
+            name=self.name.text(),
+            ruleset=self.ruleset.currentText(),
+            format=self.format.currentText(),
+            entry_type=str(self.entry_type.currentData()),
+            overrides=dict(getattr(self, "_overrides", {})),
+            rounds=self.rounds.value() or None,
+            match_lengths=lengths,
+            target=self.target.value() or None,
+            starts_on=self.starts_on.value(),  # type: ignore[arg-type]
+            ends_on=self.ends_on.value(),  # type: ignore[arg-type]
+            venue=self.venue.text(),
+            season=self.season.text(),
+            coefficient_class=self.coefficient_class.text(),
+            capacity=self.capacity.value() or None,
+            currency=currency,
+            fee=amount("fee", self.fee.text().strip()),
+            early_fee=amount("early_fee", early_text) if early_text else None,
+            early_until=self.early_until.value(),  # type: ignore[arg-type]
+            fee_per=str(self.fee_per.currentData()),
+            parent_event_id=self.parent_event.currentData(),
+            side_fee_rule=str(self.side_fee_rule.currentData()),
+            side_discount_percent=self.side_discount.value(),
+            refund_percent_before_close=self.refund_before.value(),
+            refund_percent_after_close=self.refund_after.value(),
+            registration_closes_at=self.closes.value(),  # type: ignore[arg-type]
+            start_at=self.start.value(),  # type: ignore[arg-type]
+            arrival_deadline_minutes=self.arrival.value(),
+        )
+
+    def save(self) -> bool:
+        for f in self.fields.values():
+            f.set_error(None)
+        state = self.section.state
+        try:
+            data = self.data()
+            if self.event_id is None:
+                info = ev_service.create_event(state.db, state.actor, data)
+            else:
+                info = ev_service.update_event(state.db, state.actor, self.event_id, data)
+        except ServiceError as exc:
+            errors = exc.params.get("errors") or {exc.params.get("field", "name"): exc.message}
+            for key, text in errors.items():
+                (self.fields.get(key) or self.fields["name"]).set_error(text)
+            set_message(self.message, exc.message, False)
+            return False
+        self.event_id = info.id
+        set_message(self.message, _("Saved: event {id}.").format(id=info.id), True)
+        self.section.refresh(select=info.id)
+        state.dataChanged.emit("events")
+        return True
+
+    def _set_status(self) -> None:
+        if self.event_id is None:
+            return
+        state = self.section.state
+        try:
+            ev_service.set_status(state.db, state.actor, self.event_id, str(self.status_combo.currentData()))
+        except ServiceError as exc:
+            set_message(self.message, exc.message, False)
+            return
+        set_message(self.message, _("Status changed."), True)
+        self.section.refresh(select=self.event_id)
+        state.dataChanged.emit("events")
+
+    def _open_desk(self) -> None:
+        window = self.window()
+        show = getattr(window, "show_section", None)
+        if callable(show):
+            show("desk")
+
+
+class EventsSection(QWidget):
+    """The Events section of the main window."""
+
+    def __init__(self, state: DeskState) -> None:
+        super().__init__()
+        self.state = state
+        self.model = RowsModel(
+            [
+                Column(_("No."), lambda e: e.id, True),
+                Column(_("Name"), lambda e: ("↳ " if e.parent_event_id else "") + e.name),
+                Column(_("Ruleset"), lambda e: e.ruleset),
+                Column(_("Format"), lambda e: e.format),
+                Column(_("Status"), lambda e: _(e.status)),
+                Column(_("Places"), lambda e: f"{e.registered}/{e.capacity or '∞'}", True),
+                Column(_("Waiting"), lambda e: e.waitlisted or "", True),
+                Column(_("Fee"), lambda e: money(e.fee, e.currency), True),
+                Column(_("Start"), lambda e: f"{e.start_at:%Y-%m-%d %H:%M}" if e.start_at else ""),
+            ]
+        )
+        self.table = QTableView()
+        self.table.setObjectName("eventsTable")
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.table.selectionModel().selectionChanged.connect(self._selected)
+        self.new_button = QPushButton(_("&New event"))
+        self.new_button.setObjectName("newEvent")
+        self.new_button.clicked.connect(self.new_event)
+        self.editor = EventEditor(self)
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        title = QLabel(_("Events"))
+        title.setStyleSheet("font-size: 16pt; font-weight: 600;")
+        left_layout.addWidget(title)
+        left_layout.addWidget(self.table, 1)
+        left_layout.addWidget(self.new_button, 0, Qt.AlignmentFlag.AlignLeft)
+        splitter = QSplitter()
+        splitter.addWidget(left)
+        splitter.addWidget(self.editor)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        splitter.setSizes([760, 540])
+        self.table.setWordWrap(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 12, 12, 12)
+        layout.addWidget(splitter)
+        for keys, slot in (("Ctrl+N", self.new_event), ("Ctrl+S", self.editor.save)):
+            sc = QShortcut(QKeySequence(keys), self)
+            sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            sc.activated.connect(slot)
+        state.dataChanged.connect(self._data_changed)
+        self.refresh()
+
+    def refresh(self, select: int | None = None) -> None:
+        events = ev_service.list_events(self.state.db)
+        # newest main events first, each followed by its side events
+        events.sort(key=lambda e: (-(e.parent_event_id or e.id), e.parent_event_id is not None, e.id))
+        self.table.blockSignals(True)
+        self.model.set_rows(events)
+        self.table.blockSignals(False)
+        if select is not None:
+            for i, e in enumerate(events):
+                if e.id == select:
+                    self.table.selectRow(i)
+
+    def _selected(self, *args: object) -> None:
+        rows = self.table.selectionModel().selectedRows()
+        if not rows:
+            return
+        info: ev_service.EventInfo = self.model.data(rows[0], ROW_ROLE)
+        if info.id != self.editor.event_id:
+            self.editor.load(info.data(), info)
+
+    def new_event(self) -> None:
+        self.table.clearSelection()
+        self.editor.clear()
+        self.editor.name.setFocus()
+
+    def _data_changed(self, area: str) -> None:
+        if area in ("desk",):
+            self.refresh(select=self.editor.event_id)
