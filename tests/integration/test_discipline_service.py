@@ -1,0 +1,600 @@
+"""Discipline services on a real SQLite file: incidents, penalties visible in sheets and standings, the round
+lock, appeals in time and late, the G16 refund, disqualification (T9c), the audit trail, its CSV (issue 13).
+
+Events are written through the ORM (as the night tests do) and played through the night services. Expected
+values are worked out by hand in the comments from RULES.md and CONTRACTS.md §1.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+
+from clubdesk.db import Database
+from clubdesk.models.audit import AuditEntry
+from clubdesk.models.discipline import Appeal, Incident, Penalty
+from clubdesk.models.event import Entrant, EntrantMember, Event
+from clubdesk.models.member import Member
+from clubdesk.models.result import Match
+from clubdesk.services import discipline as X
+from clubdesk.services import results as RS
+from clubdesk.services import rounds as R
+from clubdesk.services import standings as ST
+from clubdesk.services.base import Actor, Role, ServiceError
+
+DESK = Actor("Desk", Role.SECRETARY)
+REF = Actor("Ana Referee", Role.REFEREE)
+
+
+def make_event(db: Database, ruleset: str, fmt: str, n: int, per: int = 1) -> tuple[int, list[int]]:
+    """An event with ``n`` checked-in entrants of ``per`` members; member numbers "<event>-<k><j>"."""
+    with db.session() as s:
+        ev = Event(
+            name="Discipline night",
+            ruleset=ruleset,
+            format=fmt,
+            entry_type="pair" if per == 2 else "single",
+            status="closed",
+            currency="EUR",
+        )
+        s.add(ev)
+        s.flush()
+        ids: list[int] = []
+        for k in range(n):
+            members = [Member(number=f"{ev.id}-{k}{j}", name=f"Player {k}{'ab'[j]}") for j in range(per)]
+            s.add_all(members)
+            s.flush()
+            e = Entrant(
+                event_id=ev.id,
+                name=f"E{k + 1}",
+                code=f"C{ev.id}X{k}",
+                checked_in_at=datetime(2024, 5, 1, 18, 0),
+                rating=2000 - 10 * k,
+            )
+            s.add(e)
+            s.flush()
+            s.add_all(EntrantMember(entrant_id=e.id, member_id=m.id) for m in members)
+            ids.append(e.id)
+        return ev.id, ids
+
+
+def start_round(db: Database, event_id: int) -> R.RoundView:
+    R.propose_round(db, DESK, event_id, seed=1)
+    return R.publish_round(db, DESK, event_id)
+
+
+def member_of(db: Database, entrant_id: int) -> str:
+    with db.session() as s:
+        m = s.scalar(
+            select(Member)
+            .join(EntrantMember, EntrantMember.member_id == Member.id)
+            .where(EntrantMember.entrant_id == entrant_id)
+        )
+        assert m is not None
+        return m.number
+
+
+def match(db: Database, event_id: int, round_no: int, table_no: int) -> Match:
+    with db.session() as s:
+        m = s.scalar(
+            select(Match).where(
+                Match.event_id == event_id, Match.round_no == round_no, Match.table_no == table_no
+            )
+        )
+        assert m is not None
+        s.expunge(m)
+        return m
+
+
+def count(db: Database, model: type) -> int:
+    with db.session() as s:
+        return int(s.scalar(select(func.count()).select_from(model)) or 0)
+
+
+@pytest.fixture
+def db(tmp_path: Path):  # type: ignore[no-untyped-def]
+    database = Database(tmp_path / "club.sqlite3", backups_dir=tmp_path / "backups")
+    yield database
+    database.close()
+
+
+@pytest.fixture
+def domino(db: Database) -> tuple[int, list[int], R.RoundView]:
+    eid, ids = make_event(db, "domino-es", "round-robin", 4, per=2)
+    return eid, ids, start_round(db, eid)
+
+
+# ---------------------------------------------------------------------------------------------- migration
+
+
+def test_migration_matches_the_models(db: Database) -> None:
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from clubdesk.models import Base
+
+    with db.engine.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+    mine = {"incidents", "penalties", "appeals", "discipline_kinds"}
+    assert [d for d in diff if any(t in repr(d) for t in mine)] == []
+
+
+# ---------------------------------------------------------------------------------------------- incidents
+
+
+def test_incident_records_everything_the_act_asks(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
+    eid, _ids, rv = domino
+    t = rv.tables[0]
+    number = member_of(db, t.sides[1])
+    inc = X.record_incident(
+        db,
+        DESK,
+        eid,
+        round_no=1,
+        table_no=1,
+        kind="false-pass",
+        text="said pass holding 3-4",
+        player=number,
+        hand=3,
+        decision="annul-hand",
+    )
+    # rule E15/E16: licence number, circumstances and effect are in the act
+    assert (inc.player_number, inc.side, inc.hand, inc.decision) == (number, 1, 3, "annul-hand")
+    assert inc.kind_label == "False pass (passed holding a playable tile) (E16)"
+    assert inc.recorded_by == "Desk"
+    listed = X.discipline_list(db, eid, round_no=1, table_no=1).incidents
+    assert [i.id for i in listed] == [inc.id]
+
+
+def test_e19_counter_through_the_service(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
+    eid, _ids, rv = domino
+    t = rv.tables[0]
+    home, away = member_of(db, t.sides[0]), member_of(db, t.sides[1])
+    seen = [
+        X.record_incident(db, DESK, eid, round_no=1, table_no=1, kind="dropped-tiles", text="", player=p)
+        for p in (home, away, home, home)
+    ]
+    # rule E19: the home pair's 1st, the away pair's 1st, the home pair's 2nd and 3rd
+    assert [i.occurrence for i in seen] == [1, 1, 2, 3]
+    assert seen[-1].counter_text == "Dropped tiles, 3rd time by this pair in this game (more than 2 times)"
+    # another game of the encounter starts a new count
+    game2 = X.record_incident(
+        db, DESK, eid, round_no=1, table_no=1, kind="dropped-tiles", text="", player=home, game_no=2
+    )
+    assert game2.occurrence == 1
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "code"),
+    [
+        ({"round_no": 1, "table_no": 9, "kind": "talk"}, "no-such-table"),  # bad input: no table 9
+        ({"round_no": 4, "table_no": 1, "kind": "talk"}, "no-such-table"),
+        ({"round_no": 1, "table_no": 1, "kind": "betting"}, "unknown-incident-kind"),  # tavla's, not domino's
+        ({"round_no": 1, "table_no": 1, "kind": "talk", "decision": "award-leader"}, "decision-not-allowed"),
+        ({"round_no": 1, "table_no": 1, "kind": "talk", "player": "nobody"}, "no-such-member"),
+    ],
+)
+def test_bad_incidents_are_refused_and_nothing_is_written(  # type: ignore[no-untyped-def]
+    db: Database, domino, kwargs, code
+) -> None:
+    eid, _ids, _rv = domino
+    audits = count(db, AuditEntry)
+    with pytest.raises(ServiceError) as err:
+        X.record_incident(db, DESK, eid, text="x", **kwargs)
+    assert err.value.code == code
+    assert count(db, Incident) == 0 and count(db, AuditEntry) == audits
+
+
+def test_player_from_another_table_is_refused(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
+    eid, _ids, rv = domino
+    other = member_of(db, rv.tables[1].sides[0])
+    with pytest.raises(ServiceError) as err:
+        X.record_incident(db, DESK, eid, round_no=1, table_no=1, kind="talk", text="", player=other)
+    assert err.value.code == "not-at-table"
+
+
+def test_club_kind_can_be_used(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
+    eid, _ids, _rv = domino
+    kind = X.add_club_kind(db, DESK, "Noise from the bar")
+    assert kind.key in [k.key for k in X.kinds_for_event(db, eid)]
+    inc = X.record_incident(db, DESK, eid, round_no=1, table_no=2, kind=kind.key, text="loud TV", side=0)
+    assert inc.kind_label == "Noise from the bar"
+
+
+# --------------------------------------------------------------------------- penalties in sheets, standings
+
+
+def test_fine_is_on_the_sheet_and_in_the_score(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
+    eid, _ids, rv = domino
+    RS.add_entry(db, DESK, eid, 1, 1, {"type": "domino", "seat": 0, "pips": [0, 10, 20, 10]})  # +40 home
+    pen = X.impose_penalty(db, REF, eid, round_no=1, table_no=1, side=0, kind="fine", points=15, reason="B7")
+    assert pen.entry == {"type": "penalty", "side": 0, "points": 15}
+    sheet = RS.table_entries(db, eid, 1, 1)[1]
+    assert sheet[-1] == {"type": "penalty", "side": 0, "points": 15}
+    # home then goes out with 80 left in the others' hands: 40 - 15 + 80 = 105 ≥ 100, the game is won 105–0
+    RS.add_entry(db, DESK, eid, 1, 1, {"type": "domino", "seat": 2, "pips": [30, 20, 0, 30]})
+    m = match(db, eid, 1, 1)
+    assert (m.points_a, m.points_b) == (105, 0)
+    assert m.winner == rv.tables[0].sides[0]
+
+
+def test_e20_award_leader_ends_the_match_and_counts_in_the_standings(  # type: ignore[no-untyped-def]
+    db: Database, domino
+) -> None:
+    eid, _ids, rv = domino
+    RS.add_entry(db, DESK, eid, 1, 1, {"type": "domino", "seat": 0, "pips": [0, 10, 20, 10]})  # 40–0
+    RS.add_entry(db, DESK, eid, 1, 1, {"type": "domino", "seat": 1, "pips": [10, 0, 10, 5]})  # 40–25
+    X.impose_penalty(db, REF, eid, round_no=1, table_no=1, side=1, kind="award-leader", reason="power cut")
+    m = match(db, eid, 1, 1)
+    # rule E20: the pair ahead (home, 40) wins; the rivals get 60 to reach 100; the losers keep 25
+    assert (m.points_a, m.points_b) == (100, 25)
+    assert m.status == "confirmed" and m.referee == REF.name
+    rows = {r.entrant: r for r in ST.event_standings(db, eid).rows}
+    home, away = rv.tables[0].sides
+    assert rows[home].points > rows[away].points
+
+
+def test_annulled_hand_and_replay_score_nothing(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
+    eid, _ids, _rv = domino
+    RS.add_entry(db, DESK, eid, 1, 1, {"type": "domino", "seat": 0, "pips": [0, 10, 20, 10]})  # 40–0
+    X.impose_penalty(db, REF, eid, round_no=1, table_no=1, side=1, kind="annul-hand", reason="E16 false pass")
+    X.impose_penalty(db, REF, eid, round_no=1, table_no=1, side=0, kind="replay", reason="E20 lights out")
+    sheet = RS.table_entries(db, eid, 1, 1)[1]
+    # after hand 1 the next leader is seat 1 (E7.3), of side 1: the offender's side led → lead lost
+    assert sheet[1:] == [{"type": "annulled", "lead_lost": True}, {"type": "annulled", "lead_lost": False}]
+    m = match(db, eid, 1, 1)
+    assert (m.points_a, m.points_b) == (40, 0)
+
+
+def test_match_loss_in_dominoes(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
+    eid, _ids, rv = domino
+    X.impose_penalty(db, REF, eid, round_no=1, table_no=2, side=0, kind="match-loss", reason="abandonment")
+    m = match(db, eid, 1, 2)
+    assert m.winner == rv.tables[1].sides[1] and m.status == "confirmed"
+    assert (m.points_a, m.points_b) == (0, 100)  # rule E20: the rivals reach the total
+
+
+def test_warning_leaves_the_sheet_alone(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
+    eid, _ids, _rv = domino
+    pen = X.impose_penalty(db, REF, eid, round_no=1, table_no=1, side=0, kind="warning", reason="E12 talk")
+    assert pen.entry is None and RS.table_entries(db, eid, 1, 1) == {}
+
+
+def test_validate_keeps_the_score_at_suspension(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
+    eid, _ids, rv = domino
+    RS.add_entry(db, DESK, eid, 1, 1, {"type": "domino", "seat": 0, "pips": [0, 10, 20, 10]})  # 40–0
+    X.impose_penalty(db, REF, eid, round_no=1, table_no=1, side=0, kind="validate", reason="E20 flood")
+    m = match(db, eid, 1, 1)
+    assert (m.points_a, m.points_b) == (40, 0) and m.status == "confirmed"
+    assert m.winner == rv.tables[0].sides[0]
+
+
+def test_only_a_referee_imposes_penalties(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
+    eid, _ids, _rv = domino
+    with pytest.raises(ServiceError) as err:
+        X.impose_penalty(db, DESK, eid, round_no=1, table_no=1, side=0, kind="warning", reason="x")
+    assert err.value.code == "referee-only"
+
+
+def test_tavla_game_loss_and_match_loss(db: Database) -> None:
+    eid, _ids = make_event(db, "tavla", "swiss", 4)
+    with db.session() as s:
+        ev = s.get(Event, eid)
+        assert ev is not None
+        ev.rounds = 3
+    rv = start_round(db, eid)
+    home, away = rv.tables[0].sides
+    # rule T9d: a game loss with the cube on 2: the opponent wins one single game x 2 = 2 points
+    X.impose_penalty(
+        db, REF, eid, round_no=1, table_no=1, side=0, kind="game-loss", cube=2, reason="stalling"
+    )
+    m = match(db, eid, 1, 1)
+    assert (m.score_a, m.score_b) == (0, 2)
+    # rule T9d: a match loss: the opponent to the match length 5, the offender keeps his 0
+    X.impose_penalty(db, REF, eid, round_no=1, table_no=1, side=0, kind="match-loss", reason="phone")
+    m = match(db, eid, 1, 1)
+    assert (m.score_a, m.score_b) == (0, 5) and m.winner == away and m.status == "confirmed"
+    rows = {r.entrant: r for r in ST.event_standings(db, eid).rows}
+    assert rows[away].points > rows[home].points
+
+
+def test_gaple_forfeit_and_deduction(db: Database) -> None:
+    eid, _ids = make_event(db, "gaple-club", "round-robin", 4, per=2)
+    rv = start_round(db, eid)
+    # rule B7: the club league fines below zero: 0 - 20 = -20 on the sheet
+    X.impose_penalty(
+        db, REF, eid, round_no=1, table_no=1, side=1, kind="fine", points=20, reason="wrong play"
+    )
+    assert RS.table_entries(db, eid, 1, 1)[1] == [{"type": "penalty", "side": 1, "points": 20}]
+    # rule G15: a walkover: the absent pair loses the match
+    X.impose_penalty(db, REF, eid, round_no=1, table_no=2, side=0, kind="forfeit", reason="not present")
+    m = match(db, eid, 1, 2)
+    assert m.kind == "forfeit" and m.winner == rv.tables[1].sides[1]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "code"),
+    [
+        ({"table_no": 7, "kind": "warning"}, "no-such-table"),
+        ({"table_no": 1, "kind": "fine"}, "points-required"),
+        ({"table_no": 1, "kind": "game-loss", "reason": " "}, "reason-required"),
+        ({"table_no": 1, "kind": "award-leader"}, "no-pair-ahead"),  # 0–0: nobody is ahead
+    ],
+)
+def test_bad_penalties_are_refused(db: Database, domino, kwargs, code) -> None:  # type: ignore[no-untyped-def]
+    eid, _ids, _rv = domino
+    args = {"reason": "r", **kwargs}
+    with pytest.raises(ServiceError) as err:
+        X.impose_penalty(db, REF, eid, round_no=1, side=0, **args)
+    assert err.value.code == code
+    assert count(db, Penalty) == 0
+
+
+def _finish_round_1(db: Database, eid: int) -> None:
+    for t in (1, 2):
+        # rule E18: seat 0 goes out twice: 10+20+10 = 40, then 40+40+40 = 120: home wins 160–0
+        entries = [
+            {"type": "domino", "seat": 0, "pips": [0, 10, 20, 10]},
+            {"type": "domino", "seat": 0, "pips": [0, 40, 40, 40]},
+        ]
+        RS.record_result(db, DESK, eid, 1, t, entries=entries, confirm_both=True)
+
+
+def test_penalty_on_a_locked_result_needs_an_override(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
+    eid, _ids, _rv = domino
+    _finish_round_1(db, eid)
+    start_round(db, eid)  # publishing round 2 locks round 1 (T10)
+    before = RS.table_entries(db, eid, 1, 1)
+    audits = count(db, AuditEntry)
+    with pytest.raises(ServiceError) as err:
+        X.impose_penalty(
+            db, REF, eid, round_no=1, table_no=1, side=0, kind="deduction", points=30, reason="G3"
+        )
+    assert err.value.code == "locked"
+    assert RS.table_entries(db, eid, 1, 1) == before and count(db, AuditEntry) == audits
+    assert count(db, Penalty) == 0
+    with pytest.raises(ServiceError) as err:  # the match has ended: where does the deduction go?
+        X.impose_penalty(
+            db,
+            REF,
+            eid,
+            round_no=1,
+            table_no=1,
+            side=0,
+            kind="deduction",
+            points=30,
+            reason="G3",
+            override="committee decision",
+        )
+    assert err.value.code == "match-ended"
+    pen = X.impose_penalty(
+        db,
+        REF,
+        eid,
+        round_no=1,
+        table_no=1,
+        side=0,
+        kind="deduction",
+        points=30,
+        reason="G3",
+        override="committee decision after the round",
+        after_hand=1,
+    )
+    assert pen.override_reason == "committee decision after the round"
+    assert RS.table_entries(db, eid, 1, 1)[1][1] == {"type": "penalty", "side": 0, "points": 30}
+    m = match(db, eid, 1, 1)
+    # 40, then -30 at the breach = 10, then +120 = 130: the sheet and the result follow
+    assert (m.points_a, m.points_b) == (130, 0) and m.status == "confirmed"
+    # a warning does not change the result: no override needed
+    X.impose_penalty(db, REF, eid, round_no=1, table_no=2, side=0, kind="warning", reason="E12")
+
+
+# ------------------------------------------------------------------------------------------------ appeals
+
+
+def test_appeal_in_time_late_and_overridden(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
+    eid, _ids, rv = domino
+    _finish_round_1(db, eid)
+    end = match(db, eid, 1, 1).confirmed_at
+    assert end is not None
+    by = rv.tables[0].sides[1]
+    # rule T10: 15 minutes after the end is still in time
+    ok = X.file_appeal(
+        db,
+        DESK,
+        eid,
+        round_no=1,
+        table_no=1,
+        entrant_id=by,
+        text="count wrong",
+        fee=500,
+        now=end + timedelta(minutes=15),
+    )
+    assert ok.deadline == end + timedelta(minutes=15) and ok.status == "open"
+    # 16 minutes after: refused, nothing written
+    with pytest.raises(ServiceError) as err:
+        X.file_appeal(
+            db, DESK, eid, round_no=1, table_no=1, entrant_id=by, text="late", now=end + timedelta(minutes=16)
+        )
+    assert err.value.code == "appeal-late" and count(db, Appeal) == 1
+    # the desk cannot let it in; the referee can, with a reason
+    with pytest.raises(ServiceError):
+        X.file_appeal(
+            db,
+            DESK,
+            eid,
+            round_no=1,
+            table_no=1,
+            entrant_id=by,
+            text="late",
+            override="x",
+            now=end + timedelta(minutes=16),
+        )
+    late = X.file_appeal(
+        db,
+        REF,
+        eid,
+        round_no=1,
+        table_no=1,
+        entrant_id=by,
+        text="late",
+        override="scorer kept the sheet",
+        now=end + timedelta(minutes=16),
+    )
+    assert late.late_override == "scorer kept the sheet"
+
+
+def test_appeal_window_is_a_setting(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
+    eid, _ids, rv = domino
+    _finish_round_1(db, eid)
+    end = match(db, eid, 1, 1).confirmed_at
+    assert end is not None
+    X.set_appeal_window(db, REF, 30)
+    ok = X.file_appeal(
+        db,
+        DESK,
+        eid,
+        round_no=1,
+        table_no=1,
+        entrant_id=rv.tables[0].sides[0],
+        text="x",
+        now=end + timedelta(minutes=25),
+    )
+    assert ok.deadline == end + timedelta(minutes=30)
+
+
+def test_fee_refunded_only_when_upheld(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
+    eid, _ids, rv = domino
+    t1, t2 = rv.tables
+    a = X.file_appeal(db, DESK, eid, round_no=1, table_no=1, entrant_id=t1.sides[0], text="a", fee=500)
+    b = X.file_appeal(db, DESK, eid, round_no=1, table_no=2, entrant_id=t2.sides[1], text="b", fee=500)
+    X.hear_appeal(db, REF, a.id, appellant_notes="they signalled", respondent_notes="we did not")
+    # rule G16: US$5 = 500 cents, refunded when upheld, kept when rejected
+    up = X.decide_appeal(db, REF, a.id, upheld=True, reasons="signals seen by the referee")
+    down = X.decide_appeal(db, REF, b.id, upheld=False, reasons="no evidence")
+    assert (up.status, up.refund, up.appellant_notes) == ("upheld", 500, "they signalled")
+    assert (down.status, down.refund) == ("rejected", 0)
+    with pytest.raises(ServiceError) as err:
+        X.decide_appeal(db, REF, a.id, upheld=False, reasons="again")
+    assert err.value.code == "appeal-decided"
+    with pytest.raises(ServiceError) as err:
+        X.file_appeal(db, DESK, eid, round_no=1, table_no=1, entrant_id=t2.sides[0], text="not mine")
+    assert err.value.code == "not-at-table"
+
+
+# -------------------------------------------------------------------------------------- disqualification
+
+
+def _tavla_league(db: Database) -> tuple[int, list[int]]:
+    """A tavla round robin of 4 (3 rounds), the lower entrant id always wins 5–0; prizes 10.00 and 5.00
+    for places 1 and 2, season base points 100/60/40/20 at coefficient "Local" = 1."""
+    eid, ids = make_event(db, "tavla", "round-robin", 4)
+    R.configure(
+        db,
+        DESK,
+        eid,
+        prize_plan=json.dumps({"places": [{"place": 1, "fixed": 1000}, {"place": 2, "fixed": 500}]}),
+        season_scale=json.dumps({"base_points": [100, 60, 40, 20], "coefficients": {"Local": 1}}),
+    )
+    with db.session() as s:
+        ev = s.get(Event, eid)
+        assert ev is not None
+        ev.coefficient_class = "Local"
+    for r in (1, 2, 3):
+        rv = start_round(db, eid)
+        for t in rv.tables:
+            a, b = t.sides
+            assert b is not None
+            RS.record_result(db, DESK, eid, r, t.table, score=(5, 0) if a < b else (0, 5), confirm_both=True)
+    return eid, ids
+
+
+def test_disqualification_removes_prizes_and_season_points(db: Database) -> None:
+    eid, ids = _tavla_league(db)
+    before = {p["entrant"]: p for p in ST.final_places(db, eid)}
+    assert before[ids[0]]["prizes"][0]["amount"] == 1000  # E1 won all three
+    X.disqualify(db, REF, eid, ids[0], "betting (rule T1)")
+    after = {p["entrant"]: p for p in ST.final_places(db, eid)}
+    # rule T9c: no prize, no season points for the disqualified entrant
+    assert after[ids[0]]["prizes"] == [] and after[ids[0]]["season_points"] == 0
+    with db.session() as s:
+        en = s.get(Entrant, ids[0])
+        assert en is not None and en.status == "disqualified"
+    pen = X.discipline_list(db, eid).penalties
+    assert [(p.kind, p.entrant, p.reason) for p in pen] == [("disqualification", ids[0], "betting (rule T1)")]
+
+
+@pytest.mark.xfail(
+    reason="services/standings.compute_standings does not pass the disqualified entrants to the standings "
+    "engine yet (issue 11's file): rule T9c wants them out of the ranking",
+    strict=False,
+)
+def test_disqualification_removes_from_the_ranking(db: Database) -> None:
+    eid, ids = _tavla_league(db)
+    X.disqualify(db, REF, eid, ids[0], "betting (rule T1)")
+    rows = ST.event_standings(db, eid).rows
+    # rule T9c: E1 leaves the ranking; E2 (two wins) is now first
+    assert [r.entrant for r in rows] == ids[1:]
+    assert rows[0].rank == 1
+
+
+def test_disqualification_forfeits_open_tables(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
+    eid, _ids, rv = domino
+    home, away = rv.tables[0].sides
+    X.disqualify(db, REF, eid, home, "violence")
+    m = match(db, eid, 1, 1)
+    assert m.kind == "forfeit" and m.winner == away  # rule T9b/T9c: the opponent wins by walkover
+    with pytest.raises(ServiceError) as err:
+        X.disqualify(db, REF, eid, home, "again")
+    assert err.value.code == "already-disqualified"
+
+
+# ------------------------------------------------------------------------------------------------- audit
+
+
+def test_every_change_leaves_before_and_after(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
+    eid, _ids, rv = domino
+    RS.add_entry(db, DESK, eid, 1, 1, {"type": "domino", "seat": 0, "pips": [0, 10, 20, 10]})
+    inc = X.record_incident(db, DESK, eid, round_no=1, table_no=1, kind="talk", text="chatting", side=1)
+    X.decide_incident(db, REF, inc.id, "warning")
+    X.impose_penalty(db, REF, eid, round_no=1, table_no=1, side=0, kind="fine", points=10, reason="B7")
+    ap = X.file_appeal(
+        db, DESK, eid, round_no=1, table_no=1, entrant_id=rv.tables[0].sides[0], text="x", fee=500
+    )
+    X.decide_appeal(db, REF, ap.id, upheld=True, reasons="fine was wrong")
+    rows = {r.action: r for r in X.audit_rows(db, event_id=eid, round_no=1, table_no=1)}
+    decide = rows["incident.decide"]
+    assert json.loads(decide.before or "{}")["decision"] == ""
+    assert json.loads(decide.after or "{}")["decision"] == "warning"
+    pen = rows["penalty.add"]
+    # the table went from 40–0 to 30–0
+    assert json.loads(pen.before or "{}")["match"]["points"] == [40, 0]
+    assert json.loads(pen.after or "{}")["match"]["points"] == [30, 0]
+    appeal = rows["appeal.decide"]
+    assert json.loads(appeal.before or "{}")["refund"] == 0
+    assert json.loads(appeal.after or "{}")["refund"] == 500
+    assert appeal.actor == REF.name and appeal.reason == "fine was wrong"
+    assert rows["incident.add"].table == 1 and rows["incident.add"].event == eid
+
+
+def test_audit_filters_and_csv(db: Database, domino, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    eid, _ids, _rv = domino
+    X.record_incident(db, DESK, eid, round_no=1, table_no=1, kind="talk", text="", side=0)
+    X.record_incident(
+        db, Actor("Şükrü", Role.SCORER), eid, round_no=1, table_no=2, kind="talk", text="", side=0
+    )
+    assert {r.table for r in X.audit_rows(db, event_id=eid, round_no=1, table_no=2)} == {2}
+    # person: accents ignored ("sukru" finds "Şükrü")
+    found = X.audit_rows(db, person="sukru")
+    assert [r.actor for r in found] == ["Şükrü"]
+    out = tmp_path / "audit.csv"
+    n = X.export_audit_csv(db, out, event_id=eid, table_no=2)
+    with out.open(encoding="utf-8-sig", newline="") as fh:
+        lines = list(csv.reader(fh))
+    assert n == 1 and lines[0][:4] == ["at", "actor", "role", "action"]
+    assert lines[1][1] == "Şükrü" and lines[1][3] == "incident.add"
