@@ -1,0 +1,1 @@
+"""Thin Qt table models over plain dataclasses (column constants, custom roles), testable without a window."""

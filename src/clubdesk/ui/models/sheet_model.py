@@ -1,0 +1,259 @@
+"""The running score sheet as a thin table model: one row per entry, built from the engine's replay result.
+
+Rows are plain frozen dataclasses (:class:`SheetRow`); :func:`sheet_rows` turns a ``replay`` result and its
+entries into rows for any family (gaple, domino-es, tavla).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QColor, QFont
+
+from clubdesk.i18n import _
+
+ModelIndex = QModelIndex | QPersistentModelIndex
+
+ENTRY_ROLE = Qt.ItemDataRole.UserRole + 1  # the raw entry dict of the row
+
+COL_NO, COL_GAME, COL_ENTRY, COL_PTS_A, COL_PTS_B, COL_TOT_A, COL_TOT_B, COL_NOTE = range(8)
+N_COLUMNS = 8
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    index: int  # the entry's position in the sheet (0-based)
+    game: int  # 1-based game number (dominoes); 1 for a tavla match
+    entry: Mapping[str, object]
+    label: str  # what was entered, in words
+    points: tuple[int, int]
+    totals: tuple[int, int]
+    explanation: str
+    marker: str = ""  # "Crawford", "warm-up", "burned" ... shown in the label column
+    game_end: bool = False  # this entry ended a game (dominoes)
+
+
+def _seat(seat: object, seat_names: Sequence[str] | None) -> str:
+    if isinstance(seat, int) and seat_names is not None and 0 <= seat < len(seat_names):
+        return seat_names[seat]
+    return _("seat {n}").format(n=int(seat) + 1 if isinstance(seat, int) else seat)
+
+
+def _side(side: object, side_names: Sequence[str]) -> str:
+    if isinstance(side, int) and 0 <= side < len(side_names):
+        return side_names[side]
+    return str(side)
+
+
+def describe_entry(
+    entry: Mapping[str, object], side_names: Sequence[str], seat_names: Sequence[str] | None = None
+) -> str:
+    """One entry in words, as the scorer entered it."""
+    kind = entry.get("type")
+    if kind in ("out", "domino"):
+        text = _("{who} goes out").format(who=_seat(entry.get("seat"), seat_names))
+        extras = []
+        if entry.get("last_tile"):
+            extras.append(_("last tile {tile}").format(tile=entry["last_tile"]))
+        if entry.get("two_ends"):
+            extras.append(_("two ends"))
+        dead = entry.get("dead")
+        if isinstance(dead, Mapping):
+            for tile in ("0-0", "6-6"):
+                holder = dead.get(tile)
+                if holder is not None:
+                    extras.append(
+                        _("dead {tile} held by {who}").format(tile=tile, who=_seat(holder, seat_names))
+                    )
+        return text + (" (" + ", ".join(extras) + ")" if extras else "")
+    if kind == "block":
+        if "seat" in entry:
+            return _("blocked by {who}").format(who=_seat(entry.get("seat"), seat_names))
+        return _("blocked hand")
+    if kind == "redeal":
+        return _("redeal")
+    if kind == "annulled":
+        return _("hand annulled, lead lost") if entry.get("lead_lost") else _("hand annulled")
+    if kind == "six_doubles":
+        return _("six doubles: {who}").format(who=_seat(entry.get("seat"), seat_names))
+    if kind == "penalty":
+        return _("penalty {points} for {side}").format(
+            points=entry.get("points"), side=_side(entry.get("side"), side_names)
+        )
+    if kind == "abandon":
+        return _("{side} abandons").format(side=_side(entry.get("side"), side_names))
+    if kind == "game":
+        kinds = {"single": _("single"), "gammon": _("gammon"), "backgammon": _("backgammon")}
+        text = _("{who} wins, {kind}").format(
+            who=_side(entry.get("winner"), side_names),
+            kind=kinds.get(str(entry.get("kind")), entry.get("kind")),
+        )
+        cube = entry.get("cube", 1)
+        if entry.get("dropped"):
+            text += ", " + _("double dropped at cube {c}").format(c=cube)
+        elif isinstance(cube, int) and cube > 1:
+            text += ", " + _("cube {c}").format(c=cube)
+        return text
+    if kind == "game_loss":
+        return _("game loss penalty for {side}").format(side=_side(entry.get("loser"), side_names))
+    if kind == "forfeit":
+        reasons = {"absent": _("absent"), "time": _("out of time"), "penalty": _("penalty")}
+        return _("forfeit won by {side} ({reason})").format(
+            side=_side(entry.get("winner"), side_names), reason=reasons.get(str(entry.get("reason")), "")
+        )
+    return str(kind)
+
+
+def _pair(value: object) -> tuple[int, int]:
+    if isinstance(value, Sequence) and len(value) == 2:
+        return int(value[0]), int(value[1])
+    return 0, 0
+
+
+def sheet_rows(
+    family: str,
+    entries: Sequence[Mapping[str, object]],
+    result: Mapping[str, Any],
+    side_names: Sequence[str],
+    seat_names: Sequence[str] | None = None,
+) -> list[SheetRow]:
+    """One row per entry from a ``replay`` result (CONTRACTS.md §1 shapes)."""
+    rows: list[SheetRow] = []
+    games = result.get("games", [])
+    if family == "tavla":
+        for i, g in enumerate(games):
+            entry = entries[i] if i < len(entries) else {}
+            marker = _("Crawford") if g.get("crawford") else ""  # rule T7b: the Crawford game is marked
+            rows.append(
+                SheetRow(
+                    i,
+                    1,
+                    entry,
+                    describe_entry(entry, side_names),
+                    _pair(g.get("points")),
+                    _pair(g.get("score")),
+                    str(g.get("explanation", "")),
+                    marker,
+                )
+            )
+        return rows
+    i = 0
+    for gno, g in enumerate(games, start=1):
+        hands = g.get("hands", [])
+        for h_i, h in enumerate(hands):
+            entry = entries[i] if i < len(entries) else {}
+            markers = []
+            if h.get("warmup"):
+                markers.append(_("warm-up"))
+            if h.get("burned") is not None:
+                markers.append(_("burn: {side} to 0").format(side=_side(h.get("burned"), side_names)))
+            if h.get("opened") is False:
+                markers.append(_("does not open"))
+            end = h_i == len(hands) - 1 and g.get("winner") is not None
+            if end:
+                markers.append(_("game to {side}").format(side=_side(g.get("winner"), side_names)))
+            rows.append(
+                SheetRow(
+                    i,
+                    gno,
+                    entry,
+                    describe_entry(entry, side_names, seat_names),
+                    _pair(h.get("points")),
+                    _pair(h.get("totals")),
+                    str(h.get("explanation", "")),
+                    "; ".join(markers),
+                    end,
+                )
+            )
+            i += 1
+    return rows
+
+
+class SheetModel(QAbstractTableModel):
+    """Rows of :class:`SheetRow`; the explanation is also each row's tooltip."""
+
+    def __init__(self, side_names: Sequence[str] = ("A", "B"), family: str = "gaple") -> None:
+        super().__init__()
+        self.rows: list[SheetRow] = []
+        self.side_names = tuple(side_names)
+        self.family = family
+
+    def set_rows(self, rows: Sequence[SheetRow]) -> None:
+        self.beginResetModel()
+        self.rows = list(rows)
+        self.endResetModel()
+
+    def set_side_names(self, names: Sequence[str]) -> None:
+        self.side_names = tuple(names)
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, N_COLUMNS - 1)
+
+    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else N_COLUMNS
+
+    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        row = self.rows[index.row()]
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return {
+                COL_NO: str(row.index + 1),
+                COL_GAME: str(row.game),
+                COL_ENTRY: row.label + (f"  [{row.marker}]" if row.marker else ""),
+                COL_PTS_A: _signed(row.points[0]),
+                COL_PTS_B: _signed(row.points[1]),
+                COL_TOT_A: str(row.totals[0]),
+                COL_TOT_B: str(row.totals[1]),
+                COL_NOTE: row.explanation,
+            }[col]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return row.explanation
+        if role == ENTRY_ROLE:
+            return dict(row.entry)
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (
+            COL_NO,
+            COL_GAME,
+            COL_PTS_A,
+            COL_PTS_B,
+            COL_TOT_A,
+            COL_TOT_B,
+        ):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.FontRole and col in (COL_TOT_A, COL_TOT_B):
+            font = QFont()
+            font.setBold(True)
+            return font
+        if role == Qt.ItemDataRole.BackgroundRole:
+            if row.marker.startswith(_("Crawford")):
+                return QColor("#fff4d6")
+            if row.game_end:
+                return QColor("#e3f4e8")
+        return None
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:  # noqa: N802
+        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
+            return None
+        a, b = self.side_names[0], self.side_names[1]
+        total = _("score") if self.family == "tavla" else _("total")
+        return {
+            COL_NO: "#",
+            COL_GAME: _("Game"),
+            COL_ENTRY: _("Entry"),
+            COL_PTS_A: f"+ {a}",
+            COL_PTS_B: f"+ {b}",
+            COL_TOT_A: f"{a} {total}",
+            COL_TOT_B: f"{b} {total}",
+            COL_NOTE: _("Explanation"),
+        }[section]
+
+
+def _signed(n: int) -> str:
+    return f"{n:+d}" if n else "0"

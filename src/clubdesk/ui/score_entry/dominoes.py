@@ -1,0 +1,316 @@
+"""Hand-by-hand entry for gaple (seeds 000, 001) and Spanish federation dominoes (seed 002).
+
+Keyboard: the outcome (type its first letter: O out, B block, R redeal, P penalty, S six doubles, A annulled
+or abandon), Tab, the seat (type its number 1-4), Tab, the pips left in each hand (the seat that went out is
+skipped), the special flags, Enter. Every hand is explained and checked live by the rules engine; an
+impossible entry (e.g. 70 pips in one hand) is refused inline with the engine's message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from PySide6.QtGui import QIntValidator
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLineEdit, QWidget
+
+from clubdesk.i18n import _
+from clubdesk.ui.score_entry.base import Entry, InputProblem, SheetEntryForm
+from clubdesk.ui.score_entry.keys import KeyCombo
+
+
+def _int_field(name: str, top: int = 999) -> QLineEdit:
+    field = QLineEdit()
+    field.setObjectName(name)
+    field.setValidator(QIntValidator(0, top))
+    field.setMaximumWidth(56)
+    field.setPlaceholderText("0")
+    return field
+
+
+def _read_int(field: QLineEdit, what: str) -> int:
+    text = field.text().strip()
+    if not text:
+        return 0
+    try:
+        return int(text)
+    except ValueError:
+        raise InputProblem(_("{what}: type a whole number").format(what=what), field) from None
+
+
+class _DominoFamilyForm(SheetEntryForm):
+    """Seat, four pip fields, penalty side and points: what gaple and domino-es share."""
+
+    OUTCOMES: tuple[tuple[str, str], ...] = ()
+    OUT_TYPE = "out"
+
+    def _seat_label(self, seat: int) -> str:
+        side = self.side_names[seat % 2]
+        if self.seat_names:
+            return f"{seat + 1} — {self.seat_names[seat]} ({side})"
+        return _("{n} — seat {n} ({side})").format(n=seat + 1, side=side)
+
+    def _seat_combo(self, name: str, nobody: bool = False) -> QComboBox:
+        combo = KeyCombo()
+        combo.setObjectName(name)
+        if nobody:
+            combo.addItem(_("0 — nobody"), None)
+        for seat in range(4):
+            combo.addItem(self._seat_label(seat), seat)
+        return combo
+
+    def _side_combo(self, name: str) -> QComboBox:
+        combo = KeyCombo()
+        combo.setObjectName(name)
+        for side in (0, 1):
+            combo.addItem(f"{side + 1} — {self.side_names[side]}", side)
+        return combo
+
+    def build_common(self) -> None:
+        self.outcome = KeyCombo()
+        self.outcome.setObjectName("outcome")
+        for code, label in self.OUTCOMES:
+            self.outcome.addItem(label, code)
+        self.seat = self._seat_combo("seat")
+        self.pips = [_int_field(f"pips{i}") for i in range(4)]
+        pips_row = QWidget()
+        row = QHBoxLayout(pips_row)
+        row.setContentsMargins(0, 0, 0, 0)
+        for i, f in enumerate(self.pips):
+            f.setToolTip(self._seat_label(i))
+            row.addWidget(f)
+        row.addStretch(1)
+        self.pips_row = pips_row
+        self.side = self._side_combo("side")
+        self.points = _int_field("points", 9999)
+        self.inputs.addRow(_("&Outcome"), self.outcome)
+        self.inputs.addRow(_("&Seat"), self.seat)
+        self.inputs.addRow(_("&Pips left, seats 1–4"), pips_row)
+        self.inputs.addRow(_("Si&de"), self.side)
+        self.inputs.addRow(_("Poi&nts"), self.points)
+        self.outcome.currentIndexChanged.connect(self._outcome_changed)
+        self.seat.currentIndexChanged.connect(self._seat_changed)
+        self.watch(self.outcome, self.seat, *self.pips, self.side, self.points)
+
+    def kind(self) -> str:
+        return str(self.outcome.currentData())
+
+    def _visible(self) -> dict[QWidget, bool]:
+        k = self.kind()
+        return {
+            self.seat: k in (self.OUT_TYPE, "block", "six_doubles"),
+            self.pips_row: k in (self.OUT_TYPE, "block"),
+            self.side: k in ("penalty", "abandon"),
+            self.points: k == "penalty",
+        }
+
+    def _outcome_changed(self, *_args: object) -> None:
+        for widget, visible in self._visible().items():
+            self.inputs.setRowVisible(widget, visible)
+        self._seat_changed()
+
+    def _seat_changed(self, *_args: object) -> None:
+        out_seat = self.seat.currentData() if self.kind() == self.OUT_TYPE else None
+        for i, f in enumerate(self.pips):
+            going_out = i == out_seat
+            f.setEnabled(not going_out)
+            if going_out:
+                f.setText("0")
+
+    def read_pips(self) -> list[int]:
+        return [_read_int(f, _("pips of seat {n}").format(n=i + 1)) for i, f in enumerate(self.pips)]
+
+    def first_input(self) -> QWidget:
+        return self.outcome
+
+    def clear_common(self) -> None:
+        for f in (*self.pips, self.points):
+            f.clear()
+        self._seat_changed()
+
+    def load_common(self, entry: Mapping[str, Any]) -> None:
+        self.outcome.setCurrentIndex(max(0, self.outcome.findData(entry.get("type"))))
+        if isinstance(entry.get("seat"), int):
+            self.seat.setCurrentIndex(self.seat.findData(entry["seat"]))
+        pips = entry.get("pips")
+        for i, f in enumerate(self.pips):
+            f.setText(str(pips[i]) if isinstance(pips, list | tuple) and i < len(pips) else "")
+        side = entry.get("side")
+        if isinstance(side, int):
+            self.side.setCurrentIndex(self.side.findData(side))
+        self.points.setText(str(entry.get("points", "")) if entry.get("type") == "penalty" else "")
+        self._seat_changed()
+
+    def summary_text(self) -> str:
+        games = self.result.get("games", [])
+        won = self.result.get("games_won", [0, 0])
+        a, b = self.side_names
+        if self.result.get("winner") is not None:
+            return _("Match won by {side}, games {x}–{y}").format(
+                side=self.side_names[int(self.result["winner"])], x=won[0], y=won[1]
+            )
+        totals = games[-1]["totals"] if games and games[-1].get("winner") is None else [0, 0]
+        gno = len(games) if games and games[-1].get("winner") is None else len(games) + 1
+        return _("Games {x}–{y} · game {g}: {a} {ta} – {tb} {b}").format(
+            x=won[0], y=won[1], g=gno, a=a, ta=totals[0], tb=totals[1], b=b
+        )
+
+
+class GapleEntryForm(_DominoFamilyForm):
+    family = "gaple"
+    OUT_TYPE = "out"
+
+    @property
+    def OUTCOMES(self) -> tuple[tuple[str, str], ...]:  # type: ignore[override]  # noqa: N802
+        return (
+            ("out", _("Out: a player went out")),
+            ("block", _("Block: duel of pips (gaple)")),
+            ("redeal", _("Redeal")),
+            ("penalty", _("Penalty points")),
+            ("six_doubles", _("Six doubles dealt")),
+        )
+
+    def build_inputs(self) -> None:
+        self.title.setText(_("Gaple: hand by hand"))
+        self.build_common()
+        self.last_tile = KeyCombo()
+        self.last_tile.setObjectName("lastTile")
+        for value, label in ((None, _("0 — another tile")), ("0-0", "1 — 0-0"), ("6-6", "2 — 6-6")):
+            self.last_tile.addItem(label, value)
+        self.two_ends = QCheckBox(_("went out on &two ends (GS1)"))
+        self.two_ends.setObjectName("twoEnds")
+        self.dead00 = self._seat_combo("dead00", nobody=True)
+        self.dead66 = self._seat_combo("dead66", nobody=True)
+        self.inputs.addRow(_("&Last tile"), self.last_tile)
+        self.inputs.addRow("", self.two_ends)
+        self.inputs.addRow(_("Dead 0-0 &held by"), self.dead00)
+        self.inputs.addRow(_("Dead 6-6 h&eld by"), self.dead66)
+        self.watch(self.last_tile, self.two_ends, self.dead00, self.dead66)
+        self._outcome_changed()
+
+    def _visible(self) -> dict[QWidget, bool]:
+        out = self.kind() == "out"
+        return {
+            **super()._visible(),
+            self.last_tile: out,
+            self.two_ends: out,
+            self.dead00: out,
+            self.dead66: out,
+        }
+
+    def read_entry(self) -> Entry:
+        k = self.kind()
+        if k == "out":
+            return {
+                "type": "out",
+                "seat": int(self.seat.currentData()),
+                "pips": self.read_pips(),
+                "last_tile": self.last_tile.currentData(),
+                "two_ends": self.two_ends.isChecked(),
+                "dead": {"0-0": self.dead00.currentData(), "6-6": self.dead66.currentData()},
+            }
+        if k == "block":
+            return {"type": "block", "seat": int(self.seat.currentData()), "pips": self.read_pips()}
+        if k == "redeal":
+            return {"type": "redeal"}
+        if k == "six_doubles":
+            return {"type": "six_doubles", "seat": int(self.seat.currentData())}
+        return {
+            "type": "penalty",
+            "side": int(self.side.currentData()),
+            "points": _read_int(self.points, _("penalty points")),
+        }
+
+    def load_entry(self, entry: Mapping[str, Any]) -> None:
+        self.load_common(entry)
+        self.last_tile.setCurrentIndex(max(0, self.last_tile.findData(entry.get("last_tile"))))
+        self.two_ends.setChecked(bool(entry.get("two_ends")))
+        dead = entry.get("dead") or {}
+        self.dead00.setCurrentIndex(max(0, self.dead00.findData(dead.get("0-0"))))
+        self.dead66.setCurrentIndex(max(0, self.dead66.findData(dead.get("6-6"))))
+
+    def clear_inputs(self) -> None:
+        self.clear_common()
+        self.last_tile.setCurrentIndex(0)
+        self.two_ends.setChecked(False)
+        self.dead00.setCurrentIndex(0)
+        self.dead66.setCurrentIndex(0)
+
+    def next_hint(self) -> str:
+        nxt = self.result.get("next")
+        if not nxt:
+            return _("The match is over.")
+        parts = [_("Next: game {g}").format(g=int(nxt["game"]) + 1)]
+        if nxt.get("warmup"):
+            parts.append(_("warm-up hand, scores nothing (G6, G7)"))
+        if nxt.get("opening_tile"):
+            parts.append(_("opening tile {tile}").format(tile=nxt["opening_tile"]))
+        if nxt.get("leader") is not None:
+            parts.append(
+                _("leader: {who} ({rule})").format(
+                    who=self._seat_label(int(nxt["leader"])), rule=nxt.get("leader_rule") or ""
+                )
+            )
+        if nxt.get("seat_change"):
+            parts.append(_("opponents change seats (G19)"))
+        return "; ".join(parts)
+
+
+class DominoEntryForm(_DominoFamilyForm):
+    family = "domino"
+    OUT_TYPE = "domino"
+
+    @property
+    def OUTCOMES(self) -> tuple[tuple[str, str], ...]:  # type: ignore[override]  # noqa: N802
+        return (
+            ("domino", _("Out: a player went out (domino)")),
+            ("block", _("Block: closed hand (cierre)")),
+            ("annulled", _("Annulled hand (E15, E16)")),
+            ("penalty", _("Penalty points")),
+            ("abandon", _("Abandon (E20)")),
+        )
+
+    def build_inputs(self) -> None:
+        self.title.setText(_("Dominoes: hand by hand"))
+        self.build_common()
+        self.lead_lost = QCheckBox(_("the offender's side led: &lead lost"))
+        self.lead_lost.setObjectName("leadLost")
+        self.inputs.addRow("", self.lead_lost)
+        self.watch(self.lead_lost)
+        self._outcome_changed()
+
+    def _visible(self) -> dict[QWidget, bool]:
+        k = self.kind()
+        return {**super()._visible(), self.seat: k == "domino", self.lead_lost: k == "annulled"}
+
+    def read_entry(self) -> Entry:
+        k = self.kind()
+        if k == "domino":
+            return {"type": "domino", "seat": int(self.seat.currentData()), "pips": self.read_pips()}
+        if k == "block":
+            return {"type": "block", "pips": self.read_pips()}
+        if k == "annulled":
+            return {"type": "annulled", "lead_lost": self.lead_lost.isChecked()}
+        if k == "abandon":
+            return {"type": "abandon", "side": int(self.side.currentData())}
+        return {
+            "type": "penalty",
+            "side": int(self.side.currentData()),
+            "points": _read_int(self.points, _("penalty points")),
+        }
+
+    def load_entry(self, entry: Mapping[str, Any]) -> None:
+        self.load_common(entry)
+        self.lead_lost.setChecked(bool(entry.get("lead_lost")))
+
+    def clear_inputs(self) -> None:
+        self.clear_common()
+        self.lead_lost.setChecked(False)
+
+    def next_hint(self) -> str:
+        if self.result.get("finished"):
+            return _("The match is over.")
+        leader = self.result.get("next_leader")
+        if isinstance(leader, int):
+            return _("Next hand led by {who} (E7.3)").format(who=self._seat_label(leader))
+        return ""

@@ -1,0 +1,146 @@
+"""Game-by-game entry for tavla (seed 003): winner, single/gammon/backgammon, cube, drop; the Crawford game is
+marked on the sheet and announced before it is played (rule T7b); penalties (game loss, T9d) and forfeits
+(T9a, T8b).
+
+Keyboard: the outcome (G game, L game loss, F forfeit), Tab, the side (type 1 or 2), Tab, the kind (S single,
+G gammon, B backgammon), Tab, the cube's value, Tab, Space for a drop, Enter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from PySide6.QtWidgets import QCheckBox, QSpinBox, QWidget
+
+from clubdesk.i18n import _
+from clubdesk.ui.score_entry.base import Entry, SheetEntryForm
+from clubdesk.ui.score_entry.keys import KeyCombo
+
+
+class TavlaEntryForm(SheetEntryForm):
+    family = "tavla"
+
+    def build_inputs(self) -> None:
+        self.title.setText(_("Tavla: game by game"))
+        self.outcome = KeyCombo()
+        self.outcome.setObjectName("outcome")
+        for code, label in (
+            ("game", _("Game played")),
+            ("game_loss", _("Loss of a game: penalty (T9d)")),
+            ("forfeit", _("Forfeit")),
+        ):
+            self.outcome.addItem(label, code)
+        self.side = KeyCombo()
+        self.side.setObjectName("side")
+        for s in (0, 1):
+            self.side.addItem(f"{s + 1} — {self.side_names[s]}", s)
+        self.kind = KeyCombo()
+        self.kind.setObjectName("kind")
+        for code, label in (
+            ("single", _("single (x1)")),
+            ("gammon", _("gammon / mars (x2)")),
+            ("backgammon", _("backgammon / üç mars (x3)")),
+        ):
+            self.kind.addItem(label, code)
+        self.cube = QSpinBox()
+        self.cube.setObjectName("cube")
+        self.cube.setRange(1, 64)
+        self.cube.setValue(1)
+        self.dropped = QCheckBox(_("double &dropped"))
+        self.dropped.setObjectName("dropped")
+        self.reason = KeyCombo()
+        self.reason.setObjectName("reason")
+        for code, label in (
+            ("absent", _("absent: match length–0 (T9a)")),
+            ("time", _("out of time (T8b)")),
+            ("penalty", _("match loss penalty (T9d)")),
+        ):
+            self.reason.addItem(label, code)
+        self.inputs.addRow(_("&Outcome"), self.outcome)
+        self.inputs.addRow(_("&Winner"), self.side)
+        self.inputs.addRow(_("&Kind"), self.kind)
+        self.inputs.addRow(_("&Cube"), self.cube)
+        self.inputs.addRow("", self.dropped)
+        self.inputs.addRow(_("&Reason"), self.reason)
+        self.outcome.currentIndexChanged.connect(self._outcome_changed)
+        self.watch(self.outcome, self.side, self.kind, self.cube, self.dropped, self.reason)
+        self._outcome_changed()
+
+    def _outcome_changed(self, *_args: object) -> None:
+        k = str(self.outcome.currentData())
+        label = self.inputs.labelForField(self.side)
+        if label is not None and hasattr(label, "setText"):
+            label.setText(_("&Loser") if k == "game_loss" else _("&Winner"))
+        for widget, visible in (
+            (self.kind, k == "game"),
+            (self.cube, k == "game"),
+            (self.dropped, k == "game"),
+            (self.reason, k == "forfeit"),
+        ):
+            self.inputs.setRowVisible(widget, visible)
+
+    def first_input(self) -> QWidget:
+        return self.outcome
+
+    def read_entry(self) -> Entry:
+        k = str(self.outcome.currentData())
+        side = int(self.side.currentData())
+        if k == "game_loss":
+            return {"type": "game_loss", "loser": side}
+        if k == "forfeit":
+            return {"type": "forfeit", "winner": side, "reason": str(self.reason.currentData())}
+        return {
+            "type": "game",
+            "winner": side,
+            "kind": str(self.kind.currentData()),
+            "cube": self.cube.value(),
+            "dropped": self.dropped.isChecked(),
+        }
+
+    def load_entry(self, entry: Mapping[str, Any]) -> None:
+        self.outcome.setCurrentIndex(max(0, self.outcome.findData(entry.get("type"))))
+        side = entry.get("loser") if entry.get("type") == "game_loss" else entry.get("winner")
+        self.side.setCurrentIndex(max(0, self.side.findData(side)))
+        self.kind.setCurrentIndex(max(0, self.kind.findData(entry.get("kind", "single"))))
+        cube = entry.get("cube", 1)
+        self.cube.setValue(int(cube) if isinstance(cube, int) else 1)
+        self.dropped.setChecked(bool(entry.get("dropped")))
+        self.reason.setCurrentIndex(max(0, self.reason.findData(entry.get("reason", "absent"))))
+
+    def clear_inputs(self) -> None:
+        self.outcome.setCurrentIndex(0)
+        self.kind.setCurrentIndex(0)
+        self.cube.setValue(1)
+        self.dropped.setChecked(False)
+
+    def crawford_next(self) -> bool:
+        return bool(self.result.get("crawford_next")) and not self.finished()
+
+    def next_hint(self) -> str:
+        if self.finished():
+            return _("The match is over.")
+        length = self.rules.params.match_length
+        text = _("Match to {n} points.").format(n=length)
+        if self.crawford_next():
+            # rule T7b: the Crawford game is played without the cube
+            text += " " + _("Next game is the CRAWFORD game: no cube (T7b).")
+        return text
+
+    def _refresh(self) -> None:
+        super()._refresh()
+        crawford = self.crawford_next()
+        self.hint.setStyleSheet(
+            "color: #92400e; font-weight: 700; background: #fff4d6; padding: 3px;"
+            if crawford
+            else "color: #1e3a8a;"
+        )
+
+    def summary_text(self) -> str:
+        score = self.result.get("score", [0, 0])
+        a, b = self.side_names
+        if self.result.get("winner") is not None:
+            return _("Match won by {side}: {x}–{y}").format(
+                side=self.side_names[int(self.result["winner"])], x=score[0], y=score[1]
+            )
+        return f"{a} {score[0]} – {score[1]} {b}"

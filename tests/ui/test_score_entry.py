@@ -1,0 +1,290 @@
+"""Score entry forms driven by the rules engines, with the keyboard only (issue 12).
+
+Expected values are worked out by hand from RULES.md (rule IDs cited beside each)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from clubdesk.ui.models.sheet_model import COL_ENTRY, COL_TOT_A, COL_TOT_B
+from clubdesk.ui.score_entry import (
+    DominoEntryForm,
+    EntryChange,
+    FinalScoreForm,
+    GapleEntryForm,
+    TavlaEntryForm,
+    entry_form_for,
+)
+
+
+def focus(qtbot):  # type: ignore[no-untyped-def]
+    w = QApplication.focusWidget()
+    assert w is not None
+    return w
+
+
+def type_text(qtbot, text: str) -> None:  # type: ignore[no-untyped-def]
+    qtbot.keyClicks(focus(qtbot), text)
+
+
+def key(qtbot, k: Qt.Key) -> None:  # type: ignore[no-untyped-def]
+    qtbot.keyClick(focus(qtbot), k)
+
+
+def cell(form, row: int, col: int) -> str:  # type: ignore[no-untyped-def]
+    return str(form.model.data(form.model.index(row, col)))
+
+
+def test_entry_form_for_picks_the_family(qtbot) -> None:  # type: ignore[no-untyped-def]
+    for ruleset, cls in (
+        ("gaple-tournament", GapleEntryForm),
+        ("gaple-club", GapleEntryForm),
+        ("domino-es", DominoEntryForm),
+        ("tavla", TavlaEntryForm),
+    ):
+        form = entry_form_for(ruleset)
+        qtbot.addWidget(form)
+        assert type(form) is cls
+
+
+def test_gaple_hands_with_the_keyboard_only(qtbot, active) -> None:  # type: ignore[no-untyped-def]
+    saved: list[EntryChange] = []
+    form = GapleEntryForm("gaple-tournament", save=saved.append, side_names=("Ali/Budi", "Cici/Dodi"))
+    active(form)
+    form.first_input().setFocus()
+    # rule G6: the first hand is the warm-up, and the form says so before it is played
+    assert "warm-up" in form.hint.text()
+    # hand 1: seat 2 goes out; seats 1, 3, 4 hold 20, 10, 15 pips
+    type_text(qtbot, "o")  # outcome: out
+    key(qtbot, Qt.Key.Key_Tab)
+    type_text(qtbot, "2")  # seat 2
+    key(qtbot, Qt.Key.Key_Tab)
+    type_text(qtbot, "20")  # seat 1 (seat 2 went out: its field is skipped)
+    key(qtbot, Qt.Key.Key_Tab)
+    type_text(qtbot, "10")  # seat 3
+    key(qtbot, Qt.Key.Key_Tab)
+    type_text(qtbot, "15")  # seat 4
+    key(qtbot, Qt.Key.Key_Return)
+    assert len(saved) == 1 and saved[0].action == "append"
+    assert saved[0].entry is not None and saved[0].entry["seat"] == 1
+    assert saved[0].entry["pips"] == [20, 0, 10, 15]
+    # rule G7: the warm-up scores nothing: totals 0 - 0
+    assert (cell(form, 0, COL_TOT_A), cell(form, 0, COL_TOT_B)) == ("0", "0")
+    assert "warm-up" in cell(form, 0, COL_ENTRY)
+    # hand 2: seat 1 goes out; seats 2, 3, 4 hold 18, 8, 12
+    assert focus(qtbot) is form.outcome
+    type_text(qtbot, "o")
+    key(qtbot, Qt.Key.Key_Tab)
+    type_text(qtbot, "1")
+    key(qtbot, Qt.Key.Key_Tab)
+    type_text(qtbot, "18")
+    key(qtbot, Qt.Key.Key_Tab)
+    type_text(qtbot, "8")
+    key(qtbot, Qt.Key.Key_Tab)
+    type_text(qtbot, "12")
+    # the hand's explanation is computed live, before Enter
+    assert "30" in form.preview.text()
+    key(qtbot, Qt.Key.Key_Return)
+    # rule GN1: the opponents' pips 18 + 12 = 30 (the partner's 8 do not count); rule GN4: 30 >= 25 opens
+    assert (cell(form, 1, COL_TOT_A), cell(form, 1, COL_TOT_B)) == ("30", "0")
+    assert len(saved) == 2
+    assert "30" in form.summary.text()
+
+
+def test_impossible_pip_count_is_refused_inline(qtbot, active) -> None:  # type: ignore[no-untyped-def]
+    saved: list[EntryChange] = []
+    form = GapleEntryForm("gaple-tournament", save=saved.append)
+    active(form)
+    form.pips[1].setFocus()
+    # 7 tiles hold at most 12+11+10+10+9+9+8 = 69 pips: 70 is impossible
+    type_text(qtbot, "70")
+    assert form.error.isVisible()
+    assert "69" in form.error.text()
+    key(qtbot, Qt.Key.Key_Return)
+    assert saved == [] and form.entries == []
+    assert form.model.rowCount() == 0
+    # fixing the number clears the message and the hand goes in
+    form.pips[1].setText("7")
+    assert not form.error.isVisible()
+    assert form.submit()
+    assert len(saved) == 1
+
+
+def test_went_out_with_pips_in_hand_is_refused(qtbot) -> None:  # type: ignore[no-untyped-def]
+    form = GapleEntryForm("gaple-tournament")
+    qtbot.addWidget(form)
+    form.outcome.setCurrentIndex(form.outcome.findData("block"))
+    form.seat.setCurrentIndex(0)
+    for f, v in zip(form.pips, ("60", "60", "60", "0"), strict=True):
+        f.setText(v)
+    # 180 > 168 pips in the whole double-six set
+    assert "168" in form.error.text()
+    assert not form.submit()
+
+
+def test_undo_last_and_correct_an_earlier_entry(qtbot, active) -> None:  # type: ignore[no-untyped-def]
+    saved: list[EntryChange] = []
+    checks: list[list[dict]] = []
+
+    def check(entries: list[dict]) -> bool:
+        checks.append(entries)
+        return True
+
+    form = GapleEntryForm("gaple-club", save=saved.append, confirm_correction=check)
+    active(form)
+    hands = [
+        {
+            "type": "out",
+            "seat": 0,
+            "pips": [0, 20, 5, 10],
+            "last_tile": None,
+            "two_ends": False,
+            "dead": {"0-0": None, "6-6": None},
+        },
+        {
+            "type": "out",
+            "seat": 1,
+            "pips": [15, 0, 20, 5],
+            "last_tile": None,
+            "two_ends": False,
+            "dead": {"0-0": None, "6-6": None},
+        },
+    ]
+    for h in hands:
+        form.load_entry(h)
+        assert form.submit()
+    # rule B8 (gaple-club opens at 25): hand 1 A gets 20 + 10 = 30; hand 2 B gets 15 + 20 = 35
+    assert (cell(form, 1, COL_TOT_A), cell(form, 1, COL_TOT_B)) == ("30", "35")
+    # undo the last entry with Ctrl+Z
+    form.first_input().setFocus()
+    qtbot.keyClick(focus(qtbot), Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert form.model.rowCount() == 1
+    assert saved[-1].action == "delete" and saved[-1].index == 1
+    # redo brings it back
+    qtbot.keyClick(
+        focus(qtbot), Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    )
+    assert form.model.rowCount() == 2
+    # correct hand 1 from the sheet: F6, Up, Enter, change seat 2's pips to 30, Enter
+    key(qtbot, Qt.Key.Key_F6)
+    assert form.view.hasFocus()
+    key(qtbot, Qt.Key.Key_Up)
+    key(qtbot, Qt.Key.Key_Return)
+    assert form.correcting == 0 and form.mode.isVisible()
+    form.pips[1].setText("30")
+    key(qtbot, Qt.Key.Key_Return)
+    # corrected: A gets 30 + 10 = 40, later hand recomputed: B still 35
+    assert (cell(form, 0, COL_TOT_A), cell(form, 1, COL_TOT_A), cell(form, 1, COL_TOT_B)) == (
+        "40",
+        "40",
+        "35",
+    )
+    assert saved[-1].action == "replace" and saved[-1].index == 0
+    assert checks and checks[-1][0]["pips"] == [0, 30, 5, 10]
+    # and the correction can be undone too
+    form.undo_stack.undo()
+    assert cell(form, 0, COL_TOT_A) == "30"
+    assert saved[-1].action == "replace" and saved[-1].entry is not None and saved[-1].entry["pips"][1] == 20
+
+
+def test_a_refused_correction_check_changes_nothing(qtbot) -> None:  # type: ignore[no-untyped-def]
+    saved: list[EntryChange] = []
+    entries = [{"type": "domino", "seat": 0, "pips": [0, 10, 10, 10]}]
+    form = DominoEntryForm("domino-es", entries, save=saved.append, confirm_correction=lambda e: False)
+    qtbot.addWidget(form)
+    form.start_correction(0)
+    form.pips[1].setText("20")
+    assert not form.submit()
+    assert saved == [] and form.entries == entries
+
+
+def test_a_refused_save_is_shown_and_nothing_changes(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from clubdesk.services.base import ServiceError
+
+    def refuse(change: EntryChange) -> None:
+        raise ServiceError("locked", "Round 1 is locked.")
+
+    form = TavlaEntryForm("tavla", save=refuse)
+    qtbot.addWidget(form)
+    assert not form.submit()
+    assert form.error.text() == "Round 1 is locked."
+    assert form.entries == []
+
+
+def test_domino_es_hand(qtbot) -> None:  # type: ignore[no-untyped-def]
+    form = DominoEntryForm("domino-es", side_names=("Home", "Away"))
+    qtbot.addWidget(form)
+    form.seat.setCurrentIndex(2)  # seat 3 goes out
+    for f, v in zip(form.pips, ("12", "7", "", "9"), strict=True):
+        f.setText(v)
+    assert form.submit()
+    # rule E18: all pips still in hands, partner's too: 12 + 7 + 9 = 28 to the home pair (seats 1 and 3)
+    assert (cell(form, 0, COL_TOT_A), cell(form, 0, COL_TOT_B)) == ("28", "0")
+
+
+def test_tavla_games_with_the_keyboard_and_crawford_marked(qtbot, active) -> None:  # type: ignore[no-untyped-def]
+    saved: list[EntryChange] = []
+    form = TavlaEntryForm(
+        "tavla", params={"match_length": 3}, save=saved.append, side_names=("Ayşe", "Mehmet")
+    )
+    active(form)
+    form.first_input().setFocus()
+    # game 1: Ayşe wins a gammon, cube 1
+    type_text(qtbot, "g")  # game played
+    key(qtbot, Qt.Key.Key_Tab)
+    type_text(qtbot, "1")  # winner 1
+    key(qtbot, Qt.Key.Key_Tab)
+    type_text(qtbot, "g")  # gammon
+    key(qtbot, Qt.Key.Key_Tab)
+    type_text(qtbot, "1")  # cube 1
+    key(qtbot, Qt.Key.Key_Return)
+    # rule T7c: gammon x2 = 2 points, score 2-0 in a match to 3
+    assert (cell(form, 0, COL_TOT_A), cell(form, 0, COL_TOT_B)) == ("2", "0")
+    assert saved[0].entry == {"type": "game", "winner": 0, "kind": "gammon", "cube": 1, "dropped": False}
+    # rule T7b: Ayşe is one point from winning, so the next game is the Crawford game, announced
+    assert "CRAWFORD" in form.hint.text()
+    # game 2: Mehmet wins with the cube on 2: refused inline (no cube in the Crawford game)
+    type_text(qtbot, "g")
+    key(qtbot, Qt.Key.Key_Tab)
+    type_text(qtbot, "2")
+    key(qtbot, Qt.Key.Key_Tab)
+    type_text(qtbot, "s")
+    key(qtbot, Qt.Key.Key_Tab)
+    type_text(qtbot, "2")
+    assert form.error.isVisible() and "Crawford" in form.error.text()
+    key(qtbot, Qt.Key.Key_Return)
+    assert len(saved) == 1
+    # cube back to 1: Mehmet's single = 1 point, 2-1; the game is marked Crawford on the sheet
+    form.cube.setFocus()
+    type_text(qtbot, "1")
+    key(qtbot, Qt.Key.Key_Return)
+    assert (cell(form, 1, COL_TOT_A), cell(form, 1, COL_TOT_B)) == ("2", "1")
+    assert "Crawford" in cell(form, 1, COL_ENTRY)
+    assert "Crawford" not in cell(form, 0, COL_ENTRY)
+    assert "CRAWFORD" not in form.hint.text()
+
+
+def test_tavla_match_end_stops_entry(qtbot) -> None:  # type: ignore[no-untyped-def]
+    form = TavlaEntryForm("tavla", params={"match_length": 3})
+    qtbot.addWidget(form)
+    form.kind.setCurrentIndex(form.kind.findData("backgammon"))
+    assert form.submit()
+    # rule T7c: backgammon x3 = 3 points: the match to 3 is won
+    assert "won" in form.summary.text()
+    assert not form.add_button.isEnabled()
+    assert not form.submit()
+
+
+def test_final_score_form(qtbot, active) -> None:  # type: ignore[no-untyped-def]
+    got: list[tuple] = []
+    form = FinalScoreForm(lambda s, p: got.append((s, p)), ("A", "B"))
+    active(form)
+    form.first_input().setFocus()
+    qtbot.keyClick(focus(qtbot), Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    type_text(qtbot, "2")
+    key(qtbot, Qt.Key.Key_Tab)
+    qtbot.keyClick(focus(qtbot), Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    type_text(qtbot, "1")
+    key(qtbot, Qt.Key.Key_Return)
+    assert got == [((2, 1), None)]
