@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from reportlab.graphics.barcode.qr import QrCodeWidget
-from reportlab.graphics.shapes import Drawing
+import itertools
 
-from clubdesk.reports.fonts import SANS, register_fonts
+from reportlab.graphics.barcode import qrencoder
+from reportlab.platypus import Flowable
 
 
 def table_payload(event: str | int, round_no: int, table: int) -> str:
@@ -18,13 +18,46 @@ def checkin_payload(event: str | int, code: str) -> str:
     return f"CLUBDESK:CHECKIN:{event}:{code}"
 
 
-def qr_drawing(payload: str, size: float = 72.0) -> Drawing:
-    """A square drawing of ``size`` points holding the QR code of ``payload`` (quiet zone included)."""
-    widget = QrCodeWidget(payload, barLevel="M")
-    x1, y1, x2, y2 = widget.getBounds()
-    w, h = x2 - x1, y2 - y1
-    drawing = Drawing(size, size, transform=[size / w, 0, 0, size / h, -x1 * size / w, -y1 * size / h])
-    drawing.add(widget)
-    register_fonts()
-    drawing.initialFontName = SANS  # the renderer's default state would otherwise name Helvetica
-    return drawing
+class QrFlowable(Flowable):
+    """A square QR code of ``size`` points (quiet zone of 4 modules included).
+
+    The code is encoded once and drawn as one filled path of horizontal runs; ReportLab's own widget encodes
+    twice (bounds, then drawing) and builds a shape tree, which made 64 score sheets take seconds.
+    """
+
+    BORDER = 4
+
+    def __init__(self, payload: str, size: float) -> None:
+        super().__init__()
+        code = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
+        code.addData(payload)
+        code.make()
+        self.modules: list[list[bool]] = [[bool(m) for m in row] for row in code.modules]
+        self.width = self.height = size
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803 - ReportLab API
+        return self.width, self.height
+
+    def draw(self) -> None:
+        count = len(self.modules)
+        box = self.width / (count + 2 * self.BORDER)
+        canvas = self.canv
+        path = canvas.beginPath()
+        for r, row in enumerate(self.modules):
+            c = 0
+            for dark, run in itertools.groupby(row):
+                n = len(list(run))
+                if dark:
+                    x = (c + self.BORDER) * box
+                    y = self.height - (r + self.BORDER + 1) * box
+                    path.rect(x, y, n * box, box)
+                c += n
+        canvas.saveState()
+        canvas.setFillColorRGB(0, 0, 0)
+        canvas.drawPath(path, stroke=0, fill=1)
+        canvas.restoreState()
+
+
+def qr_drawing(payload: str, size: float = 72.0) -> QrFlowable:
+    """A square flowable of ``size`` points holding the QR code of ``payload`` (quiet zone included)."""
+    return QrFlowable(payload, size)
