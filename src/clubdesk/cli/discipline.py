@@ -1,0 +1,244 @@
+"""Discipline commands (CONTRACTS.md §4): ``incident``, ``penalty``, ``appeal``, ``appeal-decide``,
+``disqualify``; and ``audit`` (the audit view, filtered, optionally as CSV).
+
+The acting person comes from ``CLUBDESK_ACTOR`` / ``CLUBDESK_ROLE``: penalties, disqualifications, appeal
+decisions and late appeals need ``CLUBDESK_ROLE=referee``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from clubdesk.cli.core import Context, Output, Refused, add_json_flag
+from clubdesk.i18n import _
+
+
+def _side(text: str) -> int:
+    from clubdesk.services.discipline_rules import DisciplineRuleError, parse_side
+
+    try:
+        return parse_side(text)
+    except DisciplineRuleError as exc:
+        raise argparse.ArgumentTypeError(exc.message) from None
+
+
+def register(sub: Any) -> None:
+    inc = sub.add_parser("incident", help=_("write an incident in the match act"))
+    inc.add_argument("event", type=int)
+    inc.add_argument("--round", type=int, required=True, dest="round_no")
+    inc.add_argument("--table", type=int, required=True, dest="table_no")
+    inc.add_argument("--kind", required=True, help=_("incident kind (see the event's catalog)"))
+    inc.add_argument("--text", required=True, help=_("what happened"))
+    inc.add_argument("--player", default=None, help=_("member (licence) number of the player"))
+    inc.add_argument("--hand", type=int, default=None, help=_("hand number"))
+    inc.add_argument("--game", type=int, default=1, help=_("game of the encounter (default 1)"))
+    inc.add_argument("--side", type=_side, default=None, help=_("side when no player is named: 0/a or 1/b"))
+    inc.add_argument("--decision", default="", help=_("decision taken (e.g. annul-hand, warning)"))
+    add_json_flag(inc)
+    inc.set_defaults(handler=cmd_incident)
+
+    pen = sub.add_parser("penalty", help=_("a referee's penalty or decision on a table"))
+    pen.add_argument("event", type=int)
+    pen.add_argument("--round", type=int, required=True, dest="round_no")
+    pen.add_argument("--table", type=int, required=True, dest="table_no")
+    pen.add_argument("--side", type=_side, required=True, help=_("penalised side: 0/a (first named) or 1/b"))
+    pen.add_argument("--kind", required=True, help=_("none, warning, annul-hand, fine, deduction, ..."))
+    pen.add_argument("--points", type=int, default=None, help=_("points of a fine or deduction"))
+    pen.add_argument("--reason", required=True)
+    pen.add_argument("--override", default=None, help=_("written reason to change a locked result (T10)"))
+    pen.add_argument("--after-hand", type=int, default=None, help=_("put the entry after this hand"))
+    pen.add_argument("--game", type=int, default=None, help=_("game of the encounter"))
+    pen.add_argument("--cube", type=int, default=1, help=_("tavla: the cube's value for a game loss"))
+    pen.add_argument("--incident", type=int, default=None, help=_("the incident it answers"))
+    add_json_flag(pen)
+    pen.set_defaults(handler=cmd_penalty)
+
+    ap = sub.add_parser("appeal", help=_("file an appeal (within the window after the match)"))
+    ap.add_argument("event", type=int)
+    ap.add_argument("--round", type=int, required=True, dest="round_no")
+    ap.add_argument("--table", type=int, required=True, dest="table_no")
+    ap.add_argument("--by", type=int, required=True, help=_("entrant id of the appellant"))
+    ap.add_argument("--fee", default=None, help=_("appeal fee paid, e.g. 5 or 12.50"))
+    ap.add_argument("--text", required=True)
+    ap.add_argument("--override", default=None, help=_("referee's reason to hear a late appeal"))
+    add_json_flag(ap)
+    ap.set_defaults(handler=cmd_appeal)
+
+    dec = sub.add_parser("appeal-decide", help=_("decide an appeal (referee)"))
+    dec.add_argument("appeal", type=int)
+    way = dec.add_mutually_exclusive_group(required=True)
+    way.add_argument("--upheld", action="store_true")
+    way.add_argument("--rejected", action="store_true")
+    dec.add_argument("--reasons", required=True)
+    dec.add_argument("--appellant-notes", default=None, help=_("what the appellant said"))
+    dec.add_argument("--respondent-notes", default=None, help=_("what the other side said"))
+    add_json_flag(dec)
+    dec.set_defaults(handler=cmd_appeal_decide)
+
+    dq = sub.add_parser("disqualify", help=_("disqualify an entrant (rule T9c)"))
+    dq.add_argument("event", type=int)
+    dq.add_argument("entrant", type=int)
+    dq.add_argument("--reason", required=True)
+    add_json_flag(dq)
+    dq.set_defaults(handler=cmd_disqualify)
+
+    au = sub.add_parser("audit", help=_("the audit log: who changed what, before and after"))
+    au.add_argument("--event", type=int, default=None)
+    au.add_argument("--round", type=int, default=None, dest="round_no")
+    au.add_argument("--table", type=int, default=None, dest="table_no")
+    au.add_argument("--person", default=None, help=_("who acted, or a name or number in the change"))
+    au.add_argument("--csv", type=Path, default=None, help=_("write the rows to this CSV file"))
+    au.add_argument("--limit", type=int, default=None)
+    add_json_flag(au)
+    au.set_defaults(handler=cmd_audit)
+
+
+def cmd_incident(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import discipline
+
+    view = discipline.record_incident(
+        ctx.database(),
+        ctx.actor(),
+        args.event,
+        round_no=args.round_no,
+        table_no=args.table_no,
+        kind=args.kind,
+        text=args.text,
+        player=args.player,
+        hand=args.hand,
+        game_no=args.game,
+        side=args.side,
+        decision=args.decision,
+    )
+    text = _("Incident {id} written: {kind}.").format(id=view.id, kind=view.kind_label)
+    if view.counter_text:
+        text += " " + view.counter_text
+    return Output({"incident": view.id}, text)
+
+
+def cmd_penalty(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import discipline
+
+    view = discipline.impose_penalty(
+        ctx.database(),
+        ctx.actor(),
+        args.event,
+        round_no=args.round_no,
+        table_no=args.table_no,
+        side=args.side,
+        kind=args.kind,
+        points=args.points,
+        reason=args.reason,
+        override=args.override,
+        after_hand=args.after_hand,
+        game_no=args.game,
+        cube=args.cube,
+        incident_id=args.incident,
+    )
+    return Output({"penalty": view.id}, _("Penalty {id}: {kind}.").format(id=view.id, kind=view.kind_label))
+
+
+def _fee(ctx: Context, event_id: int, text: str | None) -> int:
+    if text is None:
+        return 0
+    from clubdesk.services.events import get_event
+    from clubdesk.standings.money import MoneyError, parse_amount
+
+    currency = get_event(ctx.database(), event_id).currency
+    try:
+        return parse_amount(text, currency)
+    except MoneyError as exc:
+        raise Refused(exc.message or _("Not an amount: {text}").format(text=text)) from None
+
+
+def _major(amount: int, currency: str) -> int | float:
+    from clubdesk.standings.money import currency_exponent
+
+    value = Decimal(amount).scaleb(-currency_exponent(currency))
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+def cmd_appeal(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import discipline
+
+    fee = _fee(ctx, args.event, args.fee)
+    view = discipline.file_appeal(
+        ctx.database(),
+        ctx.actor(),
+        args.event,
+        round_no=args.round_no,
+        table_no=args.table_no,
+        entrant_id=args.by,
+        text=args.text,
+        fee=fee,
+        override=args.override,
+    )
+    return Output({"appeal": view.id}, _("Appeal {id} filed.").format(id=view.id))
+
+
+def cmd_appeal_decide(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import discipline
+
+    view = discipline.decide_appeal(
+        ctx.database(),
+        ctx.actor(),
+        args.appeal,
+        upheld=bool(args.upheld),
+        reasons=args.reasons,
+        appellant_notes=args.appellant_notes,
+        respondent_notes=args.respondent_notes,
+    )
+    refund = _major(view.refund, view.currency)
+    if view.status == "upheld":
+        text = _("Appeal {id} upheld; refund {amount} {currency}.").format(
+            id=view.id, amount=refund, currency=view.currency
+        )
+    else:
+        text = _("Appeal {id} rejected; the fee is kept.").format(id=view.id)
+    return Output({"appeal": view.id, "refund": refund}, text)
+
+
+def cmd_disqualify(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import discipline
+
+    view = discipline.disqualify(ctx.database(), ctx.actor(), args.event, args.entrant, args.reason)
+    return Output({"ok": True}, _("{name} is disqualified.").format(name=view.entrant_name or args.entrant))
+
+
+def cmd_audit(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import discipline
+
+    rows = discipline.audit_rows(
+        ctx.database(),
+        event_id=args.event,
+        round_no=args.round_no,
+        table_no=args.table_no,
+        person=args.person,
+        limit=args.limit,
+    )
+    if args.csv is not None:
+        n = discipline.export_audit_csv(ctx.database(), args.csv, rows)
+        return Output(
+            {"rows": n, "file": str(args.csv)}, _("{n} rows written to {file}.").format(n=n, file=args.csv)
+        )
+    data = [
+        {
+            "at": r.at.isoformat(sep=" ", timespec="seconds"),
+            "actor": r.actor,
+            "role": r.role,
+            "action": r.action,
+            "entity": r.entity,
+            "id": r.entity_id,
+            "event": r.event,
+            "round": r.round,
+            "table": r.table,
+            "before": r.before,
+            "after": r.after,
+            "reason": r.reason,
+        }
+        for r in rows
+    ]
+    return Output(data)
