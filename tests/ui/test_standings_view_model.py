@@ -1,0 +1,56 @@
+"""The standings table model: tie-break columns and explanation tooltips (issue 12)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from clubdesk.standings import MatchResult, event_from_matches, standings
+from clubdesk.ui.models.standings_model import (
+    COL_NAME,
+    COL_PLACE,
+    COL_POINTS,
+    FIRST_TIEBREAK_COL,
+    StandingsModel,
+    lines_from_engine,
+)
+
+NAMES = {"a": "Ana", "b": "Bora", "c": "Cem", "d": "Deniz"}
+
+
+def model_for_small_swiss() -> StandingsModel:
+    # round 1: Ana beats Bora, Cem beats Deniz; round 2: Ana beats Cem, Deniz beats Bora
+    matches = [
+        MatchResult(1, "a", "b", 1, 0),
+        MatchResult(1, "c", "d", 1, 0),
+        MatchResult(2, "a", "c", 1, 0),
+        MatchResult(2, "d", "b", 1, 0),
+    ]
+    data = event_from_matches(["a", "b", "c", "d"], matches)
+    st = standings(data, ("PTS", "DE", "WIN"), names=NAMES)
+    model = StandingsModel()
+    model.set_standings(lines_from_engine(st, NAMES), st.codes)
+    return model
+
+
+def text(model: StandingsModel, row: int, col: int, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+    return model.data(model.index(row, col), role)
+
+
+def test_rows_columns_and_tie_explanation() -> None:
+    model = model_for_small_swiss()
+    # points: Ana 2 wins, Cem 1, Deniz 1, Bora 0
+    names = [text(model, r, COL_NAME) for r in range(model.rowCount())]
+    # rule T12b order: points, then head-to-head: Cem beat Deniz in round 1, so Cem is ahead
+    assert names == ["Ana", "Cem", "Deniz", "Bora"]
+    assert [text(model, r, COL_POINTS) for r in range(4)] == ["2", "1", "1", "0"]
+    assert [text(model, r, COL_PLACE) for r in range(4)] == ["1", "2", "3", "4"]
+    # one column per tie-break after points; the header's tooltip names it in full
+    assert model.columnCount() == FIRST_TIEBREAK_COL + 2
+    assert model.headerData(FIRST_TIEBREAK_COL, Qt.Orientation.Horizontal) == "DE"
+    assert model.headerData(FIRST_TIEBREAK_COL, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole) == (
+        "direct encounter"
+    )
+    # the tie between Cem and Deniz is explained on their rows; Ana's row (not tied) has no tooltip
+    tip = str(text(model, 1, COL_NAME, Qt.ItemDataRole.ToolTipRole))
+    assert "Cem" in tip and "Deniz" in tip and "direct encounter" in tip
+    assert text(model, 0, COL_NAME, Qt.ItemDataRole.ToolTipRole) is None
