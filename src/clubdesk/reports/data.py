@@ -291,6 +291,7 @@ class SeasonRowData:
     city: str = ""
     events: tuple[str, ...] = ()  # per event column: points, "" not played, "(12)" dropped
     note: str = ""
+    points_text: str = ""  # printed instead of ``points`` when set (e.g. "12.50" from centipoints)
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ def season(out: str | Path | IO[bytes], header: ReportHeader, data: SeasonData) 
                     Paragraph(esc(r.club), st.cell),
                     Paragraph(esc(r.city), st.cell),
                     *events,
-                    str(r.points),
+                    r.points_text or str(r.points),
                 ]
             )
         if 0 < data.super_final < len(data.rows):

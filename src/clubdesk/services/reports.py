@@ -1,0 +1,1047 @@
+"""Printed outputs (issue 14): gather plain data from the database and hand it to ``clubdesk.reports``.
+
+One function per report kind of CONTRACTS.md §4 (``score-sheets``, ``pairings``, ``standings``, ``bracket``,
+``incident-act``, ``receipts``, ``prizes``, ``season``) plus :func:`generate`, which checks the request,
+gathers everything first and only then writes the file (a refused request writes nothing; a finished file
+replaces the target in one move). Every function returns the number of pages.
+
+Privacy (rule T14): the public reports are filled from name, club, city and results only; phone and e-mail
+are read by the two private lists alone (:func:`member_history_report`, :func:`contact_list_report`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from clubdesk.db import Database
+from clubdesk.i18n import N_, _
+from clubdesk.models.club import Club
+from clubdesk.models.event import Entrant, Event
+from clubdesk.models.member import Member
+from clubdesk.models.money import Payment
+from clubdesk.models.result import FinalPlace, Match, PrizeAward, RatingEntry
+from clubdesk.reports import data as D
+from clubdesk.services import formats as F
+from clubdesk.services import rounds as R
+from clubdesk.services import settings as settings_service
+from clubdesk.services import standings as ST
+from clubdesk.services.base import ServiceError
+
+KINDS: tuple[str, ...] = (
+    "score-sheets",
+    "pairings",
+    "standings",
+    "bracket",
+    "incident-act",
+    "receipts",
+    "prizes",
+    "season",
+)
+KIND_LABELS: dict[str, str] = {
+    "score-sheets": N_("Score sheets"),
+    "pairings": N_("Pairings"),
+    "standings": N_("Standings"),
+    "bracket": N_("Bracket"),
+    "incident-act": N_("Match act"),
+    "receipts": N_("Receipts"),
+    "prizes": N_("Prize list"),
+    "season": N_("Season ranking"),
+}
+PAPERS: dict[str, D.PageSize] = {"a4": "A4", "letter": "Letter"}
+DEFAULT_SUPER_FINAL = 8  # rule T12d: the season's top players are invited; a club may set its own number
+
+Progress = Callable[[int, int], None]  # (done, total)
+
+
+@dataclass(frozen=True)
+class ReportRequest:
+    """What to print: a kind of :data:`KINDS` for an event, optionally one round and one table."""
+
+    kind: str
+    event_id: int
+    round: int | None = None
+    table: int | None = None
+    language: str | None = None  # None: the app's language
+    paper: str = "a4"
+    printed_on: dt.datetime | None = None  # None: now
+
+
+# ------------------------------------------------------------------------------------------ helpers
+def _event(s: Session, event_id: int) -> Event:
+    return R.get_event(s, event_id)
+
+
+def _clubs(s: Session) -> dict[int, str]:
+    return {c.id: c.name for c in s.scalars(select(Club))}
+
+
+@dataclass(frozen=True)
+class _Who:
+    """The public face of an entrant (rule T14: no phone, no e-mail)."""
+
+    name: str
+    club: str
+    city: str
+    number: str
+    members: tuple[tuple[str, str], ...]  # (member number, member name)
+
+
+def _public(s: Session, ev: Event) -> dict[int, _Who]:
+    clubs = _clubs(s)
+    out: dict[int, _Who] = {}
+    for en in s.scalars(select(Entrant).where(Entrant.event_id == ev.id)):
+        members = R.entrant_members(s, en.id)
+        club_names = sorted({clubs.get(m.club_id, "") for m in members if m.club_id is not None})
+        cities = sorted({m.city for m in members if m.city})
+        out[en.id] = _Who(
+            name=en.name,
+            club=" / ".join(club_names),
+            city=" / ".join(cities),
+            number=members[0].number if len(members) == 1 else "",
+            members=tuple((m.number, m.name) for m in members),
+        )
+    return out
+
+
+def _paper(paper: str) -> D.PageSize:
+    size = PAPERS.get(paper.strip().lower())
+    if size is None:
+        raise ServiceError(
+            "unknown-paper", _("Unknown paper size: {paper} (a4 or letter).").format(paper=paper), paper=paper
+        )
+    return size
+
+
+def _language(db: Database, language: str | None) -> str:
+    from clubdesk.i18n import LANGUAGES, PSEUDO
+
+    lang = language or settings_service.club_settings(db).language or "en"
+    if lang not in LANGUAGES and lang != PSEUDO:
+        raise ServiceError("unknown-language", _("Unknown language: {lang}").format(lang=lang), lang=lang)
+    return lang
+
+
+def report_header(
+    db: Database,
+    event_id: int | None,
+    *,
+    round_no: int | None = None,
+    language: str | None = None,
+    paper: str = "a4",
+    printed_on: dt.datetime | None = None,
+) -> D.ReportHeader:
+    """The common frame: the club's name and logo (settings), the event, the round and its date."""
+    club = settings_service.club_settings(db)
+    name = ""
+    date: dt.date | None = None
+    if event_id is not None:
+        with db.session() as s:
+            ev = _event(s, event_id)
+            name = ev.name
+            date = ev.starts_on
+            if round_no is not None:
+                for rnd in R.rounds_of(s, ev.id):
+                    if rnd.number == round_no and rnd.call_at is not None:
+                        date = rnd.call_at.date()
+    return D.ReportHeader(
+        club_name=club.club_name,
+        event_name=name,
+        logo_path=club.logo_path,
+        round=round_no,
+        date=date,
+        language=_language(db, language),
+        page_size=_paper(paper),
+        printed_on=printed_on,
+    )
+
+
+def _write(out: str | Path, writer: Callable[[Path], int]) -> int:
+    """Write next to the target and move into place: a failed print leaves no half file behind."""
+    target = Path(out)
+    if target.parent and not target.parent.is_dir():
+        raise ServiceError(
+            "no-folder", _("The folder does not exist: {path}").format(path=target.parent), path=str(target)
+        )
+    fd, tmp = tempfile.mkstemp(prefix=".clubdesk-", suffix=".pdf", dir=target.parent)
+    os.close(fd)
+    try:
+        pages = writer(Path(tmp))
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return pages
+
+
+def _last_round(s: Session, ev: Event) -> int:
+    rounds = [r for r in R.rounds_of(s, ev.id)]
+    if not rounds:
+        raise ServiceError("no-round", _("Event {e} has no round yet.").format(e=ev.id), event=ev.id)
+    return rounds[-1].number
+
+
+# ------------------------------------------------------------------------------------------ score sheets
+def _overrides(ev: Event) -> dict[str, Any]:
+    overrides: dict[str, Any] = json.loads(ev.ruleset_overrides or "{}")
+    if ev.target:
+        overrides.setdefault("target", ev.target)
+    return overrides
+
+
+def score_sheets_data(
+    db: Database,
+    event_id: int,
+    round_no: int | None = None,
+    table_no: int | None = None,
+    progress: Progress | None = None,
+) -> list[D.ScoreSheetData]:
+    """One sheet per table of the round (``table_no`` None: every table, "all score sheets of round N");
+    blank before play, filled from the recorded entries after. Byes get no sheet. A team encounter of
+    domino-es gets one sheet per game, with the seats of that game (E7, E7b)."""
+    from clubdesk.services import results as RS
+
+    with db.session() as s:
+        ev = _event(s, event_id)
+        rno = round_no if round_no is not None else _last_round(s, ev)
+        rnd = R.find_round(s, ev, rno)
+        if table_no is not None:
+            R.find_table(s, ev, rno, table_no)
+        family, _params = R.params_of(ev)
+        n = R.night(s, ev)
+        encounter = n.encounter_games if family == "domino" else 0
+        who = _public(s, ev)
+        names = {num: nm for w in who.values() for num, nm in w.members}
+        matches = [
+            m
+            for m in R.matches_of(s, ev.id, rnd.id)
+            if m.side_b is not None and (table_no is None or m.table_no == table_no)
+        ]
+        tables = [
+            (m.table_no, m.side_a, m.side_b, m.match_length, m.scorer, m.counter, m.seats) for m in matches
+        ]
+        overrides = _overrides(ev)
+        ruleset = ev.ruleset
+        event_ref = str(ev.id)
+    sheets: list[D.ScoreSheetData] = []
+    for k, (table, a, b, length, scorer, counter, seats_json) in enumerate(tables):
+        assert b is not None
+        games = RS.table_entries(db, event_id, rno, table)
+        wa, wb = who[a], who[b]
+        if family == "tavla":
+            params = dict(overrides)
+            if length:
+                params["match_length"] = length  # rule T8a: the round's match length
+            sheets.append(
+                D.TavlaSheetData(
+                    event_id=event_ref,
+                    round=rno,
+                    table=table,
+                    players=(wa.name, wb.name),
+                    clubs=(wa.club, wb.club),
+                    ruleset=ruleset,
+                    params=params,
+                    entries=tuple(e for g in sorted(games) for e in games[g]),
+                )
+            )
+        elif family == "gaple":
+            ma, mb = [nm for _n, nm in wa.members], [nm for _n, nm in wb.members]
+            ma, mb = (ma + ["", ""])[:2], (mb + ["", ""])[:2]
+            sheets.append(
+                D.GapleSheetData(
+                    event_id=event_ref,
+                    round=rno,
+                    table=table,
+                    seats=(ma[0], mb[0], ma[1], mb[1]),  # pair A at seats 1 + 3, pair B at 2 + 4
+                    pair_names=(wa.name, wb.name),
+                    ruleset=ruleset,
+                    params=dict(overrides),
+                    entries=tuple(e for g in sorted(games) for e in games[g]),
+                )
+            )
+        else:
+            stored = json.loads(seats_json) if seats_json else {}
+            base = list(stored.get("game1") or stored.get("seats") or [])
+            if len(base) != 4:
+                ma, mb = [num for num, _nm in wa.members], [num for num, _nm in wb.members]
+                ma, mb = (ma + ["", ""])[:2], (mb + ["", ""])[:2]
+                base = [ma[0], mb[0], ma[1], mb[1]]
+            rounds_of_games = list(range(1, encounter + 1)) if encounter else [0]
+            for g in rounds_of_games:
+                seat_numbers = base
+                if g > 1:
+                    try:
+                        seat_numbers = RS.encounter_seats(db, event_id, rno, table, g)
+                    except ServiceError:
+                        seat_numbers = base  # game 1 still open: the seats are not known yet
+                players = tuple(names.get(x, x) for x in seat_numbers)
+                entries = (
+                    tuple(games.get(g, ())) if g else tuple(e for gg in sorted(games) for e in games[gg])
+                )
+                params = dict(overrides)
+                if g:
+                    params["games_to_win"] = 1  # rule E7b: each game of an encounter is its own sheet
+                sheets.append(
+                    D.DominoSheetData(
+                        event_id=event_ref,
+                        round=rno,
+                        table=table,
+                        players=(players[0], players[1], players[2], players[3]),
+                        pair_names=(wa.name, wb.name),
+                        scorer=scorer,
+                        counter=counter,
+                        ruleset=ruleset,
+                        params=params,
+                        entries=entries,
+                    )
+                )
+        if progress is not None:
+            progress(k + 1, len(tables) + 1)
+    return sheets
+
+
+def score_sheets_report(
+    db: Database,
+    event_id: int,
+    out: str | Path,
+    *,
+    round_no: int | None = None,
+    table_no: int | None = None,
+    language: str | None = None,
+    paper: str = "a4",
+    printed_on: dt.datetime | None = None,
+    progress: Progress | None = None,
+) -> int:
+    from clubdesk.reports.score_sheets import score_sheets
+
+    sheets = score_sheets_data(db, event_id, round_no, table_no, progress)
+    rno = round_no if round_no is not None else (sheets[0].round if sheets else None)
+    header = report_header(db, event_id, round_no=rno, language=language, paper=paper, printed_on=printed_on)
+    return _write(out, lambda p: score_sheets(p, header, sheets))
+
+
+# ------------------------------------------------------------------------------------------ pairings
+def pairings_data(db: Database, event_id: int, round_no: int | None = None) -> D.PairingsData:
+    """The tables of a round (best tables first), each side with its points before the round; the
+    notice-board list by name is added by the report."""
+    with db.session() as s:
+        ev = _event(s, event_id)
+        rno = round_no if round_no is not None else _last_round(s, ev)
+        rnd = R.find_round(s, ev, rno)
+        who = _public(s, ev)
+        n = R.night(s, ev)
+        played = [p for p in R.played_matches(s, ev) if p.round < rno]
+        ids = R.standing_ids(s, ev)
+        st = ST.compute_standings(ev, n, played, ids)
+        before = {r.entrant: Fraction(r.points) / st.scale for r in st.rows}
+        tables: list[D.PairingTable] = []
+        for m in R.matches_of(s, ev.id, rnd.id):
+
+            def side(entrant: int) -> D.PairingSide:
+                w = who[entrant]
+                return D.PairingSide(
+                    name=w.name,
+                    club=w.club,
+                    city=w.city,
+                    number=w.number or str(entrant),
+                    points=_fraction_text(before.get(str(entrant), Fraction(0))),
+                )
+
+            result = ""
+            if m.side_b is not None and m.status in R.FINAL_STATUSES:
+                result = f"{m.score_a}-{m.score_b}"
+            tables.append(
+                D.PairingTable(
+                    table=m.table_no,
+                    sides=(side(m.side_a), None if m.side_b is None else side(m.side_b)),
+                    result=result,
+                )
+            )
+        call = rnd.call_at.strftime("%H:%M") if rnd.call_at is not None and rnd.status != "proposed" else ""
+        return D.PairingsData(event_id=str(ev.id), round=rno, tables=tuple(tables), call_time=call)
+
+
+def _fraction_text(v: Fraction | float | int) -> str:
+    f = Fraction(v)
+    if f.denominator == 1:
+        return str(f.numerator)
+    return f"{float(f):g}"
+
+
+def pairings_report(
+    db: Database,
+    event_id: int,
+    out: str | Path,
+    *,
+    round_no: int | None = None,
+    language: str | None = None,
+    paper: str = "a4",
+    printed_on: dt.datetime | None = None,
+) -> int:
+    from clubdesk.reports.pairings import pairings
+
+    data = pairings_data(db, event_id, round_no)
+    header = report_header(
+        db, event_id, round_no=data.round, language=language, paper=paper, printed_on=printed_on
+    )
+    return _write(out, lambda p: pairings(p, header, data))
+
+
+# ------------------------------------------------------------------------------------------ standings
+_NOTES = {
+    "withdrawn": N_("withdrawn"),
+    "disqualified": N_("disqualified"),
+}
+
+
+def standings_data(db: Database, event_id: int) -> D.StandingsData:
+    """The event's standings with its tie-break columns and each tie explained (T12b)."""
+    est = ST.event_standings(db, event_id)
+    with db.session() as s:
+        ev = _event(s, event_id)
+        who = _public(s, ev)
+        status = {e.id: e.status for e in s.scalars(select(Entrant).where(Entrant.event_id == ev.id))}
+        done = [
+            m.round_no
+            for m in R.matches_of(s, ev.id)
+            if m.status in R.FINAL_STATUSES and m.side_b is not None
+        ]
+    ranks = [r.rank for r in est.rows]
+    rows = []
+    for r in est.rows:
+        w = who.get(r.entrant)
+        note = _NOTES.get(status.get(r.entrant, ""), "")
+        rows.append(
+            D.StandingsRow(
+                rank=r.rank,
+                name=r.name,
+                club=w.club if w else "",
+                city=w.city if w else "",
+                points=_fraction_text(r.points),
+                tiebreaks=dict(r.shown),
+                tied=ranks.count(r.rank) > 1,
+                playoff=r.playoff,
+                note=_(note) if note else "",
+            )
+        )
+    return D.StandingsData(
+        event_id=str(event_id),
+        codes=est.codes,
+        rows=tuple(rows),
+        explanations=est.explanations,
+        after_round=max(done) if done else None,
+        final=est.finished,
+    )
+
+
+def standings_report(
+    db: Database,
+    event_id: int,
+    out: str | Path,
+    *,
+    language: str | None = None,
+    paper: str = "a4",
+    printed_on: dt.datetime | None = None,
+) -> int:
+    from clubdesk.reports.standings import standings
+
+    header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)
+    with _in_language(header.language):
+        data = standings_data(db, event_id)
+    return _write(out, lambda p: standings(p, header, data))
+
+
+# ------------------------------------------------------------------------------------------ bracket
+def bracket_data(db: Database, event_id: int) -> D.BracketData:
+    """The elimination bracket as a tree with every confirmed result (T4c, T4d)."""
+    from clubdesk.reports.bracket import from_bracket
+
+    with db.session() as s:
+        ev = _event(s, event_id)
+        if ev.format not in F.ELIMINATION:
+            raise ServiceError(
+                "not-elimination",
+                _("Event {e} is not an elimination event; it has no bracket.").format(e=ev.id),
+                event=ev.id,
+            )
+        state = R.state_of(R.night(s, ev))
+        if "bracket" not in state:
+            raise ServiceError(
+                "no-bracket", _("Event {e} has not been drawn yet.").format(e=ev.id), event=ev.id
+            )
+        played = R.played_matches(s, ev)
+        br = F.bracket_with_results(state["bracket"], played)
+        names = {str(k): v for k, v in R.entrant_names(s, ev.id).items()}
+        scores: dict[str, tuple[str, str]] = {}
+        for m in R.matches_of(s, ev.id):
+            if not m.ref or m.side_b is None or m.status not in R.FINAL_STATUSES:
+                continue
+            sides = br.sides(m.ref) if m.ref in {x.id for x in br.matches} else (None, None)
+            a, b = str(m.score_a), str(m.score_b)
+            if m.kind == "forfeit":
+                a, b = ("+", "−") if m.winner == m.side_a else ("−", "+")
+            scores[m.ref] = (b, a) if sides[0] == str(m.side_b) else (a, b)
+        data = from_bracket(br, names, scores)
+        return D.BracketData(
+            event_id=str(ev.id), kind=data.kind, matches=data.matches, champion=data.champion
+        )
+
+
+def bracket_report(
+    db: Database,
+    event_id: int,
+    out: str | Path,
+    *,
+    language: str | None = None,
+    paper: str = "a4",
+    printed_on: dt.datetime | None = None,
+) -> int:
+    from clubdesk.reports.bracket import bracket
+
+    header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)
+    with _in_language(header.language):
+        data = bracket_data(db, event_id)
+    return _write(out, lambda p: bracket(p, header, data))
+
+
+# ------------------------------------------------------------------------------------------ receipts
+_METHODS = {
+    "cash": N_("cash"),
+    "card": N_("card"),
+    "transfer": N_("bank transfer"),
+    "pos": N_("card terminal"),
+}
+
+
+def receipts_data(db: Database, event_id: int, entrant_id: int | None = None) -> list[D.ReceiptData]:
+    """One receipt per entrant on the list (registered and waiting), with the check-in QR (T2b, T3a):
+    the entry fee owed by the payments' dates and what was paid, net of refunds."""
+    from clubdesk.services import desk
+
+    rows = desk.entrants(db, event_id, include_withdrawn=False)
+    if entrant_id is not None:
+        rows = [r for r in rows if r.entrant == entrant_id]
+        if not rows:
+            raise ServiceError("no-entrant", _("No entrant {id}.").format(id=entrant_id))
+    with db.session() as s:
+        ev = _event(s, event_id)
+        who = _public(s, ev)
+        pays: dict[int, list[Payment]] = {}
+        for p in s.scalars(
+            select(Payment)
+            .join(Entrant, Entrant.id == Payment.entrant_id)
+            .where(Entrant.event_id == ev.id)
+            .order_by(Payment.paid_at, Payment.id)
+        ):
+            pays.setdefault(p.entrant_id, []).append(p)
+        event_name = ev.name
+        plain = {k: [(p.id, p.amount, p.method, p.reference, p.paid_at) for p in v] for k, v in pays.items()}
+    out: list[D.ReceiptData] = []
+    for r in rows:
+        w = who[r.entrant]
+        own = plain.get(r.entrant, [])
+        last = next((p for p in reversed(own) if p[1] > 0), None)
+        members = w.members
+        out.append(
+            D.ReceiptData(
+                event_id=str(event_id),
+                receipt_no=f"{event_id}-{r.entrant}" + (f"-{last[0]}" if last else ""),
+                name=w.name if len(members) != 2 else members[0][1],
+                checkin_code=r.code,
+                currency=r.currency,
+                lines=(D.ReceiptLine(_("Entry fee: {event}").format(event=event_name), r.price),),
+                paid=r.paid,
+                number=members[0][0] if members else "",
+                club=w.club,
+                method=_(_METHODS.get(last[2], last[2])) if last else "",
+                reference=last[3] if last else "",
+                paid_on=last[4].date() if last else None,
+                partner=members[1][1] if len(members) == 2 else "",
+            )
+        )
+    return out
+
+
+def receipts_report(
+    db: Database,
+    event_id: int,
+    out: str | Path,
+    *,
+    entrant_id: int | None = None,
+    language: str | None = None,
+    paper: str = "a4",
+    printed_on: dt.datetime | None = None,
+) -> int:
+    from clubdesk.reports.receipts import receipts
+
+    header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)
+    with _in_language(header.language):
+        items = receipts_data(db, event_id, entrant_id)
+    return _write(out, lambda p: receipts(p, header, items))
+
+
+# ------------------------------------------------------------------------------------------ prizes
+_PRIZE_KINDS = {
+    "money": N_("money"),
+    "trophy": N_("trophy"),
+    "medal": N_("medal"),
+    "goods": N_("goods"),
+    "free_entry": N_("free entry"),
+    "free-entry": N_("free entry"),
+}
+
+
+def prizes_data(db: Database, event_id: int) -> D.PrizeListData:
+    """The prizes awarded when the event ended (T13a-T13d), with their payments (T13e)."""
+    with db.session() as s:
+        ev = _event(s, event_id)
+        who = _public(s, ev)
+        places = {
+            fp.entrant_id: (fp.place_from, fp.place_to)
+            for fp in s.scalars(select(FinalPlace).where(FinalPlace.event_id == ev.id))
+        }
+        awards = list(s.scalars(select(PrizeAward).where(PrizeAward.event_id == ev.id)))
+        rows: list[tuple[tuple[int, int, str], D.PrizeRow]] = []
+        for aw in awards:
+            a, b = places.get(aw.entrant_id, (10**6, 10**6))
+            category = not aw.award_key.startswith("place")
+            # a category prize (T13d) shows its category: "cat:women:1:money" -> "women"
+            place = aw.award_key.split(":")[1] if category and ":" in aw.award_key else _place(a, b)
+            kind = _(_PRIZE_KINDS.get(aw.kind, aw.kind))
+            prize = aw.description or kind
+            w = who.get(aw.entrant_id)
+            rows.append(
+                (
+                    (a, 1 if category else 0, aw.award_key),
+                    D.PrizeRow(
+                        place=place,
+                        name=w.name if w else str(aw.entrant_id),
+                        prize=prize,
+                        amount=aw.amount if aw.kind == "money" else 0,
+                        club=w.club if w else "",
+                        paid=aw.paid_at is not None,
+                        paid_on=aw.paid_at.date() if aw.paid_at else None,
+                    ),
+                )
+            )
+        rows.sort(key=lambda x: x[0])
+        pool = 0
+        plan = json.loads(R.night(s, ev).prize_plan or "{}")
+        if plan and any(int(p.get("pool_share", 0)) for p in plan.get("places", [])):
+            fees = [
+                p.amount
+                for p in s.scalars(
+                    select(Payment)
+                    .join(Entrant, Entrant.id == Payment.entrant_id)
+                    .where(Entrant.event_id == ev.id)
+                )
+            ]
+            # rule T13b: the pool is a share of the fees collected (refunds counted out)
+            pool = sum(fees) * int(plan.get("pool_rate", 10_000)) // 10_000
+        return D.PrizeListData(
+            event_id=str(ev.id), currency=ev.currency, rows=tuple(r for _k, r in rows), pool=pool
+        )
+
+
+def prizes_report(
+    db: Database,
+    event_id: int,
+    out: str | Path,
+    *,
+    language: str | None = None,
+    paper: str = "a4",
+    printed_on: dt.datetime | None = None,
+) -> int:
+    from clubdesk.reports.prizes import prizes
+
+    header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)
+    with _in_language(header.language):
+        data = prizes_data(db, event_id)
+    return _write(out, lambda p: prizes(p, header, data))
+
+
+# ------------------------------------------------------------------------------------------ season
+def _centi(v: int) -> str:
+    return str(v // 100) if v % 100 == 0 else f"{v / 100:.2f}"
+
+
+def season_data(db: Database, event_id: int, super_final: int | None = None) -> D.SeasonData:
+    """The season ranking of the event's season (T12d): every finished event of that season is a column,
+    a player's points are the sum of the season points of his places (stored when each event ended)."""
+    with db.session() as s:
+        ev = _event(s, event_id)
+        season = ev.season.strip()
+        if not season:
+            raise ServiceError("no-season", _("Event {e} belongs to no season.").format(e=ev.id), event=ev.id)
+        events = list(
+            s.scalars(select(Event).where(Event.season == ev.season).order_by(Event.starts_on, Event.id))
+        )
+        clubs = _clubs(s)
+        columns: list[tuple[int, str]] = []
+        per_member: dict[int, dict[int, int]] = {}
+        people: dict[int, Member] = {}
+        for e in events:
+            places = list(s.scalars(select(FinalPlace).where(FinalPlace.event_id == e.id)))
+            if not places:
+                continue
+            columns.append((e.id, e.name))
+            for fp in places:
+                for m in R.entrant_members(s, fp.entrant_id):
+                    people[m.id] = m
+                    per_member.setdefault(m.id, {})
+                    per_member[m.id][e.id] = per_member[m.id].get(e.id, 0) + fp.season_points
+        configured = json.loads(R.night(s, ev).season_scale or "{}").get("super_final")
+        totals = {mid: sum(v.values()) for mid, v in per_member.items()}
+        order = sorted(totals, key=lambda mid: (-totals[mid], -len(per_member[mid]), people[mid].name))
+        rows: list[D.SeasonRowData] = []
+        for i, mid in enumerate(order):
+            m = people[mid]
+            rank = i + 1
+            if (
+                rows
+                and totals[order[i - 1]] == totals[mid]
+                and len(per_member[order[i - 1]]) == len(per_member[mid])
+            ):
+                rank = rows[-1].rank  # same points and as many events: the place is shared
+            rows.append(
+                D.SeasonRowData(
+                    rank=rank,
+                    name=m.name,
+                    points=totals[mid] // 100,
+                    points_text=_centi(totals[mid]),
+                    club=clubs.get(m.club_id, "") if m.club_id is not None else "",
+                    city=m.city,
+                    events=tuple(
+                        _centi(per_member[mid][eid]) if eid in per_member[mid] else "" for eid, _n in columns
+                    ),
+                )
+            )
+    n_final = super_final if super_final is not None else int(configured or DEFAULT_SUPER_FINAL)
+    return D.SeasonData(
+        season=season,
+        event_columns=tuple(name for _id, name in columns),
+        rows=tuple(rows),
+        super_final=min(n_final, len(rows)),
+    )
+
+
+def season_report(
+    db: Database,
+    event_id: int,
+    out: str | Path,
+    *,
+    super_final: int | None = None,
+    language: str | None = None,
+    paper: str = "a4",
+    printed_on: dt.datetime | None = None,
+) -> int:
+    from clubdesk.reports.season import season
+
+    header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)
+    with _in_language(header.language):
+        data = season_data(db, event_id, super_final)
+    return _write(out, lambda p: season(p, header, data))
+
+
+# ------------------------------------------------------------------------------------------ match act
+def incident_act_data(
+    db: Database, event_id: int, round_no: int | None = None, table_no: int | None = None
+) -> D.IncidentActData:
+    """The match act (Acta del Encuentro) of a round, or of one table/encounter: the sides and their
+    players, every incident, decision, penalty and appeal with its reasons (E8-E20, T10)."""
+    from clubdesk.services import discipline as DS
+
+    with db.session() as s:
+        ev = _event(s, event_id)
+        rno = round_no if round_no is not None else _last_round(s, ev)
+        rnd = R.find_round(s, ev, rno)
+        if table_no is not None:
+            R.find_table(s, ev, rno, table_no)
+        who = _public(s, ev)
+        teams: list[D.ActTeam] = []
+        encounter = _("Round {n}").format(n=rno)
+        referee = ""
+        for m in R.matches_of(s, ev.id, rnd.id):
+            if table_no is not None and m.table_no != table_no:
+                continue
+            referee = referee or m.referee
+            for side in (m.side_a, m.side_b):
+                if side is None:
+                    continue
+                w = who[side]
+                teams.append(
+                    D.ActTeam(
+                        name=w.name,
+                        players=tuple(D.ActPlayer(nm, num) for num, nm in w.members),
+                    )
+                )
+            if table_no is not None and m.side_b is not None:
+                encounter = f"{who[m.side_a].name} – {who[m.side_b].name}"
+    listing = DS.discipline_list(db, event_id, round_no=rno, table_no=table_no)
+    return _act_from(listing, str(event_id), rno, table_no, encounter, teams, referee)
+
+
+def _act_from(
+    listing: Any,
+    event_ref: str,
+    rno: int,
+    table_no: int | None,
+    encounter: str,
+    teams: Sequence[D.ActTeam],
+    referee: str,
+) -> D.IncidentActData:
+    """Plain act data from :class:`clubdesk.services.discipline.DisciplineList` (incidents, penalties,
+    appeals with their decisions and reasons)."""
+    incidents = tuple(
+        D.ActIncident(
+            time=_hhmm(i.occurred_at),
+            kind=i.kind_label or i.kind,
+            text=i.text,
+            table=i.table,
+            hand=i.hand,
+            player=i.player,
+            player_number=i.player_number,
+            decision=i.decision_label or i.decision,
+            recorded_by=i.recorded_by,
+            count=i.occurrence or None,  # rule E19: 2nd, 3rd time by this pair in this game
+        )
+        for i in listing.incidents
+    )
+    penalties = tuple(
+        D.ActPenalty(
+            side=p.entrant_name,
+            kind=p.kind_label or p.kind,
+            reason=p.reason,
+            points=p.points,
+            table=p.table,
+            decided_by=p.decided_by,
+        )
+        for p in listing.penalties
+    )
+    appeals = tuple(
+        D.ActAppeal(
+            by=a.entrant_name,
+            filed_at=_hhmm(a.filed_at),
+            text=a.text,
+            fee=a.fee,
+            currency=a.currency,
+            decision="" if a.status == "open" else a.status,  # rule T10: decision and reasons recorded
+            reasons=a.reasons,
+            refund=a.refund,
+            heard=" / ".join(x for x in (a.appellant_notes, a.respondent_notes) if x),
+        )
+        for a in listing.appeals
+    )
+    return D.IncidentActData(
+        event_id=event_ref,
+        round=rno,
+        encounter=encounter,
+        teams=tuple(teams),
+        incidents=incidents,
+        penalties=penalties,
+        appeals=appeals,
+        referee=referee,
+        table=table_no,
+    )
+
+
+def _place(a: int, b: int) -> str:
+    return str(a) if a == b else f"{a}–{b}"
+
+
+def _hhmm(value: Any) -> str:
+    if isinstance(value, dt.datetime):
+        return value.strftime("%H:%M")
+    return "" if value is None else str(value)
+
+
+def incident_act_report(
+    db: Database,
+    event_id: int,
+    out: str | Path,
+    *,
+    round_no: int | None = None,
+    table_no: int | None = None,
+    language: str | None = None,
+    paper: str = "a4",
+    printed_on: dt.datetime | None = None,
+) -> int:
+    from clubdesk.reports.incident_act import incident_act
+
+    header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)
+    with _in_language(header.language):
+        data = incident_act_data(db, event_id, round_no, table_no)
+    header = report_header(
+        db, event_id, round_no=data.round, language=language, paper=paper, printed_on=printed_on
+    )
+    return _write(out, lambda p: incident_act(p, header, data))
+
+
+# ------------------------------------------------------------------------------------------ private (T14)
+def member_history_report(
+    db: Database,
+    number: str,
+    out: str | Path,
+    *,
+    language: str | None = None,
+    paper: str = "a4",
+    printed_on: dt.datetime | None = None,
+) -> int:
+    """PRIVATE (rule T14): a member's own history with his contact data, for him or the organiser."""
+    from clubdesk.reports.private import member_history
+    from clubdesk.services import members as MS
+
+    info = MS.get_member(db, number)
+    with db.session() as s:
+        member = s.scalar(select(Member).where(Member.number == info.number))
+        assert member is not None
+        ratings = {
+            r.event_id: r.after
+            for r in s.scalars(
+                select(RatingEntry).where(RatingEntry.member_id == member.id).order_by(RatingEntry.id)
+            )
+        }
+        from clubdesk.models.event import EntrantMember
+
+        rows: list[D.HistoryRow] = []
+        for en in s.scalars(
+            select(Entrant)
+            .join(EntrantMember, EntrantMember.entrant_id == Entrant.id)
+            .where(EntrantMember.member_id == member.id)
+        ):
+            ev = s.get(Event, en.event_id)
+            if ev is None:
+                continue
+            fp = s.scalar(select(FinalPlace).where(FinalPlace.entrant_id == en.id))
+            won = lost = 0
+            for m in s.scalars(
+                select(Match).where(
+                    (Match.side_a == en.id) | (Match.side_b == en.id), Match.side_b.isnot(None)
+                )
+            ):
+                if m.status in R.FINAL_STATUSES and m.winner is not None:
+                    won += m.winner == en.id
+                    lost += m.winner != en.id
+            rows.append(
+                D.HistoryRow(
+                    date=ev.starts_on or en.registered_at.date(),
+                    event=ev.name,
+                    place="" if fp is None else _place(fp.place_from, fp.place_to),
+                    result=_("{w} won, {l} lost").format(w=won, l=lost),
+                    season_points=_centi(fp.season_points) if fp and fp.season_points else "",
+                    rating=f"{ratings[ev.id]:.1f}" if ev.id in ratings else "",
+                )
+            )
+    rows.sort(key=lambda r: r.date)
+    data = D.MemberHistory(
+        name=info.name,
+        number=info.number,
+        rows=tuple(rows),
+        club=info.club,
+        city=info.city,
+        phone=info.phone,
+        email=info.email,
+        rating=f"{info.rating:.1f}",
+    )
+    header = report_header(db, None, language=language, paper=paper, printed_on=printed_on)
+    return _write(out, lambda p: member_history(p, header, data))
+
+
+def contact_list_report(
+    db: Database,
+    event_id: int,
+    out: str | Path,
+    *,
+    language: str | None = None,
+    paper: str = "a4",
+    printed_on: dt.datetime | None = None,
+) -> int:
+    """PRIVATE (rule T14): the organiser's list of entrants with phone and e-mail."""
+    from clubdesk.reports.private import contact_list
+    from clubdesk.services import desk
+
+    rows = desk.entrants(db, event_id)
+    out_rows: list[D.ContactRow] = []
+    with db.session() as s:
+        clubs = _clubs(s)
+        for r in rows:
+            for num in r.members:
+                m = s.scalar(select(Member).where(Member.number == num))
+                if m is None:
+                    continue
+                out_rows.append(
+                    D.ContactRow(
+                        name=m.name,
+                        number=m.number,
+                        club=clubs.get(m.club_id, "") if m.club_id is not None else "",
+                        phone=m.phone,
+                        email=m.email,
+                        status=r.status,
+                    )
+                )
+    header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)
+    data = D.ContactList(event_id=str(event_id), rows=tuple(out_rows))
+    return _write(out, lambda p: contact_list(p, header, data))
+
+
+# ------------------------------------------------------------------------------------------ one entry
+def _in_language(lang: str) -> Any:
+    from clubdesk.reports.frame import report_language
+
+    return report_language(lang)
+
+
+def generate(
+    db: Database,
+    request: ReportRequest,
+    out: str | Path,
+    progress: Progress | None = None,
+) -> int:
+    """CONTRACTS.md §4 ``report KIND EVENT [--round R] [--table T] [--lang L] --out FILE.pdf``: the number
+    of pages written. An unknown kind, event, round or table is refused before anything is written."""
+    kind = request.kind
+    if kind not in KINDS:
+        raise ServiceError("unknown-report", _("Unknown report kind: {kind}").format(kind=kind), kind=kind)
+    if request.table is not None and kind not in ("score-sheets", "incident-act"):
+        raise ServiceError(
+            "table-not-used",
+            _("A table can only be chosen for score sheets and the match act."),
+            kind=kind,
+        )
+    common: dict[str, Any] = {
+        "language": request.language,
+        "paper": request.paper,
+        "printed_on": request.printed_on,
+    }
+    _paper(request.paper)  # refuse a bad paper size before any work
+    _language(db, request.language)
+    ev, rno, tno = request.event_id, request.round, request.table
+    if kind == "score-sheets":
+        pages = score_sheets_report(db, ev, out, round_no=rno, table_no=tno, progress=progress, **common)
+    elif kind == "pairings":
+        pages = pairings_report(db, ev, out, round_no=rno, **common)
+    elif kind == "standings":
+        pages = standings_report(db, ev, out, **common)
+    elif kind == "bracket":
+        pages = bracket_report(db, ev, out, **common)
+    elif kind == "incident-act":
+        pages = incident_act_report(db, ev, out, round_no=rno, table_no=tno, **common)
+    elif kind == "receipts":
+        pages = receipts_report(db, ev, out, **common)
+    elif kind == "prizes":
+        pages = prizes_report(db, ev, out, **common)
+    else:
+        pages = season_report(db, ev, out, **common)
+    if progress is not None:
+        progress(1, 1)
+    return pages
