@@ -363,6 +363,7 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
                 "round-open",
                 _("Round {r} still has tables without a confirmed result.").format(r=number - 1),
             )
+        names = {str(k): v for k, v in entrant_names(s, ev.id).items()}
         pairs: list[tuple[str, str | None]] = []
         refs: list[str] = []
         lines: list[str] = []
@@ -391,7 +392,7 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
                     )
                 sched = st["schedule"]
                 if number > len(sched):
-                    pairs, kind = _playoff_or_over(ev, n, played, scheme, fld)
+                    pairs, kind, refs, lines = _playoff_or_over(ev, n, played, fld, names)
                 else:
                     pairs = [(a, b) for a, b in sched[number - 1]]
                     lines = [_("Berger table (rule T4f), round {r}.").format(r=number)]
@@ -400,7 +401,7 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
                     st["league"] = OpenLeague.create(list(fld.ids), double=False, seed=seed).to_data()
                 lg = F.league_with_results(st["league"], played)
                 if not lg.pending():
-                    pairs, kind = _playoff_or_over(ev, n, played, scheme, fld)
+                    pairs, kind, refs, lines = _playoff_or_over(ev, n, played, fld, names)
                 else:
                     busy_s = {str(x) for x in busy}
                     absent = set(lg.entrants) - set(fld.ids)
@@ -421,7 +422,7 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
             else:  # swiss
                 total = ev.rounds
                 if total is not None and number > total:
-                    pairs, kind = _playoff_or_over(ev, n, played, scheme, fld)
+                    pairs, kind, refs, lines = _playoff_or_over(ev, n, played, fld, names)
                 else:
                     pairs = F.propose_swiss(fld, played, scheme, seed, round_no=number)
                     ents = F.pairing_entrants(fld, played, scheme)
@@ -486,17 +487,33 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
 
 
 def _playoff_or_over(
-    ev: Event, n: EventNight, played: list[F.Played], scheme: Any, fld: F.Field
-) -> tuple[list[tuple[str, str | None]], str]:
-    """Rule BC2: after the last round a tie on first place is settled by a play-off match."""
+    ev: Event, n: EventNight, played: list[F.Played], fld: F.Field, names: dict[str, str]
+) -> tuple[list[tuple[str, str | None]], str, list[str], list[str]]:
+    """Rule BC2: after the last round a tie on first place is settled by a play-off: (pairs, round kind,
+    match refs ``PO1``..., explanation lines). Two or more tied: a knockout among them (see
+    :class:`clubdesk.services.formats.Playoff`)."""
     from clubdesk.services.standings import compute_standings
 
-    st = compute_standings(ev, n, played, standing_ids_from(played, fld))
-    top = [r.entrant for r in st.rows if r.playoff and r.rank == 1]
-    already = [p for p in played if p.ref.startswith("PO")]
-    if len(top) == 2 and not already:
-        return [(top[0], top[1])], "playoff"
-    raise ServiceError("event-over", _("Every round has been played."))
+    regular = [p for p in played if not F.is_playoff(p)]
+    st = compute_standings(ev, n, regular, standing_ids_from(played, fld))
+    tied = [r.entrant for r in st.rows if r.playoff and r.rank == 1]
+    po = F.playoff_progress(tied, played)
+    if len(tied) < 2 or po.champion is not None:
+        raise ServiceError("event-over", _("Every round has been played."))
+    pairs: list[tuple[str, str | None]] = list(po.next_pairs())
+    refs = [f"{F.PLAYOFF_PREFIX}{po.matches + i}" for i in range(1, len(pairs) + 1)]
+    lines = [
+        _("Play-off for first place (rule BC2) among {n} tied: {ids}.").format(
+            n=len(tied), ids=", ".join(names.get(e, e) for e in tied)
+        )
+    ]
+    if len(po.remaining) % 2:
+        lines.append(
+            _("{e} is the best seed still in and waits for the next play-off round.").format(
+                e=names.get(po.remaining[0], po.remaining[0])
+            )
+        )
+    return pairs, "playoff", refs, lines
 
 
 def standing_ids_from(played: list[F.Played], fld: F.Field) -> list[str]:

@@ -77,19 +77,21 @@ def compute_standings(
     """The points table with the event's tie-breaks; a play-off (BC2) settles a tie for first."""
     family, _p = R.params_of(ev)
     scheme = F.points_scheme(family, n.encounter_games)
-    regular = [p for p in played if not p.ref.startswith("PO")]
+    regular = [p for p in played if not F.is_playoff(p)]
     data = F.event_data(ids, regular, scheme, ev.format)
     st = standings(data, codes_for(ev, n), names=names)
-    po = [p for p in played if p.ref.startswith("PO") and p.winner is not None]
-    if po:  # rule BC2: the play-off winner is champion
-        w = po[-1].winner
-        rows = list(st.rows)
-        tied = [r for r in rows if r.rank == 1 and r.playoff]
-        if w in [r.entrant for r in tied]:
-            rest = [r for r in rows if r not in tied]
-            new = [replace(r, rank=1 if r.entrant == w else 2, tied=False, playoff=False) for r in tied]
-            new.sort(key=lambda r: r.rank)
-            st = Standings(tuple(new + rest), st.explanations, st.codes, st.scale)
+    tied = [r for r in st.rows if r.rank == 1 and r.playoff]
+    po = F.playoff_progress([r.entrant for r in tied], played)
+    if po.champion is not None:  # rule BC2: the play-off decides the places among the tied
+        ranks = po.ranks()
+        shared = [ranks[r.entrant] for r in tied]
+        rest = [r for r in st.rows if r not in tied]
+        new = [
+            replace(r, rank=ranks[r.entrant], tied=shared.count(ranks[r.entrant]) > 1, playoff=False)
+            for r in tied
+        ]
+        new.sort(key=lambda r: r.rank)
+        st = Standings(tuple(new + rest), st.explanations, st.codes, st.scale)
     return st
 
 
