@@ -1,0 +1,422 @@
+"""Printed outputs from a seeded database (issue 14, phase 2): every report kind gathered by
+``clubdesk.services.reports`` from events built through the services, read back with pypdf.
+
+Every member carries a marker phone and e-mail; no public report may contain either (rule T14). Names with
+ğ ş ı İ ñ must extract exactly. Expected numbers are worked out by hand in the comments.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from clubdesk.db import Database
+from clubdesk.services import desk as DK
+from clubdesk.services import events as ES
+from clubdesk.services import members as MS
+from clubdesk.services import reports as REP
+from clubdesk.services import results as RS
+from clubdesk.services import rounds as R
+from clubdesk.services.base import Actor, Role, ServiceError
+
+DESK = Actor("Desk", Role.SECRETARY)
+PRINTED = dt.datetime(2025, 5, 4, 22, 0)
+NAMES = (
+    "Ayşe Yılmaz",
+    "İsmail Güneş",
+    "Iğdır Şahin",
+    "Peña Núñez",
+    "Gülşen Işık",
+    "Íñigo Gómez",
+    "Budi Santoso",
+    "Çağla Aydın",
+)
+# one club per member, so that club protection (T4b) never changes the pairings worked out below
+CLUBS = (
+    ("Kadıköy Tavla Kulübü", "İstanbul"),
+    ("Peña Dominó Chamberí", "Madrid"),
+    ("Beşiktaş Oyun Kulübü", "İstanbul"),
+    ("Gaple Garuda Jakarta", "Jakarta"),
+    ("Club Ñandú", "Sevilla"),
+    ("Iğdır Tavla Evi", "Iğdır"),
+    ("Şişli Domino", "İstanbul"),
+    ("Bandung Gaple", "Bandung"),
+)
+PHONE_MARK = "555 77"  # every member's phone is "+90 555 77NN 999"
+MAIL_MARK = "@secret.test"
+
+
+def phone(i: int) -> str:
+    return f"+90 555 77{i:02d} 999"
+
+
+@dataclass
+class Club:
+    db: Database
+    path: Path
+    numbers: list[str]
+    swiss: int  # tavla Swiss of 8, 3 rounds, finished, season 2025, prize plan
+    entrants: list[int]
+    knockout: int  # tavla single elimination of 4, finished
+
+
+def text_of(path: Path) -> str:
+    return "\n".join(page.extract_text() or "" for page in PdfReader(path).pages)
+
+
+def layout_lines(path: Path) -> list[str]:
+    """The text with each table row kept on one line."""
+    return [
+        " ".join(line.split())
+        for page in PdfReader(path).pages
+        for line in page.extract_text(extraction_mode="layout").splitlines()
+        if line.strip()
+    ]
+
+
+def pages_of(path: Path) -> int:
+    return len(PdfReader(path).pages)
+
+
+def assert_public(text: str) -> None:
+    # rule T14: phone and e-mail only on the organiser's private lists
+    assert PHONE_MARK not in text and MAIL_MARK not in text and "secret" not in text
+
+
+def qr_payloads(path: Path, page: int, tmp_path: Path) -> list[str]:
+    zxingcpp = pytest.importorskip("zxingcpp")
+    from PIL import Image
+
+    prefix = tmp_path / f"qr{page}"
+    subprocess.run(
+        ["pdftoppm", "-r", "150", "-png", "-f", str(page), "-l", str(page), str(path), str(prefix)],
+        check=True,
+    )
+    png = next(tmp_path.glob(f"qr{page}*.png"))
+    return [r.text for r in zxingcpp.read_barcodes(Image.open(png))]
+
+
+def add_members(db: Database) -> list[str]:
+    for name, city in CLUBS:
+        MS.save_club(db, DESK, name, city)
+    numbers = []
+    for i, name in enumerate(NAMES):
+        club, city = CLUBS[i]
+        info = MS.create_member(
+            db,
+            DESK,
+            MS.MemberData(
+                name=name,
+                club=club,
+                city=city,
+                phone=phone(i),
+                email=f"marker{i}{MAIL_MARK}",
+                rating=2000 - 10 * i,  # member i is seed i + 1
+            ),
+        )
+        numbers.append(info.number)
+    return numbers
+
+
+def enter(db: Database, ev: int, numbers: list[str], fee: int = 0) -> list[int]:
+    out = []
+    for n in numbers:
+        reg = DK.register(db, DESK, ev, n)
+        if fee:
+            DK.pay(db, DESK, ev, reg.entrant, fee, "cash")
+        DK.checkin(db, DESK, ev, reg.code)
+        out.append(reg.entrant)
+    return out
+
+
+TABLE1_R1 = [  # round 1 table 1: player 1 wins 5-1 (T7c: gammon x2 at cube 2 = 4; then 1 and 1)
+    {"type": "game", "winner": 0, "kind": "gammon", "cube": 2, "dropped": False},
+    {"type": "game", "winner": 1, "kind": "single", "cube": 1, "dropped": False},  # Crawford game at 4-0
+    {"type": "game", "winner": 0, "kind": "single", "cube": 1, "dropped": False},
+]
+
+
+def build_club(tmp_path: Path) -> Club:
+    path = tmp_path / "club.sqlite3"
+    db = Database(path, backups_dir=None)
+    numbers = add_members(db)
+    swiss = ES.create_event(
+        db,
+        DESK,
+        ES.EventData(
+            name="Bahar Kupası",
+            ruleset="tavla",
+            format="swiss",
+            rounds=3,
+            match_lengths=(5,),
+            starts_on=dt.date(2025, 5, 4),
+            season="2025",
+            coefficient_class="local",
+            currency="TRY",
+            fee=25000,
+        ),
+    ).id
+    R.configure(
+        db,
+        DESK,
+        swiss,
+        season_scale={"base_points": [10, 8, 6, 5, 4, 3, 2, 1], "coefficients": {"local": 100}},
+        prize_plan={
+            "places": [{"place": 1, "pool_share": 6000}, {"place": 2, "pool_share": 4000}],
+            "pool_rate": 5000,
+        },
+    )
+    entrants = enter(db, swiss, numbers, fee=25000)
+    for rno in range(1, 4):
+        rv = R.propose_round(db, DESK, swiss, seed=1)
+        R.publish_round(db, DESK, swiss)
+        for t in rv.tables:
+            if rno == 1 and t.table == 1:
+                RS.record_result(db, DESK, swiss, 1, 1, entries=TABLE1_R1, confirm_both=True)
+            else:  # the first-named (better ranked) side wins 5-2
+                RS.set_score(db, DESK, swiss, rno, t.table, (5, 2), confirm=True)
+    knockout = ES.create_event(
+        db,
+        DESK,
+        ES.EventData(name="Kış Eleme", ruleset="tavla", format="single-elimination", match_lengths=(3,)),
+    ).id
+    ko = enter(db, knockout, numbers[:4])
+    seed_of = {e: k for k, e in enumerate(ko)}
+    for _ in range(4):
+        try:
+            rv = R.propose_round(db, DESK, knockout, seed=3)
+        except ServiceError:
+            break
+        R.publish_round(db, DESK, knockout)
+        for t in rv.tables:
+            if t.sides[1] is None:
+                continue
+            a, b = t.sides
+            win_a = seed_of[a] < seed_of[b]  # the better seed wins 3-1
+            RS.set_score(db, DESK, knockout, rv.round, t.table, (3, 1) if win_a else (1, 3), confirm=True)
+    return Club(db, path, numbers, swiss, entrants, knockout)
+
+
+@pytest.fixture(scope="module")
+def club(tmp_path_factory: pytest.TempPathFactory) -> Club:
+    c = build_club(tmp_path_factory.mktemp("reports"))
+    yield c
+    c.db.close()
+
+
+def make(club: Club, tmp_path: Path, kind: str, event: int | None = None, **kw: object) -> tuple[Path, int]:
+    out = tmp_path / f"{kind}.pdf"
+    req = REP.ReportRequest(kind, event or club.swiss, printed_on=PRINTED, **kw)  # type: ignore[arg-type]
+    pages = REP.generate(club.db, req, out)
+    assert pages == pages_of(out)
+    return out, pages
+
+
+# ------------------------------------------------------------------------------------------ the kinds
+def test_every_public_kind_is_free_of_contact_data(club: Club, tmp_path: Path) -> None:
+    for kind in REP.KINDS:
+        if kind == "incident-act":
+            continue  # its own test below
+        event = club.knockout if kind == "bracket" else club.swiss
+        out, _n = make(club, tmp_path, kind, event)
+        assert_public(text_of(out))
+
+
+def test_filled_tavla_sheet_of_round_1_table_1(club: Club, tmp_path: Path) -> None:
+    out, pages = make(club, tmp_path, "score-sheets", round=1, table=1)
+    assert pages == 1
+    text = text_of(out)
+    # round 1 of a Swiss by rating, top half v bottom half of 8 (T4e): 1-5, 2-6, 3-7, 4-8
+    # -> table 1 is seed 1 Ayşe Yılmaz v seed 5 Gülşen Işık
+    assert "Ayşe Yılmaz" in text and "Gülşen Işık" in text
+    assert "Kadıköy Tavla Kulübü" in text and "Club Ñandú" in text
+    # running score (T7c, T8c): gammon at cube 2 = 4 -> 4-0; single -> 4-1; single -> 5-1
+    assert "Crawford" in text  # rule T7b: game 2 is played at 4-0 in a match to 5
+    final = next(line for line in layout_lines(out) if line.startswith("Final score"))
+    assert final == "Final score Ayşe Yılmaz 5 Gülşen Işık 1 Winner Ayşe Yılmaz"
+    assert_public(text)
+
+
+def test_all_score_sheets_of_a_round_in_one_file(club: Club, tmp_path: Path) -> None:
+    out, pages = make(club, tmp_path, "score-sheets", round=2)
+    # 8 players: 4 tables, one page each
+    assert pages == 4
+    text = text_of(out)
+    assert text.count("Tavla match sheet: table") == 4
+    for name in NAMES:
+        assert name in text
+
+
+def test_score_sheet_qr_codes_open_their_table(club: Club, tmp_path: Path) -> None:
+    out, _pages = make(club, tmp_path, "score-sheets", round=3)
+    # CONTRACTS.md §4: CLUBDESK:TABLE:<event>:<round>:<table>
+    assert qr_payloads(out, 2, tmp_path) == [f"CLUBDESK:TABLE:{club.swiss}:3:2"]
+
+
+def test_pairings_and_points_before_the_round(club: Club, tmp_path: Path) -> None:
+    out, _pages = make(club, tmp_path, "pairings", round=3)
+    text = text_of(out)
+    assert "Pairings, round 3" in text
+    # round 3 pairs the two leaders on 2 points (seeds 1 and 2, unbeaten after 1-5 and 1-3, 2-6 and 2-4)
+    row = next(line for line in layout_lines(out) if "Ayşe Yılmaz" in line and "İsmail Güneş" in line)
+    assert row.startswith("1 2 Ayşe Yılmaz") and row.endswith(" 2")
+    assert_public(text)
+
+
+def test_standings_with_tiebreaks(club: Club, tmp_path: Path) -> None:
+    out, _pages = make(club, tmp_path, "standings")
+    text = text_of(out)
+    assert "Final standings" in text
+    # 3 rounds: Ayşe wins 5-1, 5-2, 5-2: 3 points, GAV = +4 +3 +3 = +10 (T12b)
+    row = next(line for line in layout_lines(out) if line.startswith("1 Ayşe Yılmaz"))
+    # IAV 0 (nobody else on 3 points); BH = opponents' points: Gülşen 1 + Iğdır 2 + İsmail 2 = 5
+    assert row == "1 Ayşe Yılmaz Kadıköy Tavla Kulübü İstanbul 3 0 +10 5"
+    # İsmail, Iğdır and Peña are on 2 points; ties explained one line each
+    assert "How the ties were broken" in text
+    for name in ("İsmail Güneş", "Iğdır Şahin", "Peña Núñez"):
+        assert name in text
+    assert "IAV" in text and "GAV" in text and "BH" in text
+
+
+def test_bracket_tree_with_champion(club: Club, tmp_path: Path) -> None:
+    out, pages = make(club, tmp_path, "bracket", club.knockout)
+    assert pages == 1
+    text = text_of(out)
+    # 4 seeds: 1-4 and 2-3 (bracket_order(4) = [1, 4, 2, 3]); better seeds win 3-1: final Ayşe v İsmail
+    for name in NAMES[:4]:
+        assert name in text
+    assert "Single elimination" in text
+    assert text.count("Ayşe Yılmaz") >= 2  # in her semi-final and in the final
+
+
+def test_receipts_with_checkin_qr(club: Club, tmp_path: Path) -> None:
+    out, _pages = make(club, tmp_path, "receipts")
+    text = text_of(out)
+    # 8 entrants, each paid the fee of ₺250 in cash
+    assert text.count("Receipt ") == 8
+    assert "250.00" in text
+    codes = [r.code for r in DK.entrants(club.db, club.swiss)]
+    for code in codes:
+        assert code in text
+    payloads = qr_payloads(out, 1, tmp_path)
+    assert payloads and all(p.startswith(f"CLUBDESK:CHECKIN:{club.swiss}:") for p in payloads)
+    assert {p.rsplit(":", 1)[1] for p in payloads} <= set(codes)
+
+
+def test_prize_list_amounts(club: Club, tmp_path: Path) -> None:
+    out, _pages = make(club, tmp_path, "prizes")
+    text = text_of(out)
+    # rule T13b: fees 8 x 250.00 = 2,000.00; pool 50 % = 1,000.00;
+    # place 1 60 % = 600.00, place 2 40 % = 400.00
+    assert "1,000.00" in text and "600.00" in text and "400.00" in text
+    lines = layout_lines(out)
+    assert next(line for line in lines if "Ayşe Yılmaz" in line).endswith("600.00")
+    assert next(line for line in lines if "İsmail Güneş" in line).endswith("400.00")
+
+
+def test_season_ranking(club: Club, tmp_path: Path) -> None:
+    out, _pages = make(club, tmp_path, "season")
+    text = text_of(out)
+    assert "Season ranking 2025" in text and "Bahar" in text
+    # rule T12d: base points 10, 8, 6, 5... x local coefficient 1.00; places 1, 2, 3 after the tie-breaks
+    lines = layout_lines(out)
+    assert next(line for line in lines if "Ayşe Yılmaz" in line).split()[-2:] == ["10", "10"]
+    assert next(line for line in lines if "İsmail Güneş" in line).split()[-2:] == ["8", "8"]
+    assert "Super Final" in text
+
+
+def test_language_and_letter_paper(club: Club, tmp_path: Path) -> None:
+    out, _pages = make(club, tmp_path, "standings", language="es", paper="letter")
+    box = PdfReader(out).pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == (612, 792)  # US Letter, 8.5 x 11 in
+    assert "Ayşe Yılmaz" in text_of(out)
+
+
+def test_blank_gaple_and_domino_sheets_before_play(club: Club, tmp_path: Path) -> None:
+    db = club.db
+    gaple = ES.create_event(
+        db,
+        DESK,
+        ES.EventData(name="Gaple Malam", ruleset="gaple-tournament", format="round-robin", entry_type="pair"),
+    ).id
+    domino = ES.create_event(
+        db,
+        DESK,
+        ES.EventData(name="Liga Dominó", ruleset="domino-es", format="round-robin", entry_type="pair"),
+    ).id
+    n = club.numbers
+    for ev in (gaple, domino):
+        for a, b in ((n[0], n[1]), (n[2], n[3])):
+            reg = DK.register(db, DESK, ev, a, partner=b)
+            DK.checkin(db, DESK, ev, reg.code)
+        R.propose_round(db, DESK, ev, seed=5)
+        R.publish_round(db, DESK, ev)
+    out = tmp_path / "gaple.pdf"
+    REP.generate(db, REP.ReportRequest("score-sheets", gaple, printed_on=PRINTED), out)
+    text = text_of(out)
+    assert "Gaple score sheet: table 1" in text
+    for name in NAMES[:4]:
+        assert name in text
+    # a gaple match: 4 sheets' worth of seats, pairs A (seats 1 + 3) and B; blank rows to fill by hand
+    assert "Pair A (seats 1 + 3)" in text
+    assert_public(text)
+    out = tmp_path / "domino.pdf"
+    REP.generate(db, REP.ReportRequest("score-sheets", domino, printed_on=PRINTED), out)
+    text = text_of(out)
+    assert "Hoja de Anotaciones" in text
+    for name in NAMES[:4]:  # rule E7: the four players seated by the draw
+        assert name in text
+    # after play (rule GN1): seat 0 goes out, opponents hold 30 + 30 = 60; a warm-up hand first (G6)
+    hand = {
+        "type": "out",
+        "seat": 0,
+        "pips": [0, 30, 10, 30],
+        "last_tile": None,
+        "two_ends": False,
+        "dead": {"0-0": None, "6-6": None},
+    }
+    RS.replace_entries(db, DESK, gaple, 1, 1, {1: [hand] * 3})
+    out = tmp_path / "gaple2.pdf"
+    REP.generate(db, REP.ReportRequest("score-sheets", gaple, round=1, table=1, printed_on=PRINTED), out)
+    text = text_of(out)
+    # hand 1 warm-up scores 0 (G6, G7); hands 2 and 3: 60 each -> running total 60, then 120 (GN1)
+    assert "120" in text and "60" in text
+
+
+# ------------------------------------------------------------------------------------------ refusals
+def test_refusals_write_nothing(club: Club, tmp_path: Path) -> None:
+    out = tmp_path / "nothing.pdf"
+    cases = [
+        REP.ReportRequest("score-sheets", 9999),
+        REP.ReportRequest("pairings", club.swiss, round=9),
+        REP.ReportRequest("score-sheets", club.swiss, round=1, table=42),
+        REP.ReportRequest("bracket", club.swiss),  # a Swiss has no bracket
+        REP.ReportRequest("nonsense", club.swiss),
+        REP.ReportRequest("standings", club.swiss, paper="a3"),
+        REP.ReportRequest("standings", club.swiss, language="fr"),
+    ]
+    for req in cases:
+        with pytest.raises(ServiceError):
+            REP.generate(club.db, req, out)
+        assert not out.exists()
+    assert not list(tmp_path.glob(".clubdesk-*"))  # no half-written temporary file left
+
+
+# ------------------------------------------------------------------------------------------ private lists
+def test_private_lists_carry_contact_data(club: Club, tmp_path: Path) -> None:
+    out = tmp_path / "contacts.pdf"
+    REP.contact_list_report(club.db, club.swiss, out, printed_on=PRINTED)
+    text = text_of(out)
+    assert phone(0) in text and f"marker0{MAIL_MARK}" in text
+    assert "PRIVATE" in text
+    out = tmp_path / "history.pdf"
+    REP.member_history_report(club.db, club.numbers[0], out, printed_on=PRINTED)
+    text = text_of(out)
+    assert "Ayşe Yılmaz" in text and "Bahar Kupası" in text and "Kış Eleme" in text
+    # her history: 3 wins in the Swiss; 2 wins in the knockout (semi-final and final)
+    assert "3 won, 0 lost" in text and "2 won, 0 lost" in text
