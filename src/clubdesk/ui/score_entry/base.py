@@ -20,6 +20,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
@@ -128,6 +129,8 @@ class SheetEntryForm(QWidget):
         self._entries: list[Entry] = [dict(e) for e in entries]
         self.result: dict[str, Any] = self._replay(self._entries)
         self.correcting: int | None = None
+        # when the result is already confirmed, every change (not only corrections) goes through the check
+        self.check_every_change = False
         self.undo_stack = QUndoStack(self)
 
         self.title = QLabel()
@@ -223,7 +226,37 @@ class SheetEntryForm(QWidget):
         self.addAction(to_sheet)
 
         self.build_inputs()
+        self._chain_tab_order()
         self._refresh()
+
+    def _chain_tab_order(self) -> None:
+        """Tab goes through the inputs in row order, then the Add button, then the sheet."""
+        chain = self.tab_chain()
+        for a, b in zip(chain, chain[1:], strict=False):
+            QWidget.setTabOrder(a, b)
+
+    def tab_chain(self) -> list[QWidget]:
+        chain: list[QWidget] = []
+        for row in range(self.inputs.rowCount()):
+            item = self.inputs.itemAt(row, QFormLayout.ItemRole.FieldRole)
+            w = item.widget() if item is not None else None
+            if w is None:
+                continue
+            inner = [c for c in w.findChildren(QWidget) if c.focusPolicy() & Qt.FocusPolicy.TabFocus]
+            chain.extend(inner if w.focusPolicy() == Qt.FocusPolicy.NoFocus and inner else [w])
+        return [*chain, self.add_button]
+
+    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: A002, N802 - Qt API
+        """Tab and Shift+Tab stay in the form's own order (inputs in row order), wherever it is placed."""
+        chain = [w for w in self.tab_chain() if w.isVisibleTo(self) and w.isEnabled()]
+        current = QApplication.focusWidget()
+        if current in chain:
+            j = chain.index(current) + (1 if next else -1)
+            if 0 <= j < len(chain):
+                reason = Qt.FocusReason.TabFocusReason if next else Qt.FocusReason.BacktabFocusReason
+                chain[j].setFocus(reason)
+                return True
+        return super().focusNextPrevChild(next)
 
     # ------------------------------------------------------------------ for subclasses
     def build_inputs(self) -> None:
@@ -363,7 +396,7 @@ class SheetEntryForm(QWidget):
         except EntryError as exc:
             self.show_error(_message(exc))
             return False
-        if change.action == "replace" and self.confirm_correction is not None:
+        if (change.action == "replace" or self.check_every_change) and self.confirm_correction is not None:
             if not self.confirm_correction(entries):
                 return False
         before = list(self._entries)

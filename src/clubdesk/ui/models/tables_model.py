@@ -1,0 +1,127 @@
+"""The tables of a round as a thin table model over ``services.rounds.TableView`` rows: table number, the two
+sides, score, state (colour-coded so a scorer reads every table at a glance), who approved."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QColor, QFont
+
+from clubdesk.i18n import N_, _
+
+ModelIndex = QModelIndex | QPersistentModelIndex
+
+COL_TABLE, COL_A, COL_B, COL_SCORE, COL_STATE, COL_APPROVED = range(6)
+TABLE_ROLE = Qt.ItemDataRole.UserRole + 1
+STATE_ROLE = Qt.ItemDataRole.UserRole + 2
+
+# service status -> (label, background, text colour)
+STATES: dict[str, tuple[str, str, str]] = {
+    "waiting": (N_("waiting"), "#e5e7eb", "#111827"),
+    "in_play": (N_("in play"), "#bfdbfe", "#1e3a8a"),
+    "pending": (N_("awaiting confirmation"), "#fde68a", "#78350f"),
+    "confirmed": (N_("confirmed"), "#bbf7d0", "#14532d"),
+    "disputed": (N_("disputed"), "#fecaca", "#7f1d1d"),
+    "postponed": (N_("postponed"), "#e9d5ff", "#581c87"),
+    "bye": (N_("bye"), "#f3f4f6", "#6b7280"),
+}
+FILTERS: tuple[tuple[str, str], ...] = (
+    ("", N_("all tables")),
+    ("waiting", N_("waiting")),
+    ("in_play", N_("in play")),
+    ("pending", N_("awaiting confirmation")),
+    ("confirmed", N_("confirmed")),
+    ("disputed", N_("disputed")),
+)
+
+
+def state_label(status: str) -> str:
+    return _(STATES.get(status, (status, "", ""))[0])
+
+
+class TablesModel(QAbstractTableModel):
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[Any] = []
+
+    def set_rows(self, rows: Sequence[Any]) -> None:
+        self.beginResetModel()
+        self.rows = list(rows)
+        self.endResetModel()
+
+    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else 6
+
+    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        t = self.rows[index.row()]
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == COL_TABLE:
+                return str(t.table)
+            if col == COL_A:
+                return t.names[0]
+            if col == COL_B:
+                return t.names[1] or _("— bye —")
+            if col == COL_SCORE:
+                return "" if t.status in ("waiting", "bye") else f"{t.score[0]} – {t.score[1]}"
+            if col == COL_STATE:
+                text = state_label(t.status)
+                return text + (" 🔒" if t.locked else "")
+            if col == COL_APPROVED:
+                parts = [p for p in (t.scorer, t.counter) if p]
+                ref = getattr(t, "ref", "")
+                return " / ".join(parts) + (f"  [{ref}]" if ref else "")
+        if role == TABLE_ROLE:
+            return t.table
+        if role == STATE_ROLE:
+            return t.status
+        if role == Qt.ItemDataRole.BackgroundRole and col == COL_STATE:
+            return QColor(STATES.get(t.status, ("", "#ffffff", ""))[1])
+        if role == Qt.ItemDataRole.ForegroundRole and col == COL_STATE:
+            return QColor(STATES.get(t.status, ("", "", "#000000"))[2])
+        if role == Qt.ItemDataRole.FontRole and col in (COL_TABLE, COL_STATE, COL_SCORE):
+            font = QFont()
+            font.setBold(True)
+            font.setPointSize(12 if col == COL_TABLE else 10)
+            return font
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_TABLE, COL_SCORE, COL_STATE):
+            return int(Qt.AlignmentFlag.AlignCenter)
+        return None
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:  # noqa: N802
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return [_("Table"), _("Side A"), _("Side B"), _("Score"), _("State"), _("Approved by")][section]
+        return None
+
+
+class StateFilter(QSortFilterProxyModel):
+    """Shows only the tables in one state ('' = all)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.state = ""
+
+    def set_state(self, state: str) -> None:
+        begin = getattr(self, "beginFilterChange", None)
+        if begin is not None:  # Qt 6.9+
+            begin()
+            self.state = state
+            self.endFilterChange()
+        else:
+            self.state = state
+            self.invalidateFilter()
+
+    def filterAcceptsRow(self, row: int, parent: ModelIndex) -> bool:  # noqa: N802
+        if not self.state:
+            return True
+        model = self.sourceModel()
+        return bool(model.data(model.index(row, 0, parent), STATE_ROLE) == self.state)

@@ -1,0 +1,714 @@
+"""The Rounds section: the round's tables with their state, table-by-table score entry, confirmation,
+the table call with its countdown and one-action forfeits, and the pairing wizard.
+
+Keyboard: Ctrl+P pair the next round (wizard), Ctrl+T (or a QR scanner) to the table field — type a table
+number or scan ``CLUBDESK:TABLE:<event>:<round>:<table>`` and Enter opens the table; Ctrl+L back to the
+tables list (Enter opens the selected table); in a table: the scorer's initials once, then the entry form
+(see ``clubdesk.ui.score_entry``); Ctrl+1/Ctrl+2 are the window's, so side approvals are Alt+A and Alt+B;
+Ctrl+I opens the incident form for the table.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, Qt, QTimer
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from clubdesk.games import replay
+from clubdesk.i18n import _
+from clubdesk.models.base import utcnow
+from clubdesk.services import events as events_service
+from clubdesk.services import results as RS
+from clubdesk.services import rounds as R
+from clubdesk.services import standings as ST
+from clubdesk.services.base import Actor, ServiceError
+from clubdesk.ui.models.tables_model import (
+    COL_A,
+    COL_B,
+    COL_STATE,
+    FILTERS,
+    TABLE_ROLE,
+    StateFilter,
+    TablesModel,
+    state_label,
+)
+from clubdesk.ui.score_entry import EntryChange, FinalScoreForm, SheetEntryForm, entry_form_for
+from clubdesk.ui.state import DeskState
+
+QR_PREFIX = "CLUBDESK:TABLE:"
+
+
+def parse_table_query(text: str) -> tuple[int | None, int | None, int] | None:
+    """A typed table number, or a score sheet's QR payload ``CLUBDESK:TABLE:<event>:<round>:<table>``:
+    (event or None, round or None, table); None when it is neither."""
+    text = text.strip()
+    if text.upper().startswith(QR_PREFIX):
+        parts = text[len(QR_PREFIX) :].split(":")
+        if len(parts) == 3 and all(p.strip().isdigit() for p in parts):
+            return int(parts[0]), int(parts[1]), int(parts[2])
+        return None
+    if text.isdigit():
+        return None, None, int(text)
+    return None
+
+
+def night_settings(state: DeskState, event_id: int) -> dict[str, Any]:
+    """The event night's settings (result mode, call minutes), through the service when it offers a read."""
+    reader = getattr(R, "night_settings", None)
+    if reader is not None:
+        try:
+            return dict(reader(state.db, event_id))
+        except ServiceError:
+            pass
+    return {"result_mode": "entries", "call_minutes": 10}
+
+
+def form_params(event: events_service.EventInfo, match_length: int | None) -> dict[str, Any]:
+    params: dict[str, Any] = dict(event.overrides or {})
+    if event.target:
+        params.setdefault("target", event.target)
+    if match_length:
+        params["match_length"] = match_length
+    return params
+
+
+def sheet_score(result: dict[str, Any]) -> tuple[int, int]:
+    """A sheet's match score as the services count it: tavla points, dominoes games won."""
+    if "score" in result:
+        return int(result["score"][0]), int(result["score"][1])
+    won = result.get("games_won", [0, 0])
+    return int(won[0]), int(won[1])
+
+
+class CorrectionDialog(QDialog):
+    """The correction preview (issue 11): what the change would do downstream, and the reason for it."""
+
+    def __init__(self, lines: list[str], locked: bool, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(_("Correct a confirmed result"))
+        self.text = QLabel("\n".join(lines) or _("This correction changes nothing downstream."))
+        self.text.setObjectName("previewText")
+        self.text.setWordWrap(True)
+        self.reason = QLineEdit()
+        self.reason.setObjectName("reason")
+        self.reason.setPlaceholderText(
+            _("reason (required: the round is locked, rule T10)") if locked else _("reason")
+        )
+        self.error = QLabel()
+        self.error.setStyleSheet("color: #b00020;")
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(_("Before it is saved, this correction would change:")))
+        layout.addWidget(self.text)
+        form = QFormLayout()
+        form.addRow(_("Reason"), self.reason)
+        layout.addLayout(form)
+        layout.addWidget(self.error)
+        layout.addWidget(buttons)
+        self.reason.setFocus()
+
+    def accept(self) -> None:
+        if not self.reason.text().strip():
+            self.error.setText(_("Write the reason for the correction."))
+            return
+        super().accept()
+
+
+def preview_lines(pv: Any, names: dict[int, str]) -> list[str]:
+    lines: list[str] = []
+    if pv.winner_changes:
+        lines.append(_("The winner of this table changes."))
+    for e, (a, b) in pv.places.items():
+        lines.append(_("{name}: place {a} → {b}").format(name=names.get(e, str(e)), a=a, b=b))
+    for e, changes in pv.tiebreaks.items():
+        for code, (a, b) in changes.items():
+            lines.append(_("{name}: {code} {a} → {b}").format(name=names.get(e, str(e)), code=code, a=a, b=b))
+    for number, (a, b) in pv.ratings.items():
+        lines.append(_("rating of member {n}: {a:.1f} → {b:.1f}").format(n=number, a=a, b=b))
+    for text in pv.published_pairings:
+        lines.append(_("already published: {t}").format(t=text))
+    return lines
+
+
+class TablePanel(QWidget):
+    """One table: the scorer's initials (asked once), the entry form, approvals, forfeits."""
+
+    def __init__(
+        self,
+        state: DeskState,
+        event: events_service.EventInfo,
+        round_no: int,
+        table: R.TableView,
+        initials: dict[tuple[int, int, int], str],
+        on_changed: Callable[[], None],
+        call_due: Callable[[], bool] | None = None,
+    ) -> None:
+        super().__init__()
+        self.setObjectName("tablePanel")
+        self.state = state
+        self.ev = event
+        self.round_no = round_no
+        self.table = table
+        self.initials_cache = initials
+        self.on_changed = on_changed
+        self.call_due = call_due
+        self.reason: str | None = None
+        self.form: SheetEntryForm | FinalScoreForm | None = None
+        key = (event.id, round_no, table.table)
+        self.key = key
+        a, b = table.names[0], table.names[1] or _("bye")
+        self.header = QLabel(_("Table {t}: {a} – {b}").format(t=table.table, a=a, b=b))
+        self.header.setObjectName("tableHeader")
+        self.header.setStyleSheet("font-size: 15pt; font-weight: 700;")
+        self.status = QLabel()
+        self.status.setObjectName("tableStatus")
+        self.initials = QLineEdit()
+        self.initials.setObjectName("scorerInitials")
+        self.initials.setMaximumWidth(120)
+        self.initials.setPlaceholderText(_("initials"))
+        self.initials.returnPressed.connect(self._initials_given)
+        self.initials_row = QWidget()
+        row = QHBoxLayout(self.initials_row)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(QLabel(_("Scorer's initials (once per table), then Enter:")))
+        row.addWidget(self.initials)
+        row.addStretch(1)
+        self.form_box = QVBoxLayout()
+        # approvals (G13, E6, T8c)
+        self.approve_a = QLineEdit()
+        self.approve_a.setObjectName("approveA")
+        self.approve_b = QLineEdit()
+        self.approve_b.setObjectName("approveB")
+        for w, side in ((self.approve_a, 0), (self.approve_b, 1)):
+            w.setPlaceholderText(_("initials, Enter"))
+            w.setMaximumWidth(120)
+            w.returnPressed.connect(lambda side=side: self.approve(side))
+        self.referee_ok = QPushButton(_("Referee appro&ves"))
+        self.referee_ok.setObjectName("refereeApprove")
+        self.referee_ok.clicked.connect(lambda: self.referee(True))
+        self.dispute = QPushButton(_("Mark disp&uted"))
+        self.dispute.setObjectName("refereeDispute")
+        self.dispute.clicked.connect(lambda: self.referee(False))
+        self.forfeit_a = QPushButton(_("{side} absent: forfeit").format(side=a))
+        self.forfeit_a.setObjectName("forfeitA")
+        self.forfeit_a.clicked.connect(lambda: self.forfeit(0))
+        self.forfeit_b = QPushButton(_("{side} absent: forfeit").format(side=b))
+        self.forfeit_b.setObjectName("forfeitB")
+        self.forfeit_b.clicked.connect(lambda: self.forfeit(1))
+        self.message = QLabel()
+        self.message.setObjectName("tableMessage")
+        self.message.setWordWrap(True)
+        approvals = QFormLayout()
+        approvals.addRow(_("{side} approves (Alt+A):").format(side=a), self.approve_a)
+        approvals.addRow(_("{side} approves (Alt+B):").format(side=b), self.approve_b)
+        buttons = QHBoxLayout()
+        for btn in (self.referee_ok, self.dispute, self.forfeit_a, self.forfeit_b):
+            btn.setAutoDefault(False)
+            buttons.addWidget(btn)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.header)
+        layout.addWidget(self.status)
+        layout.addWidget(self.initials_row)
+        layout.addLayout(self.form_box, 1)
+        layout.addLayout(approvals)
+        layout.addLayout(buttons)
+        layout.addWidget(self.message)
+        QShortcut(QKeySequence("Alt+A"), self, self.approve_a.setFocus)
+        QShortcut(QKeySequence("Alt+B"), self, self.approve_b.setFocus)
+        QShortcut(QKeySequence("Ctrl+I"), self, self.open_incident)
+        self._update_status()
+        if key in initials:
+            self._build_form()
+
+    def focus_first(self) -> None:
+        """The scorer's initials when not given yet for this table, else the entry form."""
+        if self.form is not None:
+            self.form.first_input().setFocus()
+        else:
+            self.initials.setFocus()
+
+    # ------------------------------------------------------------------ helpers
+    def actor(self) -> Actor:
+        """Who acts: the desk's actor, with the table scorer's initials when given."""
+        who = self.initials_cache.get(self.key)
+        base = self.state.actor
+        return Actor(f"{base.name} ({who})" if who else base.name, base.role)
+
+    def _update_status(self) -> None:
+        t = self.table
+        text = _("State: {s}").format(s=state_label(t.status))
+        if t.status != "waiting":
+            text += "  ·  " + _("score {a}–{b}").format(a=t.score[0], b=t.score[1])
+        if t.locked:
+            text += "  ·  " + _("locked (T10): changes need a reason")
+        self.status.setText(text)
+        confirmed = t.status == "confirmed"
+        self.approve_a.setEnabled(not confirmed)
+        self.approve_b.setEnabled(not confirmed)
+        if t.scorer:
+            self.approve_a.setText(t.scorer)
+        if t.counter:
+            self.approve_b.setText(t.counter)
+
+    def reload(self) -> None:
+        try:
+            rv = R.get_round(self.state.db, self.ev.id, self.round_no)
+        except ServiceError:
+            return
+        for t in rv.tables:
+            if t.table == self.table.table:
+                self.table = t
+        self._update_status()
+        if isinstance(self.form, SheetEntryForm):
+            self.form.check_every_change = self.table.status == "confirmed" or self.table.locked
+        self.on_changed()
+
+    def _initials_given(self) -> None:
+        text = self.initials.text().strip()
+        if not text:
+            return
+        self.initials_cache[self.key] = text
+        self._build_form()
+
+    def _build_form(self) -> None:
+        self.initials_row.setVisible(False)
+        t = self.table
+        names = (t.names[0], t.names[1] or _("bye"))
+        if night_settings(self.state, self.ev.id).get("result_mode") == "score":
+            form: SheetEntryForm | FinalScoreForm = FinalScoreForm(self._save_score, names)
+        else:
+            games = RS.table_entries(self.state.db, self.ev.id, self.round_no, t.table)
+            entries = games.get(1, [])
+            form = entry_form_for(
+                self.ev.ruleset,
+                entries,
+                form_params(self.ev, t.match_length),
+                save=self._save_change,
+                side_names=names,
+                confirm_correction=self._check_correction,
+                parent=self,
+            )
+            form.check_every_change = t.status == "confirmed" or t.locked
+        self.form = form
+        self.form_box.addWidget(form)
+        form.first_input().setFocus()
+
+    # ------------------------------------------------------------------ saving (through the services)
+    def _override(self) -> str | None:
+        return self.reason if self.table.locked else None
+
+    def _save_change(self, change: EntryChange) -> None:
+        db, ev, r, t = self.state.db, self.ev.id, self.round_no, self.table.table
+        correcting = self.table.status == "confirmed" or self.table.locked
+        if change.action == "append" and not correcting:
+            RS.add_entry(db, self.actor(), ev, r, t, dict(change.entry or {}))
+        elif change.action == "delete" and change.index == len(change.entries) and not correcting:
+            RS.undo_last_entry(db, self.actor(), ev, r, t)
+        else:
+            RS.replace_entries(
+                db,
+                self.actor(),
+                ev,
+                r,
+                t,
+                {1: [dict(e) for e in change.entries]},
+                reason=self.reason,
+                override=self._override(),
+            )
+        self.reason = None
+        self.message.setText("")
+        QTimer.singleShot(0, self.reload)
+
+    def _save_score(self, score: tuple[int, int], points: tuple[int, int] | None) -> None:
+        if self.table.status == "confirmed" and not self._check_score_correction(score, points):
+            raise ServiceError("cancelled", _("Correction cancelled."))
+        RS.set_score(
+            self.state.db,
+            self.actor(),
+            self.ev.id,
+            self.round_no,
+            self.table.table,
+            score,
+            points,
+            reason=self.reason,
+            override=self._override(),
+        )
+        self.reason = None
+        QTimer.singleShot(0, self.reload)
+
+    def _check_correction(self, entries: list[dict[str, Any]]) -> bool:
+        """Before a confirmed result changes: the correction preview, and the reason."""
+        if self.table.status != "confirmed" and not self.table.locked:
+            return True
+        params = form_params(self.ev, self.table.match_length)
+        score = sheet_score(replay(self.ev.ruleset, entries, params))
+        return self._check_score_correction(score, None)
+
+    def _check_score_correction(self, score: tuple[int, int], points: tuple[int, int] | None) -> bool:
+        try:
+            pv = ST.correction_preview(
+                self.state.db, self.ev.id, self.round_no, self.table.table, score, points
+            )
+            names = {self.table.sides[0]: self.table.names[0]}
+            if self.table.sides[1] is not None:
+                names[self.table.sides[1]] = self.table.names[1] or ""
+            lines = preview_lines(pv, names)
+        except ServiceError as exc:
+            lines = [exc.message]
+        dialog = CorrectionDialog(lines, self.table.locked, self)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return False
+        self.reason = dialog.reason.text().strip()
+        return True
+
+    # ------------------------------------------------------------------ approvals, referee, forfeit
+    def _run(self, fn: Callable[[], Any], done: str) -> bool:
+        try:
+            fn()
+        except ServiceError as exc:
+            self.message.setStyleSheet("color: #b00020; font-weight: 600;")
+            self.message.setText(exc.message)
+            return False
+        self.message.setStyleSheet("color: #14532d;")
+        self.message.setText(done)
+        self.reload()
+        self.state.dataChanged.emit("rounds")
+        return True
+
+    def approve(self, side: int) -> bool:
+        field = self.approve_a if side == 0 else self.approve_b
+        initials = field.text().strip()
+        return self._run(
+            lambda: RS.confirm(
+                self.state.db, self.actor(), self.ev.id, self.round_no, self.table.table, side, initials
+            ),
+            _("Approved by {who}.").format(who=initials),
+        )
+
+    def referee(self, approve: bool) -> bool:
+        return self._run(
+            lambda: RS.referee_decision(
+                self.state.db, self.actor(), self.ev.id, self.round_no, self.table.table, approve=approve
+            ),
+            _("Referee approved the result.") if approve else _("Marked disputed."),
+        )
+
+    def forfeit(self, absent_side: int) -> bool:
+        # rules T3b, G15, T9a: one action after the table call's waiting time
+        return self._run(
+            lambda: RS.forfeit(
+                self.state.db, self.actor(), self.ev.id, self.round_no, self.table.table, absent_side
+            ),
+            _("Forfeit recorded."),
+        )
+
+    def open_incident(self) -> None:
+        try:
+            module = importlib.import_module("clubdesk.ui.discipline_view")
+        except ModuleNotFoundError:
+            self.message.setText(_("The incident form is not available."))
+            return
+        opener = getattr(module, "open_incident_dialog", None)
+        if opener is None:
+            self.message.setText(_("The incident form is not available."))
+            return
+        opener(self.state, self.ev.id, self.round_no, self.table.table, self)
+
+
+class RoundsSection(QWidget):
+    def __init__(self, state: DeskState) -> None:
+        super().__init__()
+        self.state = state
+        self.initials: dict[tuple[int, int, int], str] = {}
+        self.events: list[events_service.EventInfo] = []
+        self.round: R.RoundView | None = None
+        self.panel: TablePanel | None = None
+
+        self.event_box = QComboBox()
+        self.event_box.setObjectName("event")
+        self.round_box = QComboBox()
+        self.round_box.setObjectName("round")
+        self.filter_box = QComboBox()
+        self.filter_box.setObjectName("filter")
+        for code, label in FILTERS:
+            self.filter_box.addItem(_(label), code)
+        self.table_field = QLineEdit()
+        self.table_field.setObjectName("tableField")
+        self.table_field.setPlaceholderText(_("table number or scan the sheet's QR (Ctrl+T)"))
+        self.table_field.returnPressed.connect(self.open_from_field)
+        self.pair_button = QPushButton(_("Pair next round… (Ctrl+P)"))
+        self.pair_button.setObjectName("pairButton")
+        self.pair_button.clicked.connect(self.open_wizard)
+        self.call_label = QLabel()
+        self.call_label.setObjectName("callLabel")
+        self.call_label.setStyleSheet("font-size: 12pt; font-weight: 600;")
+        self.counts = QLabel()
+        self.counts.setObjectName("counts")
+        self.info = QLabel()
+        self.info.setObjectName("roundInfo")
+        self.info.setStyleSheet("color: #b00020;")
+
+        self.model = TablesModel()
+        self.proxy = StateFilter()
+        self.proxy.setSourceModel(self.model)
+        self.view = QTableView()
+        self.view.setObjectName("tables")
+        self.view.setModel(self.proxy)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.view.verticalHeader().setVisible(False)
+        self.view.verticalHeader().setDefaultSectionSize(30)
+        header = self.view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(COL_A, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(COL_B, QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(60)
+        self.view.setColumnWidth(COL_STATE, 190)
+        self.view.activated.connect(self._activated)
+
+        top = QHBoxLayout()
+        top.addWidget(QLabel(_("Event")))
+        top.addWidget(self.event_box, 1)
+        top.addWidget(QLabel(_("Round")))
+        top.addWidget(self.round_box)
+        top.addWidget(QLabel(_("Show")))
+        top.addWidget(self.filter_box)
+        top.addWidget(self.pair_button)
+        second = QHBoxLayout()
+        second.addWidget(self.table_field, 1)
+        second.addWidget(self.call_label)
+        left = QWidget()
+        lv = QVBoxLayout(left)
+        lv.setContentsMargins(0, 0, 0, 0)
+        lv.addWidget(self.counts)
+        lv.addWidget(self.view, 1)
+        self.right = QWidget()
+        self.right_layout = QVBoxLayout(self.right)
+        self.right_layout.setContentsMargins(0, 0, 0, 0)
+        self.placeholder = QLabel(_("Open a table: type its number or scan its sheet, then Enter."))
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.placeholder.setStyleSheet("color: #6b7280;")
+        self.right_layout.addWidget(self.placeholder)
+        splitter = QSplitter()
+        splitter.addWidget(left)
+        splitter.addWidget(self.right)
+        splitter.setStretchFactor(0, 2)
+        splitter.setStretchFactor(1, 3)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addLayout(second)
+        layout.addWidget(self.info)
+        layout.addWidget(splitter, 1)
+
+        QShortcut(QKeySequence("Ctrl+T"), self, self._focus_table_field)
+        QShortcut(QKeySequence("Ctrl+L"), self, self.view.setFocus)
+        QShortcut(QKeySequence("Ctrl+P"), self, self.open_wizard)
+        self.event_box.currentIndexChanged.connect(self._event_changed)
+        self.round_box.currentIndexChanged.connect(lambda _i: self.load_round())
+        self.filter_box.currentIndexChanged.connect(
+            lambda _i: self.proxy.set_state(str(self.filter_box.currentData() or ""))
+        )
+        self.timer = QTimer(self)
+        self.timer.timeout.connect(self._tick)
+        self.timer.start(1000)
+        state.dataChanged.connect(self._data_changed)
+        self.reload_events()
+
+    # ------------------------------------------------------------------ loading
+    def current_event(self) -> events_service.EventInfo | None:
+        i = self.event_box.currentIndex()
+        return self.events[i] if 0 <= i < len(self.events) else None
+
+    def reload_events(self) -> None:
+        current = self.current_event()
+        self.events = events_service.list_events(self.state.db, include_finished=True)
+        self.event_box.blockSignals(True)
+        self.event_box.clear()
+        for ev in self.events:
+            self.event_box.addItem(f"{ev.name} ({ev.ruleset}, {ev.format})", ev.id)
+        if current is not None:
+            self.event_box.setCurrentIndex(max(0, self.event_box.findData(current.id)))
+        self.event_box.blockSignals(False)
+        self._event_changed()
+
+    def select_event(self, event_id: int) -> None:
+        self.event_box.setCurrentIndex(self.event_box.findData(event_id))
+
+    def _event_changed(self, *_args: object) -> None:
+        ev = self.current_event()
+        self.round_box.blockSignals(True)
+        self.round_box.clear()
+        latest = None
+        if ev is not None:
+            try:
+                latest = R.get_round(self.state.db, ev.id)
+            except ServiceError:
+                latest = None
+        if latest is not None:
+            for r in range(1, latest.round + 1):
+                self.round_box.addItem(str(r), r)
+            self.round_box.setCurrentIndex(self.round_box.count() - 1)
+        self.round_box.blockSignals(False)
+        self.load_round()
+
+    def load_round(self) -> None:
+        ev = self.current_event()
+        r = self.round_box.currentData()
+        self.round = None
+        if ev is None or r is None:
+            self.model.set_rows([])
+            self.info.setText(_("No round yet: pair round 1 (Ctrl+P).") if ev is not None else "")
+            self.counts.setText("")
+            self._tick()
+            return
+        try:
+            self.round = R.get_round(self.state.db, ev.id, int(r))
+        except ServiceError as exc:
+            self.info.setText(exc.message)
+            return
+        self.info.setText(
+            _("Round {r} is only proposed: publish it in the wizard (Ctrl+P).").format(r=r)
+            if self.round.status == "proposed"
+            else ""
+        )
+        self.model.set_rows(self.round.tables)
+        counts: dict[str, int] = {}
+        for t in self.round.tables:
+            counts[t.status] = counts.get(t.status, 0) + 1
+        self.counts.setText(
+            _("Round {r}: ").format(r=r)
+            + ", ".join(f"{n} {state_label(s)}" for s, n in sorted(counts.items(), key=lambda x: -x[1]))
+        )
+        self._tick()
+
+    def _data_changed(self, section: str) -> None:
+        if section in ("events", "desk"):
+            self.reload_events()
+        elif section == "rounds":
+            self.load_round()
+
+    # ------------------------------------------------------------------ the table call (T3b)
+    def call_due_at(self) -> Any:
+        if self.round is None or self.round.call_at is None:
+            return None
+        ev = self.current_event()
+        minutes = int(night_settings(self.state, ev.id).get("call_minutes", 10)) if ev else 10
+        return self.round.call_at + timedelta(minutes=minutes)
+
+    def _tick(self) -> None:
+        due = self.call_due_at()
+        if due is None or self.round is None or self.round.call_at is None:
+            self.call_label.setText("")
+            return
+        waiting = [t for t in self.round.tables if t.status == "waiting"]
+        called = self.round.call_at.strftime("%H:%M")
+        left = due - utcnow()
+        if not waiting:
+            self.call_label.setText(_("Tables called at {t} UTC").format(t=called))
+            self.call_label.setStyleSheet("font-size: 12pt; font-weight: 600; color: #14532d;")
+        elif left.total_seconds() > 0:
+            secs = int(left.total_seconds())
+            self.call_label.setText(
+                _("Called {t} UTC · forfeit of absent sides in {m:02d}:{s:02d}").format(
+                    t=called, m=secs // 60, s=secs % 60
+                )
+            )
+            self.call_label.setStyleSheet("font-size: 12pt; font-weight: 600; color: #1e3a8a;")
+        else:
+            self.call_label.setText(
+                _("Called {t} UTC · time is up: {n} table(s) waiting can be forfeited").format(
+                    t=called, n=len(waiting)
+                )
+            )
+            self.call_label.setStyleSheet("font-size: 12pt; font-weight: 700; color: #b00020;")
+
+    # ------------------------------------------------------------------ opening a table
+    def _focus_table_field(self) -> None:
+        self.table_field.setFocus()
+        self.table_field.selectAll()
+
+    def open_from_field(self) -> None:
+        parsed = parse_table_query(self.table_field.text())
+        if parsed is None:
+            self.info.setText(_("Type a table number or scan a table's QR code."))
+            return
+        event_id, round_no, table_no = parsed
+        if event_id is not None and (self.current_event() is None or self.current_event().id != event_id):  # type: ignore[union-attr]
+            if self.event_box.findData(event_id) < 0:
+                self.info.setText(_("That sheet belongs to an event that is not here."))
+                return
+            self.select_event(event_id)
+        if round_no is not None:
+            i = self.round_box.findData(round_no)
+            if i < 0:
+                self.info.setText(_("Round {r} has not been paired.").format(r=round_no))
+                return
+            self.round_box.setCurrentIndex(i)
+        self.table_field.clear()
+        self.open_table(table_no)
+
+    def _activated(self, index: QModelIndex) -> None:
+        table = self.proxy.data(index, TABLE_ROLE)
+        if table is not None:
+            self.open_table(int(table))
+
+    def open_table(self, table_no: int) -> TablePanel | None:
+        ev = self.current_event()
+        if ev is None or self.round is None:
+            self.info.setText(_("No round yet: pair round 1 (Ctrl+P)."))
+            return None
+        table = next((t for t in self.round.tables if t.table == table_no), None)
+        if table is None:
+            self.info.setText(_("Round {r} has no table {t}.").format(r=self.round.round, t=table_no))
+            return None
+        self.info.setText("")
+        if self.panel is not None:
+            self.panel.setParent(None)
+            self.panel.deleteLater()
+        self.placeholder.setVisible(False)
+        self.panel = TablePanel(self.state, ev, self.round.round, table, self.initials, self.load_round)
+        self.right_layout.addWidget(self.panel)
+        self.panel.focus_first()
+        for row in range(self.proxy.rowCount()):
+            if self.proxy.data(self.proxy.index(row, 0), TABLE_ROLE) == table_no:
+                self.view.selectRow(row)
+        return self.panel
+
+    # ------------------------------------------------------------------ wizard
+    def open_wizard(self) -> None:
+        ev = self.current_event()
+        if ev is None:
+            QMessageBox.information(self, _("Pairing"), _("Create an event first."))
+            return
+        from clubdesk.ui.pairing_wizard import PairingWizard
+
+        wizard = PairingWizard(self.state, ev.id, self)
+        wizard.exec()
+        self._event_changed()

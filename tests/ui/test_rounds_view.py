@@ -1,0 +1,185 @@
+"""The Rounds section through the night services: a table opened by its QR payload, the scorer's initials
+once, a tavla game with the keyboard, both sides' approval, a correction with its preview, a forfeit after
+the table call, and the standings following (issue 12)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QDialog
+
+from clubdesk.models.base import utcnow
+from clubdesk.services import rounds as R
+from clubdesk.services.base import Actor, Role
+from clubdesk.ui import rounds_view
+from clubdesk.ui.models.standings_model import COL_NAME, COL_POINTS
+from clubdesk.ui.rounds_view import RoundsSection, parse_table_query
+from clubdesk.ui.standings_view import StandingsSection
+from clubdesk.ui.state import DeskState
+from tests.integration.test_night_helpers import DESK, make_event, open_db
+
+REF = Actor("Ref", Role.REFEREE)
+
+
+def focus():  # type: ignore[no-untyped-def]
+    w = QApplication.focusWidget()
+    assert w is not None
+    return w
+
+
+def typed(qtbot, text: str) -> None:  # type: ignore[no-untyped-def]
+    qtbot.keyClicks(focus(), text)
+
+
+def press(qtbot, key: Qt.Key, mod: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:  # type: ignore[no-untyped-def]
+    qtbot.keyClick(focus(), key, mod)
+
+
+def night(tmp_path: Path, call_minutes_ago: int = 0):  # type: ignore[no-untyped-def]
+    db = open_db(tmp_path)
+    ev, ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=2, match_lengths=[3])
+    R.propose_round(db, DESK, ev)
+    R.publish_round(db, DESK, ev, call_at=utcnow() - timedelta(minutes=call_minutes_ago))
+    return db, ev
+
+
+def test_parse_table_query() -> None:
+    assert parse_table_query("7") == (None, None, 7)
+    assert parse_table_query("CLUBDESK:TABLE:3:2:11") == (3, 2, 11)
+    assert parse_table_query("CLUBDESK:CHECKIN:3:ABC") is None
+    assert parse_table_query("x") is None
+
+
+def test_table_by_qr_keyboard_game_approvals_and_standings(qtbot, active, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db, ev = night(tmp_path)
+    state = DeskState(db, REF)
+    section = RoundsSection(state)
+    standings = StandingsSection(state)
+    qtbot.addWidget(standings)
+    active(section)
+    section.select_event(ev)
+    rv = R.get_round(db, ev, 1)
+    a_name, b_name = rv.tables[0].names
+    # every table is waiting before play starts
+    assert {section.model.data(section.model.index(r, 4)) for r in range(section.model.rowCount())} == {
+        "waiting"
+    }
+    press(qtbot, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)
+    assert focus() is section.table_field
+    typed(qtbot, f"CLUBDESK:TABLE:{ev}:1:1")
+    press(qtbot, Qt.Key.Key_Return)
+    panel = section.panel
+    assert panel is not None and panel.table.table == 1
+    # the scorer's initials are asked once, first
+    assert focus() is panel.initials
+    typed(qtbot, "AB")
+    press(qtbot, Qt.Key.Key_Return)
+    form = panel.form
+    assert form is not None and focus() is form.outcome
+    # Game: side 1 wins a backgammon, cube 1: rule T7c 3 x 1 = 3 points, the match to 3 is over
+    typed(qtbot, "g")
+    press(qtbot, Qt.Key.Key_Tab)
+    typed(qtbot, "1")
+    press(qtbot, Qt.Key.Key_Tab)
+    typed(qtbot, "b")
+    press(qtbot, Qt.Key.Key_Tab)
+    typed(qtbot, "1")
+    press(qtbot, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: panel.table.status == "pending", timeout=2000)
+    assert panel.table.score == (3, 0)
+    # the list shows the table awaiting confirmation
+    assert section.model.data(section.model.index(0, 4)) == "awaiting confirmation"
+    # standings do not count it yet: the result is final only when both sides approve (T8c, G13)
+    standings.select_event(ev)
+    points = {
+        standings.model.data(standings.model.index(r, COL_NAME)): standings.model.data(
+            standings.model.index(r, COL_POINTS)
+        )
+        for r in range(standings.model.rowCount())
+    }
+    assert points[a_name] == "0"
+    press(qtbot, Qt.Key.Key_A, Qt.KeyboardModifier.AltModifier)
+    typed(qtbot, "AB")
+    press(qtbot, Qt.Key.Key_Return)
+    press(qtbot, Qt.Key.Key_B, Qt.KeyboardModifier.AltModifier)
+    typed(qtbot, "CD")
+    press(qtbot, Qt.Key.Key_Return)
+    assert panel.table.status == "confirmed"
+    assert section.model.data(section.model.index(0, 4)).startswith("confirmed")
+    # the standings section followed the confirmation (dataChanged): the winner has 1 point (T4e: win 1)
+    top = standings.model.data(standings.model.index(0, COL_NAME))
+    assert top == a_name
+    assert standings.model.data(standings.model.index(0, COL_POINTS)) == "1"
+    # filter: only confirmed tables
+    section.filter_box.setCurrentIndex(section.filter_box.findData("confirmed"))
+    assert section.proxy.rowCount() == 1
+
+
+def test_correction_of_a_confirmed_result_shows_its_preview(
+    qtbot, active, tmp_path: Path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    db, ev = night(tmp_path)
+    from clubdesk.services import results as RS
+
+    RS.add_entry(
+        db, DESK, ev, 1, 1, {"type": "game", "winner": 0, "kind": "backgammon", "cube": 1, "dropped": False}
+    )
+    RS.confirm(db, DESK, ev, 1, 1, 0, "AB")
+    RS.confirm(db, DESK, ev, 1, 1, 1, "CD")
+    state = DeskState(db, REF)
+    section = RoundsSection(state)
+    active(section)
+    section.select_event(ev)
+    shown: list[str] = []
+
+    def fake_exec(dialog: QDialog) -> int:
+        shown.append(dialog.text.text())
+        dialog.reason.setText("scorer swapped the names")
+        return int(QDialog.DialogCode.Accepted)
+
+    monkeypatch.setattr(rounds_view.CorrectionDialog, "exec", fake_exec)
+    panel = section.open_table(1)
+    assert panel is not None
+    panel.initials.setText("RF")
+    panel._initials_given()
+    form = panel.form
+    # correct game 1 from the sheet: the winner was side 2
+    form.focus_sheet()
+    press(qtbot, Qt.Key.Key_Return)
+    assert form.correcting == 0
+    form.side.setCurrentIndex(1)
+    press(qtbot, Qt.Key.Key_Return)
+    # the preview was shown before saving: the winner changes
+    assert shown and "winner of this table changes" in shown[0]
+    qtbot.waitUntil(lambda: R.get_round(db, ev, 1).tables[0].score == (0, 3), timeout=2000)
+
+
+def test_forfeit_after_the_table_call(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db, ev = night(tmp_path, call_minutes_ago=15)
+    state = DeskState(db, REF)
+    section = RoundsSection(state)
+    qtbot.addWidget(section)
+    section.select_event(ev)
+    # rule T3b: 10 minutes after the call, time is up
+    assert "time is up" in section.call_label.text()
+    panel = section.open_table(2)
+    assert panel is not None
+    assert panel.forfeit(1)
+    # rule T9a: forfeit = match length-0 = 3-0
+    t = R.get_round(db, ev, 1).tables[1]
+    assert t.score == (3, 0)
+
+
+def test_forfeit_refused_before_the_time(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db, ev = night(tmp_path, call_minutes_ago=0)
+    state = DeskState(db, REF)
+    section = RoundsSection(state)
+    qtbot.addWidget(section)
+    section.select_event(ev)
+    assert "forfeit of absent sides in" in section.call_label.text()
+    panel = section.open_table(1)
+    assert panel is not None
+    assert not panel.forfeit(0)
+    assert "T3b" in panel.message.text()
