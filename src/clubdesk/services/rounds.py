@@ -139,8 +139,8 @@ def played_matches(s: Session, ev: Event) -> list[F.Played]:
     published = [r.number for r in rounds_of(s, ev.id) if r.status != "proposed"]
     for m in matches_of(s, ev.id):
         seen.setdefault(m.round_no, set()).update({m.side_a, *([m.side_b] if m.side_b else [])})
-        if m.status not in FINAL_STATUSES:
-            continue
+        if m.status not in FINAL_STATUSES or m.round_no not in published:
+            continue  # a proposed round's bye is not final until the round is published
         out.append(
             F.Played(
                 m.round_no,
@@ -573,6 +573,21 @@ def publish_round(db: Database, actor: Actor, event_id: int, call_at: datetime |
                 b = [x.number for x in entrant_members(s, m.side_b)][:2]
                 if len(a) == 2 and len(b) == 2:
                     m.seats = json.dumps(F.seat_draw(rnd.seed * 1000 + m.table_no, a, b))  # rule E7
+        gone = _withdrawn_ids(s, ev)
+        forfeited: list[int] = []
+        if gone:
+            from clubdesk.services.results import after_change, apply_forfeit
+
+            for m in matches_of(s, ev.id, rnd.id):
+                # rule T9b: a fixed schedule still pairs a withdrawn entrant; he forfeits the match
+                if m.side_b is not None and (m.side_a in gone or m.side_b in gone):
+                    absent = 0 if m.side_a in gone else 1
+                    apply_forfeit(
+                        s, actor, ev, m, absent, reason=_("withdrawn (rule T9b)"), kind="withdrawal"
+                    )
+                    forfeited.append(m.table_no)
+            if forfeited:
+                after_change(s, ev)
         out = view(s, ev, rnd)
         audit(
             s,
@@ -580,7 +595,7 @@ def publish_round(db: Database, actor: Actor, event_id: int, call_at: datetime |
             "publish",
             "round",
             rnd.id,
-            after={**out.as_json(), "locked": locked},
+            after={**out.as_json(), "locked": locked, "forfeited": forfeited},
             event_id=ev.id,
             round_no=rnd.number,
         )
@@ -666,6 +681,12 @@ def league_deadline(
         played = played_matches(s, ev)
         lg = F.league_with_results(st["league"], played)
         faults = {k: str(v) for k, v in (at_fault or {}).items()}
+        gone = {str(x) for x in _withdrawn_ids(s, ev)}
+        for lm in lg.pending():
+            # rule T9b: a withdrawn entrant's remaining league matches are his forfeits
+            at_fault_side = [x for x in (lm.home, lm.away) if x in gone]
+            if lm.id not in faults and len(at_fault_side) == 1:
+                faults[lm.id] = at_fault_side[0]
         try:
             closed = lg.close(faults)
         except ValueError as exc:
@@ -743,6 +764,10 @@ def league_deadline(
 
         after_change(s, ev)
         return out
+
+
+def _withdrawn_ids(s: Session, ev: Event) -> set[int]:
+    return set(s.scalars(select(Entrant.id).where(Entrant.event_id == ev.id, Entrant.status == "withdrawn")))
 
 
 def withdraw_from_play(db: Database, actor: Actor, event_id: int, entrant_id: int, reason: str) -> list[int]:
