@@ -303,7 +303,7 @@ class ReportsSection(QWidget):
     def clear_preview(self) -> None:
         while self.preview_layout.count():
             item = self.preview_layout.takeAt(0)
-            widget = item.widget()
+            widget = item.widget() if item is not None else None
             if widget is not None:
                 widget.deleteLater()
 
