@@ -1,0 +1,122 @@
+"""The pairing wizard from attendance to publish, for a Swiss and a bracket (issue 12)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QWizard
+
+from clubdesk.services import rounds as R
+from clubdesk.services.base import Actor, Role
+from clubdesk.ui.pairing_wizard import PairingWizard
+from clubdesk.ui.state import DeskState
+from tests.integration.test_night_helpers import make_event, open_db
+
+REF = Actor("Ref", Role.REFEREE)
+
+
+def run_to_publish(qtbot, wizard: PairingWizard) -> None:  # type: ignore[no-untyped-def]
+    qtbot.addWidget(wizard)
+    wizard.show()
+    assert wizard.currentPage() is wizard.attendance
+    wizard.next()
+    assert wizard.currentPage() is wizard.proposal
+    # the pairing runs in a worker; the page completes when it is back
+    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=5000)
+    wizard.next()
+    assert wizard.currentPage() is wizard.preview
+    wizard.next()
+    assert wizard.currentPage() is wizard.tables
+    wizard.next()
+    assert wizard.currentPage() is wizard.publish_page
+    assert wizard.validateCurrentPage()
+
+
+def test_swiss_from_attendance_to_publish(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = open_db(tmp_path)
+    ev, ids = make_event(db, ruleset="tavla", fmt="swiss", players=6, rounds=3)
+    wizard = PairingWizard(DeskState(db, REF), ev)
+    qtbot.addWidget(wizard)
+    wizard.show()
+    # 6 checked in (T3a)
+    assert "6 entrants" in wizard.attendance.summary.text()
+    wizard.next()
+    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=5000)
+    # the seed used is shown (T4a: reproducible)
+    assert "seed" in wizard.proposal.seed_label.text()
+    assert str(wizard.proposed.seed) in wizard.proposal.seed_label.text()
+    wizard.next()
+    # 6 entrants: 3 tables, each pair explained
+    assert wizard.preview.table.rowCount() == 3
+    assert wizard.preview.explanations.text()
+    assert wizard.preview.warnings.text() == ""
+    wizard.next()
+    wizard.next()
+    assert wizard.validateCurrentPage()
+    rv = R.get_round(db, ev, 1)
+    assert rv.status == "published" and len(rv.tables) == 3
+
+
+def test_manual_swap_warns_live_of_a_rematch(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = open_db(tmp_path)
+    ev, ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=3, match_lengths=[3])
+    from clubdesk.services import results as RS
+    from tests.integration.test_night_helpers import DESK
+
+    rv1 = R.propose_round(db, DESK, ev)
+    R.publish_round(db, DESK, ev)
+    for t in rv1.tables:
+        RS.set_score(db, DESK, ev, 1, t.table, (3, 0), confirm=True)
+    wizard = PairingWizard(DeskState(db, REF), ev)
+    qtbot.addWidget(wizard)
+    wizard.show()
+    wizard.next()
+    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=5000)
+    wizard.next()
+    assert wizard.preview.warnings.text() == ""
+    # swap so that round 1's opponents meet again: rule T4e (no two players meet twice) is broken
+    a1, b1 = rv1.tables[0].sides
+    pairs = wizard.pairs
+    pos = {e: (r, c + 1) for r, p in enumerate(pairs) for c, e in enumerate(p)}
+    ra, ca = pos[a1]
+    partner = pairs[ra][1 if ca == 1 else 0]
+    wizard.swap(pos[partner], pos[b1])
+    wizard.preview.fill()
+    assert wizard.preview.warnings.text() != ""
+    assert rv1.tables[0].names[0] in wizard.preview.warnings.text()
+
+
+def test_bracket_from_attendance_to_publish(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = open_db(tmp_path)
+    ev, ids = make_event(db, ruleset="tavla", fmt="single-elimination", players=6)
+    wizard = PairingWizard(DeskState(db, REF), ev)
+    run_to_publish(qtbot, wizard)
+    rv = R.get_round(db, ev, 1)
+    # rule T4c: 6 in a bracket of 8: the top 2 seeds get byes, 2 matches are played in round 1
+    assert rv.status == "published"
+    played = [t for t in rv.tables if t.sides[1] is not None]
+    assert len(played) == 2
+    # the preview drew the bracket as a tree: 4 + 2 + 1 matches
+    assert len(wizard.preview.bracket.boxes) == 7
+
+
+def test_wizard_with_the_keyboard_only(qtbot, active, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = open_db(tmp_path)
+    ev, ids = make_event(db, ruleset="gaple-tournament", fmt="swiss", players=4, rounds=2)
+    wizard = PairingWizard(DeskState(db, REF), ev)
+    active(wizard)
+
+    def enter() -> None:
+        w = QApplication.focusWidget() or wizard
+        qtbot.keyClick(w, Qt.Key.Key_Return)
+
+    enter()  # attendance -> proposal
+    assert wizard.currentPage() is wizard.proposal
+    qtbot.waitUntil(lambda: wizard.button(QWizard.WizardButton.NextButton).isEnabled(), timeout=5000)
+    enter()  # -> preview
+    enter()  # -> tables
+    enter()  # -> publish
+    assert wizard.currentPage() is wizard.publish_page
+    enter()  # finish: publish
+    assert R.get_round(db, ev, 1).status == "published"
