@@ -39,6 +39,7 @@ def cli(capsys: pytest.CaptureFixture[str], db: Path, *args: str) -> tuple[int, 
         ("receipts", [], "Receipt "),
         ("prizes", [], "Prize list"),
         ("season", [], "Season ranking 2025"),
+        ("incident-act", ["--round", "1", "--table", "1"], "Match act"),
     ],
 )
 def test_each_kind(

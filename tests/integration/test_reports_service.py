@@ -220,8 +220,6 @@ def make(club: Club, tmp_path: Path, kind: str, event: int | None = None, **kw: 
 # ------------------------------------------------------------------------------------------ the kinds
 def test_every_public_kind_is_free_of_contact_data(club: Club, tmp_path: Path) -> None:
     for kind in REP.KINDS:
-        if kind == "incident-act":
-            continue  # its own test below
         event = club.knockout if kind == "bracket" else club.swiss
         out, _n = make(club, tmp_path, kind, event)
         assert_public(text_of(out))
@@ -420,3 +418,36 @@ def test_private_lists_carry_contact_data(club: Club, tmp_path: Path) -> None:
     assert "Ayşe Yılmaz" in text and "Bahar Kupası" in text and "Kış Eleme" in text
     # her history: 3 wins in the Swiss; 2 wins in the knockout (semi-final and final)
     assert "3 won, 0 lost" in text and "2 won, 0 lost" in text
+
+
+# ------------------------------------------------------------------------------------------ match act
+def test_match_act_of_a_table(club: Club, tmp_path: Path) -> None:
+    from clubdesk.services import discipline as DS
+
+    referee = Actor("Hakem Öztürk", Role.REFEREE)
+    # rule T11: a phone during the match, written in the act with the referee's decision
+    DS.record_incident(
+        club.db,
+        referee,
+        club.swiss,
+        round_no=3,
+        table_no=2,
+        kind="devices",
+        text="Telefonu çaldı; uyarı verildi.",
+        player=club.numbers[2],
+        decision="warning",
+    )
+    out, pages = make(club, tmp_path, "incident-act", round=3, table=2)
+    assert pages == 1
+    text = text_of(out)
+    # round 3, table 2: the leaders' table is 1 (seeds 1 v 2); table 2 is seed 3 Iğdır v seed 5 Gülşen
+    assert "Iğdır Şahin – Gülşen Işık" in text
+    assert "Telefonu çaldı; uyarı verildi." in text and "Hakem Öztürk" in text
+    assert "(T11)" in text  # the incident kind with its rule
+    assert "licence " + club.numbers[2] in text  # rule E15: players named with their licence number
+    assert_public(text)
+    # the whole round's act holds the same incident, and table 1 has none
+    out, _pages = make(club, tmp_path, "incident-act", round=3)
+    assert "Telefonu çaldı" in text_of(out)
+    out, _pages = make(club, tmp_path, "incident-act", round=3, table=1)
+    assert "Telefonu çaldı" not in text_of(out)
