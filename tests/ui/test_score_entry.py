@@ -288,3 +288,13 @@ def test_final_score_form(qtbot, active) -> None:  # type: ignore[no-untyped-def
     type_text(qtbot, "1")
     key(qtbot, Qt.Key.Key_Return)
     assert got == [((2, 1), None)]
+
+
+def test_the_impossible_pip_field_is_framed_red(qtbot) -> None:  # type: ignore[no-untyped-def]
+    form = GapleEntryForm("gaple-tournament")
+    qtbot.addWidget(form)
+    form.pips[2].setText("70")  # more than the 69 a hand can hold
+    assert "b00020" in form.pips[2].styleSheet()
+    assert form.pips[3].styleSheet() == ""
+    form.pips[2].setText("7")
+    assert form.pips[2].styleSheet() == ""

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 from clubdesk.games import EntryError, RulesetError, load_ruleset, replay
 from clubdesk.i18n import _
 from clubdesk.services.base import ServiceError
-from clubdesk.ui.models.sheet_model import COL_ENTRY, COL_NOTE, SheetModel, SheetRow, sheet_rows
+from clubdesk.ui.models.sheet_model import COL_ENTRY, COL_GAME, COL_NOTE, SheetModel, SheetRow, sheet_rows
 
 Entry = dict[str, Any]
 
@@ -177,9 +177,11 @@ class SheetEntryForm(QWidget):
         self.view.setAlternatingRowColors(True)
         header = self.view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(COL_NOTE, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(COL_ENTRY, QHeaderView.ResizeMode.Interactive)
-        self.view.setColumnWidth(COL_ENTRY, 260)
+        header.setSectionResizeMode(COL_ENTRY, QHeaderView.ResizeMode.Stretch)
+        # the explanation is each row's tooltip and shows under the sheet for the selected row
+        self.view.setColumnHidden(COL_NOTE, True)
+        if self.family == "tavla":
+            self.view.setColumnHidden(COL_GAME, True)
         self.view.installEventFilter(self)
         self.view.setWordWrap(False)
 
@@ -206,6 +208,11 @@ class SheetEntryForm(QWidget):
         right = QVBoxLayout()
         right.addWidget(self.summary)
         right.addWidget(self.view, 1)
+        self.row_explanation = QLabel()
+        self.row_explanation.setObjectName("rowExplanation")
+        self.row_explanation.setWordWrap(True)
+        right.addWidget(self.row_explanation)
+        self.view.selectionModel().currentRowChanged.connect(lambda cur, _p: self._explain_row(cur.row()))
         layout = QHBoxLayout(self)
         layout.addWidget(left_w)
         layout.addLayout(right, 1)
@@ -327,11 +334,21 @@ class SheetEntryForm(QWidget):
         self.model.set_rows(self.rows())
         if self.model.rowCount():
             self.view.scrollToBottom()
+            self._explain_row(self.model.rowCount() - 1)
         self.hint.setText(self.next_hint())
         self.summary.setText(self.summary_text())
         done = self.finished() and self.correcting is None
         self.add_button.setEnabled(not done)
         self._preview()
+
+    def _explain_row(self, row: int) -> None:
+        rows = self.model.rows
+        if 0 <= row < len(rows):
+            r = rows[row]
+            self.row_explanation.setText(_("Entry {n}: {text}").format(n=r.index + 1, text=r.explanation))
+
+    def mark_error(self, exc: EntryError | None) -> None:
+        """Point at the input behind an engine error (subclasses)."""
 
     # ------------------------------------------------------------------ live preview and errors
     def show_error(self, message: str | None) -> None:
@@ -362,8 +379,10 @@ class SheetEntryForm(QWidget):
         except EntryError as exc:
             self.preview.setText("")
             self.show_error(_message(exc))
+            self.mark_error(exc)
             return
         self.show_error(None)
+        self.mark_error(None)
         rows = sheet_rows(self.family, entries, result, self.side_names, self.seat_names)
         row = rows[change.index] if change.index < len(rows) else None
         if row is None:

@@ -14,6 +14,8 @@ from typing import Any
 from PySide6.QtGui import QIntValidator
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLineEdit, QWidget
 
+from clubdesk.games import EntryError
+from clubdesk.games.gaple import MAX_HAND_PIPS
 from clubdesk.i18n import _
 from clubdesk.ui.score_entry.base import Entry, InputProblem, SheetEntryForm
 from clubdesk.ui.score_entry.keys import KeyCombo
@@ -116,6 +118,14 @@ class _DominoFamilyForm(SheetEntryForm):
             f.setEnabled(not going_out)
             if going_out:
                 f.setText("0")
+
+    def mark_error(self, exc: EntryError | None) -> None:
+        """A red frame on the pip fields an impossible count came from (the engine names seats from 0)."""
+        bad_code = exc is not None and exc.code.startswith("pips")
+        for f in self.pips:
+            text = f.text().strip()
+            over = bad_code and text.isdigit() and int(text) > MAX_HAND_PIPS
+            f.setStyleSheet("border: 2px solid #b00020;" if over else "")
 
     def read_pips(self) -> list[int]:
         return [_read_int(f, _("pips of seat {n}").format(n=i + 1)) for i, f in enumerate(self.pips)]
