@@ -451,3 +451,21 @@ def test_match_act_of_a_table(club: Club, tmp_path: Path) -> None:
     assert "Telefonu çaldı" in text_of(out)
     out, _pages = make(club, tmp_path, "incident-act", round=3, table=1)
     assert "Telefonu çaldı" not in text_of(out)
+
+
+def test_notice_board_list_in_alphabetical_order(club: Club, tmp_path: Path) -> None:
+    out, pages = make(club, tmp_path, "pairings", round=1)
+    assert pages == 2  # by table, then by name for the notice board
+    page2 = PdfReader(out).pages[1].extract_text(extraction_mode="layout")
+    order = [n for line in page2.splitlines() for n in NAMES if line.strip().startswith(n)]
+    # letters with marks sort with their base letter (Ç with C, Ö with O, Ş with S, I/İ/Í/ı with I)
+    assert order == [
+        "Ayşe Yılmaz",
+        "Budi Santoso",
+        "Çağla Aydın",
+        "Gülşen Işık",
+        "Iğdır Şahin",
+        "Íñigo Gómez",
+        "İsmail Güneş",
+        "Peña Núñez",
+    ]

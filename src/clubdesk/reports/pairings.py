@@ -13,6 +13,14 @@ from clubdesk.reports.data import PairingsData, PairingSide, ReportHeader
 from clubdesk.reports.frame import Styles, content_width, esc, grid, render
 
 
+def name_key(name: str) -> str:
+    """Alphabetical order for a notice board: Ö with O, Ş with S, İ and ı with I (not after Z)."""
+    import unicodedata
+
+    base = unicodedata.normalize("NFKD", name.replace("ı", "i"))
+    return "".join(c for c in base if not unicodedata.combining(c)).casefold()
+
+
 def _who(side: PairingSide, st: Styles) -> Paragraph:
     extra = " · ".join(x for x in (side.club, side.city) if x)
     text = f"<b>{esc(side.name)}</b>"
@@ -59,7 +67,7 @@ def pairings(out: str | Path | IO[bytes], header: ReportHeader, data: PairingsDa
                         continue
                     opp = other.name if other is not None else _("BYE")
                     entries.append((me.name.casefold(), [me.name, me.club, str(t.table), opp]))
-            entries.sort(key=lambda e: e[0])
+            entries.sort(key=lambda e: (name_key(e[0]), e[0]))
             rows = [[_("Name"), _("Club"), _("Table"), _("Opponent")]]
             rows.extend(r for _k, r in entries)
             w2 = [width * 0.34, width * 0.24, width * 0.1, width * 0.32]
