@@ -18,7 +18,7 @@ def checkin_payload(event: str | int, code: str) -> str:
     return f"CLUBDESK:CHECKIN:{event}:{code}"
 
 
-class QrFlowable(Flowable):
+class QrFlowable(Flowable):  # type: ignore[misc]
     """A square QR code of ``size`` points (quiet zone of 4 modules included).
 
     The code is encoded once and drawn as one filled path of horizontal runs; ReportLab's own widget encodes
