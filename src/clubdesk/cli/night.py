@@ -29,6 +29,70 @@ def _when(text: str) -> datetime:
         raise argparse.ArgumentTypeError(_("expected a date and time like 2024-05-01T19:30")) from None
 
 
+def _percent(text: str) -> int:
+    """A percentage ("80", "12.5") as basis points (10 000 = 100 %)."""
+    from decimal import Decimal, InvalidOperation
+
+    try:
+        value = Decimal(text.strip().rstrip("%"))
+    except InvalidOperation:
+        raise argparse.ArgumentTypeError(
+            _("expected a percentage like 80 or 12.5: {t}").format(t=text)
+        ) from None
+    bp = value * 100
+    if bp != bp.to_integral_value() or not 0 <= bp <= 10_000:
+        raise argparse.ArgumentTypeError(
+            _("a percentage between 0 and 100, at most 2 decimals: {t}").format(t=text)
+        )
+    return int(bp)
+
+
+def _percent_list(text: str) -> list[int]:
+    return [_percent(x) for x in text.split(",") if x.strip()]
+
+
+def _int_list(text: str) -> list[int]:
+    try:
+        values = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            _("expected whole numbers like 100,70,50: {t}").format(t=text)
+        ) from None
+    if not values or any(v < 0 for v in values):
+        raise argparse.ArgumentTypeError(_("expected whole numbers like 100,70,50: {t}").format(t=text))
+    return values
+
+
+def _coefficient(text: str) -> tuple[str, int]:
+    """``regional=1.5`` as ("regional", 150) hundredths."""
+    from decimal import Decimal, InvalidOperation
+
+    name, sep, value = text.partition("=")
+    try:
+        hundredths = Decimal(value.strip()) * 100
+    except InvalidOperation:
+        hundredths = Decimal(-1)
+    if not sep or not name.strip() or hundredths < 0 or hundredths != hundredths.to_integral_value():
+        raise argparse.ArgumentTypeError(_("expected CLASS=FACTOR, e.g. regional=1.5: {t}").format(t=text))
+    return name.strip(), int(hundredths)
+
+
+def _json_arg(text: str, what: str) -> Any:
+    """JSON given inline or as the path of a JSON file."""
+    raw = text
+    if not text.lstrip().startswith("{"):
+        try:
+            raw = Path(text).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise Refused(
+                _("{what}: cannot read {f}: {e}").format(what=what, f=text, e=exc.strerror)
+            ) from exc
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise Refused(_("{what} is not JSON: {e}").format(what=what, e=exc.msg)) from exc
+
+
 def register(sub: Any) -> None:
     p = sub.add_parser("pair", help=_("propose the next round (nothing is final)"))
     p.add_argument("event", type=int)
@@ -98,6 +162,26 @@ def register(sub: Any) -> None:
     p.add_argument("--call-minutes", type=int)
     p.add_argument("--encounter-games", type=int)
     p.add_argument("--deadline", type=_when)
+    p.add_argument(
+        "--prize-pool", type=_percent, help=_("share of the entry fees that goes to prizes, in %% (T13b)")
+    )
+    p.add_argument(
+        "--prize-shares",
+        type=_percent_list,
+        help=_("the pool's split by place, in %%, e.g. 50,30,20 (T13b, T13c)"),
+    )
+    p.add_argument("--prize-plan", help=_("the whole prize plan as JSON, or a JSON file (T13)"))
+    p.add_argument(
+        "--season-points", type=_int_list, help=_("season base points by place, e.g. 100,70,50 (T12d)")
+    )
+    p.add_argument(
+        "--coefficient",
+        action="append",
+        default=[],
+        type=_coefficient,
+        help=_("season coefficient of an event class, e.g. regional=1.5 (T12d); repeat per class"),
+    )
+    p.add_argument("--season-scale", help=_("the whole season scale as JSON, or a JSON file (T12d)"))
     add_json_flag(p)
     p.set_defaults(handler=cmd_config)
 
@@ -206,7 +290,29 @@ def cmd_round(ctx: Context, args: argparse.Namespace) -> Output:
         ],
         "explanations": list(rv.explanations),
     }
-    return Output(data)
+    call = rv.call_at.strftime("%Y-%m-%d %H:%M") if rv.call_at else "-"
+    lines = [
+        _("Round {r} ({status}), seed {s}, tables called {c}").format(
+            r=rv.round, status=rv.status, s=rv.seed, c=call
+        )
+    ]
+    for t in rv.tables:
+        b = t.names[1] if t.names[1] else "BYE"
+        lock = "  " + _("locked") if t.locked else ""
+        ref = f"  [{t.ref}]" if t.ref else ""
+        lines.append(
+            f"  {t.table:>3}  {t.names[0]}  –  {b}  {t.score[0]}-{t.score[1]}  {t.status}{ref}{lock}"
+        )
+        if t.seats and t.seats.get("seats"):
+            # rule E7: the seat draw, seats in playing order, the leader marked
+            tiles = t.seats.get("tiles", {})
+            seats = [
+                f"{'*' if i == t.seats.get('leader') else ''}{p} ({tiles.get(p, '?')})"
+                for i, p in enumerate(t.seats["seats"])
+            ]
+            lines.append("       " + _("seats") + ": " + ", ".join(seats))
+    lines += [f"  {x}" for x in rv.explanations]
+    return Output(data, "\n".join(lines))
 
 
 def cmd_deadline(ctx: Context, args: argparse.Namespace) -> Output:
@@ -237,4 +343,20 @@ def cmd_config(ctx: Context, args: argparse.Namespace) -> Output:
         }.items()
         if v is not None
     }
+    if args.prize_plan is not None:
+        settings["prize_plan"] = _json_arg(args.prize_plan, "--prize-plan")
+    elif args.prize_pool is not None or args.prize_shares is not None:
+        # rule T13b: the pool is a share of the fees, split by place
+        settings["prize_plan"] = {
+            "pool_rate": 10_000 if args.prize_pool is None else args.prize_pool,
+            "places": [
+                {"place": i, "pool_share": share} for i, share in enumerate(args.prize_shares or [], start=1)
+            ],
+        }
+    if args.season_scale is not None:
+        settings["season_scale"] = _json_arg(args.season_scale, "--season-scale")
+    elif args.season_points is not None or args.coefficient:
+        if args.season_points is None or not args.coefficient:
+            raise Refused(_("A season scale needs both --season-points and --coefficient."))
+        settings["season_scale"] = {"base_points": args.season_points, "coefficients": dict(args.coefficient)}
     return Output(rounds.configure(ctx.database(), ctx.actor(), args.event, **settings))

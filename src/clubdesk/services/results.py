@@ -501,7 +501,7 @@ def forfeit(
                 "already-confirmed", _("Table {t} already has a confirmed result.").format(t=table_no)
             )
         n = R.night(s, ev)
-        now = now or utcnow()
+        now = now or R.local_now()
         if excuse:
             before = _snapshot(m)
             m.excuse = excuse
@@ -619,6 +619,8 @@ def after_change(s: Session, ev: Event) -> None:
     """After every change: round states, ratings of tavla members, and when the event ends its places,
     season points and prizes."""
     s.flush()
+    if ev.format in F.ELIMINATION:
+        check_bracket(s, ev)
     for rnd in R.rounds_of(s, ev.id):
         if rnd.kind != "deadline":
             R.round_closed_check(s, ev, rnd)
@@ -628,6 +630,38 @@ def after_change(s: Session, ev: Event) -> None:
     if family == "tavla":
         ST.recompute_ratings(s)
     ST.finish_if_over(s, ev)
+
+
+def check_bracket(s: Session, ev: Event) -> None:
+    """Rules T10, T4c, T4d: a correction (a referee's override) that changes who goes through is refused
+    when the bracket has moved on: a later table already published with the old winner would be wrong.
+    The refusal names that table; correct or discard it first. Nothing is written."""
+    st = R.state_of(R.night(s, ev))
+    if "bracket" not in st:
+        return
+    from clubdesk.pairing.elimination import Bracket
+
+    br = Bracket.from_data({**st["bracket"], "results": []})
+    tables = R.matches_of(s, ev.id)
+    for m in sorted(tables, key=lambda x: (x.round_no, x.ref)):
+        if m.ref and m.winner is not None and m.finished:  # a finished sheet awaiting approval counts
+            try:
+                br = br.record(m.ref, str(m.winner))
+            except ValueError:
+                continue  # reported below through the table's sides
+    for m in tables:
+        if not m.ref or m.side_b is None:
+            continue
+        if {str(m.side_a), str(m.side_b)} != set(br.sides(m.ref)):
+            raise ServiceError(
+                "bracket-advanced",
+                _(
+                    "This change alters who plays round {r} table {t} ({ref}), already published; "
+                    "the bracket cannot go back (rule T10)."
+                ).format(r=m.round_no, t=m.table_no, ref=m.ref),
+                round=m.round_no,
+                table=m.table_no,
+            )
 
 
 def record_result(

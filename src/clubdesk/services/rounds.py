@@ -293,6 +293,7 @@ def configure(db: Database, actor: Actor, event_id: int, **settings: Any) -> dic
         raise ServiceError("bad-setting", _("Results are entered as 'entries' or 'score'."))
     with db.session() as s:
         ev = get_event(s, event_id)
+        _check_money_settings(ev, settings)
         n = night(s, ev)
         before = {k: _plain(getattr(n, k)) for k in settings}
         for k, v in settings.items():
@@ -310,6 +311,32 @@ def configure(db: Database, actor: Actor, event_id: int, **settings: Any) -> dic
             event_id=ev.id,
         )
         return {k: _plain(getattr(n, k)) for k in allowed}
+
+
+def _check_money_settings(ev: Event, settings: dict[str, Any]) -> None:
+    """A prize plan (T13) or season scale (T12d) is checked when it is set, not when the event ends."""
+    from clubdesk.services.standings import prize_plan_from, season_scale_from
+    from clubdesk.standings.prizes import PrizeError
+    from clubdesk.standings.season import SeasonError
+
+    try:
+        if "prize_plan" in settings:
+            prize_plan_from(settings["prize_plan"], ev.currency)
+        if "season_scale" in settings:
+            scale = season_scale_from(settings["season_scale"])
+            if scale is not None and ev.coefficient_class and ev.coefficient_class not in scale.coefficients:
+                raise ServiceError(
+                    "bad-setting",
+                    _("The season scale has no coefficient for this event's class {c}.").format(
+                        c=ev.coefficient_class
+                    ),
+                )
+    except (PrizeError, SeasonError) as exc:
+        raise ServiceError("bad-setting", exc.message or exc.code) from exc
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ServiceError(
+            "bad-setting", _("The prize plan or season scale is not well formed: {e}").format(e=exc)
+        ) from exc
 
 
 def _plain(v: Any) -> Any:
@@ -557,7 +584,7 @@ def publish_round(db: Database, actor: Actor, event_id: int, call_at: datetime |
         now = utcnow()
         rnd.status = "published"
         rnd.published_at = now
-        rnd.call_at = call_at or now
+        rnd.call_at = call_at or local_now()  # local wall-clock, as the secretary types times
         ev.current_round = rnd.number
         if ev.status not in ("running", "finished"):
             ev.status = "running"
@@ -643,6 +670,12 @@ def round_closed_check(s: Session, ev: Event, rnd: Round) -> None:
         rnd.closed_at = None
 
 
+def local_now() -> datetime:
+    """The club's local wall-clock time: table calls (T3b), arrival (G15) and deadlines (BC3) are typed
+    and compared in local time, like the desk's times; audit timestamps stay UTC."""
+    return datetime.now().replace(microsecond=0)
+
+
 def require_referee(actor: Actor, what: str) -> None:
     if actor.role is not Role.REFEREE:
         raise ServiceError("referee-only", _("Only a referee can {what}.").format(what=what))
@@ -662,7 +695,7 @@ def league_deadline(
         if ev.format != "open-round-robin":
             raise ServiceError("not-a-league", _("Only an open league has a deadline."))
         n = night(s, ev)
-        now = now or utcnow()
+        now = now or local_now()  # the deadline is a local wall-clock time (BC3)
         if n.deadline is not None and now < n.deadline:
             raise ServiceError(
                 "before-deadline",

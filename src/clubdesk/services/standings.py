@@ -162,18 +162,16 @@ def _view(s: Session, ev: Event, n: EventNight, played: list[F.Played], st: Stan
         pts = Fraction(r.points) / scale
         pval: float | int = int(pts) if pts.denominator == 1 else float(pts)
         pl = places.get(r.entrant)
+        if places and pl is None:  # still in a running bracket: ahead of everybody already out (T12a)
+            still_in = sum(1 for x in st.rows if x.entrant not in places)
+            pl = (1, still_in)
         rank = pl[0] if pl else r.rank
         label = (str(pl[0]) if pl[0] == pl[1] else f"{pl[0]}–{pl[1]}") if pl else str(r.rank)
         rows.append(
             Row(rank, label, int(r.entrant), names.get(int(r.entrant), r.entrant), pval, tb, shown, r.playoff)
         )
     if places:
-        rows.sort(
-            key=lambda x: (
-                x.rank if int(x.entrant) and str(x.entrant) in places else 10**6,
-                -Fraction(x.points),
-            )
-        )
+        rows.sort(key=lambda x: (x.rank, -Fraction(x.points)))  # stable: standings order among equals
     lines = [line for ex in st.explanations for line in ex.lines]
     return EventStandings(ev.id, st.codes, tuple(rows), tuple(lines), n.finished_at is not None)
 
@@ -323,7 +321,7 @@ def finish_if_over(s: Session, ev: Event) -> None:
     scale = _season_scale(n)
     for p in placings:
         pts = 0
-        if scale is not None and ev.coefficient_class and not p.disqualified:
+        if scale is not None and ev.coefficient_class in scale.coefficients and not p.disqualified:
             pts = place_points(scale, ev.coefficient_class, p.place_from, p.place_to)  # rule T12d
         s.add(
             FinalPlace(
@@ -370,23 +368,35 @@ def finish_if_over(s: Session, ev: Event) -> None:
 
 
 def _season_scale(n: EventNight) -> SeasonScale | None:
-    data = json.loads(n.season_scale or "{}")
+    return season_scale_from(n.season_scale)
+
+
+def season_scale_from(raw: str | dict[str, Any] | None) -> SeasonScale | None:
+    """Rule T12d: ``{"base_points": [100, 70, ...], "coefficients": {"local": 100, "regional": 150}}``
+    (coefficients in hundredths). Raises KeyError/ValueError/SeasonError when badly formed."""
+    data = json.loads(raw or "{}") if isinstance(raw, str) or raw is None else raw
     if not data:
         return None
     return SeasonScale(
-        tuple(int(x) for x in data["base_points"]), {k: int(v) for k, v in data["coefficients"].items()}
+        tuple(int(x) for x in data["base_points"]), {str(k): int(v) for k, v in data["coefficients"].items()}
     )
 
 
 def _prize_plan(n: EventNight, ev: Event) -> PrizePlan | None:
-    data = json.loads(n.prize_plan or "{}")
+    return prize_plan_from(n.prize_plan, ev.currency)
+
+
+def prize_plan_from(raw: str | dict[str, Any] | None, currency: str) -> PrizePlan | None:
+    """Rules T13a-T13c: ``{"pool_rate": 8000, "places": [{"place": 1, "fixed": 0, "pool_share": 5000}]}``
+    (basis points, 10 000 = 100 %; fixed money in minor units)."""
+    data = json.loads(raw or "{}") if isinstance(raw, str) or raw is None else raw
     if not data:
         return None
     places = tuple(
         PlacePrize(int(p["place"]), int(p.get("fixed", 0)), int(p.get("pool_share", 0)))
         for p in data.get("places", [])
     )
-    return PrizePlan(ev.currency, places, pool_rate=int(data.get("pool_rate", 10_000)))
+    return PrizePlan(currency, places, pool_rate=int(data.get("pool_rate", 10_000)))
 
 
 def final_places(db: Database, event_id: int) -> list[dict[str, Any]]:
