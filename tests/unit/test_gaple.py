@@ -247,7 +247,8 @@ def test_gn6_level_then_overtaken_is_burned() -> None:
     assert [h["totals"] for h in hands(r)[1:]] == [[40, 0], [40, 40], [55, 0]]
     assert last(r)["points"] == [15, 0]  # the burn is in the totals, not in the points
     assert last(r)["burned"] == 1
-    assert "side 0 overtakes: side 1 burned to 0" in last(r)["explanation"]
+    # sides are numbered 1-2 in words, as on the sheet: side 0 (seats 1, 3) is "side 1"
+    assert "side 1 overtakes: side 2 burned to 0" in last(r)["explanation"]
 
 
 def test_gn6_no_burn_when_scorer_was_already_ahead() -> None:
@@ -485,3 +486,53 @@ def test_explanations_use_seat_names() -> None:
     assert hand.explanation == (
         "block: Ali 14 vs Budi 14, tie → blocker loses; 2 × 61 = 122 to Budi and Sari; opens (≥ 25)"
     )
+
+
+# ------------------------------------------------------------------------------ seats in words, from 1
+
+
+@pytest.mark.parametrize(
+    ("entry", "words"),
+    [
+        # entry seat 1 = the sheet's seat 2; 70 > 69 pips (the most 7 tiles hold)
+        (out(0, [0, 70, 0, 10]), "seat 2 shows 70 pips; a hand holds 0 to 69"),
+        # entry seat 0 went out = seat 1 on the sheet
+        (out(0, [3, 10, 0, 10]), "seat 1 went out but shows 3 pips"),
+        # dead 6-6 held by entry seat 3 = seat 4, which shows 11 < 12 pips
+        (out(0, [0, 10, 0, 11], d66=3), "seat 4 holds a dead 6-6 but shows only 11 pips"),
+        (out(2, [10, 12, 0, 10], d00=2), "seat 3 went out, so cannot hold a dead 0-0"),
+        # an entry's out-of-range seat value is echoed as given, with the 0-3 / 1-4 correspondence
+        (
+            out(4, [0, 12, 0, 10]),
+            "unknown seat 4: an entry numbers the seats 0 to 3 (seats 1 to 4 on the sheet)",
+        ),
+        (penalty(2, 10), "unknown side 2: an entry numbers the sides 0 and 1 (sides 1 and 2 on the sheet)"),
+    ],
+)
+def test_error_messages_number_seats_from_one(entry: dict[str, object], words: str) -> None:
+    with pytest.raises(EntryError) as info:
+        replay(T, [entry])
+    assert words in info.value.message
+
+
+def test_error_messages_use_seat_names() -> None:
+    match = GapleMatch(load_ruleset(T).params, seat_names=["Budi", "Ali", "Sari", "Dewi"])
+    with pytest.raises(EntryError) as info:
+        match.apply_raw(out(1, [5, 0, 70, 10]))  # entry seat 2 = Sari holds 70 > 69
+    assert info.value.message == "Sari shows 70 pips; a hand holds 0 to 69"
+    assert info.value.code == "pips-out-of-range"  # the stable code is unchanged
+
+
+def test_explanations_number_seats_and_sides_from_one() -> None:
+    # rule GN7 + G17: entry seat 1 (the sheet's seat 2) blocks with 14, duels entry seat 0 (seat 1) with 14:
+    # tie -> blocker loses; count 14 + 20 + 27 = 61, 2 x 61 = 122 to side 0 = "side 1" (seats 1 and 3)
+    r = replay(T, [WARMUP, block(1, [14, 14, 20, 27])])
+    assert last(r)["explanation"] == (
+        "block: seat 2 14 vs seat 1 14, tie → blocker loses; 2 × 61 = 122 to side 1; opens (≥ 25)"
+    )
+    # rule B9: six doubles dealt to entry seat 3 = seat 4, of side 1 = "side 2"
+    r = replay(C, [{"type": "six_doubles", "seat": 3}])
+    assert last(r)["explanation"] == "six doubles dealt to seat 4: side 2 wins the game"
+    # rule G3: a warning (0 points) to entry side 1 = "side 2"
+    r = replay(T, [penalty(1, 0)])
+    assert last(r)["explanation"] == "warning to side 2"

@@ -7,6 +7,8 @@ gives a frozen :class:`MatchState`. :func:`replay_gaple` is the plain-dict face 
 ``clubdesk.games.replay``.
 
 Seats 0–3 in playing order (counter-clockwise, rule G5); side 0 = seats 0 and 2, side 1 = seats 1 and 3.
+Messages and explanations number seats 1–4 and sides 1–2 (or use the seat names), as the paper sheet,
+the screens and the other engines do; codes, indices and entry fields stay 0-based (CONTRACTS.md §1).
 """
 
 from __future__ import annotations
@@ -112,6 +114,20 @@ def _fail(index: int, code: str, message: str) -> EntryError:
     return EntryError(index, code, message)
 
 
+def _side_label(side: int, seat_names: Sequence[str] | None) -> str:
+    """A side as people call it: the names of its two players, else "side 1" / "side 2"."""
+    if seat_names is not None:
+        return _("{a} and {b}").format(a=seat_names[side], b=seat_names[side + 2])
+    return _("side {side}").format(side=side + 1)
+
+
+def _seat_label(seat: int, seat_names: Sequence[str] | None) -> str:
+    """A seat as people call it: the player's name, else "seat 1" to "seat 4" (as on the sheet)."""
+    if seat_names is not None:
+        return seat_names[seat]
+    return _("seat {seat}").format(seat=seat + 1)
+
+
 def _int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -119,20 +135,24 @@ def _int(value: object) -> bool:
 def _parse_seat(index: int, raw: Mapping[str, object], key: str = "seat") -> int:
     value = raw.get(key)
     if not _int(value) or not 0 <= value < SEATS:  # type: ignore[operator]
-        raise _fail(index, "unknown-seat", _("unknown seat {seat!r} (seats are 0 to 3)").format(seat=value))
+        msg = _("unknown seat {seat!r}: an entry numbers the seats 0 to 3 (seats 1 to 4 on the sheet)")
+        raise _fail(index, "unknown-seat", msg.format(seat=value))
     assert isinstance(value, int)
     return value
 
 
-def _parse_pips(index: int, raw: Mapping[str, object]) -> tuple[int, int, int, int]:
+def _parse_pips(
+    index: int, raw: Mapping[str, object], seat_names: Sequence[str] | None = None
+) -> tuple[int, int, int, int]:
     value = raw.get("pips")
     if not isinstance(value, list | tuple) or len(value) != SEATS or not all(_int(p) for p in value):
         raise _fail(index, "bad-pips", _("pips must be four whole numbers, one per seat"))
     pips = (int(value[0]), int(value[1]), int(value[2]), int(value[3]))
     for seat, p in enumerate(pips):
         if not 0 <= p <= MAX_HAND_PIPS:
-            msg = _("seat {seat} shows {pips} pips; a hand holds 0 to {max}")
-            raise _fail(index, "pips-out-of-range", msg.format(seat=seat, pips=p, max=MAX_HAND_PIPS))
+            msg = _("{who} shows {pips} pips; a hand holds 0 to {max}")
+            who = _seat_label(seat, seat_names)
+            raise _fail(index, "pips-out-of-range", msg.format(who=who, pips=p, max=MAX_HAND_PIPS))
     if sum(pips) > MAX_TOTAL_PIPS:
         msg = _("the hands show {pips} pips together; the whole set has {max}")
         raise _fail(index, "pips-out-of-range", msg.format(pips=sum(pips), max=MAX_TOTAL_PIPS))
@@ -151,21 +171,24 @@ def _parse_dead(index: int, raw: Mapping[str, object]) -> tuple[int | None, int 
         if holder is None:
             holders.append(None)
         elif not _int(holder) or not 0 <= holder < SEATS:
-            msg = _("unknown seat {seat!r} holding a dead {tile}")
+            msg = _("unknown seat {seat!r} holding a dead {tile}: an entry numbers the seats 0 to 3")
             raise _fail(index, "unknown-seat", msg.format(seat=holder, tile=tile))
         else:
             holders.append(int(holder))
     return holders[0], holders[1]
 
 
-def parse_entry(index: int, raw: Mapping[str, object]) -> Entry:
-    """Validate one sheet entry on its own (the match context is checked by :class:`GapleMatch`)."""
+def parse_entry(index: int, raw: Mapping[str, object], seat_names: Sequence[str] | None = None) -> Entry:
+    """Validate one sheet entry on its own (the match context is checked by :class:`GapleMatch`).
+
+    ``seat_names`` (the four players in seat order), when given, name the seats in the messages.
+    """
     if not isinstance(raw, Mapping):
         raise _fail(index, "bad-entry", _("an entry must be a table of values"))
     kind = raw.get("type")
     if kind == "out":
         seat = _parse_seat(index, raw)
-        pips = _parse_pips(index, raw)
+        pips = _parse_pips(index, raw, seat_names)
         last = raw.get("last_tile")
         if last not in (None, "0-0", "6-6"):
             raise _fail(index, "bad-tile", _("the last tile is noted only when it is 0-0 or 6-6"))
@@ -174,24 +197,27 @@ def parse_entry(index: int, raw: Mapping[str, object]) -> Entry:
             raise _fail(index, "bad-flag", _('"two_ends" must be true or false'))
         dead_00, dead_66 = _parse_dead(index, raw)
         if pips[seat] != 0:
-            msg = _("seat {seat} went out but shows {pips} pips")
-            raise _fail(index, "pips-with-player-out", msg.format(seat=seat, pips=pips[seat]))
+            msg = _("{who} went out but shows {pips} pips")
+            who = _seat_label(seat, seat_names)
+            raise _fail(index, "pips-with-player-out", msg.format(who=who, pips=pips[seat]))
         for tile, holder in (("0-0", dead_00), ("6-6", dead_66)):
             if holder == seat:
-                msg = _("seat {seat} went out, so cannot hold a dead {tile}")
-                raise _fail(index, "dead-double-out-player", msg.format(seat=seat, tile=tile))
+                msg = _("{who} went out, so cannot hold a dead {tile}")
+                who = _seat_label(seat, seat_names)
+                raise _fail(index, "dead-double-out-player", msg.format(who=who, tile=tile))
             if holder is not None and last == tile:
                 msg = _("{tile} was the last tile played, so it cannot be dead in a hand")
                 raise _fail(index, "dead-double-played", msg.format(tile=tile))
         if dead_66 is not None and pips[dead_66] < 12:
-            msg = _("seat {seat} holds a dead 6-6 but shows only {pips} pips (6-6 alone is 12)")
-            raise _fail(index, "dead-66-pips", msg.format(seat=dead_66, pips=pips[dead_66]))
+            msg = _("{who} holds a dead 6-6 but shows only {pips} pips (6-6 alone is 12)")
+            who = _seat_label(dead_66, seat_names)
+            raise _fail(index, "dead-66-pips", msg.format(who=who, pips=pips[dead_66]))
         if two_ends and last is not None:
             # rule GS1/GS2: "two ends" is never a double
             raise _fail(index, "two-ends-double", _("going out on two ends cannot be with a double"))
         return Out(seat, pips, None if last is None else str(last), two_ends, dead_00, dead_66)
     if kind == "block":
-        return Block(_parse_seat(index, raw), _parse_pips(index, raw))
+        return Block(_parse_seat(index, raw), _parse_pips(index, raw, seat_names))
     if kind == "redeal":
         return Redeal()
     if kind == "six_doubles":
@@ -199,9 +225,8 @@ def parse_entry(index: int, raw: Mapping[str, object]) -> Entry:
     if kind == "penalty":
         side = raw.get("side")
         if not _int(side) or side not in (0, 1):
-            raise _fail(
-                index, "unknown-side", _("unknown side {side!r} (sides are 0 and 1)").format(side=side)
-            )
+            msg = _("unknown side {side!r}: an entry numbers the sides 0 and 1 (sides 1 and 2 on the sheet)")
+            raise _fail(index, "unknown-side", msg.format(side=side))
         points = raw.get("points")
         if not _int(points) or points < 0:  # type: ignore[operator]
             msg = _("penalty points must be a whole number of 0 or more, not {points!r}")
@@ -283,18 +308,6 @@ class MatchState:
 # ------------------------------------------------------------------------------------------------ engine
 
 
-def _side_label(side: int, seat_names: Sequence[str] | None) -> str:
-    if seat_names is not None:
-        return _("{a} and {b}").format(a=seat_names[side], b=seat_names[side + 2])
-    return _("side {side}").format(side=side)
-
-
-def _seat_label(seat: int, seat_names: Sequence[str] | None) -> str:
-    if seat_names is not None:
-        return seat_names[seat]
-    return _("seat {seat}").format(seat=seat)
-
-
 class GapleMatch:
     """A gaple match fed one entry at a time. ``apply`` validates an entry fully before changing anything."""
 
@@ -348,11 +361,11 @@ class GapleMatch:
     # --------------------------------------------------------------------------------------- apply
     def apply_raw(self, raw: Mapping[str, object]) -> HandResult:
         """Validate and apply a plain sheet entry (its index is the number of entries so far)."""
-        return self._apply(parse_entry(self._count, raw))
+        return self._apply(parse_entry(self._count, raw, self.seat_names))
 
     def apply(self, entry: Entry) -> HandResult:
         """Validate and apply a typed entry (checked exactly like the plain sheet entry it stands for)."""
-        return self._apply(parse_entry(self._count, entry_to_dict(entry)))
+        return self._apply(parse_entry(self._count, entry_to_dict(entry), self.seat_names))
 
     def _apply(self, entry: Entry) -> HandResult:
         index = self._count
