@@ -240,6 +240,55 @@ def test_filled_tavla_sheet_of_round_1_table_1(club: Club, tmp_path: Path) -> No
     assert_public(text)
 
 
+def test_final_score_only_result_fills_the_tavla_sheet(club: Club, tmp_path: Path) -> None:
+    # round 1 table 2 (seed 2 İsmail Güneş v seed 6 Íñigo Gómez, T4e) was recorded as a score only: 5-2 for
+    # the first-named side, no games entered; 5 reaches the match length 5, so İsmail Güneş won (T8a)
+    out, pages = make(club, tmp_path, "score-sheets", round=1, table=2)
+    assert pages == 1
+    lines = layout_lines(out)
+    final = next(line for line in lines if line.startswith("Final score"))
+    assert final == "Final score İsmail Güneş 5 Íñigo Gómez 2 Winner İsmail Güneş"
+    assert "Result recorded as a final score only: no hands or games were entered." in lines
+
+
+def test_final_score_only_result_fills_gaple_and_domino_sheets(club: Club, tmp_path: Path) -> None:
+    db = club.db
+    gaple = ES.create_event(
+        db,
+        DESK,
+        ES.EventData(name="Gaple Skor", ruleset="gaple-tournament", format="round-robin", entry_type="pair"),
+    ).id
+    domino = ES.create_event(
+        db,
+        DESK,
+        ES.EventData(name="Liga Skor", ruleset="domino-es", format="round-robin", entry_type="pair"),
+    ).id
+    n = club.numbers
+    for ev in (gaple, domino):
+        for a, b in ((n[0], n[1]), (n[2], n[3])):
+            reg = DK.register(db, DESK, ev, a, partner=b)
+            DK.checkin(db, DESK, ev, reg.code)
+        R.propose_round(db, DESK, ev, seed=5)
+        R.publish_round(db, DESK, ev)
+    # gaple: pair A wins 2 games to 1 (G4: 2 games win the match), 600 to 410 game points
+    RS.set_score(db, DESK, gaple, 1, 1, (2, 1), (600, 410), confirm=True)
+    # domino-es: one game to 100 (E18); pair 2 wins it 100 to 40, games 0-1
+    RS.set_score(db, DESK, domino, 1, 1, (0, 1), (40, 100), confirm=True)
+    for ev, won, points, winner_side in ((gaple, (2, 1), (600, 410), 0), (domino, (0, 1), (40, 100), 1)):
+        # the two sides of the table, as the pairings list names them (side A first)
+        a_side, b_side = REP.pairings_data(db, ev, 1).tables[0].sides
+        assert b_side is not None
+        pair_a, pair_b = a_side.name, b_side.name
+        winner = (pair_a, pair_b)[winner_side]
+        out = tmp_path / f"sheet{ev}.pdf"
+        # the sheet stays one page with the score on it
+        assert REP.generate(db, REP.ReportRequest("score-sheets", ev, printed_on=PRINTED), out) == 1
+        lines = layout_lines(out)
+        assert f"Games won {pair_a} {won[0]} {pair_b} {won[1]} Winner {winner}" in lines
+        assert f"Points {pair_a} {points[0]} {pair_b} {points[1]}" in lines
+        assert "Result recorded as a final score only: no hands or games were entered." in lines
+
+
 def test_all_score_sheets_of_a_round_in_one_file(club: Club, tmp_path: Path) -> None:
     out, pages = make(club, tmp_path, "score-sheets", round=2)
     # 8 players: 4 tables, one page each

@@ -33,6 +33,20 @@ class ReportHeader:
 
 # ------------------------------------------------------------------------------------------ score sheets
 @dataclass(frozen=True)
+class RecordedScore:
+    """A table's result recorded as a final score only (no hand or game entries), printed on its sheet.
+
+    ``score``: tavla points, or dominoes games won; ``points``: dominoes game points when they were given;
+    ``winner``: side 0 / 1 (None while unfinished or for a level encounter); ``forfeit``: awarded, not played.
+    """
+
+    score: tuple[int, int]
+    points: tuple[int, int] | None = None
+    winner: int | None = None
+    forfeit: bool = False
+
+
+@dataclass(frozen=True)
 class GapleSheetData:
     """A gaple score sheet (rules G4-G11, G19, GN1-GN7, GS1-GS8, B4-B10).
 
@@ -50,6 +64,7 @@ class GapleSheetData:
     params: Mapping[str, object] | None = None
     entries: tuple[Mapping[str, object], ...] = ()
     blank_rows: int = 22
+    recorded: RecordedScore | None = None  # a final-score-only result (no entries)
 
 
 @dataclass(frozen=True)
@@ -73,6 +88,8 @@ class DominoSheetData:
     entries: tuple[Mapping[str, object], ...] = ()
     initials: tuple[str, ...] = ()
     blank_rows: int = 20
+    recorded: RecordedScore | None = None  # a final-score-only result (no entries)
+    encounter: bool = False  # one game of a team encounter (E7b): ``recorded`` is the encounter's score
 
 
 @dataclass(frozen=True)
@@ -87,6 +104,7 @@ class TavlaSheetData:
     ruleset: str = "tavla"
     params: Mapping[str, object] | None = None
     entries: tuple[Mapping[str, object], ...] = ()
+    recorded: RecordedScore | None = None  # a final-score-only result (no entries)
 
 
 ScoreSheetData = GapleSheetData | DominoSheetData | TavlaSheetData

@@ -19,6 +19,7 @@ from clubdesk.i18n import _
 from clubdesk.reports.data import (
     DominoSheetData,
     GapleSheetData,
+    RecordedScore,
     ReportHeader,
     ScoreSheetData,
     TavlaSheetData,
@@ -29,6 +30,7 @@ from clubdesk.reports.qr import qr_drawing, table_payload
 
 QR_SIZE = 27 * mm
 SEP_BG = "#e9eef3"
+RECORDED_ROWS_SAVED = 6  # blank hand rows left out to make room for a recorded final score
 
 
 def score_sheets(out: str | Path | IO[bytes], header: ReportHeader, sheets: Sequence[ScoreSheetData]) -> int:
@@ -110,6 +112,24 @@ def _seat_no(seat: object) -> str:
     return "" if seat is None else str(int(str(seat)) + 1)
 
 
+def _recorded_note(rec: RecordedScore, st: Styles) -> Paragraph:
+    """Says why a sheet with a result has no hands: the score was recorded on its own (or awarded)."""
+    if rec.forfeit:
+        text = _("Result awarded by forfeit: the match was not played.")
+    else:
+        text = _("Result recorded as a final score only: no hands or games were entered.")
+    return Paragraph(esc(text), st.note)
+
+
+def _blank_rows(sheet: GapleSheetData | DominoSheetData) -> int:
+    """Hand rows to fill by hand; fewer under a recorded final score, so that the sheet stays one page."""
+    return sheet.blank_rows if sheet.recorded is None else max(0, sheet.blank_rows - RECORDED_ROWS_SAVED)
+
+
+def _winner_name(rec: RecordedScore | None, names: tuple[str, str]) -> str:
+    return "" if rec is None or rec.winner is None else names[rec.winner]
+
+
 def _separator(row: int, text: str, table_rows: list[list[Any]], extra: list[tuple[Any, ...]]) -> None:
     table_rows.append([text])
     extra.extend(
@@ -188,7 +208,7 @@ def _gaple(sheet: GapleSheetData, st: Styles, width: float) -> list[Flowable]:
     if not entries:
         if p.opening_tiles and p.warmup:
             _separator(len(rows), _("Game 1 · opening tile 0-0 (warm-up, G6)"), rows, extra)
-        for k in range(sheet.blank_rows):
+        for k in range(_blank_rows(sheet)):
             rows.append([str(k + 1)] + [""] * (len(head) - 1))
         table = grid(
             rows,
@@ -200,7 +220,18 @@ def _gaple(sheet: GapleSheetData, st: Styles, width: float) -> list[Flowable]:
         )
         story.append(table)
         story.append(Spacer(1, 3 * mm))
-        won = [[_("Games won"), pair_a, "", pair_b, "", _("Winner"), ""]]
+        rec = sheet.recorded
+        if rec is None:
+            won = [[_("Games won"), pair_a, "", pair_b, "", _("Winner"), ""]]
+        else:
+            # a final-score-only result: games won (and game points, when given) and the winner
+            story.append(_recorded_note(rec, st))
+            winner = _winner_name(rec, (pair_a, pair_b))
+            won = [
+                [_("Games won"), pair_a, str(rec.score[0]), pair_b, str(rec.score[1]), _("Winner"), winner]
+            ]
+            if rec.points is not None:
+                won.append([_("Points"), pair_a, str(rec.points[0]), pair_b, str(rec.points[1]), "", ""])
         story.append(
             grid(
                 won,
@@ -405,7 +436,7 @@ def _domino(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
     extra: list[tuple[Any, ...]] = []
     entries = list(sheet.entries)
     if not entries:
-        for k in range(sheet.blank_rows):
+        for k in range(_blank_rows(sheet)):
             rows.append([str(k + 1)] + [""] * (len(head) - 1))
         story.append(
             grid(
@@ -416,6 +447,8 @@ def _domino(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
                 row_height=[None] + [6.5 * mm] * (len(rows) - 1),
             )
         )
+        if sheet.recorded is not None:
+            story.extend(_domino_recorded(sheet.recorded, (pair1, pair2), sheet.encounter, st, width))
     else:
         result = replay(rs, entries)
         n = 0
@@ -460,6 +493,32 @@ def _domino(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
     story.append(Spacer(1, 3 * mm))
     story.append(_signatures([_("Referee")], st, width / 2))
     return story
+
+
+def _domino_recorded(
+    rec: RecordedScore, pairs: tuple[str, str], encounter: bool, st: Styles, width: float
+) -> list[Flowable]:
+    """The final score of a final-score-only result: games won (the encounter's, E7b), points, winner."""
+    label = _("Encounter score") if encounter else _("Games won")
+    rows = [
+        [
+            label,
+            pairs[0],
+            str(rec.score[0]),
+            pairs[1],
+            str(rec.score[1]),
+            _("Winner"),
+            _winner_name(rec, pairs),
+        ]
+    ]
+    if rec.points is not None:
+        rows.append([_("Points"), pairs[0], str(rec.points[0]), pairs[1], str(rec.points[1]), "", ""])
+    widths = [width * 0.14, width * 0.22, width * 0.08, width * 0.22, width * 0.08, width * 0.1, width * 0.16]
+    return [
+        Spacer(1, 3 * mm),
+        _recorded_note(rec, st),
+        grid(rows, widths, header_rows=0, zebra=False, center=(2, 4), row_height=8 * mm),
+    ]
 
 
 def _domino_row(
@@ -590,8 +649,16 @@ def _tavla(sheet: TavlaSheetData, st: Styles, width: float) -> list[Flowable]:
                 row_height=[None] + [7 * mm] * (len(rows) - 1),
             )
         )
-        winner = ""
-        score = ["", ""]
+        rec = sheet.recorded
+        if rec is None:
+            winner = ""
+            score = ["", ""]
+        else:
+            # a final-score-only result (``result --score 5-2``): the recorded points and the winner
+            story.append(Spacer(1, 2 * mm))
+            story.append(_recorded_note(rec, st))
+            winner = _winner_name(rec, (a, b))
+            score = [str(rec.score[0]), str(rec.score[1])]
     else:
         result = replay(rs, entries)
         mark = "✓"

@@ -199,6 +199,15 @@ def _overrides(ev: Event) -> dict[str, Any]:
     return overrides
 
 
+def _recorded(m: Match) -> D.RecordedScore | None:
+    """The stored final score of a table, once a result was recorded (or awarded); None before."""
+    if m.status in ("waiting", "postponed", "bye") or m.kind not in ("played", "forfeit"):
+        return None
+    winner = None if m.winner is None else (0 if m.winner == m.side_a else 1)
+    points = None if m.points_a is None or m.points_b is None else (m.points_a, m.points_b)
+    return D.RecordedScore((m.score_a, m.score_b), points, winner, m.kind == "forfeit")
+
+
 def score_sheets_data(
     db: Database,
     event_id: int,
@@ -230,6 +239,7 @@ def score_sheets_data(
         tables = [
             (m.table_no, m.side_a, m.side_b, m.match_length, m.scorer, m.counter, m.seats) for m in matches
         ]
+        recorded = {m.table_no: _recorded(m) for m in matches}
         overrides = _overrides(ev)
         ruleset = ev.ruleset
         event_ref = str(ev.id)
@@ -237,6 +247,8 @@ def score_sheets_data(
     for k, (table, a, b, length, scorer, counter, seats_json) in enumerate(tables):
         assert b is not None
         games = RS.table_entries(db, event_id, rno, table)
+        # a result recorded as a final score only has no entries: its sheet prints that score
+        rec = None if any(games.values()) else recorded[table]
         wa, wb = who[a], who[b]
         if family == "tavla":
             params = dict(overrides)
@@ -252,6 +264,7 @@ def score_sheets_data(
                     ruleset=ruleset,
                     params=params,
                     entries=tuple(e for g in sorted(games) for e in games[g]),
+                    recorded=rec,
                 )
             )
         elif family == "gaple":
@@ -267,6 +280,7 @@ def score_sheets_data(
                     ruleset=ruleset,
                     params=dict(overrides),
                     entries=tuple(e for g in sorted(games) for e in games[g]),
+                    recorded=rec,
                 )
             )
         else:
@@ -303,6 +317,8 @@ def score_sheets_data(
                         ruleset=ruleset,
                         params=params,
                         entries=entries,
+                        recorded=rec,
+                        encounter=bool(g),
                     )
                 )
         if progress is not None:
