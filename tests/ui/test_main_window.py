@@ -37,7 +37,7 @@ def test_each_section_is_reachable_by_its_shortcut(qtbot, db: Database) -> None:
     for i, section in reversed(list(enumerate(SECTIONS))):
         qtbot.keyClick(window, Qt.Key(Qt.Key.Key_1 + i), Qt.KeyboardModifier.ControlModifier)
         assert window.current_section() == section.key
-        assert window.stack.currentWidget() is window.pages[section.key]
+        assert window.current_page() is window.pages[section.key]
 
 
 def test_acting_person_switches_and_f2_enter_goes_back(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]

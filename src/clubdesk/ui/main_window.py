@@ -15,11 +15,13 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
     QMainWindow,
+    QScrollArea,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -133,7 +135,12 @@ class MainWindow(QMainWindow):
             page = factory(state) if factory is not None else EmptySection(section)
             page.setObjectName(f"section_{section.key}")
             self.pages[section.key] = page
-            self.stack.addWidget(page)
+            # each section scrolls inside the window, so a small screen still shows all of it
+            holder = QScrollArea()
+            holder.setWidgetResizable(True)
+            holder.setFrameShape(QFrame.Shape.NoFrame)
+            holder.setWidget(page)
+            self.stack.addWidget(holder)
             shortcut = QShortcut(QKeySequence(f"Ctrl+{i + 1}"), self)
             shortcut.activated.connect(lambda i=i: self.nav.setCurrentRow(i))
         self.nav.currentRowChanged.connect(self.stack.setCurrentIndex)
@@ -154,6 +161,10 @@ class MainWindow(QMainWindow):
         self._refresh_status()
         self.nav.setCurrentRow(0)
         self._restore_geometry()
+
+    def current_page(self) -> QWidget:
+        holder = self.stack.currentWidget()
+        return holder.widget() if isinstance(holder, QScrollArea) else holder
 
     def current_section(self) -> str:
         item = self.nav.currentItem()
