@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import subprocess
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -500,6 +501,38 @@ def test_match_act_of_a_table(club: Club, tmp_path: Path) -> None:
     assert "Telefonu çaldı" in text_of(out)
     out, _pages = make(club, tmp_path, "incident-act", round=3, table=1)
     assert "Telefonu çaldı" not in text_of(out)
+
+
+def test_match_act_prints_incident_times_on_the_club_clock(
+    club: Club, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from clubdesk.services import discipline as DS
+
+    referee = Actor("Hakem Öztürk", Role.REFEREE)
+    # stored as naive UTC (models.base.utcnow); in Jakarta (UTC+7) 12:34 UTC is 19:34 on the wall clock
+    DS.record_incident(
+        club.db,
+        referee,
+        club.swiss,
+        round_no=2,
+        table_no=3,
+        kind="devices",
+        text="Saat kaçta?",
+        side=0,
+        decision="warning",
+        occurred_at=dt.datetime(2025, 5, 4, 12, 34),
+    )
+    monkeypatch.setenv("TZ", "Asia/Jakarta")
+    time.tzset()
+    try:
+        data = REP.incident_act_data(club.db, club.swiss, 2, 3)
+        assert [i.time for i in data.incidents] == ["19:34"]
+        out, _pages = make(club, tmp_path, "incident-act", round=2, table=3)
+        text = text_of(out)
+        assert "19:34" in text and "12:34" not in text
+    finally:
+        monkeypatch.undo()
+        time.tzset()
 
 
 def test_notice_board_list_in_alphabetical_order(club: Club, tmp_path: Path) -> None:

@@ -10,7 +10,6 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QDialog
 
-from clubdesk.models.base import utcnow
 from clubdesk.services import rounds as R
 from clubdesk.services.base import Actor, Role
 from clubdesk.ui import rounds_view
@@ -41,7 +40,8 @@ def night(tmp_path: Path, call_minutes_ago: int = 0):  # type: ignore[no-untyped
     db = open_db(tmp_path)
     ev, ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=2, match_lengths=[3])
     R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev, call_at=utcnow() - timedelta(minutes=call_minutes_ago))
+    # the call time is a local wall-clock time, as the secretary types it (services/rounds.py)
+    R.publish_round(db, DESK, ev, call_at=R.local_now() - timedelta(minutes=call_minutes_ago))
     return db, ev
 
 

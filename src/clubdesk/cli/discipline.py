@@ -14,6 +14,7 @@ from typing import Any
 
 from clubdesk.cli.core import Context, Output, Refused, add_json_flag
 from clubdesk.i18n import _
+from clubdesk.timefmt import local_text
 
 
 def _side(text: str) -> int:
@@ -226,7 +227,8 @@ def cmd_audit(ctx: Context, args: argparse.Namespace) -> Output:
         )
     data = [
         {
-            "at": r.at.isoformat(sep=" ", timespec="seconds"),
+            "at": local_text(r.at, "%Y-%m-%d %H:%M:%S"),  # the club's wall clock (stored in UTC)
+            "at_utc": r.at.isoformat(sep=" ", timespec="seconds"),
             "actor": r.actor,
             "role": r.role,
             "action": r.action,

@@ -42,6 +42,7 @@ from clubdesk.models.result import Match, ResultEntry
 from clubdesk.services import discipline_rules as DR
 from clubdesk.services.base import Actor, Role, ServiceError, audit
 from clubdesk.services.discipline_rules import IncidentKind
+from clubdesk.timefmt import local_text
 
 APPEAL_MINUTES_KEY = "discipline.appeal_minutes"  # rule T10: the appeal window, a setting
 
@@ -872,7 +873,10 @@ def file_appeal(
                         "Too late: appeals close {minutes} minutes after the match's end, at {deadline} "
                         "(rule T10); this one is {late} minutes late. A referee can let it in with a reason."
                     ).format(
-                        minutes=minutes, deadline=timing.deadline.strftime("%H:%M"), late=timing.late_minutes
+                        # the deadline is naive UTC like the match's end: said on the club's wall clock
+                        minutes=minutes,
+                        deadline=local_text(timing.deadline, "%H:%M"),
+                        late=timing.late_minutes,
                     ),
                 )
             _require_referee(actor, _("accept a late appeal"))
@@ -1093,7 +1097,8 @@ def audit_rows(
 
 
 def export_audit_csv(db: Database, path: Path, rows: Sequence[AuditRow] | None = None, **filters: Any) -> int:
-    """The audit view as CSV (UTF-8 with BOM, so spreadsheet programs read accents); returns the rows."""
+    """The audit view as CSV (UTF-8 with BOM, so spreadsheet programs read accents); returns the rows.
+    The "at" column is the club's local time, as on the screen (rows are stored in UTC)."""
     data = list(rows) if rows is not None else audit_rows(db, **filters)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -1103,7 +1108,7 @@ def export_audit_csv(db: Database, path: Path, rows: Sequence[AuditRow] | None =
         for r in data:
             w.writerow(
                 [
-                    r.at.isoformat(sep=" ", timespec="seconds"),
+                    local_text(r.at, "%Y-%m-%d %H:%M:%S"),
                     r.actor,
                     r.role,
                     r.action,

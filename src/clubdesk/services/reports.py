@@ -37,6 +37,7 @@ from clubdesk.services import rounds as R
 from clubdesk.services import settings as settings_service
 from clubdesk.services import standings as ST
 from clubdesk.services.base import ServiceError
+from clubdesk.timefmt import local_text
 
 KINDS: tuple[str, ...] = (
     "score-sheets",
@@ -876,8 +877,9 @@ def _place(a: int, b: int) -> str:
 
 
 def _hhmm(value: Any) -> str:
+    """A stored (naive UTC) incident or appeal time as printed: the club's wall clock."""
     if isinstance(value, dt.datetime):
-        return value.strftime("%H:%M")
+        return local_text(value, "%H:%M")
     return "" if value is None else str(value)
 
 

@@ -8,6 +8,7 @@ Ctrl+Shift+A new appeal, F5 refresh.
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,7 @@ from clubdesk.i18n import _
 from clubdesk.services import discipline as X
 from clubdesk.services import discipline_rules as DR
 from clubdesk.services.base import ServiceError
+from clubdesk.timefmt import local_text
 from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, set_message
 from clubdesk.ui.state import DeskState
 
@@ -70,7 +72,8 @@ def _table(model: RowsModel, name: str) -> QTableView:
 
 
 def _when(value: Any) -> str:
-    return "" if value is None else f"{value:%Y-%m-%d %H:%M}"
+    """A stored (naive UTC) time on the club's wall clock."""
+    return local_text(value) if isinstance(value, datetime) else ("" if value is None else str(value))
 
 
 # --------------------------------------------------------------------------------------------- dialogs
@@ -432,7 +435,7 @@ class DisciplineSection(QWidget):
         filters.addWidget(self.export)
         self.audit = RowsModel(
             [
-                Column(_("When"), lambda r: f"{r.at:%Y-%m-%d %H:%M:%S}"),
+                Column(_("When"), lambda r: local_text(r.at, "%Y-%m-%d %H:%M:%S")),  # stored UTC
                 Column(_("Who"), lambda r: f"{r.actor} ({r.role})"),
                 Column(_("Action"), lambda r: r.action),
                 Column(_("What"), lambda r: f"{r.entity} {r.entity_id or ''}".strip()),

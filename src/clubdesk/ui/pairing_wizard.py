@@ -427,7 +427,9 @@ class PublishPage(QWizardPage):
         )
 
     def validatePage(self) -> bool:  # noqa: N802
-        ok, message = self.w.publish(self.call_at.dateTime().toPython())
+        when = self.call_at.dateTime().toPython()  # a naive local time, as typed
+        assert isinstance(when, datetime)
+        ok, message = self.w.publish(when)
         self.message.setText(message)
         return ok
 
@@ -521,14 +523,10 @@ class PairingWizard(QWizard):
             except ServiceError as exc:
                 return False, exc.message
         try:
-            from datetime import UTC
-
-            utc = (
-                call_at.astimezone(UTC).replace(tzinfo=None)
-                if call_at.tzinfo
-                else call_at.astimezone().astimezone(UTC).replace(tzinfo=None)
-            )
-            self.published = R.publish_round(self.state.db, self.state.actor, self.event_id, call_at=utc)
+            # the call time is stored as the local wall-clock time the secretary typed (services/rounds.py),
+            # the time the forfeit check (T3b) compares with
+            local = call_at.astimezone().replace(tzinfo=None) if call_at.tzinfo else call_at
+            self.published = R.publish_round(self.state.db, self.state.actor, self.event_id, call_at=local)
         except ServiceError as exc:
             return False, exc.message
         self.state.dataChanged.emit("rounds")

@@ -37,7 +37,6 @@ from PySide6.QtWidgets import (
 
 from clubdesk.games import replay
 from clubdesk.i18n import _
-from clubdesk.models.base import utcnow
 from clubdesk.services import events as events_service
 from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
@@ -629,21 +628,22 @@ class RoundsSection(QWidget):
             return
         waiting = [t for t in self.round.tables if t.status == "waiting"]
         called = self.round.call_at.strftime("%H:%M")
-        left = due - utcnow()
+        # the call time is a local wall-clock time (services/rounds.py), like the forfeit check (T3b)
+        left = due - R.local_now()
         if not waiting:
-            self.call_label.setText(_("Tables called at {t} UTC").format(t=called))
+            self.call_label.setText(_("Tables called at {t}").format(t=called))
             self.call_label.setStyleSheet("font-size: 12pt; font-weight: 600; color: #14532d;")
         elif left.total_seconds() > 0:
             secs = int(left.total_seconds())
             self.call_label.setText(
-                _("Called {t} UTC · forfeit of absent sides in {m:02d}:{s:02d}").format(
+                _("Called {t} · forfeit of absent sides in {m:02d}:{s:02d}").format(
                     t=called, m=secs // 60, s=secs % 60
                 )
             )
             self.call_label.setStyleSheet("font-size: 12pt; font-weight: 600; color: #1e3a8a;")
         else:
             self.call_label.setText(
-                _("Called {t} UTC · time is up: {n} table(s) waiting can be forfeited").format(
+                _("Called {t} · time is up: {n} table(s) waiting can be forfeited").format(
                     t=called, n=len(waiting)
                 )
             )

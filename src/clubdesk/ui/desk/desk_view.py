@@ -32,6 +32,7 @@ from clubdesk.services import desk
 from clubdesk.services import events as ev_service
 from clubdesk.services.base import ServiceError
 from clubdesk.standings.money import MoneyError, parse_amount
+from clubdesk.timefmt import local_text
 from clubdesk.ui.desk.cashbox_view import METHOD_NAMES, CashBoxView
 from clubdesk.ui.desk.checkin_view import CheckinView
 from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, set_message
@@ -385,7 +386,9 @@ class OutboxView(QWidget):
         self.items = desk.outbox(self.section.state.db, event_id=self.section.event_id(), unsent_only=True)
         self.text.setPlainText(
             "\n\n".join(
-                f"{i.created_at:%Y-%m-%d %H:%M}  [{i.member_number or '-'}]\n{i.text}" for i in self.items
+                # created_at is stored as naive UTC (models.base.utcnow): shown on the wall clock
+                f"{local_text(i.created_at)}  [{i.member_number or '-'}]\n{i.text}"
+                for i in self.items
             )
             or _("Nothing to send.")
         )
