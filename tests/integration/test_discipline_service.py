@@ -529,18 +529,27 @@ def test_disqualification_removes_prizes_and_season_points(db: Database) -> None
     assert [(p.kind, p.entrant, p.reason) for p in pen] == [("disqualification", ids[0], "betting (rule T1)")]
 
 
-@pytest.mark.xfail(
-    reason="services/standings.compute_standings does not pass the disqualified entrants to the standings "
-    "engine yet (issue 11's file): rule T9c wants them out of the ranking",
-    strict=False,
-)
 def test_disqualification_removes_from_the_ranking(db: Database) -> None:
     eid, ids = _tavla_league(db)
     X.disqualify(db, REF, eid, ids[0], "betting (rule T1)")
     rows = ST.event_standings(db, eid).rows
-    # rule T9c: E1 leaves the ranking; E2 (two wins) is now first
+    # rule T9c: E1 leaves the ranking; E2 (two wins) is now first, E3 (one win) second, E4 third
     assert [r.entrant for r in rows] == ids[1:]
-    assert rows[0].rank == 1
+    assert [(r.rank, r.place) for r in rows] == [(1, "1"), (2, "2"), (3, "3")]
+
+
+def test_disqualified_winner_hands_his_place_prize_and_points_to_the_next(db: Database) -> None:
+    eid, ids = _tavla_league(db)
+    X.disqualify(db, REF, eid, ids[0], "betting (rule T1)")
+    got = {p["entrant"]: p for p in ST.final_places(db, eid)}
+    # rule T9c: without E1, E2 (2 wins) is 1st, E3 (1 win) 2nd, E4 3rd; the plan pays 10.00 and 5.00
+    # for places 1 and 2; season points = base x coefficient 1/100: 100 -> 1.0, 60 -> 0.6, 40 -> 0.4
+    assert got[ids[1]]["place"] == [1, 1] and got[ids[1]]["season_points"] == 1.0
+    assert [p["amount"] for p in got[ids[1]]["prizes"]] == [1000]
+    assert got[ids[2]]["place"] == [2, 2] and [p["amount"] for p in got[ids[2]]["prizes"]] == [500]
+    assert got[ids[2]]["season_points"] == 0.6
+    assert got[ids[3]]["place"] == [3, 3] and got[ids[3]]["prizes"] == []
+    assert got[ids[0]]["place"] is None and got[ids[0]]["disqualified"] is True
 
 
 def test_disqualification_forfeits_open_tables(db: Database, domino) -> None:  # type: ignore[no-untyped-def]

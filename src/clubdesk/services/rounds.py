@@ -7,6 +7,7 @@ Every function is one transaction and writes an audit row with the event, round 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -419,7 +420,9 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
                     )
                 sched = st["schedule"]
                 if number > len(sched):
-                    pairs, kind, refs, lines = _playoff_or_over(ev, n, played, fld, names)
+                    pairs, kind, refs, lines = _playoff_or_over(
+                        ev, n, played, fld, names, disqualified_ids(s, ev)
+                    )
                 else:
                     pairs = [(a, b) for a, b in sched[number - 1]]
                     lines = [_("Berger table (rule T4f), round {r}.").format(r=number)]
@@ -428,7 +431,9 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
                     st["league"] = OpenLeague.create(list(fld.ids), double=False, seed=seed).to_data()
                 lg = F.league_with_results(st["league"], played)
                 if not lg.pending():
-                    pairs, kind, refs, lines = _playoff_or_over(ev, n, played, fld, names)
+                    pairs, kind, refs, lines = _playoff_or_over(
+                        ev, n, played, fld, names, disqualified_ids(s, ev)
+                    )
                 else:
                     busy_s = {str(x) for x in busy}
                     absent = set(lg.entrants) - set(fld.ids)
@@ -449,7 +454,9 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
             else:  # swiss
                 total = ev.rounds
                 if total is not None and number > total:
-                    pairs, kind, refs, lines = _playoff_or_over(ev, n, played, fld, names)
+                    pairs, kind, refs, lines = _playoff_or_over(
+                        ev, n, played, fld, names, disqualified_ids(s, ev)
+                    )
                 else:
                     pairs = F.propose_swiss(fld, played, scheme, seed, round_no=number)
                     ents = F.pairing_entrants(fld, played, scheme)
@@ -514,7 +521,12 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
 
 
 def _playoff_or_over(
-    ev: Event, n: EventNight, played: list[F.Played], fld: F.Field, names: dict[str, str]
+    ev: Event,
+    n: EventNight,
+    played: list[F.Played],
+    fld: F.Field,
+    names: dict[str, str],
+    disqualified: Sequence[str] = (),
 ) -> tuple[list[tuple[str, str | None]], str, list[str], list[str]]:
     """Rule BC2: after the last round a tie on first place is settled by a play-off: (pairs, round kind,
     match refs ``PO1``..., explanation lines). Two or more tied: a knockout among them (see
@@ -522,7 +534,7 @@ def _playoff_or_over(
     from clubdesk.services.standings import compute_standings
 
     regular = [p for p in played if not F.is_playoff(p)]
-    st = compute_standings(ev, n, regular, standing_ids_from(played, fld))
+    st = compute_standings(ev, n, regular, standing_ids_from(played, fld), disqualified=disqualified)
     tied = [r.entrant for r in st.rows if r.playoff and r.rank == 1]
     po = F.playoff_progress(tied, played)
     if len(tied) < 2 or po.champion is not None:
@@ -797,6 +809,16 @@ def league_deadline(
 
         after_change(s, ev)
         return out
+
+
+def disqualified_ids(s: Session, ev: Event) -> list[str]:
+    """Rule T9c: entrants disqualified from the event (out of ranking, prizes and season points)."""
+    rows = s.scalars(
+        select(Entrant.id)
+        .where(Entrant.event_id == ev.id, Entrant.status == "disqualified")
+        .order_by(Entrant.id)
+    )
+    return [str(x) for x in rows]
 
 
 def _withdrawn_ids(s: Session, ev: Event) -> set[int]:

@@ -6,6 +6,7 @@ prize awards (T13a-T13e) when the event ends, and the correction preview.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
@@ -72,13 +73,21 @@ def codes_for(ev: Event, n: EventNight) -> tuple[str, ...]:
 
 
 def compute_standings(
-    ev: Event, n: EventNight, played: list[F.Played], ids: list[str], names: dict[str, str] | None = None
+    ev: Event,
+    n: EventNight,
+    played: list[F.Played],
+    ids: list[str],
+    names: dict[str, str] | None = None,
+    *,
+    disqualified: Sequence[str] = (),
 ) -> Standings:
-    """The points table with the event's tie-breaks; a play-off (BC2) settles a tie for first."""
+    """The points table with the event's tie-breaks; a play-off (BC2) settles a tie for first.
+    ``disqualified`` entrants leave the ranking; their games stay for their opponents' tie-breaks (T9c)."""
     family, _p = R.params_of(ev)
     scheme = F.points_scheme(family, n.encounter_games)
     regular = [p for p in played if not F.is_playoff(p)]
-    data = F.event_data(ids, regular, scheme, ev.format)
+    # rule T9c: a disqualified entrant is out of the ranking, so the next one takes his place
+    data = F.event_data(ids, regular, scheme, ev.format, disqualified=[d for d in disqualified if d in ids])
     st = standings(data, codes_for(ev, n), names=names)
     tied = [r for r in st.rows if r.rank == 1 and r.playoff]
     po = F.playoff_progress([r.entrant for r in tied], played)
@@ -95,14 +104,33 @@ def compute_standings(
     return st
 
 
+def _without(places: dict[str, tuple[int, int]], gone: set[str]) -> dict[str, tuple[int, int]]:
+    """Rule T9c: the disqualified leave the places; everybody below moves up, groups that shared a
+    place (T12a) keep sharing it (places 1, 2, 3–4 without the winner: 1, 2–3)."""
+    if not gone & set(places):
+        return places
+    kept = {e: p for e, p in places.items() if e not in gone}
+    groups = sorted(set(kept.values()))
+    new: dict[tuple[int, int], tuple[int, int]] = {}
+    pos = 1
+    for g in groups:
+        size = sum(1 for p in kept.values() if p == g)
+        new[g] = (pos, pos + size - 1)
+        pos += size
+    return {e: new[p] for e, p in kept.items()}
+
+
 def _places(
     s: Session, ev: Event, n: EventNight, played: list[F.Played], st: Standings
 ) -> dict[str, tuple[int, int]]:
-    """Place ranges: bracket places (T12a), lives places, or the standings' ranks (ties share)."""
+    """Place ranges: bracket places (T12a), lives places, or the standings' ranks (ties share).
+    Disqualified entrants get no place (T9c)."""
     if ev.format in F.ELIMINATION:
         stt = R.state_of(n)
         if "bracket" in stt:
-            return F.bracket_with_results(stt["bracket"], played).places()
+            return _without(
+                F.bracket_with_results(stt["bracket"], played).places(), set(R.disqualified_ids(s, ev))
+            )
         return {}
     if ev.format == "lives":
         ids = [r.entrant for r in st.rows]
@@ -117,7 +145,11 @@ def _places(
                     if lost >= n.lives:
                         out_round[e] = p.round
                         break
-        return {p.entrant: (p.first, p.last) for p in elimination_places(out_round, lives_left=left)}
+        dq = R.disqualified_ids(s, ev)
+        return {
+            p.entrant: (p.first, p.last)
+            for p in elimination_places(out_round, lives_left=left, disqualified=dq)  # rule T9c
+        }
     out: dict[str, tuple[int, int]] = {}
     rows = st.rows
     for r in rows:
@@ -131,7 +163,8 @@ def _build(s: Session, ev: Event) -> tuple[EventNight, list[F.Played], list[str]
     played = R.played_matches(s, ev)
     ids = R.standing_ids(s, ev)
     names = {str(k): v for k, v in R.entrant_names(s, ev.id).items()}
-    return n, played, ids, compute_standings(ev, n, played, ids, names)
+    dq = R.disqualified_ids(s, ev)
+    return n, played, ids, compute_standings(ev, n, played, ids, names, disqualified=dq)
 
 
 def event_standings(db: Database, event_id: int) -> EventStandings:
@@ -407,7 +440,7 @@ def final_places(db: Database, event_id: int) -> list[dict[str, Any]]:
             select(FinalPlace).where(FinalPlace.event_id == ev.id).order_by(FinalPlace.place_from)
         )
         awards = list(s.scalars(select(PrizeAward).where(PrizeAward.event_id == ev.id)))
-        return [
+        out: list[dict[str, Any]] = [
             {
                 "entrant": r.entrant_id,
                 "name": names.get(r.entrant_id),
@@ -418,9 +451,23 @@ def final_places(db: Database, event_id: int) -> list[dict[str, Any]]:
                     for a in awards
                     if a.entrant_id == r.entrant_id
                 ],
+                "disqualified": False,
             }
             for r in rows
         ]
+        if out:  # rule T9c: the disqualified are listed without a place, a prize or season points
+            out += [
+                {
+                    "entrant": int(e),
+                    "name": names.get(int(e)),
+                    "place": None,
+                    "season_points": 0,
+                    "prizes": [],
+                    "disqualified": True,
+                }
+                for e in R.disqualified_ids(s, ev)
+            ]
+        return out
 
 
 # ---------------------------------------------------------------------------------- correction preview
@@ -477,7 +524,8 @@ def correction_preview(
         after_played = [p for p in played if not (p.round == m.round_no and {p.a, p.b} == {new_p.a, new_p.b})]
         after_played.append(new_p)
         before_v = _view(s, ev, n, played, st)
-        after_v = _view(s, ev, n, after_played, compute_standings(ev, n, after_played, ids))
+        after_st = compute_standings(ev, n, after_played, ids, disqualified=R.disqualified_ids(s, ev))
+        after_v = _view(s, ev, n, after_played, after_st)
         bmap = {r.entrant: r for r in before_v.rows}
         places: dict[int, tuple[str, str]] = {}
         tbs: dict[int, dict[str, tuple[float | int, float | int]]] = {}
