@@ -64,3 +64,11 @@ def test_later_issues_extend_the_demo_through_hooks(db: Database, monkeypatch) -
     assert seen == [
         ("tavla", 10 - sum(1 for m in ms.list_members(db, include_inactive=True) if not m.active))
     ]
+
+
+def test_demo_club_has_its_own_name(db: Database) -> None:
+    from clubdesk.services import settings as settings_service
+
+    demo.fill_demo(db)
+    # the window title, report headers and receipts show the demo club's name, not the "My club" placeholder
+    assert settings_service.club_settings(db).club_name == demo.DEMO_CLUB_NAME

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from clubdesk.db import Database
 from clubdesk.services import members as member_service
+from clubdesk.services import settings as settings_service
 from clubdesk.services.base import Actor, Role
 from clubdesk.services.text import fold
 
@@ -208,10 +209,16 @@ def demo_members(options: DemoOptions) -> list[member_service.MemberData]:
     return out
 
 
+DEMO_CLUB_NAME = "ClubDesk Demo — Gaple, Dominó & Tavla"
+
+
 def fill_demo(db: Database, options: DemoOptions | None = None, actor: Actor = DEMO_ACTOR) -> DemoResult:
     """Fill the demo register when it is empty, then run the hooks of later issues (events...)."""
     options = options or DemoOptions()
     if member_service.count_members(db) == 0:
+        if settings_service.get(db, settings_service.CLUB_NAME) is None:
+            # the window title, report headers and receipts name the demo club, not "My club"
+            settings_service.put(db, actor, settings_service.CLUB_NAME, DEMO_CLUB_NAME)
         for club_name, city in CLUBS:
             member_service.save_club(db, actor, club_name, city)
         for data in demo_members(options):
