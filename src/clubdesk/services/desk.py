@@ -41,6 +41,7 @@ from clubdesk.models.event import (
 from clubdesk.models.member import Member
 from clubdesk.models.money import METHODS, Payment
 from clubdesk.services.base import Actor, ServiceError, audit
+from clubdesk.services.common import load_event
 from clubdesk.services.events import money_text
 
 # Check-in codes: no 0/O, 1/I/L, 2/Z, 5/S, 6/G, 8/B; the first character is a letter.
@@ -216,13 +217,6 @@ def phones_match(a: str, b: str) -> bool:
 
 def _now(now: datetime | None) -> datetime:
     return now if now is not None else datetime.now().replace(microsecond=0)
-
-
-def _event(s: Session, event_id: int) -> Event:
-    ev = s.get(Event, event_id)
-    if ev is None:
-        raise ServiceError("no-event", _("No event {id}.").format(id=event_id), event=event_id)
-    return ev
 
 
 def _entrant(s: Session, ev: Event, entrant_id: int) -> Entrant:
@@ -464,7 +458,7 @@ def register(
     """
     now = _now(now)
     with db.session() as s:
-        ev = _event(s, event_id)
+        ev = load_event(s, event_id)
         if ev.status in DRAWN_STATUSES or ev.status == "closed":
             raise ServiceError(
                 "registration-closed", _("Registration for {event} is closed.").format(event=ev.name)
@@ -658,7 +652,7 @@ def withdraw(
     """
     now = _now(now)
     with db.session() as s:
-        ev = _event(s, event_id)
+        ev = load_event(s, event_id)
         en = _entrant(s, ev, entrant_id)
         if en.status not in ACTIVE_STATUSES:
             raise ServiceError(
@@ -774,7 +768,7 @@ def promote(
     """The desk moves a waiting entrant up by hand (e.g. after raising the capacity). Needs a free place."""
     now = _now(now)
     with db.session() as s:
-        ev = _event(s, event_id)
+        ev = load_event(s, event_id)
         en = _entrant(s, ev, entrant_id)
         if en.status != "waitlisted":
             raise ServiceError("not-waiting", _("{name} is not on the waiting list.").format(name=en.name))
@@ -796,7 +790,7 @@ def fill_free_places(db: Database, actor: Actor, event_id: int, *, now: datetime
     now = _now(now)
     out: list[int] = []
     with db.session() as s:
-        ev = _event(s, event_id)
+        ev = load_event(s, event_id)
         if ev.status in DRAWN_STATUSES:
             return out
         while _has_room(s, ev):
@@ -835,7 +829,7 @@ def pay(
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
         raise ServiceError("bad-amount", _("A payment is a positive amount."))
     with db.session() as s:
-        ev = _event(s, event_id)
+        ev = load_event(s, event_id)
         en = _entrant(s, ev, entrant_id)
         if en.status not in ACTIVE_STATUSES:
             raise ServiceError(
@@ -899,7 +893,7 @@ def refund(
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
         raise ServiceError("bad-amount", _("A refund is a positive amount."))
     with db.session() as s:
-        ev = _event(s, event_id)
+        ev = load_event(s, event_id)
         en = _entrant(s, ev, entrant_id)
         paid = sum(p.amount for p in _payments(s, en.id))
         if amount > paid:
@@ -932,7 +926,7 @@ def receipt(db: Database, payment_id: int) -> Receipt:
             raise ServiceError("no-payment", _("No payment {id}.").format(id=payment_id))
         en = s.get(Entrant, p.entrant_id)
         assert en is not None
-        ev = _event(s, en.event_id)
+        ev = load_event(s, en.event_id)
         _price, paid, owed = _money(en, ev, _payments(s, en.id))
         return Receipt(
             payment=_pay_info(p),
@@ -948,7 +942,7 @@ def receipt(db: Database, payment_id: int) -> Receipt:
 
 def payments_of(db: Database, event_id: int, entrant_id: int) -> list[PaymentInfo]:
     with db.session() as s:
-        ev = _event(s, event_id)
+        ev = load_event(s, event_id)
         en = _entrant(s, ev, entrant_id)
         return [_pay_info(p) for p in _payments(s, en.id)]
 
@@ -984,7 +978,7 @@ def cash_box(db: Database, day: date | None = None, *, event_id: int | None = No
 def entrants(db: Database, event_id: int, *, include_withdrawn: bool = True) -> list[EntrantRow]:
     """Entrants in order: registered (by registration), then the waiting list, then the others."""
     with db.session() as s:
-        ev = _event(s, event_id)
+        ev = load_event(s, event_id)
         rows = list(s.scalars(select(Entrant).where(Entrant.event_id == ev.id).order_by(Entrant.id)))
         out = []
         for en in rows:
@@ -1160,7 +1154,7 @@ def checkin(db: Database, actor: Actor, event_id: int, query: str, *, now: datet
     """
     now = _now(now)
     with db.session() as s:
-        ev = _event(s, event_id)
+        ev = load_event(s, event_id)
         en = _find_for_checkin(s, ev, query)
         if en.status == "withdrawn":
             raise ServiceError(
@@ -1253,7 +1247,7 @@ def give_no_show_places(
     entrant who is present (waiting-list order); the no-show gets no refund (rule T2d)."""
     now = _now(now)
     with db.session() as s:
-        ev = _event(s, event_id)
+        ev = load_event(s, event_id)
         if ev.status in DRAWN_STATUSES:
             raise ServiceError("event-drawn", _("The draw is made; places can no longer change hands."))
         deadline = arrival_deadline(ev.start_at, ev.arrival_deadline_minutes)

@@ -36,6 +36,7 @@ from clubdesk.models.event import (
     Event,
 )
 from clubdesk.services.base import Actor, ServiceError, audit
+from clubdesk.services.common import load_event
 from clubdesk.standings.money import MoneyError, currency_exponent, minor_to_major_str
 
 MAX_FEE_MINOR = 10**9  # nobody charges more than that many minor units for an entry
@@ -317,17 +318,10 @@ def create_event(db: Database, actor: Actor, data: EventData) -> EventInfo:
         return _info(s, ev)
 
 
-def _event(s: Session, event_id: int) -> Event:
-    ev = s.get(Event, event_id)
-    if ev is None:
-        raise ServiceError("no-event", _("No event {id}.").format(id=event_id), event=event_id)
-    return ev
-
-
 def update_event(db: Database, actor: Actor, event_id: int, data: EventData) -> EventInfo:
     """Edit an event. Once the draw is made, the format, entry type and fees no longer change."""
     with db.session() as s:
-        ev = _event(s, event_id)
+        ev = load_event(s, event_id)
         _refuse(field_errors(s, data, event_id=event_id))
         if ev.status in DRAWN_STATUSES:
             locked = ("format", "entry_type", "ruleset", "fee", "early_fee", "fee_per", "currency")
@@ -351,7 +345,7 @@ def update_event(db: Database, actor: Actor, event_id: int, data: EventData) -> 
 
 def get_event(db: Database, event_id: int) -> EventInfo:
     with db.session() as s:
-        return _info(s, _event(s, event_id))
+        return _info(s, load_event(s, event_id))
 
 
 def list_events(db: Database, *, include_finished: bool = True) -> list[EventInfo]:
@@ -378,7 +372,7 @@ def set_status(
     if status not in EVENT_STATUSES:
         raise ServiceError("bad-status", _("Unknown event status {status}.").format(status=status))
     with db.session() as s:
-        ev = _event(s, event_id)
+        ev = load_event(s, event_id)
         if status == ev.status:
             return _info(s, ev)
         if status not in _TRANSITIONS[ev.status]:
@@ -411,7 +405,7 @@ def mark_drawn(db: Database, actor: Actor, event_id: int, *, now: datetime | Non
 def set_current_round(db: Database, actor: Actor, event_id: int, round_no: int) -> EventInfo:
     """The last published round; a latecomer checked in after the draw joins from the next one."""
     with db.session() as s:
-        ev = _event(s, event_id)
+        ev = load_event(s, event_id)
         if round_no < 0:
             raise ServiceError("bad-round", _("A round number cannot be negative."))
         before = ev.current_round
