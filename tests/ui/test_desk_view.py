@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from datetime import datetime
+
+import pytest
+from PySide6.QtCore import QDate, Qt
 
 from clubdesk.services import desk
 from clubdesk.services.base import Actor
@@ -44,10 +47,15 @@ def test_scanner_checkin_types_payload_and_enter(qtbot, db) -> None:  # type: ig
     assert "already checked in" in section.checkin_view.detail.text()
 
 
-def test_register_and_pay_from_the_desk(qtbot, db) -> None:  # type: ignore[no-untyped-def]
+def test_register_and_pay_from_the_desk(qtbot, db, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     ev = _club(db)
+    # The desk stamps a payment with the wall clock and the cash box shows the day picked when it opened:
+    # both are pinned to the same evening, so a run across midnight cannot put the payment on another day.
+    night = datetime(2025, 3, 1, 20, 0)
+    monkeypatch.setattr(desk, "_now", lambda now: now if now is not None else night)
     section = DeskSection(DeskState(db, ACTOR))
     qtbot.addWidget(section)
+    section.cashbox_view.date.setDate(QDate(2025, 3, 1))
     view = section.entrants_view
     qtbot.keyClicks(view.number, "1001")
     qtbot.keyClick(view.number, Qt.Key.Key_Return)
@@ -61,7 +69,9 @@ def test_register_and_pay_from_the_desk(qtbot, db) -> None:  # type: ignore[no-u
     row = desk.entrant(db, ev.id, rows[0].entrant)
     assert (row.paid, row.owed) == (2500, 0)
     assert "Receipt" in view.message.text()
-    assert section.cashbox_view.lines_model.rows[0].method == "card"
+    # the cash box of that evening took the payment in at once: 25.00 by card
+    lines = section.cashbox_view.lines_model.rows
+    assert [(line.method, line.received, line.refunded) for line in lines] == [("card", 2500, 0)]
 
 
 def test_full_event_shown_as_waiting_and_a_refusal_next_to_the_form(qtbot, db) -> None:  # type: ignore[no-untyped-def]
