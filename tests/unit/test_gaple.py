@@ -155,6 +155,21 @@ def test_g17_duel_is_against_the_previous_seat() -> None:
     assert last(r)["points"] == [44, 0]
 
 
+@pytest.mark.parametrize("blocker", [0, 1, 2, 3])
+def test_g5_seats_are_numbered_in_counter_clockwise_playing_order(blocker: int) -> None:
+    # rule G5: play goes counter-clockwise and the seats are numbered in playing order, so seat k+1 plays
+    # right after seat k and seat 0 right after seat 3. The block duel (G17) goes to the player before the
+    # blocker: seat (k + 3) % 4. Blocker 10, the seat before him 12 (blocker wins), the seat after him 5
+    # (blocker would lose), his partner 20. Count = 12 + 5 + 20 = 37 >= 25 (GN4), all to the blocker's side.
+    pips = [0, 0, 0, 0]
+    pips[blocker] = 10
+    pips[(blocker + 3) % 4] = 12
+    pips[(blocker + 1) % 4] = 5
+    pips[(blocker + 2) % 4] = 20
+    r = replay(T, [WARMUP, block(blocker, pips)])
+    assert last(r)["points"] == ([37, 0] if blocker % 2 == 0 else [0, 37])
+
+
 def test_gn7_tied_duel_blocker_loses() -> None:
     # rule GN7: seat 1 (14) vs seat 0 (14): tie -> blocker loses; 14 + 20 + 27 = 61; 2 x 61 = 122 to side 0
     r = replay(T, [WARMUP, block(1, [14, 14, 20, 27])])
