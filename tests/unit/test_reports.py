@@ -134,6 +134,10 @@ def test_filled_gaple_sheet_shows_the_engine_totals(tmp_path: Path) -> None:
     assert "B burned (GN6)" in text
     # the sheet says which tile opens game 1 (G6)
     assert "opening tile 0-0" in text
+    # rule G5: the seat columns S1-S4 are in playing order, and the sheet says play goes counter-clockwise
+    flat = " ".join(text.split())
+    assert "Seats in playing order, counter-clockwise (G5)." in flat
+    assert "S1 S2 S3 S4" in flat
 
 
 def test_filled_domino_and_tavla_sheets(tmp_path: Path) -> None:
