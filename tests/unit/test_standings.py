@@ -192,8 +192,12 @@ def test_withdrawal_remaining_rounds_count_as_draws_for_opponents() -> None:
     event = event_from_matches("ABCW", matches, CHESS_SCHEME)
     st = standings(event, ("PTS", "BH"))
     bh = {r.entrant: r.tiebreaks["BH"] for r in st.rows}
-    # A's opponents: W 1.0, B (0 + 0.5 + 1 bye = 1.5... B: W(C) D(A) U = 2+1+2 = 5 stored = 2.5),
-    # C (L, U, L = 2 stored = 1.0): BH(A) = 1.0 + 2.5 + 1.0 = 4.5 -> stored 9.
+    # A's opponents (stored in chess units: win 2, draw 1):
+    #   W: 0 + 1 + 1 = 2 (his two zero-point byes after his last game count as draws);
+    #   B: beat C 2, drew A 1, pairing bye 2 = 5 (a pairing bye is not voluntarily unplayed, FIDE C.07
+    #      16.3, so B's trailing bye keeps its real value);
+    #   C: lost B 0, pairing bye 2, lost A 0 = 2.
+    # BH(A) = 2 + 5 + 2 = 9 stored = 4.5 points.
     assert bh["A"] == Fraction(9)
 
 
