@@ -40,7 +40,8 @@ from clubdesk.models.event import Entrant, EntrantMember, Event
 from clubdesk.models.member import Member
 from clubdesk.models.result import Match, ResultEntry
 from clubdesk.services import discipline_rules as DR
-from clubdesk.services.base import Actor, Role, ServiceError, audit
+from clubdesk.services import rounds as R
+from clubdesk.services.base import Actor, ServiceError, audit
 from clubdesk.services.discipline_rules import IncidentKind
 from clubdesk.timefmt import local_text
 
@@ -146,13 +147,6 @@ def _refuse(exc: DR.DisciplineRuleError) -> ServiceError:
     return ServiceError(exc.code, exc.message)
 
 
-def _event(s: Session, event_id: int) -> Event:
-    ev = s.get(Event, event_id)
-    if ev is None:
-        raise ServiceError("no-such-event", _("There is no event {id}.").format(id=event_id), event=event_id)
-    return ev
-
-
 def _family(ev: Event) -> str:
     try:
         return DR.family_of(ev.ruleset)
@@ -160,6 +154,13 @@ def _family(ev: Event) -> str:
         raise ServiceError(
             "unknown-ruleset", _("Event {e} has an unknown ruleset {r}.").format(e=ev.id, r=ev.ruleset)
         ) from exc
+
+
+def _entrant(s: Session, ev: Event, entrant_id: int | None) -> Entrant:
+    en = None if entrant_id is None else s.get(Entrant, entrant_id)
+    if en is None or en.event_id != ev.id:
+        raise ServiceError("no-such-entrant", _("Entrant {id} is not in this event.").format(id=entrant_id))
+    return en
 
 
 def _table(s: Session, ev: Event, round_no: int, table_no: int) -> Match:
@@ -175,26 +176,6 @@ def _table(s: Session, ev: Event, round_no: int, table_no: int) -> Match:
             table=table_no,
         )
     return m
-
-
-def _require_referee(actor: Actor, what: str) -> None:
-    if actor.role is not Role.REFEREE:
-        raise ServiceError("referee-only", _("Only a referee can {what}.").format(what=what))
-
-
-def _check_lock(actor: Actor, m: Match, override: str | None) -> None:
-    """Rule T10: a locked result changes only through a referee override with a written reason."""
-    if not m.locked:
-        return
-    if override is None or not override.strip():
-        raise ServiceError(
-            "locked",
-            _(
-                "Round {r} is locked: the next round has started (rule T10). A referee can override it with "
-                "a written reason."
-            ).format(r=m.round_no),
-        )
-    _require_referee(actor, _("override a locked result"))
 
 
 def _club_kinds(s: Session, family: str) -> list[IncidentKind]:
@@ -375,7 +356,7 @@ def _require_text(text: str, code: str, message: str) -> str:
 def kinds_for_event(db: Database, event_id: int) -> tuple[IncidentKind, ...]:
     """The incident kinds a referee can pick at this event (ruleset family, common, the club's own)."""
     with db.session() as s:
-        family = _family(_event(s, event_id))
+        family = _family(R.get_event(s, event_id))
         return DR.incident_kinds(family, _club_kinds(s, family))
 
 
@@ -430,7 +411,7 @@ def record_incident(
     """One line of the match act. ``player`` is a member (licence) number (rule E15). The side is the
     player's side at the table, or ``side`` when no player is named. Counted kinds carry their E19 count."""
     with db.session() as s:
-        ev = _event(s, event_id)
+        ev = R.get_event(s, event_id)
         family = _family(ev)
         club = _club_kinds(s, family)
         try:
@@ -521,7 +502,7 @@ def decide_incident(db: Database, actor: Actor, incident_id: int, decision: str)
         row = s.get(Incident, incident_id)
         if row is None:
             raise ServiceError("no-such-incident", _("There is no incident {id}.").format(id=incident_id))
-        ev = _event(s, row.event_id)
+        ev = R.get_event(s, row.event_id)
         family = _family(ev)
         club = _club_kinds(s, family)
         try:
@@ -560,7 +541,6 @@ def _sheet(s: Session, m: Match) -> dict[int, list[dict[str, Any]]]:
 
 def _replay(ev: Event, m: Match, entries: list[dict[str, Any]]) -> dict[str, Any]:
     from clubdesk.games import replay
-    from clubdesk.services import rounds as R
 
     _fam, params = R.params_of(ev)
     if m.match_length:
@@ -601,14 +581,14 @@ def impose_penalty(
     and the standings follow; a penalty on a locked result needs an override reason (T10). ``after_hand``
     places the entry after that hand of the game's sheet (at the breach; needed once the match has ended),
     else it goes at the end."""
-    _require_referee(actor, _("impose a penalty"))
+    R.require_referee(actor, _("impose a penalty"))
     reason = _require_text(reason, "reason-required", _("Write the reason for the penalty."))
     if side not in (0, 1):
         raise ServiceError("unknown-side", _("A side is 0 (the first named) or 1."))
     from clubdesk.services import results as RS
 
     with db.session() as s:
-        ev = _event(s, event_id)
+        ev = R.get_event(s, event_id)
         family = _family(ev)
         m = _table(s, ev, round_no, table_no)
         if m.side_b is None:
@@ -634,7 +614,7 @@ def impose_penalty(
         except DR.DisciplineRuleError as exc:
             raise _refuse(exc) from exc
         if effect.changes_score:
-            _check_lock(actor, m, override)
+            RS.check_lock(actor, m, override)  # rule T10
         if incident_id is not None:
             inc = s.get(Incident, incident_id)
             if inc is None or inc.event_id != ev.id:
@@ -739,11 +719,8 @@ def _disqualify_entrant(s: Session, actor: Actor, ev: Event, entrant_id: int | N
     """Rule T9c: out of ranking, prizes and season points (the standings service reads the status); the
     entrant's open tables are forfeited, as for a withdrawal (T9b), and he is not paired again."""
     from clubdesk.services import results as RS
-    from clubdesk.services import rounds as R
 
-    en = None if entrant_id is None else s.get(Entrant, entrant_id)
-    if en is None or en.event_id != ev.id:
-        raise ServiceError("no-such-entrant", _("Entrant {id} is not in this event.").format(id=entrant_id))
+    en = _entrant(s, ev, entrant_id)
     if en.status == "disqualified":
         raise ServiceError("already-disqualified", _("{name} is already disqualified.").format(name=en.name))
     before = {"status": en.status}
@@ -773,12 +750,12 @@ def _disqualify_entrant(s: Session, actor: Actor, ev: Event, entrant_id: int | N
 
 def disqualify(db: Database, actor: Actor, event_id: int, entrant_id: int, reason: str) -> PenaltyView:
     """Rule T9c: the entrant leaves the ranking, the prizes and the season points (T1: betting → removal)."""
-    _require_referee(actor, _("disqualify an entrant"))
+    R.require_referee(actor, _("disqualify an entrant"))
     reason = _require_text(reason, "reason-required", _("Write the reason for the disqualification."))
     from clubdesk.services import results as RS
 
     with db.session() as s:
-        ev = _event(s, event_id)
+        ev = R.get_event(s, event_id)
         _disqualify_entrant(s, actor, ev, entrant_id, reason)
         row = Penalty(
             event_id=ev.id,
@@ -847,13 +824,9 @@ def file_appeal(
         raise ServiceError("bad-fee", _("An appeal fee cannot be negative."))
     minutes = appeal_window(db)
     with db.session() as s:
-        ev = _event(s, event_id)
+        ev = R.get_event(s, event_id)
         m = _table(s, ev, round_no, table_no)
-        en = s.get(Entrant, entrant_id)
-        if en is None or en.event_id != ev.id:
-            raise ServiceError(
-                "no-such-entrant", _("Entrant {id} is not in this event.").format(id=entrant_id)
-            )
+        en = _entrant(s, ev, entrant_id)
         if _side_of(m, en.id) is None:
             raise ServiceError(
                 "not-at-table",
@@ -879,7 +852,7 @@ def file_appeal(
                         late=timing.late_minutes,
                     ),
                 )
-            _require_referee(actor, _("accept a late appeal"))
+            R.require_referee(actor, _("accept a late appeal"))
             late_reason = override.strip()
         row = Appeal(
             event_id=ev.id,
@@ -964,7 +937,7 @@ def decide_appeal(
     respondent_notes: str | None = None,
 ) -> AppealView:
     """Rules T10, G16: the referee's decision with its reasons; the fee is refunded when upheld."""
-    _require_referee(actor, _("decide an appeal"))
+    R.require_referee(actor, _("decide an appeal"))
     reasons = _require_text(reasons, "reasons-required", _("Write the reasons for the decision."))
     with db.session() as s:
         row = _appeal(s, appeal_id)
@@ -1008,7 +981,7 @@ def discipline_list(
 ) -> DisciplineList:
     """Everything written for the match act of an event (a round, a table): incidents, penalties, appeals."""
     with db.session() as s:
-        ev = _event(s, event_id)
+        ev = R.get_event(s, event_id)
         family = _family(ev)
         kinds = DR.incident_kinds(family, _club_kinds(s, family))
         names = _names(s, ev.id)
