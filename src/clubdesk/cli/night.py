@@ -1,5 +1,6 @@
 """Competition-night commands (CONTRACTS.md §4): ``pair``, ``publish``, ``result``; and ``discard``,
-``confirm``, ``referee``, ``postpone``, ``league-deadline``, ``night-config``, ``round``, ``seats``."""
+``confirm``, ``referee``, ``postpone``, ``league-deadline``, ``night-config``, ``bye``, ``round``,
+``seats``."""
 
 from __future__ import annotations
 
@@ -182,8 +183,27 @@ def register(sub: Any) -> None:
         help=_("season coefficient of an event class, e.g. regional=1.5 (T12d); repeat per class"),
     )
     p.add_argument("--season-scale", help=_("the whole season scale as JSON, or a JSON file (T12d)"))
+    p.add_argument(
+        "--requested-bye",
+        choices=("zero-bye", "half-bye", "full-bye"),
+        help=_("what a requested bye is worth: nothing (default), a draw or a win"),
+    )
     add_json_flag(p)
     p.set_defaults(handler=cmd_config)
+
+    p = sub.add_parser("bye", help=_("an entrant asks for a bye in the next round (Swiss, lives, league)"))
+    p.add_argument("event", type=int)
+    p.add_argument("entrant", type=int)
+    p.add_argument("--cancel", action="store_true", help=_("withdraw the request"))
+    add_json_flag(p)
+    p.set_defaults(handler=cmd_bye)
+
+
+def cmd_bye(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import rounds
+
+    asked = rounds.request_bye(ctx.database(), ctx.actor(), args.event, args.entrant, cancel=args.cancel)
+    return Output({"requested_byes": [{"entrant": e, "round": r} for e, r in sorted(asked.items())]})
 
 
 def cmd_pair(ctx: Context, args: argparse.Namespace) -> Output:
@@ -340,6 +360,7 @@ def cmd_config(ctx: Context, args: argparse.Namespace) -> Output:
             "call_minutes": args.call_minutes,
             "encounter_games": args.encounter_games,
             "deadline": args.deadline,
+            "requested_bye": args.requested_bye,
         }.items()
         if v is not None
     }

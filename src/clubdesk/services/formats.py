@@ -254,6 +254,10 @@ def event_data(
             results.append(MatchResult(p.round, p.a, None, kind=MatchKind.BYE))
         elif p.kind == "zero-bye":
             results.append(MatchResult(p.round, p.a, None, kind=MatchKind.ZERO_BYE))
+        elif p.kind == "half-bye":  # a requested bye worth a draw (T4e, T4g, league)
+            results.append(MatchResult(p.round, p.a, None, kind=MatchKind.HALF_BYE))
+        elif p.kind == "full-bye":  # a requested bye worth a win
+            results.append(MatchResult(p.round, p.a, None, kind=MatchKind.FULL_BYE))
         elif p.kind == "both-lost" and p.b is not None:
             extra[p.a].append(RoundRecord(p.round, Kind.FORFEIT_LOSS, scheme.forfeit_loss, p.b))
             extra[p.b].append(RoundRecord(p.round, Kind.FORFEIT_LOSS, scheme.forfeit_loss, p.a))
@@ -386,6 +390,42 @@ def league_with_results(data: Mapping[str, Any], played: Sequence[Played]) -> Op
     if extra:
         lg = OpenLeague(lg.entrants, lg.matches, lg.results + tuple(extra), closed=True)
     return lg
+
+
+# ------------------------------------------------------------------------------------------ tables
+REQUESTED_BYE_KINDS = ("zero-bye", "half-bye", "full-bye")
+
+
+def arrange_tables(
+    sides: Sequence[Sequence[str]], fixed: Mapping[str, int], *, strict: bool = True
+) -> list[int]:
+    """Table order for pairs (top tables first) with fixed tables: returns, for each table 1..n, the index of
+    the pair seated there. A pair with an entrant who needs a fixed table goes to that table; the others
+    keep their order in the free tables. ``strict``: a table that does not exist or is wanted twice is
+    refused; otherwise such a wish is ignored (a stored fixed table, from an earlier round)."""
+    n = len(sides)
+    slots: list[int | None] = [None] * n
+    rest: list[int] = []
+    for i, pair in enumerate(sides):
+        wants = sorted({fixed[e] for e in pair if e in fixed})
+        t = wants[0] if wants else None
+        problem = None
+        if len(wants) > 1:
+            problem = _("The two sides of one pair need different fixed tables ({t}).").format(
+                t=", ".join(str(w) for w in wants)
+            )
+        elif t is not None and not 1 <= t <= n:
+            problem = _("There is no table {t}: the round has {n} tables.").format(t=t, n=n)
+        elif t is not None and slots[t - 1] is not None:
+            problem = _("Table {t} is fixed for two pairs.").format(t=t)
+        if problem is not None and strict:
+            raise ServiceError("fixed-table", problem)
+        if t is None or problem is not None:
+            rest.append(i)
+        else:
+            slots[t - 1] = i
+    free = iter(rest)
+    return [x if x is not None else next(free) for x in slots]
 
 
 # ------------------------------------------------------------------------------------------ play-off (BC2)

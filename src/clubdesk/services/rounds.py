@@ -7,8 +7,8 @@ Every function is one transaction and writes an audit row with the event, round 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -22,12 +22,13 @@ from clubdesk.models.event import Entrant, EntrantMember, Event
 from clubdesk.models.member import Member
 from clubdesk.models.result import Match
 from clubdesk.models.round import EventNight, Round
-from clubdesk.pairing import PairingImpossible, explain_lives, explain_swiss
+from clubdesk.pairing import PairingImpossible, explain_lives, explain_swiss, verify_pairing
 from clubdesk.pairing.league import OpenLeague
 from clubdesk.services import formats as F
 from clubdesk.services.base import Actor, Role, ServiceError, audit
 
 FINAL_STATUSES = ("confirmed", "bye")
+BYE_FORMATS = ("swiss", "lives", "open-round-robin")  # a requested bye (T4e, T4g, league)
 DONE_STATUSES = ("confirmed", "bye", "postponed")
 
 
@@ -286,6 +287,7 @@ def configure(db: Database, actor: Actor, event_id: int, **settings: Any) -> dic
         "deadline",
         "prize_plan",
         "season_scale",
+        "requested_bye",
     }
     bad = sorted(set(settings) - allowed)
     if bad:
@@ -296,11 +298,23 @@ def configure(db: Database, actor: Actor, event_id: int, **settings: Any) -> dic
         ev = get_event(s, event_id)
         _check_money_settings(ev, settings)
         n = night(s, ev)
+        st = state_of(n)
+        settings = dict(settings)
+        bye_kind = settings.pop("requested_bye", None)
         before = {k: _plain(getattr(n, k)) for k in settings}
         for k, v in settings.items():
             setattr(
                 n, k, json.dumps(v) if k in ("prize_plan", "season_scale") and not isinstance(v, str) else v
             )
+        if bye_kind is not None:  # what a requested bye is worth (kept in the night's state)
+            if bye_kind not in F.REQUESTED_BYE_KINDS:
+                raise ServiceError(
+                    "bad-setting",
+                    _("A requested bye is a zero-bye, half-bye or full-bye, not {k}.").format(k=bye_kind),
+                )
+            before["requested_bye"] = st.get("requested_bye", "zero-bye")
+            n.state = json.dumps({**st, "requested_bye": bye_kind})
+            settings["requested_bye"] = bye_kind
         audit(
             s,
             actor,
@@ -311,7 +325,227 @@ def configure(db: Database, actor: Actor, event_id: int, **settings: Any) -> dic
             after={k: _plain(v) for k, v in settings.items()},
             event_id=ev.id,
         )
-        return {k: _plain(getattr(n, k)) for k in allowed}
+        out = {k: _plain(getattr(n, k)) for k in allowed if k != "requested_bye"}
+        return {**out, "requested_bye": state_of(n).get("requested_bye", "zero-bye")}
+
+
+def night_settings(db: Database, event_id: int) -> dict[str, Any]:
+    """The event night's settings as plain values (what ``night-config`` writes): result_mode
+    ("entries"/"score"), tiebreaks, lives (T4g), call_minutes (T3b, G15), encounter_games (E7b), deadline
+    (BC3), prize_plan and season_scale (JSON text), requested_bye (the kind of a requested bye)."""
+    with db.session() as s:
+        ev = get_event(s, event_id)
+        n = s.get(EventNight, ev.id)
+        if n is None:  # not configured yet: the defaults night() would store, nothing written
+            n = EventNight(
+                event_id=ev.id,
+                result_mode="entries",
+                tiebreaks="",
+                lives=2,
+                call_minutes=ev.arrival_deadline_minutes or 10,
+                encounter_games=2 if ev.entry_type == "team" and ev.ruleset == "domino-es" else 0,
+                state="{}",
+                prize_plan="{}",
+                season_scale="{}",
+            )
+        return {
+            "result_mode": n.result_mode,
+            "tiebreaks": n.tiebreaks,
+            "lives": n.lives,
+            "call_minutes": n.call_minutes,
+            "encounter_games": n.encounter_games,
+            "deadline": n.deadline,
+            "prize_plan": n.prize_plan,
+            "season_scale": n.season_scale,
+            "requested_bye": str(state_of(n).get("requested_bye", "zero-bye")),
+        }
+
+
+# ------------------------------------------------------------------------------------------ requested byes
+def requested_byes(db: Database, event_id: int) -> dict[int, int]:
+    """Entrants who asked for a bye: entrant -> round number."""
+    with db.session() as s:
+        ev = get_event(s, event_id)
+        n = s.get(EventNight, ev.id)
+        asked = state_of(n).get("requested_byes", {}) if n is not None else {}
+        return {int(k): int(v) for k, v in asked.items()}
+
+
+def request_bye(
+    db: Database, actor: Actor, event_id: int, entrant_id: int, *, cancel: bool = False
+) -> dict[int, int]:
+    """An entrant asks not to be paired in the next round (Swiss T4e, lives T4g, open league): the pairing
+    leaves him out and he gets a requested bye, worth zero points unless the event set ``requested_bye``
+    to "half-bye" or "full-bye" (night-config). ``cancel`` withdraws the request. Returns every request."""
+    with db.session() as s:
+        ev = get_event(s, event_id)
+        if ev.format not in BYE_FORMATS:
+            raise ServiceError(
+                "no-requested-bye",
+                _("A bye can be requested in a Swiss, lives or open league event, not in a {f}.").format(
+                    f=ev.format
+                ),
+            )
+        ent = s.get(Entrant, entrant_id)
+        if ent is None or ent.event_id != ev.id:
+            raise ServiceError(
+                "no-such-entrant", _("Entrant {id} is not in this event.").format(id=entrant_id)
+            )
+        if ent.status != "registered":
+            raise ServiceError(
+                "not-playing",
+                _("{name} is not playing in this event ({s}).").format(name=ent.name, s=ent.status),
+            )
+        n = night(s, ev)
+        if n.finished_at is not None:
+            raise ServiceError("event-finished", _("The event is finished."))
+        rounds = rounds_of(s, ev.id)
+        if rounds and rounds[-1].status == "proposed":
+            raise ServiceError(
+                "round-proposed",
+                _("Round {r} is already proposed: throw it away first, then record the bye.").format(
+                    r=rounds[-1].number
+                ),
+            )
+        number = rounds[-1].number + 1 if rounds else 1
+        st = state_of(n)
+        asked = {str(k): int(v) for k, v in st.get("requested_byes", {}).items() if int(v) >= number}
+        before = dict(asked)
+        if cancel:
+            asked.pop(str(ent.id), None)
+        else:
+            asked[str(ent.id)] = number
+        n.state = json.dumps({**st, "requested_byes": asked})
+        audit(
+            s,
+            actor,
+            "cancel-bye" if cancel else "request-bye",
+            "entrant",
+            ent.id,
+            before=before,
+            after=asked,
+            event_id=ev.id,
+            round_no=number,
+        )
+        return {int(k): v for k, v in asked.items()}
+
+
+# ------------------------------------------------------------------------------------------ manual tables
+def set_tables(
+    db: Database,
+    actor: Actor,
+    event_id: int,
+    pairs: Sequence[tuple[int, int | None]],
+    fixed_tables: Mapping[int, int] | None = None,
+    *,
+    force_reason: str = "",
+) -> RoundView:
+    """Store a manually edited pairing of the PROPOSED round: ``pairs`` in table order (top table first;
+    the pairing's bye, if any, may be anywhere), ``fixed_tables`` entrant -> table for an entrant who needs
+    a fixed table (kept for later rounds too). The edit must seat exactly the proposed entrants and keep
+    the hard rules of ``verify_pairing`` (no rematch T4e, one bye, never a second bye, no one out of
+    lives T4g); a referee may force a rematch with a reason. In brackets, fixed schedules, leagues and
+    play-offs the matches themselves are fixed: only table order and sides may change. Refused: nothing
+    written."""
+    fixed = {str(k): int(v) for k, v in (fixed_tables or {}).items()}
+    with db.session() as s:
+        ev = get_event(s, event_id)
+        rounds = rounds_of(s, ev.id)
+        if not rounds or rounds[-1].status != "proposed":
+            raise ServiceError("no-proposed-round", _("There is no proposed round to change."))
+        rnd = rounds[-1]
+        n = night(s, ev)
+        old = matches_of(s, ev.id, rnd.id)
+        paired = [m for m in old if m.kind in ("played", "bye")]
+        asked = [m for m in old if m.kind not in ("played", "bye")]  # requested byes stay as they are
+        new = [(int(a), None if b is None else int(b)) for a, b in pairs]
+        before_ids = sorted(x for m in paired for x in (m.side_a, m.side_b) if x is not None)
+        after_ids = sorted(x for p in new for x in p if x is not None)
+        names = entrant_names(s, ev.id)
+        if before_ids != after_ids:
+            raise ServiceError(
+                "different-entrants",
+                _("The edited pairing must seat exactly the entrants of the proposed round."),
+            )
+        refs = {frozenset((m.side_a, m.side_b)): m.ref for m in paired}
+        forced = ""
+        if ev.format in (*F.ELIMINATION, *F.ROUND_ROBIN, "open-round-robin") or rnd.kind != "regular":
+            if {frozenset(p) for p in new} != set(refs):
+                raise ServiceError(
+                    "fixed-pairs",
+                    _("In this event the matches are fixed by the draw: only the table order can change."),
+                )
+        else:
+            forced = _check_edit(s, ev, n, new, names, actor, force_reason)
+        real = [p for p in new if p[1] is not None]
+        byes = [p for p in new if p[1] is None]
+        order = F.arrange_tables([[str(x) for x in p if x is not None] for p in real], fixed)  # strict
+        real = [real[i] for i in order]
+        before = view(s, ev, rnd).as_json()
+        kept = [(m.side_a, m.kind) for m in asked]
+        for m in old:
+            s.delete(m)
+        s.flush()
+        for t, (a, b) in enumerate(real + byes, start=1):
+            s.add(_new_match(ev, rnd, t, a, b, refs.get(frozenset((a, b)), "")))
+        for t, (e, kind) in enumerate(kept, start=len(real) + len(byes) + 1):
+            s.add(_new_match(ev, rnd, t, e, None, "", kind))
+        if fixed:
+            st = state_of(n)
+            n.state = json.dumps({**st, "fixed_tables": {**_fixed_tables(st), **fixed}})
+        s.flush()
+        out = view(s, ev, rnd)
+        audit(
+            s,
+            actor,
+            "set-tables",
+            "round",
+            rnd.id,
+            before=before,
+            after={**out.as_json(), "fixed_tables": fixed},
+            event_id=ev.id,
+            round_no=rnd.number,
+            reason=forced or _("manual pairing edit"),
+        )
+        return out
+
+
+def _check_edit(
+    s: Session,
+    ev: Event,
+    n: EventNight,
+    pairs: list[tuple[int, int | None]],
+    names: dict[int, str],
+    actor: Actor,
+    force_reason: str,
+) -> str:
+    """Every hard rule the edited Swiss or lives pairing breaks, by the independent checker; refused unless
+    the only breach is a rematch forced by a referee with a reason (returned)."""
+    played = played_matches(s, ev)
+    family, _p = params_of(ev)
+    scheme = F.points_scheme(family, n.encounter_games)
+    ids = tuple(str(x) for p in pairs for x in p if x is not None)
+    ents = F.pairing_entrants(F.Field(ids), played, scheme, lives=n.lives if ev.format == "lives" else None)
+    # checked under the entrants' names, so that the message reads "Ann and Bob have already played"
+    label = {e: names.get(int(e), e) for e in ids}
+    if len(set(label.values())) < len(label):
+        label = {e: f"{names.get(int(e), e)} ({e})" for e in ids}
+    named = [
+        replace(e, id=label[e.id], opponents=frozenset(label.get(o, o) for o in e.opponents)) for e in ents
+    ]
+    shown = [(label[str(a)], None if b is None else label[str(b)]) for a, b in pairs]
+    problems = verify_pairing(named, shown)
+    if not problems:
+        return ""
+    hard = verify_pairing(named, shown, allow_rematches=True)
+    if not hard and actor.role is Role.REFEREE and force_reason.strip():
+        return _("rematch forced by the referee: {r}").format(r=force_reason.strip())
+    hint = "" if hard else " " + _("A referee can force a rematch with a reason.")
+    raise ServiceError(
+        "pairing-breaks-rules",
+        _("The edited pairing breaks a rule: {p}").format(p=" ".join(problems)) + hint,
+        problems=problems,
+    )
 
 
 def _check_money_settings(ev: Event, settings: dict[str, Any]) -> None:
@@ -381,6 +615,9 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
         family, _params = params_of(ev)
         scheme = F.points_scheme(family, n.encounter_games)
         fld = the_field(s, ev, number)
+        asked = _requested_for(st, ev, number, fld)
+        if asked:  # an entrant who asked for a bye is left out of the pairing
+            fld = F.Field(tuple(e for e in fld.ids if e not in asked), fld.ratings, fld.clubs)
         busy = {x for m in _open_tables(s, ev) for x in (m.side_a, m.side_b) if x is not None}
         if (
             busy
@@ -479,31 +716,19 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
         s.flush()
         real = [(p, refs[i] if i < len(refs) else "") for i, p in enumerate(pairs) if p[1] is not None]
         byes = [(p, refs[i] if i < len(refs) else "") for i, p in enumerate(pairs) if p[1] is None]
+        order = F.arrange_tables([[x for x in p if x] for p, _r in real], _fixed_tables(st), strict=False)
+        real = [real[i] for i in order]  # an entrant who needs a fixed table keeps it
         for t, ((a, b), ref) in enumerate(real + byes, start=1):
-            m = Match(
-                event_id=ev.id,
-                round_id=rnd.id,
-                round_no=number,
-                table_no=t,
-                side_a=int(a),
-                side_b=None if b is None else int(b),
-                ref=ref,
-                status="bye" if b is None else "waiting",
-                kind="bye" if b is None else "played",
-                match_length=rnd.match_length,
-                winner=int(a) if b is None else None,
-                finished=b is None,
-                scorer="",
-                counter="",
-                referee="",
-                excuse="",
-                seats="",
-                note="",
-                score_a=0,
-                score_b=0,
-                locked=False,
+            s.add(_new_match(ev, rnd, t, a, b, ref))
+        for t, (e, bye_kind) in enumerate(sorted(asked.items()), start=len(real) + len(byes) + 1):
+            s.add(_new_match(ev, rnd, t, e, None, "", bye_kind))  # the requested bye (T4e, T4g, league)
+        if asked:
+            lines.append(
+                _("Requested bye this round: {names}.").format(
+                    names=", ".join(names.get(e, e) for e in sorted(asked))
+                )
             )
-            s.add(m)
+            rnd.explanations = json.dumps(lines, ensure_ascii=False)
         s.flush()
         out = view(s, ev, rnd)
         audit(
@@ -518,6 +743,49 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
             reason=f"seed {seed}",
         )
         return out
+
+
+def _new_match(
+    ev: Event, rnd: Round, table: int, a: str | int, b: str | int | None, ref: str, kind: str = ""
+) -> Match:
+    """A table of a proposed round: a game, the pairing's bye (a win), or a requested bye (``kind``)."""
+    bye_kind = kind or ("bye" if b is None else "played")
+    return Match(
+        event_id=ev.id,
+        round_id=rnd.id,
+        round_no=rnd.number,
+        table_no=table,
+        side_a=int(a),
+        side_b=None if b is None else int(b),
+        ref=ref,
+        status="bye" if b is None else "waiting",
+        kind=bye_kind,
+        match_length=rnd.match_length,
+        winner=int(a) if bye_kind == "bye" else None,
+        finished=b is None,
+        scorer="",
+        counter="",
+        referee="",
+        excuse="",
+        seats="",
+        note="",
+        score_a=0,
+        score_b=0,
+        locked=False,
+    )
+
+
+def _fixed_tables(st: dict[str, Any]) -> dict[str, int]:
+    return {str(k): int(v) for k, v in st.get("fixed_tables", {}).items()}
+
+
+def _requested_for(st: dict[str, Any], ev: Event, number: int, fld: F.Field) -> dict[str, str]:
+    """Entrants of the field who asked for a bye in round ``number``: entrant -> bye kind."""
+    if ev.format not in BYE_FORMATS:
+        return {}
+    asked = st.get("requested_byes", {})
+    kind = str(st.get("requested_bye", "zero-bye"))
+    return {e: kind for e, r in asked.items() if int(r) == number and e in fld.ids}
 
 
 def _playoff_or_over(

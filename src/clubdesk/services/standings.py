@@ -209,6 +209,20 @@ def _view(s: Session, ev: Event, n: EventNight, played: list[F.Played], st: Stan
     return EventStandings(ev.id, st.codes, tuple(rows), tuple(lines), n.finished_at is not None)
 
 
+def bracket_data(db: Database, event_id: int) -> tuple[dict[str, Any], dict[str, str]] | None:
+    """The bracket of an elimination event with every confirmed result recorded (``Bracket.to_data()``,
+    rules T4c, T4d, T12a) and the entrants' names by id; None before the draw or for other formats."""
+    with db.session() as s:
+        ev = R.get_event(s, event_id)
+        n = s.get(EventNight, ev.id)
+        st = R.state_of(n) if n is not None else {}
+        if "bracket" not in st:
+            return None
+        br = F.bracket_with_results(st["bracket"], R.played_matches(s, ev))
+        names = {str(k): v for k, v in R.entrant_names(s, ev.id).items()}
+        return br.to_data(), names
+
+
 # ------------------------------------------------------------------------------------------ ratings (T12c)
 def _rated_matches(s: Session) -> list[tuple[Match, int, int, int]]:
     """Played, confirmed tavla matches between single members: (match, winner member, loser member, event)."""

@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
 
 from clubdesk.i18n import _
 from clubdesk.services import events as events_service
-from clubdesk.services import rounds as R
 from clubdesk.services import standings as ST
 from clubdesk.services.base import ServiceError
 from clubdesk.ui.models.standings_model import COL_NAME, SORT_ROLE, StandingsModel, lines_from_service
@@ -37,24 +36,9 @@ ELIMINATION = ("single-elimination", "double-elimination")
 
 
 def bracket_data(state: DeskState, event_id: int) -> tuple[dict[str, Any], dict[str, str]] | None:
-    """The event's bracket with its confirmed results (``Bracket.to_data()``) and entrant names.
-
-    Uses ``services.standings.bracket_data`` when the services offer it; otherwise reads it through the
-    rounds service's own helpers (read-only)."""
-    reader = getattr(ST, "bracket_data", None)
-    if reader is not None:
-        out = reader(state.db, event_id)
-        return None if out is None else (dict(out[0]), dict(out[1]))
-    from clubdesk.services import formats as F
-
-    with state.db.session() as s:  # read-only; to move into services.standings.bracket_data
-        ev = R.get_event(s, event_id)
-        st = R.state_of(R.night(s, ev))
-        if "bracket" not in st:
-            return None
-        br = F.bracket_with_results(st["bracket"], R.played_matches(s, ev))
-        names = {str(k): v for k, v in R.entrant_names(s, ev.id).items()}
-        return br.to_data(), names
+    """The event's bracket with its confirmed results (``Bracket.to_data()``) and entrant names, from
+    ``services.standings.bracket_data`` (the screens never open a database session)."""
+    return ST.bracket_data(state.db, event_id)
 
 
 class StandingsSection(QWidget):
