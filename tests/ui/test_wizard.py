@@ -120,3 +120,78 @@ def test_wizard_with_the_keyboard_only(qtbot, active, tmp_path: Path) -> None:  
     assert wizard.currentPage() is wizard.publish_page
     enter()  # finish: publish
     assert R.get_round(db, ev, 1).status == "published"
+
+
+def test_swapped_sides_are_published(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = open_db(tmp_path)
+    ev, ids = make_event(db, ruleset="tavla", fmt="swiss", players=6, rounds=3)
+    wizard = PairingWizard(DeskState(db, REF), ev)
+    qtbot.addWidget(wizard)
+    wizard.show()
+    wizard.next()
+    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=5000)
+    wizard.next()
+    before = list(wizard.pairs)
+    # select side B of table 1 and side B of table 2, Ctrl+W swaps them (round 1: no rematch possible)
+    table = wizard.preview.table
+    table.clearSelection()
+    for row in (0, 1):
+        table.selectionModel().select(
+            table.model().index(row, 2), table.selectionModel().SelectionFlag.Select
+        )
+    assert wizard.preview.swap_selected()
+    assert wizard.preview.warnings.text() == ""
+    wizard.next()
+    wizard.next()
+    assert wizard.validateCurrentPage(), wizard.publish_page.message.text()
+    rv = R.get_round(db, ev, 1)
+    expected = [(before[0][0], before[1][1]), (before[1][0], before[0][1]), before[2]]
+    assert rv.status == "published"
+    assert [(t.sides[0], t.sides[1]) for t in rv.tables] == expected
+
+
+def test_a_rematch_swap_is_refused_at_publish(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = open_db(tmp_path)
+    ev, ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=3, match_lengths=[3])
+    from clubdesk.services import results as RS
+    from clubdesk.services.base import Actor as A
+    from tests.integration.test_night_helpers import DESK
+
+    rv1 = R.propose_round(db, DESK, ev)
+    R.publish_round(db, DESK, ev)
+    for t in rv1.tables:
+        RS.set_score(db, DESK, ev, 1, t.table, (3, 0), confirm=True)
+    wizard = PairingWizard(DeskState(db, A("Sec", Role.SECRETARY)), ev)
+    qtbot.addWidget(wizard)
+    wizard.show()
+    wizard.next()
+    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=5000)
+    wizard.next()
+    proposed = list(wizard.pairs)
+    wizard.pairs = [(t.sides[0], t.sides[1]) for t in rv1.tables]  # round 1 again (T4e)
+    wizard.next()
+    wizard.next()
+    assert not wizard.validateCurrentPage()
+    assert "already played" in wizard.publish_page.message.text()
+    rv = R.get_round(db, ev, 2)
+    assert rv.status == "proposed" and [(t.sides[0], t.sides[1]) for t in rv.tables] == proposed
+
+
+def test_requested_bye_on_the_attendance_page(qtbot, active, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = open_db(tmp_path)
+    ev, ids = make_event(db, ruleset="tavla", fmt="swiss", players=5, rounds=3)
+    wizard = PairingWizard(DeskState(db, REF), ev)
+    active(wizard)
+    page = wizard.attendance
+    assert "5 entrants" in page.summary.text()
+    page.table.selectRow(0)
+    qtbot.keyClick(page.table, Qt.Key.Key_B, Qt.KeyboardModifier.ControlModifier)
+    # E1 sits out round 1: 4 are paired, the table shows the request
+    assert "4 entrants" in page.summary.text()
+    assert page.table.item(0, 3).text() == "round 1"
+    wizard.next()
+    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=5000)
+    assert ids[0] not in {e for p in wizard.pairs for e in p}
+    assert wizard.requested == [ids[0]]
+    wizard.next()
+    assert "Requested bye" in wizard.preview.explanations.text()

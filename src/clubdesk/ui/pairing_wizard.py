@@ -96,9 +96,9 @@ class AttendancePage(QWizardPage):
                 "Only checked-in entrants are paired (T3a)."
             )
         )
-        self.table = QTableWidget(0, 3)
+        self.table = QTableWidget(0, 4)
         self.table.setObjectName("attendance")
-        self.table.setHorizontalHeaderLabels([_("Entrant"), _("Status"), _("Checked in")])
+        self.table.setHorizontalHeaderLabels([_("Entrant"), _("Status"), _("Checked in"), _("Bye requested")])
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.verticalHeader().setVisible(False)
@@ -110,6 +110,13 @@ class AttendancePage(QWizardPage):
         self.checkin.returnPressed.connect(self.do_checkin)
         self.withdraw_button = QPushButton(_("Withdraw selected (Del)"))
         self.withdraw_button.clicked.connect(self.do_withdraw)
+        self.bye_button = QPushButton(_("Bye requested / cancel (Ctrl+B)"))
+        self.bye_button.setObjectName("requestBye")
+        self.bye_button.setToolTip(
+            _("The selected entrant sits out the next round and gets a requested bye (T4e, T4g, league)")
+        )
+        self.bye_button.clicked.connect(self.toggle_bye)
+        self.bye_button.setVisible(wizard.ev_info.format in R.BYE_FORMATS)
         self.summary = QLabel()
         self.summary.setObjectName("attendanceSummary")
         self.message = QLabel()
@@ -119,11 +126,14 @@ class AttendancePage(QWizardPage):
         layout.addWidget(self.table, 1)
         row = QHBoxLayout()
         row.addWidget(self.summary, 1)
+        row.addWidget(self.bye_button)
         row.addWidget(self.withdraw_button)
         layout.addLayout(row)
         layout.addWidget(self.message)
         QShortcut(QKeySequence(Qt.Key.Key_Delete), self.table, self.do_withdraw)
+        QShortcut(QKeySequence("Ctrl+B"), self, self.toggle_bye)
         self.rows: list[desk_service.EntrantRow] = []
+        self.byes: dict[int, int] = {}
 
     def initializePage(self) -> None:  # noqa: N802
         self.reload()
@@ -131,11 +141,14 @@ class AttendancePage(QWizardPage):
 
     def reload(self) -> None:
         self.rows = desk_service.entrants(self.w.state.db, self.w.event_id, include_withdrawn=False)
+        self.byes = R.requested_byes(self.w.state.db, self.w.event_id)
         self.table.setRowCount(len(self.rows))
         present = 0
         for i, e in enumerate(self.rows):
             here = e.checked_in_at is not None and e.status == "registered"
-            present += here
+            bye = self.byes.get(e.entrant)
+            self.table.setItem(i, 3, _ro_item(_("round {r}").format(r=bye) if bye else ""))
+            present += here and bye is None
             self.table.setItem(i, 0, _ro_item(e.name))
             self.table.setItem(i, 1, _ro_item(e.status))
             item = _ro_item(_("yes") if here else _("no"))
@@ -160,6 +173,27 @@ class AttendancePage(QWizardPage):
         self.checkin.clear()
         self.reload()
         self.w.state.dataChanged.emit("desk")
+
+    def toggle_bye(self) -> None:
+        """Record (or cancel) the selected entrant's requested bye for the next round."""
+        row = self.table.currentRow()
+        if not 0 <= row < len(self.rows) or not self.bye_button.isVisible():
+            return
+        e = self.rows[row]
+        cancel = e.entrant in self.byes
+        try:
+            R.request_bye(self.w.state.db, self.w.state.actor, self.w.event_id, e.entrant, cancel=cancel)
+            self.message.setText(
+                (
+                    _("{name}: bye request cancelled.")
+                    if cancel
+                    else _("{name} sits out the next round (bye).")
+                ).format(name=e.name)
+            )
+        except ServiceError as exc:
+            self.message.setText(exc.message)
+        self.reload()
+        self.table.selectRow(row)
 
     def do_withdraw(self) -> None:
         row = self.table.currentRow()
@@ -404,6 +438,9 @@ class PublishPage(QWizardPage):
         self.call_at = QDateTimeEdit(QDateTime.currentDateTime())
         self.call_at.setObjectName("callAt")
         self.call_at.setDisplayFormat("yyyy-MM-dd HH:mm")
+        self.reason = QLineEdit()
+        self.reason.setObjectName("forceReason")
+        self.reason.setPlaceholderText(_("only to force a rematch: the referee's reason"))
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.message = QLabel()
@@ -412,6 +449,7 @@ class PublishPage(QWizardPage):
         self.message.setStyleSheet("color: #b00020;")
         form = QFormLayout()
         form.addRow(_("Table call at (T3b)"), self.call_at)
+        form.addRow(_("Referee's reason"), self.reason)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.summary)
@@ -446,6 +484,8 @@ class PairingWizard(QWizard):
         self.proposed: R.RoundView | None = None
         self.pairs: list[Pair] = []
         self.original: list[Pair] = []
+        self.fixed: dict[int, int] = {}  # entrant -> the table he needs
+        self.requested: list[int] = []  # entrants with a requested bye this round
         self.published: R.RoundView | None = None
         try:
             latest = R.get_round(state.db, event_id)
@@ -481,8 +521,11 @@ class PairingWizard(QWizard):
             self.names[t.sides[0]] = t.names[0]
             if t.sides[1] is not None:
                 self.names[t.sides[1]] = t.names[1] or str(t.sides[1])
-        self.pairs = [(t.sides[0], t.sides[1]) for t in rv.tables]
+        # requested byes are not part of the pairing (they sit out), so swaps and checks leave them alone
+        self.pairs = [(t.sides[0], t.sides[1]) for t in rv.tables if t.kind in ("played", "bye")]
+        self.requested = [t.sides[0] for t in rv.tables if t.kind not in ("played", "bye")]
         self.original = list(self.pairs)
+        self.fixed = {}
 
     def verify(self) -> list[str]:
         """Every rule the current pairing breaks (live, after manual swaps)."""
@@ -505,21 +548,27 @@ class PairingWizard(QWizard):
     def move_pair(self, row: int, table_index: int) -> None:
         if 0 <= row < len(self.pairs) and 0 <= table_index < len(self.pairs):
             self.pairs[row], self.pairs[table_index] = self.pairs[table_index], self.pairs[row]
+            if self.pairs[table_index][1] is not None:  # a bye has no table to keep
+                self.fixed[self.pairs[table_index][0]] = table_index + 1
 
     def changed(self) -> bool:
-        return self.pairs != self.original
+        return self.pairs != self.original or bool(self.fixed)
 
     def publish(self, call_at: datetime) -> tuple[bool, str]:
-        """Publish the proposed round (with manual changes when the services can store them)."""
+        """Publish the proposed round, with the manual swaps and fixed tables stored first (refused, with the
+        broken rule, when an edit breaks a hard rule)."""
         if self.changed():
-            setter = getattr(R, "set_tables", None)
-            if setter is None:
-                return False, _(
-                    "Manual swaps and fixed tables cannot be stored yet: "
-                    "go back and undo them, or pair again."
-                )
             try:
-                setter(self.state.db, self.state.actor, self.event_id, [(a, b) for a, b in self.pairs])
+                self.set_proposed(
+                    R.set_tables(
+                        self.state.db,
+                        self.state.actor,
+                        self.event_id,
+                        list(self.pairs),
+                        fixed_tables=dict(self.fixed),
+                        force_reason=self.publish_page.reason.text(),
+                    )
+                )
             except ServiceError as exc:
                 return False, exc.message
         try:
