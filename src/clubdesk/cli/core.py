@@ -14,6 +14,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +110,31 @@ def build_parser() -> argparse.ArgumentParser:
 def add_json_flag(p: argparse.ArgumentParser) -> None:
     """Let ``--json`` also follow the command (``clubdesk-cli version --json``)."""
     p.add_argument("--json", action="store_true", dest="json_after", help=argparse.SUPPRESS)
+
+
+def parse_money(text: str, currency: str) -> int:
+    """An amount typed in major units ("12.50") as integer minor units; a bad one is refused (exit 1)."""
+    from clubdesk.standings.money import MoneyError, parse_amount
+
+    try:
+        return parse_amount(text, currency)
+    except MoneyError as exc:
+        raise Refused(exc.message or _("Not an amount: {text}").format(text=text)) from None
+
+
+def major(amount: int, currency: str) -> int | float:
+    """Minor units as a JSON number in major units (2500 EUR -> 25, 1250 EUR -> 12.5)."""
+    from clubdesk.standings.money import currency_exponent
+
+    value = Decimal(amount).scaleb(-currency_exponent(currency))
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+def event_currency(ctx: Context, event_id: int) -> str:
+    """The currency of an event's fees (an unknown event is the events service's refusal)."""
+    from clubdesk.services.events import get_event
+
+    return get_event(ctx.database(), event_id).currency
 
 
 def _pre_lang(argv: Sequence[str]) -> str | None:

@@ -8,11 +8,10 @@ decisions and late appeals need ``CLUBDESK_ROLE=referee``.
 from __future__ import annotations
 
 import argparse
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from clubdesk.cli.core import Context, Output, Refused, add_json_flag
+from clubdesk.cli.core import Context, Output, add_json_flag, event_currency, major, parse_money
 from clubdesk.i18n import _
 from clubdesk.timefmt import local_text
 
@@ -145,21 +144,7 @@ def cmd_penalty(ctx: Context, args: argparse.Namespace) -> Output:
 def _fee(ctx: Context, event_id: int, text: str | None) -> int:
     if text is None:
         return 0
-    from clubdesk.services.events import get_event
-    from clubdesk.standings.money import MoneyError, parse_amount
-
-    currency = get_event(ctx.database(), event_id).currency
-    try:
-        return parse_amount(text, currency)
-    except MoneyError as exc:
-        raise Refused(exc.message or _("Not an amount: {text}").format(text=text)) from None
-
-
-def _major(amount: int, currency: str) -> int | float:
-    from clubdesk.standings.money import currency_exponent
-
-    value = Decimal(amount).scaleb(-currency_exponent(currency))
-    return int(value) if value == value.to_integral_value() else float(value)
+    return parse_money(text, event_currency(ctx, event_id))
 
 
 def cmd_appeal(ctx: Context, args: argparse.Namespace) -> Output:
@@ -192,7 +177,7 @@ def cmd_appeal_decide(ctx: Context, args: argparse.Namespace) -> Output:
         appellant_notes=args.appellant_notes,
         respondent_notes=args.respondent_notes,
     )
-    refund = _major(view.refund, view.currency)
+    refund = major(view.refund, view.currency)
     if view.status == "upheld":
         text = _("Appeal {id} upheld; refund {amount} {currency}.").format(
             id=view.id, amount=refund, currency=view.currency

@@ -10,10 +10,9 @@ from __future__ import annotations
 import argparse
 import json
 from datetime import date, datetime
-from decimal import Decimal
 from typing import Any
 
-from clubdesk.cli.core import Context, Output, Refused, add_json_flag
+from clubdesk.cli.core import Context, Output, add_json_flag, event_currency, major, parse_money
 from clubdesk.i18n import _
 
 
@@ -180,33 +179,10 @@ def register(sub: Any) -> None:
 # --------------------------------------------------------------------------- money helpers
 
 
-def _parse(text: str, currency: str) -> int:
-    from clubdesk.standings.money import MoneyError, parse_amount
-
-    try:
-        return parse_amount(text, currency)
-    except MoneyError as exc:
-        raise Refused(exc.message or _("Not an amount: {text}").format(text=text)) from None
-
-
-def major(amount: int, currency: str) -> int | float:
-    """Minor units as a JSON number in major units (2500 EUR -> 25, 1250 EUR -> 12.5)."""
-    from clubdesk.standings.money import currency_exponent
-
-    value = Decimal(amount).scaleb(-currency_exponent(currency))
-    return int(value) if value == value.to_integral_value() else float(value)
-
-
 def _money_text(amount: int, currency: str) -> str:
     from clubdesk.services.events import money_text
 
     return money_text(amount, currency)
-
-
-def _currency(ctx: Context, event_id: int) -> str:
-    from clubdesk.services import events as ev_service
-
-    return ev_service.get_event(ctx.database(), event_id).currency
 
 
 # --------------------------------------------------------------------------- handlers
@@ -216,8 +192,8 @@ def cmd_event_create(ctx: Context, args: argparse.Namespace) -> Output:
     from clubdesk.services import events as ev_service
 
     currency = args.currency.strip().upper()
-    fee = _parse(args.fee, currency)
-    early = None if args.early_fee is None else _parse(args.early_fee, currency)
+    fee = parse_money(args.fee, currency)
+    early = None if args.early_fee is None else parse_money(args.early_fee, currency)
     data = ev_service.EventData(
         name=args.name,
         ruleset=args.ruleset,
@@ -330,7 +306,7 @@ def cmd_register(ctx: Context, args: argparse.Namespace) -> Output:
 def cmd_withdraw(ctx: Context, args: argparse.Namespace) -> Output:
     from clubdesk.services import desk
 
-    currency = _currency(ctx, args.event)
+    currency = event_currency(ctx, args.event)
     out = desk.withdraw(
         ctx.database(),
         ctx.actor(),
@@ -346,13 +322,13 @@ def cmd_withdraw(ctx: Context, args: argparse.Namespace) -> Output:
 def cmd_pay(ctx: Context, args: argparse.Namespace) -> Output:
     from clubdesk.services import desk
 
-    currency = _currency(ctx, args.event)
+    currency = event_currency(ctx, args.event)
     p = desk.pay(
         ctx.database(),
         ctx.actor(),
         args.event,
         args.entrant,
-        _parse(args.amount, currency),
+        parse_money(args.amount, currency),
         args.method,
         reference=args.reference,
         paid_at=args.paid_at,
@@ -368,13 +344,13 @@ def cmd_pay(ctx: Context, args: argparse.Namespace) -> Output:
 def cmd_refund(ctx: Context, args: argparse.Namespace) -> Output:
     from clubdesk.services import desk
 
-    currency = _currency(ctx, args.event)
+    currency = event_currency(ctx, args.event)
     pays = desk.refund(
         ctx.database(),
         ctx.actor(),
         args.event,
         args.entrant,
-        _parse(args.amount, currency),
+        parse_money(args.amount, currency),
         reason=args.reason,
     )
     total = -sum(p.amount for p in pays)
