@@ -57,17 +57,17 @@ def test_tavla_swiss_in_t12b_order() -> None:
     # every place inside a points group explains itself
     lines = [line for ex in st.explanations for line in ex.lines]
     assert lines == [
-        "E ahead of C: overall point difference +4–+2",
-        "C ahead of B: Buchholz 5–4",
-        "D ahead of G: point difference among the tied +4–0",
-        "G ahead of F: point difference among the tied 0–-4",
+        "E ahead of C: overall point difference +4 vs +2",
+        "C ahead of B: Buchholz 5 vs 4",
+        "D ahead of G: point difference among the tied +4 vs 0",
+        "G ahead of F: point difference among the tied 0 vs −4",
     ]
 
 
 def test_names_in_explanations_are_the_callers() -> None:
     event = event_from_matches("ABCDEFGH", tavla_swiss(), TAVLA)
     st = standings(event, ("PTS", "IAV", "GAV", "BH"), names={"C": "Cem", "B": "Budi"})
-    assert "Cem ahead of Budi: Buchholz 5–4" in st.explanations[0].lines
+    assert "Cem ahead of Budi: Buchholz 5 vs 4" in st.explanations[0].lines
 
 
 def test_three_way_tie_left_by_direct_encounter_goes_to_point_difference() -> None:
@@ -88,7 +88,7 @@ def test_three_way_tie_left_by_direct_encounter_goes_to_point_difference() -> No
     assert st.order() == ["Cem", "Ali", "Budi", "Dedi"]
     assert [r.rank for r in st.rows] == [1, 2, 2, 4]
     assert st.explanations[0].lines == (
-        "Cem ahead of Ali: overall point difference +2–+1",
+        "Cem ahead of Ali: overall point difference +2 vs +1",
         "Ali and Budi remain tied after direct encounter, overall point difference",
     )
     assert not st.rows[1].playoff  # the tie is on place 2, which decides nothing by default
@@ -108,8 +108,8 @@ def test_two_way_direct_encounter() -> None:
     )
     st = standings(event, ("PTS", "DE", "GAV"))
     assert st.order() == ["Ali", "Budi", "Dedi", "Cem"]
-    assert st.explanations[0].lines == ("Ali ahead of Budi: direct encounter 1–0",)
-    assert st.explanations[1].lines == ("Dedi ahead of Cem: direct encounter 1–0",)
+    assert st.explanations[0].lines == ("Ali ahead of Budi: direct encounter 1 vs 0",)
+    assert st.explanations[1].lines == ("Dedi ahead of Cem: direct encounter 1 vs 0",)
 
 
 def test_three_way_direct_encounter_explained_pair_by_pair() -> None:
@@ -131,8 +131,8 @@ def test_three_way_direct_encounter_explained_pair_by_pair() -> None:
         "D and F remain tied after direct encounter; play-off needed for place 1",
     )
     assert st.explanations[1].lines == (
-        "A ahead of C: direct encounter 1.5–1",
-        "C ahead of B: direct encounter 1–0.5",
+        "A ahead of C: direct encounter 1.5 vs 1",
+        "C ahead of B: direct encounter 1 vs 0.5",
     )
 
 
@@ -248,7 +248,9 @@ def test_point_difference_uses_game_points_when_given() -> None:
     event = event_from_matches("ABC", matches, PointsScheme(), fmt=Format.ROUND_ROBIN)
     st = standings(event, DEFAULT_TIEBREAKS["domino-es"])
     assert st.order() == ["B", "A", "C"]
-    assert st.explanations[0].lines[0] == "B ahead of A: overall point difference +60–+50"
+    assert st.explanations[0].lines[0] == "B ahead of A: overall point difference +60 vs +50"
+    # A ahead of C on the same tie-break: a true minus sign, "vs" between the values
+    assert st.explanations[0].lines[1] == "A ahead of C: overall point difference +50 vs \u2212110"
 
 
 def test_explanations_go_through_translation() -> None:

@@ -149,6 +149,12 @@ def format_value(code: str, value: Value, scale: int) -> str:
     return text
 
 
+def _shown(code: str, value: Value, scale: int) -> str:
+    """A value in an explanation: as :func:`format_value`, with the typographic minus sign (U+2212)."""
+    text = format_value(code, value, scale)
+    return "\u2212" + text[1:] if text.startswith("-") else text
+
+
 def standings(
     event: EventData,
     codes: Sequence[str] = ("PTS",),
@@ -234,12 +240,13 @@ def _explain(
             if best is None:  # cannot happen: different ranks come from some split
                 continue
             lines.append(
-                _("{first} ahead of {second}: {tiebreak} {a}–{b}").format(
+                # "−11 vs −13", "+5 vs 0": a true minus sign and "vs", never "-11–-13"
+                _("{first} ahead of {second}: {tiebreak} {a} vs {b}").format(
                     first=nm(a.entrant),
                     second=nm(b.entrant),
                     tiebreak=_(TIEBREAK_NAMES[best.code]),
-                    a=format_value(best.code, best.values[a.entrant], scale),
-                    b=format_value(best.code, best.values[b.entrant], scale),
+                    a=_shown(best.code, best.values[a.entrant], scale),
+                    b=_shown(best.code, best.values[b.entrant], scale),
                 )
             )
         out.append(TieExplanation(tuple(r.entrant for r in g), tuple(lines)))
