@@ -183,3 +183,39 @@ def test_forfeit_refused_before_the_time(qtbot, tmp_path: Path) -> None:  # type
     assert panel is not None
     assert not panel.forfeit(0)
     assert "T3b" in panel.message.text()
+
+
+def test_score_only_event_opens_the_final_score_form(qtbot, active, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db, ev = night(tmp_path)
+    R.configure(db, DESK, ev, result_mode="score", call_minutes=25)  # what night-config writes
+    section = RoundsSection(DeskState(db, REF))
+    active(section)
+    section.select_event(ev)
+    panel = section.open_table(1)
+    assert panel is not None
+    panel._build_form()
+    # the event records results only: the scorer gets the final-score form, not the game-by-game sheet
+    assert type(panel.form).__name__ == "FinalScoreForm"
+    # the table call countdown uses the event's 25 minutes (T3b), not the default 10
+    due = section.call_due_at()
+    rv = R.get_round(db, ev, 1)
+    assert rv.call_at is not None and due == rv.call_at + timedelta(minutes=25)
+
+
+def test_screens_open_on_the_running_event_with_the_latest_round(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db, ev = night(tmp_path)
+    # an event created later, with no round (like the demo's "Last Chance")
+    later, _ids = make_event(db, ruleset="tavla", fmt="single-elimination", players=4, name="Last Chance")
+    state = DeskState(db, REF)
+    section = RoundsSection(state)
+    standings = StandingsSection(state)
+    qtbot.addWidget(section)
+    qtbot.addWidget(standings)
+    assert section.event_box.currentData() == ev and section.round is not None
+    assert standings.event_box.currentData() == ev
+    section.resize(1200, 700)
+    section.show()
+    qtbot.waitExposed(section)
+    left, right = section.splitter.sizes()
+    # the tables list gets the larger share, so two names, score, state and approvals fit
+    assert left > right

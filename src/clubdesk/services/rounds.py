@@ -274,6 +274,20 @@ def get_round(db: Database, event_id: int, round_no: int | None = None) -> Round
         return view(s, ev, rnd)
 
 
+def default_event(db: Database) -> int | None:
+    """The event a night screen opens on: the running event whose latest round was published most
+    recently; None when no event is running with a published round (the screen then shows its first)."""
+    with db.session() as s:
+        row = s.execute(
+            select(Round.event_id)
+            .join(Event, Event.id == Round.event_id)
+            .where(Event.status == "running", Round.published_at.is_not(None))
+            .order_by(Round.published_at.desc(), Round.id.desc())
+            .limit(1)
+        ).first()
+        return None if row is None else int(row[0])
+
+
 # ------------------------------------------------------------------------------------------ settings
 def configure(db: Database, actor: Actor, event_id: int, **settings: Any) -> dict[str, Any]:
     """Night settings: result_mode (entries/score), tiebreaks ("PTS,IAV,GAV,BH"), lives (T4g),

@@ -73,14 +73,11 @@ def parse_table_query(text: str) -> tuple[int | None, int | None, int] | None:
 
 
 def night_settings(state: DeskState, event_id: int) -> dict[str, Any]:
-    """The event night's settings (result mode, call minutes), through the service when it offers a read."""
-    reader = getattr(R, "night_settings", None)
-    if reader is not None:
-        try:
-            return dict(reader(state.db, event_id))
-        except ServiceError:
-            pass
-    return {"result_mode": "entries", "call_minutes": 10}
+    """The event night's settings as ``night-config`` wrote them (result mode, call minutes, ...)."""
+    try:
+        return R.night_settings(state.db, event_id)
+    except ServiceError:
+        return {"result_mode": "entries", "call_minutes": 10}
 
 
 def form_params(event: events_service.EventInfo, match_length: int | None) -> dict[str, Any]:
@@ -488,8 +485,11 @@ class RoundsSection(QWidget):
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(COL_A, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(COL_B, QHeaderView.ResizeMode.Stretch)
-        header.setMinimumSectionSize(60)
+        header.setMinimumSectionSize(48)
+        # names get the room; the number, score and approval columns stay as wide as their contents
         self.view.setColumnWidth(COL_STATE, 190)
+        self.view.setWordWrap(False)
+        self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.view.activated.connect(self._activated)
 
         top = QHBoxLayout()
@@ -516,10 +516,16 @@ class RoundsSection(QWidget):
         self.placeholder.setStyleSheet("color: #6b7280;")
         self.right_layout.addWidget(self.placeholder)
         splitter = QSplitter()
+        splitter.setObjectName("roundsSplitter")
         splitter.addWidget(left)
         splitter.addWidget(self.right)
-        splitter.setStretchFactor(0, 2)
-        splitter.setStretchFactor(1, 3)
+        splitter.setChildrenCollapsible(False)
+        # the tables list needs room for two names, score, state and approvals: about 62 % at first
+        left.setMinimumWidth(520)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        splitter.setSizes([740, 450])
+        self.splitter = splitter
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addLayout(second)
@@ -554,6 +560,8 @@ class RoundsSection(QWidget):
             self.event_box.addItem(f"{ev.name} ({ev.ruleset}, {ev.format})", ev.id)
         if current is not None:
             self.event_box.setCurrentIndex(max(0, self.event_box.findData(current.id)))
+        else:  # first opening: the running event with the latest published round, else the first
+            self.event_box.setCurrentIndex(max(0, self.event_box.findData(R.default_event(self.state.db))))
         self.event_box.blockSignals(False)
         self._event_changed()
 

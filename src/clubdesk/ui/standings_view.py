@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from clubdesk.i18n import _
 from clubdesk.services import events as events_service
+from clubdesk.services import rounds as R
 from clubdesk.services import standings as ST
 from clubdesk.services.base import ServiceError
 from clubdesk.ui.models.standings_model import COL_NAME, SORT_ROLE, StandingsModel, lines_from_service
@@ -112,6 +113,8 @@ class StandingsSection(QWidget):
         self.event_box.clear()
         for ev in self.events:
             self.event_box.addItem(f"{ev.name} ({ev.ruleset}, {ev.format})", ev.id)
+        if current is None:  # first opening: the running event with the latest published round
+            current = R.default_event(self.state.db)
         if current is not None:
             self.event_box.setCurrentIndex(max(0, self.event_box.findData(current)))
         self.event_box.blockSignals(False)
