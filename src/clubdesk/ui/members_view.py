@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QAbstractTableModel, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -47,9 +47,9 @@ from clubdesk.services.base import ServiceError
 from clubdesk.services.text import fold
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.widgets.forms import FieldWithError
+from clubdesk.ui.widgets.tables import PlainRowsModel
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
-ModelIndex = QModelIndex | QPersistentModelIndex
 
 
 # --------------------------------------------------------------------------- table models
@@ -62,30 +62,10 @@ class Column:
     sort: Any  # callable(row) -> sort key
 
 
-class RowsModel(QAbstractTableModel):
+class RowsModel(PlainRowsModel[Column]):
     """A thin table model over a list of plain frozen dataclasses."""
 
-    def __init__(self, columns: list[Column]) -> None:
-        super().__init__()
-        self.columns = columns
-        self.rows: list[Any] = []
-
-    def set_rows(self, rows: list[Any]) -> None:
-        self.beginResetModel()
-        self.rows = list(rows)
-        self.endResetModel()
-
-    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self.columns)
-
-    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        row = self.rows[index.row()]
-        col = self.columns[index.column()]
+    def cell(self, row: Any, col: Column, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             return col.value(row)
         if role == SORT_ROLE:
@@ -96,13 +76,6 @@ class RowsModel(QAbstractTableModel):
             from PySide6.QtGui import QColor
 
             return QColor("#888888")
-        return None
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:  # noqa: N802
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.columns[section].title
         return None
 
 

@@ -6,12 +6,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
 from clubdesk.standings.money import format_money
+from clubdesk.ui.widgets.tables import PlainRowsModel
 
-ModelIndex = QModelIndex | QPersistentModelIndex
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
@@ -34,37 +34,10 @@ class Column:
     color: Callable[[Any], str | None] | None = None
 
 
-class RowsModel(QAbstractTableModel):
+class RowsModel(PlainRowsModel[Column]):
     """A thin table model over a list of plain frozen dataclasses (column constants, one custom role)."""
 
-    def __init__(self, columns: list[Column]) -> None:
-        super().__init__()
-        self.columns = columns
-        self.rows: list[Any] = []
-
-    def set_rows(self, rows: list[Any]) -> None:
-        self.beginResetModel()
-        self.rows = list(rows)
-        self.endResetModel()
-
-    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self.columns)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:  # noqa: N802
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.columns[section].title
-        return None
-
-    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        row = self.rows[index.row()]
-        col = self.columns[index.column()]
+    def cell(self, row: Any, col: Column, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             value = col.value(row)
             return "" if value is None else str(value)

@@ -1,0 +1,55 @@
+"""Table pieces the screens share: a thin model over plain rows."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Generic, Protocol, TypeVar
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+
+ModelIndex = QModelIndex | QPersistentModelIndex
+
+
+class TitledColumn(Protocol):
+    @property
+    def title(self) -> str: ...
+
+
+C = TypeVar("C", bound=TitledColumn)
+
+
+class PlainRowsModel(QAbstractTableModel, Generic[C]):
+    """A thin table model over a list of plain frozen dataclasses: one row per item, one column per entry
+    of ``columns`` (its ``title`` is the header). A screen's model says what a cell shows in :meth:`cell`."""
+
+    def __init__(self, columns: Sequence[C]) -> None:
+        super().__init__()
+        self.columns = list(columns)
+        self.rows: list[Any] = []
+
+    def set_rows(self, rows: list[Any]) -> None:
+        self.beginResetModel()
+        self.rows = list(rows)
+        self.endResetModel()
+
+    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self.columns)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:  # noqa: N802
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return self.columns[section].title
+        return None
+
+    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        return self.cell(self.rows[index.row()], self.columns[index.column()], role)
+
+    def cell(self, row: Any, col: C, role: int) -> Any:
+        """What column ``col`` of ``row`` shows for ``role`` (None: nothing)."""
+        raise NotImplementedError
