@@ -219,3 +219,39 @@ def test_screens_open_on_the_running_event_with_the_latest_round(qtbot, tmp_path
     left, right = section.splitter.sizes()
     # the tables list gets the larger share, so two names, score, state and approvals fit
     assert left > right
+
+
+def test_domino_team_encounter_game_two_in_score_entry(qtbot, active, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from clubdesk.services import results as RS
+    from clubdesk.ui.score_entry.base import EntryChange
+
+    db = open_db(tmp_path)
+    ev, _ids = make_event(db, ruleset="domino-es", fmt="round-robin", players=2, per_entrant=4, entry="team")
+    R.configure(db, DESK, ev, encounter_games=2)
+    R.propose_round(db, DESK, ev)
+    R.publish_round(db, DESK, ev)
+    seats1 = RS.encounter_seats(db, ev, 1, 1, 1)
+    # game 1: side 0 goes out twice with 30 + 20 + 25 = 75 left in hands (E18): 75, 150 >= 100
+    d0 = {"type": "domino", "seat": 0, "pips": [0, 30, 20, 25]}
+    d1 = {"type": "domino", "seat": 1, "pips": [30, 0, 20, 25]}
+    RS.add_entry(db, DESK, ev, 1, 1, d0, game_no=1)
+    RS.add_entry(db, DESK, ev, 1, 1, d0, game_no=1)
+    section = RoundsSection(DeskState(db, REF))
+    active(section)
+    section.select_event(ev)
+    panel = section.open_table(1)
+    assert panel is not None
+    panel._build_form()
+    assert panel.game_box is not None and panel.game_box.count() == 2
+    panel.game_box.setCurrentIndex(1)  # the scorer picks game 2
+    assert panel.game_no == 2 and panel.seats_label is not None
+    # rule E7b: side 2 lost game 1, its players (seats 2 and 4) swap for game 2
+    swapped = [seats1[0], seats1[3], seats1[2], seats1[1]]
+    assert ", ".join(swapped) in panel.seats_label.text()
+    for n in (1, 2):
+        entries = tuple([d1] * n)
+        panel._save_change(EntryChange("append", n - 1, d1, entries))
+    games = RS.table_entries(db, ev, 1, 1)
+    assert len(games[1]) == 2 and games[2] == [d1, d1]
+    # game 2 to side 2 (75, 150): the encounter ends level 1-1
+    assert R.get_round(db, ev, 1).tables[0].score == (1, 1)

@@ -175,6 +175,9 @@ class TablePanel(QWidget):
         self.call_due = call_due
         self.reason: str | None = None
         self.form: SheetEntryForm | FinalScoreForm | None = None
+        self.game_no = 1  # the game of a domino-es team encounter being entered (E7b)
+        self.game_box: QComboBox | None = None
+        self.seats_label: QLabel | None = None
         key = (event.id, round_no, table.table)
         self.key = key
         a, b = table.names[0], table.names[1] or _("bye")
@@ -292,15 +295,67 @@ class TablePanel(QWidget):
         self.initials_cache[self.key] = text
         self._build_form()
 
+    def _clear_form_box(self) -> None:
+        while self.form_box.count():
+            item = self.form_box.takeAt(0)
+            w = item.widget() if item is not None else None
+            if w is not None:
+                w.setParent(None)
+                w.deleteLater()
+        self.game_box = None
+        self.seats_label = None
+
+    def _encounter_row(self, games_in_encounter: int) -> None:
+        """Game selector and the seats of the chosen game of a team encounter (E7, E7b)."""
+        box = QComboBox()
+        box.setObjectName("encounterGame")
+        for g in range(1, games_in_encounter + 1):
+            box.addItem(_("Game {g}").format(g=g), g)
+        box.setCurrentIndex(self.game_no - 1)
+        box.currentIndexChanged.connect(lambda i: self.select_game(i + 1))
+        seats = QLabel()
+        seats.setObjectName("encounterSeats")
+        seats.setWordWrap(True)
+        try:
+            order = RS.encounter_seats(
+                self.state.db, self.ev.id, self.round_no, self.table.table, self.game_no
+            )
+            text = _("Seats 1–4: {s}").format(s=", ".join(order)) if order else ""
+            if self.game_no > 1 and order:
+                text += "  ·  " + _("the pair that lost game 1 has swapped seats (E7b)")
+        except ServiceError as exc:
+            text = exc.message
+        seats.setText(text)
+        row = QWidget()
+        lay = QHBoxLayout(row)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(QLabel(_("Encounter game (Alt+G):")))
+        lay.addWidget(box)
+        lay.addWidget(seats, 1)
+        self.form_box.addWidget(row)
+        self.game_box, self.seats_label = box, seats
+        QShortcut(QKeySequence("Alt+G"), row, box.setFocus)
+
+    def select_game(self, game_no: int) -> None:
+        """Enter another game of the encounter (game 2 after game 1, E7b)."""
+        if game_no != self.game_no:
+            self.game_no = game_no
+            self._build_form()
+
     def _build_form(self) -> None:
         self.initials_row.setVisible(False)
+        self._clear_form_box()
         t = self.table
         names = (t.names[0], t.names[1] or _("bye"))
-        if night_settings(self.state, self.ev.id).get("result_mode") == "score":
+        settings = night_settings(self.state, self.ev.id)
+        encounter = int(settings.get("encounter_games", 0) or 0) if self.ev.ruleset == "domino-es" else 0
+        if encounter > 0 and settings.get("result_mode") != "score":
+            self._encounter_row(encounter)
+        if settings.get("result_mode") == "score":
             form: SheetEntryForm | FinalScoreForm = FinalScoreForm(self._save_score, names)
         else:
             games = RS.table_entries(self.state.db, self.ev.id, self.round_no, t.table)
-            entries = games.get(1, [])
+            entries = games.get(self.game_no, [])
             form = entry_form_for(
                 self.ev.ruleset,
                 entries,
@@ -322,18 +377,20 @@ class TablePanel(QWidget):
     def _save_change(self, change: EntryChange) -> None:
         db, ev, r, t = self.state.db, self.ev.id, self.round_no, self.table.table
         correcting = self.table.status == "confirmed" or self.table.locked
+        g = self.game_no
         if change.action == "append" and not correcting:
-            RS.add_entry(db, self.actor(), ev, r, t, dict(change.entry or {}))
+            RS.add_entry(db, self.actor(), ev, r, t, dict(change.entry or {}), game_no=g)
         elif change.action == "delete" and change.index == len(change.entries) and not correcting:
-            RS.undo_last_entry(db, self.actor(), ev, r, t)
+            RS.undo_last_entry(db, self.actor(), ev, r, t, game_no=g)
         else:
+            others = {k: v for k, v in RS.table_entries(db, ev, r, t).items() if k != g}
             RS.replace_entries(
                 db,
                 self.actor(),
                 ev,
                 r,
                 t,
-                {1: [dict(e) for e in change.entries]},
+                {**others, g: [dict(e) for e in change.entries]},
                 reason=self.reason,
                 override=self._override(),
             )
