@@ -15,14 +15,12 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
@@ -41,6 +39,7 @@ from clubdesk.services.base import ServiceError
 from clubdesk.timefmt import local_text
 from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, set_message
 from clubdesk.ui.state import DeskState
+from clubdesk.ui.widgets.tables import row_table
 
 
 def _spin(value: int | None, minimum: int = 0, maximum: int = 999, none_text: str = "") -> QSpinBox:
@@ -58,14 +57,7 @@ def _opt(box: QSpinBox) -> int | None:
 
 
 def _table(model: RowsModel, name: str) -> QTableView:
-    view = QTableView()
-    view.setObjectName(name)
-    view.setModel(model)
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    view.verticalHeader().setVisible(False)
-    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    view = row_table(model, name)
     view.horizontalHeader().setStretchLastSection(True)
     view.setWordWrap(False)
     return view

@@ -12,7 +12,6 @@ from datetime import date, datetime
 from PySide6.QtCore import QDate, QDateTime, Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
     QComboBox,
     QDateEdit,
@@ -26,7 +25,6 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSpinBox,
     QSplitter,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -40,6 +38,7 @@ from clubdesk.standings.money import MoneyError, minor_to_major_str, parse_amoun
 from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, set_message
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.widgets.forms import FieldWithError
+from clubdesk.ui.widgets.tables import row_table
 
 
 class _OptionalDate(QWidget):
@@ -380,14 +379,7 @@ class EventsSection(QWidget):
                 Column(_("Start"), lambda e: f"{e.start_at:%Y-%m-%d %H:%M}" if e.start_at else ""),
             ]
         )
-        self.table = QTableView()
-        self.table.setObjectName("eventsTable")
-        self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().setVisible(False)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table = row_table(self.model, "eventsTable")
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.table.selectionModel().selectionChanged.connect(self._selected)
         self.new_button = QPushButton(_("&New event"))

@@ -11,7 +11,6 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QGroupBox,
     QHBoxLayout,
@@ -21,7 +20,6 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPlainTextEdit,
     QPushButton,
-    QTableView,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -37,6 +35,7 @@ from clubdesk.ui.desk.cashbox_view import METHOD_NAMES, CashBoxView
 from clubdesk.ui.desk.checkin_view import CheckinView
 from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, set_message
 from clubdesk.ui.state import DeskState
+from clubdesk.ui.widgets.tables import row_table
 
 STATUS_NAMES = {
     "registered": "Registered",
@@ -88,16 +87,8 @@ class EntrantsView(QWidget):
         self.section = section
         self.state = section.state
         self.model = RowsModel(entrant_columns())
-        self.table = QTableView()
-        self.table.setObjectName("entrantsTable")
-        self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().setVisible(False)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.table = row_table(self.model, "entrantsTable")
+        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
 
         # register

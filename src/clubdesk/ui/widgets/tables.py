@@ -1,11 +1,12 @@
-"""Table pieces the screens share: a thin model over plain rows."""
+"""Table pieces the screens share: a thin model over plain rows, and a read-only row-selecting view."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractItemModel, QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 
@@ -53,3 +54,17 @@ class PlainRowsModel(QAbstractTableModel, Generic[C]):
     def cell(self, row: Any, col: C, role: int) -> Any:
         """What column ``col`` of ``row`` shows for ``role`` (None: nothing)."""
         raise NotImplementedError
+
+
+def row_table(model: QAbstractItemModel, name: str) -> QTableView:
+    """A read-only table that selects one whole row at a time, without row numbers, columns fitting their
+    contents."""
+    view = QTableView()
+    view.setObjectName(name)
+    view.setModel(model)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.verticalHeader().setVisible(False)
+    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    return view
