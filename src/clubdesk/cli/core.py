@@ -112,6 +112,14 @@ def add_json_flag(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", dest="json_after", help=argparse.SUPPRESS)
 
 
+def add_command(sub: Any, name: str, handler: Handler, help: str) -> argparse.ArgumentParser:  # noqa: A002
+    """A command (or an action of a command group) run by ``handler``, taking ``--json`` after it too."""
+    p: argparse.ArgumentParser = sub.add_parser(name, help=help)
+    add_json_flag(p)
+    p.set_defaults(handler=handler)
+    return p
+
+
 def parse_money(text: str, currency: str) -> int:
     """An amount typed in major units ("12.50") as integer minor units; a bad one is refused (exit 1)."""
     from clubdesk.standings.money import MoneyError, parse_amount

@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from clubdesk.cli.core import Context, Output, add_json_flag, event_currency, major, parse_money
+from clubdesk.cli.core import Context, Output, add_command, event_currency, major, parse_money
 from clubdesk.i18n import _
 from clubdesk.timefmt import local_text
 
@@ -26,7 +26,7 @@ def _side(text: str) -> int:
 
 
 def register(sub: Any) -> None:
-    inc = sub.add_parser("incident", help=_("write an incident in the match act"))
+    inc = add_command(sub, "incident", cmd_incident, _("write an incident in the match act"))
     inc.add_argument("event", type=int)
     inc.add_argument("--round", type=int, required=True, dest="round_no")
     inc.add_argument("--table", type=int, required=True, dest="table_no")
@@ -37,10 +37,8 @@ def register(sub: Any) -> None:
     inc.add_argument("--game", type=int, default=1, help=_("game of the encounter (default 1)"))
     inc.add_argument("--side", type=_side, default=None, help=_("side when no player is named: 0/a or 1/b"))
     inc.add_argument("--decision", default="", help=_("decision taken (e.g. annul-hand, warning)"))
-    add_json_flag(inc)
-    inc.set_defaults(handler=cmd_incident)
 
-    pen = sub.add_parser("penalty", help=_("a referee's penalty or decision on a table"))
+    pen = add_command(sub, "penalty", cmd_penalty, _("a referee's penalty or decision on a table"))
     pen.add_argument("event", type=int)
     pen.add_argument("--round", type=int, required=True, dest="round_no")
     pen.add_argument("--table", type=int, required=True, dest="table_no")
@@ -53,10 +51,8 @@ def register(sub: Any) -> None:
     pen.add_argument("--game", type=int, default=None, help=_("game of the encounter"))
     pen.add_argument("--cube", type=int, default=1, help=_("tavla: the cube's value for a game loss"))
     pen.add_argument("--incident", type=int, default=None, help=_("the incident it answers"))
-    add_json_flag(pen)
-    pen.set_defaults(handler=cmd_penalty)
 
-    ap = sub.add_parser("appeal", help=_("file an appeal (within the window after the match)"))
+    ap = add_command(sub, "appeal", cmd_appeal, _("file an appeal (within the window after the match)"))
     ap.add_argument("event", type=int)
     ap.add_argument("--round", type=int, required=True, dest="round_no")
     ap.add_argument("--table", type=int, required=True, dest="table_no")
@@ -64,10 +60,8 @@ def register(sub: Any) -> None:
     ap.add_argument("--fee", default=None, help=_("appeal fee paid, e.g. 5 or 12.50"))
     ap.add_argument("--text", required=True)
     ap.add_argument("--override", default=None, help=_("referee's reason to hear a late appeal"))
-    add_json_flag(ap)
-    ap.set_defaults(handler=cmd_appeal)
 
-    dec = sub.add_parser("appeal-decide", help=_("decide an appeal (referee)"))
+    dec = add_command(sub, "appeal-decide", cmd_appeal_decide, _("decide an appeal (referee)"))
     dec.add_argument("appeal", type=int)
     way = dec.add_mutually_exclusive_group(required=True)
     way.add_argument("--upheld", action="store_true")
@@ -75,25 +69,19 @@ def register(sub: Any) -> None:
     dec.add_argument("--reasons", required=True)
     dec.add_argument("--appellant-notes", default=None, help=_("what the appellant said"))
     dec.add_argument("--respondent-notes", default=None, help=_("what the other side said"))
-    add_json_flag(dec)
-    dec.set_defaults(handler=cmd_appeal_decide)
 
-    dq = sub.add_parser("disqualify", help=_("disqualify an entrant (rule T9c)"))
+    dq = add_command(sub, "disqualify", cmd_disqualify, _("disqualify an entrant (rule T9c)"))
     dq.add_argument("event", type=int)
     dq.add_argument("entrant", type=int)
     dq.add_argument("--reason", required=True)
-    add_json_flag(dq)
-    dq.set_defaults(handler=cmd_disqualify)
 
-    au = sub.add_parser("audit", help=_("the audit log: who changed what, before and after"))
+    au = add_command(sub, "audit", cmd_audit, _("the audit log: who changed what, before and after"))
     au.add_argument("--event", type=int, default=None)
     au.add_argument("--round", type=int, default=None, dest="round_no")
     au.add_argument("--table", type=int, default=None, dest="table_no")
     au.add_argument("--person", default=None, help=_("who acted, or a name or number in the change"))
     au.add_argument("--csv", type=Path, default=None, help=_("write the rows to this CSV file"))
     au.add_argument("--limit", type=int, default=None)
-    add_json_flag(au)
-    au.set_defaults(handler=cmd_audit)
 
 
 def cmd_incident(ctx: Context, args: argparse.Namespace) -> Output:

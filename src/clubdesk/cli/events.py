@@ -12,7 +12,7 @@ import json
 from datetime import date, datetime
 from typing import Any
 
-from clubdesk.cli.core import Context, Output, add_json_flag, event_currency, major, parse_money
+from clubdesk.cli.core import Context, Output, add_command, event_currency, major, parse_money
 from clubdesk.i18n import _
 
 
@@ -58,7 +58,7 @@ def register(sub: Any) -> None:
     esub = event.add_subparsers(dest="event_command", metavar="ACTION", parser_class=parser_class)
     esub.required = True
 
-    c = esub.add_parser("create", help=_("create an event"))
+    c = add_command(esub, "create", cmd_event_create, _("create an event"))
     c.add_argument("--name", required=True)
     c.add_argument("--ruleset", required=True, help=_("gaple-tournament, gaple-club, domino-es or tavla"))
     c.add_argument("--format", required=True, dest="fmt")
@@ -86,94 +86,68 @@ def register(sub: Any) -> None:
     c.add_argument("--season", default="")
     c.add_argument("--class", dest="coefficient_class", default="")
     c.add_argument("--override", type=_override, action="append", default=[], help=_("ruleset NAME=VALUE"))
-    add_json_flag(c)
-    c.set_defaults(handler=cmd_event_create)
 
-    lst = esub.add_parser("list", help=_("list events"))
-    add_json_flag(lst)
-    lst.set_defaults(handler=cmd_event_list)
+    add_command(esub, "list", cmd_event_list, _("list events"))
 
-    show = esub.add_parser("show", help=_("show one event"))
+    show = add_command(esub, "show", cmd_event_show, _("show one event"))
     show.add_argument("event", type=int)
-    add_json_flag(show)
-    show.set_defaults(handler=cmd_event_show)
 
-    st = esub.add_parser("status", help=_("open, close, drawn, running, finished"))
+    st = add_command(esub, "status", cmd_event_status, _("open, close, drawn, running, finished"))
     st.add_argument("event", type=int)
     st.add_argument("status")
-    add_json_flag(st)
-    st.set_defaults(handler=cmd_event_status)
 
-    r = sub.add_parser("register", help=_("register a member (or a pair, or a team) for an event"))
+    r = add_command(sub, "register", cmd_register, _("register a member (or a pair, or a team) for an event"))
     r.add_argument("event", type=int)
     r.add_argument("number", help=_("member number"))
     r.add_argument("--partner", default=None)
     r.add_argument("--team", default=None, help=_("team name"))
     r.add_argument("--player", action="append", default=[], help=_("further team player (repeat)"))
     r.add_argument("--substitute", action="append", default=[], help=_("team substitute (repeat)"))
-    add_json_flag(r)
-    r.set_defaults(handler=cmd_register)
 
-    w = sub.add_parser("withdraw", help=_("withdraw an entrant (refund per policy, waiting list moves up)"))
+    w = add_command(
+        sub, "withdraw", cmd_withdraw, _("withdraw an entrant (refund per policy, waiting list moves up)")
+    )
     w.add_argument("event", type=int)
     w.add_argument("entrant", type=int)
     w.add_argument("--member", default=None, help=_("only this player leaves the pair or team"))
     w.add_argument("--substitute", default=None, help=_("member number of the substitute"))
     w.add_argument("--reason", default="")
-    add_json_flag(w)
-    w.set_defaults(handler=cmd_withdraw)
 
-    p = sub.add_parser("pay", help=_("record a payment"))
+    p = add_command(sub, "pay", cmd_pay, _("record a payment"))
     p.add_argument("event", type=int)
     p.add_argument("entrant", type=int)
     p.add_argument("--amount", required=True)
     p.add_argument("--method", required=True, choices=("cash", "card", "transfer", "pos"))
     p.add_argument("--reference", default="")
     p.add_argument("--paid-at", type=_datetime, default=None, help=_("when it was paid (default: now)"))
-    add_json_flag(p)
-    p.set_defaults(handler=cmd_pay)
 
-    rf = sub.add_parser("refund", help=_("give money back to an entrant"))
+    rf = add_command(sub, "refund", cmd_refund, _("give money back to an entrant"))
     rf.add_argument("event", type=int)
     rf.add_argument("entrant", type=int)
     rf.add_argument("--amount", required=True)
     rf.add_argument("--reason", default="")
-    add_json_flag(rf)
-    rf.set_defaults(handler=cmd_refund)
 
-    pr = sub.add_parser("promote", help=_("move a waiting entrant up (needs a free place)"))
+    pr = add_command(sub, "promote", cmd_promote, _("move a waiting entrant up (needs a free place)"))
     pr.add_argument("event", type=int)
     pr.add_argument("entrant", type=int)
-    add_json_flag(pr)
-    pr.set_defaults(handler=cmd_promote)
 
-    ci = sub.add_parser("checkin", help=_("check in by code, QR payload, member number or phone"))
+    ci = add_command(sub, "checkin", cmd_checkin, _("check in by code, QR payload, member number or phone"))
     ci.add_argument("event", type=int)
     ci.add_argument("code")
-    add_json_flag(ci)
-    ci.set_defaults(handler=cmd_checkin)
 
-    ns = sub.add_parser("no-shows", help=_("give no-shows' places to waiting entrants present"))
+    ns = add_command(sub, "no-shows", cmd_no_shows, _("give no-shows' places to waiting entrants present"))
     ns.add_argument("event", type=int)
-    add_json_flag(ns)
-    ns.set_defaults(handler=cmd_no_shows)
 
-    en = sub.add_parser("entrants", help=_("list an event's entrants"))
+    en = add_command(sub, "entrants", cmd_entrants, _("list an event's entrants"))
     en.add_argument("event", type=int)
-    add_json_flag(en)
-    en.set_defaults(handler=cmd_entrants)
 
-    cb = sub.add_parser("cashbox", help=_("the cash box of a day, per method"))
+    cb = add_command(sub, "cashbox", cmd_cashbox, _("the cash box of a day, per method"))
     cb.add_argument("--date", type=_date, default=None)
     cb.add_argument("--event", type=int, default=None)
-    add_json_flag(cb)
-    cb.set_defaults(handler=cmd_cashbox)
 
-    ob = sub.add_parser("outbox", help=_("notifications waiting to be sent"))
+    ob = add_command(sub, "outbox", cmd_outbox, _("notifications waiting to be sent"))
     ob.add_argument("--event", type=int, default=None)
     ob.add_argument("--mark-sent", action="store_true", help=_("mark them sent (printed)"))
-    add_json_flag(ob)
-    ob.set_defaults(handler=cmd_outbox)
 
 
 # --------------------------------------------------------------------------- money helpers

@@ -6,14 +6,12 @@ import argparse
 from typing import Any
 
 from clubdesk import __version__
-from clubdesk.cli.core import Context, Output, add_json_flag
+from clubdesk.cli.core import Context, Output, add_command
 from clubdesk.i18n import _
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("version", help=_("print the ClubDesk version"))
-    add_json_flag(p)
-    p.set_defaults(handler=cmd_version)
+    add_command(sub, "version", cmd_version, _("print the ClubDesk version"))
     register_info(sub)
 
 
@@ -22,10 +20,8 @@ def cmd_version(ctx: Context, args: argparse.Namespace) -> Output:
 
 
 def register_info(sub: Any) -> None:
-    p = sub.add_parser("info", help=_("show which database is open and its schema"))
+    p = add_command(sub, "info", cmd_info, _("show which database is open and its schema"))
     p.add_argument("--demo", action="store_true", help=_("the demo database"))
-    add_json_flag(p)
-    p.set_defaults(handler=cmd_info)
 
 
 def cmd_info(ctx: Context, args: argparse.Namespace) -> Output:

@@ -6,23 +6,21 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from clubdesk.cli.core import Context, Output, Refused, add_json_flag
+from clubdesk.cli.core import Context, Output, Refused, add_command
 from clubdesk.i18n import _
 
 
 def register(sub: Any) -> None:
-    demo = sub.add_parser("demo", help=_("fill the demo database with a demo club"))
+    demo = add_command(sub, "demo", cmd_demo, _("fill the demo database with a demo club"))
     demo.add_argument("--game", default=None, help=_("ruleset of the demo events"))
     demo.add_argument("--members", type=int, default=None, help=_("how many demo members (default 40)"))
     demo.add_argument("--seed", type=int, default=None, help=_("seed of the demo data"))
-    add_json_flag(demo)
-    demo.set_defaults(handler=cmd_demo)
 
     member = sub.add_parser("member", help=_("the club's register"))
     msub = member.add_subparsers(dest="member_command", metavar="ACTION", parser_class=sub._parser_class)
     msub.required = True
 
-    add = msub.add_parser("add", help=_("add a member"))
+    add = add_command(msub, "add", cmd_add, _("add a member"))
     add.add_argument("--name", required=True, help=_("full name"))
     add.add_argument("--number", default="", help=_("member number (default: the next free one)"))
     add.add_argument("--club", default="", help=_("club name (created if new)"))
@@ -33,31 +31,21 @@ def register(sub: Any) -> None:
     add.add_argument("--birth-year", type=int, default=None)
     add.add_argument("--rating", type=float, default=None)
     add.add_argument("--notes", default="")
-    add_json_flag(add)
-    add.set_defaults(handler=cmd_add)
 
-    imp = msub.add_parser("import", help=_("import members from a CSV file (all or nothing)"))
+    imp = add_command(msub, "import", cmd_import, _("import members from a CSV file (all or nothing)"))
     imp.add_argument("file", type=Path)
     imp.add_argument("--dry-run", action="store_true", help=_("check the file, write nothing"))
-    add_json_flag(imp)
-    imp.set_defaults(handler=cmd_import)
 
-    lst = msub.add_parser("list", help=_("list active members (no phone, no e-mail)"))
+    lst = add_command(msub, "list", cmd_list, _("list active members (no phone, no e-mail)"))
     lst.add_argument("--search", default="", help=_("filter by number, name, club or city"))
-    add_json_flag(lst)
-    lst.set_defaults(handler=cmd_list)
 
-    exp = msub.add_parser("export", help=_("export the register to CSV (for the organiser)"))
+    exp = add_command(msub, "export", cmd_export, _("export the register to CSV (for the organiser)"))
     exp.add_argument("file", type=Path)
     exp.add_argument("--delimiter", choices=(",", ";"), default=",", help=_("column separator"))
-    add_json_flag(exp)
-    exp.set_defaults(handler=cmd_export)
 
-    merge = msub.add_parser("merge", help=_("merge two records of the same person (KEEP stays)"))
+    merge = add_command(msub, "merge", cmd_merge, _("merge two records of the same person (KEEP stays)"))
     merge.add_argument("keep", help=_("member number to keep"))
     merge.add_argument("drop", help=_("member number merged into KEEP"))
-    add_json_flag(merge)
-    merge.set_defaults(handler=cmd_merge)
 
 
 def cmd_demo(ctx: Context, args: argparse.Namespace) -> Output:
