@@ -949,7 +949,7 @@ def payments_of(db: Database, event_id: int, entrant_id: int) -> list[PaymentInf
 
 def cash_box(db: Database, day: date | None = None, *, event_id: int | None = None) -> CashBox:
     """The money of one day at the desk, per currency and method (refunds counted out)."""
-    day = day or datetime.now().date()
+    day = day or _now(None).date()  # the desk clock, as payments and refunds are stamped
     start = datetime.combine(day, datetime.min.time())
     query = select(Payment).where(Payment.paid_at >= start, Payment.paid_at < start + timedelta(days=1))
     if event_id is not None:
