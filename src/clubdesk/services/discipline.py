@@ -529,16 +529,6 @@ def decide_incident(db: Database, actor: Actor, incident_id: int, decision: str)
 
 
 # ---------------------------------------------------------------------------------------------- penalties
-def _sheet(s: Session, m: Match) -> dict[int, list[dict[str, Any]]]:
-    out: dict[int, list[dict[str, Any]]] = {}
-    rows = s.scalars(
-        select(ResultEntry).where(ResultEntry.match_id == m.id).order_by(ResultEntry.game_no, ResultEntry.seq)
-    )
-    for r in rows:
-        out.setdefault(r.game_no, []).append(json.loads(r.data))
-    return out
-
-
 def _replay(ev: Event, m: Match, entries: list[dict[str, Any]]) -> dict[str, Any]:
     from clubdesk.games import replay
 
@@ -597,7 +587,7 @@ def impose_penalty(
             DR.check_penalty(family, kind, points)
         except DR.DisciplineRuleError as exc:
             raise _refuse(exc) from exc
-        games = _sheet(s, m)
+        games = RS._entries(s, m)  # the table's sheet, game by game
         g = game_no if game_no is not None else (max(games) if games else 1)
         sheet = games.get(g, [])
         pos = len(sheet) if after_hand is None else after_hand
