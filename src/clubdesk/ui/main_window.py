@@ -162,7 +162,8 @@ class MainWindow(QMainWindow):
         self.nav.setCurrentRow(0)
         self._restore_geometry()
 
-    def current_page(self) -> QWidget:
+    def current_page(self) -> QWidget | None:
+        """The section's own widget (inside the scroll area that holds it)."""
         holder = self.stack.currentWidget()
         return holder.widget() if isinstance(holder, QScrollArea) else holder
 
