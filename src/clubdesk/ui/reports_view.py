@@ -1,27 +1,14 @@
 """Reports: pick an event, a kind, the round and table, language and paper; Save as PDF, Print, Preview.
 
-Every document is built in a ``QThreadPool`` worker (:class:`ReportJob`) that reports progress through
-signals; widgets are touched only on the GUI thread (the slots below). "All score sheets of round N" is the
-score-sheet kind with the table left at "all tables".
-
-Printing and preview. PySide6-Essentials has no QtPdf, so a PDF cannot be drawn by Qt itself. When
-``pdftoppm`` (poppler) is installed, the worker renders the pages to images (200 dpi for the printer, 60 dpi
-for the preview) and the GUI thread paints them with ``QtPrintSupport`` (QPrinter + QPrintDialog) or shows
-them in the preview pane. Without ``pdftoppm`` the finished PDF is handed to the system viewer with
-``QDesktopServices.openUrl``, which prints and previews it.
+Every document is built in a ``QThreadPool`` worker; building, saving, printing and the preview's rendering
+are in :mod:`clubdesk.ui.printing` (shared with the pairing wizard's last page). "All score sheets of round N"
+is the score-sheet kind with the table left at "all tables".
 """
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-import tempfile
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
-
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QUrl, Signal, Slot
-from PySide6.QtGui import QDesktopServices, QImage, QPainter, QPixmap
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -36,86 +23,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.services import events as event_service
 from clubdesk.services import reports as report_service
 from clubdesk.services import settings as settings_service
-from clubdesk.services.base import ServiceError
+from clubdesk.ui.printing import JobResult, ReportRunner, open_in_viewer, suggested_name
 from clubdesk.ui.state import DeskState
 
 LANGUAGE_NAMES = {"en": "English", "id": "Bahasa Indonesia", "es": "Español", "tr": "Türkçe"}
-PREVIEW_DPI = 60
-PRINT_DPI = 200
-
-
-def pdftoppm() -> str | None:
-    return shutil.which("pdftoppm")
-
-
-def render_pages(pdf: Path, dpi: int, folder: Path) -> list[Path] | None:
-    """The pages of ``pdf`` as PNG files (``pdftoppm``), or None when poppler is not installed."""
-    tool = pdftoppm()
-    if tool is None:
-        return None
-    prefix = folder / "page"
-    subprocess.run([tool, "-png", "-r", str(dpi), str(pdf), str(prefix)], check=True, capture_output=True)
-    return sorted(folder.glob("page*.png"), key=lambda p: int(p.stem.rsplit("-", 1)[-1]))
-
-
-@dataclass(frozen=True)
-class JobResult:
-    pdf: Path
-    pages: int
-    images: tuple[Path, ...] | None  # rendered pages for print or preview; None: no pdftoppm
-
-
-class JobSignals(QObject):
-    progress = Signal(int, int)
-    finished = Signal(object)
-    failed = Signal(object)
-
-
-class ReportJob(QRunnable):
-    """Build one report off the GUI thread (and render its pages when asked); report through signals."""
-
-    def __init__(
-        self,
-        db: Database,
-        request: report_service.ReportRequest,
-        out: Path,
-        render_dpi: int | None = None,
-    ) -> None:
-        super().__init__()
-        self.db = db
-        self.request = request
-        self.out = out
-        self.render_dpi = render_dpi
-        self.signals = JobSignals()
-
-    def run(self) -> None:
-        try:
-            pages = report_service.generate(
-                self.db, self.request, self.out, progress=self.signals.progress.emit
-            )
-            images = None
-            if self.render_dpi is not None:
-                folder = Path(tempfile.mkdtemp(prefix="clubdesk-pages-"))
-                found = render_pages(self.out, self.render_dpi, folder)
-                images = None if found is None else tuple(found)
-        except Exception as exc:  # noqa: BLE001 - shown on the GUI thread
-            self.signals.failed.emit(exc)
-            return
-        self.signals.finished.emit(JobResult(self.out, pages, images))
 
 
 class ReportsSection(QWidget):
     def __init__(self, state: DeskState) -> None:
         super().__init__()
         self.state = state
-        self.pool = QThreadPool.globalInstance()
-        self._job: ReportJob | None = None
-        self._after: str = "save"
         self.last_result: JobResult | None = None
 
         title = QLabel(_("Reports"))
@@ -183,6 +104,15 @@ class ReportsSection(QWidget):
         layout = QHBoxLayout(self)
         layout.addWidget(left)
         layout.addWidget(scroll, 1)
+        self.runner = ReportRunner(
+            state.db,
+            self,
+            self.progress,
+            self.message,
+            (self.save_button, self.print_button, self.preview_button),
+            on_preview=self.show_preview,
+        )
+        self.runner.done.connect(self._on_done)
         self.kind.currentIndexChanged.connect(self._kind_changed)
         self.state.dataChanged.connect(lambda _name: self.reload_events())
         self.reload_events()
@@ -223,81 +153,26 @@ class ReportsSection(QWidget):
         req = self.request()
         if req is None:
             return
-        suggested = f"{req.kind}-{req.event_id}" + (f"-r{req.round}" if req.round else "") + ".pdf"
-        path, _filter = QFileDialog.getSaveFileName(self, _("Save as PDF"), suggested, _("PDF files (*.pdf)"))
-        if not path:
-            return
-        if not path.lower().endswith(".pdf"):
-            path += ".pdf"
-        self.start(req, Path(path), "save")
+        path, _filter = QFileDialog.getSaveFileName(
+            self, _("Save as PDF"), suggested_name(req), _("PDF files (*.pdf)")
+        )
+        self.runner.save(req, path)
 
     @Slot()
     def print_report(self) -> None:
         req = self.request()
         if req is not None:
-            self.start(req, self._temp_pdf(req), "print", PRINT_DPI)
+            self.runner.print(req)
 
     @Slot()
     def preview(self) -> None:
         req = self.request()
         if req is not None:
-            self.start(req, self._temp_pdf(req), "preview", PREVIEW_DPI)
-
-    def _temp_pdf(self, req: report_service.ReportRequest) -> Path:
-        folder = Path(tempfile.mkdtemp(prefix="clubdesk-report-"))
-        return folder / f"{req.kind}-{req.event_id}.pdf"
-
-    def start(
-        self, req: report_service.ReportRequest, out: Path, after: str, render_dpi: int | None = None
-    ) -> None:
-        if self._job is not None:
-            self.message.setText(_("A report is still being built."))
-            return
-        self._after = after
-        self.progress.setValue(0)
-        self.message.setText(_("Building the report…"))
-        self._set_busy(True)
-        job = ReportJob(self.state.db, req, out, render_dpi)
-        job.setAutoDelete(False)  # we keep it (and its signals) until it reports back
-        job.signals.progress.connect(self._on_progress)
-        job.signals.finished.connect(self._on_done)
-        job.signals.failed.connect(self._on_failed)
-        self._job = job
-        self.pool.start(job)
-
-    def _set_busy(self, busy: bool) -> None:
-        for b in (self.save_button, self.print_button, self.preview_button):
-            b.setEnabled(not busy)
-
-    @Slot(int, int)
-    def _on_progress(self, done: int, total: int) -> None:
-        if total > 0:
-            self.progress.setValue(min(100, round(100 * done / total)))
+            self.runner.preview(req)
 
     @Slot(object)
     def _on_done(self, result: JobResult) -> None:
-        self._job = None
-        self._set_busy(False)
-        self.progress.setValue(100)
         self.last_result = result
-        if self._after == "save":
-            self.message.setText(_("Saved {file} ({n} pages).").format(file=result.pdf, n=result.pages))
-        elif self._after == "preview":
-            self.show_preview(result)
-        else:
-            self.print_pages(result)
-
-    @Slot(object)
-    def _on_failed(self, exc: BaseException) -> None:
-        self._job = None
-        self._set_busy(False)
-        self.progress.setValue(0)
-        if isinstance(exc, ServiceError):
-            self.message.setText(exc.message)
-        elif isinstance(exc, OSError):
-            self.message.setText(_("Cannot write the file: {reason}").format(reason=exc.strerror or exc))
-        else:
-            self.message.setText(_("The report could not be built: {reason}").format(reason=exc))
 
     # ------------------------------------------------------------------------------------------ output
     def clear_preview(self) -> None:
@@ -307,48 +182,14 @@ class ReportsSection(QWidget):
             if widget is not None:
                 widget.deleteLater()
 
-    def show_preview(self, result: JobResult) -> None:
+    def show_preview(self, result: JobResult) -> str:
+        """Show the rendered pages in the preview pane; the message to show."""
         self.clear_preview()
         if result.images is None:  # no pdftoppm: the system viewer shows it
-            QDesktopServices.openUrl(QUrl.fromLocalFile(str(result.pdf)))
-            self.message.setText(_("The preview opened in the system's PDF viewer."))
-            return
+            return open_in_viewer(result)
         for png in result.images:
             label = QLabel()
             label.setPixmap(QPixmap(str(png)))
             label.setStyleSheet("border: 1px solid #888; background: white;")
             self.preview_layout.addWidget(label)
-        self.message.setText(_("Preview: {n} pages.").format(n=result.pages))
-
-    def print_pages(self, result: JobResult) -> None:
-        if result.images is None:  # no pdftoppm: the system viewer prints it
-            QDesktopServices.openUrl(QUrl.fromLocalFile(str(result.pdf)))
-            self.message.setText(_("The report opened in the system's PDF viewer; print it from there."))
-            return
-        from PySide6.QtPrintSupport import QPrintDialog, QPrinter
-
-        printer = QPrinter(QPrinter.PrinterMode.HighResolution)
-        dialog = QPrintDialog(printer, self)
-        if dialog.exec() != QPrintDialog.DialogCode.Accepted:
-            self.message.setText(_("Printing cancelled."))
-            return
-        paint_pages(printer, result.images)
-        self.message.setText(_("Sent {n} pages to the printer.").format(n=result.pages))
-
-
-def paint_pages(printer: Any, images: tuple[Path, ...]) -> None:
-    """Paint rendered pages on a QPrinter (or any paint device with ``newPage``), one image a page."""
-    painter = QPainter(printer)
-    try:
-        for k, png in enumerate(images):
-            if k:
-                printer.newPage()
-            image = QImage(str(png))
-            area = painter.viewport()
-            size = image.size().scaled(area.size(), Qt.AspectRatioMode.KeepAspectRatio)
-            painter.setViewport(area.x(), area.y(), size.width(), size.height())
-            painter.setWindow(image.rect())
-            painter.drawImage(0, 0, image)
-            painter.setViewport(area)
-    finally:
-        painter.end()
+        return _("Preview: {n} pages.").format(n=result.pages)
