@@ -88,3 +88,17 @@ def test_full_event_shown_as_waiting_and_a_refusal_next_to_the_form(qtbot, db) -
     qtbot.keyClick(view.number, Qt.Key.Key_Return)
     assert "already entered" in view.message.text()
     assert len(desk.entrants(db, ev.id)) == 3
+
+
+def test_an_amount_with_too_many_decimals_is_refused_next_to_the_form(qtbot, db) -> None:  # type: ignore[no-untyped-def]
+    ev = _club(db)
+    section = DeskSection(DeskState(db, ACTOR))
+    qtbot.addWidget(section)
+    view = section.entrants_view
+    qtbot.keyClicks(view.number, "1001")
+    qtbot.keyClick(view.number, Qt.Key.Key_Return)
+    entrant = desk.entrants(db, ev.id)[0].entrant
+    view.amount.setText("12.505")  # EUR has two decimals: 12.505 is not an amount, nothing is rounded
+    qtbot.keyClick(view.amount, Qt.Key.Key_Return)
+    assert view.message.text() == "EUR amounts have at most 2 decimals: 12.505"
+    assert desk.entrant(db, ev.id, entrant).paid == 0

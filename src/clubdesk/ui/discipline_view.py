@@ -37,7 +37,7 @@ from clubdesk.services import discipline as X
 from clubdesk.services import discipline_rules as DR
 from clubdesk.services.base import ServiceError
 from clubdesk.timefmt import local_text
-from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, set_message
+from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, parse_money, set_message
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.widgets.tables import row_table
 
@@ -284,14 +284,9 @@ class AppealDialog(_Form):
         self.form.addRow(_("&Late override"), self.override)
 
     def submit(self) -> X.AppealView:
-        from clubdesk.standings.money import MoneyError, parse_amount
-
         fee = 0
         if self.fee.text().strip():
-            try:
-                fee = parse_amount(self.fee.text(), self.currency)
-            except MoneyError as exc:
-                raise ServiceError("bad-amount", exc.message) from None
+            fee = parse_money(self.fee.text(), self.currency)
         return X.file_appeal(
             self.state.db,
             self.state.actor,

@@ -34,8 +34,8 @@ from clubdesk.i18n import _
 from clubdesk.models.event import ENTRY_TYPES, FORMATS
 from clubdesk.services import events as ev_service
 from clubdesk.services.base import ServiceError
-from clubdesk.standings.money import MoneyError, minor_to_major_str, parse_amount
-from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, set_message
+from clubdesk.standings.money import minor_to_major_str
+from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, parse_money, set_message
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.widgets.forms import FieldWithError
 from clubdesk.ui.widgets.tables import row_table
@@ -276,10 +276,7 @@ class EventEditor(QWidget):
         currency = self.currency.text().strip().upper() or "EUR"
 
         def amount(key: str, text: str) -> int:
-            try:
-                return parse_amount(text or "0", currency)
-            except MoneyError as exc:
-                raise ServiceError("bad-amount", exc.message, field=key) from None
+            return parse_money(text or "0", currency, field=key)
 
         try:
             lengths = tuple(int(x) for x in self.match_lengths.text().replace(" ", "").split(",") if x)

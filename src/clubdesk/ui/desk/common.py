@@ -9,7 +9,8 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
-from clubdesk.standings.money import format_money
+from clubdesk.services.base import ServiceError
+from clubdesk.standings.money import MoneyError, format_money, parse_amount
 from clubdesk.ui.widgets.tables import PlainRowsModel
 
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -24,6 +25,15 @@ def money(amount: int, currency: str) -> str:
         return str(format_money(amount, currency, CURRENCY_LOCALES.get(currency, "en")))
     except Exception:  # noqa: BLE001 - an unknown locale must never break a screen
         return f"{amount} {currency}"
+
+
+def parse_money(text: str, currency: str, **params: Any) -> int:
+    """An amount typed in major units as minor units; a bad one is the "bad-amount" ServiceError (``params``
+    as its parameters, e.g. the form field)."""
+    try:
+        return parse_amount(text, currency)
+    except MoneyError as exc:
+        raise ServiceError("bad-amount", exc.message, **params) from None
 
 
 @dataclass(frozen=True)

@@ -29,11 +29,10 @@ from clubdesk.i18n import _
 from clubdesk.services import desk
 from clubdesk.services import events as ev_service
 from clubdesk.services.base import ServiceError
-from clubdesk.standings.money import MoneyError, parse_amount
 from clubdesk.timefmt import local_text
 from clubdesk.ui.desk.cashbox_view import METHOD_NAMES, CashBoxView
 from clubdesk.ui.desk.checkin_view import CheckinView
-from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, set_message
+from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, parse_money, set_message
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.widgets.tables import row_table
 
@@ -277,7 +276,7 @@ class EntrantsView(QWidget):
             set_message(self.message, _("Select an entrant first."), False)
             return
         try:
-            amount = parse_amount(self.amount.text() or "0", info.currency)
+            amount = parse_money(self.amount.text() or "0", info.currency)
             p = desk.pay(
                 self.state.db,
                 self.state.actor,
@@ -287,9 +286,6 @@ class EntrantsView(QWidget):
                 str(self.method.currentData()),
                 reference=self.reference.text(),
             )
-        except MoneyError as exc:
-            set_message(self.message, exc.message, False)
-            return
         except ServiceError as exc:
             set_message(self.message, exc.message, False)
             return
