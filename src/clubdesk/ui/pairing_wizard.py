@@ -1,11 +1,13 @@
 """The pairing wizard (issue 12): attendance → the proposed pairing with its seed → preview with each pair's
 explanation and manual swaps checked live by ``verify_pairing`` → table assignment (top tables first, a fixed
-table for an entrant who needs one) → publish with the table call time.
+table for an entrant who needs one) → publish with the table call time → print the pairings and all score
+sheets of the round, or save them as PDF (the Reports screen's worker and printing, ``ui/printing.py``).
 
 Everything goes through the night services; pairing a large field runs in a QThreadPool worker with a busy
 progress bar, so the window never freezes. Keyboard: Enter / Alt+N next, Alt+B back; on the attendance page
 type a check-in code, member number, phone or scan a receipt's QR and Enter; Ctrl+R pairs again with the seed
-shown; Ctrl+W swaps the two selected sides; on the tables page type a table number for the selected pair.
+shown; Ctrl+W swaps the two selected sides; on the tables page type a table number for the selected pair;
+Alt+P publishes; after it Alt+R prints the pairings, Alt+S all score sheets, Alt+A / Alt+H save them as PDF.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDateTimeEdit,
+    QFileDialog,
     QFormLayout,
+    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -38,9 +42,11 @@ from clubdesk.i18n import _
 from clubdesk.pairing import Entrant, verify_pairing
 from clubdesk.services import desk as desk_service
 from clubdesk.services import events as events_service
+from clubdesk.services import reports as report_service
 from clubdesk.services import rounds as R
 from clubdesk.services import standings as ST
 from clubdesk.services.base import ServiceError
+from clubdesk.ui.printing import ReportRunner, suggested_name
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.widgets.bracket_view import BracketView
 from clubdesk.ui.workers import run_in_pool
@@ -455,13 +461,15 @@ class PublishPage(QWizardPage):
         layout.addWidget(self.summary)
         layout.addWidget(self.message)
         layout.addStretch(1)
-        self.setFinalPage(True)
+        # publishing cannot be undone: no way back from the print page
+        self.setCommitPage(True)
+        self.setButtonText(QWizard.WizardButton.CommitButton, _("&Publish"))
 
     def initializePage(self) -> None:  # noqa: N802
         rv = self.w.proposed
         n = len(rv.tables) if rv else 0
         self.summary.setText(
-            _("Round {r}: {n} tables. Finish publishes it.").format(r=rv.round if rv else "?", n=n)
+            _("Round {r}: {n} tables. Publish makes it official.").format(r=rv.round if rv else "?", n=n)
         )
 
     def validatePage(self) -> bool:  # noqa: N802
@@ -470,6 +478,85 @@ class PublishPage(QWizardPage):
         ok, message = self.w.publish(when)
         self.message.setText(message)
         return ok
+
+
+class PrintPage(QWizardPage):
+    """After publishing: print the pairings for the notice board and all score sheets of the round for the
+    tables, or save either as PDF; built in a worker with a progress bar (``ui/printing.py``)."""
+
+    def __init__(self, wizard: PairingWizard) -> None:
+        super().__init__()
+        self.w = wizard
+        self.setTitle(_("Print"))
+        self.print_pairings_button = QPushButton(_("Print pai&rings"))
+        self.print_pairings_button.setObjectName("printPairings")
+        self.print_sheets_button = QPushButton()
+        self.print_sheets_button.setObjectName("printScoreSheets")
+        self.save_pairings_button = QPushButton(_("S&ave pairings as PDF…"))
+        self.save_pairings_button.setObjectName("savePairingsPdf")
+        self.save_sheets_button = QPushButton(_("Save score s&heets as PDF…"))
+        self.save_sheets_button.setObjectName("saveScoreSheetsPdf")
+        self.print_pairings_button.clicked.connect(lambda: self.print_report("pairings"))
+        self.print_sheets_button.clicked.connect(lambda: self.print_report("score-sheets"))
+        self.save_pairings_button.clicked.connect(lambda: self.save_pdf("pairings"))
+        self.save_sheets_button.clicked.connect(lambda: self.save_pdf("score-sheets"))
+        self.progress = QProgressBar()
+        self.progress.setObjectName("printProgress")
+        self.progress.setRange(0, 100)
+        self.progress.setValue(0)
+        self.message = QLabel()
+        self.message.setObjectName("printMessage")
+        self.message.setWordWrap(True)
+        buttons = (
+            self.print_pairings_button,
+            self.print_sheets_button,
+            self.save_pairings_button,
+            self.save_sheets_button,
+        )
+        grid = QGridLayout()  # one row a document: print it, or save it
+        for k, b in enumerate(buttons):
+            b.setAutoDefault(False)  # Enter stays with Finish unless a button has the focus
+            grid.addWidget(b, k % 2, k // 2)
+        grid.setColumnStretch(2, 1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(grid)
+        layout.addWidget(self.progress)
+        layout.addWidget(self.message)
+        layout.addStretch(1)
+        self.runner = ReportRunner(wizard.state.db, self, self.progress, self.message, buttons)
+        self.runner.busy_changed.connect(lambda _busy: self.completeChanged.emit())
+        self.setFinalPage(True)
+
+    def round_no(self) -> int:
+        rv = self.w.published
+        return rv.round if rv is not None else 0
+
+    def initializePage(self) -> None:  # noqa: N802
+        r = self.round_no()
+        self.setSubTitle(
+            _("Round {r} is published. Print the pairings for the notice board and the score sheets.").format(
+                r=r
+            )
+        )
+        self.print_sheets_button.setText(_("Print all &score sheets of round {r}").format(r=r))
+        self.print_pairings_button.setFocus()
+
+    def isComplete(self) -> bool:  # noqa: N802
+        return not self.runner.busy  # Finish waits for the document being built
+
+    def request(self, kind: str) -> report_service.ReportRequest:
+        """All tables of the published round; the app's language, A4 (the Reports screen offers the rest)."""
+        return report_service.ReportRequest(kind=kind, event_id=self.w.event_id, round=self.round_no())
+
+    def print_report(self, kind: str) -> None:
+        self.runner.print(self.request(kind))
+
+    def save_pdf(self, kind: str) -> None:
+        req = self.request(kind)
+        path, _filter = QFileDialog.getSaveFileName(
+            self, _("Save as PDF"), suggested_name(req), _("PDF files (*.pdf)")
+        )
+        self.runner.save(req, path)
 
 
 class PairingWizard(QWizard):
@@ -498,9 +585,19 @@ class PairingWizard(QWizard):
         self.preview = PreviewPage(self)
         self.tables = TablesPage(self)
         self.publish_page = PublishPage(self)
-        for page in (self.attendance, self.proposal, self.preview, self.tables, self.publish_page):
+        self.print_page = PrintPage(self)
+        pages = (
+            self.attendance,
+            self.proposal,
+            self.preview,
+            self.tables,
+            self.publish_page,
+            self.print_page,
+        )
+        for page in pages:
             self.addPage(page)
-        self.setOption(QWizard.WizardOption.NoCancelButtonOnLastPage, False)
+        # the round is published by then: the print page closes with Finish only
+        self.setOption(QWizard.WizardOption.NoCancelButtonOnLastPage, True)
         self.resize(900, 640)
 
     # ------------------------------------------------------------------ state

@@ -164,9 +164,11 @@ def print_result(parent: QWidget, result: JobResult) -> str:
 class ReportRunner(QObject):
     """One report at a time for a screen: builds it in the pool, drives the screen's progress bar and message
     line, disables its buttons meanwhile, then saves, prints or previews. ``done`` carries the
-    :class:`JobResult` once the file is written and the action taken."""
+    :class:`JobResult` once the file is written and the action taken; ``busy_changed`` tells when a job
+    starts and ends."""
 
     done = Signal(object)
+    busy_changed = Signal(bool)
 
     def __init__(
         self,
@@ -226,6 +228,7 @@ class ReportRunner(QObject):
     def _set_busy(self, busy: bool) -> None:
         for b in self.buttons:
             b.setEnabled(not busy)
+        self.busy_changed.emit(busy)
 
     @Slot(int, int)
     def _on_progress(self, done: int, total: int) -> None:
