@@ -19,9 +19,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from sqlalchemy import select
+from sqlalchemy import Select, select
 from sqlalchemy.orm import Session
 
 from clubdesk.db import Database
@@ -31,6 +31,7 @@ from clubdesk.models.event import Entrant, Event
 from clubdesk.models.member import Member
 from clubdesk.models.money import Payment
 from clubdesk.models.result import FinalPlace, Match, PrizeAward, RatingEntry
+from clubdesk.models.round import Round
 from clubdesk.reports import data as D
 from clubdesk.services import formats as F
 from clubdesk.services import rounds as R
@@ -87,6 +88,28 @@ def _clubs(s: Session) -> dict[int, str]:
     return {c.id: c.name for c in s.scalars(select(Club))}
 
 
+def _club_of(clubs: dict[int, str], m: Member) -> str:
+    return clubs.get(m.club_id, "") if m.club_id is not None else ""
+
+
+def _entrants(s: Session, ev: Event) -> list[Entrant]:
+    return list(s.scalars(select(Entrant).where(Entrant.event_id == ev.id)))
+
+
+def _payments(ev: Event) -> Select[Payment]:
+    """Every payment (and refund) of the event's entrants."""
+    return select(Payment).join(Entrant, Entrant.id == Payment.entrant_id).where(Entrant.event_id == ev.id)
+
+
+def _round(s: Session, ev: Event, round_no: int | None, table_no: int | None = None) -> tuple[int, Round]:
+    """The round asked for (None: the latest) and, when a table is asked for, a check that it exists."""
+    rno = round_no if round_no is not None else _last_round(s, ev)
+    rnd = R.find_round(s, ev, rno)
+    if table_no is not None:
+        R.find_table(s, ev, rno, table_no)
+    return rno, rnd
+
+
 @dataclass(frozen=True)
 class _Who:
     """The public face of an entrant (rule T14: no phone, no e-mail)."""
@@ -101,7 +124,7 @@ class _Who:
 def _public(s: Session, ev: Event) -> dict[int, _Who]:
     clubs = _clubs(s)
     out: dict[int, _Who] = {}
-    for en in s.scalars(select(Entrant).where(Entrant.event_id == ev.id)):
+    for en in _entrants(s, ev):
         members = R.entrant_members(s, en.id)
         club_names = sorted({clubs.get(m.club_id, "") for m in members if m.club_id is not None})
         cities = sorted({m.city for m in members if m.city})
@@ -185,6 +208,21 @@ def _write(out: str | Path, writer: Callable[[Path], int]) -> int:
     return pages
 
 
+_T = TypeVar("_T")
+
+
+def _render(
+    out: str | Path,
+    header: D.ReportHeader,
+    write: Callable[[Path, D.ReportHeader, _T], int],
+    gather: Callable[[], _T],
+) -> int:
+    """The data gathered in the header's language (its translated words), then the file written."""
+    with _in_language(header.language):
+        data = gather()
+    return _write(out, lambda p: write(p, header, data))
+
+
 def _last_round(s: Session, ev: Event) -> int:
     rounds = [r for r in R.rounds_of(s, ev.id)]
     if not rounds:
@@ -209,6 +247,18 @@ def _recorded(m: Match) -> D.RecordedScore | None:
     return D.RecordedScore((m.score_a, m.score_b), points, winner, m.kind == "forfeit")
 
 
+def _seats(a: list[str], b: list[str]) -> tuple[str, str, str, str]:
+    """The four seats of a pairs table: pair A at seats 1 + 3, pair B at 2 + 4 (blank where a pair is
+    short of a player)."""
+    a, b = (a + ["", ""])[:2], (b + ["", ""])[:2]
+    return a[0], b[0], a[1], b[1]
+
+
+def _all_entries(games: dict[int, list[Any]]) -> tuple[Any, ...]:
+    """Every game's entries of a table, game after game."""
+    return tuple(e for g in sorted(games) for e in games[g])
+
+
 def score_sheets_data(
     db: Database,
     event_id: int,
@@ -223,10 +273,7 @@ def score_sheets_data(
 
     with db.session() as s:
         ev = _event(s, event_id)
-        rno = round_no if round_no is not None else _last_round(s, ev)
-        rnd = R.find_round(s, ev, rno)
-        if table_no is not None:
-            R.find_table(s, ev, rno, table_no)
+        rno, rnd = _round(s, ev, round_no, table_no)
         family, _params = R.params_of(ev)
         n = R.night(s, ev)
         encounter = n.encounter_games if family == "domino" else 0
@@ -264,23 +311,21 @@ def score_sheets_data(
                     clubs=(wa.club, wb.club),
                     ruleset=ruleset,
                     params=params,
-                    entries=tuple(e for g in sorted(games) for e in games[g]),
+                    entries=_all_entries(games),
                     recorded=rec,
                 )
             )
         elif family == "gaple":
-            ma, mb = [nm for _n, nm in wa.members], [nm for _n, nm in wb.members]
-            ma, mb = (ma + ["", ""])[:2], (mb + ["", ""])[:2]
             sheets.append(
                 D.GapleSheetData(
                     event_id=event_ref,
                     round=rno,
                     table=table,
-                    seats=(ma[0], mb[0], ma[1], mb[1]),  # pair A at seats 1 + 3, pair B at 2 + 4
+                    seats=_seats([nm for _n, nm in wa.members], [nm for _n, nm in wb.members]),
                     pair_names=(wa.name, wb.name),
                     ruleset=ruleset,
                     params=dict(overrides),
-                    entries=tuple(e for g in sorted(games) for e in games[g]),
+                    entries=_all_entries(games),
                     recorded=rec,
                 )
             )
@@ -288,9 +333,7 @@ def score_sheets_data(
             stored = json.loads(seats_json) if seats_json else {}
             base = list(stored.get("game1") or stored.get("seats") or [])
             if len(base) != 4:
-                ma, mb = [num for num, _nm in wa.members], [num for num, _nm in wb.members]
-                ma, mb = (ma + ["", ""])[:2], (mb + ["", ""])[:2]
-                base = [ma[0], mb[0], ma[1], mb[1]]
+                base = list(_seats([num for num, _nm in wa.members], [num for num, _nm in wb.members]))
             rounds_of_games = list(range(1, encounter + 1)) if encounter else [0]
             for g in rounds_of_games:
                 seat_numbers = base
@@ -300,9 +343,7 @@ def score_sheets_data(
                     except ServiceError:
                         seat_numbers = base  # game 1 still open: the seats are not known yet
                 players = tuple(names.get(x, x) for x in seat_numbers)
-                entries = (
-                    tuple(games.get(g, ())) if g else tuple(e for gg in sorted(games) for e in games[gg])
-                )
+                entries = tuple(games.get(g, ())) if g else _all_entries(games)
                 params = dict(overrides)
                 if g:
                     params["games_to_win"] = 1  # rule E7b: each game of an encounter is its own sheet
@@ -353,8 +394,7 @@ def pairings_data(db: Database, event_id: int, round_no: int | None = None) -> D
     notice-board list by name is added by the report."""
     with db.session() as s:
         ev = _event(s, event_id)
-        rno = round_no if round_no is not None else _last_round(s, ev)
-        rnd = R.find_round(s, ev, rno)
+        rno, rnd = _round(s, ev, round_no)
         who = _public(s, ev)
         n = R.night(s, ev)
         played = [p for p in R.played_matches(s, ev) if p.round < rno]
@@ -427,7 +467,7 @@ def standings_data(db: Database, event_id: int) -> D.StandingsData:
     with db.session() as s:
         ev = _event(s, event_id)
         who = _public(s, ev)
-        status = {e.id: e.status for e in s.scalars(select(Entrant).where(Entrant.event_id == ev.id))}
+        status = {e.id: e.status for e in _entrants(s, ev)}
         done = [
             m.round_no
             for m in R.matches_of(s, ev.id)
@@ -473,9 +513,7 @@ def standings_report(
     from clubdesk.reports.standings import standings
 
     header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)
-    with _in_language(header.language):
-        data = standings_data(db, event_id)
-    return _write(out, lambda p: standings(p, header, data))
+    return _render(out, header, standings, lambda: standings_data(db, event_id))
 
 
 # ------------------------------------------------------------------------------------------ bracket
@@ -526,9 +564,7 @@ def bracket_report(
     from clubdesk.reports.bracket import bracket
 
     header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)
-    with _in_language(header.language):
-        data = bracket_data(db, event_id)
-    return _write(out, lambda p: bracket(p, header, data))
+    return _render(out, header, bracket, lambda: bracket_data(db, event_id))
 
 
 # ------------------------------------------------------------------------------------------ receipts
@@ -554,12 +590,7 @@ def receipts_data(db: Database, event_id: int, entrant_id: int | None = None) ->
         ev = _event(s, event_id)
         who = _public(s, ev)
         pays: dict[int, list[Payment]] = {}
-        for p in s.scalars(
-            select(Payment)
-            .join(Entrant, Entrant.id == Payment.entrant_id)
-            .where(Entrant.event_id == ev.id)
-            .order_by(Payment.paid_at, Payment.id)
-        ):
+        for p in s.scalars(_payments(ev).order_by(Payment.paid_at, Payment.id)):
             pays.setdefault(p.entrant_id, []).append(p)
         event_name = ev.name
         plain = {k: [(p.id, p.amount, p.method, p.reference, p.paid_at) for p in v] for k, v in pays.items()}
@@ -602,9 +633,7 @@ def receipts_report(
     from clubdesk.reports.receipts import receipts
 
     header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)
-    with _in_language(header.language):
-        items = receipts_data(db, event_id, entrant_id)
-    return _write(out, lambda p: receipts(p, header, items))
+    return _render(out, header, receipts, lambda: receipts_data(db, event_id, entrant_id))
 
 
 # ------------------------------------------------------------------------------------------ prizes
@@ -655,14 +684,7 @@ def prizes_data(db: Database, event_id: int) -> D.PrizeListData:
         pool = 0
         plan = json.loads(R.night(s, ev).prize_plan or "{}")
         if plan and any(int(p.get("pool_share", 0)) for p in plan.get("places", [])):
-            fees = [
-                p.amount
-                for p in s.scalars(
-                    select(Payment)
-                    .join(Entrant, Entrant.id == Payment.entrant_id)
-                    .where(Entrant.event_id == ev.id)
-                )
-            ]
+            fees = [p.amount for p in s.scalars(_payments(ev))]
             # rule T13b: the pool is a share of the fees collected (refunds counted out)
             pool = sum(fees) * int(plan.get("pool_rate", 10_000)) // 10_000
         return D.PrizeListData(
@@ -682,9 +704,7 @@ def prizes_report(
     from clubdesk.reports.prizes import prizes
 
     header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)
-    with _in_language(header.language):
-        data = prizes_data(db, event_id)
-    return _write(out, lambda p: prizes(p, header, data))
+    return _render(out, header, prizes, lambda: prizes_data(db, event_id))
 
 
 # ------------------------------------------------------------------------------------------ season
@@ -736,7 +756,7 @@ def season_data(db: Database, event_id: int, super_final: int | None = None) -> 
                     name=m.name,
                     points=totals[mid] // 100,
                     points_text=_centi(totals[mid]),
-                    club=clubs.get(m.club_id, "") if m.club_id is not None else "",
+                    club=_club_of(clubs, m),
                     city=m.city,
                     events=tuple(
                         _centi(per_member[mid][eid]) if eid in per_member[mid] else "" for eid, _n in columns
@@ -765,9 +785,7 @@ def season_report(
     from clubdesk.reports.season import season
 
     header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)
-    with _in_language(header.language):
-        data = season_data(db, event_id, super_final)
-    return _write(out, lambda p: season(p, header, data))
+    return _render(out, header, season, lambda: season_data(db, event_id, super_final))
 
 
 # ------------------------------------------------------------------------------------------ match act
@@ -780,10 +798,7 @@ def incident_act_data(
 
     with db.session() as s:
         ev = _event(s, event_id)
-        rno = round_no if round_no is not None else _last_round(s, ev)
-        rnd = R.find_round(s, ev, rno)
-        if table_no is not None:
-            R.find_table(s, ev, rno, table_no)
+        rno, rnd = _round(s, ev, round_no, table_no)
         who = _public(s, ev)
         teams: list[D.ActTeam] = []
         encounter = _("Round {n}").format(n=rno)
@@ -1001,7 +1016,7 @@ def contact_list_report(
                     D.ContactRow(
                         name=m.name,
                         number=m.number,
-                        club=clubs.get(m.club_id, "") if m.club_id is not None else "",
+                        club=_club_of(clubs, m),
                         phone=m.phone,
                         email=m.email,
                         status=r.status,
