@@ -60,14 +60,17 @@ def sheet_story(sheet: ScoreSheetData, st: Styles, width: float) -> list[Flowabl
 def _top(
     title: str,
     info: list[list[Any]],
-    info_widths: list[float],
+    info_columns: Sequence[float],
     sheet: ScoreSheetData,
     st: Styles,
     width: float,
 ) -> list[Flowable]:
-    """Title, the information block on the left and the table's QR code on the right."""
+    """Title, the information block on the left (the table and round, then ``info``; ``info_columns``:
+    each column's share of it) and the table's QR code on the right."""
     payload = table_payload(sheet.event_id, sheet.round, sheet.table)
-    info_table = grid(info, info_widths, header_rows=0, zebra=False, font_size=9)
+    iw = width - QR_SIZE - 8 * mm
+    info = [[_("Table"), str(sheet.table), _("Round"), str(sheet.round)], *info]
+    info_table = grid(info, [iw * c for c in info_columns], header_rows=0, zebra=False, font_size=9)
     qr_cell = [qr_drawing(payload, QR_SIZE), Paragraph(esc(payload), st.small)]
     outer = Table([[info_table, qr_cell]], colWidths=[width - QR_SIZE - 8 * mm, QR_SIZE + 8 * mm])
     outer.setStyle(
@@ -102,6 +105,47 @@ def _signatures(labels: Sequence[str], st: Styles, width: float) -> Table:
         )
     )
     return table
+
+
+def _intro(text: str, st: Styles) -> list[Flowable]:
+    """The note on how to fill the sheet, under the information block."""
+    return [Paragraph(esc(text), st.note), Spacer(1, 2 * mm)]
+
+
+def _blank_table(
+    rows: list[list[Any]], count: int, widths: Sequence[float], row_height: float, **style: Any
+) -> Table:
+    """``count`` numbered hand rows to fill in by hand under the column heads (``rows``)."""
+    columns = len(rows[0])
+    for k in range(count):
+        rows.append([str(k + 1)] + [""] * (columns - 1))
+    return grid(rows, widths, row_height=[None] + [row_height] * (len(rows) - 1), **style)
+
+
+SCORE_COLUMNS = (0.14, 0.22, 0.08, 0.22, 0.08, 0.1, 0.16)  # label, side, score, side, score, "Winner", name
+
+
+def _score_table(
+    rows: list[list[str]], width: float, columns: Sequence[float] = SCORE_COLUMNS, **style: Any
+) -> Table:
+    """The final line(s) under the hands: each side with its score, and the winner."""
+    return grid(rows, [width * c for c in columns], header_rows=0, zebra=False, **style)
+
+
+def _score_row(label: str, sides: tuple[str, str], score: Sequence[str], winner: str) -> list[str]:
+    return [label, sides[0], score[0], sides[1], score[1], _("Winner"), winner]
+
+
+def _recorded_rows(label: str, rec: RecordedScore, sides: tuple[str, str]) -> list[list[str]]:
+    """A final-score-only result: the score (and game points, when given) and the winner."""
+    rows = [_score_row(label, sides, (str(rec.score[0]), str(rec.score[1])), _winner_name(rec, sides))]
+    if rec.points is not None:
+        rows.append([_("Points"), sides[0], str(rec.points[0]), sides[1], str(rec.points[1]), "", ""])
+    return rows
+
+
+def _game_won(g: int, pair: str, totals: Sequence[int]) -> str:
+    return _("Game {n} won by {pair}: {a}–{b}").format(n=g + 1, pair=pair, a=totals[0], b=totals[1])
 
 
 def _num(v: int | None) -> str:
@@ -149,7 +193,6 @@ def _gaple(sheet: GapleSheetData, st: Styles, width: float) -> list[Flowable]:
     pair_b = sheet.pair_names[1] or _("Pair B")
     s = sheet.seats
     info = [
-        [_("Table"), str(sheet.table), _("Round"), str(sheet.round)],
         [_("Seat 1"), s[0], _("Seat 2"), s[1]],
         [_("Seat 3"), s[2], _("Seat 4"), s[3]],
         [_("Pair A (seats 1 + 3)"), pair_a, _("Pair B (seats 2 + 4)"), pair_b],
@@ -160,11 +203,10 @@ def _gaple(sheet: GapleSheetData, st: Styles, width: float) -> list[Flowable]:
             str(p.games_to_win),
         ],
     ]
-    iw = width - QR_SIZE - 8 * mm
     story = _top(
         _("Gaple score sheet: table {table}").format(table=sheet.table),
         info,
-        [iw * 0.2, iw * 0.3, iw * 0.2, iw * 0.3],
+        (0.2, 0.3, 0.2, 0.3),
         sheet,
         st,
         width,
@@ -177,8 +219,7 @@ def _gaple(sheet: GapleSheetData, st: Styles, width: float) -> list[Flowable]:
         rules.append(_("A new game opens with the tile showing the games score: 1-0, then 1-1 (G10)."))
     if p.seat_change:
         rules.append(_("Opponents change seats after every game won (G19)."))
-    story.append(Paragraph(esc(" ".join(rules)), st.note))
-    story.append(Spacer(1, 2 * mm))
+    story.extend(_intro(" ".join(rules), st))
 
     head = [
         "#",
@@ -208,47 +249,19 @@ def _gaple(sheet: GapleSheetData, st: Styles, width: float) -> list[Flowable]:
     if not entries:
         if p.opening_tiles and p.warmup:
             _separator(len(rows), _("Game 1 · opening tile 0-0 (warm-up, G6)"), rows, extra)
-        for k in range(_blank_rows(sheet)):
-            rows.append([str(k + 1)] + [""] * (len(head) - 1))
-        table = grid(
-            rows,
-            widths,
-            font_size=8,
-            right=range(4, 17),
-            row_height=[None] + [6 * mm] * (len(rows) - 1),
-            extra=extra,
+        story.append(
+            _blank_table(
+                rows, _blank_rows(sheet), widths, 6 * mm, font_size=8, right=range(4, 17), extra=extra
+            )
         )
-        story.append(table)
         story.append(Spacer(1, 3 * mm))
         rec = sheet.recorded
         if rec is None:
-            won = [[_("Games won"), pair_a, "", pair_b, "", _("Winner"), ""]]
+            won = [_score_row(_("Games won"), (pair_a, pair_b), ("", ""), "")]
         else:
-            # a final-score-only result: games won (and game points, when given) and the winner
             story.append(_recorded_note(rec, st))
-            winner = _winner_name(rec, (pair_a, pair_b))
-            won = [
-                [_("Games won"), pair_a, str(rec.score[0]), pair_b, str(rec.score[1]), _("Winner"), winner]
-            ]
-            if rec.points is not None:
-                won.append([_("Points"), pair_a, str(rec.points[0]), pair_b, str(rec.points[1]), "", ""])
-        story.append(
-            grid(
-                won,
-                [
-                    width * 0.14,
-                    width * 0.22,
-                    width * 0.08,
-                    width * 0.22,
-                    width * 0.08,
-                    width * 0.1,
-                    width * 0.16,
-                ],
-                header_rows=0,
-                zebra=False,
-                row_height=8 * mm,
-            )
-        )
+            won = _recorded_rows(_("Games won"), rec, (pair_a, pair_b))
+        story.append(_score_table(won, width, row_height=8 * mm))
     else:
         result = replay(rs, entries)
         starts = _game_starts(result)
@@ -264,10 +277,7 @@ def _gaple(sheet: GapleSheetData, st: Styles, width: float) -> list[Flowable]:
                 rows.append(_gaple_row(n, g, entry, hand))
                 n += 1
             if game["winner"] is not None:
-                won_by = pair_a if game["winner"] == 0 else pair_b
-                text = _("Game {n} won by {pair}: {a}–{b}").format(
-                    n=g + 1, pair=won_by, a=game["totals"][0], b=game["totals"][1]
-                )
+                text = _game_won(g, pair_a if game["winner"] == 0 else pair_b, game["totals"])
                 if p.seat_change and g + 1 < len(result["games"]):
                     text += " · " + _("opponents change seats (G19)")
                 _separator(len(rows), text, rows, extra)
@@ -275,24 +285,8 @@ def _gaple(sheet: GapleSheetData, st: Styles, width: float) -> list[Flowable]:
         story.append(Spacer(1, 3 * mm))
         gw = result["games_won"]
         winner = "" if result["winner"] is None else (pair_a if result["winner"] == 0 else pair_b)
-        won = [[_("Games won"), pair_a, str(gw[0]), pair_b, str(gw[1]), _("Winner"), winner]]
-        story.append(
-            grid(
-                won,
-                [
-                    width * 0.14,
-                    width * 0.22,
-                    width * 0.08,
-                    width * 0.22,
-                    width * 0.08,
-                    width * 0.1,
-                    width * 0.16,
-                ],
-                header_rows=0,
-                zebra=False,
-                center=(2, 4),
-            )
-        )
+        won = [_score_row(_("Games won"), (pair_a, pair_b), (str(gw[0]), str(gw[1])), winner)]
+        story.append(_score_table(won, width, center=(2, 4)))
     story.append(Spacer(1, 4 * mm))
     # rule G13: counting is done together with the opponents; both pairs sign
     story.append(_signatures([_("Pair A"), _("Pair B"), _("Referee")], st, width))
@@ -384,34 +378,29 @@ def _domino(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
     pair1 = sheet.pair_names[0] or _("Pair 1")
     pair2 = sheet.pair_names[1] or _("Pair 2")
     info = [
-        [_("Table"), str(sheet.table), _("Round"), str(sheet.round)],
         ["1 " + _("(leader)"), pl[0], "2 " + _("(to his right)"), pl[1]],
         ["3 " + _("(partner)"), pl[2], "4 " + _("(to his left)"), pl[3]],
         [_("Pair 1 (1 + 3, home)"), pair1, _("Pair 2 (2 + 4)"), pair2],
         [_("Game to"), str(p.target), _("Games to win"), str(p.games_to_win)],
     ]
-    iw = width - QR_SIZE - 8 * mm
     story = _top(
         _("Score sheet (Hoja de Anotaciones): table {table}").format(table=sheet.table),
         info,
-        [iw * 0.22, iw * 0.28, iw * 0.22, iw * 0.28],
+        (0.22, 0.28, 0.22, 0.28),
         sheet,
         st,
         width,
     )
-    story.append(
-        Paragraph(
-            esc(
-                _(
-                    "Players numbered as drawn (E7). The lead passes to the right (E7.3). "
-                    "Each hand is written "
-                    "only after the counter approves it with his initials (E6)."
-                )
+    story.extend(
+        _intro(
+            _(
+                "Players numbered as drawn (E7). The lead passes to the right (E7.3). "
+                "Each hand is written "
+                "only after the counter approves it with his initials (E6)."
             ),
-            st.note,
+            st,
         )
     )
-    story.append(Spacer(1, 2 * mm))
     head = [
         "#",
         _("Game"),
@@ -421,31 +410,21 @@ def _domino(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
         "2",
         "3",
         "4",
-        pair1[:14],
-        pair2[:14],
+        pair1,
+        pair2,
         "Σ 1",
         "Σ 2",
         _("Initials"),
         _("Notes"),
     ]
-    head[8] = Paragraph(esc(pair1), _NOTE_B)
-    head[9] = Paragraph(esc(pair2), _NOTE_B)
     fixed = [16, 24, 32, 62, 20, 20, 20, 20, 40, 40, 32, 32, 36]
     widths = [*fixed, width - sum(fixed)]
     rows: list[list[Any]] = [_heads(head)]
     extra: list[tuple[Any, ...]] = []
     entries = list(sheet.entries)
     if not entries:
-        for k in range(_blank_rows(sheet)):
-            rows.append([str(k + 1)] + [""] * (len(head) - 1))
         story.append(
-            grid(
-                rows,
-                widths,
-                font_size=8,
-                right=range(4, 12),
-                row_height=[None] + [6.5 * mm] * (len(rows) - 1),
-            )
+            _blank_table(rows, _blank_rows(sheet), widths, 6.5 * mm, font_size=8, right=range(4, 12))
         )
         if sheet.recorded is not None:
             story.extend(_domino_recorded(sheet.recorded, (pair1, pair2), sheet.encounter, st, width))
@@ -465,15 +444,7 @@ def _domino(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
             if game.get("winner") is not None:
                 won_by = pair1 if game["winner"] == 0 else pair2
                 end = _(" (abandonment, E20)") if game.get("end") == "abandoned" else ""
-                _separator(
-                    len(rows),
-                    _("Game {n} won by {pair}: {a}–{b}").format(
-                        n=g + 1, pair=won_by, a=game["totals"][0], b=game["totals"][1]
-                    )
-                    + end,
-                    rows,
-                    extra,
-                )
+                _separator(len(rows), _game_won(g, won_by, game["totals"]) + end, rows, extra)
         story.append(grid(rows, widths, font_size=8, right=range(4, 12), center=(2, 12), extra=extra))
     story.append(Spacer(1, 4 * mm))
     # rule E6: the home pair's scorer and the rival pair's counter, each with a signature box
@@ -500,24 +471,11 @@ def _domino_recorded(
 ) -> list[Flowable]:
     """The final score of a final-score-only result: games won (the encounter's, E7b), points, winner."""
     label = _("Encounter score") if encounter else _("Games won")
-    rows = [
-        [
-            label,
-            pairs[0],
-            str(rec.score[0]),
-            pairs[1],
-            str(rec.score[1]),
-            _("Winner"),
-            _winner_name(rec, pairs),
-        ]
-    ]
-    if rec.points is not None:
-        rows.append([_("Points"), pairs[0], str(rec.points[0]), pairs[1], str(rec.points[1]), "", ""])
-    widths = [width * 0.14, width * 0.22, width * 0.08, width * 0.22, width * 0.08, width * 0.1, width * 0.16]
+    rows = _recorded_rows(label, rec, pairs)
     return [
         Spacer(1, 3 * mm),
         _recorded_note(rec, st),
-        grid(rows, widths, header_rows=0, zebra=False, center=(2, 4), row_height=8 * mm),
+        _score_table(rows, width, center=(2, 4), row_height=8 * mm),
     ]
 
 
@@ -583,7 +541,6 @@ def _tavla(sheet: TavlaSheetData, st: Styles, width: float) -> list[Flowable]:
     else:
         clock = _("no clock")
     info = [
-        [_("Table"), str(sheet.table), _("Round"), str(sheet.round)],
         [_("Player 1"), a, _("Club"), sheet.clubs[0]],
         [_("Player 2"), b, _("Club"), sheet.clubs[1]],
         [
@@ -594,28 +551,24 @@ def _tavla(sheet: TavlaSheetData, st: Styles, width: float) -> list[Flowable]:
         ],
         [_("Clock (T8b)"), clock, "", ""],
     ]
-    iw = width - QR_SIZE - 8 * mm
     story = _top(
         _("Tavla match sheet: table {table}").format(table=sheet.table),
         info,
-        [iw * 0.18, iw * 0.4, iw * 0.17, iw * 0.25],
+        (0.18, 0.4, 0.17, 0.25),
         sheet,
         st,
         width,
     )
-    story.append(
-        Paragraph(
-            esc(
-                _(
-                    "Gammon ×2, backgammon ×3, times the cube (T7c). "
-                    "A dropped double loses at the cube's value "
-                    "(T7a). No cube in the Crawford game (T7b). Write the score after every game (T8c)."
-                )
+    story.extend(
+        _intro(
+            _(
+                "Gammon ×2, backgammon ×3, times the cube (T7c). "
+                "A dropped double loses at the cube's value "
+                "(T7a). No cube in the Crawford game (T7b). Write the score after every game (T8c)."
             ),
-            st.note,
+            st,
         )
     )
-    story.append(Spacer(1, 2 * mm))
     head = [
         _("Game"),
         _("Winner"),
@@ -630,24 +583,14 @@ def _tavla(sheet: TavlaSheetData, st: Styles, width: float) -> list[Flowable]:
         _("Crawford"),
         _("Notes"),
     ]
-    head[8] = Paragraph(esc(a), _NOTE_B)
-    head[9] = Paragraph(esc(b), _NOTE_B)
     fixed = [28, 90, 32, 38, 32, 28, 40, 32, 48, 48, 40]
     widths = [*fixed, width - sum(fixed)]
     rows: list[list[Any]] = [_heads(head)]
     extra: list[tuple[Any, ...]] = []
     entries = list(sheet.entries)
     if not entries:
-        for k in range(2 * p.match_length - 1):
-            rows.append([str(k + 1)] + [""] * (len(head) - 1))
         story.append(
-            grid(
-                rows,
-                widths,
-                font_size=8.5,
-                center=range(2, 11),
-                row_height=[None] + [7 * mm] * (len(rows) - 1),
-            )
+            _blank_table(rows, 2 * p.match_length - 1, widths, 7 * mm, font_size=8.5, center=range(2, 11))
         )
         rec = sheet.recorded
         if rec is None:
@@ -705,17 +648,9 @@ def _tavla(sheet: TavlaSheetData, st: Styles, width: float) -> list[Flowable]:
         winner = "" if result["winner"] is None else sheet.players[int(result["winner"])]
         score = [str(x) for x in result["score"]]
     story.append(Spacer(1, 3 * mm))
-    final = [[_("Final score"), a, score[0], b, score[1], _("Winner"), winner]]
-    story.append(
-        grid(
-            final,
-            [width * 0.13, width * 0.2, width * 0.08, width * 0.2, width * 0.08, width * 0.1, width * 0.21],
-            header_rows=0,
-            zebra=False,
-            center=(2, 4),
-            row_height=8 * mm,
-        )
-    )
+    final = [_score_row(_("Final score"), (a, b), score, winner)]
+    columns = (0.13, 0.2, 0.08, 0.2, 0.08, 0.1, 0.21)
+    story.append(_score_table(final, width, columns, center=(2, 4), row_height=8 * mm))
     story.append(Spacer(1, 4 * mm))
     # rule T8c: the result is reported by both players and confirmed; the referee approves it
     story.append(_signatures([_("Player 1"), _("Player 2"), _("Referee")], st, width))
