@@ -587,7 +587,7 @@ def impose_penalty(
             DR.check_penalty(family, kind, points)
         except DR.DisciplineRuleError as exc:
             raise _refuse(exc) from exc
-        games = RS._entries(s, m)  # the table's sheet, game by game
+        games = RS.match_entries(s, m)  # the table's sheet, game by game
         g = game_no if game_no is not None else (max(games) if games else 1)
         sheet = games.get(g, [])
         pos = len(sheet) if after_hand is None else after_hand
@@ -610,7 +610,7 @@ def impose_penalty(
             if inc is None or inc.event_id != ev.id:
                 raise ServiceError("no-such-incident", _("There is no incident {id}.").format(id=incident_id))
         entrant_id = m.side_a if side == 0 else m.side_b
-        before_match = RS._snapshot(m)
+        before_match = RS.match_snapshot(m)
         result_entry: ResultEntry | None = None
         if effect.entry is not None:
             if not games and (m.status in ("pending", "confirmed") or m.score_a or m.score_b):
@@ -630,14 +630,14 @@ def impose_penalty(
                     ),
                 )
             games.setdefault(g, []).insert(pos, dict(effect.entry))
-            RS._recompute_from_entries(s, ev, m, games)  # refuses an entry the engine cannot take
+            RS.recompute_from_entries(s, ev, m, games)  # refuses an entry the engine cannot take
             if m.finished and (was_confirmed or kind in ("game-loss", "match-loss", "award-leader")):
                 # the referee's decision ends the match: his result is the official one (rule T8c)
                 m.status = "confirmed"
                 m.referee = actor.name
                 m.confirmed_at = utcnow()
             else:
-                RS._reset_confirmation(m)
+                RS.reset_confirmation(m)
             for later in s.scalars(
                 select(ResultEntry).where(
                     ResultEntry.match_id == m.id, ResultEntry.game_no == g, ResultEntry.seq > pos
@@ -695,7 +695,7 @@ def impose_penalty(
             "penalty",
             row.id,
             before={"match": before_match},
-            after={**_penalty_snapshot(row), "match": RS._snapshot(m)},
+            after={**_penalty_snapshot(row), "match": RS.match_snapshot(m)},
             event_id=ev.id,
             round_no=round_no,
             table_no=table_no,

@@ -40,7 +40,8 @@ class TableResult:
         return {"table": self.table, "score": [self.score[0], self.score[1]], "status": self.status}
 
 
-def _snapshot(m: Match) -> dict[str, Any]:
+def match_snapshot(m: Match) -> dict[str, Any]:
+    """A table's result as the audit log records it before and after a change."""
     return {
         "status": m.status,
         "kind": m.kind,
@@ -65,7 +66,8 @@ def _result(s: Session, m: Match) -> TableResult:
     )
 
 
-def _entries(s: Session, m: Match) -> dict[int, list[dict[str, Any]]]:
+def match_entries(s: Session, m: Match) -> dict[int, list[dict[str, Any]]]:
+    """A table's sheet: the stored entries of each game, in order."""
     out: dict[int, list[dict[str, Any]]] = {}
     rows = s.scalars(
         select(ResultEntry).where(ResultEntry.match_id == m.id).order_by(ResultEntry.game_no, ResultEntry.seq)
@@ -113,13 +115,16 @@ def _apply_outcome(m: Match, oc: F.Outcome) -> None:
     m.winner = None if oc.winner is None else (m.side_a if oc.winner == 0 else m.side_b)
 
 
-def _reset_confirmation(m: Match) -> None:
+def reset_confirmation(m: Match) -> None:
+    """A changed result needs approving again: the scorer's and counter's initials are cleared."""
     m.scorer = ""
     m.counter = ""
     m.confirmed_at = None
 
 
-def _recompute_from_entries(s: Session, ev: Event, m: Match, games: dict[int, list[dict[str, Any]]]) -> None:
+def recompute_from_entries(s: Session, ev: Event, m: Match, games: dict[int, list[dict[str, Any]]]) -> None:
+    """The table's score, points, winner and status as the rules engine computes them from ``games``
+    (an entry the engine refuses is the service's refusal)."""
     n = R.night(s, ev)
     _family, params = R.params_of(ev)
     if m.match_length:
@@ -159,11 +164,11 @@ def add_entry(
                 "already-confirmed",
                 _("Table {t} is confirmed; correct it with a reason instead.").format(t=table_no),
             )
-        before = _snapshot(m)
-        games = _entries(s, m)
+        before = match_snapshot(m)
+        games = match_entries(s, m)
         games.setdefault(game_no, []).append(dict(entry))
-        _recompute_from_entries(s, ev, m, games)
-        _reset_confirmation(m)
+        recompute_from_entries(s, ev, m, games)
+        reset_confirmation(m)
         seq = len(games[game_no])
         s.add(
             ResultEntry(
@@ -178,7 +183,7 @@ def add_entry(
             "match",
             m.id,
             before=before,
-            after={**_snapshot(m), "entry": entry, "game": game_no, "seq": seq},
+            after={**match_snapshot(m), "entry": entry, "game": game_no, "seq": seq},
             event_id=ev.id,
             round_no=round_no,
             table_no=table_no,
@@ -207,15 +212,15 @@ def replace_entries(
         was_confirmed = m.status == "confirmed"
         if was_confirmed and not (reason or override):
             raise ServiceError("reason-required", _("Say why a confirmed result is corrected."))
-        before = {**_snapshot(m), "entries": _entries(s, m)}
-        _recompute_from_entries(s, ev, m, games)
+        before = {**match_snapshot(m), "entries": match_entries(s, m)}
+        recompute_from_entries(s, ev, m, games)
         for row in s.scalars(select(ResultEntry).where(ResultEntry.match_id == m.id)):
             s.delete(row)
         s.flush()
         for g, entries in sorted(games.items()):
             for i, e in enumerate(entries, start=1):
                 s.add(ResultEntry(match_id=m.id, game_no=g, seq=i, data=json.dumps(e), entered_by=actor.name))
-        _reset_confirmation(m)
+        reset_confirmation(m)
         _mark_in_play(rnd)
         audit(
             s,
@@ -224,7 +229,7 @@ def replace_entries(
             "match",
             m.id,
             before=before,
-            after={**_snapshot(m), "entries": games},
+            after={**match_snapshot(m), "entries": games},
             event_id=ev.id,
             round_no=round_no,
             table_no=table_no,
@@ -249,11 +254,11 @@ def undo_last_entry(
         )
         if row is None:
             raise ServiceError("no-entry", _("There is no entry to undo."))
-        before = _snapshot(m)
+        before = match_snapshot(m)
         undone = json.loads(row.data)
         s.delete(row)
         s.flush()
-        _recompute_from_entries(s, ev, m, _entries(s, m))
+        recompute_from_entries(s, ev, m, match_entries(s, m))
         audit(
             s,
             actor,
@@ -261,7 +266,7 @@ def undo_last_entry(
             "match",
             m.id,
             before={**before, "entry": undone},
-            after=_snapshot(m),
+            after=match_snapshot(m),
             event_id=ev.id,
             round_no=round_no,
             table_no=table_no,
@@ -275,7 +280,7 @@ def table_entries(
     with db.session() as s:
         ev = R.get_event(s, event_id)
         _rnd, m = R.find_table(s, ev, round_no, table_no)
-        return _entries(s, m)
+        return match_entries(s, m)
 
 
 def set_score(
@@ -309,7 +314,7 @@ def set_score(
             encounter_games=n.encounter_games,
             final=confirm,
         )
-        before = _snapshot(m)
+        before = match_snapshot(m)
         has_entries = s.scalar(select(ResultEntry.id).where(ResultEntry.match_id == m.id))
         if has_entries is not None:
             for row in s.scalars(select(ResultEntry).where(ResultEntry.match_id == m.id)):
@@ -317,7 +322,7 @@ def set_score(
         _apply_outcome(m, oc)
         m.kind = "played"
         m.status = "pending" if oc.finished else "in_play"
-        _reset_confirmation(m)
+        reset_confirmation(m)
         _mark_in_play(rnd)
         if confirm:
             _confirm_both(m, actor.name, actor.name)
@@ -328,7 +333,7 @@ def set_score(
             "match",
             m.id,
             before=before,
-            after=_snapshot(m),
+            after=match_snapshot(m),
             event_id=ev.id,
             round_no=round_no,
             table_no=table_no,
@@ -374,7 +379,7 @@ def confirm(
             raise ServiceError(
                 "disputed", _("Table {t} is disputed: the referee decides.").format(t=table_no)
             )
-        before = _snapshot(m)
+        before = match_snapshot(m)
         if side == 0:
             m.scorer = initials.strip()
         else:
@@ -389,7 +394,7 @@ def confirm(
             "match",
             m.id,
             before=before,
-            after={**_snapshot(m), "side": side},
+            after={**match_snapshot(m), "side": side},
             event_id=ev.id,
             round_no=round_no,
             table_no=table_no,
@@ -414,7 +419,7 @@ def referee_decision(
     with db.session() as s:
         ev = R.get_event(s, event_id)
         _rnd, m = _open_table(s, actor, ev, round_no, table_no, override)
-        before = _snapshot(m)
+        before = match_snapshot(m)
         if approve:
             if not m.finished:
                 raise ServiceError(
@@ -436,7 +441,7 @@ def referee_decision(
             "match",
             m.id,
             before=before,
-            after=_snapshot(m),
+            after=match_snapshot(m),
             event_id=ev.id,
             round_no=round_no,
             table_no=table_no,
@@ -454,7 +459,7 @@ def apply_forfeit(
     oc = F.forfeit_outcome(
         family, params, 1 - absent_side, match_length=m.match_length, encounter_games=n.encounter_games
     )
-    before = _snapshot(m)
+    before = match_snapshot(m)
     _apply_outcome(m, oc)
     m.kind = "forfeit"
     m.status = "confirmed"
@@ -468,7 +473,7 @@ def apply_forfeit(
         "match",
         m.id,
         before=before,
-        after={**_snapshot(m), "absent_side": absent_side, "why": kind},
+        after={**match_snapshot(m), "absent_side": absent_side, "why": kind},
         event_id=ev.id,
         round_no=m.round_no,
         table_no=m.table_no,
@@ -503,7 +508,7 @@ def forfeit(
         n = R.night(s, ev)
         now = now or R.local_now()
         if excuse:
-            before = _snapshot(m)
+            before = match_snapshot(m)
             m.excuse = excuse
             m.status = "postponed"
             audit(
@@ -513,7 +518,7 @@ def forfeit(
                 "match",
                 m.id,
                 before=before,
-                after={**_snapshot(m), "side": absent_side},
+                after={**match_snapshot(m), "side": absent_side},
                 event_id=ev.id,
                 round_no=round_no,
                 table_no=table_no,
@@ -554,7 +559,7 @@ def substitute(
         in_m = s.scalar(select(Member).where(Member.number == member_in))
         if out_m is None or in_m is None:
             raise ServiceError("no-such-member", _("Unknown member number."))
-        games = _entries(s, m)
+        games = match_entries(s, m)
         if any(e.get("type") == "abandon" for e in games.get(game_no, [])):
             raise ServiceError("abandoned", _("No substitution after an abandonment (rule E20)."))
         seats = json.loads(m.seats) if m.seats else {"seats": []}
@@ -606,7 +611,7 @@ def _seats_for(s: Session, ev: Event, m: Match, game_no: int) -> list[str]:
         return base
     n = R.night(s, ev)
     _family, params = R.params_of(ev)
-    games = _entries(s, m)
+    games = match_entries(s, m)
     oc = F.outcome_from_entries(ev.ruleset, params, {1: games.get(1, [])}, encounter_games=n.encounter_games)
     sheet = oc.sheets[0] if oc.sheets else {}
     if not sheet.get("finished"):
