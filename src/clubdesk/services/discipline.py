@@ -178,6 +178,11 @@ def _table(s: Session, ev: Event, round_no: int, table_no: int) -> Match:
     return m
 
 
+def _kinds(s: Session, family: str) -> tuple[IncidentKind, ...]:
+    """The incident kinds of a family of games: its own, the common ones and the club's."""
+    return DR.incident_kinds(family, _club_kinds(s, family))
+
+
 def _club_kinds(s: Session, family: str) -> list[IncidentKind]:
     rows = s.scalars(
         select(ClubIncidentKind)
@@ -197,10 +202,6 @@ def _club_kinds(s: Session, family: str) -> list[IncidentKind]:
         )
         for r in rows
     ]
-
-
-def _names(s: Session, event_id: int) -> dict[int, str]:
-    return {e.id: e.name for e in s.scalars(select(Entrant).where(Entrant.event_id == event_id))}
 
 
 def _member_entrant(s: Session, ev: Event, member_id: int) -> int | None:
@@ -346,6 +347,39 @@ def _appeal_snapshot(row: Appeal) -> dict[str, Any]:
     }
 
 
+def _audit_incident(s: Session, actor: Actor, action: str, row: Incident, before: Any = None) -> None:
+    audit(
+        s,
+        actor,
+        action,
+        "incident",
+        row.id,
+        before=before,
+        after=_incident_snapshot(row),
+        event_id=row.event_id,
+        round_no=row.round_no,
+        table_no=row.table_no,
+    )
+
+
+def _audit_appeal(
+    s: Session, actor: Actor, action: str, row: Appeal, before: Any = None, reason: str | None = None
+) -> None:
+    audit(
+        s,
+        actor,
+        action,
+        "appeal",
+        row.id,
+        before=before,
+        after=_appeal_snapshot(row),
+        event_id=row.event_id,
+        round_no=row.round_no,
+        table_no=row.table_no,
+        reason=reason,
+    )
+
+
 def _require_text(text: str, code: str, message: str) -> str:
     if not text or not text.strip():
         raise ServiceError(code, message)
@@ -356,8 +390,7 @@ def _require_text(text: str, code: str, message: str) -> str:
 def kinds_for_event(db: Database, event_id: int) -> tuple[IncidentKind, ...]:
     """The incident kinds a referee can pick at this event (ruleset family, common, the club's own)."""
     with db.session() as s:
-        family = _family(R.get_event(s, event_id))
-        return DR.incident_kinds(family, _club_kinds(s, family))
+        return _kinds(s, _family(R.get_event(s, event_id)))
 
 
 def add_club_kind(
@@ -482,17 +515,7 @@ def record_incident(
         )
         s.add(row)
         s.flush()
-        audit(
-            s,
-            actor,
-            "incident.add",
-            "incident",
-            row.id,
-            after=_incident_snapshot(row),
-            event_id=ev.id,
-            round_no=round_no,
-            table_no=table_no,
-        )
+        _audit_incident(s, actor, "incident.add", row)
         return _incident_view(row, DR.incident_kinds(family, club))
 
 
@@ -513,29 +536,16 @@ def decide_incident(db: Database, actor: Actor, incident_id: int, decision: str)
         row.decision = decision
         row.decided_by = actor.name
         row.decided_at = utcnow()
-        audit(
-            s,
-            actor,
-            "incident.decide",
-            "incident",
-            row.id,
-            before=before,
-            after=_incident_snapshot(row),
-            event_id=ev.id,
-            round_no=row.round_no,
-            table_no=row.table_no,
-        )
+        _audit_incident(s, actor, "incident.decide", row, before)
         return _incident_view(row, DR.incident_kinds(family, club))
 
 
 # ---------------------------------------------------------------------------------------------- penalties
 def _replay(ev: Event, m: Match, entries: list[dict[str, Any]]) -> dict[str, Any]:
     from clubdesk.games import replay
+    from clubdesk.services import results as RS
 
-    _fam, params = R.params_of(ev)
-    if m.match_length:
-        params = {**params, "match_length": m.match_length}
-    return replay(ev.ruleset, entries, params)
+    return replay(ev.ruleset, entries, RS.match_params(ev, m))
 
 
 def _context(ev: Event, m: Match, family: str, entries: list[dict[str, Any]], side: int) -> dict[str, Any]:
@@ -633,9 +643,7 @@ def impose_penalty(
             RS.recompute_from_entries(s, ev, m, games)  # refuses an entry the engine cannot take
             if m.finished and (was_confirmed or kind in ("game-loss", "match-loss", "award-leader")):
                 # the referee's decision ends the match: his result is the official one (rule T8c)
-                m.status = "confirmed"
-                m.referee = actor.name
-                m.confirmed_at = utcnow()
+                RS.referee_confirms(m, actor)
             else:
                 RS.reset_confirmation(m)
             for later in s.scalars(
@@ -664,9 +672,7 @@ def impose_penalty(
             m.finished = True
             if m.points_a is not None and m.points_b is not None and m.points_a != m.points_b:
                 m.winner = m.side_a if m.points_a > m.points_b else m.side_b
-            m.status = "confirmed"
-            m.referee = actor.name
-            m.confirmed_at = utcnow()
+            RS.referee_confirms(m, actor)
         row = Penalty(
             event_id=ev.id,
             round_no=round_no,
@@ -702,7 +708,7 @@ def impose_penalty(
             reason=override if m.locked and override else reason,
         )
         RS.after_change(s, ev)
-        return _penalty_view(row, _names(s, ev.id))
+        return _penalty_view(row, R.entrant_names(s, ev.id))
 
 
 def _disqualify_entrant(s: Session, actor: Actor, ev: Event, entrant_id: int | None, reason: str) -> None:
@@ -760,7 +766,7 @@ def disqualify(db: Database, actor: Actor, event_id: int, entrant_id: int, reaso
         s.flush()
         audit(s, actor, "penalty.add", "penalty", row.id, after=_penalty_snapshot(row), event_id=ev.id)
         RS.after_change(s, ev)
-        return _penalty_view(row, _names(s, ev.id))
+        return _penalty_view(row, R.entrant_names(s, ev.id))
 
 
 # ------------------------------------------------------------------------------------------------ appeals
@@ -861,19 +867,23 @@ def file_appeal(
         )
         s.add(row)
         s.flush()
-        audit(
-            s,
-            actor,
-            "appeal.file",
-            "appeal",
-            row.id,
-            after=_appeal_snapshot(row),
-            event_id=ev.id,
-            round_no=round_no,
-            table_no=table_no,
-            reason=late_reason or None,
-        )
-        return _appeal_view(row, _names(s, ev.id))
+        _audit_appeal(s, actor, "appeal.file", row, reason=late_reason or None)
+        return _appeal_view(row, R.entrant_names(s, ev.id))
+
+
+def _open_appeal(s: Session, appeal_id: int) -> Appeal:
+    row = _appeal(s, appeal_id)
+    if row.status != "open":
+        raise ServiceError("appeal-decided", _("Appeal {id} is already decided.").format(id=appeal_id))
+    return row
+
+
+def _note_hearing(row: Appeal, appellant_notes: str | None, respondent_notes: str | None) -> None:
+    """Rule T10: what each side said at the hearing (None: unchanged)."""
+    if appellant_notes is not None:
+        row.appellant_notes = appellant_notes.strip()
+    if respondent_notes is not None:
+        row.respondent_notes = respondent_notes.strip()
 
 
 def hear_appeal(
@@ -886,27 +896,11 @@ def hear_appeal(
 ) -> AppealView:
     """Rule T10: the referee hears both sides; their statements are noted on the appeal."""
     with db.session() as s:
-        row = _appeal(s, appeal_id)
-        if row.status != "open":
-            raise ServiceError("appeal-decided", _("Appeal {id} is already decided.").format(id=appeal_id))
+        row = _open_appeal(s, appeal_id)
         before = _appeal_snapshot(row)
-        if appellant_notes is not None:
-            row.appellant_notes = appellant_notes.strip()
-        if respondent_notes is not None:
-            row.respondent_notes = respondent_notes.strip()
-        audit(
-            s,
-            actor,
-            "appeal.hear",
-            "appeal",
-            row.id,
-            before=before,
-            after=_appeal_snapshot(row),
-            event_id=row.event_id,
-            round_no=row.round_no,
-            table_no=row.table_no,
-        )
-        return _appeal_view(row, _names(s, row.event_id))
+        _note_hearing(row, appellant_notes, respondent_notes)
+        _audit_appeal(s, actor, "appeal.hear", row, before)
+        return _appeal_view(row, R.entrant_names(s, row.event_id))
 
 
 def _appeal(s: Session, appeal_id: int) -> Appeal:
@@ -930,39 +924,22 @@ def decide_appeal(
     R.require_referee(actor, _("decide an appeal"))
     reasons = _require_text(reasons, "reasons-required", _("Write the reasons for the decision."))
     with db.session() as s:
-        row = _appeal(s, appeal_id)
-        if row.status != "open":
-            raise ServiceError("appeal-decided", _("Appeal {id} is already decided.").format(id=appeal_id))
+        row = _open_appeal(s, appeal_id)
         before = _appeal_snapshot(row)
-        if appellant_notes is not None:
-            row.appellant_notes = appellant_notes.strip()
-        if respondent_notes is not None:
-            row.respondent_notes = respondent_notes.strip()
+        _note_hearing(row, appellant_notes, respondent_notes)
         row.status = "upheld" if upheld else "rejected"
         row.reasons = reasons
         row.decided_by = actor.name
         row.decided_at = utcnow()
         row.refund = DR.appeal_refund(row.fee, upheld)  # rule G16
-        audit(
-            s,
-            actor,
-            "appeal.decide",
-            "appeal",
-            row.id,
-            before=before,
-            after=_appeal_snapshot(row),
-            event_id=row.event_id,
-            round_no=row.round_no,
-            table_no=row.table_no,
-            reason=reasons,
-        )
-        return _appeal_view(row, _names(s, row.event_id))
+        _audit_appeal(s, actor, "appeal.decide", row, before, reason=reasons)
+        return _appeal_view(row, R.entrant_names(s, row.event_id))
 
 
 def get_appeal(db: Database, appeal_id: int) -> AppealView:
     with db.session() as s:
         row = _appeal(s, appeal_id)
-        return _appeal_view(row, _names(s, row.event_id))
+        return _appeal_view(row, R.entrant_names(s, row.event_id))
 
 
 # -------------------------------------------------------------------------------------------------- lists
@@ -973,8 +950,8 @@ def discipline_list(
     with db.session() as s:
         ev = R.get_event(s, event_id)
         family = _family(ev)
-        kinds = DR.incident_kinds(family, _club_kinds(s, family))
-        names = _names(s, ev.id)
+        kinds = _kinds(s, family)
+        names = R.entrant_names(s, ev.id)
 
         def where(model: Any) -> list[Any]:
             q = select(model).where(model.event_id == ev.id)

@@ -122,13 +122,26 @@ def reset_confirmation(m: Match) -> None:
     m.confirmed_at = None
 
 
+def match_params(ev: Event, m: Match) -> dict[str, Any]:
+    """The ruleset parameters of a table's match: the event's, with the round's match length (T8a)."""
+    _family, params = R.params_of(ev)
+    if m.match_length:
+        params = {**params, "match_length": m.match_length}
+    return params
+
+
+def referee_confirms(m: Match, actor: Actor) -> None:
+    """The referee's result is the official one: confirmed, in his name, now."""
+    m.status = "confirmed"
+    m.referee = actor.name
+    m.confirmed_at = utcnow()
+
+
 def recompute_from_entries(s: Session, ev: Event, m: Match, games: dict[int, list[dict[str, Any]]]) -> None:
     """The table's score, points, winner and status as the rules engine computes them from ``games``
     (an entry the engine refuses is the service's refusal)."""
     n = R.night(s, ev)
-    _family, params = R.params_of(ev)
-    if m.match_length:
-        params = {**params, "match_length": m.match_length}
+    params = match_params(ev, m)
     try:
         oc = F.outcome_from_entries(ev.ruleset, params, games, encounter_games=n.encounter_games)
     except EntryError as exc:
@@ -426,9 +439,7 @@ def referee_decision(
                     "sheet-incomplete",
                     _("Table {t}: the match is not finished, it cannot be confirmed.").format(t=table_no),
                 )
-            m.status = "confirmed"
-            m.referee = actor.name
-            m.confirmed_at = utcnow()
+            referee_confirms(m, actor)
         else:
             m.status = "disputed"
             m.referee = actor.name
@@ -462,9 +473,7 @@ def apply_forfeit(
     before = match_snapshot(m)
     _apply_outcome(m, oc)
     m.kind = "forfeit"
-    m.status = "confirmed"
-    m.referee = actor.name
-    m.confirmed_at = utcnow()
+    referee_confirms(m, actor)
     m.note = reason
     audit(
         s,
