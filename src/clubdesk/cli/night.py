@@ -10,7 +10,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from clubdesk.cli.core import Context, Output, Refused, add_json_flag
+from clubdesk.cli.core import Context, Output, Refused, add_command
 from clubdesk.i18n import _
 
 
@@ -95,20 +95,16 @@ def _json_arg(text: str, what: str) -> Any:
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("pair", help=_("propose the next round (nothing is final)"))
+    p = add_command(sub, "pair", cmd_pair, _("propose the next round (nothing is final)"))
     p.add_argument("event", type=int)
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--discard", action="store_true", help=_("throw away the proposed round first"))
-    add_json_flag(p)
-    p.set_defaults(handler=cmd_pair)
 
-    p = sub.add_parser("publish", help=_("publish the proposed round"))
+    p = add_command(sub, "publish", cmd_publish, _("publish the proposed round"))
     p.add_argument("event", type=int)
     p.add_argument("--call-time", type=_when, default=None, help=_("when the tables are called (T3b)"))
-    add_json_flag(p)
-    p.set_defaults(handler=cmd_publish)
 
-    p = sub.add_parser("result", help=_("enter a table's result"))
+    p = add_command(sub, "result", cmd_result, _("enter a table's result"))
     p.add_argument("event", type=int)
     p.add_argument("--round", type=int, required=True)
     p.add_argument("--table", type=int, required=True)
@@ -122,40 +118,30 @@ def register(sub: Any) -> None:
     p.add_argument("--confirm", action="store_true", help=_("both sides approve"))
     p.add_argument("--reason", help=_("why a confirmed result is corrected"))
     p.add_argument("--override", help=_("referee: written reason to change a locked result (T10)"))
-    add_json_flag(p)
-    p.set_defaults(handler=cmd_result)
 
-    p = sub.add_parser("confirm", help=_("one side approves a table's result (G13, E6, T8c)"))
+    p = add_command(sub, "confirm", cmd_confirm, _("one side approves a table's result (G13, E6, T8c)"))
     p.add_argument("event", type=int)
     p.add_argument("--round", type=int, required=True)
     p.add_argument("--table", type=int, required=True)
     p.add_argument("--side", type=int, choices=(0, 1), required=True)
     p.add_argument("--initials", required=True)
-    add_json_flag(p)
-    p.set_defaults(handler=cmd_confirm)
 
-    p = sub.add_parser("referee", help=_("referee: approve or dispute a table's result"))
+    p = add_command(sub, "referee", cmd_referee, _("referee: approve or dispute a table's result"))
     p.add_argument("event", type=int)
     p.add_argument("--round", type=int, required=True)
     p.add_argument("--table", type=int, required=True)
     p.add_argument("--dispute", action="store_true")
     p.add_argument("--note", default="")
-    add_json_flag(p)
-    p.set_defaults(handler=cmd_referee)
 
-    p = sub.add_parser("round", help=_("show a round's tables"))
+    p = add_command(sub, "round", cmd_round, _("show a round's tables"))
     p.add_argument("event", type=int)
     p.add_argument("--round", type=int, default=None)
-    add_json_flag(p)
-    p.set_defaults(handler=cmd_round)
 
-    p = sub.add_parser("league-deadline", help=_("open league: apply the deadline (BC3)"))
+    p = add_command(sub, "league-deadline", cmd_deadline, _("open league: apply the deadline (BC3)"))
     p.add_argument("event", type=int)
     p.add_argument("--at-fault", action="append", default=[], help=_("MATCH=ENTRANT, e.g. M3=12"))
-    add_json_flag(p)
-    p.set_defaults(handler=cmd_deadline)
 
-    p = sub.add_parser("night-config", help=_("competition-night settings of an event"))
+    p = add_command(sub, "night-config", cmd_config, _("competition-night settings of an event"))
     p.add_argument("event", type=int)
     p.add_argument("--result-mode", choices=("entries", "score"))
     p.add_argument("--tiebreaks")
@@ -188,15 +174,13 @@ def register(sub: Any) -> None:
         choices=("zero-bye", "half-bye", "full-bye"),
         help=_("what a requested bye is worth: nothing (default), a draw or a win"),
     )
-    add_json_flag(p)
-    p.set_defaults(handler=cmd_config)
 
-    p = sub.add_parser("bye", help=_("an entrant asks for a bye in the next round (Swiss, lives, league)"))
+    p = add_command(
+        sub, "bye", cmd_bye, _("an entrant asks for a bye in the next round (Swiss, lives, league)")
+    )
     p.add_argument("event", type=int)
     p.add_argument("entrant", type=int)
     p.add_argument("--cancel", action="store_true", help=_("withdraw the request"))
-    add_json_flag(p)
-    p.set_defaults(handler=cmd_bye)
 
 
 def cmd_bye(ctx: Context, args: argparse.Namespace) -> Output:

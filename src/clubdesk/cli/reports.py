@@ -13,14 +13,14 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from clubdesk.cli.core import Context, Output, add_json_flag
+from clubdesk.cli.core import Context, Output, add_command
 from clubdesk.i18n import _
 
 
 def register(sub: Any) -> None:
     from clubdesk.services.reports import KINDS
 
-    p = sub.add_parser("report", help=_("print a report to a PDF file"))
+    p = add_command(sub, "report", cmd_report, _("print a report to a PDF file"))
     p.add_argument("kind", choices=KINDS, help=_("what to print"))
     p.add_argument("event", type=int)
     p.add_argument("--round", type=int, default=None, help=_("the round (default: the latest)"))
@@ -28,8 +28,6 @@ def register(sub: Any) -> None:
     p.add_argument("--lang", dest="report_lang", default=None, help=_("language of the report"))
     p.add_argument("--paper", choices=("a4", "letter"), default="a4", type=str.lower)
     p.add_argument("--out", type=Path, required=True, help=_("the PDF file to write"))
-    add_json_flag(p)
-    p.set_defaults(handler=cmd_report)
 
 
 def cmd_report(ctx: Context, args: argparse.Namespace) -> Output:

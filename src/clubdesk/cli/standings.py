@@ -7,32 +7,26 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from clubdesk.cli.core import Context, Output, Refused, add_json_flag
+from clubdesk.cli.core import Context, Output, Refused, add_command
 from clubdesk.i18n import _
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("standings", help=_("an event's standings with tie-breaks"))
+    p = add_command(sub, "standings", cmd_standings, _("an event's standings with tie-breaks"))
     p.add_argument("event", type=int)
-    add_json_flag(p)
-    p.set_defaults(handler=cmd_standings)
 
-    p = sub.add_parser("tiebreaks", help=_("tie-breaks of a TRF file"))
+    p = add_command(sub, "tiebreaks", cmd_tiebreaks, _("tie-breaks of a TRF file"))
     p.add_argument("file", type=Path)
     p.add_argument("--tiebreaks", required=True, help="PTS,BH,BH-C1,SB,PS")
     p.add_argument("--rules", choices=("2024", "2026"), default="2024")
-    add_json_flag(p)
-    p.set_defaults(handler=cmd_tiebreaks)
 
-    p = sub.add_parser("places", help=_("final places, season points and prizes of a finished event"))
+    p = add_command(
+        sub, "places", cmd_places, _("final places, season points and prizes of a finished event")
+    )
     p.add_argument("event", type=int)
-    add_json_flag(p)
-    p.set_defaults(handler=cmd_places)
 
-    p = sub.add_parser("ratings", help=_("a member's rating history (T12c)"))
+    p = add_command(sub, "ratings", cmd_ratings, _("a member's rating history (T12c)"))
     p.add_argument("number")
-    add_json_flag(p)
-    p.set_defaults(handler=cmd_ratings)
 
 
 def cmd_standings(ctx: Context, args: argparse.Namespace) -> Output:
