@@ -3,15 +3,14 @@ sides, score, state (colour-coded so a scorer reads every table at a glance), wh
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QSortFilterProxyModel, Qt
 from PySide6.QtGui import QColor, QFont
 
 from clubdesk.i18n import N_, _
-
-ModelIndex = QModelIndex | QPersistentModelIndex
+from clubdesk.ui.widgets.tables import ModelIndex, PlainRowsModel
 
 COL_TABLE, COL_A, COL_B, COL_SCORE, COL_STATE, COL_APPROVED = range(6)
 TABLE_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -41,27 +40,34 @@ def state_label(status: str) -> str:
     return _(STATES.get(status, (status, "", ""))[0])
 
 
-class TablesModel(QAbstractTableModel):
+@dataclass(frozen=True)
+class TableColumn:
+    """A column of the tables list: its place (``COL_*``) and its header, translated when shown."""
+
+    key: int
+    label: str
+
+    @property
+    def title(self) -> str:
+        return _(self.label)
+
+
+COLUMNS: tuple[TableColumn, ...] = (
+    TableColumn(COL_TABLE, N_("Table")),
+    TableColumn(COL_A, N_("Side A")),
+    TableColumn(COL_B, N_("Side B")),
+    TableColumn(COL_SCORE, N_("Score")),
+    TableColumn(COL_STATE, N_("State")),
+    TableColumn(COL_APPROVED, N_("Approved by")),
+)
+
+
+class TablesModel(PlainRowsModel[TableColumn]):
     def __init__(self) -> None:
-        super().__init__()
-        self.rows: list[Any] = []
+        super().__init__(COLUMNS)
 
-    def set_rows(self, rows: Sequence[Any]) -> None:
-        self.beginResetModel()
-        self.rows = list(rows)
-        self.endResetModel()
-
-    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else 6
-
-    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        t = self.rows[index.row()]
-        col = index.column()
+    def cell(self, t: Any, column: TableColumn, role: int) -> Any:
+        col = column.key
         if role == Qt.ItemDataRole.DisplayRole:
             if col == COL_TABLE:
                 return str(t.table)
@@ -93,13 +99,6 @@ class TablesModel(QAbstractTableModel):
             return font
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_TABLE, COL_SCORE, COL_STATE):
             return int(Qt.AlignmentFlag.AlignCenter)
-        return None
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:  # noqa: N802
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return [_("Table"), _("Side A"), _("Side B"), _("Score"), _("State"), _("Approved by")][section]
         return None
 
 

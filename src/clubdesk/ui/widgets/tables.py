@@ -28,7 +28,7 @@ class PlainRowsModel(QAbstractTableModel, Generic[C]):
         self.columns = list(columns)
         self.rows: list[Any] = []
 
-    def set_rows(self, rows: list[Any]) -> None:
+    def set_rows(self, rows: Sequence[Any]) -> None:
         self.beginResetModel()
         self.rows = list(rows)
         self.endResetModel()
