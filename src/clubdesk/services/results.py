@@ -23,7 +23,7 @@ from clubdesk.models.result import Match, ResultEntry, Substitution
 from clubdesk.models.round import Round
 from clubdesk.services import formats as F
 from clubdesk.services import rounds as R
-from clubdesk.services.base import Actor, Role, ServiceError, audit
+from clubdesk.services.base import Actor, Role, ServiceError
 
 
 @dataclass(frozen=True)
@@ -189,17 +189,14 @@ def add_entry(
             )
         )
         _mark_in_play(rnd)
-        audit(
+        R.audit_match(
             s,
             actor,
             "override-entry" if m.locked else "add-entry",
-            "match",
-            m.id,
+            ev,
+            m,
             before=before,
             after={**match_snapshot(m), "entry": entry, "game": game_no, "seq": seq},
-            event_id=ev.id,
-            round_no=round_no,
-            table_no=table_no,
             reason=override,
         )
         after_change(s, ev)
@@ -235,17 +232,14 @@ def replace_entries(
                 s.add(ResultEntry(match_id=m.id, game_no=g, seq=i, data=json.dumps(e), entered_by=actor.name))
         reset_confirmation(m)
         _mark_in_play(rnd)
-        audit(
+        R.audit_match(
             s,
             actor,
             "override" if m.locked else ("correct" if was_confirmed else "sheet"),
-            "match",
-            m.id,
+            ev,
+            m,
             before=before,
             after={**match_snapshot(m), "entries": games},
-            event_id=ev.id,
-            round_no=round_no,
-            table_no=table_no,
             reason=override or reason,
         )
         after_change(s, ev)
@@ -272,17 +266,14 @@ def undo_last_entry(
         s.delete(row)
         s.flush()
         recompute_from_entries(s, ev, m, match_entries(s, m))
-        audit(
+        R.audit_match(
             s,
             actor,
             "undo-entry",
-            "match",
-            m.id,
+            ev,
+            m,
             before={**before, "entry": undone},
             after=match_snapshot(m),
-            event_id=ev.id,
-            round_no=round_no,
-            table_no=table_no,
         )
         return _result(s, m)
 
@@ -339,17 +330,14 @@ def set_score(
         _mark_in_play(rnd)
         if confirm:
             _confirm_both(m, actor.name, actor.name)
-        audit(
+        R.audit_match(
             s,
             actor,
             "override" if m.locked else "score",
-            "match",
-            m.id,
+            ev,
+            m,
             before=before,
             after=match_snapshot(m),
-            event_id=ev.id,
-            round_no=round_no,
-            table_no=table_no,
             reason=override or reason,
         )
         after_change(s, ev)
@@ -400,17 +388,14 @@ def confirm(
         if m.scorer and m.counter:
             m.status = "confirmed"
             m.confirmed_at = utcnow()
-        audit(
+        R.audit_match(
             s,
             actor,
             "confirm",
-            "match",
-            m.id,
+            ev,
+            m,
             before=before,
             after={**match_snapshot(m), "side": side},
-            event_id=ev.id,
-            round_no=round_no,
-            table_no=table_no,
         )
         after_change(s, ev)
         return _result(s, m)
@@ -445,17 +430,14 @@ def referee_decision(
             m.referee = actor.name
             m.confirmed_at = None
         m.note = note
-        audit(
+        R.audit_match(
             s,
             actor,
             "referee-approve" if approve else "referee-dispute",
-            "match",
-            m.id,
+            ev,
+            m,
             before=before,
             after=match_snapshot(m),
-            event_id=ev.id,
-            round_no=round_no,
-            table_no=table_no,
             reason=note or override,
         )
         after_change(s, ev)
@@ -475,17 +457,14 @@ def apply_forfeit(
     m.kind = "forfeit"
     referee_confirms(m, actor)
     m.note = reason
-    audit(
+    R.audit_match(
         s,
         actor,
         "forfeit",
-        "match",
-        m.id,
+        ev,
+        m,
         before=before,
         after={**match_snapshot(m), "absent_side": absent_side, "why": kind},
-        event_id=ev.id,
-        round_no=m.round_no,
-        table_no=m.table_no,
         reason=reason,
     )
 
@@ -520,17 +499,14 @@ def forfeit(
             before = match_snapshot(m)
             m.excuse = excuse
             m.status = "postponed"
-            audit(
+            R.audit_match(
                 s,
                 actor,
                 "excuse",
-                "match",
-                m.id,
+                ev,
+                m,
                 before=before,
                 after={**match_snapshot(m), "side": absent_side},
-                event_id=ev.id,
-                round_no=round_no,
-                table_no=table_no,
                 reason=excuse,
             )
             return _result(s, m)
@@ -586,17 +562,14 @@ def substitute(
                 reason=reason,
             )
         )
-        audit(
+        R.audit_match(
             s,
             actor,
             "substitute",
-            "match",
-            m.id,
+            ev,
+            m,
             before={"seats": current},
             after={"seats": seats[key]},
-            event_id=ev.id,
-            round_no=round_no,
-            table_no=table_no,
             reason=reason,
         )
         return seats

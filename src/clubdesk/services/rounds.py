@@ -937,20 +937,44 @@ def postpone(
         before = m.status
         m.status = "postponed"
         m.postponed_to = new_date
-        audit(
+        audit_match(
             s,
             actor,
             "postpone",
-            "match",
-            m.id,
+            ev,
+            m,
             before={"status": before},
             after={"status": "postponed", "to": new_date.isoformat()},
-            event_id=ev.id,
-            round_no=round_no,
-            table_no=table_no,
             reason=reason,
         )
         return table_view(m, entrant_names(s, ev.id))
+
+
+def audit_match(
+    s: Session,
+    actor: Actor,
+    action: str,
+    ev: Event,
+    m: Match,
+    *,
+    before: Any,
+    after: Any,
+    reason: str | None = None,
+) -> None:
+    """The audit row of a change to one table's match, filed under its event, round and table."""
+    audit(
+        s,
+        actor,
+        action,
+        "match",
+        m.id,
+        before=before,
+        after=after,
+        event_id=ev.id,
+        round_no=m.round_no,
+        table_no=m.table_no,
+        reason=reason,
+    )
 
 
 def round_closed_check(s: Session, ev: Event, rnd: Round) -> None:
