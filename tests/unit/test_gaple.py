@@ -175,7 +175,7 @@ def test_b8_won_points_below_25_still_do_not_open() -> None:
 
 
 def test_seed_001_rule_6_caught_66_in_a_blocked_hand_is_fined() -> None:
-    # rule B6 (Reading, fine_in_block): seat 1 blocks, 10 vs seat 0's 20: blocker wins, count 20 + 12 + 14 = 46
+    # rule B6 (fine_in_block): seat 1 blocks, 10 vs seat 0's 20: blocker wins, count 20 + 12 + 14 = 46
     # to side 1; seat 2 holds the caught 6-6: side 0 is fined 50 (to -50, B7)
     entry = {"type": "block", "seat": 1, "pips": [20, 10, 12, 14], "dead": {"0-0": None, "6-6": 2}}
     r = replay(C, [entry])
