@@ -1,7 +1,8 @@
 """Members of the club's register (migration 0002_members).
 
 ``number`` is the club's own member ID; it is unique. ``licence`` (migration 0006_rule_readings) is the
-player's federation licence number, which the match act records (rule E15); "" when he has none. A member merged into another (rule T2a) keeps its row, is inactive and points at the kept member
+player's federation licence number, which the match act records (rule E15); "" when he has none.
+A member merged into another (rule T2a) keeps its row, is inactive and points at the kept member
 through ``merged_into_id``; every other table refers to members by ``members.id``.
 """
 
