@@ -190,7 +190,8 @@ class BracketData:
 @dataclass(frozen=True)
 class ActPlayer:
     name: str
-    number: str = ""  # member (licence) number, rule E15
+    number: str = ""  # the club's member number
+    licence: str = ""  # rule E15: federation licence number ("" when none: the club number is printed)
 
 
 @dataclass(frozen=True)
@@ -208,7 +209,8 @@ class ActIncident:
     table: int | None = None
     hand: int | None = None
     player: str = ""
-    player_number: str = ""
+    player_number: str = ""  # the club's member number
+    player_licence: str = ""  # rule E15: the offender's federation licence number
     decision: str = ""
     recorded_by: str = ""
     count: int | None = None  # E19: 2nd, 3rd time by this pair in this game
