@@ -171,6 +171,12 @@ def _build(s: Session, ev: Event) -> tuple[EventNight, list[F.Played], list[str]
     return n, played, ids, compute_standings(ev, n, played, ids, names, disqualified=dq)
 
 
+def session_standings(s: Session, ev: Event) -> EventStandings:
+    """The standings inside the caller's session (to compare before and after a change that is not saved)."""
+    n, played, _ids, st = _build(s, ev)
+    return _view(s, ev, n, played, st)
+
+
 def event_standings(db: Database, event_id: int) -> EventStandings:
     """CONTRACTS.md §4 ``standings``: rows with rank, entrant, name, points and tie-break values."""
     with db.session() as s:
