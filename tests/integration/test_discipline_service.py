@@ -675,3 +675,63 @@ def test_a_decided_appeal_is_final_and_only_a_referee_reopens_it(db: Database, d
     # reopened, it is heard and decided anew; while open it stays the one appeal (no second one needed)
     done = X.decide_appeal(db, REF, first.id, upheld=True, reasons="sheet shows 12 more for the appellant")
     assert done.status == "upheld"
+
+
+def test_e16_false_pass_only_at_that_moment_e15_false_think_later(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
+    eid, _ids, rv = domino
+    number = member_of(db, rv.tables[0].sides[1])
+    # hand 1 is over: it is on the sheet (rule E18: seat 0 goes out)
+    RS.add_entry(db, DESK, eid, 1, 1, {"type": "domino", "seat": 0, "pips": [0, 10, 20, 10]})
+    before = count(db, Incident)
+    with pytest.raises(ServiceError) as err:
+        X.record_incident(
+            db, DESK, eid, round_no=1, table_no=1, kind="false-pass", text="late claim", player=number, hand=1
+        )
+    assert err.value.code == "claim-too-late" and "E16" in err.value.message and "E15" in err.value.message
+    assert count(db, Incident) == before  # nothing written
+    # rule E15: a false think may be claimed after the hand
+    think = X.record_incident(
+        db,
+        DESK,
+        eid,
+        round_no=1,
+        table_no=1,
+        kind="false-think",
+        text="thought with one tile",
+        player=number,
+        hand=1,
+    )
+    assert think.hand == 1
+    # hand 2 is being played: the false pass is claimed at that moment
+    now = X.record_incident(
+        db,
+        DESK,
+        eid,
+        round_no=1,
+        table_no=1,
+        kind="false-pass",
+        text="passed holding 3-4",
+        player=number,
+        hand=2,
+    )
+    assert now.hand == 2
+
+
+def test_e19_every_drop_recorded_the_act_numbers_from_the_second(
+    db: Database, domino, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    from clubdesk.services import reports as REP
+
+    eid, _ids, rv = domino
+    home = member_of(db, rv.tables[0].sides[0])
+    first = X.record_incident(
+        db, DESK, eid, round_no=1, table_no=1, kind="dropped-tiles", text="one", player=home
+    )
+    second = X.record_incident(
+        db, DESK, eid, round_no=1, table_no=1, kind="dropped-tiles", text="two", player=home
+    )
+    # rule E19 (Reading): both recorded; only the 2nd carries its number
+    assert (first.occurrence, first.counter_text) == (1, "")
+    assert second.counter_text == "Dropped tiles, 2nd time by this pair in this game"
+    data = REP.incident_act_data(db, eid, 1, 1)
+    assert [(i.text, i.count) for i in data.incidents] == [("one", None), ("two", 2)]

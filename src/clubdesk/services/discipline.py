@@ -383,6 +383,12 @@ def _audit_appeal(
     )
 
 
+def _results() -> Any:
+    from clubdesk.services import results
+
+    return results
+
+
 def _require_text(text: str, code: str, message: str) -> str:
     if not text or not text.strip():
         raise ServiceError(code, message)
@@ -462,6 +468,13 @@ def record_incident(
             raise ServiceError("bad-hand", _("Hands are numbered from 1."))
         if game_no < 1:
             raise ServiceError("bad-game", _("Games are numbered from 1."))
+        if m is not None:
+            # rule E16: a false pass is claimed at that moment; E15's false think may come later
+            on_sheet = len(_results().match_entries(s, m).get(game_no, []))
+            try:
+                DR.check_claim_moment(k.key, hand, on_sheet)
+            except DR.DisciplineRuleError as exc:
+                raise _refuse(exc) from exc
         if side is not None and side not in (0, 1):
             raise ServiceError("unknown-side", _("A side is 0 (the first named) or 1."))
         member: Member | None = None

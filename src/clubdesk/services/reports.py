@@ -849,7 +849,8 @@ def _act_from(
             player_licence=(licences or {}).get(i.player_number, ""),  # rule E15
             decision=i.decision_label or i.decision,
             recorded_by=i.recorded_by,
-            count=i.occurrence or None,  # rule E19: 2nd, 3rd time by this pair in this game
+            # rule E19 (Reading): every drop is recorded; the act numbers them from the 2nd in a game
+            count=i.occurrence if i.occurrence >= 2 else None,
         )
         for i in listing.incidents
     )
