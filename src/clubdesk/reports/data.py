@@ -90,6 +90,7 @@ class DominoSheetData:
     blank_rows: int = 20
     recorded: RecordedScore | None = None  # a final-score-only result (no entries)
     encounter: bool = False  # one game of a team encounter (E7b): ``recorded`` is the encounter's score
+    seat_note: str = ""  # rule E7: equal tiles drawn again among the tied (said on the sheet)
 
 
 @dataclass(frozen=True)

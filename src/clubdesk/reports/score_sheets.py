@@ -404,6 +404,8 @@ def _domino(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
             st,
         )
     )
+    if sheet.seat_note:
+        story.extend(_intro(sheet.seat_note, st))  # rule E7: equal tiles drawn again among the tied
     head = [
         "#",
         _("Game"),

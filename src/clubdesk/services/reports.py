@@ -361,6 +361,8 @@ def score_sheets_data(
                         entries=entries,
                         recorded=rec,
                         encounter=bool(g),
+                        # rule E7: the sheet says when equal tiles were drawn again among the tied
+                        seat_note=F.seat_draw_note(stored, names) if g <= 1 else "",
                     )
                 )
         if progress is not None:
