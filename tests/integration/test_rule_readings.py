@@ -33,6 +33,7 @@ from clubdesk.services import reports as REP
 from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
 from clubdesk.services import standings as ST
+from clubdesk.services.base import ServiceError
 from tests.integration.test_night_helpers import DESK, REF, make_event
 
 # seed 001 hand by hand, the match's first hands (side 0 = seats 1 + 3 on the sheet, pair A)
@@ -260,6 +261,13 @@ def test_switching_an_old_event_previews_then_applies_and_audits(tmp_path: Path)
         assert (m.points_a, m.points_b) == OLD_POINTS
     (tmp_path / "p").mkdir()
     assert sheet_hands(db, club, tmp_path / "p") == OLD_HANDS
+    # rule T10: a played table's score changes only by a referee; refused, nothing is written
+    with pytest.raises(ServiceError) as err:
+        RD.apply_readings(db, DESK, club, changes)
+    assert err.value.code == "referee-only"
+    with db.session() as s:
+        ev = s.get(Event, club)
+        assert ev is not None and json.loads(ev.ruleset_overrides) == OLD_CLUB
     done = RD.apply_readings(db, REF, club, changes, "the club adopts the seed's reading")
     assert done.applied and done.tables == preview.tables
     with db.session() as s:
@@ -290,8 +298,6 @@ def test_switching_a_tavla_swiss_names_the_tiebreaks_that_move(tmp_path: Path) -
 def test_a_bad_reading_is_refused_and_nothing_changes(tmp_path: Path) -> None:
     db = Database(tmp_path / "s.sqlite3", backups_dir=tmp_path / "b")
     club = club_event(db, "Club league")
-    from clubdesk.services.base import ServiceError
-
     with pytest.raises(ServiceError) as err:
         RD.preview_readings(db, club, {"open_on": "maybe"})
     assert "open_on" in err.value.message
@@ -311,7 +317,11 @@ def cli(capsys: pytest.CaptureFixture[str], db: Path, *args: str) -> tuple[int, 
     return code, (json.loads(out) if code == 0 and out.strip() else None), err
 
 
-def test_readings_from_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_readings_from_the_cli(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CLUBDESK_ACTOR", "Ana")
+    monkeypatch.setenv("CLUBDESK_ROLE", "referee")  # rule T10: the switch rescores a played table
     path = tmp_path / "c.sqlite3"
     db = Database(path, backups_dir=tmp_path / "b")
     club = club_event(db, "Club league")

@@ -320,13 +320,17 @@ def apply_readings(
     db: Database, actor: Actor, event_id: int, changes: Mapping[str, object], reason: str | None = None
 ) -> ReadingsPreview:
     """Switch the event to other readings: its overrides change, the tables are scored again from their
-    sheets (confirmations stay), and the whole change is audited with what it moved."""
+    sheets (confirmations stay), and the whole change is audited with what it moved. When a played table's
+    score moves, only a referee may do it (rule T10); nothing is written when refused."""
     with db.session() as s:
         ev = R.get_event(s, event_id)
         before = _overrides(ev)
         preview = _run(s, ev, changes)
         if not preview.changes:
             return preview
+        if preview.tables:
+            # rule T10: a played table's result changes only by a referee's decision
+            R.require_referee(actor, _("change the scores of played tables"))
         audit(
             s,
             actor,
