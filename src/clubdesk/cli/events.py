@@ -290,7 +290,8 @@ def cmd_event_readings(ctx: Context, args: argparse.Namespace) -> Output:
             )
             for r in settings
         ]
-        return Output({"readings": [r.as_json() for r in settings]}, "\n".join(lines))
+        text = "\n".join(lines) if lines else _("No rule reading of this preset changed.")
+        return Output({"readings": [r.as_json() for r in settings]}, text)
     if args.apply:
         result = readings.apply_readings(db, ctx.actor(), args.event, changes, args.reason)
     else:
