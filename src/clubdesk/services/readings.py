@@ -331,6 +331,8 @@ def apply_readings(
         if preview.tables:
             # rule T10: a played table's result changes only by a referee's decision
             R.require_referee(actor, _("change the scores of played tables"))
+            # round states, brackets, ratings, final places, season points and prizes follow the new scores
+            RS.after_change(s, ev)
         audit(
             s,
             actor,
