@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -92,6 +93,14 @@ def sheet_hands(db: Database, event_id: int, tmp_path: Path) -> list[tuple[int, 
             a, b = int(nums[-4]), int(nums[-3])
             found.append((a, b))
     return found
+
+
+def standings_pdf(db: Database, event_id: int, folder: Path) -> list[str]:
+    """The printed standings, one line per table row (the printing date is fixed)."""
+    out = folder / f"standings-{event_id}.pdf"
+    req = REP.ReportRequest("standings", event_id, printed_on=datetime(2025, 5, 4, 22, 0))
+    REP.generate(db, req, out)
+    return layout_lines(out)
 
 
 def club_event(db: Database, name: str) -> int:
@@ -182,6 +191,13 @@ def test_an_upgraded_database_keeps_every_old_figure_and_new_events_score_the_ne
     assert bh_shown(db, tavla) == old_bh
     (tmp_path / "before").mkdir()
     assert sheet_hands(db, club, tmp_path / "before") == OLD_HANDS
+    standings_before = standings_pdf(db, tavla, tmp_path / "before")
+    with db.session() as s:
+        tavla_names = R.entrant_names(s, tavla)
+    printed = {
+        w[1]: float(w[-1]) for w in (x.split() for x in standings_before) if w[0].rstrip("=").isdigit()
+    }
+    assert printed == {tavla_names[e]: v for e, v in old_bh.items()}  # BH, the last column, as worked by hand
     db.close()
     downgrade_to_0005(path)
     assert current_revision(path) == "0005_discipline"
@@ -199,8 +215,9 @@ def test_an_upgraded_database_keeps_every_old_figure_and_new_events_score_the_ne
     with db.session() as s:
         m = R.matches_of(s, club)[0]
         assert (m.points_a, m.points_b) == OLD_POINTS
-    # rule T12b: the old tavla Swiss keeps its FIDE Buchholz
+    # rule T12b: the old tavla Swiss keeps its FIDE Buchholz; its printed standings are the same, line by line
     assert bh_shown(db, tavla) == old_bh
+    assert standings_pdf(db, tavla, tmp_path / "after") == standings_before
 
     # a new gaple-club event scores the seed's way: 30, 90 (40 + 50), and the caught 6-6 fined 50
     new_club = club_event(db, "New club league")
