@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import subprocess
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -494,8 +494,20 @@ def test_match_act_of_a_table(club: Club, tmp_path: Path) -> None:
     assert "Iğdır Şahin – Gülşen Işık" in text
     assert "Telefonu çaldı; uyarı verildi." in text and "Hakem Öztürk" in text
     assert "(T11)" in text  # the incident kind with its rule
-    assert "licence " + club.numbers[2] in text  # rule E15: players named with their licence number
+    # rule E15: a member without a federation licence is printed with his club number under its own label
+    assert "club no. " + club.numbers[2] in text
+    assert "licence " + club.numbers[2] not in text
     assert_public(text)
+    # rule E15: with a licence of his own, the act prints it beside the offender (and in his team)
+    from clubdesk.services import members as MS
+
+    info = MS.get_member(club.db, club.numbers[2])
+    MS.update_member(club.db, referee, info.number, replace(info.data(), licence="FED-28-0417"))
+    out, _pages = make(club, tmp_path, "incident-act", round=3, table=2)
+    text = text_of(out)
+    flat = " ".join(text.replace("-\n", "-").split())
+    assert flat.count("licence FED-28-0417") == 2, text  # the player list and the incident's offender
+    assert "club no. " + club.numbers[2] not in text
     # the whole round's act holds the same incident, and table 1 has none
     out, _pages = make(club, tmp_path, "incident-act", round=3)
     assert "Telefonu çaldı" in text_of(out)

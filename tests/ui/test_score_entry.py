@@ -298,3 +298,26 @@ def test_the_impossible_pip_field_is_framed_red(qtbot) -> None:  # type: ignore[
     assert form.pips[3].styleSheet() == ""
     form.pips[2].setText("7")
     assert form.pips[2].styleSheet() == ""
+
+
+def test_gaple_club_blocked_hand_names_the_caught_double_and_hints_b3(qtbot, active) -> None:  # type: ignore[no-untyped-def]
+    # rule B6 (fine_in_block): in the club preset a blocked hand names who holds a caught 6-6; it is fined
+    saved: list[EntryChange] = []
+    form = GapleEntryForm("gaple-club", save=saved.append)
+    active(form)
+    # rule B3: before every hand, 0-0 and 6-6 may not lead
+    assert "not led with 0-0 / 6-6; else the partner leads (B3)" in form.next_hint()
+    entry = {"type": "block", "seat": 1, "pips": [20, 10, 12, 14], "dead": {"0-0": None, "6-6": 2}}
+    form.load_entry(entry)
+    assert form.dead66.isVisibleTo(form)
+    assert form.read_entry() == entry
+    assert form.submit()
+    # 46 to pair B (seat 2 wins the duel), pair A fined 50 (B6)
+    assert (cell(form, 0, COL_TOT_A), cell(form, 0, COL_TOT_B)) == ("-50", "46")
+    assert "not led with 0-0 / 6-6" in form.next_hint()  # the hint stands before the next hand too
+    # the tournament preset (GS8) has no such field for a blocked hand
+    t = GapleEntryForm("gaple-tournament")
+    active(t)
+    t.load_entry({"type": "block", "seat": 1, "pips": [20, 10, 12, 14]})
+    assert not t.dead66.isVisibleTo(t)
+    assert "B3" not in t.next_hint()

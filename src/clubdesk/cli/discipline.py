@@ -60,6 +60,20 @@ def register(sub: Any) -> None:
     ap.add_argument("--fee", default=None, help=_("appeal fee paid, e.g. 5 or 12.50"))
     ap.add_argument("--text", required=True)
     ap.add_argument("--override", default=None, help=_("referee's reason to hear a late appeal"))
+    ap.add_argument(
+        "--subject",
+        default="result",
+        help=_("what the appeal is about (default: result); a decision is final"),
+    )
+
+    ro = add_command(
+        sub,
+        "appeal-reopen",
+        cmd_appeal_reopen,
+        _("reopen a decided appeal (referee, with a reason; G16, T10)"),
+    )
+    ro.add_argument("appeal", type=int)
+    ro.add_argument("--reason", required=True)
 
     dec = add_command(sub, "appeal-decide", cmd_appeal_decide, _("decide an appeal (referee)"))
     dec.add_argument("appeal", type=int)
@@ -149,8 +163,19 @@ def cmd_appeal(ctx: Context, args: argparse.Namespace) -> Output:
         text=args.text,
         fee=fee,
         override=args.override,
+        subject=args.subject,
     )
     return Output({"appeal": view.id}, _("Appeal {id} filed.").format(id=view.id))
+
+
+def cmd_appeal_reopen(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import discipline
+
+    view = discipline.reopen_appeal(ctx.database(), ctx.actor(), args.appeal, args.reason)
+    return Output(
+        {"appeal": view.id, "status": view.status},
+        _("Appeal {id} reopened: it is open again.").format(id=view.id),
+    )
 
 
 def cmd_appeal_decide(ctx: Context, args: argparse.Namespace) -> Output:

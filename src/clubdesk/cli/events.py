@@ -92,6 +92,27 @@ def register(sub: Any) -> None:
     show = add_command(esub, "show", cmd_event_show, _("show one event"))
     show.add_argument("event", type=int)
 
+    rr = add_command(
+        esub,
+        "readings",
+        cmd_event_readings,
+        _("the event's rule readings (B6, B8, T12b, G3); --set / --new preview a switch, --apply saves it"),
+    )
+    rr.add_argument("event", type=int)
+    rr.add_argument(
+        "--set",
+        action="append",
+        type=_override,
+        default=[],
+        metavar="NAME=VALUE",
+        help=_("a reading to switch"),
+    )
+    rr.add_argument("--new", action="store_true", help=_("switch to the preset's current readings"))
+    rr.add_argument(
+        "--apply", action="store_true", help=_("save the switch (audited); without it: a preview")
+    )
+    rr.add_argument("--reason", default=None, help=_("why the event switches (written in the audit log)"))
+
     st = add_command(esub, "status", cmd_event_status, _("open, close, drawn, running, finished"))
     st.add_argument("event", type=int)
     st.add_argument("status")
@@ -245,7 +266,38 @@ def cmd_event_show(ctx: Context, args: argparse.Namespace) -> Output:
             "current_round": info.current_round,
         }
     )
+    from clubdesk.services import readings
+
+    # issue 29: the event settings show each rule reading the event uses (and the preset's)
+    data["readings"] = [r.as_json() for r in readings.event_readings(ctx.database(), args.event)]
     return Output(data)
+
+
+def cmd_event_readings(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import readings
+
+    db = ctx.database()
+    changes: dict[str, Any] = readings.new_readings(db, args.event) if args.new else {}
+    changes.update(dict(args.set))
+    if not changes:
+        settings = readings.event_readings(db, args.event)
+        lines = [
+            _("{rule} {key}: {value} (preset: {preset})").format(
+                rule=r.rule,
+                key=r.key,
+                value=readings.value_label(r.value),
+                preset=readings.value_label(r.preset_value),
+            )
+            for r in settings
+        ]
+        text = "\n".join(lines) if lines else _("No rule reading of this preset changed.")
+        return Output({"readings": [r.as_json() for r in settings]}, text)
+    if args.apply:
+        result = readings.apply_readings(db, ctx.actor(), args.event, changes, args.reason)
+    else:
+        result = readings.preview_readings(db, args.event, changes)
+    head = _("Saved:") if result.applied else _("Preview (nothing saved; --apply saves it):")
+    return Output(result.as_json(), "\n".join([head, *result.lines()]))
 
 
 def cmd_event_status(ctx: Context, args: argparse.Namespace) -> Output:

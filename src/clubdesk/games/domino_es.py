@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from clubdesk.games.errors import EntryError
-from clubdesk.games.ruleset import register_family
+from clubdesk.games.ruleset import BhUnplayed, register_family
 from clubdesk.i18n import _
 
 __all__ = [
@@ -57,6 +57,7 @@ class DominoParams:
     open_first_min: int = field(default=0, metadata={"min": 0, "max": 0})
     open_again_min: int = field(default=0, metadata={"min": 0, "max": 0})
     burn: Literal[False] = False
+    bh_unplayed: BhUnplayed = "fide"  # rule T12b / CONTRACTS.md §1: Buchholz of a round without an opponent
 
 
 register_family("domino", DominoParams)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clubdesk.games.errors import EntryError
-from clubdesk.games.ruleset import register_family
+from clubdesk.games.ruleset import BhUnplayed, register_family
 from clubdesk.i18n import N_, _
 
 __all__ = [
@@ -52,6 +52,9 @@ class TavlaParams:
     max_cube: int = field(default=64, metadata={"min": 1})  # highest cube value accepted on the sheet
     clock_minutes_per_point: int = field(default=0, metadata={"min": 0})  # rule T8b: 0 = no clock
     clock_delay_seconds: int = field(default=0, metadata={"min": 0})  # rule T8b: delay per move
+    # rule T12b: seed 003's Buchholz is the plain sum of the opponents' points ("none": a round without an
+    # opponent adds nothing); "fide": FIDE's dummy opponent (REFERENCES.md), as TRF files use
+    bh_unplayed: BhUnplayed = "none"
 
 
 register_family("tavla", TavlaParams)

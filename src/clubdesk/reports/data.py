@@ -90,6 +90,7 @@ class DominoSheetData:
     blank_rows: int = 20
     recorded: RecordedScore | None = None  # a final-score-only result (no entries)
     encounter: bool = False  # one game of a team encounter (E7b): ``recorded`` is the encounter's score
+    seat_note: str = ""  # rule E7: equal tiles drawn again among the tied (said on the sheet)
 
 
 @dataclass(frozen=True)
@@ -190,7 +191,8 @@ class BracketData:
 @dataclass(frozen=True)
 class ActPlayer:
     name: str
-    number: str = ""  # member (licence) number, rule E15
+    number: str = ""  # the club's member number
+    licence: str = ""  # rule E15: federation licence number ("" when none: the club number is printed)
 
 
 @dataclass(frozen=True)
@@ -208,7 +210,8 @@ class ActIncident:
     table: int | None = None
     hand: int | None = None
     player: str = ""
-    player_number: str = ""
+    player_number: str = ""  # the club's member number
+    player_licence: str = ""  # rule E15: the offender's federation licence number
     decision: str = ""
     recorded_by: str = ""
     count: int | None = None  # E19: 2nd, 3rd time by this pair in this game

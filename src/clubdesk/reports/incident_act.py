@@ -17,6 +17,15 @@ from clubdesk.reports.data import IncidentActData, ReportHeader
 from clubdesk.reports.frame import INK, Styles, content_width, esc, fmt_money, grid, render
 
 
+def _player_ref(licence: str, number: str) -> str:
+    """Rule E15: the federation licence beside the player; without one, the club number, labelled as such."""
+    if licence:
+        return _("licence {licence}").format(licence=licence)
+    if number:
+        return _("club no. {number}").format(number=number)
+    return ""
+
+
 def _ordinal_count(n: int) -> str:
     return _("time {n} by this pair in this game").format(n=n)
 
@@ -42,7 +51,8 @@ def incident_act(out: str | Path | IO[bytes], header: ReportHeader, data: Incide
             for team in data.teams:
                 lines = [f"<b>{esc(team.name)}</b>"]
                 for p in team.players:
-                    num = f" ({_('licence')} {esc(p.number)})" if p.number else ""
+                    ref = _player_ref(p.licence, p.number)
+                    num = f" ({esc(ref)})" if ref else ""
                     cap = " · " + esc(_("captain")) if team.captain and team.captain == p.name else ""
                     lines.append(esc(p.name) + num + cap)
                 cols.append(Paragraph("<br/>".join(lines), st.cell))
@@ -64,7 +74,8 @@ def incident_act(out: str | Path | IO[bytes], header: ReportHeader, data: Incide
                 ]
             ]
             for i in data.incidents:
-                player = i.player + (f" ({i.player_number})" if i.player_number else "")
+                ref = _player_ref(i.player_licence, i.player_number)  # rule E15
+                player = i.player + (f" ({ref})" if ref else "")
                 text = i.text
                 if i.count:
                     # rule E19: the per-pair count in this game is written in the act

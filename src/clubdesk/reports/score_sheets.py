@@ -219,6 +219,9 @@ def _gaple(sheet: GapleSheetData, st: Styles, width: float) -> list[Flowable]:
         rules.append(_("A new game opens with the tile showing the games score: 1-0, then 1-1 (G10)."))
     if p.seat_change:
         rules.append(_("Opponents change seats after every game won (G19)."))
+    if p.double_lead_barred:
+        # rule B3: on every hand's lead (di awal permainan), not only the first; informational, like G10
+        rules.append(_("No hand is led with 0-0 or 6-6; with no other double, the partner leads (B3)."))
     story.extend(_intro(" ".join(rules), st))
 
     head = [
@@ -401,6 +404,8 @@ def _domino(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
             st,
         )
     )
+    if sheet.seat_note:
+        story.extend(_intro(sheet.seat_note, st))  # rule E7: equal tiles drawn again among the tied
     head = [
         "#",
         _("Game"),

@@ -116,6 +116,7 @@ class AppealView:
     decided_by: str
     decided_at: datetime | None
     refund: int
+    subject: str = "result"  # rules G16, T10: what the appeal is about
 
 
 @dataclass(frozen=True)
@@ -327,6 +328,7 @@ def _appeal_view(row: Appeal, names: dict[int, str]) -> AppealView:
         row.decided_by,
         row.decided_at,
         row.refund,
+        row.subject,
     )
 
 
@@ -335,6 +337,7 @@ def _appeal_snapshot(row: Appeal) -> dict[str, Any]:
         "round": row.round_no,
         "table": row.table_no,
         "entrant": row.entrant_id,
+        "subject": row.subject,
         "text": row.text,
         "fee": row.fee,
         "currency": row.currency,
@@ -378,6 +381,12 @@ def _audit_appeal(
         table_no=row.table_no,
         reason=reason,
     )
+
+
+def _results() -> Any:
+    from clubdesk.services import results
+
+    return results
 
 
 def _require_text(text: str, code: str, message: str) -> str:
@@ -459,6 +468,13 @@ def record_incident(
             raise ServiceError("bad-hand", _("Hands are numbered from 1."))
         if game_no < 1:
             raise ServiceError("bad-game", _("Games are numbered from 1."))
+        if m is not None:
+            # rule E16: a false pass is claimed at that moment; E15's false think may come later
+            on_sheet = len(_results().match_entries(s, m).get(game_no, []))
+            try:
+                DR.check_claim_moment(k.key, hand, on_sheet)
+            except DR.DisciplineRuleError as exc:
+                raise _refuse(exc) from exc
         if side is not None and side not in (0, 1):
             raise ServiceError("unknown-side", _("A side is 0 (the first named) or 1."))
         member: Member | None = None
@@ -812,10 +828,19 @@ def file_appeal(
     fee: int = 0,
     override: str | None = None,
     now: datetime | None = None,
+    subject: str = "result",
 ) -> AppealView:
     """Rules T10, G16: an appeal within the window after the match's end; later only when a referee lets
-    it in with a written reason. ``fee`` in minor units, kept unless the appeal is upheld."""
+    it in with a written reason. ``fee`` in minor units, kept unless the appeal is upheld.
+
+    ``subject`` says what it is about ("result" unless said otherwise). The decision is final (rule G16:
+    *mutlak tidak dapat diganggu gugat*; rule T10: *hakem kararı kesindir*): a second appeal on a table and
+    subject that already has a decided appeal is refused, naming that decision; a referee may reopen the
+    decided appeal instead (:func:`reopen_appeal`)."""
     text = _require_text(text, "text-required", _("Write what the appeal is about."))
+    subject = " ".join(subject.split()).lower() or "result"
+    if len(subject) > 60:
+        raise ServiceError("bad-subject", _("The appeal's subject is too long (60 characters at most)."))
     if fee < 0:
         raise ServiceError("bad-fee", _("An appeal fee cannot be negative."))
     minutes = appeal_window(db)
@@ -829,6 +854,35 @@ def file_appeal(
                 _("{name} did not play at table {t} of round {r}.").format(
                     name=en.name, t=table_no, r=round_no
                 ),
+            )
+        decided = s.scalars(
+            select(Appeal)
+            .where(
+                Appeal.event_id == ev.id,
+                Appeal.round_no == round_no,
+                Appeal.table_no == table_no,
+                Appeal.subject == subject,
+                Appeal.status.in_(("upheld", "rejected")),
+            )
+            .order_by(Appeal.id)
+        ).first()
+        if decided is not None:
+            # rules G16, T10: the committee's / referee's decision is final
+            raise ServiceError(
+                "appeal-final",
+                _(
+                    "Appeal {id} on table {t} of round {r} ({subject}) was decided: {decision} by {who} "
+                    "({reasons}). The decision is final (G16, T10); a referee may reopen it with a reason."
+                ).format(
+                    id=decided.id,
+                    t=table_no,
+                    r=round_no,
+                    subject=subject,
+                    decision=_("upheld") if decided.status == "upheld" else _("rejected"),
+                    who=decided.decided_by,
+                    reasons=" ".join(decided.reasons.split()),
+                ),
+                appeal=decided.id,
             )
         filed = now or utcnow()
         timing = DR.appeal_timing(filed, match_end(s, m), minutes)
@@ -864,6 +918,7 @@ def file_appeal(
             fee=fee,
             currency=ev.currency,
             status="open",
+            subject=subject,
         )
         s.add(row)
         s.flush()
@@ -933,6 +988,25 @@ def decide_appeal(
         row.decided_at = utcnow()
         row.refund = DR.appeal_refund(row.fee, upheld)  # rule G16
         _audit_appeal(s, actor, "appeal.decide", row, before, reason=reasons)
+        return _appeal_view(row, R.entrant_names(s, row.event_id))
+
+
+def reopen_appeal(db: Database, actor: Actor, appeal_id: int, reason: str) -> AppealView:
+    """Rules G16, T10: a decided appeal is final; only a referee reopens it, explicitly and with a written
+    reason (audited with the decision as it was). It is then open again: heard and decided anew."""
+    R.require_referee(actor, _("reopen a decided appeal"))
+    reason = _require_text(reason, "reason-required", _("Write why the decided appeal is reopened."))
+    with db.session() as s:
+        row = _appeal(s, appeal_id)
+        if row.status == "open":
+            raise ServiceError("appeal-open", _("Appeal {id} is not decided yet.").format(id=appeal_id))
+        before = _appeal_snapshot(row)
+        row.status = "open"
+        row.reasons = ""
+        row.decided_by = ""
+        row.decided_at = None
+        row.refund = 0
+        _audit_appeal(s, actor, "appeal.reopen", row, before, reason=reason)
         return _appeal_view(row, R.entrant_names(s, row.event_id))
 
 

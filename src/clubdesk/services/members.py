@@ -1,6 +1,7 @@
 """The club's register: members and clubs, search, CSV import and export, merging duplicates.
 
-- A member's ``number`` is the club's own ID and the licence number the match act asks for (rule E15).
+- A member's ``number`` is the club's own ID; ``licence`` his federation licence number, which the match act
+  records (rule E15; "" when he has none: the act then prints the club number under its own label).
 - Public views show number, name, club, city and rating only; phone and e-mail appear in the member
   dialog and the organiser's export (rule T14): see :class:`PublicMember` and :func:`public_list`.
 - Merging (rule T2a) moves every row of every table that points at ``members.id`` to the kept member; the
@@ -62,6 +63,7 @@ COLUMNS: tuple[str, ...] = (
     "email",
     "notes",
     "active",
+    "licence",  # rule E15: the federation licence number (an optional column on import)
 )
 _ALIASES = {
     "e-mail": "email",
@@ -71,8 +73,10 @@ _ALIASES = {
     "rating experience": "rating_experience",
     "member number": "number",
     "member_number": "number",
-    "licence": "number",
-    "license": "number",
+    "license": "licence",
+    "licence number": "licence",
+    "licence_number": "licence",
+    "license number": "licence",
 }
 
 _EMAIL = re.compile(r"^[^@\s,;<>]+@[^@\s,;<>]+\.[^@\s,;<>.]{2,}$")
@@ -98,6 +102,7 @@ class MemberData:
     email: str = ""
     notes: str = ""
     active: bool = True
+    licence: str = ""  # rule E15: federation licence number
 
 
 @dataclass(frozen=True)
@@ -118,6 +123,7 @@ class MemberInfo:
     notes: str
     active: bool
     merged_into: str | None = None  # number of the member this record was merged into
+    licence: str = ""  # rule E15: federation licence number ("" when none)
 
     def public(self) -> PublicMember:
         return PublicMember(self.number, self.name, self.club, self.city, self.rating)
@@ -136,6 +142,7 @@ class MemberInfo:
             email=self.email,
             notes=self.notes,
             active=self.active,
+            licence=self.licence,
         )
 
 
@@ -223,6 +230,9 @@ def field_errors(data: MemberData) -> dict[str, str]:
         errors["number"] = _("The member number is too long (40 characters at most).")
     elif number and any(ch.isspace() for ch in number):
         errors["number"] = _("The member number must not contain spaces.")
+    licence = data.licence.strip()
+    if len(licence) > 40:  # rule E15
+        errors["licence"] = _("The licence number is too long (40 characters at most).")
     if data.phone.strip() and not phone_ok(data.phone):
         errors["phone"] = _("Malformed phone number: {phone}").format(phone=data.phone.strip())
     if data.email.strip() and not email_ok(data.email):
@@ -263,6 +273,7 @@ def _clean(data: MemberData) -> MemberData:
         phone=data.phone.strip(),
         email=data.email.strip(),
         notes=data.notes.strip(),
+        licence=data.licence.strip(),
     )
 
 
@@ -296,6 +307,7 @@ def _info(m: Member, clubs: dict[int, str], numbers: dict[int, str]) -> MemberIn
         notes=m.notes or "",
         active=bool(m.active),
         merged_into=numbers.get(m.merged_into_id) if m.merged_into_id is not None else None,
+        licence=m.licence or "",
     )
 
 
@@ -455,6 +467,7 @@ def _snapshot(m: Member, club: str) -> dict[str, Any]:
         "email": m.email,
         "notes": m.notes,
         "active": m.active,
+        "licence": m.licence,
     }
 
 
@@ -471,6 +484,7 @@ def _apply(s: Session, actor: Actor, m: Member, data: MemberData) -> None:
     m.email = data.email
     m.notes = data.notes
     m.active = data.active
+    m.licence = data.licence  # rule E15
 
 
 def create_member(db: Database, actor: Actor, data: MemberData) -> MemberInfo:
@@ -599,6 +613,7 @@ def _merged_data(keep: MemberInfo, drop: MemberInfo) -> MemberData:
         email=keep.email or drop.email,
         notes=notes,
         active=True,
+        licence=keep.licence or drop.licence,
     )
 
 
@@ -864,6 +879,7 @@ def _row_to_data(v: dict[str, str]) -> tuple[MemberData | None, list[str]]:
             email=v.get("email", ""),
             notes=v.get("notes", ""),
             active=bool(active) if active is not None else True,
+            licence=v.get("licence", ""),
         )
     )
     return data, reasons
@@ -990,6 +1006,7 @@ def export_csv(db: Database, actor: Actor, path: Path, *, delimiter: str = ",") 
                     m.email,
                     m.notes,
                     "yes" if m.active else "no",
+                    m.licence,
                 )
             ]
         )

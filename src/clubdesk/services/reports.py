@@ -361,6 +361,8 @@ def score_sheets_data(
                         entries=entries,
                         recorded=rec,
                         encounter=bool(g),
+                        # rule E7: the sheet says when equal tiles were drawn again among the tied
+                        seat_note=F.seat_draw_note(stored, names) if g <= 1 else "",
                     )
                 )
         if progress is not None:
@@ -800,6 +802,8 @@ def incident_act_data(
         ev = _event(s, event_id)
         rno, rnd = _round(s, ev, round_no, table_no)
         who = _public(s, ev)
+        # rule E15: the act prints each player's federation licence (the club number when he has none)
+        licences = {m.number: m.licence for m in s.scalars(select(Member).where(Member.licence != ""))}
         teams: list[D.ActTeam] = []
         encounter = _("Round {n}").format(n=rno)
         referee = ""
@@ -814,13 +818,13 @@ def incident_act_data(
                 teams.append(
                     D.ActTeam(
                         name=w.name,
-                        players=tuple(D.ActPlayer(nm, num) for num, nm in w.members),
+                        players=tuple(D.ActPlayer(nm, num, licences.get(num, "")) for num, nm in w.members),
                     )
                 )
             if table_no is not None and m.side_b is not None:
                 encounter = f"{who[m.side_a].name} – {who[m.side_b].name}"
     listing = DS.discipline_list(db, event_id, round_no=rno, table_no=table_no)
-    return _act_from(listing, str(event_id), rno, table_no, encounter, teams, referee)
+    return _act_from(listing, str(event_id), rno, table_no, encounter, teams, referee, licences)
 
 
 def _act_from(
@@ -831,6 +835,7 @@ def _act_from(
     encounter: str,
     teams: Sequence[D.ActTeam],
     referee: str,
+    licences: dict[str, str] | None = None,
 ) -> D.IncidentActData:
     """Plain act data from :class:`clubdesk.services.discipline.DisciplineList` (incidents, penalties,
     appeals with their decisions and reasons)."""
@@ -843,9 +848,11 @@ def _act_from(
             hand=i.hand,
             player=i.player,
             player_number=i.player_number,
+            player_licence=(licences or {}).get(i.player_number, ""),  # rule E15
             decision=i.decision_label or i.decision,
             recorded_by=i.recorded_by,
-            count=i.occurrence or None,  # rule E19: 2nd, 3rd time by this pair in this game
+            # rule E19 (Reading): every drop is recorded; the act numbers them from the 2nd in a game
+            count=i.occurrence if i.occurrence >= 2 else None,
         )
         for i in listing.incidents
     )

@@ -115,6 +115,9 @@ def _apply_outcome(m: Match, oc: F.Outcome) -> None:
     m.winner = None if oc.winner is None else (m.side_a if oc.winner == 0 else m.side_b)
 
 
+apply_outcome = _apply_outcome  # the score, points, finished and winner of an outcome, onto the match
+
+
 def reset_confirmation(m: Match) -> None:
     """A changed result needs approving again: the scorer's and counter's initials are cleared."""
     m.scorer = ""

@@ -31,6 +31,7 @@ from clubdesk.standings.prizes import PlacePrize, PrizePlan, award_prizes
 from clubdesk.standings.ratings import RatedMatch, RatingState, rate_matches
 from clubdesk.standings.season import Placing, SeasonScale, place_points
 from clubdesk.standings.table import Standings, format_value, standings
+from clubdesk.standings.tiebreaks import Unplayed
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,10 @@ def compute_standings(
     regular = [p for p in played if not F.is_playoff(p)]
     # rule T9c: a disqualified entrant is out of the ranking, so the next one takes his place
     data = F.event_data(ids, regular, scheme, ev.format, disqualified=[d for d in disqualified if d in ids])
-    st = standings(data, codes_for(ev, n), names=names)
+    # rule T12b: the Buchholz reading of a round without an opponent is the event's bh_unplayed parameter
+    # (tavla preset "none": seed 003's plain sum; "fide": the dummy opponent of REFERENCES.md)
+    unplayed = Unplayed(str(_p.get("bh_unplayed", "fide")))
+    st = standings(data, codes_for(ev, n), names=names, unplayed=unplayed)
     tied = [r for r in st.rows if r.rank == 1 and r.playoff]
     po = F.playoff_progress([r.entrant for r in tied], played)
     if po.champion is not None:  # rule BC2: the play-off decides the places among the tied
@@ -165,6 +169,12 @@ def _build(s: Session, ev: Event) -> tuple[EventNight, list[F.Played], list[str]
     names = {str(k): v for k, v in R.entrant_names(s, ev.id).items()}
     dq = R.disqualified_ids(s, ev)
     return n, played, ids, compute_standings(ev, n, played, ids, names, disqualified=dq)
+
+
+def session_standings(s: Session, ev: Event) -> EventStandings:
+    """The standings inside the caller's session (to compare before and after a change that is not saved)."""
+    n, played, _ids, st = _build(s, ev)
+    return _view(s, ev, n, played, st)
 
 
 def event_standings(db: Database, event_id: int) -> EventStandings:

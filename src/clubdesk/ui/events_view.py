@@ -1,6 +1,8 @@
 """Events: the list of competitions and the event editor (ruleset, format, entry type, rounds and match
 lengths (T8a), fees per entrant or person (BC4), early price (T2b), side events (T2e), refund policy (T2d),
-capacity, registration close, start time and arrival deadline (G15)).
+capacity, registration close, start time and arrival deadline (G15)), and the event's rule readings
+(issue 29: B6, B8, T12b, G3's floor) with a switch to the preset's readings that shows first which tables
+and places would change.
 
 Keyboard: Ctrl+N new event, Ctrl+S save; each refusal is shown next to its field.
 """
@@ -21,6 +23,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPushButton,
     QScrollArea,
     QSpinBox,
@@ -33,6 +36,7 @@ from clubdesk.games import RULESETS
 from clubdesk.i18n import _
 from clubdesk.models.event import ENTRY_TYPES, FORMATS
 from clubdesk.services import events as ev_service
+from clubdesk.services import readings as rd_service
 from clubdesk.services.base import ServiceError
 from clubdesk.standings.money import minor_to_major_str
 from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, parse_money, set_message
@@ -176,6 +180,19 @@ class EventEditor(QWidget):
         add("venue", _("Venue"), self.venue)
         add("season", _("Season"), self.season)
         add("coefficient_class", _("Coefficient class"), self.coefficient_class)
+        # issue 29: the rule readings the event uses (its preset's, or the old ones kept on upgrade)
+        self.readings = QLabel("")
+        self.readings.setObjectName("eventReadings")
+        self.readings.setWordWrap(True)
+        self.readings_button = QPushButton(_("Switch to the preset's &readings…"))
+        self.readings_button.setObjectName("switchReadings")
+        self.readings_button.clicked.connect(self._switch_readings)
+        readings_box = QWidget()
+        readings_layout = QVBoxLayout(readings_box)
+        readings_layout.setContentsMargins(0, 0, 0, 0)
+        readings_layout.addWidget(self.readings)
+        readings_layout.addWidget(self.readings_button)
+        form.addRow(_("Rule readings"), readings_box)
 
         self.save_button = QPushButton(_("&Save"))
         self.save_button.setObjectName("saveEvent")
@@ -263,6 +280,7 @@ class EventEditor(QWidget):
         self.coefficient_class.setText(data.coefficient_class)
         self._overrides = dict(data.overrides)
         self._overrides.pop("target", None)
+        self._show_readings(info)
         if info is not None:
             self.title.setText(info.name)
             self.status_combo.setCurrentIndex(max(0, self.status_combo.findData(info.status)))
@@ -349,6 +367,67 @@ class EventEditor(QWidget):
         set_message(self.message, _("Status changed."), True)
         self.section.refresh(select=self.event_id)
         state.dataChanged.emit("events")
+
+    def _show_readings(self, info: ev_service.EventInfo | None) -> None:
+        """Each reading as the event uses it, with the preset's when they differ (issue 29)."""
+        lines: list[str] = []
+        changes: dict[str, object] = {}
+        if info is not None:
+            db = self.section.state.db
+            for r in rd_service.event_readings(db, info.id):
+                text = f"{r.label} ({r.rule}): {rd_service.value_label(r.value)}"
+                if not r.is_preset:
+                    text += " · " + _("preset: {value}").format(value=rd_service.value_label(r.preset_value))
+                lines.append(text)
+            changes = rd_service.new_readings(db, info.id)
+        self.readings.setText("\n".join(lines) if lines else _("The preset's readings."))
+        self.readings_button.setEnabled(bool(changes))
+
+    def readings_preview(self) -> rd_service.ReadingsPreview | None:
+        """What switching to the preset's readings would change (nothing is written)."""
+        if self.event_id is None:
+            return None
+        db = self.section.state.db
+        changes = rd_service.new_readings(db, self.event_id)
+        return rd_service.preview_readings(db, self.event_id, changes) if changes else None
+
+    def apply_readings(self) -> bool:
+        """Save the switch to the preset's readings (audited), then show the event again."""
+        if self.event_id is None:
+            return False
+        state = self.section.state
+        try:
+            changes = rd_service.new_readings(state.db, self.event_id)
+            rd_service.apply_readings(state.db, state.actor, self.event_id, changes)
+        except ServiceError as exc:
+            set_message(self.message, exc.message, False)
+            return False
+        info = ev_service.get_event(state.db, self.event_id)
+        self.load(info.data(), info)  # the editor holds the new overrides: a later Save keeps them
+        set_message(self.message, _("The event uses the preset's readings now."), True)
+        self.section.refresh(select=self.event_id)
+        state.dataChanged.emit("events")
+        return True
+
+    def _switch_readings(self) -> None:
+        try:
+            preview = self.readings_preview()
+        except ServiceError as exc:
+            set_message(self.message, exc.message, False)
+            return
+        if preview is None:
+            return
+        answer = QMessageBox.question(
+            self,
+            _("Switch the rule readings"),
+            _("Switching changes this:")
+            + "\n\n"
+            + "\n".join(preview.lines())
+            + "\n\n"
+            + _("Save the switch?"),
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            self.apply_readings()
 
     def _open_desk(self) -> None:
         window = self.window()

@@ -131,6 +131,10 @@ class MemberDialog(QDialog):
         self.number = QLineEdit()
         self.number.setObjectName("number")
         self.number.setPlaceholderText(_("next free number"))
+        # rule E15: the federation licence number, printed on the match act (a field of its own)
+        self.licence = QLineEdit()
+        self.licence.setObjectName("licence")
+        self.licence.setPlaceholderText(_("federation licence, if any"))
         self.club = QComboBox()
         self.club.setObjectName("club")
         self.club.setEditable(True)
@@ -164,6 +168,7 @@ class MemberDialog(QDialog):
         self.fields: dict[str, FieldWithError] = {
             "name": FieldWithError(self.name),
             "number": FieldWithError(self.number),
+            "licence": FieldWithError(self.licence),
             "club": FieldWithError(self.club),
             "city": FieldWithError(self.city),
             "gender": FieldWithError(self.gender),
@@ -178,6 +183,7 @@ class MemberDialog(QDialog):
         labels = {
             "name": _("&Name"),
             "number": _("Member n&umber"),
+            "licence": _("Federation &licence"),
             "club": _("&Club"),
             "city": _("Cit&y"),
             "gender": _("&Gender"),
@@ -214,6 +220,7 @@ class MemberDialog(QDialog):
     def _fill(self, m: ms.MemberInfo) -> None:
         self.name.setText(m.name)
         self.number.setText(m.number)
+        self.licence.setText(m.licence)
         self.club.setCurrentText(m.club)
         self.city.setText(m.city)
         self.gender.setCurrentIndex(max(0, self.gender.findData(m.gender)))
@@ -240,6 +247,7 @@ class MemberDialog(QDialog):
             email=self.email.text(),
             notes=self.notes.toPlainText(),
             active=self.active.isChecked(),
+            licence=self.licence.text(),
         )
 
     def save(self) -> bool:
@@ -457,6 +465,7 @@ class MergeDialog(QDialog):
         rows: list[tuple[str, str, str, str]] = [
             (_("Number"), p.keep.number, p.drop.number, p.keep.number),
             (_("Name"), p.keep.name, p.drop.name, p.result.name),
+            (_("Licence"), p.keep.licence, p.drop.licence, p.result.licence),
             (_("Club"), p.keep.club, p.drop.club, p.result.club),
             (_("City"), p.keep.city, p.drop.city, p.result.city),
             (_("Gender"), p.keep.gender, p.drop.gender, p.result.gender),
