@@ -43,6 +43,7 @@ from clubdesk.models.money import METHODS, Payment
 from clubdesk.services.base import Actor, ServiceError, audit
 from clubdesk.services.common import load_event
 from clubdesk.services.events import money_text
+from clubdesk.services.permissions import require
 
 # Check-in codes: no 0/O, 1/I/L, 2/Z, 5/S, 6/G, 8/B; the first character is a letter.
 CODE_LETTERS = "ACDEFHJKMNPQRTUVWXY"
@@ -456,6 +457,7 @@ def register(
 
     Past the capacity the entry joins the waiting list, in order (rule T2c), and the message says so.
     """
+    require(actor, "desk.register")  # permission table (issue 23)
     now = _now(now)
     with db.session() as s:
         ev = load_event(s, event_id)
@@ -650,6 +652,7 @@ def withdraw(
     With ``member``, only that player of a pair or team leaves; a pair keeps its place only with a named
     ``substitute``.
     """
+    require(actor, "desk.withdraw")  # permission table (issue 23)
     now = _now(now)
     with db.session() as s:
         ev = load_event(s, event_id)
@@ -818,6 +821,7 @@ def pay(
     paid_at: datetime | None = None,
 ) -> PaymentInfo:
     """Record a payment in minor units (rule T2b). More than what is owed at that date is refused."""
+    require(actor, "desk.pay")  # permission table (issue 23)
     paid_at = _now(paid_at)
     if method not in METHODS:
         raise ServiceError(
@@ -889,6 +893,7 @@ def refund(
     now: datetime | None = None,
 ) -> list[PaymentInfo]:
     """Give money back by hand (e.g. a mistaken payment); never more than was paid."""
+    require(actor, "desk.refund")  # permission table (issue 23)
     now = _now(now)
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
         raise ServiceError("bad-amount", _("A refund is a positive amount."))

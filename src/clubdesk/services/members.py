@@ -42,7 +42,8 @@ from clubdesk.models.base import Base
 from clubdesk.models.club import Club
 from clubdesk.models.member import Member
 from clubdesk.services.base import Actor, ServiceError, audit
-from clubdesk.services.text import fold, matches
+from clubdesk.services.permissions import require
+from clubdesk.services.text import excel_safe, fold, matches
 
 DEFAULT_RATING = 1500.0  # rule T12c: new players start at 1500
 FIRST_NUMBER = 1001
@@ -475,6 +476,7 @@ def _apply(s: Session, actor: Actor, m: Member, data: MemberData) -> None:
 
 def create_member(db: Database, actor: Actor, data: MemberData) -> MemberInfo:
     """Add a member; without a number the next free one is given. Refused: ServiceError, nothing written."""
+    require(actor, "members.edit")  # permission table (issue 23)
     data = _clean(data)
     _refuse_fields(field_errors(data))
     with db.session() as s:
@@ -500,6 +502,7 @@ def _refuse_taken(s: Session, number: str, *, except_id: int | None = None) -> N
 
 def update_member(db: Database, actor: Actor, number: str, data: MemberData) -> MemberInfo:
     """Change a member's data (the number too, if the new one is free)."""
+    require(actor, "members.edit")  # permission table (issue 23)
     data = _clean(data)
     _refuse_fields(field_errors(data))
     with db.session() as s:
@@ -519,6 +522,7 @@ def update_member(db: Database, actor: Actor, number: str, data: MemberData) -> 
 
 def set_active(db: Database, actor: Actor, number: str, active: bool) -> MemberInfo:
     """Deactivate (or reactivate) a member; records are never deleted."""
+    require(actor, "members.edit")  # permission table (issue 23)
     with db.session() as s:
         m = _by_number(s, number, follow_merged=False)
         if m.merged_into_id is not None and active:
@@ -631,6 +635,7 @@ def merge_members(db: Database, actor: Actor, keep_number: str, drop_number: str
     """Merge ``drop`` into ``keep`` (rule T2a): every row pointing at the dropped member now points at the
     kept one; the dropped record stays, inactive, marked as merged into the kept one.
     One transaction, audited."""
+    require(actor, "members.merge")  # permission table (issue 23)
     try:
         with db.session() as s:
             keep, drop = _merge_pair(s, keep_number, drop_number)
@@ -920,6 +925,7 @@ def import_members(
 ) -> ImportPreview:
     """Import a register CSV, all or nothing. Any bad line: ServiceError listing every bad line, nothing
     written. ``dry_run``: check everything, write nothing."""
+    require(actor, "members.import")  # permission table (issue 23)
     preview = preview_import(db, source)
     if preview.bad_lines:
         raise ServiceError(
@@ -961,13 +967,10 @@ def import_members(
 # --------------------------------------------------------------------------- CSV export
 
 
-def _excel_safe(value: str) -> str:
-    return "'" + value if value[:1] in ("=", "+", "-", "@") else value
-
-
 def export_csv(db: Database, actor: Actor, path: Path, *, delimiter: str = ",") -> int:
     """The organiser's export: every member not merged away, all columns (phone and e-mail included, T14:
     this file is for the organiser only). UTF-8 with BOM so Excel shows the accents right. Audited."""
+    require(actor, "members.export")  # permission table (issue 23)
     members = list_members(db, include_inactive=True)
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, delimiter=delimiter, lineterminator="\r\n")
@@ -976,7 +979,7 @@ def export_csv(db: Database, actor: Actor, path: Path, *, delimiter: str = ",") 
         rating = f"{m.rating:g}"
         writer.writerow(
             [
-                _excel_safe(x)
+                excel_safe(x)
                 for x in (
                     m.number,
                     m.name,

@@ -49,3 +49,9 @@ def matches(query: str, *texts: str) -> bool:
         return True
     haystack = " ".join(fold(t) for t in texts if t)
     return all(word in haystack for word in words)
+
+
+def excel_safe(value: str) -> str:
+    """A CSV cell that spreadsheet programs show as text: one starting with = + - @ gets a leading apostrophe,
+    so "=HYPERLINK(...)" is not run as a formula (the member import removes that apostrophe again)."""
+    return "'" + value if value[:1] in ("=", "+", "-", "@") else value
