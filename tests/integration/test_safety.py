@@ -390,6 +390,61 @@ def test_racing_registrations_never_overbook(tmp_path: Path) -> None:
         db.close()
 
 
+def _race(tmp_path: Path, path: Path, argvs: list[list[str]]) -> list[tuple[int, str]]:
+    """Start one CLI process per argv, release them at the same instant, return (exit code, stderr) each."""
+    go = tmp_path / "go-cli"
+    go.unlink(missing_ok=True)
+    code = """
+        import sys, time
+        from pathlib import Path
+        from clubdesk.cli.core import main
+        while not Path(sys.argv[1]).exists():
+            time.sleep(0.001)
+        sys.exit(main(sys.argv[2:]))
+        """
+    env = dict(os.environ, PYTHONPATH=SRC)
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", textwrap.dedent(code), str(go), "--db", str(path), *argv],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for argv in argvs
+    ]
+    time.sleep(1.5)
+    go.write_text("go")
+    outs = [p.communicate(timeout=120) for p in procs]
+    return [(p.returncode, err) for p, (_out, err) in zip(procs, outs, strict=True)]
+
+
+def test_racing_payments_never_overpay_and_one_member_number_is_never_given_twice(tmp_path: Path) -> None:
+    from clubdesk.services import desk, events, members
+
+    path = tmp_path / "club.sqlite3"
+    db = Database(path)
+    m = members.create_member(db, ME, members.MemberData(name="Ayşe Çelik"))
+    ev = events.create_event(
+        db, ME, events.EventData(name="Kupa", ruleset="tavla", format="swiss", fee=25000, currency="TRY")
+    )
+    entrant = desk.register(db, ME, ev.id, m.number).entrant
+    db.close()
+    pays = _race(
+        tmp_path, path, [["pay", str(ev.id), str(entrant), "--amount", "250", "--method", "cash"]] * 8
+    )
+    assert sorted(code for code, _e in pays) == [0] + [1] * 7, pays
+    assert all("Traceback" not in e for _c, e in pays)
+    assert _count(path, "SELECT sum(amount) FROM payments") == 25000  # paid once, never more than owed
+
+    adds = _race(
+        tmp_path, path, [["member", "add", "--name", f"Kişi {i}", "--number", "5000"] for i in range(8)]
+    )
+    assert sorted(code for code, _e in adds) == [0] + [1] * 7, adds
+    assert all("Traceback" not in e and len(e.strip().splitlines()) == 1 for c, e in adds if c == 1)
+    assert _count(path, "SELECT count(*) FROM members WHERE number = '5000'") == 1
+
+
 def test_a_lock_held_too_long_is_one_clear_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

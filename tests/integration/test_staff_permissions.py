@@ -101,6 +101,7 @@ def test_every_action_of_the_permission_table_with_every_role(club: Database, tm
 
 def test_scorer_is_refused_with_a_translated_reason_and_nothing_is_written(club: Database) -> None:
     ev = _event(club)
+    staff.add_staff(club, SEC, "Sekretaris", "secretary", "1234")
     e0 = _entrant(club, ev, 0)
     desk.pay(club, SEC, ev, e0, 25000, "cash")
     with club.session() as s:
@@ -249,3 +250,11 @@ def test_audit_json_masks_phones_unless_the_secretary_reads_it(
     monkeypatch.setenv("CLUBDESK_PIN", "1234")
     assert cli(["--db", path, "--as", "Sekretaris", "audit", "--json"]) == 0
     assert "532" in capsys.readouterr().out
+
+
+def test_a_one_person_club_allows_everything_as_before(club: Database) -> None:
+    ev = _event(club)
+    e0 = _entrant(club, ev, 0)
+    desk.pay(club, SEC, ev, e0, 25000, "cash")
+    refunded = desk.refund(club, Actor("SR", Role.SCORER), ev, e0, 100, reason="no accounts yet")
+    assert refunded

@@ -267,6 +267,8 @@ def _refusal(exc: Exception) -> tuple[str | None, list[str]]:
         return _("entry {index}: {reason}").format(index=exc.index + 1, reason=exc.message or exc.code), []
     if isinstance(exc, RulesetError):
         return str(exc), []
+    if isinstance(exc, OverflowError):  # e.g. an id of 23 digits (issue 23): a refusal, not a traceback
+        return _("A number is too large."), []
     if isinstance(exc, OSError):
         return _("cannot use {file}: {reason}").format(file=exc.filename, reason=exc.strerror), []
     return None, []

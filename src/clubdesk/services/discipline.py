@@ -597,6 +597,15 @@ def impose_penalty(
             DR.check_penalty(family, kind, points)
         except DR.DisciplineRuleError as exc:
             raise _refuse(exc) from exc
+        _family_name, params = R.params_of(ev)
+        most = int(params.get("target") or params.get("match_length") or 1000)
+        if points is not None and points > most:  # issue 23: a typo must not store 9×10^18 points
+            raise ServiceError(
+                "points-too-high",
+                _("A penalty of {points} points is more than the game's target ({most}).").format(
+                    points=points, most=most
+                ),
+            )
         games = RS.match_entries(s, m)  # the table's sheet, game by game
         g = game_no if game_no is not None else (max(games) if games else 1)
         sheet = games.get(g, [])

@@ -32,7 +32,7 @@ def backup(
     now: datetime | None = None,
 ) -> BackupInfo:
     """A verified backup of ``db`` (into ``folder`` or the database's backups folder)."""
-    require(actor, "database.backup")  # permission table (issue 23)
+    require(actor, "database.backup", db)  # permission table (issue 23)
     info = backup_database(db.path, Path(folder) if folder else db.backups_dir, reason=reason, now=now)
     with db.session() as s:
         audit(
@@ -59,7 +59,7 @@ def backups(db: Database) -> list[tuple[datetime, Path]]:
 def restore(db: Database, actor: Actor, file: Path) -> BackupInfo:
     """Replace the database with ``file`` (refused unless it is a sound ClubDesk database of a known schema);
     the current content is backed up first and returned."""
-    require(actor, "database.restore")  # permission table (issue 23)
+    require(actor, "database.restore", db)  # permission table (issue 23)
     kept = restore_database(db, Path(file))
     with db.session() as s:
         audit(

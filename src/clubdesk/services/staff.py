@@ -111,7 +111,7 @@ def add_staff(db: Database, actor: Actor, name: str, role: Role | str, pin: str)
             if role is not Role.SECRETARY:
                 raise ServiceError("first-secretary", _("The first staff account must be the secretary's."))
         else:
-            require(actor, "staff.manage")
+            require(actor, "staff.manage", s)
         if s.scalar(select(StaffAccount.id).where(func.lower(StaffAccount.name) == name.lower())) is not None:
             raise ServiceError("name-taken", _("{name} already has a staff account.").format(name=name))
         row = StaffAccount(name=name, role=str(role), pin_hash=hash_pin(pin), active=True, failed=0)
@@ -127,7 +127,7 @@ def set_pin(db: Database, actor: Actor, name: str, pin: str) -> StaffInfo:
     with db.session() as s:
         row = _by_name(s, name)
         if actor.name.lower() != row.name.lower():
-            require(actor, "staff.manage")
+            require(actor, "staff.manage", s)
         row.pin_hash = hash_pin(pin)
         row.failed, row.locked_until = 0, None
         audit(s, actor, "staff.pin", "staff", row.id, after={"name": row.name})
@@ -136,7 +136,7 @@ def set_pin(db: Database, actor: Actor, name: str, pin: str) -> StaffInfo:
 
 def deactivate(db: Database, actor: Actor, name: str) -> StaffInfo:
     with db.session() as s:
-        require(actor, "staff.manage")
+        require(actor, "staff.manage", s)
         row = _by_name(s, name)
         if row.role == Role.SECRETARY and row.active:
             others = s.scalar(
