@@ -59,10 +59,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     lang = args.lang or settings_service.club_settings(db).language
     i18n.set_language(lang)
     install_qt_translator(app, lang)
+    from clubdesk.services import staff
     from clubdesk.ui.main_window import MainWindow
+    from clubdesk.ui.safety_panel import AutoBackup, PinDialog
     from clubdesk.ui.state import DeskState
 
     state = DeskState(db)
+    if staff.has_accounts(
+        db
+    ):  # issue 23: from the first account on, the desk opens for a person proved by PIN
+        login = PinDialog(db)
+        if login.exec() != PinDialog.DialogCode.Accepted or login.actor is None:
+            return 0
+        state.actor = login.actor
+    backups = AutoBackup(state, app)  # on opening, every 30 minutes with changes, on closing
+    backups.start()
+    app.aboutToQuit.connect(lambda: backups.run("close"))
     window = MainWindow(state)
     window.show()
     log.info("opened %s", db.path)

@@ -29,6 +29,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "clubdesk.cli.standings",
     "clubdesk.cli.discipline",
     "clubdesk.cli.reports",
+    "clubdesk.cli.safety",
+    "clubdesk.cli.staff",
 )
 
 
@@ -52,7 +54,9 @@ class Context:
     db_path: Path | None
     lang: str
     json: bool
+    as_name: str | None = None
     _db: Any = field(default=None, repr=False)
+    _actor: Any = field(default=None, repr=False)
 
     def database(self, *, demo: bool = False) -> Any:
         """Open (and migrate) the database: ``--db``, else the demo file or the user data dir's file."""
@@ -68,14 +72,45 @@ class Context:
         return self._db
 
     def actor(self) -> Any:
+        """Who acts. Once the club has staff accounts, only a person proved by PIN (``--as NAME`` with
+        ``CLUBDESK_PIN`` or a prompt; issue 23): ``CLUBDESK_ROLE`` then grants nothing. Without accounts
+        (a one-person club) ``CLUBDESK_ACTOR``/``CLUBDESK_ROLE`` say who acts, as before."""
+        from clubdesk.services import staff
         from clubdesk.services.base import Actor, Role
 
-        name = os.environ.get("CLUBDESK_ACTOR", "").strip() or "CLI"
+        if self._actor is not None:
+            return self._actor
+        if staff.has_accounts(self.database()):
+            if not self.as_name:
+                raise Refused(
+                    _("This club has staff accounts: say who you are with --as NAME (PIN in CLUBDESK_PIN).")
+                )
+            pin = os.environ.get("CLUBDESK_PIN")
+            if pin is None:
+                if not sys.stdin.isatty():
+                    raise Refused(_("Give the PIN of {name} in CLUBDESK_PIN.").format(name=self.as_name))
+                import getpass
+
+                pin = getpass.getpass(_("PIN for {name}: ").format(name=self.as_name))
+            self._actor = staff.authenticate(self.database(), self.as_name, pin)
+            return self._actor
+        name = (self.as_name or os.environ.get("CLUBDESK_ACTOR", "")).strip() or "CLI"
         role = os.environ.get("CLUBDESK_ROLE", "secretary").strip().lower()
         try:
-            return Actor(name, Role(role))
+            self._actor = Actor(name, Role(role))
         except ValueError as exc:
             raise Refused(_("Unknown role in CLUBDESK_ROLE: {role}").format(role=role)) from exc
+        return self._actor
+
+    def viewer(self) -> Any:
+        """Who is reading (for what a role may see): the proved person, or nobody in particular when the club
+        has accounts and no ``--as`` was given; in a one-person club, the person acting."""
+        from clubdesk.services import staff
+        from clubdesk.services.base import Actor, Role
+
+        if staff.has_accounts(self.database()) and not self.as_name:
+            return Actor("?", Role.SCORER)  # sees no more than the least of the roles
+        return self.actor()
 
 
 Handler = Callable[[Context, argparse.Namespace], Output | Any]
@@ -94,6 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--db", type=Path, help=_("database file (default: the one in the user data folder)"))
     parser.add_argument("--lang", default=None, help=_("language of messages: en, id, es, tr"))
     parser.add_argument("--json", action="store_true", help=_("print one JSON document on stdout"))
+    parser.add_argument(
+        "--as", dest="as_name", default=None, metavar="NAME", help=_("act as this staff member (PIN asked)")
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for name in COMMAND_MODULES:
@@ -186,7 +224,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     i18n.set_language(lang)
     parser = build_parser()
     args = parser.parse_args(argv)
-    ctx = Context(db_path=args.db, lang=lang, json=bool(args.json or getattr(args, "json_after", False)))
+    ctx = Context(
+        db_path=args.db,
+        lang=lang,
+        json=bool(args.json or getattr(args, "json_after", False)),
+        as_name=args.as_name,
+    )
     try:
         result = args.handler(ctx, args)
     except Exception as exc:  # noqa: BLE001 - every refusal becomes one line and exit 1
@@ -224,6 +267,8 @@ def _refusal(exc: Exception) -> tuple[str | None, list[str]]:
         return _("entry {index}: {reason}").format(index=exc.index + 1, reason=exc.message or exc.code), []
     if isinstance(exc, RulesetError):
         return str(exc), []
+    if isinstance(exc, OverflowError):  # e.g. an id of 23 digits (issue 23): a refusal, not a traceback
+        return _("A number is too large."), []
     if isinstance(exc, OSError):
         return _("cannot use {file}: {reason}").format(file=exc.filename, reason=exc.strerror), []
     return None, []

@@ -96,6 +96,9 @@ def register(sub: Any) -> None:
     au.add_argument("--person", default=None, help=_("who acted, or a name or number in the change"))
     au.add_argument("--csv", type=Path, default=None, help=_("write the rows to this CSV file"))
     au.add_argument("--limit", type=int, default=None)
+    au.add_argument(
+        "--verify", action="store_true", help=_("check the audit log's hash chain; name the first broken row")
+    )
 
 
 def cmd_incident(ctx: Context, args: argparse.Namespace) -> Output:
@@ -210,6 +213,15 @@ def cmd_disqualify(ctx: Context, args: argparse.Namespace) -> Output:
 def cmd_audit(ctx: Context, args: argparse.Namespace) -> Output:
     from clubdesk.services import discipline
 
+    if args.verify:
+        from clubdesk.cli.core import Refused
+        from clubdesk.services.audit_chain import verify_chain
+
+        report = verify_chain(ctx.database())
+        if not report.ok:
+            raise Refused(report.message())
+        return Output(report.as_json(), report.message())
+
     rows = discipline.audit_rows(
         ctx.database(),
         event_id=args.event,
@@ -217,6 +229,7 @@ def cmd_audit(ctx: Context, args: argparse.Namespace) -> Output:
         table_no=args.table_no,
         person=args.person,
         limit=args.limit,
+        viewer=ctx.viewer(),
     )
     if args.csv is not None:
         n = discipline.export_audit_csv(ctx.database(), args.csv, rows)

@@ -79,18 +79,22 @@ def audit(
     """Write one audit row in the caller's transaction (so it lands exactly when the change does)."""
     if not actor.name.strip():
         raise ServiceError("actor-required", _("Say who is acting before changing anything."))
-    session.add(
-        AuditEntry(
-            actor_name=actor.name.strip(),
-            actor_role=str(actor.role),
-            action=action,
-            entity=entity,
-            entity_id=None if entity_id is None else str(entity_id),
-            event_id=event_id,
-            round_no=round_no,
-            table_no=table_no,
-            before=_json(before),
-            after=_json(after),
-            reason=reason,
-        )
-    )
+    from clubdesk.models.base import utcnow
+    from clubdesk.services import audit_chain
+
+    values: dict[str, Any] = {
+        "at": utcnow(),
+        "actor_name": actor.name.strip(),
+        "actor_role": str(actor.role),
+        "action": action,
+        "entity": entity,
+        "entity_id": None if entity_id is None else str(entity_id),
+        "event_id": event_id,
+        "round_no": round_no,
+        "table_no": table_no,
+        "before": _json(before),
+        "after": _json(after),
+        "reason": reason,
+    }
+    prev_hash, row_hash = audit_chain.link(session, values)  # tamper-evident chain (issue 23)
+    session.add(AuditEntry(**values, prev_hash=prev_hash, row_hash=row_hash))

@@ -43,6 +43,9 @@ from clubdesk.models.money import METHODS, Payment
 from clubdesk.services.base import Actor, ServiceError, audit
 from clubdesk.services.common import load_event
 from clubdesk.services.events import money_text
+from clubdesk.services.permissions import require
+
+MAX_REFERENCE = 200
 
 # Check-in codes: no 0/O, 1/I/L, 2/Z, 5/S, 6/G, 8/B; the first character is a letter.
 CODE_LETTERS = "ACDEFHJKMNPQRTUVWXY"
@@ -456,6 +459,7 @@ def register(
 
     Past the capacity the entry joins the waiting list, in order (rule T2c), and the message says so.
     """
+    require(actor, "desk.register", db)  # permission table (issue 23)
     now = _now(now)
     with db.session() as s:
         ev = load_event(s, event_id)
@@ -650,6 +654,7 @@ def withdraw(
     With ``member``, only that player of a pair or team leaves; a pair keeps its place only with a named
     ``substitute``.
     """
+    require(actor, "desk.withdraw", db)  # permission table (issue 23)
     now = _now(now)
     with db.session() as s:
         ev = load_event(s, event_id)
@@ -818,6 +823,7 @@ def pay(
     paid_at: datetime | None = None,
 ) -> PaymentInfo:
     """Record a payment in minor units (rule T2b). More than what is owed at that date is refused."""
+    require(actor, "desk.pay", db)  # permission table (issue 23)
     paid_at = _now(paid_at)
     if method not in METHODS:
         raise ServiceError(
@@ -828,6 +834,16 @@ def pay(
         )
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
         raise ServiceError("bad-amount", _("A payment is a positive amount."))
+    if abs((paid_at.date() - date.today()).days) > 5 * 366:  # issue 23: no payments dated 0001-01-01
+        raise ServiceError(
+            "bad-date",
+            _("A payment date must be within five years of today ({date}).").format(date=paid_at.date()),
+        )
+    if len(reference.strip()) > MAX_REFERENCE:  # refused, never cut silently
+        raise ServiceError(
+            "reference-too-long",
+            _("The payment reference is too long ({n} characters at most).").format(n=MAX_REFERENCE),
+        )
     with db.session() as s:
         ev = load_event(s, event_id)
         en = _entrant(s, ev, entrant_id)
@@ -858,7 +874,7 @@ def pay(
             amount=amount,
             currency=ev.currency,
             method=method,
-            reference=reference.strip()[:200],
+            reference=reference.strip(),
             paid_at=paid_at,
             recorded_at=_now(None),
             recorded_by=actor.name,
@@ -889,6 +905,7 @@ def refund(
     now: datetime | None = None,
 ) -> list[PaymentInfo]:
     """Give money back by hand (e.g. a mistaken payment); never more than was paid."""
+    require(actor, "desk.refund", db)  # permission table (issue 23)
     now = _now(now)
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
         raise ServiceError("bad-amount", _("A refund is a positive amount."))

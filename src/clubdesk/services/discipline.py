@@ -613,6 +613,15 @@ def impose_penalty(
             DR.check_penalty(family, kind, points)
         except DR.DisciplineRuleError as exc:
             raise _refuse(exc) from exc
+        _family_name, params = R.params_of(ev)
+        most = int(params.get("target") or params.get("match_length") or 1000)
+        if points is not None and points > most:  # issue 23: a typo must not store 9×10^18 points
+            raise ServiceError(
+                "points-too-high",
+                _("A penalty of {points} points is more than the game's target ({most}).").format(
+                    points=points, most=most
+                ),
+            )
         games = RS.match_entries(s, m)  # the table's sheet, game by game
         g = game_no if game_no is not None else (max(games) if games else 1)
         sheet = games.get(g, [])
@@ -1067,11 +1076,15 @@ def audit_rows(
     table_no: int | None = None,
     person: str | None = None,
     limit: int | None = None,
+    viewer: Actor | None = None,
 ) -> list[AuditRow]:
     """Every change (results, pairings, penalties, money, members): who, when, before and after, newest
     first. ``person`` matches who acted, or a name or member number in what changed (accents ignored)."""
+    from clubdesk.services.permissions import allowed, mask_contacts
     from clubdesk.services.text import fold
 
+    # phones and e-mails in what changed: the secretary's alone; others see them masked (T14, issue 23)
+    see_contacts = viewer is None or allowed(viewer, "contacts.view")
     with db.session() as s:
         q = select(AuditEntry)
         if event_id is not None:
@@ -1100,8 +1113,8 @@ def audit_rows(
                 r.event_id,
                 r.round_no,
                 r.table_no,
-                r.before,
-                r.after,
+                r.before if see_contacts else mask_contacts(r.before),
+                r.after if see_contacts else mask_contacts(r.after),
                 r.reason,
             )
         )
@@ -1113,6 +1126,8 @@ def audit_rows(
 def export_audit_csv(db: Database, path: Path, rows: Sequence[AuditRow] | None = None, **filters: Any) -> int:
     """The audit view as CSV (UTF-8 with BOM, so spreadsheet programs read accents); returns the rows.
     The "at" column is the club's local time, as on the screen (rows are stored in UTC)."""
+    from clubdesk.services.text import excel_safe
+
     data = list(rows) if rows is not None else audit_rows(db, **filters)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -1120,20 +1135,19 @@ def export_audit_csv(db: Database, path: Path, rows: Sequence[AuditRow] | None =
         w = csv.writer(fh)
         w.writerow(AUDIT_COLUMNS)
         for r in data:
-            w.writerow(
-                [
-                    local_text(r.at, "%Y-%m-%d %H:%M:%S"),
-                    r.actor,
-                    r.role,
-                    r.action,
-                    r.entity,
-                    r.entity_id or "",
-                    "" if r.event is None else r.event,
-                    "" if r.round is None else r.round,
-                    "" if r.table is None else r.table,
-                    r.before or "",
-                    r.after or "",
-                    r.reason or "",
-                ]
-            )
+            cells = [
+                local_text(r.at, "%Y-%m-%d %H:%M:%S"),
+                r.actor,
+                r.role,
+                r.action,
+                r.entity,
+                r.entity_id or "",
+                "" if r.event is None else r.event,
+                "" if r.round is None else r.round,
+                "" if r.table is None else r.table,
+                r.before or "",
+                r.after or "",
+                r.reason or "",
+            ]
+            w.writerow([excel_safe(c) if isinstance(c, str) else c for c in cells])  # formula-safe (issue 23)
     return len(data)

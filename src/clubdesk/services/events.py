@@ -37,6 +37,7 @@ from clubdesk.models.event import (
 )
 from clubdesk.services.base import Actor, ServiceError, audit
 from clubdesk.services.common import load_event
+from clubdesk.services.permissions import require
 from clubdesk.standings.money import MoneyError, currency_exponent, minor_to_major_str
 
 MAX_FEE_MINOR = 10**9  # nobody charges more than that many minor units for an entry
@@ -308,6 +309,7 @@ def _apply(ev: Event, data: EventData) -> None:
 
 
 def create_event(db: Database, actor: Actor, data: EventData) -> EventInfo:
+    require(actor, "events.edit", db)  # permission table (issue 23)
     with db.session() as s:
         _refuse(field_errors(s, data))
         ev = Event(status="open")
@@ -320,6 +322,7 @@ def create_event(db: Database, actor: Actor, data: EventData) -> EventInfo:
 
 def update_event(db: Database, actor: Actor, event_id: int, data: EventData) -> EventInfo:
     """Edit an event. Once the draw is made, the format, entry type and fees no longer change."""
+    require(actor, "events.edit", db)  # permission table (issue 23)
     with db.session() as s:
         ev = load_event(s, event_id)
         _refuse(field_errors(s, data, event_id=event_id))
@@ -369,6 +372,7 @@ def set_status(
     db: Database, actor: Actor, event_id: int, status: str, *, now: datetime | None = None
 ) -> EventInfo:
     """Open or close registration, mark the draw made (``drawn``), running or finished."""
+    require(actor, "events.status", db)  # permission table (issue 23)
     if status not in EVENT_STATUSES:
         raise ServiceError("bad-status", _("Unknown event status {status}.").format(status=status))
     with db.session() as s:

@@ -131,6 +131,9 @@ def outcome_from_entries(
     return Outcome((gw[0], gw[1]), (pa, pb), bool(sheet["finished"]), sheet["winner"], (sheet,))
 
 
+MAX_POINTS = 100_000  # far above any real domino sheet; bounds what a typo can store (issue 23)
+
+
 def outcome_from_score(
     family: str,
     params: Mapping[str, Any],
@@ -146,8 +149,17 @@ def outcome_from_score(
     a, b = score
     if a < 0 or b < 0 or (points is not None and (points[0] < 0 or points[1] < 0)):
         raise _refuse("negative-score", _("A score cannot be negative."))
+    if points is not None and max(points) > MAX_POINTS:
+        raise _refuse("points-too-high", _("Game points above {n} are not possible.").format(n=MAX_POINTS))
     if family == "tavla":
         length = match_length or int(params.get("match_length", 5))
+        if max(a, b) > 3 * length:  # a real sheet can pass the length, not triple it (issue 23)
+            raise _refuse(
+                "score-too-high",
+                _("{a}-{b} is not a score of a match to {n} (at most {most} points).").format(
+                    a=a, b=b, n=length, most=3 * length
+                ),
+            )
         a, b = min(a, length), min(b, length)  # points beyond the length count for nothing (T8a)
         if a == length and b == length:
             raise _refuse(

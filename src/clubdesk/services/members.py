@@ -43,7 +43,8 @@ from clubdesk.models.base import Base
 from clubdesk.models.club import Club
 from clubdesk.models.member import Member
 from clubdesk.services.base import Actor, ServiceError, audit
-from clubdesk.services.text import fold, matches
+from clubdesk.services.permissions import require
+from clubdesk.services.text import excel_safe, fold, invisible_problem, matches
 
 DEFAULT_RATING = 1500.0  # rule T12c: new players start at 1500
 FIRST_NUMBER = 1001
@@ -225,11 +226,17 @@ def field_errors(data: MemberData) -> dict[str, str]:
         errors["name"] = _("The name is missing.")
     elif len(name) > MAX_NAME:
         errors["name"] = _("The name is too long (120 characters at most).")
+    elif (problem := invisible_problem(name)) is not None:  # issue 23: no escapes, bidi marks or blank names
+        errors["name"] = _("The name is not valid: {reason}").format(reason=problem)
     number = data.number.strip()
     if len(number) > 40:
         errors["number"] = _("The member number is too long (40 characters at most).")
     elif number and any(ch.isspace() for ch in number):
         errors["number"] = _("The member number must not contain spaces.")
+    elif number and not number.isascii():
+        errors["number"] = _("The member number uses the digits 0-9 and Latin letters only.")
+    elif number and not all(ch.isprintable() for ch in number):
+        errors["number"] = _("The member number contains a control character.")
     licence = data.licence.strip()
     if len(licence) > 40:  # rule E15
         errors["licence"] = _("The licence number is too long (40 characters at most).")
@@ -246,8 +253,14 @@ def field_errors(data: MemberData) -> dict[str, str]:
         errors["rating"] = _("The rating must be between 0 and 5000.")
     if data.rating_experience < 0:
         errors["rating_experience"] = _("The rating experience cannot be negative.")
+    elif data.rating_experience > 100_000:
+        errors["rating_experience"] = _("The rating experience is at most 100000 matches.")
     if len(data.club.strip()) > 120:
         errors["club"] = _("The club name is too long (120 characters at most).")
+    elif data.club.strip() and (problem := invisible_problem(data.club.strip())) is not None:
+        errors["club"] = _("The club name is not valid: {reason}").format(reason=problem)
+    if data.city.strip() and (problem := invisible_problem(data.city.strip())) is not None:
+        errors["city"] = _("The city is not valid: {reason}").format(reason=problem)
     return errors
 
 
@@ -489,6 +502,7 @@ def _apply(s: Session, actor: Actor, m: Member, data: MemberData) -> None:
 
 def create_member(db: Database, actor: Actor, data: MemberData) -> MemberInfo:
     """Add a member; without a number the next free one is given. Refused: ServiceError, nothing written."""
+    require(actor, "members.edit", db)  # permission table (issue 23)
     data = _clean(data)
     _refuse_fields(field_errors(data))
     with db.session() as s:
@@ -514,6 +528,7 @@ def _refuse_taken(s: Session, number: str, *, except_id: int | None = None) -> N
 
 def update_member(db: Database, actor: Actor, number: str, data: MemberData) -> MemberInfo:
     """Change a member's data (the number too, if the new one is free)."""
+    require(actor, "members.edit", db)  # permission table (issue 23)
     data = _clean(data)
     _refuse_fields(field_errors(data))
     with db.session() as s:
@@ -533,6 +548,7 @@ def update_member(db: Database, actor: Actor, number: str, data: MemberData) -> 
 
 def set_active(db: Database, actor: Actor, number: str, active: bool) -> MemberInfo:
     """Deactivate (or reactivate) a member; records are never deleted."""
+    require(actor, "members.edit", db)  # permission table (issue 23)
     with db.session() as s:
         m = _by_number(s, number, follow_merged=False)
         if m.merged_into_id is not None and active:
@@ -646,6 +662,7 @@ def merge_members(db: Database, actor: Actor, keep_number: str, drop_number: str
     """Merge ``drop`` into ``keep`` (rule T2a): every row pointing at the dropped member now points at the
     kept one; the dropped record stays, inactive, marked as merged into the kept one.
     One transaction, audited."""
+    require(actor, "members.merge", db)  # permission table (issue 23)
     try:
         with db.session() as s:
             keep, drop = _merge_pair(s, keep_number, drop_number)
@@ -780,12 +797,15 @@ def parse_csv(raw: bytes) -> tuple[str, list[tuple[int, MemberData]], list[BadLi
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(first_line))
     rows: list[tuple[int, list[str]]] = []
     last = 0
-    for row in reader:
-        start = last + 1
-        last = reader.line_num
-        if not any(cell.strip() for cell in row):
-            continue
-        rows.append((start, row))
+    try:
+        for row in reader:
+            start = last + 1
+            last = reader.line_num
+            if not any(cell.strip() for cell in row):
+                continue
+            rows.append((start, row))
+    except csv.Error as exc:  # e.g. a field longer than 131,072 characters (issue 23)
+        return encoding, [], [BadLine(last + 1, _("the line cannot be read: {reason}").format(reason=exc))]
     if not rows:
         return encoding, [], [BadLine(1, _("the file is empty: it needs a header line and members"))]
     header_line, header = rows[0]
@@ -936,6 +956,7 @@ def import_members(
 ) -> ImportPreview:
     """Import a register CSV, all or nothing. Any bad line: ServiceError listing every bad line, nothing
     written. ``dry_run``: check everything, write nothing."""
+    require(actor, "members.import", db)  # permission table (issue 23)
     preview = preview_import(db, source)
     if preview.bad_lines:
         raise ServiceError(
@@ -977,13 +998,10 @@ def import_members(
 # --------------------------------------------------------------------------- CSV export
 
 
-def _excel_safe(value: str) -> str:
-    return "'" + value if value[:1] in ("=", "+", "-", "@") else value
-
-
 def export_csv(db: Database, actor: Actor, path: Path, *, delimiter: str = ",") -> int:
     """The organiser's export: every member not merged away, all columns (phone and e-mail included, T14:
     this file is for the organiser only). UTF-8 with BOM so Excel shows the accents right. Audited."""
+    require(actor, "members.export", db)  # permission table (issue 23)
     members = list_members(db, include_inactive=True)
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, delimiter=delimiter, lineterminator="\r\n")
@@ -992,7 +1010,7 @@ def export_csv(db: Database, actor: Actor, path: Path, *, delimiter: str = ",") 
         rating = f"{m.rating:g}"
         writer.writerow(
             [
-                _excel_safe(x)
+                excel_safe(x)
                 for x in (
                     m.number,
                     m.name,

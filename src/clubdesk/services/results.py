@@ -654,6 +654,30 @@ def check_bracket(s: Session, ev: Event) -> None:
             )
 
 
+def sheet_games(entries: Any) -> dict[int, list[Any]]:
+    """A sheet as typed (a list of entries, or ``{"1": [...], "2": [...]}`` per game), checked for its shape:
+    game keys are game numbers 1-99, each game a list of entry objects (issue 23: no traceback)."""
+
+    def entries_of(key: object, value: Any) -> list[Any]:
+        if not isinstance(value, list) or not all(isinstance(e, dict) for e in value):
+            raise ServiceError(
+                "bad-sheet", _("Game {game}: a sheet is a list of entries (JSON objects).").format(game=key)
+            )
+        return value
+
+    if isinstance(entries, list):
+        return {1: entries_of(1, entries)}
+    if not isinstance(entries, dict):
+        raise ServiceError("bad-sheet", _("A sheet is a list of entries, or one list per game number."))
+    games: dict[int, list[Any]] = {}
+    for key, value in entries.items():
+        text = str(key).strip()
+        if not (text.isascii() and text.isdigit() and 1 <= int(text) <= 99):
+            raise ServiceError("bad-sheet", _("{key} is not a game number (1 to 99).").format(key=key))
+        games[int(text)] = entries_of(key, value)
+    return games
+
+
 def record_result(
     db: Database,
     actor: Actor,
@@ -675,9 +699,7 @@ def record_result(
     if forfeit_side is not None:
         return forfeit(db, actor, event_id, round_no, table_no, forfeit_side, now=now, override=override)
     if entries is not None:
-        games = (
-            {int(k): list(v) for k, v in entries.items()} if isinstance(entries, dict) else {1: list(entries)}
-        )
+        games = sheet_games(entries)
         res = replace_entries(
             db, actor, event_id, round_no, table_no, games, reason=reason, override=override
         )

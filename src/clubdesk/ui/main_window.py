@@ -66,6 +66,10 @@ class EmptySection(QWidget):
         layout.addStretch(2)
 
 
+# Sections a scorer's session does not show (issue 23): the secretary's and the organiser's screens.
+SECRETARY_SECTIONS = frozenset({"members", "events", "reports", "settings"})
+
+
 class ActorDialog(QDialog):
     """Who is acting at the desk now. The previous person is pre-selected, so F2, Enter switches back."""
 
@@ -142,7 +146,7 @@ class MainWindow(QMainWindow):
             holder.setWidget(page)
             self.stack.addWidget(holder)
             shortcut = QShortcut(QKeySequence(f"Ctrl+{i + 1}"), self)
-            shortcut.activated.connect(lambda i=i: self.nav.setCurrentRow(i))
+            shortcut.activated.connect(lambda i=i: self._open_row(i))
         self.nav.currentRowChanged.connect(self.stack.setCurrentIndex)
         central = QWidget()
         layout = QHBoxLayout(central)
@@ -158,9 +162,15 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.actor_label)
         QShortcut(QKeySequence("F2"), self).activated.connect(self.switch_actor)
         state.actorChanged.connect(lambda _a: self._refresh_status())
+        state.actorChanged.connect(lambda _a: self._apply_role())
         self._refresh_status()
         self.nav.setCurrentRow(0)
+        self._apply_role()
         self._restore_geometry()
+
+    def _open_row(self, row: int) -> None:
+        if not self.nav.item(row).isHidden():
+            self.nav.setCurrentRow(row)
 
     def current_page(self) -> QWidget | None:
         """The section's own widget (inside the scroll area that holds it)."""
@@ -184,9 +194,29 @@ class MainWindow(QMainWindow):
         self.actor_label.setText(_("Acting: {actor}  (F2 to switch)").format(actor=self.state.actor.label()))
 
     def switch_actor(self) -> None:
+        from clubdesk.services import staff
+        from clubdesk.ui.safety_panel import PinDialog
+
+        if staff.has_accounts(
+            self.state.db
+        ):  # issue 23: from the first account on, a person proves it by PIN
+            pin_dialog = PinDialog(self.state.db, self.state.actor, self)
+            if pin_dialog.exec() == QDialog.DialogCode.Accepted and pin_dialog.actor is not None:
+                self.state.set_actor(pin_dialog.actor)
+            return
         dialog = ActorDialog(self.state, self)
         if dialog.exec() == QDialog.DialogCode.Accepted:
             self.state.set_actor(dialog.chosen())
+
+    def _apply_role(self) -> None:
+        """A scorer's session shows only the night's screens (issue 23)."""
+        scorer = self.state.actor.role is Role.SCORER
+        for row in range(self.nav.count()):
+            item = self.nav.item(row)
+            item.setHidden(scorer and item.data(Qt.ItemDataRole.UserRole) in SECRETARY_SECTIONS)
+        current = self.nav.currentItem()
+        if current is not None and current.isHidden():
+            self.show_section("rounds")
 
     def _restore_geometry(self) -> None:
         raw = settings_service.get(self.state.db, GEOMETRY_KEY)

@@ -65,6 +65,11 @@ class SettingsSection(QWidget):
         layout.addWidget(self.save_button)
         layout.addWidget(self.message)
         layout.addWidget(QLabel(_("A new language is used from the next start.")))
+        from clubdesk.ui.safety_panel import DataSafetyPanel
+
+        self.safety = DataSafetyPanel(state)  # backups, restore, staff accounts (issue 23)
+        self.safety.setMaximumWidth(900)
+        layout.addWidget(self.safety)
         layout.addStretch(1)
 
     def _choose_logo(self) -> None:
