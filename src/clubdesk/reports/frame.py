@@ -228,12 +228,19 @@ class _Report:
                 x += 17 * mm
             except Exception:  # a broken logo never stops a print
                 pass
+        room = width / 2 - x
+        # the whole club name, always: set smaller, then over two or three lines, never cut
+        size, lines = fit_lines(h.club_name, SANS_BOLD, room, (12, 9), max_lines=3)
         canvas.setFillColor(ACCENT)
-        canvas.setFont(SANS_BOLD, 12)
-        canvas.drawString(x, top - 5 * mm, _clip(h.club_name, SANS_BOLD, 12, width / 2 - x))
+        canvas.setFont(SANS_BOLD, size)
+        y = top - 5 * mm if len(lines) == 1 else top - 1.2 * mm - size * 0.25
+        for line in lines:
+            canvas.drawString(x, y, line)
+            y -= size * 1.12
         canvas.setFillColor(INK)
-        canvas.setFont(SANS, 9.5)
-        canvas.drawString(x, top - 10 * mm, _clip(h.event_name, SANS, 9.5, width / 2 - x))
+        ev_size, ev_lines = fit_lines(h.event_name, SANS, room, (9.5, 7), max_lines=1)
+        canvas.setFont(SANS, ev_size)
+        canvas.drawString(x, min(top - 10 * mm, y - 1.5), ev_lines[0] if ev_lines else "")
         right = width - MARGIN
         canvas.setFont(SANS_BOLD, 11)
         canvas.drawRightString(right, top - 5 * mm, _clip(self.title, SANS_BOLD, 11, width / 2 - MARGIN))
@@ -269,6 +276,44 @@ class _Report:
             canvas.setFillColor(colors.HexColor("#a0141e"))
             canvas.drawCentredString(width / 2, MARGIN + 1.5 * mm, _("PRIVATE: organiser and referee only"))
         canvas.restoreState()
+
+
+def _wrap_words(text: str, font: str, size: float, width: float) -> list[str]:
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    lines: list[str] = []
+    for word in text.split():
+        if lines and stringWidth(lines[-1] + " " + word, font, size) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def fit_lines(
+    text: str, font: str, width: float, sizes: tuple[float, float], max_lines: int = 2
+) -> tuple[float, list[str]]:
+    """The font size and the lines that show all of ``text`` in ``width``: one line from ``sizes[0]``
+    down to ``sizes[1]``, then more lines (up to ``max_lines``), smaller still (to 5 pt) if it must.
+    Words are never broken; only a single word wider than ``width`` at 5 pt is clipped."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    big, small = sizes
+    size = big
+    while size >= small:
+        if stringWidth(text, font, size) <= width:
+            return size, [text] if text else []
+        size -= 0.5
+    size = small
+    while size >= 5:
+        lines = _wrap_words(text, font, size, width)
+        if len(lines) <= max_lines and all(stringWidth(w, font, size) <= width for w in lines):
+            return size, lines
+        size -= 0.5
+    lines = _wrap_words(text, font, 5, width)
+    if len(lines) > max_lines:
+        lines = [*lines[: max_lines - 1], " ".join(lines[max_lines - 1 :])]
+    return 5, [_clip(line, font, 5, width) for line in lines]
 
 
 def _clip(text: str, font: str, size: float, width: float) -> str:

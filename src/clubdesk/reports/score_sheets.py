@@ -70,6 +70,8 @@ def _top(
     payload = table_payload(sheet.event_id, sheet.round, sheet.table)
     iw = width - QR_SIZE - 8 * mm
     info = [[_("Table"), str(sheet.table), _("Round"), str(sheet.round)], *info]
+    # long pair, team and player names wrap inside their cells instead of crossing the border
+    info = [[Paragraph(esc(c), _INFO) if isinstance(c, str) else c for c in row] for row in info]
     info_table = grid(info, [iw * c for c in info_columns], header_rows=0, zebra=False, font_size=9)
     qr_cell = [qr_drawing(payload, QR_SIZE), Paragraph(esc(payload), st.small)]
     outer = Table([[info_table, qr_cell]], colWidths=[width - QR_SIZE - 8 * mm, QR_SIZE + 8 * mm])
@@ -128,8 +130,9 @@ SCORE_COLUMNS = (0.14, 0.22, 0.08, 0.22, 0.08, 0.1, 0.16)  # label, side, score,
 def _score_table(
     rows: list[list[str]], width: float, columns: Sequence[float] = SCORE_COLUMNS, **style: Any
 ) -> Table:
-    """The final line(s) under the hands: each side with its score, and the winner."""
-    return grid(rows, [width * c for c in columns], header_rows=0, zebra=False, **style)
+    """The final line(s) under the hands: each side with its score, and the winner (names wrap)."""
+    cells = [[Paragraph(esc(c), _INFO) if k in (1, 3, 6) and c else c for k, c in enumerate(r)] for r in rows]
+    return grid(cells, [width * c for c in columns], header_rows=0, zebra=False, **style)
 
 
 def _score_row(label: str, sides: tuple[str, str], score: Sequence[str], winner: str) -> list[str]:
@@ -243,7 +246,7 @@ def _gaple(sheet: GapleSheetData, st: Styles, width: float) -> list[Flowable]:
     ]
     fixed = [14, 23, 36, 22, 19, 19, 19, 19, 26, 26, 22, 22, 22, 27, 27, 29, 29]
     widths = [*fixed, width - sum(fixed)]
-    rows: list[list[Any]] = [_heads(head)]
+    rows: list[list[Any]] = [_heads(head, widths)]
     extra: list[tuple[Any, ...]] = []
     entries = list(sheet.entries)
     if not entries:
@@ -370,6 +373,15 @@ def _note_style() -> Any:
 _NOTE = _note_style()
 
 
+def _info_style() -> Any:
+    from reportlab.lib.styles import ParagraphStyle
+
+    return ParagraphStyle("sheetinfo", parent=_NOTE, fontSize=9, leading=10.5)
+
+
+_INFO = _info_style()
+
+
 # ---------------------------------------------------------------------------------------------- domino-es
 def _domino(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
     rs = load_ruleset(sheet.ruleset, sheet.params)
@@ -410,8 +422,8 @@ def _domino(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
         "2",
         "3",
         "4",
-        pair1,
-        pair2,
+        _("Pair 1"),
+        _("Pair 2"),
         "Σ 1",
         "Σ 2",
         _("Initials"),
@@ -419,7 +431,7 @@ def _domino(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
     ]
     fixed = [16, 24, 32, 62, 20, 20, 20, 20, 40, 40, 32, 32, 36]
     widths = [*fixed, width - sum(fixed)]
-    rows: list[list[Any]] = [_heads(head)]
+    rows: list[list[Any]] = [_heads(head, widths)]
     extra: list[tuple[Any, ...]] = []
     entries = list(sheet.entries)
     if not entries:
@@ -446,24 +458,78 @@ def _domino(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
                 end = _(" (abandonment, E20)") if game.get("end") == "abandoned" else ""
                 _separator(len(rows), _game_won(g, won_by, game["totals"]) + end, rows, extra)
         story.append(grid(rows, widths, font_size=8, right=range(4, 12), center=(2, 12), extra=extra))
-    story.append(Spacer(1, 4 * mm))
-    # rule E6: the home pair's scorer and the rival pair's counter, each with a signature box
+    story.append(Spacer(1, 3 * mm))
+    story.extend(_substitution_block(sheet, st, width))
+    story.append(Spacer(1, 3 * mm))
+    # rule E6: the home pair's scorer and the rival pair's counter, players of each pair, named with the
+    # approval each gave and a signature box; when the referee scored, the approving players of each pair
+    p1 = _("Scorer (anotador), pair 1")
+    p2 = _("Counter (recuento), pair 2")
+    approved = _("Approved")
+    if sheet.referee_scored:
+        p1 = _("Approval for pair 1 (scorer's place)")
+        p2 = _("Approval for pair 2 (counter's place)")
     sig = [
-        [_("Scorer (anotador), pair 1"), sheet.scorer, _("Counter (recuento), pair 2"), sheet.counter],
+        [p1, sheet.scorer, p2, sheet.counter],
+        [approved, sheet.approvals[0], approved, sheet.approvals[1]],
         [_("Signature"), "", _("Signature"), ""],
     ]
+    sig = [[Paragraph(esc(c), _INFO) if c else "" for c in row] for row in sig]
     story.append(
         grid(
             sig,
             [width * 0.22, width * 0.28, width * 0.22, width * 0.28],
             header_rows=0,
             zebra=False,
-            extra=[("ROWBACKGROUNDS", (0, 0), (-1, -1), ["white"]), ("BOTTOMPADDING", (0, 1), (-1, 1), 22)],
+            extra=[("ROWBACKGROUNDS", (0, 0), (-1, -1), ["white"]), ("BOTTOMPADDING", (0, 2), (-1, 2), 20)],
         )
     )
+    if sheet.referee_scored:
+        story.append(
+            Paragraph(
+                esc(
+                    _(
+                        "Scored and counted by the referee {name}, with the approval of both pairs (E6)."
+                    ).format(name=sheet.referee_scored)
+                ),
+                st.note,
+            )
+        )
     story.append(Spacer(1, 3 * mm))
-    story.append(_signatures([_("Referee")], st, width / 2))
+    referee = sheet.referee or sheet.referee_scored
+    story.append(_signatures([_("Referee") + (f": {referee}" if referee else "")], st, width / 2))
     return story
+
+
+def _substitution_block(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
+    """Rules E7.2, E20: who left, who came in, from which hand (blank lines on a sheet before play)."""
+    head = [
+        _("Substitutions (E7.2, E20)"),
+        _("Pair"),
+        _("Player out"),
+        _("Player in"),
+        _("Game"),
+        _("From hand"),
+    ]
+    widths = [width * 0.2, width * 0.22, width * 0.2, width * 0.2, width * 0.08, width * 0.1]
+    rows: list[list[Any]] = [_heads(head, widths)]
+    for sub in sheet.substitutions:
+        rows.append(
+            [
+                Paragraph(esc(sub.reason), _NOTE),
+                Paragraph(esc(sub.side), _INFO),
+                Paragraph(esc(sub.player_out), _INFO),
+                Paragraph(esc(sub.player_in), _INFO),
+                str(sub.game),
+                _num(sub.from_hand),
+            ]
+        )
+    if not sheet.substitutions:
+        if sheet.entries or sheet.recorded is not None:
+            rows.append([Paragraph(esc(_("none")), _NOTE), "", "", "", "", ""])
+        else:
+            rows.extend([[""] * 6, [""] * 6])  # to fill in by hand
+    return [grid(rows, widths, font_size=8, center=(4, 5), row_height=None)]
 
 
 def _domino_recorded(
@@ -518,9 +584,37 @@ def _bold_note_style() -> Any:
     return ParagraphStyle("sheetnoteb", fontName=COND_BOLD, fontSize=7, leading=8, alignment=TA_CENTER)
 
 
-def _heads(labels: Sequence[Any]) -> list[Any]:
-    """Header cells that wrap inside narrow columns instead of running into the next one."""
-    return [Paragraph(esc(x), _NOTE_B) if isinstance(x, str) else x for x in labels]
+HEAD_MIN = 5.0  # pt: the smallest a column header is shrunk to
+CELL_PAD = 6.0  # the grid's left + right padding
+
+
+def _heads(labels: Sequence[Any], widths: Sequence[float] | None = None) -> list[Any]:
+    """Header cells that wrap between words inside narrow columns, never inside a word: when the longest
+    word of a (translated) header is wider than its column, the header is set smaller until it fits."""
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    out: list[Any] = []
+    for k, x in enumerate(labels):
+        if not isinstance(x, str):
+            out.append(x)
+            continue
+        style = _NOTE_B
+        if widths is not None:
+            room = widths[k] - CELL_PAD
+            longest = max((stringWidth(w, COND_BOLD, 7) for w in x.split()), default=0.0)
+            if longest > room:
+                size = max(HEAD_MIN, 7 * room / longest)
+                style = ParagraphStyle(f"head{size:.2f}", parent=_NOTE_B, fontSize=size, leading=size + 1)
+        out.append(Paragraph(esc(x), style))
+    return out
+
+
+def fits(text: str, width: float, font: str = COND_BOLD, size: float = 7) -> bool:
+    """Whether every word of a header fits a column of ``width`` (for the layout tests)."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    return all(stringWidth(w, font, size) <= width - CELL_PAD for w in text.split())
 
 
 _NOTE_B = _bold_note_style()
@@ -578,14 +672,14 @@ def _tavla(sheet: TavlaSheetData, st: Styles, width: float) -> list[Flowable]:
         _("Cube"),
         _("Dropped"),
         _("Points"),
-        a,
-        b,
+        _("Player 1"),
+        _("Player 2"),
         _("Crawford"),
         _("Notes"),
     ]
     fixed = [28, 90, 32, 38, 32, 28, 40, 32, 48, 48, 40]
     widths = [*fixed, width - sum(fixed)]
-    rows: list[list[Any]] = [_heads(head)]
+    rows: list[list[Any]] = [_heads(head, widths)]
     extra: list[tuple[Any, ...]] = []
     entries = list(sheet.entries)
     if not entries:
@@ -607,7 +701,7 @@ def _tavla(sheet: TavlaSheetData, st: Styles, width: float) -> list[Flowable]:
         mark = "✓"
         for k, (entry, game) in enumerate(zip(entries, result["games"], strict=False)):
             kind = str(entry.get("type"))
-            win = game["points"][0] > 0 and 0 or 1
+            win = int(game["winner"])  # the engine's winner of this game (T8c), never worked out again
             if kind == "game":
                 gk = str(entry.get("kind"))
                 cells = [
@@ -634,7 +728,7 @@ def _tavla(sheet: TavlaSheetData, st: Styles, width: float) -> list[Flowable]:
                     str(k + 1),
                     sheet.players[win],
                     *cells,
-                    str(max(game["points"])),
+                    str(game["points"][win]),
                     str(game["score"][0]),
                     str(game["score"][1]),
                     _("Crawford") if game.get("crawford") else "",

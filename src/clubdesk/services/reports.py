@@ -287,6 +287,17 @@ def score_sheets_data(
         tables = [
             (m.table_no, m.side_a, m.side_b, m.match_length, m.scorer, m.counter, m.seats) for m in matches
         ]
+        # rule E6: the players named as scorer and counter (or the referee who scored, with their approval)
+        named = {
+            m.table_no: (
+                names.get(m.scorer_member, ""),
+                names.get(m.counter_member, ""),
+                m.scored_by_referee,
+                m.referee,
+            )
+            for m in matches
+        }
+        subs = {m.table_no: _substitutions(s, m, who) for m in matches}
         recorded = {m.table_no: _recorded(m) for m in matches}
         overrides = _overrides(ev)
         ruleset = ev.ruleset
@@ -347,6 +358,7 @@ def score_sheets_data(
                 params = dict(overrides)
                 if g:
                     params["games_to_win"] = 1  # rule E7b: each game of an encounter is its own sheet
+                scorer_name, counter_name, by_referee, referee = named[table]
                 sheets.append(
                     D.DominoSheetData(
                         event_id=event_ref,
@@ -354,8 +366,13 @@ def score_sheets_data(
                         table=table,
                         players=(players[0], players[1], players[2], players[3]),
                         pair_names=(wa.name, wb.name),
-                        scorer=scorer,
-                        counter=counter,
+                        scorer=scorer_name,
+                        counter=counter_name,
+                        approvals=(scorer, counter),
+                        referee_scored=by_referee,
+                        referee=referee,
+                        game=g,
+                        substitutions=tuple(x for x in subs[table] if not g or x.game == g),
                         ruleset=ruleset,
                         params=params,
                         entries=entries,
@@ -366,6 +383,28 @@ def score_sheets_data(
         if progress is not None:
             progress(k + 1, len(tables) + 1)
     return sheets
+
+
+def _substitutions(s: Session, m: Match, who: dict[int, _Who]) -> list[D.SubstitutionLine]:
+    """Rules E7.2, E20: the table's substitutions, in order (who left, who came in, game and hand)."""
+    from clubdesk.models.result import Substitution
+
+    rows = s.scalars(select(Substitution).where(Substitution.match_id == m.id).order_by(Substitution.id))
+    out = []
+    for sub in rows:
+        gone, came = s.get(Member, sub.member_out), s.get(Member, sub.member_in)
+        side = m.side_a if sub.side == 0 else m.side_b
+        out.append(
+            D.SubstitutionLine(
+                side=who[side].name if side in who else "",
+                player_out=gone.name if gone else "",
+                player_in=came.name if came else "",
+                game=sub.game_no,
+                from_hand=sub.from_hand,
+                reason=sub.reason,
+            )
+        )
+    return out
 
 
 def score_sheets_report(
