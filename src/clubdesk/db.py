@@ -37,8 +37,9 @@ class DatabaseError(Exception):
 
 
 def known_revisions() -> list[str]:
-    """Revision ids in order. Each migration file is named after its revision id (``0003_events.py``)."""
-    return sorted(p.stem for p in (MIGRATIONS_DIR / "versions").glob("[0-9][0-9][0-9][0-9]_*.py"))
+    """Revision ids in order. Each migration file is named after its revision id (``0003_events.py``;
+    a letter may follow the number, ``0006b_sheets.py``, for branches made side by side)."""
+    return sorted(p.stem for p in (MIGRATIONS_DIR / "versions").glob("[0-9][0-9][0-9][0-9]*_*.py"))
 
 
 def head_revision() -> str:

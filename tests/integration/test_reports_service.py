@@ -363,8 +363,10 @@ def test_prize_list_amounts(club: Club, tmp_path: Path) -> None:
     # place 1 60 % = 600.00, place 2 40 % = 400.00
     assert "1,000.00" in text and "600.00" in text and "400.00" in text
     lines = layout_lines(out)
-    assert next(line for line in lines if "Ayşe Yılmaz" in line).endswith("600.00")
-    assert next(line for line in lines if "İsmail Güneş" in line).endswith("400.00")
+    # the plan (place, share, amount, holder) and the award line (name ... amount)
+    assert "1 60 % TRY600.00 Ayşe Yılmaz" in lines and "2 40 % TRY400.00 İsmail Güneş" in lines
+    awarded = [line for line in lines if line.startswith(("1 Ayşe", "2 İsmail"))]
+    assert awarded[0].endswith("600.00") and awarded[1].endswith("400.00")
 
 
 def test_season_ranking(club: Club, tmp_path: Path) -> None:

@@ -124,14 +124,16 @@ def _blank_table(
     return grid(rows, widths, row_height=[None] + [row_height] * (len(rows) - 1), **style)
 
 
-SCORE_COLUMNS = (0.14, 0.22, 0.08, 0.22, 0.08, 0.1, 0.16)  # label, side, score, side, score, "Winner", name
+SCORE_COLUMNS = (0.11, 0.24, 0.06, 0.24, 0.06, 0.08, 0.21)  # label, side, score, side, score, "Winner", name
 
 
 def _score_table(
     rows: list[list[str]], width: float, columns: Sequence[float] = SCORE_COLUMNS, **style: Any
 ) -> Table:
     """The final line(s) under the hands: each side with its score, and the winner (names wrap)."""
-    cells = [[Paragraph(esc(c), _INFO) if k in (1, 3, 6) and c else c for k, c in enumerate(r)] for r in rows]
+    cells = [
+        [Paragraph(esc(c), _SCORE) if k in (1, 3, 6) and c else c for k, c in enumerate(r)] for r in rows
+    ]
     return grid(cells, [width * c for c in columns], header_rows=0, zebra=False, **style)
 
 
@@ -209,7 +211,7 @@ def _gaple(sheet: GapleSheetData, st: Styles, width: float) -> list[Flowable]:
     story = _top(
         _("Gaple score sheet: table {table}").format(table=sheet.table),
         info,
-        (0.2, 0.3, 0.2, 0.3),
+        (0.23, 0.27, 0.23, 0.27),
         sheet,
         st,
         width,
@@ -380,6 +382,15 @@ def _info_style() -> Any:
 
 
 _INFO = _info_style()
+
+
+def _score_style() -> Any:
+    from reportlab.lib.styles import ParagraphStyle
+
+    return ParagraphStyle("sheetscore", parent=_NOTE, fontSize=8.5, leading=10)
+
+
+_SCORE = _score_style()
 
 
 # ---------------------------------------------------------------------------------------------- domino-es
@@ -743,7 +754,7 @@ def _tavla(sheet: TavlaSheetData, st: Styles, width: float) -> list[Flowable]:
         score = [str(x) for x in result["score"]]
     story.append(Spacer(1, 3 * mm))
     final = [_score_row(_("Final score"), (a, b), score, winner)]
-    columns = (0.13, 0.2, 0.08, 0.2, 0.08, 0.1, 0.21)
+    columns = SCORE_COLUMNS
     story.append(_score_table(final, width, columns, center=(2, 4), row_height=8 * mm))
     story.append(Spacer(1, 4 * mm))
     # rule T8c: the result is reported by both players and confirmed; the referee approves it

@@ -64,7 +64,14 @@ def season(out: str | Path | IO[bytes], header: ReportHeader, data: SeasonData) 
                 )
             )
         if data.best_of:
-            notes.append(_("Best {n} results count; dropped results in brackets.").format(n=data.best_of))
+            # rule T12d: only each member's best N results count
+            notes.append(
+                _("Best {n} of {m} results count; dropped results in brackets.").format(
+                    n=data.best_of, m=data.events_total
+                )
+            )
+        else:
+            notes.append(_("Every result counts ({m} events).").format(m=data.events_total))
         notes.append(_("Season points = placement points × event coefficient (T12d)."))
         for line in notes:
             story.append(Paragraph(esc(line), st.note))

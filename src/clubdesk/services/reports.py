@@ -720,14 +720,49 @@ def prizes_data(db: Database, event_id: int) -> D.PrizeListData:
                 )
             )
         rows.sort(key=lambda x: x[0])
+        fees = [p.amount for p in s.scalars(_payments(ev))]
+        collected = sum(a for a in fees if a > 0)
+        refunded = -sum(a for a in fees if a < 0)
+        entrants = sum(1 for e in _entrants(s, ev) if e.status in ("registered", "disqualified"))
+        final = R.night(s, ev).finished_at is not None
+        try:
+            plan = ST.prize_plan_from(R.night(s, ev).prize_plan, ev.currency)
+        except (KeyError, TypeError, ValueError):
+            plan = None  # a broken plan prints as none; the night settings say what is wrong
         pool = 0
-        plan = json.loads(R.night(s, ev).prize_plan or "{}")
-        if plan and any(int(p.get("pool_share", 0)) for p in plan.get("places", [])):
-            fees = [p.amount for p in s.scalars(_payments(ev))]
-            # rule T13b: the pool is a share of the fees collected (refunds counted out)
-            pool = sum(fees) * int(plan.get("pool_rate", 10_000)) // 10_000
+        lines: list[D.PlanLine] = []
+        if plan is not None:
+            # rule T13b: the prize engine's pool (fees collected net of refunds x the pool rate) and each
+            # place's money (fixed + its share of the pool, apportioned by the engine)
+            pool = plan.pool(collected, refunded) if collected >= refunded else 0
+            money, _cats = plan.money_by_line(pool)
+            holders: dict[int, list[str]] = {}
+            for en_id, (a, b) in places.items():
+                for place in range(a, b + 1):
+                    w = who.get(en_id)
+                    holders.setdefault(place, []).append(w.name if w else str(en_id))
+            for pp in sorted(plan.places, key=lambda p: p.place):
+                lines.append(
+                    D.PlanLine(
+                        place=str(pp.place),
+                        amount=money.get(pp.place, 0),
+                        items=", ".join(_(_PRIZE_KINDS.get(str(i.kind), str(i.kind))) for i in pp.items),
+                        entrants=tuple(sorted(holders.get(pp.place, []))),
+                        fixed=pp.fixed,
+                        share=pp.pool_share,
+                    )
+                )
         return D.PrizeListData(
-            event_id=str(ev.id), currency=ev.currency, rows=tuple(r for _k, r in rows), pool=pool
+            event_id=str(ev.id),
+            currency=ev.currency,
+            rows=tuple(r for _k, r in rows),
+            pool=pool,
+            plan=tuple(lines),
+            has_plan=plan is not None,
+            entrants=entrants,
+            collected=collected - refunded,
+            pool_rate=plan.pool_rate if plan is not None else 0,
+            final=final,
         )
 
 
@@ -752,8 +787,12 @@ def _centi(v: int) -> str:
 
 
 def season_data(db: Database, event_id: int, super_final: int | None = None) -> D.SeasonData:
-    """The season ranking of the event's season (T12d): every finished event of that season is a column,
-    a player's points are the sum of the season points of his places (stored when each event ended)."""
+    """The season ranking of the event's season (T12d): every finished event of that season is a column
+    with each member's season points (stored when it ended); the ranking, the best-N rule (from the
+    event's season scale, ``best_of``), the dropped results and the tie-breaks are the season engine's
+    (:func:`clubdesk.standings.season.rank_scores`)."""
+    from clubdesk.standings.season import EventScore, SeasonScale, rank_scores
+
     with db.session() as s:
         ev = _event(s, event_id)
         season = ev.season.strip()
@@ -764,42 +803,51 @@ def season_data(db: Database, event_id: int, super_final: int | None = None) -> 
         )
         clubs = _clubs(s)
         columns: list[tuple[int, str]] = []
-        per_member: dict[int, dict[int, int]] = {}
+        scores: list[EventScore] = []
         people: dict[int, Member] = {}
         for e in events:
             places = list(s.scalars(select(FinalPlace).where(FinalPlace.event_id == e.id)))
             if not places:
                 continue
             columns.append((e.id, e.name))
+            status = {en.id: en.status for en in _entrants(s, e)}
             for fp in places:
                 for m in R.entrant_members(s, fp.entrant_id):
                     people[m.id] = m
-                    per_member.setdefault(m.id, {})
-                    per_member[m.id][e.id] = per_member[m.id].get(e.id, 0) + fp.season_points
-        configured = json.loads(R.night(s, ev).season_scale or "{}").get("super_final")
-        totals = {mid: sum(v.values()) for mid, v in per_member.items()}
-        order = sorted(totals, key=lambda mid: (-totals[mid], -len(per_member[mid]), people[mid].name))
+                    scores.append(
+                        EventScore(
+                            event_id=str(e.id),
+                            held_on=e.starts_on or dt.date.min,
+                            entrant=str(m.id),
+                            place_from=fp.place_from,
+                            place_to=fp.place_to,
+                            points=fp.season_points,
+                            disqualified=status.get(fp.entrant_id) == "disqualified",
+                        )
+                    )
+        night = R.night(s, ev)
+        configured = json.loads(night.season_scale or "{}").get("super_final")
+        try:
+            scale = ST.season_scale_from(night.season_scale) or SeasonScale((), {})
+        except (KeyError, TypeError, ValueError):
+            scale = SeasonScale((), {})
+        ranking = rank_scores(scores, scale)
         rows: list[D.SeasonRowData] = []
-        for i, mid in enumerate(order):
-            m = people[mid]
-            rank = i + 1
-            if (
-                rows
-                and totals[order[i - 1]] == totals[mid]
-                and len(per_member[order[i - 1]]) == len(per_member[mid])
-            ):
-                rank = rows[-1].rank  # same points and as many events: the place is shared
+        for r in ranking:
+            m = people[int(r.entrant)]
+            counted = {x.event_id: x.points for x in r.counted}
+            dropped = {x.event_id: x.points for x in r.dropped}
+
             rows.append(
                 D.SeasonRowData(
-                    rank=rank,
+                    rank=r.rank,
                     name=m.name,
-                    points=totals[mid] // 100,
-                    points_text=_centi(totals[mid]),
+                    points=r.points // 100,
+                    points_text=_centi(r.points),
                     club=_club_of(clubs, m),
                     city=m.city,
-                    events=tuple(
-                        _centi(per_member[mid][eid]) if eid in per_member[mid] else "" for eid, _n in columns
-                    ),
+                    events=tuple(_season_cell(str(eid), counted, dropped) for eid, _n in columns),
+                    note=_("disqualified") if r.disqualified_in else "",
                 )
             )
     n_final = super_final if super_final is not None else int(configured or DEFAULT_SUPER_FINAL)
@@ -808,7 +856,17 @@ def season_data(db: Database, event_id: int, super_final: int | None = None) -> 
         event_columns=tuple(name for _id, name in columns),
         rows=tuple(rows),
         super_final=min(n_final, len(rows)),
+        best_of=scale.best_of,
+        events_total=len(columns),
     )
+
+
+def _season_cell(event: str, counted: dict[str, int], dropped: dict[str, int]) -> str:
+    if event in counted:
+        return _centi(counted[event])
+    if event in dropped:
+        return f"({_centi(dropped[event])})"  # rule T12d: not among the best N results, not counted
+    return ""
 
 
 def season_report(
