@@ -171,6 +171,43 @@ def grid(
     return table
 
 
+HEAD_MIN = 5.0  # pt: the smallest a column header is set
+CELL_PAD = 6.0  # the grid's left + right padding
+
+
+def heads(labels: Sequence[Any], widths: Sequence[float], size: float = 8, center: bool = False) -> list[Any]:
+    """Column headers that wrap between words inside their column and never break inside a word: a
+    (translated) header whose longest word is wider than its column is set smaller until it fits."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    register_fonts()
+    out: list[Any] = []
+    for k, label in enumerate(labels):
+        if not isinstance(label, str):
+            out.append(label)
+            continue
+        room = widths[k] - CELL_PAD
+        longest = max((stringWidth(w, COND_BOLD, size) for w in label.split()), default=0.0)
+        fs = size if longest <= room else max(HEAD_MIN, size * room / longest)
+        style = ParagraphStyle(
+            f"head-{fs:.2f}-{center}",
+            fontName=COND_BOLD,
+            fontSize=fs,
+            leading=fs + 1.5,
+            textColor=INK,
+            alignment=TA_CENTER if center else 0,
+        )
+        out.append(Paragraph(esc(label), style))
+    return out
+
+
+def header_fits(label: str, width: float, size: float) -> bool:
+    """Whether every word of ``label`` fits a column of ``width`` at ``size`` (the layout tests)."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    return all(stringWidth(w, COND_BOLD, size) <= width - CELL_PAD + 0.01 for w in label.split())
+
+
 class _NumberedCanvas(Canvas):  # type: ignore[misc]
     """Holds every page until the end so that the footer can say "page X of Y"."""
 

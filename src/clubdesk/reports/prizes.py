@@ -10,7 +10,7 @@ from reportlab.platypus import Flowable, Paragraph, Spacer
 
 from clubdesk.i18n import _
 from clubdesk.reports.data import PrizeListData, ReportHeader
-from clubdesk.reports.frame import Styles, content_width, esc, fmt_date, fmt_money, grid, render
+from clubdesk.reports.frame import Styles, content_width, esc, fmt_date, fmt_money, grid, heads, render
 
 
 def prizes(out: str | Path | IO[bytes], header: ReportHeader, data: PrizeListData) -> int:
@@ -58,6 +58,7 @@ def prizes(out: str | Path | IO[bytes], header: ReportHeader, data: PrizeListDat
             ("FONT", (0, -1), (-1, -1), "DejaVuSansCondensed-Bold", 8.5),
             ("LINEABOVE", (0, -1), (-1, -1), 1, "black"),
         ]
+        rows[0] = heads(rows[0], w)
         story.append(grid(rows, w, right=(4,), center=(0,), extra=extra))
         story.append(Spacer(1, 3 * mm))
         story.append(
@@ -118,6 +119,7 @@ def _plan(data: PrizeListData, st: Styles, width: float) -> list[Flowable]:
     w = [16 * mm, 26 * mm, 20 * mm, 28 * mm, 0.0, 0.0]
     rest = width - sum(w)
     w[4], w[5] = rest * 0.3, rest * 0.7
+    rows[0] = heads(rows[0], w)
     story.append(grid(rows, w, right=(1, 2, 3), center=(0,)))
     story.append(Spacer(1, 3 * mm))
     return story

@@ -25,7 +25,7 @@ from clubdesk.reports.data import (
     TavlaSheetData,
 )
 from clubdesk.reports.fonts import COND, COND_BOLD
-from clubdesk.reports.frame import HEAD_BG, INK, Styles, content_width, esc, grid, render
+from clubdesk.reports.frame import HEAD_BG, INK, Styles, content_width, esc, grid, heads, render
 from clubdesk.reports.qr import qr_drawing, table_payload
 
 QR_SIZE = 27 * mm
@@ -595,37 +595,9 @@ def _bold_note_style() -> Any:
     return ParagraphStyle("sheetnoteb", fontName=COND_BOLD, fontSize=7, leading=8, alignment=TA_CENTER)
 
 
-HEAD_MIN = 5.0  # pt: the smallest a column header is shrunk to
-CELL_PAD = 6.0  # the grid's left + right padding
-
-
-def _heads(labels: Sequence[Any], widths: Sequence[float] | None = None) -> list[Any]:
-    """Header cells that wrap between words inside narrow columns, never inside a word: when the longest
-    word of a (translated) header is wider than its column, the header is set smaller until it fits."""
-    from reportlab.lib.styles import ParagraphStyle
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    out: list[Any] = []
-    for k, x in enumerate(labels):
-        if not isinstance(x, str):
-            out.append(x)
-            continue
-        style = _NOTE_B
-        if widths is not None:
-            room = widths[k] - CELL_PAD
-            longest = max((stringWidth(w, COND_BOLD, 7) for w in x.split()), default=0.0)
-            if longest > room:
-                size = max(HEAD_MIN, 7 * room / longest)
-                style = ParagraphStyle(f"head{size:.2f}", parent=_NOTE_B, fontSize=size, leading=size + 1)
-        out.append(Paragraph(esc(x), style))
-    return out
-
-
-def fits(text: str, width: float, font: str = COND_BOLD, size: float = 7) -> bool:
-    """Whether every word of a header fits a column of ``width`` (for the layout tests)."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    return all(stringWidth(w, font, size) <= width - CELL_PAD for w in text.split())
+def _heads(labels: Sequence[Any], widths: Sequence[float]) -> list[Any]:
+    """Header cells that wrap between words in narrow columns and shrink rather than break a word."""
+    return heads(labels, widths, size=7, center=True)
 
 
 _NOTE_B = _bold_note_style()

@@ -886,25 +886,71 @@ def season_report(
 
 
 # ------------------------------------------------------------------------------------------ match act
+E20_DECISIONS = frozenset({"replay", "validate", "resume", "award-leader"})  # rule E20
+E20_KINDS = frozenset({"suspension", "abandonment"})  # incident kinds of art. 20
+INTERVENTION_KINDS = frozenset({"false-think"})  # rule E15: captains and referee resolve it
+
+
+@dataclass(frozen=True)
+class _ActTable:
+    """What the act needs of one table: its sides, captains, referee and each game as the engine
+    scored it (``games[k]`` is game k + 1 of the encounter, with its hands)."""
+
+    table: int
+    sides: tuple[str, str]
+    captains: tuple[str, str]
+    referee: str
+    games: tuple[dict[str, Any], ...]
+
+
+def _engine_games(
+    ruleset: str, params: dict[str, Any], games: dict[int, list[Any]], encounter: int
+) -> list[Any]:
+    """Every game of a table as the rules engine scores it (one sheet per encounter game, E7b)."""
+    from clubdesk.games import EntryError, replay
+
+    out: list[dict[str, Any]] = []
+    try:
+        if encounter:
+            for g in range(1, max([encounter, *games]) + 1):
+                res = replay(ruleset, games.get(g, []), {**params, "games_to_win": 1})
+                out.append(res["games"][0] if res.get("games") else {"hands": [], "totals": [0, 0]})
+        else:
+            out.extend(replay(ruleset, _all_entries(games), params).get("games", []))
+    except (EntryError, ValueError):
+        return out
+    return out
+
+
 def incident_act_data(
     db: Database, event_id: int, round_no: int | None = None, table_no: int | None = None
 ) -> D.IncidentActData:
     """The match act (Acta del Encuentro) of a round, or of one table/encounter: the sides and their
-    players, every incident, decision, penalty and appeal with its reasons (E8-E20, T10)."""
+    players with the captains, the referee, every incident (game, hand, pair and player it concerns),
+    substitution, decision of art. 20 with the result the engine gives after it, penalty and appeal
+    with its reasons (E8-E20, T10)."""
     from clubdesk.services import discipline as DS
+    from clubdesk.services import results as RS
 
     with db.session() as s:
         ev = _event(s, event_id)
         rno, rnd = _round(s, ev, round_no, table_no)
         who = _public(s, ev)
+        names = {num: nm for w in who.values() for num, nm in w.members}
+        family, _params = R.params_of(ev)
+        encounter_games = R.night(s, ev).encounter_games if family == "domino" else 0
+        overrides = _overrides(ev)
         teams: list[D.ActTeam] = []
         encounter = _("Round {n}").format(n=rno)
         referee = ""
+        tables: dict[int, tuple[str, str, str, str, str, int | None]] = {}
+        subs: list[D.SubstitutionLine] = []
         for m in R.matches_of(s, ev.id, rnd.id):
             if table_no is not None and m.table_no != table_no:
                 continue
             referee = referee or m.referee
-            for side in (m.side_a, m.side_b):
+            captains = (names.get(m.captain_a, ""), names.get(m.captain_b, ""))
+            for side, captain in ((m.side_a, captains[0]), (m.side_b, captains[1])):
                 if side is None:
                     continue
                 w = who[side]
@@ -912,12 +958,146 @@ def incident_act_data(
                     D.ActTeam(
                         name=w.name,
                         players=tuple(D.ActPlayer(nm, num) for num, nm in w.members),
+                        captain=captain,
                     )
                 )
+            if m.side_b is not None:
+                tables[m.table_no] = (
+                    who[m.side_a].name,
+                    who[m.side_b].name,
+                    captains[0],
+                    captains[1],
+                    m.referee,
+                    m.match_length,
+                )
+                subs.extend(_substitutions(s, m, who))
             if table_no is not None and m.side_b is not None:
                 encounter = f"{who[m.side_a].name} – {who[m.side_b].name}"
+        ruleset = ev.ruleset
+        entrant_names = {k: w.name for k, w in who.items()}
+    acts: dict[int, _ActTable] = {}
+    for t, (a, b, ca, cb, ref, length) in tables.items():
+        params = dict(overrides)
+        if family == "tavla" and length:
+            params["match_length"] = length
+        games = RS.table_entries(db, event_id, rno, t)
+        engine = _engine_games(ruleset, params, games, encounter_games) if family != "tavla" else []
+        acts[t] = _ActTable(t, (a, b), (ca, cb), ref, tuple(engine))
     listing = DS.discipline_list(db, event_id, round_no=rno, table_no=table_no)
-    return _act_from(listing, str(event_id), rno, table_no, encounter, teams, referee)
+    data = _act_from(listing, str(event_id), rno, table_no, encounter, teams, referee)
+    return _complete_act(data, listing, acts, entrant_names, subs)
+
+
+def _game_text(act: _ActTable, game: int | None) -> str:
+    """The engine's state of a game after a decision: "game 2: Pair 1 100 – Pair 2 45, won by Pair 1"."""
+    if game is None or not 1 <= game <= len(act.games):
+        return ""
+    g = act.games[game - 1]
+    totals = g.get("totals") or [0, 0]
+    text = _("game {g}: {a} {x} – {b} {y}").format(
+        g=game, a=act.sides[0], x=totals[0], b=act.sides[1], y=totals[1]
+    )
+    if g.get("winner") is not None:
+        text += ", " + _("won by {pair}").format(pair=act.sides[int(g["winner"])])
+        if g.get("end") == "abandoned":
+            text += " " + _("(abandonment, E20)")
+    else:
+        text += ", " + _("not finished")
+    return text
+
+
+def _hand_text(act: _ActTable, game: int | None, hand: int | None) -> str:
+    """What the engine made of a hand (rule E15: the effect of the breach on it)."""
+    if game is None or hand is None or not 1 <= game <= len(act.games):
+        return ""
+    hands = act.games[game - 1].get("hands") or []
+    if not 1 <= hand <= len(hands):
+        return ""
+    h = hands[hand - 1]
+    pts = h.get("points") or [0, 0]
+    text = _("hand {n}: {a}–{b}").format(n=hand, a=pts[0], b=pts[1])
+    if h.get("explanation"):
+        text += f" ({h['explanation']})"
+    return text
+
+
+def _complete_act(
+    data: D.IncidentActData,
+    listing: Any,
+    acts: dict[int, _ActTable],
+    entrant_names: dict[int, str],
+    subs: Sequence[D.SubstitutionLine],
+) -> D.IncidentActData:
+    """Seed 002 art. 15, 19.4, 20: each incident's game, pair, effect and the captains' and referee's
+    intervention; every decision of art. 20 with its reason and the result it produced."""
+    import dataclasses
+
+    penalties_of = {}
+    for p in listing.penalties:
+        if p.incident is not None:
+            penalties_of.setdefault(p.incident, []).append(p)
+    incidents = []
+    for view, inc in zip(listing.incidents, data.incidents, strict=True):
+        act = acts.get(view.table) if view.table is not None else None
+        pair = entrant_names.get(view.entrant, "") if view.entrant is not None else ""
+        effect = intervention = ""
+        if act is not None:
+            effect = _hand_text(act, view.game, view.hand)
+            linked = penalties_of.get(view.id, [])
+            if linked and not effect:
+                effect = "; ".join(p.kind_label or p.kind for p in linked)
+            if view.kind in INTERVENTION_KINDS:
+                caps = ", ".join(c for c in act.captains if c) or _("no captain named")
+                ref = act.referee or data.referee or _("no referee named")
+                intervention = _("captains: {caps}; referee: {ref}").format(caps=caps, ref=ref)
+        incidents.append(
+            dataclasses.replace(inc, game=view.game, pair=pair, effect=effect, intervention=intervention)
+        )
+    decisions = []
+    for p in listing.penalties:
+        if p.kind not in E20_DECISIONS:
+            continue
+        act = acts.get(p.table) if p.table is not None else None
+        decisions.append(
+            D.ActDecision(
+                decision=p.kind_label or p.kind,
+                reason=p.reason,
+                result=_game_text(act, p.game) if act is not None else "",
+                table=p.table,
+                game=p.game,
+                side=p.entrant_name,
+                decided_by=p.decided_by,
+                time=_hhmm(p.decided_at),
+            )
+        )
+    for view in listing.incidents:
+        if (
+            view.kind not in E20_KINDS
+            or not view.decision
+            or any(q.kind in E20_DECISIONS for q in penalties_of.get(view.id, []))
+        ):
+            continue
+        act = acts.get(view.table) if view.table is not None else None
+        decisions.append(
+            D.ActDecision(
+                decision=view.decision_label or view.decision,
+                reason=view.text,
+                result=_game_text(act, view.game) if act is not None else "",
+                table=view.table,
+                game=view.game,
+                side=entrant_names.get(view.entrant, "") if view.entrant is not None else "",
+                decided_by=view.recorded_by,
+                time=_hhmm(view.occurred_at),
+            )
+        )
+    referee = data.referee or next((p.decided_by for p in listing.penalties if p.decided_by), "")
+    return dataclasses.replace(
+        data,
+        incidents=tuple(incidents),
+        decisions=tuple(decisions),
+        substitutions=tuple(subs),
+        referee=referee,
+    )
 
 
 def _act_from(
