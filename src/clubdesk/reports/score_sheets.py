@@ -451,6 +451,10 @@ def _domino(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
         )
         if sheet.recorded is not None:
             story.extend(_domino_recorded(sheet.recorded, (pair1, pair2), sheet.encounter, st, width))
+        else:  # the final line to fill in by hand: each pair's points and the winner (E18)
+            blank = [_score_row(_("Points"), (pair1, pair2), ("", ""), "")]
+            story.append(Spacer(1, 3 * mm))
+            story.append(_score_table(blank, width, row_height=8 * mm))
     else:
         result = replay(rs, entries)
         n = 0

@@ -279,6 +279,8 @@ def score_sheets_data(
         encounter = n.encounter_games if family == "domino" else 0
         who = _public(s, ev)
         names = {num: nm for w in who.values() for num, nm in w.members}
+        # a substitute (E7.2, E20) may be any member: every member's public name (rule T14: no contact data)
+        names.update({num: nm for num, nm in s.execute(select(Member.number, Member.name))} | names)
         matches = [
             m
             for m in R.matches_of(s, ev.id, rnd.id)
@@ -936,7 +938,7 @@ def incident_act_data(
         ev = _event(s, event_id)
         rno, rnd = _round(s, ev, round_no, table_no)
         who = _public(s, ev)
-        names = {num: nm for w in who.values() for num, nm in w.members}
+        names = {num: nm for num, nm in s.execute(select(Member.number, Member.name))}
         family, _params = R.params_of(ev)
         encounter_games = R.night(s, ev).encounter_games if family == "domino" else 0
         overrides = _overrides(ev)
