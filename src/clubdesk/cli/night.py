@@ -135,7 +135,11 @@ def register(sub: Any) -> None:
     p.add_argument("--round", type=int, required=True)
     p.add_argument("--table", type=int, required=True)
     p.add_argument("--side", type=int, choices=(0, 1), required=True)
-    p.add_argument("--initials", required=True)
+    p.add_argument("--initials", default="", help=_("name or initials of who approves (or --member)"))
+    p.add_argument(
+        "--member",
+        help=_("member number of the player of this side who approves: the scorer or the counter (E6)"),
+    )
 
     p = add_command(sub, "captains", cmd_captains, _("name the captains of a table's sides (match act)"))
     p.add_argument("event", type=int)
@@ -280,7 +284,14 @@ def cmd_confirm(ctx: Context, args: argparse.Namespace) -> Output:
     from clubdesk.services import results
 
     res = results.confirm(
-        ctx.database(), ctx.actor(), args.event, args.round, args.table, args.side, args.initials
+        ctx.database(),
+        ctx.actor(),
+        args.event,
+        args.round,
+        args.table,
+        args.side,
+        args.initials,
+        member=args.member,
     )
     return Output(res.as_json())
 

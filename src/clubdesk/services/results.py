@@ -388,6 +388,21 @@ def name_captains(
         return {"home": numbers[0], "away": numbers[1]}
 
 
+def side_players(
+    db: Database, event_id: int, round_no: int, table_no: int
+) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+    """The players (member number, name) of each side of a table, substitutes included: who can be
+    named scorer (home side) and counter (rival side), rule E6."""
+    with db.session() as s:
+        ev = R.get_event(s, event_id)
+        _rnd, m = R.find_table(s, ev, round_no, table_no)
+        out = []
+        for entrant in (m.side_a, m.side_b):
+            members = R.entrant_members(s, entrant) if entrant is not None else []
+            out.append(tuple((x.number, x.name) for x in members))
+        return out[0], out[1]
+
+
 def names_scorers(db: Database, event_id: int) -> bool:
     """Rule E6: a Spanish federation table names its scorer and counter (players of each pair)."""
     with db.session() as s:
@@ -467,16 +482,26 @@ def confirm(
     initials: str,
     *,
     override: str | None = None,
+    member: str | None = None,
 ) -> TableResult:
     """One side approves the result (rules G13, E6, T8c): side 0's scorer, side 1's counter. The result
-    is final when both have approved. Refused while the sheet is incomplete."""
+    is final when both have approved. Refused while the sheet is incomplete. ``member``: the player of
+    that side who approves (rule E6: the scorer of the home pair, the counter of the rival pair); he is
+    recorded as such and his name is the approval."""
     if side not in (0, 1):
         raise ServiceError("bad-side", _("A side is 0 (home) or 1."))
-    if not initials.strip():
+    if not initials.strip() and not member:
         raise ServiceError("initials-required", _("Write the name or initials of who approves."))
     with db.session() as s:
         ev = R.get_event(s, event_id)
         _rnd, m = _open_table(s, actor, ev, round_no, table_no, override)
+        if member:
+            player = _side_member(s, m, side, member, _("scorer") if side == 0 else _("counter"))
+            initials = player.name
+            if side == 0:
+                m.scorer_member = player.number
+            else:
+                m.counter_member = player.number
         if not m.finished:
             raise ServiceError(
                 "sheet-incomplete",
