@@ -401,8 +401,11 @@ def test_domino_sheet_hands_scorers_approvals_and_substitution(club: Club, tmp_p
     assert row(lines, r"^Approved ") == f"Approved {scorer} Approved {counter}"
     assert f"Scored and counted by the referee {REFEREE.name}" in text
     # rules E7.2, E20: the substitution, who left, who came in, game 1, from hand 3 (two hands entered)
-    sub = row(lines, "^indisposición")
-    assert sub == f"indisposición {pair2} {members[away[1]]} {SUBSTITUTE} 1 3"
+    sub = row(lines, rf"{re.escape(SUBSTITUTE)} 1 3")
+    assert sub == f"{pair2} {members[away[1]]} {SUBSTITUTE} 1 3 indisposición"
+    gw = result["games_won"]
+    final = row(lines, r"^Games won")
+    assert final == f"Games won {pair1} {gw[0]} {pair2} {gw[1]} Winner {(pair1, pair2)[result['winner']]}"
     # the substitute plays the seat of the player he replaced (E7b)
     seats = R.get_round(club.db, club.domino, 1).tables[0].seats or {}
     assert club.extra[SUBSTITUTE] in seats["game1"]
@@ -508,7 +511,9 @@ def test_match_act_carries_every_seed_002_field(club: Club, tmp_path: Path) -> N
         # the act's game column, the hand, the pair and the player (E19.4)
         player = f"{members[home[0]]} ({home[0]})"
         assert f"1 1 {i.hand} {pair1} {player} Dropped tiles (E19) {i.text}" in text
-    assert "[time 3 by this pair in this game]" in text
+    # rule E19 (Reading): the count is written from the second time on
+    assert "[time 3 by this pair in this game]" in text and "[time 2 by this pair in this game]" in text
+    assert "[time 1 " not in text
     assert members[home[0]] + f" ({home[0]})" in text  # the offender and his number (E15)
     # E15: the effect on the hand (the engine's hand 2) and the captains' and referee's intervention
     entries = RS.table_entries(club.db, club.domino, 1, 1)[1]

@@ -102,7 +102,7 @@ class DominoSheetData:
     params: Mapping[str, object] | None = None
     entries: tuple[Mapping[str, object], ...] = ()
     initials: tuple[str, ...] = ()
-    blank_rows: int = 16  # leaves room for the substitutions and both approvals (E6, E7.2)
+    blank_rows: int = 14  # leaves room for the substitutions and both approvals (E6, E7.2)
     recorded: RecordedScore | None = None  # a final-score-only result (no entries)
     encounter: bool = False  # one game of a team encounter (E7b): ``recorded`` is the encounter's score
     game: int = 0  # the game of the encounter this sheet is for (0: the whole match)

@@ -142,8 +142,8 @@ def incident_act(out: str | Path | IO[bytes], header: ReportHeader, data: Incide
             ]
             for i in data.incidents:
                 text = i.text
-                if i.count:
-                    # rule E19: the per-pair count in this game is written in the act
+                if i.count and i.count >= 2:
+                    # rule E19 (Reading): from the second time in a game the act writes the pair's count
                     text += f" [{_ordinal_count(i.count)}]"
                 decision = [i.decision]
                 if i.effect:

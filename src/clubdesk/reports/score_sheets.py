@@ -294,7 +294,9 @@ def _gaple(sheet: GapleSheetData, st: Styles, width: float) -> list[Flowable]:
         story.append(_score_table(won, width, center=(2, 4)))
     story.append(Spacer(1, 4 * mm))
     # rule G13: counting is done together with the opponents; both pairs sign
-    story.append(_signatures([_("Pair A"), _("Pair B"), _("Referee")], st, width))
+    story.append(
+        _signatures([_("Pair A") + f": {pair_a}", _("Pair B") + f": {pair_b}", _("Referee")], st, width)
+    )
     return story
 
 
@@ -473,6 +475,12 @@ def _domino(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
                 end = _(" (abandonment, E20)") if game.get("end") == "abandoned" else ""
                 _separator(len(rows), _game_won(g, won_by, game["totals"]) + end, rows, extra)
         story.append(grid(rows, widths, font_size=8, right=range(4, 12), center=(2, 12), extra=extra))
+        # the final line: games won and the winner, as the engine has them (E18)
+        gw = result.get("games_won") or [0, 0]
+        winner = "" if result.get("winner") is None else (pair1, pair2)[int(result["winner"])]
+        final = [_score_row(_("Games won"), (pair1, pair2), (str(gw[0]), str(gw[1])), winner)]
+        story.append(Spacer(1, 3 * mm))
+        story.append(_score_table(final, width, center=(2, 4)))
     story.append(Spacer(1, 3 * mm))
     story.extend(_substitution_block(sheet, st, width))
     story.append(Spacer(1, 3 * mm))
@@ -518,25 +526,18 @@ def _domino(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
 
 def _substitution_block(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
     """Rules E7.2, E20: who left, who came in, from which hand (blank lines on a sheet before play)."""
-    head = [
-        _("Substitutions (E7.2, E20)"),
-        _("Pair"),
-        _("Player out"),
-        _("Player in"),
-        _("Game"),
-        _("From hand"),
-    ]
-    widths = [width * 0.2, width * 0.22, width * 0.2, width * 0.2, width * 0.08, width * 0.1]
+    head = [_("Pair"), _("Player out"), _("Player in"), _("Game"), _("From hand"), _("Reason")]
+    widths = [width * 0.22, width * 0.2, width * 0.2, width * 0.08, width * 0.1, width * 0.2]
     rows: list[list[Any]] = [_heads(head, widths)]
     for sub in sheet.substitutions:
         rows.append(
             [
-                Paragraph(esc(sub.reason), _NOTE),
                 Paragraph(esc(sub.side), _INFO),
                 Paragraph(esc(sub.player_out), _INFO),
                 Paragraph(esc(sub.player_in), _INFO),
                 str(sub.game),
                 _num(sub.from_hand),
+                Paragraph(esc(sub.reason), _NOTE),
             ]
         )
     if not sheet.substitutions:
@@ -544,7 +545,8 @@ def _substitution_block(sheet: DominoSheetData, st: Styles, width: float) -> lis
             rows.append([Paragraph(esc(_("none")), _NOTE), "", "", "", "", ""])
         else:
             rows.extend([[""] * 6, [""] * 6])  # to fill in by hand
-    return [grid(rows, widths, font_size=8, center=(4, 5), row_height=None)]
+    title = Paragraph("<b>" + esc(_("Substitutions (E7.2, E20)")) + "</b>", _NOTE)
+    return [title, Spacer(1, 1 * mm), grid(rows, widths, font_size=8, center=(3, 4), row_height=None)]
 
 
 def _domino_recorded(
@@ -734,5 +736,5 @@ def _tavla(sheet: TavlaSheetData, st: Styles, width: float) -> list[Flowable]:
     story.append(_score_table(final, width, columns, center=(2, 4), row_height=8 * mm))
     story.append(Spacer(1, 4 * mm))
     # rule T8c: the result is reported by both players and confirmed; the referee approves it
-    story.append(_signatures([_("Player 1"), _("Player 2"), _("Referee")], st, width))
+    story.append(_signatures([_("Player 1") + f": {a}", _("Player 2") + f": {b}", _("Referee")], st, width))
     return story
