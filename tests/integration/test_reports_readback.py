@@ -143,7 +143,8 @@ def build(tmp_path: Path) -> Club:
             ],
         },
     )
-    enter(db, swiss, numbers[:4], fee=10000)
+    enter(db, swiss, numbers[:3], fee=10000)
+    enter(db, swiss, numbers[3:4], fee=5000)  # paid half the fee: the receipt says what is still due
     for rno in (1, 2):
         rv = R.propose_round(db, DESK, swiss, seed=2)
         R.publish_round(db, DESK, swiss)
@@ -539,6 +540,9 @@ def test_receipts_every_entrant_code_and_amount(club: Club, tmp_path: Path) -> N
     for r in rows:
         assert r.code in text and r.name in text
         assert fmt_money(r.paid, r.currency, "en") in text
+    # the one who paid half owes the rest, as the desk service says (T2b)
+    half = next(r for r in rows if r.owed)
+    assert f"Still due {fmt_money(half.owed, half.currency, 'en')}" in text
 
 
 # ------------------------------------------------------------------------------------------ prizes

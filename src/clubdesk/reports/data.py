@@ -316,6 +316,7 @@ class ReceiptData:
     reference: str = ""
     paid_on: dt.date | None = None
     partner: str = ""
+    owed: int | None = None  # still due, from the desk service (None: the lines' total less ``paid``)
 
 
 # -------------------------------------------------------------------------------------------------- prizes

@@ -73,7 +73,18 @@ def _top(
     # long pair, team and player names wrap inside their cells instead of crossing the border
     info = [[Paragraph(esc(c), _INFO) if isinstance(c, str) else c for c in row] for row in info]
     info_table = grid(info, [iw * c for c in info_columns], header_rows=0, zebra=False, font_size=9)
-    qr_cell = [qr_drawing(payload, QR_SIZE), Paragraph(esc(payload), st.small)]
+    # the payload under the code, set small enough to stay inside the code's column
+    from reportlab.lib.enums import TA_RIGHT
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    size = min(
+        st.small.fontSize, 7.5 * (QR_SIZE + 7 * mm) / max(1.0, stringWidth(payload, st.small.fontName, 7.5))
+    )
+    caption = ParagraphStyle(
+        "qrcaption", parent=st.small, fontSize=size, leading=size + 1.5, alignment=TA_RIGHT
+    )
+    qr_cell = [qr_drawing(payload, QR_SIZE), Paragraph(esc(payload), caption)]
     outer = Table([[info_table, qr_cell]], colWidths=[width - QR_SIZE - 8 * mm, QR_SIZE + 8 * mm])
     outer.setStyle(
         TableStyle(

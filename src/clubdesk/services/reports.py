@@ -656,6 +656,7 @@ def receipts_data(db: Database, event_id: int, entrant_id: int | None = None) ->
                 reference=last[3] if last else "",
                 paid_on=last[4].date() if last else None,
                 partner=members[1][1] if len(members) == 2 else "",
+                owed=r.owed,
             )
         )
     return out
