@@ -63,7 +63,7 @@ class GapleSheetData:
     ruleset: str = "gaple-tournament"
     params: Mapping[str, object] | None = None
     entries: tuple[Mapping[str, object], ...] = ()
-    blank_rows: int = 22
+    blank_rows: int = 20  # one page even with long names and longer translations
     recorded: RecordedScore | None = None  # a final-score-only result (no entries)
 
 

@@ -171,7 +171,7 @@ def grid(
     return table
 
 
-HEAD_MIN = 5.0  # pt: the smallest a column header is set
+HEAD_MIN = 4.5  # pt: the smallest a column header is set
 CELL_PAD = 6.0  # the grid's left + right padding
 
 
@@ -196,6 +196,7 @@ def heads(labels: Sequence[Any], widths: Sequence[float], size: float = 8, cente
             leading=fs + 1.5,
             textColor=INK,
             alignment=TA_CENTER if center else 0,
+            splitLongWords=0,  # a header wraps between words only, never inside one
         )
         out.append(Paragraph(esc(label), style))
     return out

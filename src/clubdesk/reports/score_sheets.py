@@ -25,7 +25,7 @@ from clubdesk.reports.data import (
     TavlaSheetData,
 )
 from clubdesk.reports.fonts import COND, COND_BOLD
-from clubdesk.reports.frame import HEAD_BG, INK, Styles, content_width, esc, grid, heads, render
+from clubdesk.reports.frame import CELL_PAD, HEAD_BG, INK, Styles, content_width, esc, grid, heads, render
 from clubdesk.reports.qr import qr_drawing, table_payload
 
 QR_SIZE = 27 * mm
@@ -142,10 +142,23 @@ def _score_table(
     rows: list[list[str]], width: float, columns: Sequence[float] = SCORE_COLUMNS, **style: Any
 ) -> Table:
     """The final line(s) under the hands: each side with its score, and the winner (names wrap)."""
-    cells = [
-        [Paragraph(esc(c), _SCORE) if k in (1, 3, 6) and c else c for k, c in enumerate(r)] for r in rows
-    ]
-    return grid(cells, [width * c for c in columns], header_rows=0, zebra=False, **style)
+    widths = [width * c for c in columns]
+    cells = []
+    for r in rows:
+        cells.append(
+            [
+                heads([c], [widths[k]], size=8.5)[0]  # a label shrinks rather than break a word
+                if k in (0, 5) and c
+                else Paragraph(esc(c), _SCORE)
+                if k in (1, 3, 6) and c
+                else c
+                for k, c in enumerate(r)
+            ]
+        )
+    if style.pop("row_height", None) is not None:
+        # room to write by hand, yet a long name that wraps still stays inside its row
+        style["extra"] = [("TOPPADDING", (0, 0), (-1, -1), 6), ("BOTTOMPADDING", (0, 0), (-1, -1), 6)]
+    return grid(cells, widths, header_rows=0, zebra=False, **style)
 
 
 def _score_row(label: str, sides: tuple[str, str], score: Sequence[str], winner: str) -> list[str]:
@@ -257,8 +270,7 @@ def _gaple(sheet: GapleSheetData, st: Styles, width: float) -> list[Flowable]:
         "Σ B",
         _("Notes"),
     ]
-    fixed = [14, 23, 36, 22, 19, 19, 19, 19, 26, 26, 22, 22, 22, 27, 27, 29, 29]
-    widths = [*fixed, width - sum(fixed)]
+    widths = header_widths(head, [14, 23, 36, 22, 19, 19, 19, 19, 26, 26, 22, 22, 22, 27, 27, 29, 29], width)
     rows: list[list[Any]] = [_heads(head, widths)]
     extra: list[tuple[Any, ...]] = []
     entries = list(sheet.entries)
@@ -453,8 +465,7 @@ def _domino(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
         _("Initials"),
         _("Notes"),
     ]
-    fixed = [16, 24, 32, 62, 20, 20, 20, 20, 40, 40, 32, 32, 36]
-    widths = [*fixed, width - sum(fixed)]
+    widths = header_widths(head, [16, 24, 32, 62, 20, 20, 20, 20, 40, 40, 32, 32, 36], width)
     rows: list[list[Any]] = [_heads(head, widths)]
     extra: list[tuple[Any, ...]] = []
     entries = list(sheet.entries)
@@ -612,9 +623,30 @@ def _bold_note_style() -> Any:
     return ParagraphStyle("sheetnoteb", fontName=COND_BOLD, fontSize=7, leading=8, alignment=TA_CENTER)
 
 
+HEAD_SIZE = 7.0  # pt, the sheets' column headers
+HEAD_FLOOR = 5.5  # pt: a header is set no smaller; its column widens instead
+NOTES_MIN = 40.0  # pt: the last (notes) column keeps at least this much
+
+
+def header_widths(labels: Sequence[str], fixed: Sequence[float], width: float) -> list[float]:
+    """Column widths from the (translated) headers: each fixed column is at least as wide as the longest
+    word of its header needs at :data:`HEAD_FLOOR`; the last column takes what is left (at least
+    :data:`NOTES_MIN`). When the headers need more than the page, every column is scaled down alike."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    need = []
+    for f, label in zip(fixed, labels, strict=False):
+        longest = max((stringWidth(w, COND_BOLD, HEAD_FLOOR) for w in str(label).split()), default=0.0)
+        need.append(max(f, longest + CELL_PAD + 0.5))
+    room = width - NOTES_MIN
+    if sum(need) > room:
+        need = [w * room / sum(need) for w in need]
+    return [*need, width - sum(need)]
+
+
 def _heads(labels: Sequence[Any], widths: Sequence[float]) -> list[Any]:
     """Header cells that wrap between words in narrow columns and shrink rather than break a word."""
-    return heads(labels, widths, size=7, center=True)
+    return heads(labels, widths, size=HEAD_SIZE, center=True)
 
 
 _NOTE_B = _bold_note_style()
@@ -677,8 +709,7 @@ def _tavla(sheet: TavlaSheetData, st: Styles, width: float) -> list[Flowable]:
         _("Crawford"),
         _("Notes"),
     ]
-    fixed = [28, 90, 32, 38, 32, 28, 40, 32, 48, 48, 40]
-    widths = [*fixed, width - sum(fixed)]
+    widths = header_widths(head, [28, 90, 32, 38, 32, 28, 40, 32, 48, 48, 40], width)
     rows: list[list[Any]] = [_heads(head, widths)]
     extra: list[tuple[Any, ...]] = []
     entries = list(sheet.entries)
