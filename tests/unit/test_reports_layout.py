@@ -38,7 +38,7 @@ def test_headers_shrink_until_their_longest_word_fits() -> None:
             (cell,) = heads([label], [width], size=7)
             size = cell.style.fontSize
             longest = max(stringWidth(w, COND_BOLD, size) for w in label.split())
-            # every word fits whole (down to the floor, where the column widens instead), and nothing shrinks that already fit
+            # every word fits whole (down to the floor), and nothing shrinks that already fit
             assert longest <= width - CELL_PAD + 0.01 or size == HEAD_MIN
             if max(stringWidth(w, COND_BOLD, 7) for w in label.split()) <= width - CELL_PAD:
                 assert size == 7
