@@ -625,3 +625,41 @@ def test_turkish_prints_read_back_with_their_figures(club: Club, tmp_path: Path)
     names = [r.name for r in ST.event_standings(club.db, club.swiss).rows]
     assert {"İsmail Güneş", "Iğdır Şahin"} <= set(names)
     assert all(name in plain for name in names)  # pdftotext too reads ğ ş ı İ back exactly
+
+
+def test_team_encounter_prints_one_sheet_per_game_with_the_engine_figures(tmp_path: Path) -> None:
+    from tests.integration.test_night_helpers import make_event, open_db
+
+    db = open_db(tmp_path)
+    try:
+        ev, _ids = make_event(
+            db, ruleset="domino-es", fmt="round-robin", players=2, per_entrant=4, entry="team"
+        )
+        R.configure(db, DESK, ev, encounter_games=2)  # rule E7b: two games per encounter
+        R.propose_round(db, DESK, ev)
+        R.publish_round(db, DESK, ev)
+        games = {
+            1: _hands_until_done("domino-es", 0, "domino", [[0, 20, 15, 30], [9, 0, 25, 11]]),
+            2: _hands_until_done("domino-es", 1, "domino", [[14, 0, 22, 30], [0, 18, 5, 27]]),
+        }
+        RS.replace_entries(db, DESK, ev, 1, 1, games)
+        out = tmp_path / "encounter.pdf"
+        REP.generate(db, REP.ReportRequest("score-sheets", ev, round=1, printed_on=PRINTED), out)
+        pages = [p.extract_text(extraction_mode="layout") for p in PdfReader(out).pages]
+        assert len(pages) == 2
+        t = R.get_round(db, ev, 1).tables[0]
+        stored = RS.table_entries(db, ev, 1, 1)
+        for g, page in ((1, pages[0]), (2, pages[1])):
+            lines = [flat(x) for x in page.splitlines() if x.strip()]
+            assert f"game {g} of the encounter (E7b)" in flat(page)
+            result = replay("domino-es", stored[g], {"games_to_win": 1})
+            game = result["games"][0]
+            for n, hand in enumerate(game["hands"]):
+                a, b = hand["points"]
+                ta, tb = hand["totals"]
+                line = row(lines, rf"^{n + 1} 1 ")
+                assert re.search(rf" {a} {b} {ta} {tb}( |$)", line), line
+            won = t.names[game["winner"]]
+            assert row(lines, r"^Games won").endswith(f"Winner {won}")
+    finally:
+        db.close()

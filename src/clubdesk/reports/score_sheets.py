@@ -432,7 +432,8 @@ def _domino(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
         [_("Game to"), str(p.target), _("Games to win"), str(p.games_to_win)],
     ]
     story = _top(
-        _("Score sheet (Hoja de Anotaciones): table {table}").format(table=sheet.table),
+        _("Score sheet (Hoja de Anotaciones): table {table}").format(table=sheet.table)
+        + (" · " + _("game {n} of the encounter (E7b)").format(n=sheet.game) if sheet.game else ""),
         info,
         (0.22, 0.28, 0.22, 0.28),
         sheet,
