@@ -991,8 +991,9 @@ def incident_act_data(
     return _complete_act(data, listing, acts, entrant_names, subs)
 
 
-def _game_text(act: _ActTable, game: int | None) -> str:
-    """The engine's state of a game after a decision: "game 2: Pair 1 100 – Pair 2 45, won by Pair 1"."""
+def _game_text(act: _ActTable, game: int | None, validated: bool = False) -> str:
+    """The engine's state of a game after a decision: "game 2: Pair 1 100 – Pair 2 45, won by Pair 1"
+    (``validated``: rule E20, the score at the suspension stands as the game's result)."""
     if game is None or not 1 <= game <= len(act.games):
         return ""
     g = act.games[game - 1]
@@ -1000,6 +1001,8 @@ def _game_text(act: _ActTable, game: int | None) -> str:
     text = _("game {g}: {a} {x} – {b} {y}").format(
         g=game, a=act.sides[0], x=totals[0], b=act.sides[1], y=totals[1]
     )
+    if validated and g.get("winner") is None:
+        return text + ", " + _("the score at the suspension stands")
     if g.get("winner") is not None:
         text += ", " + _("won by {pair}").format(pair=act.sides[int(g["winner"])])
         if g.get("end") == "abandoned":
@@ -1065,7 +1068,7 @@ def _complete_act(
             D.ActDecision(
                 decision=p.kind_label or p.kind,
                 reason=p.reason,
-                result=_game_text(act, p.game) if act is not None else "",
+                result=_game_text(act, p.game, p.kind == "validate") if act is not None else "",
                 table=p.table,
                 game=p.game,
                 side=p.entrant_name,
