@@ -290,6 +290,7 @@ class IncidentActData:
     table: int | None = None
     substitutions: tuple[SubstitutionLine, ...] = ()
     decisions: tuple[ActDecision, ...] = ()  # rule E20
+    family: str = ""  # gaple / domino / tavla: a tavla side is one player, not a pair
 
 
 # ------------------------------------------------------------------------------------------------ receipts

@@ -32,7 +32,7 @@ def player_cell(i: ActIncident) -> str:
     """The pair and the player an incident concerns (E19.4), with the offender's number (E15): markup
     for one Paragraph, one line per fact, so that more facts about the player can be added below."""
     lines = []
-    if i.pair:
+    if i.pair and i.pair != i.player:  # a single player's side is the player himself
         lines.append(f"<b>{esc(i.pair)}</b>")
     if i.player:
         lines.append(esc(i.player) + (f" ({esc(i.player_number)})" if i.player_number else ""))
@@ -133,7 +133,7 @@ def incident_act(out: str | Path | IO[bytes], header: ReportHeader, data: Incide
                     _("Table"),
                     _("Game"),
                     _("Hand"),
-                    _("Pair and player"),
+                    _("Player") if data.family == "tavla" else _("Pair and player"),
                     _("Kind"),
                     _("What happened"),
                     _("Decision"),

@@ -988,7 +988,7 @@ def incident_act_data(
         acts[t] = _ActTable(t, (a, b), (ca, cb), ref, tuple(engine))
     listing = DS.discipline_list(db, event_id, round_no=rno, table_no=table_no)
     data = _act_from(listing, str(event_id), rno, table_no, encounter, teams, referee)
-    return _complete_act(data, listing, acts, entrant_names, subs)
+    return _complete_act(data, listing, acts, entrant_names, subs, family)
 
 
 def _game_text(act: _ActTable, game: int | None, validated: bool = False) -> str:
@@ -1033,6 +1033,7 @@ def _complete_act(
     acts: dict[int, _ActTable],
     entrant_names: dict[int, str],
     subs: Sequence[D.SubstitutionLine],
+    family: str = "",
 ) -> D.IncidentActData:
     """Seed 002 art. 15, 19.4, 20: each incident's game, pair, effect and the captains' and referee's
     intervention; every decision of art. 20 with its reason and the result it produced."""
@@ -1048,10 +1049,9 @@ def _complete_act(
         pair = entrant_names.get(view.entrant, "") if view.entrant is not None else ""
         effect = intervention = ""
         if act is not None:
-            effect = _hand_text(act, view.game, view.hand)
-            linked = penalties_of.get(view.id, [])
-            if linked and not effect:
-                effect = "; ".join(p.kind_label or p.kind for p in linked)
+            # rule E15: what the decision did (the penalties it produced) and the hand as the engine has it
+            linked = [p.kind_label or p.kind for p in penalties_of.get(view.id, [])]
+            effect = "; ".join(x for x in (*linked, _hand_text(act, view.game, view.hand)) if x)
             if view.kind in INTERVENTION_KINDS:
                 caps = ", ".join(c for c in act.captains if c) or _("no captain named")
                 ref = act.referee or data.referee or _("no referee named")
@@ -1103,6 +1103,7 @@ def _complete_act(
         decisions=tuple(decisions),
         substitutions=tuple(subs),
         referee=referee,
+        family=family,
     )
 
 
