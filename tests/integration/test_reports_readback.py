@@ -663,3 +663,28 @@ def test_team_encounter_prints_one_sheet_per_game_with_the_engine_figures(tmp_pa
             assert row(lines, r"^Games won").endswith(f"Winner {won}")
     finally:
         db.close()
+
+
+def test_recorded_final_scores_of_gaple_and_domino_print_the_stored_result(
+    club: Club, tmp_path: Path
+) -> None:
+    db = club.db
+    for ruleset, score, points in (("gaple-club", (1, 2), (310, 402)), ("domino-es", (1, 0), (100, 62))):
+        ev = ES.create_event(
+            db,
+            DESK,
+            ES.EventData(name=f"Rec {ruleset}", ruleset=ruleset, format="round-robin", entry_type="pair"),
+        ).id
+        for a, b in ((club.numbers[4], club.numbers[5]), (club.numbers[6], club.numbers[7])):
+            DK.checkin(db, DESK, ev, DK.register(db, DESK, ev, a, partner=b).code)
+        R.propose_round(db, DESK, ev, seed=3)
+        R.publish_round(db, DESK, ev)
+        RS.set_score(db, DESK, ev, 1, 1, score, points, confirm=True)
+        out = make(club, tmp_path, "score-sheets", ev)
+        text = text_of(out)
+        t = R.get_round(db, ev, 1).tables[0]
+        assert t.points is not None
+        winner = t.names[0] if t.winner == t.sides[0] else t.names[1]
+        # the stored games won, game points and winner of the table, as the results service keeps them
+        assert f"Games won {t.names[0]} {t.score[0]} {t.names[1]} {t.score[1]} Winner {winner}" in text
+        assert f"Points {t.names[0]} {t.points[0]} {t.names[1]} {t.points[1]}" in text

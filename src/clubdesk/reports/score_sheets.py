@@ -135,7 +135,7 @@ def _blank_table(
     return grid(rows, widths, row_height=[None] + [row_height] * (len(rows) - 1), **style)
 
 
-SCORE_COLUMNS = (0.11, 0.24, 0.06, 0.24, 0.06, 0.08, 0.21)  # label, side, score, side, score, "Winner", name
+SCORE_COLUMNS = (0.12, 0.23, 0.05, 0.23, 0.05, 0.07, 0.25)  # label, side, score, side, score, "Winner", name
 
 
 def _score_table(
