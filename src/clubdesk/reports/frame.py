@@ -280,8 +280,9 @@ class _Report:
         canvas.setFont(SANS, ev_size)
         canvas.drawString(x, min(top - 10 * mm, y - 1.5), ev_lines[0] if ev_lines else "")
         right = width - MARGIN
-        canvas.setFont(SANS_BOLD, 11)
-        canvas.drawRightString(right, top - 5 * mm, _clip(self.title, SANS_BOLD, 11, width / 2 - MARGIN))
+        t_size, t_lines = fit_lines(self.title, SANS_BOLD, width / 2 - MARGIN, (11, 7), max_lines=1)
+        canvas.setFont(SANS_BOLD, t_size)
+        canvas.drawRightString(right, top - 5 * mm, t_lines[0] if t_lines else "")
         canvas.setFont(SANS, 9)
         bits = []
         if h.round is not None:
