@@ -255,3 +255,39 @@ def test_domino_team_encounter_game_two_in_score_entry(qtbot, active, tmp_path: 
     assert len(games[1]) == 2 and games[2] == [d1, d1]
     # game 2 to side 2 (75, 150): the encounter ends level 1-1
     assert R.get_round(db, ev, 1).tables[0].score == (1, 1)
+
+
+def test_domino_table_asks_for_the_scorer_and_counter_of_each_pair(qtbot, active, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from clubdesk.services import results as RS
+
+    db = open_db(tmp_path)
+    ev, _ids = make_event(db, ruleset="domino-es", fmt="round-robin", players=2, per_entrant=2, entry="pair")
+    R.propose_round(db, DESK, ev)
+    R.publish_round(db, DESK, ev)
+    RS.set_score(db, DESK, ev, 1, 1, (1, 0), (100, 40))
+    state = DeskState(db, REF)
+    section = RoundsSection(state)
+    active(section)
+    section.select_event(ev)
+    panel = section.open_table(1)
+    assert panel is not None and panel.scorer_box is not None and panel.counter_box is not None
+    home, away = RS.side_players(db, ev, 1, 1)
+    # rule E6: each list holds the players of its own side only
+    assert [panel.scorer_box.itemData(i) for i in range(1, panel.scorer_box.count())] == [n for n, _m in home]
+    assert [panel.counter_box.itemData(i) for i in range(1, panel.counter_box.count())] == [
+        n for n, _m in away
+    ]
+    # no player chosen: refused, nothing approved
+    assert panel.approve(0) is False and RS.table_entries(db, ev, 1, 1) == {}
+    assert R.get_round(db, ev, 1).tables[0].scorer == ""
+    panel.scorer_box.setCurrentIndex(2)
+    panel.counter_box.setCurrentIndex(1)
+    assert panel.approve(0) and panel.approve(1)
+    t = R.get_round(db, ev, 1).tables[0]
+    # the approvals are the players' names, not the operator's
+    assert t.status == "confirmed" and (t.scorer, t.counter) == (home[1][1], away[0][1])
+    with db.session() as s:
+        from clubdesk.models.result import Match
+
+        m = s.query(Match).filter_by(event_id=ev, round_no=1, table_no=1).one()
+        assert (m.scorer_member, m.counter_member) == (home[1][0], away[0][0])

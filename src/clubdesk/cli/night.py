@@ -116,6 +116,17 @@ def register(sub: Any) -> None:
     p.add_argument("--points", type=_pair_arg)
     p.add_argument("--game", type=int, default=1, help=_("game of a team encounter (with --entry)"))
     p.add_argument("--confirm", action="store_true", help=_("both sides approve"))
+    p.add_argument(
+        "--scorer", help=_("member number of the home pair's scorer (anotador, E6); asked with --confirm")
+    )
+    p.add_argument(
+        "--counter", help=_("member number of the rival pair's counter (recuento, E6); asked with --confirm")
+    )
+    p.add_argument(
+        "--referee-scores",
+        action="store_true",
+        help=_("referee: he scores and counts; --scorer and --counter approve for their pairs (E6)"),
+    )
     p.add_argument("--reason", help=_("why a confirmed result is corrected"))
     p.add_argument("--override", help=_("referee: written reason to change a locked result (T10)"))
 
@@ -124,7 +135,18 @@ def register(sub: Any) -> None:
     p.add_argument("--round", type=int, required=True)
     p.add_argument("--table", type=int, required=True)
     p.add_argument("--side", type=int, choices=(0, 1), required=True)
-    p.add_argument("--initials", required=True)
+    p.add_argument("--initials", default="", help=_("name or initials of who approves (or --member)"))
+    p.add_argument(
+        "--member",
+        help=_("member number of the player of this side who approves: the scorer or the counter (E6)"),
+    )
+
+    p = add_command(sub, "captains", cmd_captains, _("name the captains of a table's sides (match act)"))
+    p.add_argument("event", type=int)
+    p.add_argument("--round", type=int, required=True)
+    p.add_argument("--table", type=int, required=True)
+    p.add_argument("--home", default="", help=_("member number of the home side's captain"))
+    p.add_argument("--away", default="", help=_("member number of the other side's captain"))
 
     p = add_command(sub, "referee", cmd_referee, _("referee: approve or dispute a table's result"))
     p.add_argument("event", type=int)
@@ -229,6 +251,15 @@ def cmd_result(ctx: Context, args: argparse.Namespace) -> Output:
             entries = json.loads(args.entries.read_text(encoding="utf-8"))
         except json.JSONDecodeError as exc:
             raise Refused(_("{f} is not JSON: {e}").format(f=args.entries, e=exc.msg)) from exc
+    named = args.scorer is not None or args.counter is not None
+    if args.confirm and not named and args.forfeit is None and results.names_scorers(db, args.event):
+        # rule E6: who scored and who counted is asked, never filled in with the operator's name
+        raise Refused(
+            _(
+                "Name the scorer (a player of the home pair) and the counter (a player of the rival pair): "
+                "--scorer NUMBER --counter NUMBER (rule E6)."
+            )
+        )
     res = results.record_result(
         db,
         actor,
@@ -242,6 +273,9 @@ def cmd_result(ctx: Context, args: argparse.Namespace) -> Output:
         confirm_both=args.confirm,
         reason=args.reason,
         override=args.override,
+        scorer=args.scorer,
+        counter=args.counter,
+        referee_scores=args.referee_scores,
     )
     return Output(res.as_json())
 
@@ -250,9 +284,27 @@ def cmd_confirm(ctx: Context, args: argparse.Namespace) -> Output:
     from clubdesk.services import results
 
     res = results.confirm(
-        ctx.database(), ctx.actor(), args.event, args.round, args.table, args.side, args.initials
+        ctx.database(),
+        ctx.actor(),
+        args.event,
+        args.round,
+        args.table,
+        args.side,
+        args.initials,
+        member=args.member,
     )
     return Output(res.as_json())
+
+
+def cmd_captains(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import results
+
+    out = results.name_captains(
+        ctx.database(), ctx.actor(), args.event, args.round, args.table, args.home, args.away
+    )
+    return Output(
+        out, _("Captains: {home} / {away}").format(home=out["home"] or "-", away=out["away"] or "-")
+    )
 
 
 def cmd_referee(ctx: Context, args: argparse.Namespace) -> Output:

@@ -203,6 +203,12 @@ class TavlaGame:
     crawford: bool
     explanation: str
 
+    @property
+    def winner(self) -> int:
+        """The side that won this game (or the forfeit): the sheet's winner column (T8c)."""
+        e = self.entry
+        return 1 - e.loser if isinstance(e, GameLoss) else e.winner
+
 
 @dataclass(frozen=True, slots=True)
 class TavlaMatch:
@@ -218,6 +224,7 @@ class TavlaMatch:
         return {
             "games": [
                 {
+                    "winner": g.winner,
                     "points": list(g.points),
                     "score": list(g.score),
                     "crawford": g.crawford,

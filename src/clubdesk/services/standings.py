@@ -434,8 +434,12 @@ def season_scale_from(raw: str | dict[str, Any] | None) -> SeasonScale | None:
     data = json.loads(raw or "{}") if isinstance(raw, str) or raw is None else raw
     if not data:
         return None
+    best_of = data.get("best_of")
     return SeasonScale(
-        tuple(int(x) for x in data["base_points"]), {str(k): int(v) for k, v in data["coefficients"].items()}
+        tuple(int(x) for x in data["base_points"]),
+        {str(k): int(v) for k, v in data["coefficients"].items()},
+        best_of=None if best_of in (None, 0, "") else int(best_of),  # rule T12d: best N results count
+        seed=int(data.get("seed", 0)),
     )
 
 

@@ -223,6 +223,14 @@ class TablePanel(QWidget):
         self.message.setObjectName("tableMessage")
         self.message.setWordWrap(True)
         approvals = QFormLayout()
+        # rule E6 (domino-es): the home pair's scorer and the rival pair's counter are players of each
+        # side, chosen from its players; their names are the approvals (no operator's name written)
+        self.scorer_box: QComboBox | None = None
+        self.counter_box: QComboBox | None = None
+        if self._names_scorers():
+            self.scorer_box, self.counter_box = self._player_boxes()
+            approvals.addRow(_("Scorer (anotador), {side}:").format(side=a), self.scorer_box)
+            approvals.addRow(_("Counter (recuento), {side}:").format(side=b), self.counter_box)
         approvals.addRow(_("{side} approves (Alt+A):").format(side=a), self.approve_a)
         approvals.addRow(_("{side} approves (Alt+B):").format(side=b), self.approve_b)
         buttons = QHBoxLayout()
@@ -454,14 +462,54 @@ class TablePanel(QWidget):
         self.state.dataChanged.emit("rounds")
         return True
 
+    def _names_scorers(self) -> bool:
+        try:
+            return self.table.sides[1] is not None and RS.names_scorers(self.state.db, self.ev.id)
+        except ServiceError:
+            return False
+
+    def _player_boxes(self) -> tuple[QComboBox, QComboBox]:
+        """One list of players per side (rule E6), preselected with the ones already named."""
+        try:
+            sides = RS.side_players(self.state.db, self.ev.id, self.round_no, self.table.table)
+        except ServiceError:
+            sides = ((), ())
+        boxes = []
+        for k, players in enumerate(sides):
+            box = QComboBox()
+            box.setObjectName("scorerMember" if k == 0 else "counterMember")
+            box.addItem(_("(choose a player)"), "")
+            for number, name in players:
+                box.addItem(f"{name} ({number})", number)
+            boxes.append(box)
+        return boxes[0], boxes[1]
+
     def approve(self, side: int) -> bool:
         field = self.approve_a if side == 0 else self.approve_b
         initials = field.text().strip()
+        box = self.scorer_box if side == 0 else self.counter_box
+        member = str(box.currentData() or "") if box is not None else ""
+        if box is not None and not member:
+            self.message.setStyleSheet("color: #b00020; font-weight: 600;")
+            self.message.setText(
+                _("Choose the scorer of the home pair.")
+                if side == 0
+                else _("Choose the counter of the rival pair.")
+            )
+            return False
+        who = box.currentText().rsplit(" (", 1)[0] if box is not None and member else initials
         return self._run(
             lambda: RS.confirm(
-                self.state.db, self.actor(), self.ev.id, self.round_no, self.table.table, side, initials
+                self.state.db,
+                self.actor(),
+                self.ev.id,
+                self.round_no,
+                self.table.table,
+                side,
+                initials,
+                member=member or None,
             ),
-            _("Approved by {who}.").format(who=initials),
+            _("Approved by {who}.").format(who=who),
         )
 
     def referee(self, approve: bool) -> bool:
