@@ -509,8 +509,9 @@ def test_match_act_carries_every_seed_002_field(club: Club, tmp_path: Path) -> N
     drops = [i for i in listing.incidents if i.kind == "dropped-tiles"]
     assert [i.occurrence for i in drops][-1] == 3
     for i in drops:
-        # the act's game column, the hand, the pair and the player (E19.4)
-        player = f"{members[home[0]]} ({home[0]})"
+        # the act's game column, the hand, the pair and the player (E19.4); rule E15: without a federation
+        # licence the offender's club number is printed under its own label
+        player = f"{members[home[0]]} (club no. {home[0]})"
         assert f"1 1 {i.hand} {pair1} {player} Dropped tiles (E19) {i.text}" in text
     # rule E19 (Reading): the count is written from the second time on
     assert "[time 3 by this pair in this game]" in text and "[time 2 by this pair in this game]" in text
