@@ -43,11 +43,21 @@ def cmd_standings(ctx: Context, args: argparse.Namespace) -> Output:
 
 
 def cmd_tiebreaks(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.standings.trf import TrfError, tiebreaks_for_trf
+    from clubdesk.standings.trf import TrfError, read_trf, tiebreaks_for_trf
 
     codes = [c for c in args.tiebreaks.split(",") if c.strip()]
     try:
-        return Output(tiebreaks_for_trf(args.file, codes, args.rules))
+        values = tiebreaks_for_trf(args.file, codes, args.rules)
+        t = read_trf(args.file)
+        shown = [c.strip().upper() for c in codes]
+        lines = [f"{'#':>5}  " + "  ".join(f"{c:>7}" for c in shown)]
+        for no, vals in sorted(values.items(), key=lambda kv: int(kv[0])):
+            lines.append(f"{no:>5}  " + "  ".join(f"{vals.get(c, ''):>7}" for c in shown))
+        lines.append(_("standings after round {r}").format(r=t.complete_rounds))
+        if t.open_round:
+            # issue 19: a round paired without results is not played yet; say so
+            lines.append(_("round {r} is paired but has no results yet").format(r=t.open_round))
+        return Output(values, "\n".join(lines))
     except TrfError as exc:
         raise Refused(str(exc)) from exc
     except ValueError as exc:
