@@ -113,11 +113,18 @@ def register(sub: Any) -> None:
     g.add_argument("--entries", type=Path)
     g.add_argument("--entry", help=_("one hand or game as JSON, saved at once"))
     g.add_argument("--forfeit", type=int, choices=(0, 1), help=_("the absent side"))
+    g.add_argument("--match-file", type=Path, help=_("a backgammon match record (.mat) to save as the sheet"))
+    p.add_argument(
+        "--swap-sides", action="store_true", help=_("the match file's right-hand player is the home side")
+    )
     p.add_argument("--points", type=_pair_arg)
     p.add_argument("--game", type=int, default=1, help=_("game of a team encounter (with --entry)"))
     p.add_argument("--confirm", action="store_true", help=_("both sides approve"))
     p.add_argument("--reason", help=_("why a confirmed result is corrected"))
     p.add_argument("--override", help=_("referee: written reason to change a locked result (T10)"))
+
+    p = add_command(sub, "match-file", cmd_match_file, _("read a backgammon match record (.mat)"))
+    p.add_argument("file", type=Path)
 
     p = add_command(sub, "confirm", cmd_confirm, _("one side approves a table's result (G13, E6, T8c)"))
     p.add_argument("event", type=int)
@@ -223,6 +230,28 @@ def cmd_result(ctx: Context, args: argparse.Namespace) -> Output:
             db, actor, args.event, args.round, args.table, entry, game_no=args.game, override=args.override
         )
         return Output(res.as_json())
+    if args.match_file is not None:
+        from clubdesk.services import match_files
+
+        res = match_files.import_match_file(
+            db,
+            actor,
+            args.event,
+            args.round,
+            args.table,
+            args.match_file,
+            swap_sides=args.swap_sides,
+            reason=args.reason,
+            override=args.override,
+        )
+        if args.confirm:
+            results.confirm(
+                db, actor, args.event, args.round, args.table, 0, actor.name, override=args.override
+            )
+            res = results.confirm(
+                db, actor, args.event, args.round, args.table, 1, actor.name, override=args.override
+            )
+        return Output(res.as_json())
     entries = None
     if args.entries is not None:
         try:
@@ -244,6 +273,26 @@ def cmd_result(ctx: Context, args: argparse.Namespace) -> Output:
         override=args.override,
     )
     return Output(res.as_json())
+
+
+def cmd_match_file(ctx: Context, args: argparse.Namespace) -> Output:
+    """``{"players", "length", "games": [{"start", "winner", "points", "cube", "crawford"}], "score",
+    "finished"}`` (issue 19); no database is opened."""
+    from clubdesk.services import match_files
+
+    rec = match_files.read_match_file(args.file)
+    data = rec.as_json()
+    lines = [_("{a} - {b}, {n}-point match").format(a=rec.players[0], b=rec.players[1], n=rec.match_length)]
+    for i, g in enumerate(rec.games, start=1):
+        flag = "  " + _("(Crawford)") if g.crawford else ""
+        lines.append(
+            _("game {i}: {x}-{y}, {name} wins {p} (cube {c}){flag}").format(
+                i=i, x=g.start[0], y=g.start[1], name=rec.players[g.winner], p=g.points, c=g.cube, flag=flag
+            )
+        )
+    state = _("finished") if rec.finished else _("not finished")
+    lines.append(_("score {x}-{y}, {state}").format(x=rec.score[0], y=rec.score[1], state=state))
+    return Output(data, "\n".join(lines))
 
 
 def cmd_confirm(ctx: Context, args: argparse.Namespace) -> Output:
