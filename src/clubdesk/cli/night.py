@@ -103,6 +103,25 @@ def register(sub: Any) -> None:
     p = add_command(sub, "publish", cmd_publish, _("publish the proposed round"))
     p.add_argument("event", type=int)
     p.add_argument("--call-time", type=_when, default=None, help=_("when the tables are called (T3b)"))
+    p.add_argument("--start-time", type=_when, default=None, help=_("when the matches start (G15)"))
+
+    p = add_command(sub, "late-notice", cmd_late_notice, _("record a notice that a side will be late (G15)"))
+    p.add_argument("event", type=int)
+    p.add_argument("--round", type=int, required=True)
+    p.add_argument("--table", type=int, required=True)
+    p.add_argument("--side", type=int, choices=(0, 1), required=True)
+    p.add_argument("--given-by", required=True, help=_("who gave the notice"))
+
+    p = add_command(
+        sub, "late-decision", cmd_late_decision, _("referee: decide on a notice of lateness (G15)")
+    )
+    p.add_argument("event", type=int)
+    p.add_argument("--round", type=int, required=True)
+    p.add_argument("--table", type=int, required=True)
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--walkover", action="store_true", help=_("the late side loses by walkover"))
+    g.add_argument("--wait", action="store_true", help=_("the match waits for the late side"))
+    p.add_argument("--reason", required=True)
 
     p = add_command(sub, "result", cmd_result, _("enter a table's result"))
     p.add_argument("event", type=int)
@@ -213,8 +232,34 @@ def cmd_pair(ctx: Context, args: argparse.Namespace) -> Output:
 def cmd_publish(ctx: Context, args: argparse.Namespace) -> Output:
     from clubdesk.services import rounds
 
-    rv = rounds.publish_round(ctx.database(), ctx.actor(), args.event, call_at=args.call_time)
+    rv = rounds.publish_round(
+        ctx.database(), ctx.actor(), args.event, call_at=args.call_time, start_at=args.start_time
+    )
     return Output({"round": rv.round}, _("Round {r} published.").format(r=rv.round))
+
+
+def cmd_late_notice(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import results
+
+    res = results.late_notice(
+        ctx.database(), ctx.actor(), args.event, args.round, args.table, args.side, args.given_by
+    )
+    return Output(res.as_json())
+
+
+def cmd_late_decision(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import results
+
+    res = results.decide_late_notice(
+        ctx.database(),
+        ctx.actor(),
+        args.event,
+        args.round,
+        args.table,
+        walkover=args.walkover,
+        reason=args.reason,
+    )
+    return Output(res.as_json())
 
 
 def cmd_result(ctx: Context, args: argparse.Namespace) -> Output:
@@ -328,6 +373,9 @@ def cmd_round(ctx: Context, args: argparse.Namespace) -> Output:
         "status": rv.status,
         "seed": rv.seed,
         "call_at": rv.call_at.isoformat() if rv.call_at else None,
+        "start_at": rv.start_at.isoformat() if rv.start_at else None,
+        "forfeit_from": rv.forfeit_due.isoformat() if rv.forfeit_due else None,
+        "forfeit_rule": rv.forfeit_rule,
         "tables": [
             {
                 "table": t.table,
@@ -349,6 +397,12 @@ def cmd_round(ctx: Context, args: argparse.Namespace) -> Output:
             r=rv.round, status=rv.status, s=rv.seed, c=call
         )
     ]
+    if rv.forfeit_due is not None:
+        lines.append(
+            _("absent sides can be forfeited from {d} (rule {rule})").format(
+                d=rv.forfeit_due.strftime("%H:%M"), rule=rv.forfeit_rule
+            )
+        )
     for t in rv.tables:
         b = t.names[1] if t.names[1] else "BYE"
         lock = "  " + _("locked") if t.locked else ""

@@ -7,7 +7,8 @@ frozen parameters dataclass registered for the family (:data:`PARAMS_TYPES`, :fu
 * every field must be present and no unknown key is accepted;
 * ``bool`` / ``int`` / ``str`` / ``float`` fields are type-checked (a bool is never an int);
 * ``Literal[...]`` fields accept only the listed values;
-* ``field(metadata={"min": a, "max": b})`` bounds numbers.
+* ``field(metadata={"min": a, "max": b})`` bounds numbers;
+* ``field(metadata={"optional": True})`` may be left out of a file (parameters added later, issue 19).
 
 A club variant is a preset plus overrides (``load_ruleset("gaple-club", {"target": 201})``); overrides are
 checked the same way. Every refusal is a :class:`RulesetError` naming the file (or ``overrides``), the key and
@@ -49,6 +50,8 @@ __all__ = [
 CaughtDouble = Literal["count", "fine"]
 OutDoubleMode = Literal["plus", "flat"]
 DuelTie = Literal["blocker-loses", "replay"]
+#: rules G15, T3b: the forfeit deadline counts from the match start (before it) or the table call (after it)
+ForfeitFrom = Literal["start", "call"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +77,8 @@ class GapleParams:
     six_doubles_wins: bool = False  # rule B9: six doubles dealt wins the game (club)
     opening_tiles: bool = True  # rule G6 (0-0 opens the match), G10 (games score opens a game)
     seat_change: bool = True  # rule G19: opponents change seats after every game
+    # rule G15: present 10 minutes before the start, else walkover
+    forfeit_from: ForfeitFrom = field(default="start", metadata={"optional": True})
 
 
 # ----------------------------------------------------------------------------------------------- registry
@@ -199,7 +204,8 @@ def _validate_params(
     out: dict[str, object] = {}
     for name, (tp, meta) in specs.items():
         if name not in raw:
-            if partial:
+            # a parameter added after club files were written may be left out: its default applies
+            if partial or meta.get("optional"):
                 continue
             raise RulesetError(source, f"{prefix}{name}", _("missing parameter"))
         out[name] = _check_value(source, f"{prefix}{name}", tp, meta, raw[name])

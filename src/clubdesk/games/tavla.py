@@ -15,7 +15,7 @@ import enum
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from clubdesk.games.errors import EntryError
 from clubdesk.games.ruleset import register_family
@@ -54,6 +54,8 @@ class TavlaParams:
     max_cube: int = field(default=64, metadata={"min": 1})  # highest cube value accepted on the sheet
     clock_minutes_per_point: int = field(default=0, metadata={"min": 0})  # rule T8b: 0 = no clock
     clock_delay_seconds: int = field(default=0, metadata={"min": 0})  # rule T8b: delay per move
+    # rule T3b: 10 minutes after the table call
+    forfeit_from: Literal["start", "call"] = field(default="call", metadata={"optional": True})
 
 
 register_family("tavla", TavlaParams)

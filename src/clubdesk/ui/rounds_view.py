@@ -680,11 +680,26 @@ class RoundsSection(QWidget):
 
     # ------------------------------------------------------------------ the table call (T3b)
     def call_due_at(self) -> Any:
+        """When absent sides can be forfeited: the services' deadline (rule G15: the night's minutes
+        before the match start; rule T3b: after the table call, as the ruleset says)."""
         if self.round is None or self.round.call_at is None:
             return None
+        due = getattr(self.round, "forfeit_due", None)
+        if due is not None:
+            return due
         ev = self.current_event()
         minutes = int(night_settings(self.state, ev.id).get("call_minutes", 10)) if ev else 10
         return self.round.call_at + timedelta(minutes=minutes)
+
+    def _deadline_note(self) -> str:
+        """Rule G15 says the deadline is before the start: show the start and the deadline."""
+        rv = self.round
+        if rv is None or getattr(rv, "forfeit_rule", "") != "G15" or rv.forfeit_due is None:
+            return ""
+        start = rv.start_at or rv.call_at
+        return " · " + _("start {s}, present by {d} (G15)").format(
+            s=start.strftime("%H:%M"), d=rv.forfeit_due.strftime("%H:%M")
+        )
 
     def _tick(self) -> None:
         due = self.call_due_at()
@@ -704,6 +719,7 @@ class RoundsSection(QWidget):
                 _("Called {t} · forfeit of absent sides in {m:02d}:{s:02d}").format(
                     t=called, m=secs // 60, s=secs % 60
                 )
+                + self._deadline_note()
             )
             self.call_label.setStyleSheet("font-size: 12pt; font-weight: 600; color: #1e3a8a;")
         else:
