@@ -105,6 +105,10 @@ def register(sub: Any) -> None:
     p.add_argument("--call-time", type=_when, default=None, help=_("when the tables are called (T3b)"))
     p.add_argument("--start-time", type=_when, default=None, help=_("when the matches start (G15)"))
 
+    p = add_command(sub, "unpublish", cmd_unpublish, _("referee: take back the latest published round (T10)"))
+    p.add_argument("event", type=int)
+    p.add_argument("--reason", required=True)
+
     p = add_command(sub, "late-notice", cmd_late_notice, _("record a notice that a side will be late (G15)"))
     p.add_argument("event", type=int)
     p.add_argument("--round", type=int, required=True)
@@ -236,6 +240,16 @@ def cmd_publish(ctx: Context, args: argparse.Namespace) -> Output:
         ctx.database(), ctx.actor(), args.event, call_at=args.call_time, start_at=args.start_time
     )
     return Output({"round": rv.round}, _("Round {r} published.").format(r=rv.round))
+
+
+def cmd_unpublish(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import rounds
+
+    rv = rounds.unpublish_round(ctx.database(), ctx.actor(), args.event, args.reason)
+    return Output(
+        {"round": rv.round, "status": rv.status},
+        _("Round {r} is proposed again.").format(r=rv.round),
+    )
 
 
 def cmd_late_notice(ctx: Context, args: argparse.Namespace) -> Output:

@@ -957,6 +957,94 @@ def publish_round(
         return out
 
 
+def unpublish_round(
+    db: Database, actor: Actor, event_id: int, reason: str, *, now: datetime | None = None
+) -> RoundView:
+    """Rule T10: the referee takes back the latest published round (it becomes proposed again) while no
+    table of it has an entry or a result and its start time has not passed; the results that publishing
+    it locked unlock. Reason required; audited. After that point the earlier round stays locked."""
+    from clubdesk.models.audit import AuditEntry
+    from clubdesk.models.result import ResultEntry
+
+    if actor.role is not Role.REFEREE:
+        raise ServiceError("referee-only", _("Only the referee can unpublish a round (rule T10)."))
+    if not reason.strip():
+        raise ServiceError("reason-required", _("Say why the round is unpublished."))
+    now = now or local_now()
+    with db.session() as s:
+        ev = get_event(s, event_id)
+        rounds = rounds_of(s, ev.id)
+        if not rounds or rounds[-1].status == "proposed":
+            raise ServiceError("no-published-round", _("There is no published round to take back."))
+        rnd = rounds[-1]
+        if rnd.status != "published":
+            raise ServiceError(
+                "round-started",
+                _("Round {r} has started (a result was entered): it stays published (rule T10).").format(
+                    r=rnd.number
+                ),
+            )
+        if rnd.start_at is not None and now >= rnd.start_at:
+            raise ServiceError(
+                "round-started",
+                _("Round {r} started at {t}: it stays published (rule T10).").format(
+                    r=rnd.number, t=rnd.start_at.strftime("%H:%M")
+                ),
+            )
+        ms = matches_of(s, ev.id, rnd.id)
+        ids = [m.id for m in ms]
+        has_entry = bool(ids) and s.scalar(
+            select(ResultEntry.id).where(ResultEntry.match_id.in_(ids)).limit(1)
+        )
+        busy = [m.table_no for m in ms if m.side_b is not None and m.status != "waiting"]
+        if has_entry or busy:
+            raise ServiceError(
+                "round-started",
+                _("Round {r} has a table with an entry or a result: it stays published (rule T10).").format(
+                    r=rnd.number
+                ),
+            )
+        before = view(s, ev, rnd)
+        # the results that publishing this round locked (its audit row) unlock
+        row = s.scalars(
+            select(AuditEntry)
+            .where(
+                AuditEntry.action == "publish",
+                AuditEntry.entity == "round",
+                AuditEntry.entity_id == str(rnd.id),
+            )
+            .order_by(AuditEntry.id.desc())
+        ).first()
+        locked = [int(x) for x in (json.loads(row.after or "{}").get("locked", []) if row else [])]
+        unlocked: list[int] = []
+        for m in matches_of(s, ev.id):
+            if m.id in locked and m.locked:
+                m.locked = False
+                unlocked.append(m.id)
+        rnd.status = "proposed"
+        rnd.published_at = None
+        rnd.call_at = None
+        rnd.start_at = None
+        for m in ms:
+            m.seats = ""
+        earlier = [r for r in rounds[:-1] if r.status != "proposed"]
+        ev.current_round = earlier[-1].number if earlier else 0
+        out = view(s, ev, rnd)
+        audit(
+            s,
+            actor,
+            "unpublish",
+            "round",
+            rnd.id,
+            before={**before.as_json(), "status": before.status},
+            after={**out.as_json(), "status": out.status, "unlocked": unlocked},
+            event_id=ev.id,
+            round_no=rnd.number,
+            reason=reason,
+        )
+        return out
+
+
 def postpone(
     db: Database, actor: Actor, event_id: int, round_no: int, table_no: int, new_date: datetime, reason: str
 ) -> TableView:
