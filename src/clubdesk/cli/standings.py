@@ -25,6 +25,14 @@ def register(sub: Any) -> None:
     )
     p.add_argument("event", type=int)
 
+    p = add_command(sub, "prize-paid", cmd_prize_paid, _("record that a prize was paid (T13e)"))
+    p.add_argument("event", type=int)
+    p.add_argument("--place", type=int, required=True)
+    p.add_argument("--method", required=True, help="cash, card, transfer, pos")
+    p.add_argument("--date", type=_day, default=None, help=_("the day it was paid (default today)"))
+    p.add_argument("--entrant", type=int, default=None, help=_("which entrant, when a place is shared"))
+    p.add_argument("--to", default=None, help=_("who received it, when not the winner"))
+
     p = add_command(sub, "ratings", cmd_ratings, _("a member's rating history (T12c)"))
     p.add_argument("number")
 
@@ -68,6 +76,36 @@ def cmd_places(ctx: Context, args: argparse.Namespace) -> Output:
     from clubdesk.services import standings
 
     return Output(standings.final_places(ctx.database(), args.event))
+
+
+def _day(text: str) -> Any:
+    from datetime import date
+
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(_("expected a date like 2024-05-01")) from None
+
+
+def cmd_prize_paid(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import prize_payments
+
+    res = prize_payments.pay_prize(
+        ctx.database(),
+        ctx.actor(),
+        args.event,
+        args.place,
+        args.method,
+        on=args.date,
+        entrant=args.entrant,
+        paid_to=args.to,
+    )
+    return Output(
+        res.as_json(),
+        _("Prize for place {p} paid to {name} ({how}).").format(
+            p=res.place, name=res.paid_to, how=res.method
+        ),
+    )
 
 
 def cmd_ratings(ctx: Context, args: argparse.Namespace) -> Output:

@@ -677,6 +677,7 @@ def prizes_data(db: Database, event_id: int) -> D.PrizeListData:
                         club=w.club if w else "",
                         paid=aw.paid_at is not None,
                         paid_on=aw.paid_at.date() if aw.paid_at else None,
+                        method=_(_METHODS.get(aw.paid_method, aw.paid_method)) if aw.paid_method else "",
                     ),
                 )
             )
