@@ -138,3 +138,48 @@ def pay_prize(
             event_id=ev.id,
         )
         return out
+
+
+@dataclass(frozen=True)
+class PrizeLine:
+    """One awarded prize as the Prizes screen lists it (T13e: paid or not)."""
+
+    award: int
+    place: int
+    entrant: int
+    name: str
+    kind: str
+    amount: int
+    currency: str
+    description: str
+    paid_at: datetime | None
+    paid_by: str
+    method: str
+
+
+def prize_lines(db: Database, event_id: int) -> list[PrizeLine]:
+    """The event's prizes by place (category prizes after the place prizes)."""
+    with db.session() as s:
+        ev = R.get_event(s, event_id)
+        names = R.entrant_names(s, ev.id)
+        places = {
+            fp.entrant_id: fp.place_from
+            for fp in s.scalars(select(FinalPlace).where(FinalPlace.event_id == ev.id))
+        }
+        out = [
+            PrizeLine(
+                a.id,
+                places.get(a.entrant_id, 0),
+                a.entrant_id,
+                names.get(a.entrant_id) or "",
+                a.kind,
+                a.amount,
+                a.currency,
+                a.description,
+                a.paid_at,
+                a.paid_by,
+                a.paid_method,
+            )
+            for a in s.scalars(select(PrizeAward).where(PrizeAward.event_id == ev.id))
+        ]
+        return sorted(out, key=lambda x: (x.place == 0, x.place, x.award))
