@@ -255,3 +255,26 @@ def test_domino_team_encounter_game_two_in_score_entry(qtbot, active, tmp_path: 
     assert len(games[1]) == 2 and games[2] == [d1, d1]
     # game 2 to side 2 (75, 150): the encounter ends level 1-1
     assert R.get_round(db, ev, 1).tables[0].score == (1, 1)
+
+
+def test_referee_unpublishes_a_round_nobody_started(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # rule T10 (issue 19): the referee takes round 2 back; a scorer/secretary cannot
+    from clubdesk.services import results as RS
+
+    db, ev = night(tmp_path)
+    for t in (1, 2):
+        RS.set_score(db, DESK, ev, 1, t, (3, 0), None, confirm=True)
+    R.propose_round(db, DESK, ev)
+    R.publish_round(db, DESK, ev)
+    desk_section = RoundsSection(DeskState(db, DESK))
+    qtbot.addWidget(desk_section)
+    desk_section.select_event(ev)
+    assert not desk_section.unpublish("wrong pairing")
+    assert "referee" in desk_section.info.text()
+    section = RoundsSection(DeskState(db, REF))
+    qtbot.addWidget(section)
+    section.select_event(ev)
+    assert section.unpublish("wrong pairing")
+    assert R.get_round(db, ev, 2).status == "proposed"
+    assert not any(t.locked for t in R.get_round(db, ev, 1).tables)
+    assert "proposed again" in section.info.text()

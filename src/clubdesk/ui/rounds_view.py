@@ -518,6 +518,10 @@ class RoundsSection(QWidget):
         self.pair_button = QPushButton(_("Pair next round… (Ctrl+P)"))
         self.pair_button.setObjectName("pairButton")
         self.pair_button.clicked.connect(self.open_wizard)
+        # rule T10 (issue 19): the referee takes back a published round nobody has started
+        self.unpublish_button = QPushButton(_("Unpublish round…"))
+        self.unpublish_button.setObjectName("unpublishButton")
+        self.unpublish_button.clicked.connect(self._ask_unpublish)
         self.call_label = QLabel()
         self.call_label.setObjectName("callLabel")
         self.call_label.setStyleSheet("font-size: 12pt; font-weight: 600;")
@@ -557,6 +561,7 @@ class RoundsSection(QWidget):
         top.addWidget(QLabel(_("Show")))
         top.addWidget(self.filter_box)
         top.addWidget(self.pair_button)
+        top.addWidget(self.unpublish_button)
         second = QHBoxLayout()
         second.addWidget(self.table_field, 1)
         second.addWidget(self.call_label)
@@ -783,6 +788,30 @@ class RoundsSection(QWidget):
         return self.panel
 
     # ------------------------------------------------------------------ wizard
+    def _ask_unpublish(self) -> None:
+        from PySide6.QtWidgets import QInputDialog
+
+        reason, ok = QInputDialog.getText(
+            self, _("Unpublish round"), _("Referee: why is the latest round taken back (rule T10)?")
+        )
+        if ok:
+            self.unpublish(reason)
+
+    def unpublish(self, reason: str) -> bool:
+        """Rule T10: the latest published round back to proposed (referee, reason; refused once started)."""
+        ev = self.current_event()
+        if ev is None:
+            return False
+        try:
+            rv = R.unpublish_round(self.state.db, self.state.actor, ev.id, reason)
+        except ServiceError as exc:
+            self.info.setText(exc.message)
+            return False
+        self.state.dataChanged.emit("rounds")
+        self._event_changed()
+        self.info.setText(_("Round {r} is proposed again; the earlier round is unlocked.").format(r=rv.round))
+        return True
+
     def open_wizard(self) -> None:
         ev = self.current_event()
         if ev is None:
