@@ -219,6 +219,10 @@ class TablePanel(QWidget):
         self.forfeit_b = QPushButton(_("{side} absent: forfeit").format(side=b))
         self.forfeit_b.setObjectName("forfeitB")
         self.forfeit_b.clicked.connect(lambda: self.forfeit(1))
+        # rule G15 (issue 19): a notice of lateness suspends the automatic walkover; the referee decides
+        self.late_button = QPushButton(_("Notice of lateness…"))
+        self.late_button.setObjectName("lateNotice")
+        self.late_button.clicked.connect(self._ask_late_notice)
         self.message = QLabel()
         self.message.setObjectName("tableMessage")
         self.message.setWordWrap(True)
@@ -226,7 +230,7 @@ class TablePanel(QWidget):
         approvals.addRow(_("{side} approves (Alt+A):").format(side=a), self.approve_a)
         approvals.addRow(_("{side} approves (Alt+B):").format(side=b), self.approve_b)
         buttons = QHBoxLayout()
-        for btn in (self.referee_ok, self.dispute, self.forfeit_a, self.forfeit_b):
+        for btn in (self.referee_ok, self.dispute, self.forfeit_a, self.forfeit_b, self.late_button):
             btn.setAutoDefault(False)
             buttons.addWidget(btn)
         buttons.addStretch(1)
@@ -474,11 +478,56 @@ class TablePanel(QWidget):
 
     def forfeit(self, absent_side: int) -> bool:
         # rules T3b, G15, T9a: one action after the table call's waiting time
-        return self._run(
+        ok = self._run(
             lambda: RS.forfeit(
                 self.state.db, self.actor(), self.ev.id, self.round_no, self.table.table, absent_side
             ),
             _("Forfeit recorded."),
+        )
+        if not ok and "G15" in self.message.text() and self.actor().role.value == "referee":
+            # a notice of lateness was given: the referee decides, with a reason
+            from PySide6.QtWidgets import QInputDialog
+
+            reason, given = QInputDialog.getText(
+                self, _("Notice of lateness"), _("Referee: the walkover anyway? Write the reason:")
+            )
+            if given and reason.strip():
+                return self.decide_late(True, reason)
+        return ok
+
+    def _ask_late_notice(self) -> None:
+        from PySide6.QtWidgets import QInputDialog
+
+        a, b = self.table.names[0], self.table.names[1] or ""
+        side, ok = QInputDialog.getItem(
+            self, _("Notice of lateness"), _("Which side will be late?"), [a, b], 0, False
+        )
+        if not ok:
+            return
+        who, ok = QInputDialog.getText(self, _("Notice of lateness"), _("Who gave the notice?"))
+        if ok:
+            self.late_notice(0 if side == a else 1, who)
+
+    def late_notice(self, side: int, given_by: str) -> bool:
+        return self._run(
+            lambda: RS.late_notice(
+                self.state.db, self.actor(), self.ev.id, self.round_no, self.table.table, side, given_by
+            ),
+            _("Notice of lateness recorded: no automatic walkover, the referee decides (G15)."),
+        )
+
+    def decide_late(self, walkover: bool, reason: str) -> bool:
+        return self._run(
+            lambda: RS.decide_late_notice(
+                self.state.db,
+                self.actor(),
+                self.ev.id,
+                self.round_no,
+                self.table.table,
+                walkover=walkover,
+                reason=reason,
+            ),
+            _("Referee's decision recorded (G15)."),
         )
 
     def open_incident(self) -> None:
