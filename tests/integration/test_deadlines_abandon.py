@@ -121,6 +121,19 @@ def test_e20_abandonment_loses_the_game_and_the_encounter_goes_on(tmp_path: Path
     assert t.score == (1, 0) and t.status == "in_play"  # game 1 lost by side 1; game 2 still to play
     RS.add_entry(db, DESK, ev, 1, 1, {"type": "domino", "seat": 1, "pips": [30, 0, 40, 30]}, game_no=2)
     assert R.get_round(db, ev, 1).tables[0].score == (1, 1)  # side 1 wins game 2: the encounter is 1-1
+    # the act says which (E20): the game is lost, play goes on
+    from clubdesk.services import reports as REP
+
+    act = REP.incident_act_data(db, ev, 1, 1)
+    e20 = [i for i in act.incidents if "E20" in i.kind]
+    assert len(e20) == 1 and "abandons game 1" in e20[0].text and "play goes on" in e20[0].text
+    # and the score sheet, read back from the PDF
+    from pypdf import PdfReader
+
+    out = tmp_path / "sheet.pdf"
+    REP.generate(db, REP.ReportRequest("score-sheets", ev, 1, 1), out)
+    text = " ".join((pg.extract_text() or "") for pg in PdfReader(out).pages)
+    assert "abandonment, E20: the pair loses the game" in " ".join(text.split())
 
 
 def test_e20_abandonment_ends_the_encounter_where_the_ruleset_says_so(tmp_path: Path) -> None:
@@ -131,6 +144,10 @@ def test_e20_abandonment_ends_the_encounter_where_the_ruleset_says_so(tmp_path: 
     with pytest.raises(ServiceError) as err:
         RS.add_entry(db, DESK, ev, 1, 1, D0, game_no=2)
     assert "E20" in err.value.message
+    from clubdesk.services import reports as REP
+
+    act = REP.incident_act_data(db, ev, 1, 1)
+    assert [i.text for i in act.incidents if "E20" in i.kind][0].endswith("the pair loses the match")
 
 
 def test_upgrade_keeps_old_domino_es_events_ending_the_encounter_on_abandonment(tmp_path: Path) -> None:

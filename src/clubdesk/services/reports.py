@@ -804,10 +804,13 @@ def incident_act_data(
         teams: list[D.ActTeam] = []
         encounter = _("Round {n}").format(n=rno)
         referee = ""
+        abandons: list[D.ActIncident] = []
+        _family, params = R.params_of(ev)
         for m in R.matches_of(s, ev.id, rnd.id):
             if table_no is not None and m.table_no != table_no:
                 continue
             referee = referee or m.referee
+            abandons += _abandonments(s, m, who, bool(params.get("abandon_ends_match")))
             for side in (m.side_a, m.side_b):
                 if side is None:
                     continue
@@ -821,7 +824,37 @@ def incident_act_data(
             if table_no is not None and m.side_b is not None:
                 encounter = f"{who[m.side_a].name} – {who[m.side_b].name}"
     listing = DS.discipline_list(db, event_id, round_no=rno, table_no=table_no)
-    return _act_from(listing, str(event_id), rno, table_no, encounter, teams, referee)
+    act = _act_from(listing, str(event_id), rno, table_no, encounter, teams, referee)
+    if not abandons:
+        return act
+    import dataclasses
+
+    return dataclasses.replace(act, incidents=(*act.incidents, *abandons))
+
+
+def _abandonments(s: Session, m: Match, who: Any, ends_match: bool) -> list[D.ActIncident]:
+    """Rule E20 on the act: each abandonment, and whether it lost the game only or the match too."""
+    from clubdesk.services.results import match_entries
+
+    out: list[D.ActIncident] = []
+    for game_no, entries in sorted(match_entries(s, m).items()):
+        for e in entries:
+            if e.get("type") != "abandon":
+                continue
+            side = m.side_a if int(e.get("side", 0)) == 0 else m.side_b
+            name = who[side].name if side is not None and side in who else ""
+            effect = (
+                _("the pair loses the match") if ends_match else _("the pair loses the game; play goes on")
+            )
+            out.append(
+                D.ActIncident(
+                    time="",
+                    kind=_("abandonment (E20)"),
+                    text=_("{name} abandons game {g}: {effect}").format(name=name, g=game_no, effect=effect),
+                    table=m.table_no,
+                )
+            )
+    return out
 
 
 def _act_from(
