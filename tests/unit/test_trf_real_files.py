@@ -41,6 +41,13 @@ def test_every_value_agrees_with_fide_tec_checker(name: str) -> None:
     assert not wrong, f"{len(wrong)} values differ from the checker, e.g. {wrong[:5]}"
 
 
+@pytest.mark.parametrize("name", sorted(CHECKER))
+def test_auto_rules_pick_the_checkers_rule_set_from_the_start_date(name: str) -> None:
+    from clubdesk.standings.trf import rules_by_date
+
+    assert rules_by_date(read_trf(_path(name))).value == CHECKER[name]["rules"]
+
+
 def test_blank_trailing_round_is_an_unplayed_zero_round() -> None:
     # 86 of 87 lines stop after round 10; player 14's line has round 11 as "0000 - Z". The blank
     # round 11 is the same unplayed round for everyone: each of them gets a round-11 record.

@@ -18,7 +18,12 @@ def register(sub: Any) -> None:
     p = add_command(sub, "tiebreaks", cmd_tiebreaks, _("tie-breaks of a TRF file"))
     p.add_argument("file", type=Path)
     p.add_argument("--tiebreaks", required=True, help="PTS,BH,BH-C1,SB,PS")
-    p.add_argument("--rules", choices=("2024", "2026"), default="2024")
+    p.add_argument(
+        "--rules",
+        choices=("2024", "2026", "auto"),
+        default="2024",
+        help=_("FIDE rule set; auto: by the tournament's start date (as FIDE TEC's checker)"),
+    )
 
     p = add_command(
         sub, "places", cmd_places, _("final places, season points and prizes of a finished event")

@@ -380,14 +380,24 @@ def trf_from_event(
     return TrfTournament(tuple(players), tuple(header), rounds, sch)
 
 
+def rules_by_date(t: TrfTournament) -> Rules:
+    """The FIDE rule set in force when the tournament started (``042``), as FIDE TEC's checker picks it:
+    the 2026 rules from 2026-03-01, and for a file without a start date."""
+    start = next((h[3:].strip() for h in t.header if h.startswith("042")), "")
+    start = start.replace("/", "-").replace(".", "-")
+    return Rules.FIDE_2024 if len(start) == 10 and start < "2026-03-01" else Rules.FIDE_2026
+
+
 def tiebreaks_for_trf(
     path: str | Path, codes: Sequence[str], rules: str = "2024"
 ) -> dict[str, dict[str, float | int]]:
     """CONTRACTS.md §4 ``tiebreaks``: ``{"START_NO": {"PTS": x, "BH": y, ...}}`` in the file's own
     point scale (chess 2.5). ``DE`` gives the rank after points and direct encounter; ``IAV`` the
-    point difference among those tied on points."""
+    point difference among those tied on points. ``rules``: "2024", "2026" or "auto" (by the start date,
+    :func:`rules_by_date`)."""
     from clubdesk.standings.table import tiebreak_values
 
     t = read_trf(path)
     event = event_from_trf(t)
-    return tiebreak_values(event, list(codes), Rules(rules))
+    chosen = rules_by_date(t) if rules == "auto" else Rules(rules)
+    return tiebreak_values(event, list(codes), chosen)
