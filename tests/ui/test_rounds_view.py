@@ -291,3 +291,46 @@ def test_domino_table_asks_for_the_scorer_and_counter_of_each_pair(qtbot, active
 
         m = s.query(Match).filter_by(event_id=ev, round_no=1, table_no=1).one()
         assert (m.scorer_member, m.counter_member) == (home[1][0], away[0][0])
+
+
+def test_referee_unpublishes_a_round_nobody_started(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # rule T10 (issue 19): the referee takes round 2 back; a scorer/secretary cannot
+    from clubdesk.services import results as RS
+
+    db, ev = night(tmp_path)
+    for t in (1, 2):
+        RS.set_score(db, DESK, ev, 1, t, (3, 0), None, confirm=True)
+    R.propose_round(db, DESK, ev)
+    R.publish_round(db, DESK, ev)
+    desk_section = RoundsSection(DeskState(db, DESK))
+    qtbot.addWidget(desk_section)
+    desk_section.select_event(ev)
+    assert not desk_section.unpublish("wrong pairing")
+    assert "referee" in desk_section.info.text()
+    section = RoundsSection(DeskState(db, REF))
+    qtbot.addWidget(section)
+    section.select_event(ev)
+    assert section.unpublish("wrong pairing")
+    assert R.get_round(db, ev, 2).status == "proposed"
+    assert not any(t.locked for t in R.get_round(db, ev, 1).tables)
+    assert "proposed again" in section.info.text()
+
+
+def test_notice_of_lateness_from_the_table_panel(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # rule G15 (issue 19): the desk records the notice; the forfeit is then the referee's decision
+    db, ev = night(tmp_path, call_minutes_ago=15)
+    section = RoundsSection(DeskState(db, DESK))
+    qtbot.addWidget(section)
+    section.select_event(ev)
+    panel = section.open_table(1)
+    assert panel is not None
+    assert panel.late_notice(1, "the captain, by phone")
+    assert not panel.forfeit(1)
+    assert "the referee decides" in panel.message.text()
+    ref = RoundsSection(DeskState(db, REF))
+    qtbot.addWidget(ref)
+    ref.select_event(ev)
+    rpanel = ref.open_table(1)
+    assert rpanel is not None
+    assert rpanel.decide_late(True, "not here at 19:45")
+    assert R.get_round(db, ev, 1).tables[0].score == (3, 0)

@@ -321,3 +321,32 @@ def test_gaple_club_blocked_hand_names_the_caught_double_and_hints_b3(qtbot, act
     t.load_entry({"type": "block", "seat": 1, "pips": [20, 10, 12, 14]})
     assert not t.dead66.isVisibleTo(t)
     assert "B3" not in t.next_hint()
+
+
+def test_tavla_import_match_file_previews_then_saves_entries(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # issue 19: a real match record (Gibbon FIBS client, tests/data/backgammon/README.md)
+    from pathlib import Path
+
+    data = Path(__file__).resolve().parents[1] / "data" / "backgammon"
+    saved: list[EntryChange] = []
+    form = TavlaEntryForm(
+        "tavla", params={"match_length": 7}, save=saved.append, side_names=("ShowWhite", "JoeBlack")
+    )
+    qtbot.addWidget(form)
+    shown: list[str] = []
+    form.confirm_import = lambda text: shown.append(text) is not None  # cancel: nothing saved
+    assert not form.import_match_file(data / "gibbon_complete.mat")
+    assert saved == [] and form.entries == []
+    # the file's left-hand player (JoeBlack) is this table's side 2: the sides are swapped
+    assert "ShowWhite (side 1) – JoeBlack (side 2)" in shown[0] and "game 9: 5-6, side 2 wins 2" in shown[0]
+    form.confirm_import = lambda text: True
+    assert form.import_match_file(data / "gibbon_complete.mat")
+    assert len(saved) == 1 and len(saved[0].entries) == 9
+    assert form.result["score"] == [5, 7] and form.result["winner"] == 1
+    # a 1-point record does not fit a 7-point table: refused, the sheet unchanged
+    assert not form.import_match_file(data / "gnubg_roll_then_resign_1p.mat")
+    assert "1-point" in form.error.text() and len(saved) == 1
+    bad = tmp_path / "x.mat"
+    bad.write_text("hello\n")
+    assert not form.import_match_file(bad)
+    assert "line 1" in form.error.text()

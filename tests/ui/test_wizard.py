@@ -195,3 +195,26 @@ def test_requested_bye_on_the_attendance_page(qtbot, active, tmp_path: Path) -> 
     assert wizard.requested == [ids[0]]
     wizard.next()
     assert "Requested bye" in wizard.preview.explanations.text()
+
+
+def test_wizard_publishes_the_match_start_for_g15(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # rule G15 (issue 19): the start time is recorded; gaple's walkover deadline is 10 minutes before it
+    from datetime import datetime, timedelta
+
+    from PySide6.QtCore import QDateTime
+
+    db = open_db(tmp_path)
+    ev, _ids = make_event(db, ruleset="gaple-tournament", fmt="swiss", players=4, rounds=2)
+    wizard = PairingWizard(DeskState(db, REF), ev)
+    qtbot.addWidget(wizard)
+    wizard.show()
+    wizard.next()
+    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=5000)
+    page = wizard.publish_page
+    page.call_at.setDateTime(QDateTime(datetime(2026, 5, 1, 19, 0)))
+    page.has_start.setChecked(True)
+    page.start_at.setDateTime(QDateTime(datetime(2026, 5, 1, 19, 30)))
+    assert page.validatePage()
+    rv = R.get_round(db, ev, 1)
+    assert rv.start_at == datetime(2026, 5, 1, 19, 30)
+    assert rv.forfeit_due == datetime(2026, 5, 1, 19, 30) - timedelta(minutes=10)

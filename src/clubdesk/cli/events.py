@@ -162,6 +162,10 @@ def register(sub: Any) -> None:
     en = add_command(sub, "entrants", cmd_entrants, _("list an event's entrants"))
     en.add_argument("event", type=int)
 
+    pd = add_command(sub, "pairs-draw", cmd_pairs_draw, _("draw a league's pairs by lot, once (B1)"))
+    pd.add_argument("event", type=int)
+    pd.add_argument("--seed", type=int, required=True, help=_("the same seed gives the same draw"))
+
     cb = add_command(sub, "cashbox", cmd_cashbox, _("the cash box of a day, per method"))
     cb.add_argument("--date", type=_date, default=None)
     cb.add_argument("--event", type=int, default=None)
@@ -416,6 +420,13 @@ def cmd_no_shows(ctx: Context, args: argparse.Namespace) -> Output:
         _("{new} takes the place of {old}.").format(new=x.promoted_name, old=x.no_show_name) for x in swaps
     ) or _("No place changed hands.")
     return Output(data, text)
+
+
+def cmd_pairs_draw(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import pairs_draw
+
+    res = pairs_draw.draw_league_pairs(ctx.database(), ctx.actor(), args.event, args.seed)
+    return Output(res.as_json(), "\n".join(res.explanations))
 
 
 def cmd_entrants(ctx: Context, args: argparse.Namespace) -> Output:

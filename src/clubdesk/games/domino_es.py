@@ -50,7 +50,11 @@ class DominoParams:
     games_to_win: int = field(default=1, metadata={"min": 1})  # games that win the match
     allow_negative: bool = False  # a penalty may take a total below 0
     seat_swap: bool = True  # rule E7b: the pair that lost game 1 swaps seats in game 2
-    abandon_ends_match: bool = True  # rule E20: no substitute after abandonment; the pair loses the match
+    # rule E20: an abandonment loses the game (partida); whether it also ends the match / encounter is this
+    # parameter, off for domino-es (seed 002 says the pair loses the game)
+    abandon_ends_match: bool = False
+    # forfeit deadline after the table call (T3b reading)
+    forfeit_from: Literal["start", "call"] = field(default="call", metadata={"optional": True})
     # CONTRACTS.md §1 names these for domino-es too (values: false, 0, 0, false). Seed 002 has no warm-up,
     # no opening minimum and no burn (rule E18: every hand counts), so they are accepted only at those values.
     warmup: Literal[False] = False

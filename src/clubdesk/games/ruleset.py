@@ -7,7 +7,8 @@ frozen parameters dataclass registered for the family (:data:`PARAMS_TYPES`, :fu
 * every field must be present and no unknown key is accepted;
 * ``bool`` / ``int`` / ``str`` / ``float`` fields are type-checked (a bool is never an int);
 * ``Literal[...]`` fields accept only the listed values;
-* ``field(metadata={"min": a, "max": b})`` bounds numbers.
+* ``field(metadata={"min": a, "max": b})`` bounds numbers;
+* ``field(metadata={"optional": True})`` may be left out of a file (parameters added later, issue 19).
 
 A club variant is a preset plus overrides (``load_ruleset("gaple-club", {"target": 201})``); overrides are
 checked the same way. Every refusal is a :class:`RulesetError` naming the file (or ``overrides``), the key and
@@ -52,6 +53,8 @@ OutDoubleMode = Literal["plus", "flat"]
 DuelTie = Literal["blocker-loses", "replay"]
 OpenOn = Literal["pure", "won"]
 BhUnplayed = Literal["fide", "none"]
+#: rules G15, T3b: the forfeit deadline counts from the match start (before it) or the table call (after it)
+ForfeitFrom = Literal["start", "call"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +89,8 @@ class GapleParams:
     seat_change: bool = True  # rule G19: opponents change seats after every game
     double_lead_barred: bool = False  # rule B3: 0-0 and 6-6 may not lead a hand (a hint on every hand's lead)
     bh_unplayed: BhUnplayed = "fide"  # rule T12b: Buchholz of a round without an opponent (CONTRACTS.md §1)
+    # rule G15: present 10 minutes before the start, else walkover
+    forfeit_from: ForfeitFrom = field(default="start", metadata={"optional": True})
 
 
 # ----------------------------------------------------------------------------------------------- registry
@@ -211,7 +216,8 @@ def _validate_params(
     out: dict[str, object] = {}
     for name, (tp, meta) in specs.items():
         if name not in raw:
-            if partial:
+            # a parameter added after club files were written may be left out: its default applies
+            if partial or meta.get("optional"):
                 continue
             raise RulesetError(source, f"{prefix}{name}", _("missing parameter"))
         out[name] = _check_value(source, f"{prefix}{name}", tp, meta, raw[name])

@@ -65,6 +65,11 @@ class Match(Base):
     excuse: Mapped[str] = mapped_column(Text, default="")  # rule G15: an accepted excuse
     postponed_to: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)  # rule G20
     seats: Mapped[str] = mapped_column(Text, default="")  # JSON seat draw (rule E7)
+    # rule G15 (migration 0007): a notice of lateness given at the desk: who gave it, for which side, when.
+    # It suspends the automatic walkover; the referee decides.
+    late_notice_by: Mapped[str] = mapped_column(String(80), default="")
+    late_notice_side: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    late_notice_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     note: Mapped[str] = mapped_column(Text, default="")
 
 
@@ -146,3 +151,7 @@ class PrizeAward(Base):
     currency: Mapped[str] = mapped_column(String(3))
     description: Mapped[str] = mapped_column(Text, default="")
     paid_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    # rule T13e (migration 0007): who paid, to whom, how (cash, transfer, ...)
+    paid_by: Mapped[str] = mapped_column(String(80), default="")
+    paid_to: Mapped[str] = mapped_column(String(120), default="")
+    paid_method: Mapped[str] = mapped_column(String(20), default="")

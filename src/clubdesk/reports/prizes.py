@@ -28,7 +28,7 @@ def prizes(out: str | Path | IO[bytes], header: ReportHeader, data: PrizeListDat
             total += r.amount
             if r.paid:
                 paid += r.amount
-            state = ""
+            state = _("unpaid")  # rule T13e: every prize shows whether it was paid
             if r.paid:
                 state = "✓ " + " ".join(x for x in (fmt_date(r.paid_on, lang, "short"), r.method) if x)
             rows.append(

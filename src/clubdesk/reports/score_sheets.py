@@ -500,7 +500,15 @@ def _domino(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
                 n += 1
             if game.get("winner") is not None:
                 won_by = pair1 if game["winner"] == 0 else pair2
-                end = _(" (abandonment, E20)") if game.get("end") == "abandoned" else ""
+                end = ""
+                if game.get("end") == "abandoned":
+                    # rule E20: the sheet says whether the abandonment lost the game only or the match too
+                    ends = bool(getattr(rs.params, "abandon_ends_match", False))
+                    end = (
+                        _(" (abandonment, E20: the pair loses the match)")
+                        if ends
+                        else _(" (abandonment, E20: the pair loses the game)")
+                    )
                 _separator(len(rows), _game_won(g, won_by, game["totals"]) + end, rows, extra)
         story.append(grid(rows, widths, font_size=8, right=range(4, 12), center=(2, 12), extra=extra))
         # the final line: games won and the winner, as the engine has them (E18)

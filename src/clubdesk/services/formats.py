@@ -104,11 +104,17 @@ def outcome_from_entries(
         pts = [0, 0]
         sheets: list[dict[str, Any]] = []
         done = 0
+        ended_by: int | None = None  # game whose abandonment ended the encounter (E20 parameter)
         for g in sorted(games):
             if g < 1 or g > encounter_games:
                 raise _refuse(
                     "too-many-games",
                     _("An encounter has {n} games; there is no game {g}.").format(n=encounter_games, g=g),
+                )
+            if ended_by is not None and games[g]:
+                raise _refuse(
+                    "encounter-abandoned",
+                    _("The encounter ended with the abandonment in game {g} (rule E20).").format(g=ended_by),
                 )
             sheet = replay(ruleset, list(games[g]), {**params, "games_to_win": 1})
             sheets.append(sheet)
@@ -117,6 +123,13 @@ def outcome_from_entries(
             if sheet["finished"] and sheet["winner"] is not None:
                 won[sheet["winner"]] += 1
                 done += 1
+                abandoned = any(gm.get("end") == "abandoned" for gm in sheet["games"])
+                if abandoned and params.get("abandon_ends_match"):
+                    # rule E20: where the ruleset says so, the abandoning pair loses the whole encounter:
+                    # the remaining games go to the rivals. By default (domino-es) only the game is lost.
+                    won[sheet["winner"]] += encounter_games - done
+                    done = encounter_games
+                    ended_by = g
         finished = done == encounter_games
         winner = None if not finished or won[0] == won[1] else (0 if won[0] > won[1] else 1)
         return Outcome((won[0], won[1]), (pts[0], pts[1]), finished, winner, tuple(sheets))

@@ -721,6 +721,7 @@ def prizes_data(db: Database, event_id: int) -> D.PrizeListData:
                         club=w.club if w else "",
                         paid=aw.paid_at is not None,
                         paid_on=aw.paid_at.date() if aw.paid_at else None,
+                        method=_(_METHODS.get(aw.paid_method, aw.paid_method)) if aw.paid_method else "",
                     ),
                 )
             )
@@ -952,11 +953,13 @@ def incident_act_data(
         referee = ""
         tables: dict[int, tuple[str, str, str, str, str, int | None]] = {}
         subs: list[D.SubstitutionLine] = []
+        abandons: list[D.ActIncident] = []
         for m in R.matches_of(s, ev.id, rnd.id):
             if table_no is not None and m.table_no != table_no:
                 continue
             referee = referee or m.referee
             captains = (names.get(m.captain_a, ""), names.get(m.captain_b, ""))
+            abandons += _abandonments(s, m, who, bool(_params.get("abandon_ends_match")))
             for side, captain in ((m.side_a, captains[0]), (m.side_b, captains[1])):
                 if side is None:
                     continue
@@ -992,7 +995,12 @@ def incident_act_data(
         acts[t] = _ActTable(t, (a, b), (ca, cb), ref, tuple(engine))
     listing = DS.discipline_list(db, event_id, round_no=rno, table_no=table_no)
     data = _act_from(listing, str(event_id), rno, table_no, encounter, teams, referee, licences)
-    return _complete_act(data, listing, acts, entrant_names, subs, family)
+    act = _complete_act(data, listing, acts, entrant_names, subs, family)
+    if not abandons:
+        return act
+    import dataclasses
+
+    return dataclasses.replace(act, incidents=(*act.incidents, *abandons))
 
 
 def _game_text(act: _ActTable, game: int | None, validated: bool = False) -> str:
@@ -1109,6 +1117,31 @@ def _complete_act(
         referee=referee,
         family=family,
     )
+
+
+def _abandonments(s: Session, m: Match, who: Any, ends_match: bool) -> list[D.ActIncident]:
+    """Rule E20 on the act: each abandonment, and whether it lost the game only or the match too."""
+    from clubdesk.services.results import match_entries
+
+    out: list[D.ActIncident] = []
+    for game_no, entries in sorted(match_entries(s, m).items()):
+        for e in entries:
+            if e.get("type") != "abandon":
+                continue
+            side = m.side_a if int(e.get("side", 0)) == 0 else m.side_b
+            name = who[side].name if side is not None and side in who else ""
+            effect = (
+                _("the pair loses the match") if ends_match else _("the pair loses the game; play goes on")
+            )
+            out.append(
+                D.ActIncident(
+                    time="",
+                    kind=_("abandonment (E20)"),
+                    text=_("{name} abandons game {g}: {effect}").format(name=name, g=game_no, effect=effect),
+                    table=m.table_no,
+                )
+            )
+    return out
 
 
 def _act_from(

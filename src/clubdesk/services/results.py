@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select
@@ -627,7 +627,6 @@ def forfeit(
             raise ServiceError(
                 "already-confirmed", _("Table {t} already has a confirmed result.").format(t=table_no)
             )
-        n = R.night(s, ev)
         now = now or R.local_now()
         if excuse:
             before = match_snapshot(m)
@@ -644,17 +643,123 @@ def forfeit(
                 reason=excuse,
             )
             return _result(s, m)
-        call = rnd.call_at or rnd.published_at or now
-        due = call + timedelta(minutes=n.call_minutes)
-        if now < due and m.status != "postponed":
+        if m.late_notice_by and m.late_notice_side == absent_side and m.status != "postponed":
+            # rule G15: a notice of lateness suspends the automatic walkover; the referee decides
+            at = m.late_notice_at.strftime("%H:%M") if m.late_notice_at else ""
             raise ServiceError(
-                "too-early",
-                _("Table {t} was called at {c}; a forfeit is possible from {d} (rule T3b).").format(
-                    t=table_no, c=call.strftime("%H:%M"), d=due.strftime("%H:%M")
-                ),
+                "late-notice",
+                _(
+                    "{who} gave notice at {at} that side {side} is late: no automatic walkover, "
+                    "the referee decides (rule G15)."
+                ).format(who=m.late_notice_by, at=at, side=absent_side),
             )
+        due, rule = R.forfeit_deadline(s, ev, rnd)
+        due = due or now
+        if now < due and m.status != "postponed":
+            if rule == "G15":
+                start = rnd.start_at or rnd.call_at or due
+                msg = _(
+                    "Table {t}: the match starts at {s}; sides must be present by {d}, a walkover is "
+                    "possible from then (rule G15)."
+                ).format(t=table_no, s=start.strftime("%H:%M"), d=due.strftime("%H:%M"))
+            else:
+                call = rnd.call_at or rnd.published_at or now
+                msg = _("Table {t} was called at {c}; a forfeit is possible from {d} (rule T3b).").format(
+                    t=table_no, c=call.strftime("%H:%M"), d=due.strftime("%H:%M")
+                )
+            raise ServiceError("too-early", msg)
         apply_forfeit(s, actor, ev, m, absent_side, reason=override or _("absent at the table call"))
         after_change(s, ev)
+        return _result(s, m)
+
+
+def late_notice(
+    db: Database,
+    actor: Actor,
+    event_id: int,
+    round_no: int,
+    table_no: int,
+    side: int,
+    given_by: str,
+    *,
+    now: datetime | None = None,
+) -> TableResult:
+    """Rule G15: a notice (keterangan) that side ``side`` will be late, given at the desk by ``given_by``;
+    recorded with the time and audited. It suspends the automatic walkover: the referee decides
+    (:func:`decide_late_notice`)."""
+    if side not in (0, 1):
+        raise ServiceError("bad-side", _("A side is 0 (home) or 1."))
+    if not given_by.strip():
+        raise ServiceError("notice-by-required", _("Write who gave the notice of lateness."))
+    with db.session() as s:
+        ev = R.get_event(s, event_id)
+        _rnd, m = _open_table(s, actor, ev, round_no, table_no, None)
+        if m.status in R.FINAL_STATUSES:
+            raise ServiceError(
+                "already-confirmed", _("Table {t} already has a confirmed result.").format(t=table_no)
+            )
+        before = match_snapshot(m)
+        m.late_notice_by = given_by.strip()[:80]
+        m.late_notice_side = side
+        m.late_notice_at = now or R.local_now()
+        R.audit_match(
+            s,
+            actor,
+            "late-notice",
+            ev,
+            m,
+            before=before,
+            after={
+                **match_snapshot(m),
+                "side": side,
+                "given_by": m.late_notice_by,
+                "at": m.late_notice_at.isoformat(timespec="minutes"),
+            },
+            reason=given_by,
+        )
+        return _result(s, m)
+
+
+def decide_late_notice(
+    db: Database,
+    actor: Actor,
+    event_id: int,
+    round_no: int,
+    table_no: int,
+    *,
+    walkover: bool,
+    reason: str,
+    now: datetime | None = None,
+) -> TableResult:
+    """Rule G15: the referee's decision on a side that gave notice of lateness: the walkover after all
+    (``walkover``), or the match waits for it. Referee only, with a written reason; recorded and audited."""
+    if actor.role is not Role.REFEREE:
+        raise ServiceError("referee-only", _("Only the referee decides on a notice of lateness (rule G15)."))
+    if not reason.strip():
+        raise ServiceError("reason-required", _("Write the reason for the decision."))
+    with db.session() as s:
+        ev = R.get_event(s, event_id)
+        _rnd, m = _open_table(s, actor, ev, round_no, table_no, None)
+        if not m.late_notice_by or m.late_notice_side is None:
+            raise ServiceError("no-late-notice", _("Table {t} has no notice of lateness.").format(t=table_no))
+        if m.status in R.FINAL_STATUSES:
+            raise ServiceError(
+                "already-confirmed", _("Table {t} already has a confirmed result.").format(t=table_no)
+            )
+        side = m.late_notice_side
+        R.audit_match(
+            s,
+            actor,
+            "late-decision",
+            ev,
+            m,
+            before=match_snapshot(m),
+            after={**match_snapshot(m), "side": side, "walkover": walkover},
+            reason=reason,
+        )
+        if walkover:
+            apply_forfeit(s, actor, ev, m, side, reason=reason, kind="late")
+            after_change(s, ev)
         return _result(s, m)
 
 

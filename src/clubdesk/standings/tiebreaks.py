@@ -286,12 +286,15 @@ class TiebreakCalculator:
             total = 2 * sum(r.points for r in recs)
             self.pts2[e] = total
             # rule T9b + FIDE C.07 16.3: voluntarily unplayed rounds after an entrant's last appearance
-            # (a withdrawal's remaining rounds, rule T9b) count as draws for his opponents.
+            # (a withdrawal's remaining rounds, rule T9b) count as draws for his opponents. A forfeit
+            # loss there keeps its real value: it had a scheduled opponent (FIDE TEC's checker,
+            # REFERENCES.md as corrected).
             adj = total
             for r in reversed(recs):
                 if r.kind not in VUR_KINDS:
                     break
-                adj += self.half2 - 2 * r.points
+                if r.opponent is None:
+                    adj += self.half2 - 2 * r.points
             self.adj2[e] = adj
         self._contrib: dict[str, list[tuple[bool, int, int]]] | None = None
         self._cache: dict[str, dict[str, Value]] = {}

@@ -19,6 +19,7 @@ from PySide6.QtCore import QDateTime, Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QDateTimeEdit,
     QFileDialog,
     QFormLayout,
@@ -444,6 +445,14 @@ class PublishPage(QWizardPage):
         self.call_at = QDateTimeEdit(QDateTime.currentDateTime())
         self.call_at.setObjectName("callAt")
         self.call_at.setDisplayFormat("yyyy-MM-dd HH:mm")
+        # rule G15: the match start, besides the call (gaple: present 10 minutes before it)
+        self.has_start = QCheckBox(_("Matches start at (G15)"))
+        self.has_start.setObjectName("hasStart")
+        self.start_at = QDateTimeEdit(QDateTime.currentDateTime())
+        self.start_at.setObjectName("startAt")
+        self.start_at.setDisplayFormat("yyyy-MM-dd HH:mm")
+        self.start_at.setEnabled(False)
+        self.has_start.toggled.connect(self.start_at.setEnabled)
         self.reason = QLineEdit()
         self.reason.setObjectName("forceReason")
         self.reason.setPlaceholderText(_("only to force a rematch: the referee's reason"))
@@ -455,6 +464,7 @@ class PublishPage(QWizardPage):
         self.message.setStyleSheet("color: #b00020;")
         form = QFormLayout()
         form.addRow(_("Table call at (T3b)"), self.call_at)
+        form.addRow(self.has_start, self.start_at)
         form.addRow(_("Referee's reason"), self.reason)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
@@ -475,7 +485,9 @@ class PublishPage(QWizardPage):
     def validatePage(self) -> bool:  # noqa: N802
         when = self.call_at.dateTime().toPython()  # a naive local time, as typed
         assert isinstance(when, datetime)
-        ok, message = self.w.publish(when)
+        start = self.start_at.dateTime().toPython() if self.has_start.isChecked() else None
+        assert start is None or isinstance(start, datetime)
+        ok, message = self.w.publish(when, start)
         self.message.setText(message)
         return ok
 
@@ -651,7 +663,7 @@ class PairingWizard(QWizard):
     def changed(self) -> bool:
         return self.pairs != self.original or bool(self.fixed)
 
-    def publish(self, call_at: datetime) -> tuple[bool, str]:
+    def publish(self, call_at: datetime, start_at: datetime | None = None) -> tuple[bool, str]:
         """Publish the proposed round, with the manual swaps and fixed tables stored first (refused, with the
         broken rule, when an edit breaks a hard rule)."""
         if self.changed():
@@ -672,7 +684,10 @@ class PairingWizard(QWizard):
             # the call time is stored as the local wall-clock time the secretary typed (services/rounds.py),
             # the time the forfeit check (T3b) compares with
             local = call_at.astimezone().replace(tzinfo=None) if call_at.tzinfo else call_at
-            self.published = R.publish_round(self.state.db, self.state.actor, self.event_id, call_at=local)
+            start = start_at.astimezone().replace(tzinfo=None) if start_at and start_at.tzinfo else start_at
+            self.published = R.publish_round(
+                self.state.db, self.state.actor, self.event_id, call_at=local, start_at=start
+            )
         except ServiceError as exc:
             return False, exc.message
         self.state.dataChanged.emit("rounds")

@@ -219,6 +219,10 @@ class TablePanel(QWidget):
         self.forfeit_b = QPushButton(_("{side} absent: forfeit").format(side=b))
         self.forfeit_b.setObjectName("forfeitB")
         self.forfeit_b.clicked.connect(lambda: self.forfeit(1))
+        # rule G15 (issue 19): a notice of lateness suspends the automatic walkover; the referee decides
+        self.late_button = QPushButton(_("Notice of lateness…"))
+        self.late_button.setObjectName("lateNotice")
+        self.late_button.clicked.connect(self._ask_late_notice)
         self.message = QLabel()
         self.message.setObjectName("tableMessage")
         self.message.setWordWrap(True)
@@ -234,7 +238,7 @@ class TablePanel(QWidget):
         approvals.addRow(_("{side} approves (Alt+A):").format(side=a), self.approve_a)
         approvals.addRow(_("{side} approves (Alt+B):").format(side=b), self.approve_b)
         buttons = QHBoxLayout()
-        for btn in (self.referee_ok, self.dispute, self.forfeit_a, self.forfeit_b):
+        for btn in (self.referee_ok, self.dispute, self.forfeit_a, self.forfeit_b, self.late_button):
             btn.setAutoDefault(False)
             buttons.addWidget(btn)
         buttons.addStretch(1)
@@ -522,11 +526,56 @@ class TablePanel(QWidget):
 
     def forfeit(self, absent_side: int) -> bool:
         # rules T3b, G15, T9a: one action after the table call's waiting time
-        return self._run(
+        ok = self._run(
             lambda: RS.forfeit(
                 self.state.db, self.actor(), self.ev.id, self.round_no, self.table.table, absent_side
             ),
             _("Forfeit recorded."),
+        )
+        if not ok and "G15" in self.message.text() and self.actor().role.value == "referee":
+            # a notice of lateness was given: the referee decides, with a reason
+            from PySide6.QtWidgets import QInputDialog
+
+            reason, given = QInputDialog.getText(
+                self, _("Notice of lateness"), _("Referee: the walkover anyway? Write the reason:")
+            )
+            if given and reason.strip():
+                return self.decide_late(True, reason)
+        return ok
+
+    def _ask_late_notice(self) -> None:
+        from PySide6.QtWidgets import QInputDialog
+
+        a, b = self.table.names[0], self.table.names[1] or ""
+        side, ok = QInputDialog.getItem(
+            self, _("Notice of lateness"), _("Which side will be late?"), [a, b], 0, False
+        )
+        if not ok:
+            return
+        who, ok = QInputDialog.getText(self, _("Notice of lateness"), _("Who gave the notice?"))
+        if ok:
+            self.late_notice(0 if side == a else 1, who)
+
+    def late_notice(self, side: int, given_by: str) -> bool:
+        return self._run(
+            lambda: RS.late_notice(
+                self.state.db, self.actor(), self.ev.id, self.round_no, self.table.table, side, given_by
+            ),
+            _("Notice of lateness recorded: no automatic walkover, the referee decides (G15)."),
+        )
+
+    def decide_late(self, walkover: bool, reason: str) -> bool:
+        return self._run(
+            lambda: RS.decide_late_notice(
+                self.state.db,
+                self.actor(),
+                self.ev.id,
+                self.round_no,
+                self.table.table,
+                walkover=walkover,
+                reason=reason,
+            ),
+            _("Referee's decision recorded (G15)."),
         )
 
     def open_incident(self) -> None:
@@ -566,6 +615,10 @@ class RoundsSection(QWidget):
         self.pair_button = QPushButton(_("Pair next round… (Ctrl+P)"))
         self.pair_button.setObjectName("pairButton")
         self.pair_button.clicked.connect(self.open_wizard)
+        # rule T10 (issue 19): the referee takes back a published round nobody has started
+        self.unpublish_button = QPushButton(_("Unpublish round…"))
+        self.unpublish_button.setObjectName("unpublishButton")
+        self.unpublish_button.clicked.connect(self._ask_unpublish)
         self.call_label = QLabel()
         self.call_label.setObjectName("callLabel")
         self.call_label.setStyleSheet("font-size: 12pt; font-weight: 600;")
@@ -605,6 +658,7 @@ class RoundsSection(QWidget):
         top.addWidget(QLabel(_("Show")))
         top.addWidget(self.filter_box)
         top.addWidget(self.pair_button)
+        top.addWidget(self.unpublish_button)
         second = QHBoxLayout()
         second.addWidget(self.table_field, 1)
         second.addWidget(self.call_label)
@@ -728,11 +782,26 @@ class RoundsSection(QWidget):
 
     # ------------------------------------------------------------------ the table call (T3b)
     def call_due_at(self) -> Any:
+        """When absent sides can be forfeited: the services' deadline (rule G15: the night's minutes
+        before the match start; rule T3b: after the table call, as the ruleset says)."""
         if self.round is None or self.round.call_at is None:
             return None
+        due = getattr(self.round, "forfeit_due", None)
+        if due is not None:
+            return due
         ev = self.current_event()
         minutes = int(night_settings(self.state, ev.id).get("call_minutes", 10)) if ev else 10
         return self.round.call_at + timedelta(minutes=minutes)
+
+    def _deadline_note(self) -> str:
+        """Rule G15 says the deadline is before the start: show the start and the deadline."""
+        rv = self.round
+        if rv is None or getattr(rv, "forfeit_rule", "") != "G15" or rv.forfeit_due is None:
+            return ""
+        start = rv.start_at or rv.call_at
+        return " · " + _("start {s}, present by {d} (G15)").format(
+            s=start.strftime("%H:%M"), d=rv.forfeit_due.strftime("%H:%M")
+        )
 
     def _tick(self) -> None:
         due = self.call_due_at()
@@ -752,6 +821,7 @@ class RoundsSection(QWidget):
                 _("Called {t} · forfeit of absent sides in {m:02d}:{s:02d}").format(
                     t=called, m=secs // 60, s=secs % 60
                 )
+                + self._deadline_note()
             )
             self.call_label.setStyleSheet("font-size: 12pt; font-weight: 600; color: #1e3a8a;")
         else:
@@ -815,6 +885,30 @@ class RoundsSection(QWidget):
         return self.panel
 
     # ------------------------------------------------------------------ wizard
+    def _ask_unpublish(self) -> None:
+        from PySide6.QtWidgets import QInputDialog
+
+        reason, ok = QInputDialog.getText(
+            self, _("Unpublish round"), _("Referee: why is the latest round taken back (rule T10)?")
+        )
+        if ok:
+            self.unpublish(reason)
+
+    def unpublish(self, reason: str) -> bool:
+        """Rule T10: the latest published round back to proposed (referee, reason; refused once started)."""
+        ev = self.current_event()
+        if ev is None:
+            return False
+        try:
+            rv = R.unpublish_round(self.state.db, self.state.actor, ev.id, reason)
+        except ServiceError as exc:
+            self.info.setText(exc.message)
+            return False
+        self.state.dataChanged.emit("rounds")
+        self._event_changed()
+        self.info.setText(_("Round {r} is proposed again; the earlier round is unlocked.").format(r=rv.round))
+        return True
+
     def open_wizard(self) -> None:
         ev = self.current_event()
         if ev is None:

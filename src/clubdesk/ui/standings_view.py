@@ -91,6 +91,10 @@ class StandingsSection(QWidget):
         self.tabs = QTabWidget()
         self.tabs.addTab(split, _("Standings"))
         self.tabs.addTab(self.bracket, _("Bracket"))
+        from clubdesk.ui.prizes_panel import PrizesPanel
+
+        self.prizes = PrizesPanel(state)  # rule T13e (issue 19)
+        self.tabs.addTab(self.prizes, _("Prizes"))
         top = QHBoxLayout()
         top.addWidget(QLabel(_("Event")))
         top.addWidget(self.event_box, 1)
@@ -136,7 +140,9 @@ class StandingsSection(QWidget):
         if ev is None:
             self.model.set_standings([], [])
             self.title.setText(_("No event yet."))
+            self.prizes.show_event(None)
             return
+        self.prizes.show_event(ev.id)
         try:
             st = ST.event_standings(self.state.db, ev.id)
         except ServiceError as exc:

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
+    QInputDialog,
     QLabel,
     QLineEdit,
     QMessageBox,
@@ -141,6 +142,11 @@ class EntrantsView(QWidget):
             _("Places of registered entrants not checked in go to waiting entrants present")
         )
         self.no_show_button.clicked.connect(self.no_shows)
+        # rule B1: a pair league's partners drawn by lot, once (issue 19)
+        self.pairs_draw_button = QPushButton(_("Draw pairs by lot…"))
+        self.pairs_draw_button.setObjectName("pairsDrawButton")
+        self.pairs_draw_button.setToolTip(_("Rule B1: the league's partners drawn by lot, once, from a seed"))
+        self.pairs_draw_button.clicked.connect(self._ask_pairs_draw)
         pay_box = QGroupBox(_("Selected entrant"))
         pay_layout = QVBoxLayout(pay_box)
         pay_layout.addWidget(self.selected_label)
@@ -157,6 +163,7 @@ class EntrantsView(QWidget):
         act_row.addWidget(self.withdraw_button)
         act_row.addWidget(self.promote_button)
         act_row.addStretch(1)
+        act_row.addWidget(self.pairs_draw_button)
         act_row.addWidget(self.no_show_button)
         pay_layout.addLayout(act_row)
 
@@ -186,6 +193,7 @@ class EntrantsView(QWidget):
         if info is not None:
             pair = info.entry_type != "single"
             self.partner.setVisible(pair)
+            self.pairs_draw_button.setVisible(info.entry_type == "pair")
             registered = sum(1 for r in rows if r.status == "registered")
             waiting = sum(1 for r in rows if r.status == "waitlisted")
             paid = sum(r.paid for r in rows)
@@ -351,6 +359,35 @@ class EntrantsView(QWidget):
             for x in swaps
         )
         self._changed(text or _("No place changed hands: no waiting entrant is present."))
+
+    def _ask_pairs_draw(self) -> None:
+        import random
+
+        seed, ok = QInputDialog.getInt(
+            self,
+            _("Draw pairs by lot"),
+            _("Seed of the draw (the same seed gives the same pairs):"),
+            random.randrange(1, 1_000_000),
+            0,
+            2_147_483_647,
+        )
+        if ok:
+            self.draw_pairs(seed)
+
+    def draw_pairs(self, seed: int) -> bool:
+        """Rule B1: draw the event's pairs by lot from ``seed``; the drawn pairs are shown."""
+        from clubdesk.services import pairs_draw
+
+        event_id = self.section.event_id()
+        if event_id is None:
+            return False
+        try:
+            res = pairs_draw.draw_league_pairs(self.state.db, self.state.actor, event_id, seed)
+        except ServiceError as exc:
+            set_message(self.message, exc.message, False)
+            return False
+        self._changed(" ".join(res.explanations))
+        return True
 
 
 class OutboxView(QWidget):
