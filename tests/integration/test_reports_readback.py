@@ -516,7 +516,7 @@ def test_match_act_carries_every_seed_002_field(club: Club, tmp_path: Path) -> N
     # rule E19 (Reading): the count is written from the second time on
     assert "[time 3 by this pair in this game]" in text and "[time 2 by this pair in this game]" in text
     assert "[time 1 " not in text
-    assert members[home[0]] + f" ({home[0]})" in text  # the offender and his number (E15)
+    assert members[home[0]] + f" (club no. {home[0]})" in text  # the offender and his club number (E15)
     # E15: the effect on the hand (the engine's hand 2) and the captains' and referee's intervention
     entries = RS.table_entries(club.db, club.domino, 1, 1)[1]
     result = replay("domino-es", entries)
@@ -572,7 +572,8 @@ def test_prize_list_plan_and_awards_from_the_prize_engine(club: Club, tmp_path: 
         for prize in fp["prizes"]:
             awarded += prize["amount"]
             line = row(lines, rf"^\d+ {re.escape(fp['name'])} ")
-            assert line.split()[-1] == fmt_money(prize["amount"], "TRY", "en").split()[-1]
+            # the amount, then whether it was paid (rule T13e: nothing paid yet)
+            assert line.split()[-2:] == [fmt_money(prize["amount"], "TRY", "en").split()[-1], "unpaid"]
     assert row(lines, r"\bTotal\b").split()[-2] == fmt_money(awarded, "TRY", "en")
 
 

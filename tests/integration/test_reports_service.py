@@ -368,8 +368,8 @@ def test_prize_list_amounts(club: Club, tmp_path: Path) -> None:
     awarded = [line for line in lines if line.startswith(("1 Ayşe", "2 İsmail"))]
     assert "600.00" in awarded[0] and "400.00" in awarded[1]
     # rule T13e: nothing paid yet: every prize says so
-    assert next(line for line in lines if "Ayşe Yılmaz" in line).endswith("600.00 unpaid")
-    assert next(line for line in lines if "İsmail Güneş" in line).endswith("400.00 unpaid")
+    assert next(line for line in lines if line.startswith("1 Ayşe Yılmaz")).endswith("600.00 unpaid")
+    assert next(line for line in lines if line.startswith("2 İsmail Güneş")).endswith("400.00 unpaid")
 
 
 def test_prize_paid_once_and_shown_on_the_prize_list(
@@ -401,9 +401,9 @@ def test_prize_paid_once_and_shown_on_the_prize_list(
     assert err.value.code == "no-prize"
     out, _pages = make(club, tmp_path, "prizes")
     lines = layout_lines(out)
-    ayse = next(line for line in lines if "Ayşe Yılmaz" in line)
+    ayse = next(line for line in lines if line.startswith("1 Ayşe Yılmaz"))  # the award line, not the plan
     assert "600.00" in ayse and "cash" in ayse and "unpaid" not in ayse
-    assert next(line for line in lines if "İsmail Güneş" in line).endswith("400.00 unpaid")
+    assert next(line for line in lines if line.startswith("2 İsmail Güneş")).endswith("400.00 unpaid")
     # the command: place 2 by transfer on a given day, then refused a second time (one line, exit 1)
     import json
 
