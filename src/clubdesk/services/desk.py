@@ -29,6 +29,7 @@ from sqlalchemy.orm import Session
 
 from clubdesk.db import Database
 from clubdesk.i18n import _
+from clubdesk.labels import entrant_status_label as _st
 from clubdesk.models.event import (
     DRAWN_STATUSES,
     ELIMINATION_FORMATS,
@@ -508,7 +509,10 @@ def register(
                 raise ServiceError(
                     "already-registered",
                     _("{name} is already entered in {event} (entrant {id}, {status}).").format(
-                        name=m.name, event=ev.name, id=existing.id, status=_(existing.status)
+                        name=m.name,
+                        event=ev.name,
+                        id=existing.id,
+                        status=_st(existing.status),
                     ),
                     entrant=existing.id,
                 )
@@ -657,7 +661,7 @@ def withdraw(
         if en.status not in ACTIVE_STATUSES:
             raise ServiceError(
                 "not-active",
-                _("{name} is not entered any more ({status}).").format(name=en.name, status=_(en.status)),
+                _("{name} is not entered any more ({status}).").format(name=en.name, status=_st(en.status)),
             )
         if member is not None:
             return _replace_member(s, actor, ev, en, member, substitute, now)
@@ -835,7 +839,7 @@ def pay(
             raise ServiceError(
                 "not-active",
                 _("{name} is not entered any more ({status}); nothing to pay.").format(
-                    name=en.name, status=_(en.status)
+                    name=en.name, status=_st(en.status)
                 ),
             )
         pays = _payments(s, en.id)
@@ -1171,7 +1175,7 @@ def checkin(db: Database, actor: Actor, event_id: int, query: str, *, now: datet
         if en.status not in ACTIVE_STATUSES:
             raise ServiceError(
                 "checkin-refused",
-                _("{name} cannot check in ({status}).").format(name=en.name, status=_(en.status)),
+                _("{name} cannot check in ({status}).").format(name=en.name, status=_st(en.status)),
             )
         if en.checked_in_at is not None:
             raise ServiceError(

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from clubdesk import labels as L
 from clubdesk.i18n import _
 from clubdesk.services import discipline as X
 from clubdesk.services import discipline_rules as DR
@@ -360,7 +361,7 @@ class DisciplineSection(QWidget):
                 Column(_("Table"), lambda a: a.table or "", True),
                 Column(_("By"), lambda a: a.entrant_name),
                 Column(_("Fee"), lambda a: money(a.fee, a.currency), True),
-                Column(_("Status"), lambda a: _(a.status)),
+                Column(_("Status"), lambda a: L.appeal_status_label(a.status)),
                 Column(_("Refund"), lambda a: money(a.refund, a.currency) if a.refund else "", True),
                 Column(_("Appeal"), lambda a: a.text),
             ]
@@ -424,7 +425,7 @@ class DisciplineSection(QWidget):
             [
                 Column(_("When"), lambda r: local_text(r.at, "%Y-%m-%d %H:%M:%S")),  # stored UTC
                 Column(_("Who"), lambda r: f"{r.actor} ({r.role})"),
-                Column(_("Action"), lambda r: r.action),
+                Column(_("Action"), lambda r: L.audit_action_label(r.action)),
                 Column(_("What"), lambda r: f"{r.entity} {r.entity_id or ''}".strip()),
                 Column(_("Round"), lambda r: r.round or "", True),
                 Column(_("Table"), lambda r: r.table or "", True),

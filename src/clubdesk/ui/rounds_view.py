@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from clubdesk import labels as L
 from clubdesk.games import replay
 from clubdesk.i18n import _
 from clubdesk.services import events as events_service
@@ -614,7 +615,9 @@ class RoundsSection(QWidget):
         self.event_box.blockSignals(True)
         self.event_box.clear()
         for ev in self.events:
-            self.event_box.addItem(f"{ev.name} ({ev.ruleset}, {ev.format})", ev.id)
+            self.event_box.addItem(
+                f"{ev.name} ({L.ruleset_label(ev.ruleset)}, {L.format_label(ev.format)})", ev.id
+            )
         if current is not None:
             self.event_box.setCurrentIndex(max(0, self.event_box.findData(current.id)))
         else:  # first opening: the running event with the latest published round, else the first

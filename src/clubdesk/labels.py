@@ -1,0 +1,162 @@
+"""Words shown for the stored keys of events, entrants and appeals (formats, entry types, statuses) and for
+the ruleset presets, translated when shown.
+
+The database keeps the English keys (``"swiss"``, ``"no_show"``); screens, CLI tables and reports show
+:func:`format_label`, :func:`status_label` … in the language in force. Ruleset names and descriptions live in
+the preset TOML files (``resources/rulesets/*.toml``); Babel extracts them with
+:func:`clubdesk.i18n_tools.extract_toml`, so :func:`ruleset_label` only translates the file's text.
+
+Imports neither Qt nor SQLAlchemy.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from clubdesk.i18n import N_, _
+
+FORMAT_LABELS: dict[str, str] = {
+    "round-robin": N_("round robin"),
+    "double-round-robin": N_("double round robin"),
+    "open-round-robin": N_("open league"),
+    "swiss": N_("Swiss system"),
+    "lives": N_("lives"),
+    "single-elimination": N_("single elimination"),
+    "double-elimination": N_("double elimination"),
+}
+ENTRY_TYPE_LABELS: dict[str, str] = {
+    "single": N_("single players"),
+    "pair": N_("pairs"),
+    "team": N_("teams"),
+}
+EVENT_STATUS_LABELS: dict[str, str] = {
+    "draft": N_("draft"),
+    "open": N_("open for entries"),
+    "closed": N_("entries closed"),
+    "drawn": N_("drawn"),
+    "running": N_("running"),
+    "finished": N_("finished"),
+}
+ENTRANT_STATUS_LABELS: dict[str, str] = {
+    "registered": N_("Registered"),
+    "waitlisted": N_("Waiting list"),
+    "withdrawn": N_("Withdrawn"),
+    "no_show": N_("No-show"),
+    "disqualified": N_("Disqualified"),
+}
+APPEAL_STATUS_LABELS: dict[str, str] = {
+    "open": N_("appeal open"),
+    "upheld": N_("upheld"),
+    "rejected": N_("rejected"),
+}
+
+
+# The audit log's actions (services pass the key to base.audit); the audit view shows the label.
+AUDIT_ACTION_LABELS: dict[str, str] = {
+    "appeal.file": N_("appeal filed"),
+    "appeal.hear": N_("appeal heard"),
+    "appeal.decide": N_("appeal decided"),
+    "club.create": N_("club created"),
+    "club.change": N_("club changed"),
+    "event.create": N_("event created"),
+    "event.update": N_("event changed"),
+    "event.status": N_("event status changed"),
+    "event.round": N_("round settings changed"),
+    "entrant.register": N_("entry registered"),
+    "entrant.withdraw": N_("entry withdrawn"),
+    "entrant.promote": N_("moved up from the waiting list"),
+    "entrant.checkin": N_("checked in"),
+    "entrant.no_show": N_("marked as no-show"),
+    "entrant.substitute": N_("substitute entered"),
+    "incident.add": N_("incident recorded"),
+    "incident.decide": N_("incident decided"),
+    "incident-kind.add": N_("incident kind added"),
+    "member.create": N_("member added"),
+    "member.change": N_("member changed"),
+    "member.activate": N_("member reactivated"),
+    "member.deactivate": N_("member deactivated"),
+    "member.import": N_("members imported"),
+    "member.export": N_("members exported"),
+    "member.merge": N_("members merged"),
+    "outbox.sent": N_("notification sent"),
+    "payment.record": N_("payment recorded"),
+    "payment.refund": N_("refund recorded"),
+    "penalty.add": N_("penalty imposed"),
+    "settings.change": N_("setting changed"),
+    "configure": N_("night configured"),
+    "propose": N_("pairing proposed"),
+    "publish": N_("round published"),
+    "discard": N_("proposal discarded"),
+    "set-tables": N_("table order set"),
+    "request-bye": N_("bye requested"),
+    "cancel-bye": N_("bye cancelled"),
+    "withdraw-from-play": N_("withdrawn from play"),
+    "disqualify": N_("disqualified"),
+    "league-deadline": N_("league deadline applied"),
+    "add-entry": N_("hand or game entered"),
+    "override-entry": N_("entry overridden by the referee"),
+    "undo-entry": N_("entry undone"),
+    "sheet": N_("score sheet saved"),
+    "score": N_("final score entered"),
+    "correct": N_("result corrected"),
+    "override": N_("result overridden by the referee"),
+    "confirm": N_("result approved"),
+    "referee-approve": N_("approved by the referee"),
+    "referee-dispute": N_("disputed by the referee"),
+    "forfeit": N_("forfeit"),
+    "excuse": N_("absence excused"),
+    "substitute": N_("player substituted"),
+    "postpone": N_("match postponed"),
+}
+
+
+def audit_action_label(key: str) -> str:
+    """The audit log's action in words; an action without a label is shown as stored."""
+    return _label(AUDIT_ACTION_LABELS, key)
+
+
+def _label(table: dict[str, str], key: str) -> str:
+    text = table.get(key)
+    return _(text) if text is not None else key
+
+
+def format_label(key: str) -> str:
+    return _label(FORMAT_LABELS, key)
+
+
+def entry_type_label(key: str) -> str:
+    return _label(ENTRY_TYPE_LABELS, key)
+
+
+def event_status_label(key: str) -> str:
+    return _label(EVENT_STATUS_LABELS, key)
+
+
+def entrant_status_label(key: str) -> str:
+    return _label(ENTRANT_STATUS_LABELS, key)
+
+
+def appeal_status_label(key: str) -> str:
+    return _label(APPEAL_STATUS_LABELS, key)
+
+
+@lru_cache(maxsize=32)
+def _preset_texts(ruleset_id: str) -> tuple[str, str]:
+    from clubdesk.games import load_ruleset
+
+    try:
+        rs = load_ruleset(ruleset_id)
+    except Exception:  # an unknown id is shown as it is
+        return ruleset_id, ""
+    return rs.name or ruleset_id, rs.description or ""
+
+
+def ruleset_label(ruleset_id: str) -> str:
+    """The preset's name from its TOML file, translated (``tavla`` → "Tavla — turnuva")."""
+    name = _preset_texts(ruleset_id)[0]
+    return _(name) if name != ruleset_id else ruleset_id
+
+
+def ruleset_description(ruleset_id: str) -> str:
+    text = _preset_texts(ruleset_id)[1]
+    return _(text) if text else ""
