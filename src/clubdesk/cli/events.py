@@ -369,7 +369,7 @@ def cmd_no_shows(ctx: Context, args: argparse.Namespace) -> Output:
 def cmd_entrants(ctx: Context, args: argparse.Namespace) -> Output:
     from clubdesk.services import desk
 
-    rows = desk.entrants(ctx.database(), args.event)
+    rows = desk.by_name(desk.entrants(ctx.database(), args.event))
     data = [
         {
             "entrant": r.entrant,

@@ -1011,6 +1011,15 @@ def entrants(db: Database, event_id: int, *, include_withdrawn: bool = True) -> 
     return out
 
 
+def by_name(rows: Iterable[EntrantRow]) -> list[EntrantRow]:
+    """Entrants as a reader looks for them: the entered ones by name in the language's alphabet (Turkish
+    C < Ç, ı < i; Spanish n < ñ), then the waiting list in its order, then the rest by name."""
+    from clubdesk.collation import sort_key
+
+    rank = {"registered": 0, "waitlisted": 1}
+    return sorted(rows, key=lambda r: (rank.get(r.status, 2), r.waitlist_position or 0, sort_key(r.name)))
+
+
 def entrant(db: Database, event_id: int, entrant_id: int) -> EntrantRow:
     for row in entrants(db, event_id):
         if row.entrant == entrant_id:

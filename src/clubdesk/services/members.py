@@ -36,6 +36,7 @@ from sqlalchemy import func, inspect, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from clubdesk.collation import sort_key
 from clubdesk.db import Database
 from clubdesk.i18n import _, ngettext
 from clubdesk.models.base import Base
@@ -324,7 +325,7 @@ def list_members(
             stmt = stmt.where(Member.merged_into_id.is_(None))
         infos = _infos(s, s.scalars(stmt))
     infos = [m for m in infos if matches(search, m.number, m.name, m.club, m.city)]
-    return sorted(infos, key=lambda m: (fold(m.name), m.number))
+    return sorted(infos, key=lambda m: (sort_key(m.name), m.number))  # the language's alphabet
 
 
 def public_list(db: Database, search: str = "") -> list[PublicMember]:
@@ -375,7 +376,7 @@ def list_clubs(db: Database) -> list[ClubInfo]:
         )
         counts = {r[0]: int(r[1]) for r in rows}
         clubs = [ClubInfo(c.id, c.name, c.city, int(counts.get(c.id, 0))) for c in s.scalars(select(Club))]
-    return sorted(clubs, key=lambda c: fold(c.name))
+    return sorted(clubs, key=lambda c: sort_key(c.name))
 
 
 def _club_by_name(s: Session, name: str) -> Club | None:

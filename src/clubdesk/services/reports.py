@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Select, select
 from sqlalchemy.orm import Session
 
+from clubdesk.collation import sort_key
 from clubdesk.db import Database
 from clubdesk.i18n import N_, _
 from clubdesk.models.club import Club
@@ -739,7 +740,9 @@ def season_data(db: Database, event_id: int, super_final: int | None = None) -> 
                     per_member[m.id][e.id] = per_member[m.id].get(e.id, 0) + fp.season_points
         configured = json.loads(R.night(s, ev).season_scale or "{}").get("super_final")
         totals = {mid: sum(v.values()) for mid, v in per_member.items()}
-        order = sorted(totals, key=lambda mid: (-totals[mid], -len(per_member[mid]), people[mid].name))
+        order = sorted(
+            totals, key=lambda mid: (-totals[mid], -len(per_member[mid]), sort_key(people[mid].name))
+        )
         rows: list[D.SeasonRowData] = []
         for i, mid in enumerate(order):
             m = people[mid]

@@ -174,7 +174,7 @@ class EntrantsView(QWidget):
     def refresh(self) -> None:
         keep = self.selected()
         event_id = self.section.event_id()
-        rows = [] if event_id is None else desk.entrants(self.state.db, event_id)
+        rows = [] if event_id is None else desk.by_name(desk.entrants(self.state.db, event_id))
         self.model.set_rows(rows)
         info = self.section.event_info()
         if info is not None:
