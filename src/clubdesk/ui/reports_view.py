@@ -114,9 +114,12 @@ class ReportsSection(QWidget):
         )
         self.runner.done.connect(self._on_done)
         self.kind.currentIndexChanged.connect(self._kind_changed)
-        self.state.dataChanged.connect(lambda _name: self.reload_events())
+        self.state.dataChanged.connect(self._data_changed)
         self.reload_events()
         self._kind_changed()
+
+    def _data_changed(self, _name: str) -> None:
+        self.reload_events()
 
     # ------------------------------------------------------------------------------------------ choices
     def reload_events(self) -> None:

@@ -64,7 +64,9 @@ class SettingsSection(QWidget):
         layout.addWidget(form_box)
         layout.addWidget(self.save_button)
         layout.addWidget(self.message)
-        layout.addWidget(QLabel(_("A new language is used from the next start.")))
+        layout.addWidget(
+            QLabel(_("The window changes language at once. Printed reports use the event's language."))
+        )
         layout.addStretch(1)
 
     def _choose_logo(self) -> None:
