@@ -23,13 +23,27 @@ _current_lang = "en"
 
 
 class _PseudoTranslations(_gettext.NullTranslations):
-    """Wraps every string so that unmarked (untranslated) text stands out in tests."""
+    """Wraps every string so that unmarked (untranslated) text stands out in tests. It also records every
+    msgid asked for (:func:`pseudo_seen`): a string translated at run time but never marked for extraction
+    (``_(some_key)``) is wrapped too, yet missing from the template, and a test can find it that way."""
+
+    seen: set[str] = set()
 
     def gettext(self, message: str) -> str:
+        _PseudoTranslations.seen.add(message)
         return f"⟦{message}⟧"
 
     def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        _PseudoTranslations.seen.add(msgid1)
         return f"⟦{msgid1 if n == 1 else msgid2}⟧"
+
+
+def pseudo_seen(clear: bool = False) -> set[str]:
+    """The msgids translated in the pseudo-locale since the last clear (singular ids of plural entries)."""
+    seen = set(_PseudoTranslations.seen)
+    if clear:
+        _PseudoTranslations.seen.clear()
+    return seen
 
 
 def locale_dir() -> Path:

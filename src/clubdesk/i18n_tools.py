@@ -67,6 +67,14 @@ def extract(out: Path | None = None) -> Path:
     return target
 
 
+def template_ids(pot: Path | None = None) -> set[str]:
+    """Every msgid of the template (the singular of a plural entry): what translators are asked for."""
+    from babel.messages.pofile import read_po
+
+    with (pot or ROOT / "resources" / "locale" / f"{DOMAIN}.pot").open("rb") as fh:
+        return {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(fh) if m.id}
+
+
 def catalogs(folder: Path | None = None) -> dict[str, Path]:
     """The ``.po`` file of every language that has one: {"tr": …/tr/LC_MESSAGES/clubdesk.po}."""
     base = folder or locale_dir()

@@ -44,6 +44,15 @@ ENTRANT_STATUS_LABELS: dict[str, str] = {
     "no_show": N_("No-show"),
     "disqualified": N_("Disqualified"),
 }
+TABLE_STATUS_LABELS: dict[str, str] = {  # the same words as the Rounds screen (ui.models.tables_model)
+    "waiting": N_("waiting"),
+    "in_play": N_("in play"),
+    "pending": N_("awaiting confirmation"),
+    "confirmed": N_("confirmed"),
+    "disputed": N_("disputed"),
+    "postponed": N_("postponed"),
+    "bye": N_("bye"),
+}
 APPEAL_STATUS_LABELS: dict[str, str] = {
     "open": N_("appeal open"),
     "upheld": N_("upheld"),
@@ -113,6 +122,46 @@ AUDIT_ACTION_LABELS: dict[str, str] = {
 def audit_action_label(key: str) -> str:
     """The audit log's action in words; an action without a label is shown as stored."""
     return _label(AUDIT_ACTION_LABELS, key)
+
+
+ENTITY_LABELS: dict[str, str] = {  # what an audit row is about
+    "member": N_("member"),
+    "club": N_("club"),
+    "event": N_("event"),
+    "entrant": N_("entrant"),
+    "payment": N_("payment"),
+    "outbox": N_("notification"),
+    "round": N_("round"),
+    "match": N_("table"),
+    "event_night": N_("night settings"),
+    "setting": N_("setting"),
+    "incident": N_("incident"),
+    "incident_kind": N_("incident kind"),
+    "penalty": N_("penalty"),
+    "appeal": N_("appeal"),
+}
+
+
+def entity_label(key: str) -> str:
+    return _label(ENTITY_LABELS, key)
+
+
+def role_label(key: str) -> str:
+    """secretary → "Secretary" (the acting person's role, services.base.ROLE_LABELS)."""
+    from clubdesk.services.base import ROLE_LABELS, Role
+
+    try:
+        return _(ROLE_LABELS[Role(key)])
+    except (KeyError, ValueError):
+        return key
+
+
+def status_label(key: str) -> str:
+    """A status of an entrant, an event, an appeal or a table, whichever has that key."""
+    for table in (ENTRANT_STATUS_LABELS, EVENT_STATUS_LABELS, APPEAL_STATUS_LABELS, TABLE_STATUS_LABELS):
+        if key in table:
+            return _(table[key])
+    return key
 
 
 def _label(table: dict[str, str], key: str) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from clubdesk.i18n import _
+from clubdesk.i18n import N_, _
 from clubdesk.models.audit import AuditEntry
 
 
@@ -24,9 +24,9 @@ class Role(StrEnum):
 
 
 ROLE_LABELS = {
-    Role.SECRETARY: "Secretary",
-    Role.REFEREE: "Referee",
-    Role.SCORER: "Scorer",
+    Role.SECRETARY: N_("Secretary"),
+    Role.REFEREE: N_("Referee"),
+    Role.SCORER: N_("Scorer"),
 }
 
 

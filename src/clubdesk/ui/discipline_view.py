@@ -424,9 +424,9 @@ class DisciplineSection(QWidget):
         self.audit = RowsModel(
             [
                 Column(_("When"), lambda r: local_text(r.at, "%Y-%m-%d %H:%M:%S")),  # stored UTC
-                Column(_("Who"), lambda r: f"{r.actor} ({r.role})"),
+                Column(_("Who"), lambda r: f"{r.actor} ({L.role_label(r.role)})"),
                 Column(_("Action"), lambda r: L.audit_action_label(r.action)),
-                Column(_("What"), lambda r: f"{r.entity} {r.entity_id or ''}".strip()),
+                Column(_("What"), lambda r: f"{L.entity_label(r.entity)} {r.entity_id or ''}".strip()),
                 Column(_("Round"), lambda r: r.round or "", True),
                 Column(_("Table"), lambda r: r.table or "", True),
                 Column(_("Before"), lambda r: r.before or ""),
