@@ -63,6 +63,24 @@ def set_language(lang: str | None) -> str:
     return lang
 
 
+def translation_in(lang: str, message: str) -> str:
+    """``message`` translated into ``lang`` whatever the language in force (the pseudo-locale wraps it)."""
+    if lang == PSEUDO:
+        return f"⟦{message}⟧"
+    return _gettext.translation(DOMAIN, localedir=str(locale_dir()), languages=[lang], fallback=True).gettext(
+        message
+    )
+
+
+def retranslate(text: str, msgids: tuple[str, ...]) -> str:
+    """A text stored in the language of the day it was written ("Prize money", "Premio en metálico") shown in
+    the language in force, when it is one of ``msgids`` in any language; other text is returned as it is."""
+    for msgid in msgids:
+        if text == msgid or any(text == translation_in(lang, msgid) for lang in LANGUAGES if lang != "en"):
+            return _(msgid)
+    return text
+
+
 def current_language() -> str:
     return _current_lang
 

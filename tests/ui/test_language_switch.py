@@ -89,3 +89,37 @@ def test_the_language_is_per_database(tmp_path: Path) -> None:
     assert settings_service.club_settings(two).language == "es"
     one.close()
     two.close()
+
+
+def test_pseudo_locale_on_the_demo_club_asks_only_for_extracted_strings(  # type: ignore[no-untyped-def]
+    qtbot, db: Database
+) -> None:
+    """With the demo club's events, rounds and audit rows on screen, every string the screens translate
+    (table cells, statuses, formats, audit actions included) is in the template, and every section's labels
+    and buttons are marked."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QTableView
+
+    from clubdesk.i18n_tools import template_ids
+    from clubdesk.services.demo import fill_demo
+
+    fill_demo(db)
+    i18n.set_language("xx")
+    i18n.pseudo_seen(clear=True)
+    window = MainWindow(DeskState(db))
+    show_active(qtbot, window)
+    unmarked = []
+    for key, page in window.pages.items():
+        window.show_section(key)
+        for w in page.findChildren(QLabel) + page.findChildren(QPushButton):
+            if w.isVisibleTo(page) and w.text().strip() and "⟦" not in w.text():
+                unmarked.append((key, w.text()))
+        for view in page.findChildren(QTableView):
+            model = view.model()
+            for r in range(min(model.rowCount(), 20)):
+                for c in range(model.columnCount()):
+                    model.data(model.index(r, c), Qt.ItemDataRole.DisplayRole)
+                    model.data(model.index(r, c), Qt.ItemDataRole.ToolTipRole)
+    assert sorted(i18n.pseudo_seen() - template_ids()) == []
+    # labels that show data (a name, a number, a file) are not marked: only words may not slip through
+    assert [t for t in unmarked if any(ch.isalpha() for ch in t[1]) and " " in t[1]] == []

@@ -42,7 +42,7 @@ def incident_act(out: str | Path | IO[bytes], header: ReportHeader, data: Incide
             for team in data.teams:
                 lines = [f"<b>{esc(team.name)}</b>"]
                 for p in team.players:
-                    num = f" ({_('licence')} {esc(p.number)})" if p.number else ""
+                    num = " " + esc(_("(licence {number})").format(number=p.number)) if p.number else ""
                     cap = " · " + esc(_("captain")) if team.captain and team.captain == p.name else ""
                     lines.append(esc(p.name) + num + cap)
                 cols.append(Paragraph("<br/>".join(lines), st.cell))

@@ -26,7 +26,8 @@ from sqlalchemy.orm import Session
 
 from clubdesk.collation import sort_key
 from clubdesk.db import Database
-from clubdesk.i18n import N_, _
+from clubdesk.i18n import N_, _, retranslate
+from clubdesk.labels import entrant_status_label
 from clubdesk.models.club import Club
 from clubdesk.models.event import Entrant, Event
 from clubdesk.models.member import Member
@@ -638,6 +639,7 @@ def receipts_report(
 
 
 # ------------------------------------------------------------------------------------------ prizes
+_GENERATED_PRIZES = (N_("Prize money"), N_("Category prize money"))  # standings.prizes descriptions
 _PRIZE_KINDS = {
     "money": N_("money"),
     "trophy": N_("trophy"),
@@ -665,7 +667,8 @@ def prizes_data(db: Database, event_id: int) -> D.PrizeListData:
             # a category prize (T13d) shows its category: "cat:women:1:money" -> "women"
             place = aw.award_key.split(":")[1] if category and ":" in aw.award_key else _place(a, b)
             kind = _(_PRIZE_KINDS.get(aw.kind, aw.kind))
-            prize = aw.description or kind
+            # the engine's own words were stored in the language of the day: shown in the report's
+            prize = retranslate(aw.description, _GENERATED_PRIZES) if aw.description else kind
             w = who.get(aw.entrant_id)
             rows.append(
                 (
@@ -1022,7 +1025,7 @@ def contact_list_report(
                         club=_club_of(clubs, m),
                         phone=m.phone,
                         email=m.email,
-                        status=r.status,
+                        status=entrant_status_label(r.status),
                     )
                 )
     header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)
