@@ -17,6 +17,8 @@ from pathlib import Path
 DOMAIN = "clubdesk"
 LANGUAGES: tuple[str, ...] = ("en", "id", "es", "tr")
 PSEUDO = "xx"
+# each language in its own words (never translated: a user looks for his own language's name)
+LANGUAGE_NAMES: dict[str, str] = {"en": "English", "id": "Bahasa Indonesia", "es": "Español", "tr": "Türkçe"}
 
 _current: _gettext.NullTranslations = _gettext.NullTranslations()
 _current_lang = "en"

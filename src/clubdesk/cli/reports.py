@@ -4,7 +4,7 @@
 
 An unknown kind is wrong usage (exit 2); an unknown event, round or table is refused (exit 1, one line) and
 no file is written. Without ``--lang`` the report speaks the language given to ``clubdesk-cli --lang``, else
-the app's language from the settings.
+the event's report language (``clubdesk-cli event language EVENT LANG``), else the club's from the settings.
 """
 
 from __future__ import annotations

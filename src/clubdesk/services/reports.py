@@ -149,10 +149,18 @@ def _paper(paper: str) -> D.PageSize:
     return size
 
 
-def _language(db: Database, language: str | None) -> str:
+def _language(db: Database, language: str | None, event_id: int | None = None) -> str:
+    """The report's language: the one asked for, else the event's (events.event_language), else the club's;
+    never the window's."""
     from clubdesk.i18n import LANGUAGES, PSEUDO
+    from clubdesk.services.events import event_language
 
-    lang = language or settings_service.club_settings(db).language or "en"
+    lang = (
+        language
+        or (event_language(db, event_id) if event_id is not None else None)
+        or settings_service.club_settings(db).language
+        or "en"
+    )
     if lang not in LANGUAGES and lang != PSEUDO:
         raise ServiceError("unknown-language", _("Unknown language: {lang}").format(lang=lang), lang=lang)
     return lang
@@ -186,7 +194,7 @@ def report_header(
         logo_path=club.logo_path,
         round=round_no,
         date=date,
-        language=_language(db, language),
+        language=_language(db, language, event_id),
         page_size=_paper(paper),
         printed_on=printed_on,
     )

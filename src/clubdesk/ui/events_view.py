@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 
 from clubdesk import labels as L
 from clubdesk.games import RULESETS
-from clubdesk.i18n import _
+from clubdesk.i18n import LANGUAGE_NAMES, _
 from clubdesk.models.event import ENTRY_TYPES, FORMATS
 from clubdesk.services import events as ev_service
 from clubdesk.services.base import ServiceError
@@ -141,6 +141,11 @@ class EventEditor(QWidget):
         self.starts_on = _OptionalDate()
         self.ends_on = _OptionalDate()
         self.venue = QLineEdit()
+        self.report_language = QComboBox()
+        self.report_language.setObjectName("reportLanguage")
+        self.report_language.addItem(_("the club's language"), "")
+        for code, lang_name in LANGUAGE_NAMES.items():
+            self.report_language.addItem(lang_name, code)
         self.season = QLineEdit()
         self.coefficient_class = QLineEdit()
 
@@ -179,6 +184,7 @@ class EventEditor(QWidget):
         add("venue", _("Venue"), self.venue)
         add("season", _("Season"), self.season)
         add("coefficient_class", _("Coefficient class"), self.coefficient_class)
+        add("report_language", _("Reports in"), self.report_language)
 
         self.save_button = QPushButton(_("&Save"))
         self.save_button.setObjectName("saveEvent")
@@ -262,6 +268,8 @@ class EventEditor(QWidget):
         self.starts_on.set_value(data.starts_on)
         self.ends_on.set_value(data.ends_on)
         self.venue.setText(data.venue)
+        lang = ev_service.event_language(self.section.state.db, info.id) if info is not None else None
+        self.report_language.setCurrentIndex(max(0, self.report_language.findData(lang or "")))
         self.season.setText(data.season)
         self.coefficient_class.setText(data.coefficient_class)
         self._overrides = dict(data.overrides)
@@ -328,6 +336,9 @@ class EventEditor(QWidget):
                 info = ev_service.create_event(state.db, state.actor, data)
             else:
                 info = ev_service.update_event(state.db, state.actor, self.event_id, data)
+            lang = str(self.report_language.currentData() or "") or None
+            if lang != ev_service.event_language(state.db, info.id):
+                ev_service.set_event_language(state.db, state.actor, info.id, lang)
         except ServiceError as exc:
             errors = exc.params.get("errors") or {exc.params.get("field", "name"): exc.message}
             for key, text in errors.items():

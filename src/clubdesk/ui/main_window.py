@@ -28,11 +28,10 @@ from PySide6.QtWidgets import (
 )
 
 from clubdesk import i18n
-from clubdesk.i18n import _
+from clubdesk.i18n import LANGUAGE_NAMES, _
 from clubdesk.services import settings as settings_service
 from clubdesk.services.base import ROLE_LABELS, Actor, Role
 from clubdesk.ui.sections import SECTIONS, Section, load_factory
-from clubdesk.ui.settings_view import LANGUAGE_NAMES
 from clubdesk.ui.state import DeskState
 
 GEOMETRY_KEY = "ui.geometry"

@@ -14,13 +14,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clubdesk.i18n import _
+from clubdesk.i18n import LANGUAGE_NAMES, _
 from clubdesk.services import settings as settings_service
 from clubdesk.services.base import ServiceError
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.widgets.forms import FieldWithError
-
-LANGUAGE_NAMES = {"en": "English", "id": "Bahasa Indonesia", "es": "Español", "tr": "Türkçe"}
 
 
 class SettingsSection(QWidget):
