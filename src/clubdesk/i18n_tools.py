@@ -59,7 +59,17 @@ def extract(out: Path | None = None) -> Path:
     target = out or ROOT / "resources" / "locale" / f"{DOMAIN}.pot"
     target.parent.mkdir(parents=True, exist_ok=True)
     pybabel = Path(sys.executable).parent / "pybabel"
-    args = [str(pybabel), "--quiet", "extract", "-F", "babel.cfg", "--no-wrap", "--sort-by-file"]
+    args = [
+        str(pybabel),
+        "--quiet",
+        "extract",
+        "-F",
+        "babel.cfg",
+        "--no-wrap",
+        "--sort-by-file",
+        "-c",
+        "TRANSLATORS:",
+    ]
     for k in KEYWORDS:
         args += ["-k", k]
     args += ["--project", "ClubDesk", "--copyright-holder", "ClubDesk", "-o", str(target), "src", "resources"]

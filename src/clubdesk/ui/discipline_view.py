@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from clubdesk import labels as L
-from clubdesk.i18n import _
+from clubdesk.i18n import _, ngettext
 from clubdesk.services import discipline as X
 from clubdesk.services import discipline_rules as DR
 from clubdesk.services.base import ServiceError
@@ -646,5 +646,9 @@ class DisciplineSection(QWidget):
             path = chosen
         rows = X.audit_rows(self.state.db, **self.audit_filters())
         n = X.export_audit_csv(self.state.db, Path(path), rows)
-        set_message(self.message, _("{n} rows written to {file}.").format(n=n, file=path), ok=True)
+        set_message(
+            self.message,
+            ngettext("{n} row written to {file}.", "{n} rows written to {file}.", n).format(n=n, file=path),
+            ok=True,
+        )
         return n

@@ -716,7 +716,11 @@ class MembersPanel(QWidget):
         except ServiceError as exc:
             QMessageBox.warning(self, _("Export members"), exc.message)
             return
-        self.count.setText(_("Exported {n} members to {file}.").format(n=n, file=path))
+        self.count.setText(
+            ngettext("Exported {n} member to {file}.", "Exported {n} members to {file}.", n).format(
+                n=n, file=path
+            )
+        )
 
     def merge(self) -> None:
         chosen = self.selected()

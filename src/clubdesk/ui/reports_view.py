@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clubdesk.i18n import LANGUAGE_NAMES, _
+from clubdesk.i18n import LANGUAGE_NAMES, _, ngettext
 from clubdesk.services import events as event_service
 from clubdesk.services import reports as report_service
 from clubdesk.services import settings as settings_service
@@ -201,4 +201,4 @@ class ReportsSection(QWidget):
             label.setPixmap(QPixmap(str(png)))
             label.setStyleSheet("border: 1px solid #888; background: white;")
             self.preview_layout.addWidget(label)
-        return _("Preview: {n} pages.").format(n=result.pages)
+        return ngettext("Preview: {n} page.", "Preview: {n} pages.", result.pages).format(n=result.pages)

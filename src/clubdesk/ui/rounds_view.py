@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 
 from clubdesk import labels as L
 from clubdesk.games import replay
-from clubdesk.i18n import _
+from clubdesk.i18n import _, ngettext
 from clubdesk.services import events as events_service
 from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
@@ -711,9 +711,11 @@ class RoundsSection(QWidget):
             self.call_label.setStyleSheet("font-size: 12pt; font-weight: 600; color: #1e3a8a;")
         else:
             self.call_label.setText(
-                _("Called {t} · time is up: {n} table(s) waiting can be forfeited").format(
-                    t=called, n=len(waiting)
-                )
+                ngettext(
+                    "Called {t} · time is up: {n} table waiting can be forfeited",
+                    "Called {t} · time is up: {n} tables waiting can be forfeited",
+                    len(waiting),
+                ).format(t=called, n=len(waiting))
             )
             self.call_label.setStyleSheet("font-size: 12pt; font-weight: 700; color: #b00020;")
 
