@@ -97,9 +97,9 @@ def compile_all(folder: Path | None = None) -> list[Path]:
     from babel.messages.pofile import read_po
 
     written = []
-    for lang, po in catalogs(folder).items():
+    for po in catalogs(folder).values():
         with po.open("rb") as fh:
-            catalog = read_po(fh, locale=lang, domain=DOMAIN)
+            catalog = read_po(fh, domain=DOMAIN)  # the plural forms of its own header (not CLDR's)
         mo = po.with_suffix(".mo")
         with mo.open("wb") as fh:
             write_mo(fh, catalog, use_fuzzy=False)
