@@ -58,7 +58,7 @@ class ReportsSection(QWidget):
         self.language.setCurrentIndex(max(0, self.language.findData(app_lang)))
         self.paper = QComboBox()
         self.paper.addItem("A4", "a4")
-        self.paper.addItem("Letter", "letter")
+        self.paper.addItem(_("Letter"), "letter")  # the US paper size
         form = QFormLayout()
         form.addRow(_("Event"), self.event_box)
         form.addRow(_("Report"), self.kind)
