@@ -11,9 +11,11 @@ Imports neither Qt nor SQLAlchemy.
 
 from __future__ import annotations
 
+import re
+from decimal import Decimal
 from functools import lru_cache
 
-from clubdesk.i18n import N_, _
+from clubdesk.i18n import N_, _, current_language
 
 FORMAT_LABELS: dict[str, str] = {
     "round-robin": N_("round robin"),
@@ -187,6 +189,27 @@ def entrant_status_label(key: str) -> str:
 
 def appeal_status_label(key: str) -> str:
     return _label(APPEAL_STATUS_LABELS, key)
+
+
+_NUMBER = re.compile(r"^([+−-]?)(\d+)(?:\.(\d+))?$")
+_BABEL_LOCALES = {"en": "en_GB", "id": "id_ID", "es": "es_ES", "tr": "tr_TR"}
+
+
+def localized_number(text: str, lang: str | None = None) -> str:
+    """A figure the engines wrote ("9.5", "-11", "+5") in the language's digits through Babel ("9,5" in id, es
+    and tr); any other text is returned as it is. Signs and the number of decimals are kept."""
+    from babel.numbers import format_decimal
+
+    m = _NUMBER.match(text.strip())
+    if m is None:
+        return text
+    sign, whole, frac = m.groups()
+    lang = lang or current_language()
+    if lang not in _BABEL_LOCALES or lang == "en":
+        return text  # English keeps the engines' own figures
+    pattern = "#,##0." + "0" * len(frac) if frac else "#,##0"
+    value = Decimal(f"{whole}.{frac}" if frac else whole)
+    return sign + str(format_decimal(value, format=pattern, locale=_BABEL_LOCALES[lang]))
 
 
 @lru_cache(maxsize=32)

@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session
 from clubdesk.collation import sort_key
 from clubdesk.db import Database
 from clubdesk.i18n import N_, _, retranslate
-from clubdesk.labels import entrant_status_label
+from clubdesk.labels import entrant_status_label, localized_number
 from clubdesk.models.club import Club
 from clubdesk.models.event import Entrant, Event
 from clubdesk.models.member import Member
@@ -494,8 +494,8 @@ def standings_data(db: Database, event_id: int) -> D.StandingsData:
                 name=r.name,
                 club=w.club if w else "",
                 city=w.city if w else "",
-                points=_fraction_text(r.points),
-                tiebreaks=dict(r.shown),
+                points=localized_number(_fraction_text(r.points)),  # 9,5 in id, es and tr
+                tiebreaks={c: localized_number(v) for c, v in r.shown.items()},
                 tied=ranks.count(r.rank) > 1,
                 playoff=r.playoff,
                 note=_(note) if note else "",

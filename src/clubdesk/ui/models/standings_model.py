@@ -17,6 +17,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QColor, QFont
 
 from clubdesk.i18n import _
+from clubdesk.labels import localized_number
 from clubdesk.standings.table import format_value
 from clubdesk.standings.tiebreaks import TIEBREAK_NAMES
 
@@ -140,8 +141,8 @@ class StandingsModel(QAbstractTableModel):
             if col == COL_NAME:
                 return line.name
             if col == COL_POINTS:
-                return line.points
-            return line.tiebreaks.get(code or "", "")
+                return localized_number(str(line.points))
+            return localized_number(line.tiebreaks.get(code or "", ""))
         if role == SORT_ROLE:
             if col == COL_PLACE:
                 return float(line.rank)
