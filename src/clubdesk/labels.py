@@ -55,6 +55,18 @@ TABLE_STATUS_LABELS: dict[str, str] = {  # the same words as the Rounds screen (
     "postponed": N_("postponed"),
     "bye": N_("bye"),
 }
+ROUND_STATUS_LABELS: dict[str, str] = {
+    "proposed": N_("proposed"),
+    "published": N_("published"),
+    "in_play": N_("in play"),
+    "closed": N_("closed"),
+}
+PAYMENT_METHOD_LABELS: dict[str, str] = {
+    "cash": N_("cash"),
+    "card": N_("card"),
+    "transfer": N_("bank transfer"),
+    "pos": N_("card terminal"),
+}
 APPEAL_STATUS_LABELS: dict[str, str] = {
     "open": N_("appeal open"),
     "upheld": N_("upheld"),
@@ -142,6 +154,14 @@ ENTITY_LABELS: dict[str, str] = {  # what an audit row is about
     "penalty": N_("penalty"),
     "appeal": N_("appeal"),
 }
+
+
+def round_status_label(key: str) -> str:
+    return _label(ROUND_STATUS_LABELS, key)
+
+
+def payment_method_label(key: str) -> str:
+    return _label(PAYMENT_METHOD_LABELS, key)
 
 
 def entity_label(key: str) -> str:
