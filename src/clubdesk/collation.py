@@ -85,6 +85,20 @@ def sort_key(text: str, lang: str | None = None) -> tuple[Any, ...]:
     return (_units(lang, text), full)
 
 
+def sort_string(text: str, lang: str | None = None) -> str:
+    """:func:`sort_key` as a plain string that compares the same way, for Qt's sort roles (a proxy model
+    compares strings, not tuples): each weight as five hex digits, "!" after each letter, " " between
+    levels."""
+    key = sort_key(text, lang)
+    levels = []
+    for level in key:
+        if level and isinstance(level[0], tuple):  # the tailored letters: one unit per character
+            levels.append("".join("".join(f"{w:05x}" for w in unit) + "!" for unit in level))
+        else:
+            levels.append("".join(f"{w:05x}" for w in level))
+    return " ".join(levels)
+
+
 def collator(lang: str | None = None) -> Callable[[str], tuple[Any, ...]]:
     """``sorted(names, key=collator("tr"))``; the language is fixed when called (default: in force now)."""
     fixed = (lang or current_language() or "en").split("_")[0]

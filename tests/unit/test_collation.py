@@ -7,10 +7,12 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
 from pypdf import PdfReader
 
 from clubdesk import i18n
-from clubdesk.collation import collator, sort_key, sorted_names
+from clubdesk.collation import collator, sort_key, sort_string, sorted_names
 from clubdesk.db import Database
 from clubdesk.reports import data as d
 from clubdesk.reports.pairings import pairings
@@ -101,3 +103,12 @@ def test_pairings_by_name_are_in_the_reports_language(tmp_path: Path) -> None:
 
 
 NAMES = ("Cem", "Çelik", "Işık", "İnce")
+
+
+@given(st.lists(st.text(alphabet="aAbcCçÇğGıIiİoOöÖnNñÑsSşŞuüÜ éÉ-", max_size=6), min_size=2, max_size=8))
+def test_the_sort_string_orders_as_the_sort_key(names: list[str]) -> None:
+    """Qt's sort roles compare strings: sort_string must give the very order of sort_key in each language."""
+    for lang in ("tr", "es", "en"):
+        by_key = sorted(names, key=lambda t: (sort_key(t, lang), t))
+        by_string = sorted(names, key=lambda t: (sort_string(t, lang), t))
+        assert by_key == by_string
