@@ -66,8 +66,10 @@ run_tests() {
 }
 
 i18n() {
-  # the template from src/ and the strings that live in data (resources/*.toml), then every catalog compiled
+  # the template from src/ and the strings that live in data (resources/*.toml); every catalog brought to it
+  # (new msgids appear with an empty msgstr for the translators, no fuzzy guesses); then every catalog compiled
   "$VENV/bin/python" -m clubdesk.i18n_tools extract
+  "$VENV/bin/python" -m clubdesk.i18n_tools update >/dev/null
   compile_catalogs
 }
 

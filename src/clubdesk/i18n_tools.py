@@ -1,10 +1,13 @@
 """Catalog tools for a source checkout: extract the template, compile the catalogs.
 
     python -m clubdesk.i18n_tools extract [OUT.pot]   the template from src/ and the data in resources/
+    python -m clubdesk.i18n_tools update              bring every catalog to the template (new msgids empty)
     python -m clubdesk.i18n_tools compile             each resources/locale/<lang>/LC_MESSAGES/*.po → .mo
 
 ``scripts/dev.sh setup`` and ``scripts/dev.sh test`` compile the catalogs (the ``.mo`` files are built by the
-install, never committed); ``scripts/dev.sh i18n`` extracts the template and compiles. The tests call
+install, never committed); ``scripts/dev.sh i18n`` extracts the template, updates the catalogs to it (a new
+msgid appears with an empty translation, a msgid gone is kept as an obsolete ``#~`` entry; no fuzzy guesses)
+and compiles. The tests call
 :func:`extract` too, so the guard test and the committed template come from one command.
 
 Strings that live in data files are extracted by :func:`extract_toml` (registered in ``babel.cfg``): the
@@ -91,6 +94,24 @@ def catalogs(folder: Path | None = None) -> dict[str, Path]:
     return {p.parents[1].name: p for p in sorted(base.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))}
 
 
+def update_all(folder: Path | None = None, pot: Path | None = None) -> list[Path]:
+    """Every catalog brought to the template: translations kept, new msgids empty, no fuzzy matching (a
+    guessed translation would be wrong more often than not), the catalog's own Plural-Forms kept."""
+    from babel.messages.pofile import read_po, write_po
+
+    with (pot or ROOT / "resources" / "locale" / f"{DOMAIN}.pot").open("rb") as fh:
+        template = read_po(fh)
+    updated = []
+    for po in catalogs(folder).values():
+        with po.open("rb") as fh:
+            catalog = read_po(fh, domain=DOMAIN)
+        catalog.update(template, no_fuzzy_matching=True)
+        with po.open("wb") as fh:
+            write_po(fh, catalog, width=110)
+        updated.append(po)
+    return updated
+
+
 def compile_all(folder: Path | None = None) -> list[Path]:
     """Compile every catalog into its ``.mo`` (fuzzy entries are left out, as gettext does)."""
     from babel.messages.mofile import write_mo
@@ -112,11 +133,15 @@ def main(argv: list[str] | None = None) -> int:
     if args[:1] == ["extract"]:
         print(extract(Path(args[1]) if len(args) > 1 else None))
         return 0
+    if args[:1] == ["update"]:
+        for po in update_all():
+            print(po)
+        return 0
     if args[:1] == ["compile"]:
         for mo in compile_all():
             print(mo)
         return 0
-    print("usage: python -m clubdesk.i18n_tools extract [OUT.pot] | compile", file=sys.stderr)
+    print("usage: python -m clubdesk.i18n_tools extract [OUT.pot] | update | compile", file=sys.stderr)
     return 2
 
 

@@ -238,3 +238,38 @@ def test_glossary_parser_reads_a_markdown_table(tmp_path: Path, monkeypatch: pyt
     assert _uses("eşler", rows[1]["tr"]) and not _uses("takım", rows[1]["tr"])
     assert _alternatives("oturma yeri (short label: Yer)") == ["oturma yeri", "Yer"]
     assert _uses("Yer 2", "oturma yeri (short label: Yer)")
+
+
+def test_update_and_compile_keep_translations_and_add_the_new_msgids(tmp_path: Path) -> None:
+    """scripts/dev.sh i18n: a catalog brought to the template keeps its translations and its plural forms,
+    shows a new msgid with an empty translation (no fuzzy guess) and compiles into a .mo gettext reads."""
+    import gettext
+
+    from babel.messages.pofile import write_po
+
+    from clubdesk.i18n_tools import compile_all, update_all
+
+    pot = Catalog(domain="clubdesk")
+    pot.add("Members")
+    pot.add("Member list")  # new, close to an old one: must not be guessed
+    pot.add(("{n} table", "{n} tables"))
+    with (tmp_path / "clubdesk.pot").open("wb") as fh:
+        write_po(fh, pot)
+    tr = Catalog(locale="tr", domain="clubdesk")
+    tr.add("Members", "Üyeler")
+    tr.add("Member lists", "Üye listeleri")  # gone from the code
+    tr.add(("{n} table", "{n} tables"), ("{n} masa", "{n} masa"))
+    po = tmp_path / "locale" / "tr" / "LC_MESSAGES" / "clubdesk.po"
+    po.parent.mkdir(parents=True)
+    with po.open("wb") as fh:
+        write_po(fh, tr)
+    assert update_all(tmp_path / "locale", tmp_path / "clubdesk.pot") == [po]
+    cat = _read(po, "tr")
+    assert cat["Members"].string == "Üyeler"
+    assert cat["Member list"].string == "" and not cat["Member list"].fuzzy
+    assert "Member lists" in cat.obsolete
+    assert "nplurals=2;" in dict(cat.mime_headers)["Plural-Forms"].replace(" ", "")
+    (mo,) = compile_all(tmp_path / "locale")
+    with mo.open("rb") as fh:
+        t = gettext.GNUTranslations(fh)
+    assert t.gettext("Members") == "Üyeler" and t.ngettext("{n} table", "{n} tables", 3) == "{n} masa"
