@@ -15,6 +15,14 @@ log = logging.getLogger("clubdesk.app")
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    """The window's options; ``--help`` and wrong usage speak the ``--lang`` given (or CLUBDESK_LANG)."""
+    import os
+
+    from clubdesk.cli import argparse_i18n
+    from clubdesk.cli.core import _pre_lang
+
+    i18n.set_language(_pre_lang(list(argv)) or os.environ.get("CLUBDESK_LANG") or "en")
+    argparse_i18n.install()
     parser = argparse.ArgumentParser(prog="clubdesk", description=_("ClubDesk desktop application."))
     parser.add_argument("--db", type=Path, help=_("database file to open"))
     parser.add_argument("--demo", action="store_true", help=_("open the demo club (a separate database)"))

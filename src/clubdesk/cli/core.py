@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from clubdesk import i18n
-from clubdesk.i18n import _
+from clubdesk.cli import argparse_i18n
+from clubdesk.i18n import N_, _
 
 COMMAND_MODULES: tuple[str, ...] = (
     "clubdesk.cli.general",
@@ -192,19 +193,114 @@ def _pre_lang(argv: Sequence[str]) -> str | None:
     return None
 
 
+# Titles of the text tables' columns: the JSON keys (what --json prints) shown as words for people.
+FIELD_TITLES: dict[str, str] = {
+    "number": N_("number"),
+    "name": N_("name"),
+    "club": N_("club"),
+    "city": N_("city"),
+    "rating": N_("rating"),
+    "id": N_("no."),
+    "entrant": N_("entrant"),
+    "status": N_("status"),
+    "waitlist_position": N_("waiting"),
+    "paid": N_("paid"),
+    "owed": N_("owed"),
+    "checked_in": N_("checked in"),
+    "code": N_("code"),
+    "members": N_("members"),
+    "joins_from_round": N_("from round"),
+    "ruleset": N_("ruleset"),
+    "format": N_("format"),
+    "entry": N_("entry"),
+    "capacity": N_("places"),
+    "registered": N_("entered"),
+    "waitlisted": N_("waiting list"),
+    "fee": N_("fee"),
+    "currency": N_("currency"),
+    "parent": N_("main event"),
+    "at": N_("when"),
+    "at_utc": N_("when (UTC)"),
+    "actor": N_("who"),
+    "role": N_("role"),
+    "action": N_("action"),
+    "entity": N_("what"),
+    "event": N_("event"),
+    "round": N_("round"),
+    "table": N_("table"),
+    "before": N_("before"),
+    "after": N_("after"),
+    "reason": N_("reason"),
+    "date": N_("date"),
+    "count": N_("count"),
+    "file": N_("file"),
+    "kind": N_("kind"),
+    "method": N_("method"),
+    "amount": N_("amount"),
+    "place": N_("place"),
+    "points": N_("points"),
+    "score": N_("score"),
+    "seed": N_("seed"),
+    "sides": N_("sides"),
+    "text": N_("text"),
+    "version": N_("version"),
+    "database": N_("database"),
+    "schema": N_("schema"),
+    "lives": N_("lives"),
+    "penalty": N_("penalty"),
+    "incident": N_("incident"),
+    "appeal": N_("appeal"),
+    "refund": N_("refund"),
+    "received": N_("received"),
+    "refunded": N_("refunded"),
+    "net": N_("net"),
+    "start_at": N_("start"),
+    "pages": N_("pages"),
+    "rows": N_("rows"),
+}
+
+
+def _title(key: str) -> str:
+    title = FIELD_TITLES.get(key)
+    return _(title) if title is not None else key
+
+
+def _value(key: str, value: Any) -> str:
+    """A stored key shown as its word ("swiss" → "Swiss system"); JSON keeps the key."""
+    from clubdesk import labels as L
+
+    if isinstance(value, str):
+        if key == "format":
+            return L.format_label(value)
+        if key == "ruleset":
+            return L.ruleset_label(value)
+        if key == "entry":
+            return L.entry_type_label(value)
+        if key == "action":
+            return L.audit_action_label(value)
+        if key == "role":
+            return L.role_label(value)
+        if key == "entity":
+            return L.entity_label(value)
+        if key == "status":
+            return L.status_label(value)
+    return _cell(value)
+
+
 def _render_text(data: Any) -> str:
     if isinstance(data, list):
         if not data:
             return _("(none)")
         if all(isinstance(row, dict) for row in data):
             keys = list(data[0].keys())
-            widths = {k: max(len(str(k)), *(len(_cell(r.get(k))) for r in data)) for k in keys}
-            lines = ["  ".join(str(k).ljust(widths[k]) for k in keys)]
-            lines += ["  ".join(_cell(r.get(k)).ljust(widths[k]) for k in keys) for r in data]
+            cells = [{k: _value(k, r.get(k)) for k in keys} for r in data]
+            widths = {k: max(len(_title(k)), *(len(c[k]) for c in cells)) for k in keys}
+            lines = ["  ".join(_title(k).ljust(widths[k]) for k in keys)]
+            lines += ["  ".join(c[k].ljust(widths[k]) for k in keys) for c in cells]
             return "\n".join(line.rstrip() for line in lines)
         return "\n".join(str(x) for x in data)
     if isinstance(data, dict):
-        return "\n".join(f"{k}: {_cell(v)}" for k, v in data.items())
+        return "\n".join(f"{_title(k)}: {_value(k, v)}" for k, v in data.items())
     return str(data)
 
 
@@ -222,6 +318,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     lang = _pre_lang(argv) or os.environ.get("CLUBDESK_LANG") or "en"
     i18n.set_language(lang)
+    argparse_i18n.install()  # "usage:", "options", argparse's errors in the chosen language too
     parser = build_parser()
     args = parser.parse_args(argv)
     ctx = Context(

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from clubdesk.cli.core import Context, Output, add_command, event_currency, major, parse_money
-from clubdesk.i18n import _
+from clubdesk.i18n import _, ngettext
 from clubdesk.timefmt import local_text
 
 
@@ -234,7 +234,10 @@ def cmd_audit(ctx: Context, args: argparse.Namespace) -> Output:
     if args.csv is not None:
         n = discipline.export_audit_csv(ctx.database(), args.csv, rows)
         return Output(
-            {"rows": n, "file": str(args.csv)}, _("{n} rows written to {file}.").format(n=n, file=args.csv)
+            {"rows": n, "file": str(args.csv)},
+            ngettext("{n} row written to {file}.", "{n} rows written to {file}.", n).format(
+                n=n, file=args.csv
+            ),
         )
     data = [
         {

@@ -12,8 +12,9 @@ import json
 from datetime import date, datetime
 from typing import Any
 
+from clubdesk import labels as L
 from clubdesk.cli.core import Context, Output, add_command, event_currency, major, parse_money
-from clubdesk.i18n import _
+from clubdesk.i18n import LANGUAGE_NAMES, _
 
 
 def _date(text: str) -> date:
@@ -116,6 +117,15 @@ def register(sub: Any) -> None:
     st = add_command(esub, "status", cmd_event_status, _("open, close, drawn, running, finished"))
     st.add_argument("event", type=int)
     st.add_argument("status")
+
+    lg = add_command(esub, "language", cmd_event_language, _("the language the event's reports print in"))
+    lg.add_argument("event", type=int)
+    lg.add_argument(
+        "language",
+        nargs="?",
+        default=None,
+        help=_("en, id, es or tr; club: the club's; left out: show it"),
+    )
 
     r = add_command(sub, "register", cmd_register, _("register a member (or a pair, or a team) for an event"))
     r.add_argument("event", type=int)
@@ -311,6 +321,27 @@ def cmd_event_status(ctx: Context, args: argparse.Namespace) -> Output:
     return Output({"id": info.id, "status": info.status})
 
 
+def cmd_event_language(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import events as ev_service
+    from clubdesk.services import settings as settings_service
+
+    db = ctx.database()
+    if args.language is not None:
+        ev_service.set_event_language(
+            db, ctx.actor(), args.event, None if args.language == "club" else args.language
+        )
+    else:
+        ev_service.get_event(db, args.event)  # an unknown event is refused
+    lang = ev_service.event_language(db, args.event)
+    shown = lang or settings_service.club_settings(db).language
+    return Output(
+        {"event": args.event, "language": lang, "reports_in": shown},
+        _("Reports of event {event} print in {language}.").format(
+            event=args.event, language=LANGUAGE_NAMES.get(shown, shown)
+        ),
+    )
+
+
 def cmd_register(ctx: Context, args: argparse.Namespace) -> Output:
     from clubdesk.services import desk
 
@@ -432,7 +463,7 @@ def cmd_pairs_draw(ctx: Context, args: argparse.Namespace) -> Output:
 def cmd_entrants(ctx: Context, args: argparse.Namespace) -> Output:
     from clubdesk.services import desk
 
-    rows = desk.entrants(ctx.database(), args.event)
+    rows = desk.by_name(desk.entrants(ctx.database(), args.event))
     data = [
         {
             "entrant": r.entrant,
@@ -470,7 +501,7 @@ def cmd_cashbox(ctx: Context, args: argparse.Namespace) -> Output:
     totals = {c: major(box.total(c), c) for c in currencies}
     text_lines = [_("Cash box of {day}").format(day=box.day.isoformat())]
     text_lines += [
-        f"  {line.method:<9} {_money_text(line.received, line.currency):>14}  "
+        f"  {L.payment_method_label(line.method):<16} {_money_text(line.received, line.currency):>14}  "
         f"-{_money_text(line.refunded, line.currency):>13}  = {_money_text(line.net, line.currency):>14}"
         for line in box.lines
     ]

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from clubdesk.cli.core import Context, Output, Refused, add_command
-from clubdesk.i18n import _
+from clubdesk.i18n import _, ngettext
 
 
 def register(sub: Any) -> None:
@@ -157,7 +157,12 @@ def cmd_export(ctx: Context, args: argparse.Namespace) -> Output:
     from clubdesk.services import members
 
     n = members.export_csv(ctx.database(), ctx.actor(), args.file, delimiter=args.delimiter)
-    return Output({"ok": True}, _("Exported {n} members to {file}.").format(n=n, file=args.file))
+    return Output(
+        {"ok": True},
+        ngettext("Exported {n} member to {file}.", "Exported {n} members to {file}.", n).format(
+            n=n, file=args.file
+        ),
+    )
 
 
 def cmd_merge(ctx: Context, args: argparse.Namespace) -> Output:

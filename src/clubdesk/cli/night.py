@@ -10,6 +10,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from clubdesk import labels as L
 from clubdesk.cli.core import Context, Output, Refused, add_command
 from clubdesk.i18n import _
 
@@ -250,8 +251,9 @@ def cmd_pair(ctx: Context, args: argparse.Namespace) -> Output:
         rounds.discard_round(db, ctx.actor(), args.event)
     rv = rounds.propose_round(db, ctx.actor(), args.event, seed=args.seed)
     lines = [_("Round {r} (proposed, seed {s})").format(r=rv.round, s=rv.seed)]
+    bye = _("BYE")
     for t in rv.tables:
-        lines.append(f"  {t.table:>3}  {t.names[0]}  –  {t.names[1] if t.names[1] else 'BYE'}")
+        lines.append(f"  {t.table:>3}  {t.names[0]}  –  {t.names[1] or bye}")
     return Output(rv.as_json(), "\n".join(lines))
 
 
@@ -460,7 +462,7 @@ def cmd_round(ctx: Context, args: argparse.Namespace) -> Output:
     call = rv.call_at.strftime("%Y-%m-%d %H:%M") if rv.call_at else "-"
     lines = [
         _("Round {r} ({status}), seed {s}, tables called {c}").format(
-            r=rv.round, status=rv.status, s=rv.seed, c=call
+            r=rv.round, status=L.round_status_label(rv.status), s=rv.seed, c=call
         )
     ]
     if rv.forfeit_due is not None:
@@ -470,11 +472,12 @@ def cmd_round(ctx: Context, args: argparse.Namespace) -> Output:
             )
         )
     for t in rv.tables:
-        b = t.names[1] if t.names[1] else "BYE"
+        b = t.names[1] if t.names[1] else _("BYE")
         lock = "  " + _("locked") if t.locked else ""
         ref = f"  [{t.ref}]" if t.ref else ""
         lines.append(
-            f"  {t.table:>3}  {t.names[0]}  –  {b}  {t.score[0]}-{t.score[1]}  {t.status}{ref}{lock}"
+            f"  {t.table:>3}  {t.names[0]}  –  {b}  {t.score[0]}-{t.score[1]}  "
+            f"{L.status_label(t.status)}{ref}{lock}"
         )
         if t.seats and t.seats.get("seats"):
             # rule E7: the seat draw, seats in playing order, the leader marked

@@ -46,7 +46,8 @@ def cmd_standings(ctx: Context, args: argparse.Namespace) -> Output:
     from clubdesk.services import standings
 
     st = standings.event_standings(ctx.database(), args.event)
-    lines = [f"{'#':>4}  {_('name'):<30} {_('points'):>6}  " + "  ".join(c for c in st.codes if c != "PTS")]
+    name, points = _("name"), _("points")
+    lines = [f"{'#':>4}  {name:<30} {points:>6}  " + "  ".join(c for c in st.codes if c != "PTS")]
     for r in st.rows:
         tb = "  ".join(r.shown[c] for c in st.codes if c != "PTS")
         flag = "  " + _("(play-off)") if r.playoff else ""

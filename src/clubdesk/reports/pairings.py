@@ -8,17 +8,16 @@ from typing import IO, Any
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer
 
+from clubdesk.collation import sort_key
 from clubdesk.i18n import _
 from clubdesk.reports.data import PairingsData, PairingSide, ReportHeader
 from clubdesk.reports.frame import Styles, content_width, esc, grid, heads, render
 
 
-def name_key(name: str) -> str:
-    """Alphabetical order for a notice board: Ö with O, Ş with S, İ and ı with I (not after Z)."""
-    import unicodedata
-
-    base = unicodedata.normalize("NFKD", name.replace("ı", "i"))
-    return "".join(c for c in base if not unicodedata.combining(c)).casefold()
+def name_key(name: str) -> tuple[object, ...]:
+    """Alphabetical order for a notice board in the report's language (in force while it is built): Turkish
+    C < Ç and ı < i, Spanish n < ñ < o; Ö never after Z."""
+    return sort_key(name)
 
 
 def _who(side: PairingSide, st: Styles) -> Paragraph:
@@ -68,7 +67,7 @@ def pairings(out: str | Path | IO[bytes], header: ReportHeader, data: PairingsDa
                         continue
                     opp = other.name if other is not None else _("BYE")
                     cells = [Paragraph(esc(x), st.cell) for x in (me.name, me.club)]
-                    entries.append((me.name.casefold(), [*cells, str(t.table), Paragraph(esc(opp), st.cell)]))
+                    entries.append((me.name, [*cells, str(t.table), Paragraph(esc(opp), st.cell)]))
             entries.sort(key=lambda e: (name_key(e[0]), e[0]))
             rows = [[_("Name"), _("Club"), _("Table"), _("Opponent")]]
             rows.extend(r for _k, r in entries)

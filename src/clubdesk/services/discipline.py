@@ -30,8 +30,9 @@ from typing import Any
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
+from clubdesk import labels as L
 from clubdesk.db import Database
-from clubdesk.i18n import _
+from clubdesk.i18n import N_, _, current_language
 from clubdesk.models.audit import AuditEntry
 from clubdesk.models.base import utcnow
 from clubdesk.models.club import Setting
@@ -1066,6 +1067,20 @@ AUDIT_COLUMNS: tuple[str, ...] = (
     "after",
     "reason",
 )
+AUDIT_TITLES: dict[str, str] = {  # the CSV header in the language in force, as the audit view's columns
+    "at": N_("When"),
+    "actor": N_("Who"),
+    "role": N_("Role"),
+    "action": N_("Action"),
+    "entity": N_("What"),
+    "entity_id": N_("No."),
+    "event": N_("Event"),
+    "round": N_("Round"),
+    "table": N_("Table"),
+    "before": N_("Before"),
+    "after": N_("After"),
+    "reason": N_("Reason"),
+}
 
 
 def audit_rows(
@@ -1133,14 +1148,17 @@ def export_audit_csv(db: Database, path: Path, rows: Sequence[AuditRow] | None =
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", encoding="utf-8-sig", newline="") as fh:
         w = csv.writer(fh)
-        w.writerow(AUDIT_COLUMNS)
+        # English keeps the column keys and stored actions (scripts read them); other languages get the
+        # audit view's words
+        words = current_language() != "en"
+        w.writerow([_(AUDIT_TITLES[c]) for c in AUDIT_COLUMNS] if words else list(AUDIT_COLUMNS))
         for r in data:
             cells = [
                 local_text(r.at, "%Y-%m-%d %H:%M:%S"),
                 r.actor,
-                r.role,
-                r.action,
-                r.entity,
+                L.role_label(r.role) if words else r.role,
+                L.audit_action_label(r.action) if words else r.action,
+                L.entity_label(r.entity) if words else r.entity,
                 r.entity_id or "",
                 "" if r.event is None else r.event,
                 "" if r.round is None else r.round,

@@ -30,6 +30,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import date
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -37,8 +38,9 @@ from sqlalchemy import func, inspect, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from clubdesk.collation import sort_key
 from clubdesk.db import Database
-from clubdesk.i18n import _, ngettext
+from clubdesk.i18n import N_, _, ngettext
 from clubdesk.models.base import Base
 from clubdesk.models.club import Club
 from clubdesk.models.member import Member
@@ -79,6 +81,45 @@ _ALIASES = {
     "licence_number": "licence",
     "license number": "licence",
 }
+
+# The export's header in the language in force (English: the column keys above); the import reads English,
+# Indonesian, Spanish and Turkish headers alike.
+COLUMN_TITLES: dict[str, str] = {
+    # TRANSLATORS: a column of the members CSV export; short, one word or words_with_underscores is fine
+    "number": N_("number"),
+    "name": N_("name"),
+    "club": N_("club"),
+    "city": N_("city"),
+    "gender": N_("gender"),
+    "birth_year": N_("birth_year"),
+    "rating": N_("rating"),
+    "rating_experience": N_("rating_experience"),
+    "phone": N_("phone"),
+    "email": N_("email"),
+    "notes": N_("notes"),
+    "active": N_("active"),
+}
+
+
+def _local_headers() -> dict[str, str]:
+    from clubdesk.i18n import locale_dir
+
+    return dict(_headers_in(str(locale_dir())))
+
+
+@lru_cache(maxsize=4)
+def _headers_in(folder: str) -> tuple[tuple[str, str], ...]:
+    """Every language's header of every column, folded: {"numara": "number", "nombre": "name", ...}."""
+    from clubdesk.i18n import LANGUAGES, translation_in
+
+    out: dict[str, str] = {}
+    for lang in LANGUAGES:
+        for key, title in COLUMN_TITLES.items():
+            folded = fold(translation_in(lang, title))
+            out.setdefault(folded, key)
+            out.setdefault(folded.replace(" ", "_"), key)
+    return tuple(out.items())
+
 
 _EMAIL = re.compile(r"^[^@\s,;<>]+@[^@\s,;<>]+\.[^@\s,;<>.]{2,}$")
 _PHONE_CHARS = re.compile(r"^\+?[0-9 ()./-]+$")
@@ -349,7 +390,7 @@ def list_members(
             stmt = stmt.where(Member.merged_into_id.is_(None))
         infos = _infos(s, s.scalars(stmt))
     infos = [m for m in infos if matches(search, m.number, m.name, m.club, m.city)]
-    return sorted(infos, key=lambda m: (fold(m.name), m.number))
+    return sorted(infos, key=lambda m: (sort_key(m.name), m.number))  # the language's alphabet
 
 
 def public_list(db: Database, search: str = "") -> list[PublicMember]:
@@ -400,7 +441,7 @@ def list_clubs(db: Database) -> list[ClubInfo]:
         )
         counts = {r[0]: int(r[1]) for r in rows}
         clubs = [ClubInfo(c.id, c.name, c.city, int(counts.get(c.id, 0))) for c in s.scalars(select(Club))]
-    return sorted(clubs, key=lambda c: fold(c.name))
+    return sorted(clubs, key=lambda c: sort_key(c.name))
 
 
 def _club_by_name(s: Session, name: str) -> Club | None:
@@ -777,11 +818,29 @@ def _unescape(cell: str) -> str:
     return cell
 
 
+@lru_cache(maxsize=4)
+def _yes_no(folder: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The export's own "yes" and "no" in every language, folded (per catalog folder)."""
+    from clubdesk.i18n import LANGUAGES, translation_in
+
+    return (
+        frozenset(fold(translation_in(lang, "yes")) for lang in LANGUAGES),
+        frozenset(fold(translation_in(lang, "no")) for lang in LANGUAGES),
+    )
+
+
 def _parse_bool(text: str) -> bool | None:
+    from clubdesk.i18n import locale_dir
+
     t = fold(text)
     if t in ("", "1", "yes", "y", "true", "evet", "ya", "si", "x", "active"):
         return True
     if t in ("0", "no", "n", "false", "hayir", "tidak", "inactive"):
+        return False
+    yes, no = _yes_no(str(locale_dir()))  # the export's own yes / no in any language
+    if t in yes:
+        return True
+    if t in no:
         return False
     return None
 
@@ -810,9 +869,12 @@ def parse_csv(raw: bytes) -> tuple[str, list[tuple[int, MemberData]], list[BadLi
         return encoding, [], [BadLine(1, _("the file is empty: it needs a header line and members"))]
     header_line, header = rows[0]
     columns: list[str] = []
+    local = _local_headers()
     for cell in header:
         key = fold(cell.strip().lstrip("\ufeff"))
         key = _ALIASES.get(key, key.replace(" ", "_"))
+        if key not in COLUMNS:
+            key = local.get(fold(cell.strip().lstrip("\ufeff")), key)  # a header in id, es or tr
         if key not in COLUMNS:
             problems.append(BadLine(header_line, _("unknown column “{column}”").format(column=cell.strip())))
         elif key in columns:
@@ -1005,7 +1067,7 @@ def export_csv(db: Database, actor: Actor, path: Path, *, delimiter: str = ",") 
     members = list_members(db, include_inactive=True)
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, delimiter=delimiter, lineterminator="\r\n")
-    writer.writerow(COLUMNS)
+    writer.writerow([_(COLUMN_TITLES[c]) for c in COLUMNS])  # the header in the language in force
     for m in members:
         rating = f"{m.rating:g}"
         writer.writerow(
@@ -1023,7 +1085,7 @@ def export_csv(db: Database, actor: Actor, path: Path, *, delimiter: str = ",") 
                     m.phone,
                     m.email,
                     m.notes,
-                    "yes" if m.active else "no",
+                    _("yes") if m.active else _("no"),
                     m.licence,
                 )
             ]

@@ -25,7 +25,8 @@ from sqlalchemy import Select, select
 from sqlalchemy.orm import Session
 
 from clubdesk.db import Database
-from clubdesk.i18n import N_, _
+from clubdesk.i18n import N_, _, retranslate
+from clubdesk.labels import entrant_status_label, localized_number
 from clubdesk.models.club import Club
 from clubdesk.models.event import Entrant, Event
 from clubdesk.models.member import Member
@@ -147,10 +148,18 @@ def _paper(paper: str) -> D.PageSize:
     return size
 
 
-def _language(db: Database, language: str | None) -> str:
+def _language(db: Database, language: str | None, event_id: int | None = None) -> str:
+    """The report's language: the one asked for, else the event's (events.event_language), else the club's;
+    never the window's."""
     from clubdesk.i18n import LANGUAGES, PSEUDO
+    from clubdesk.services.events import event_language
 
-    lang = language or settings_service.club_settings(db).language or "en"
+    lang = (
+        language
+        or (event_language(db, event_id) if event_id is not None else None)
+        or settings_service.club_settings(db).language
+        or "en"
+    )
     if lang not in LANGUAGES and lang != PSEUDO:
         raise ServiceError("unknown-language", _("Unknown language: {lang}").format(lang=lang), lang=lang)
     return lang
@@ -184,7 +193,7 @@ def report_header(
         logo_path=club.logo_path,
         round=round_no,
         date=date,
-        language=_language(db, language),
+        language=_language(db, language, event_id),
         page_size=_paper(paper),
         printed_on=printed_on,
     )
@@ -527,8 +536,8 @@ def standings_data(db: Database, event_id: int) -> D.StandingsData:
                 name=r.name,
                 club=w.club if w else "",
                 city=w.city if w else "",
-                points=_fraction_text(r.points),
-                tiebreaks=dict(r.shown),
+                points=localized_number(_fraction_text(r.points)),  # 9,5 in id, es and tr
+                tiebreaks={c: localized_number(v) for c, v in r.shown.items()},
                 tied=ranks.count(r.rank) > 1,
                 playoff=r.playoff,
                 note=_(note) if note else "",
@@ -681,6 +690,7 @@ def receipts_report(
 
 
 # ------------------------------------------------------------------------------------------ prizes
+_GENERATED_PRIZES = (N_("Prize money"), N_("Category prize money"))  # standings.prizes descriptions
 _PRIZE_KINDS = {
     "money": N_("money"),
     "trophy": N_("trophy"),
@@ -708,7 +718,8 @@ def prizes_data(db: Database, event_id: int) -> D.PrizeListData:
             # a category prize (T13d) shows its category: "cat:women:1:money" -> "women"
             place = aw.award_key.split(":")[1] if category and ":" in aw.award_key else _place(a, b)
             kind = _(_PRIZE_KINDS.get(aw.kind, aw.kind))
-            prize = aw.description or kind
+            # the engine's own words were stored in the language of the day: shown in the report's
+            prize = retranslate(aw.description, _GENERATED_PRIZES) if aw.description else kind
             w = who.get(aw.entrant_id)
             rows.append(
                 (
@@ -1343,7 +1354,7 @@ def contact_list_report(
                         club=_club_of(clubs, m),
                         phone=m.phone,
                         email=m.email,
-                        status=r.status,
+                        status=entrant_status_label(r.status),
                     )
                 )
     header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)

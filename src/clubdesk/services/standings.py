@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from clubdesk.collation import sort_key
 from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
@@ -213,8 +214,11 @@ def _view(s: Session, ev: Event, n: EventNight, played: list[F.Played], st: Stan
         rows.append(
             Row(rank, label, int(r.entrant), names.get(int(r.entrant), r.entrant), pval, tb, shown, r.playoff)
         )
+    # entrants sharing a place are listed in the alphabetical order of the language in force
     if places:
-        rows.sort(key=lambda x: (x.rank, -Fraction(x.points)))  # stable: standings order among equals
+        rows.sort(key=lambda x: (x.rank, -Fraction(x.points), sort_key(x.name)))
+    else:
+        rows.sort(key=lambda x: (x.rank, sort_key(x.name)))
     lines = [line for ex in st.explanations for line in ex.lines]
     return EventStandings(ev.id, st.codes, tuple(rows), tuple(lines), n.finished_at is not None)
 

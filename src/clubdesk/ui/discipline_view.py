@@ -33,7 +33,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clubdesk.i18n import _
+from clubdesk import labels as L
+from clubdesk.i18n import _, ngettext
 from clubdesk.services import discipline as X
 from clubdesk.services import discipline_rules as DR
 from clubdesk.services.base import ServiceError
@@ -366,7 +367,7 @@ class DisciplineSection(QWidget):
                 Column(_("Table"), lambda a: a.table or "", True),
                 Column(_("By"), lambda a: a.entrant_name),
                 Column(_("Fee"), lambda a: money(a.fee, a.currency), True),
-                Column(_("Status"), lambda a: _(a.status)),
+                Column(_("Status"), lambda a: L.appeal_status_label(a.status)),
                 Column(_("Refund"), lambda a: money(a.refund, a.currency) if a.refund else "", True),
                 Column(_("Appeal"), lambda a: a.text),
             ]
@@ -433,9 +434,9 @@ class DisciplineSection(QWidget):
         self.audit = RowsModel(
             [
                 Column(_("When"), lambda r: local_text(r.at, "%Y-%m-%d %H:%M:%S")),  # stored UTC
-                Column(_("Who"), lambda r: f"{r.actor} ({r.role})"),
-                Column(_("Action"), lambda r: r.action),
-                Column(_("What"), lambda r: f"{r.entity} {r.entity_id or ''}".strip()),
+                Column(_("Who"), lambda r: f"{r.actor} ({L.role_label(r.role)})"),
+                Column(_("Action"), lambda r: L.audit_action_label(r.action)),
+                Column(_("What"), lambda r: f"{L.entity_label(r.entity)} {r.entity_id or ''}".strip()),
                 Column(_("Round"), lambda r: r.round or "", True),
                 Column(_("Table"), lambda r: r.table or "", True),
                 Column(_("Before"), lambda r: r.before or ""),
@@ -677,5 +678,9 @@ class DisciplineSection(QWidget):
             path = chosen
         rows = X.audit_rows(self.state.db, **self.audit_filters())
         n = X.export_audit_csv(self.state.db, Path(path), rows)
-        set_message(self.message, _("{n} rows written to {file}.").format(n=n, file=path), ok=True)
+        set_message(
+            self.message,
+            ngettext("{n} row written to {file}.", "{n} rows written to {file}.", n).format(n=n, file=path),
+            ok=True,
+        )
         return n

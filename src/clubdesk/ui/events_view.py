@@ -32,8 +32,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from clubdesk import labels as L
 from clubdesk.games import RULESETS
-from clubdesk.i18n import _
+from clubdesk.i18n import LANGUAGE_NAMES, _
 from clubdesk.models.event import ENTRY_TYPES, FORMATS
 from clubdesk.services import events as ev_service
 from clubdesk.services import readings as rd_service
@@ -93,12 +94,14 @@ class EventEditor(QWidget):
         self.name = QLineEdit()
         self.name.setObjectName("eventName")
         self.ruleset = QComboBox()
-        self.ruleset.addItems(list(RULESETS))
+        for key in RULESETS:
+            self.ruleset.addItem(L.ruleset_label(key), key)
         self.format = QComboBox()
-        self.format.addItems(list(FORMATS))
+        for key in FORMATS:
+            self.format.addItem(L.format_label(key), key)
         self.entry_type = QComboBox()
         for key in ENTRY_TYPES:
-            self.entry_type.addItem(_(key), key)
+            self.entry_type.addItem(L.entry_type_label(key), key)
         self.rounds = QSpinBox()
         self.rounds.setRange(0, ev_service.MAX_ROUNDS)
         self.rounds.setSpecialValueText(_("as the format says"))
@@ -142,6 +145,11 @@ class EventEditor(QWidget):
         self.starts_on = _OptionalDate()
         self.ends_on = _OptionalDate()
         self.venue = QLineEdit()
+        self.report_language = QComboBox()
+        self.report_language.setObjectName("reportLanguage")
+        self.report_language.addItem(_("the club's language"), "")
+        for code, lang_name in LANGUAGE_NAMES.items():
+            self.report_language.addItem(lang_name, code)
         self.season = QLineEdit()
         self.coefficient_class = QLineEdit()
 
@@ -193,6 +201,7 @@ class EventEditor(QWidget):
         readings_layout.addWidget(self.readings)
         readings_layout.addWidget(self.readings_button)
         form.addRow(_("Rule readings"), readings_box)
+        add("report_language", _("Reports in"), self.report_language)
 
         self.save_button = QPushButton(_("&Save"))
         self.save_button.setObjectName("saveEvent")
@@ -201,7 +210,7 @@ class EventEditor(QWidget):
         self.open_desk.clicked.connect(self._open_desk)
         self.status_combo = QComboBox()
         for st in ("draft", "open", "closed", "drawn", "running", "finished"):
-            self.status_combo.addItem(_(st), st)
+            self.status_combo.addItem(L.event_status_label(st), st)
         self.status_button = QPushButton(_("Set status"))
         self.status_button.clicked.connect(self._set_status)
         self.message = QLabel("")
@@ -251,8 +260,8 @@ class EventEditor(QWidget):
         for f in self.fields.values():
             f.set_error(None)
         self.name.setText(data.name)
-        self.ruleset.setCurrentText(data.ruleset)
-        self.format.setCurrentText(data.format)
+        self.ruleset.setCurrentIndex(max(0, self.ruleset.findData(data.ruleset)))
+        self.format.setCurrentIndex(max(0, self.format.findData(data.format)))
         self.entry_type.setCurrentIndex(max(0, self.entry_type.findData(data.entry_type)))
         self.rounds.setValue(data.rounds or 0)
         self.match_lengths.setText(",".join(str(n) for n in data.match_lengths))
@@ -276,6 +285,8 @@ class EventEditor(QWidget):
         self.starts_on.set_value(data.starts_on)
         self.ends_on.set_value(data.ends_on)
         self.venue.setText(data.venue)
+        lang = ev_service.event_language(self.section.state.db, info.id) if info is not None else None
+        self.report_language.setCurrentIndex(max(0, self.report_language.findData(lang or "")))
         self.season.setText(data.season)
         self.coefficient_class.setText(data.coefficient_class)
         self._overrides = dict(data.overrides)
@@ -305,8 +316,8 @@ class EventEditor(QWidget):
         early_text = self.early_fee.text().strip()
         return ev_service.EventData(
             name=self.name.text(),
-            ruleset=self.ruleset.currentText(),
-            format=self.format.currentText(),
+            ruleset=str(self.ruleset.currentData()),
+            format=str(self.format.currentData()),
             entry_type=str(self.entry_type.currentData()),
             overrides=dict(getattr(self, "_overrides", {})),
             rounds=self.rounds.value() or None,
@@ -343,6 +354,9 @@ class EventEditor(QWidget):
                 info = ev_service.create_event(state.db, state.actor, data)
             else:
                 info = ev_service.update_event(state.db, state.actor, self.event_id, data)
+            lang = str(self.report_language.currentData() or "") or None
+            if lang != ev_service.event_language(state.db, info.id):
+                ev_service.set_event_language(state.db, state.actor, info.id, lang)
         except ServiceError as exc:
             errors = exc.params.get("errors") or {exc.params.get("field", "name"): exc.message}
             for key, text in errors.items():
@@ -446,9 +460,9 @@ class EventsSection(QWidget):
             [
                 Column(_("No."), lambda e: e.id, True),
                 Column(_("Name"), lambda e: ("↳ " if e.parent_event_id else "") + e.name),
-                Column(_("Ruleset"), lambda e: e.ruleset),
-                Column(_("Format"), lambda e: e.format),
-                Column(_("Status"), lambda e: _(e.status)),
+                Column(_("Ruleset"), lambda e: L.ruleset_label(e.ruleset)),
+                Column(_("Format"), lambda e: L.format_label(e.format)),
+                Column(_("Status"), lambda e: L.event_status_label(e.status)),
                 Column(_("Places"), lambda e: f"{e.registered}/{e.capacity or '∞'}", True),
                 Column(_("Waiting"), lambda e: e.waitlisted or "", True),
                 Column(_("Fee"), lambda e: money(e.fee, e.currency), True),

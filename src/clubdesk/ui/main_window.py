@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import base64
 
-from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
@@ -27,7 +27,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clubdesk.i18n import _
+from clubdesk import i18n
+from clubdesk.i18n import LANGUAGE_NAMES, _
 from clubdesk.services import settings as settings_service
 from clubdesk.services.base import ROLE_LABELS, Actor, Role
 from clubdesk.ui.sections import SECTIONS, Section, load_factory
@@ -130,21 +131,8 @@ class MainWindow(QMainWindow):
         self.setStyleSheet(STYLE)
         self.stack = QStackedWidget()
         self.pages: dict[str, QWidget] = {}
-        for i, section in enumerate(SECTIONS):
-            item = QListWidgetItem(_(section.title))
-            item.setData(Qt.ItemDataRole.UserRole, section.key)
-            item.setToolTip(_("Ctrl+{n}").format(n=i + 1))
-            self.nav.addItem(item)
-            factory = load_factory(section)
-            page = factory(state) if factory is not None else EmptySection(section)
-            page.setObjectName(f"section_{section.key}")
-            self.pages[section.key] = page
-            # each section scrolls inside the window, so a small screen still shows all of it
-            holder = QScrollArea()
-            holder.setWidgetResizable(True)
-            holder.setFrameShape(QFrame.Shape.NoFrame)
-            holder.setWidget(page)
-            self.stack.addWidget(holder)
+        self._build_sections()
+        for i in range(len(SECTIONS)):
             shortcut = QShortcut(QKeySequence(f"Ctrl+{i + 1}"), self)
             shortcut.activated.connect(lambda i=i: self._open_row(i))
         self.nav.currentRowChanged.connect(self.stack.setCurrentIndex)
@@ -163,6 +151,7 @@ class MainWindow(QMainWindow):
         QShortcut(QKeySequence("F2"), self).activated.connect(self.switch_actor)
         state.actorChanged.connect(lambda _a: self._refresh_status())
         state.actorChanged.connect(lambda _a: self._apply_role())
+        state.dataChanged.connect(self._data_changed)
         self._refresh_status()
         self.nav.setCurrentRow(0)
         self._apply_role()
@@ -171,6 +160,60 @@ class MainWindow(QMainWindow):
     def _open_row(self, row: int) -> None:
         if not self.nav.item(row).isHidden():
             self.nav.setCurrentRow(row)
+
+    def _build_sections(self) -> None:
+        """The sidebar's items and every section's screen, in the language in force."""
+        for i, section in enumerate(SECTIONS):
+            item = QListWidgetItem(_(section.title))
+            item.setData(Qt.ItemDataRole.UserRole, section.key)
+            item.setToolTip(_("Ctrl+{n}").format(n=i + 1))
+            self.nav.addItem(item)
+            factory = load_factory(section)
+            page = factory(self.state) if factory is not None else EmptySection(section)
+            page.setObjectName(f"section_{section.key}")
+            self.pages[section.key] = page
+            # each section scrolls inside the window, so a small screen still shows all of it
+            holder = QScrollArea()
+            holder.setWidgetResizable(True)
+            holder.setFrameShape(QFrame.Shape.NoFrame)
+            holder.setWidget(page)
+            self.stack.addWidget(holder)
+
+    def _data_changed(self, what: str) -> None:
+        if what != "settings":
+            return
+        lang = settings_service.club_settings(self.state.db).language
+        if lang != i18n.current_language():
+            # after the Settings screen's own slot has returned: that screen is rebuilt too
+            QTimer.singleShot(0, lambda: self.set_language(lang))
+
+    def set_language(self, lang: str) -> None:
+        """Switch the whole window to ``lang`` without a restart: Qt's own dialogs get their catalog and every
+        section is built again in the new language, on the section that was open."""
+        from PySide6.QtWidgets import QApplication
+
+        from clubdesk.ui.qt_i18n import install_qt_translator
+
+        i18n.set_language(lang)
+        app = QApplication.instance()
+        if app is not None:
+            install_qt_translator(app, lang)
+        key = self.current_section()
+        self.nav.blockSignals(True)
+        self.nav.clear()
+        old = [self.stack.widget(i) for i in range(self.stack.count())]
+        for holder in old:
+            self.stack.removeWidget(holder)
+            holder.setParent(None)  # out of the window at once; Qt deletes it when control returns
+            holder.deleteLater()
+        self.pages.clear()
+        self._build_sections()
+        self.nav.blockSignals(False)
+        self.show_section(key or SECTIONS[0].key)
+        self.stack.setCurrentIndex(max(0, self.nav.currentRow()))
+        self._refresh_status()
+        self._apply_role()  # a scorer's session still shows only the night's screens (issue 23)
+        self.statusBar().showMessage(_("Language: {name}").format(name=LANGUAGE_NAMES.get(lang, lang)), 8000)
 
     def current_page(self) -> QWidget | None:
         """The section's own widget (inside the scroll area that holds it)."""

@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from clubdesk.collation import sort_string
 from clubdesk.i18n import _, ngettext
 from clubdesk.services import members as ms
 from clubdesk.services.base import ServiceError
@@ -88,9 +89,10 @@ def member_columns() -> list[Column]:
     # rule T14: no phone, no e-mail in the table
     return [
         Column(_("Number"), lambda m: m.number, lambda m: _number_key(m.number)),
-        Column(_("Name"), lambda m: m.name, lambda m: fold(m.name)),
-        Column(_("Club"), lambda m: m.club, lambda m: fold(m.club)),
-        Column(_("City"), lambda m: m.city, lambda m: fold(m.city)),
+        # sorted in the language's alphabet (Turkish C < Ç, ı < i; Spanish n < ñ)
+        Column(_("Name"), lambda m: m.name, lambda m: sort_string(m.name)),
+        Column(_("Club"), lambda m: m.club, lambda m: sort_string(m.club)),
+        Column(_("City"), lambda m: m.city, lambda m: sort_string(m.city)),
         Column(_("Rating"), lambda m: f"{m.rating:.0f}", lambda m: float(m.rating)),
         Column(_("Active"), lambda m: _("yes") if m.active else _("no"), lambda m: int(m.active)),
     ]
@@ -552,8 +554,8 @@ class ClubsPanel(QWidget):
         self.state = state
         self.model = RowsModel(
             [
-                Column(_("Club"), lambda c: c.name, lambda c: fold(c.name)),
-                Column(_("City"), lambda c: c.city, lambda c: fold(c.city)),
+                Column(_("Club"), lambda c: c.name, lambda c: sort_string(c.name)),
+                Column(_("City"), lambda c: c.city, lambda c: sort_string(c.city)),
                 Column(_("Active members"), lambda c: str(c.members), lambda c: c.members),
             ]
         )
@@ -725,7 +727,11 @@ class MembersPanel(QWidget):
         except ServiceError as exc:
             QMessageBox.warning(self, _("Export members"), exc.message)
             return
-        self.count.setText(_("Exported {n} members to {file}.").format(n=n, file=path))
+        self.count.setText(
+            ngettext("Exported {n} member to {file}.", "Exported {n} members to {file}.", n).format(
+                n=n, file=path
+            )
+        )
 
     def merge(self) -> None:
         chosen = self.selected()

@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from clubdesk.i18n import _
+from clubdesk.i18n import _, ngettext
 from clubdesk.pairing import Entrant, verify_pairing
 from clubdesk.services import desk as desk_service
 from clubdesk.services import events as events_service
@@ -162,7 +162,11 @@ class AttendancePage(QWizardPage):
             item.setForeground(Qt.GlobalColor.darkGreen if here else Qt.GlobalColor.darkRed)
             self.table.setItem(i, 2, item)
         self.present = present
-        self.summary.setText(_("{n} entrants checked in will be paired.").format(n=present))
+        self.summary.setText(
+            ngettext(
+                "{n} entrant checked in will be paired.", "{n} entrants checked in will be paired.", present
+            ).format(n=present)
+        )
         self.completeChanged.emit()
 
     def isComplete(self) -> bool:  # noqa: N802
@@ -310,7 +314,9 @@ class ProposalPage(QWizardPage):
         if rv is None:
             return
         self.seed_label.setText(
-            _("Round {r}: {n} tables, seed {seed}").format(r=rv.round, n=len(rv.tables), seed=rv.seed)
+            ngettext(
+                "Round {r}: {n} table, seed {seed}", "Round {r}: {n} tables, seed {seed}", len(rv.tables)
+            ).format(r=rv.round, n=len(rv.tables), seed=rv.seed)
         )
 
     def isComplete(self) -> bool:  # noqa: N802
@@ -479,7 +485,11 @@ class PublishPage(QWizardPage):
         rv = self.w.proposed
         n = len(rv.tables) if rv else 0
         self.summary.setText(
-            _("Round {r}: {n} tables. Publish makes it official.").format(r=rv.round if rv else "?", n=n)
+            ngettext(
+                "Round {r}: {n} table. Publish makes it official.",
+                "Round {r}: {n} tables. Publish makes it official.",
+                n,
+            ).format(r=rv.round if rv else "?", n=n)
         )
 
     def validatePage(self) -> bool:  # noqa: N802

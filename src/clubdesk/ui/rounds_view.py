@@ -35,8 +35,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from clubdesk import labels as L
 from clubdesk.games import replay
-from clubdesk.i18n import _
+from clubdesk.i18n import _, ngettext
 from clubdesk.services import events as events_service
 from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
@@ -716,7 +717,9 @@ class RoundsSection(QWidget):
         self.event_box.blockSignals(True)
         self.event_box.clear()
         for ev in self.events:
-            self.event_box.addItem(f"{ev.name} ({ev.ruleset}, {ev.format})", ev.id)
+            self.event_box.addItem(
+                f"{ev.name} ({L.ruleset_label(ev.ruleset)}, {L.format_label(ev.format)})", ev.id
+            )
         if current is not None:
             self.event_box.setCurrentIndex(max(0, self.event_box.findData(current.id)))
         else:  # first opening: the running event with the latest published round, else the first
@@ -826,9 +829,11 @@ class RoundsSection(QWidget):
             self.call_label.setStyleSheet("font-size: 12pt; font-weight: 600; color: #1e3a8a;")
         else:
             self.call_label.setText(
-                _("Called {t} · time is up: {n} table(s) waiting can be forfeited").format(
-                    t=called, n=len(waiting)
-                )
+                ngettext(
+                    "Called {t} · time is up: {n} table waiting can be forfeited",
+                    "Called {t} · time is up: {n} tables waiting can be forfeited",
+                    len(waiting),
+                ).format(t=called, n=len(waiting))
             )
             self.call_label.setStyleSheet("font-size: 12pt; font-weight: 700; color: #b00020;")
 

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from clubdesk import labels as L
 from clubdesk.i18n import _
 from clubdesk.services import events as events_service
 from clubdesk.services import rounds as R
@@ -116,7 +117,8 @@ class StandingsSection(QWidget):
         self.event_box.blockSignals(True)
         self.event_box.clear()
         for ev in self.events:
-            self.event_box.addItem(f"{ev.name} ({ev.ruleset}, {ev.format})", ev.id)
+            kind = f"{L.ruleset_label(ev.ruleset)}, {L.format_label(ev.format)}"
+            self.event_box.addItem(f"{ev.name} ({kind})", ev.id)
         if current is None:  # first opening: the running event with the latest published round
             current = R.default_event(self.state.db)
         if current is not None:

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from clubdesk import labels as L
 from clubdesk.i18n import _
 from clubdesk.services import desk
 from clubdesk.services import events as ev_service
@@ -37,13 +38,6 @@ from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, parse_mo
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.widgets.tables import row_table
 
-STATUS_NAMES = {
-    "registered": "Registered",
-    "waitlisted": "Waiting list",
-    "withdrawn": "Withdrawn",
-    "no_show": "No-show",
-    "disqualified": "Disqualified",
-}
 STATUS_COLORS = {
     "waitlisted": "#8a5a00",
     "withdrawn": "#777777",
@@ -58,7 +52,7 @@ def entrant_columns() -> list[Column]:
         Column(_("Name"), lambda r: r.name),
         Column(
             _("Status"),
-            lambda r: _(STATUS_NAMES.get(r.status, r.status)),
+            lambda r: L.entrant_status_label(r.status),
             False,
             lambda r: STATUS_COLORS.get(r.status),
         ),
@@ -187,7 +181,7 @@ class EntrantsView(QWidget):
     def refresh(self) -> None:
         keep = self.selected()
         event_id = self.section.event_id()
-        rows = [] if event_id is None else desk.entrants(self.state.db, event_id)
+        rows = [] if event_id is None else desk.by_name(desk.entrants(self.state.db, event_id))
         self.model.set_rows(rows)
         info = self.section.event_info()
         if info is not None:
@@ -505,7 +499,12 @@ class DeskSection(QWidget):
                 fee += " " + _("({early} if paid by {day})").format(
                     early=money(info.early_fee, info.currency), day=info.early_until.isoformat()
                 )
-            parts = [info.ruleset, info.format, _("fee {fee}").format(fee=fee), _(info.status)]
+            parts = [
+                L.ruleset_label(info.ruleset),
+                L.format_label(info.format),
+                _("fee {fee}").format(fee=fee),
+                L.event_status_label(info.status),
+            ]
             if info.start_at is not None:
                 parts.append(_("start {when:%Y-%m-%d %H:%M}").format(when=info.start_at))
             self.event_line.setText(" · ".join(parts))
