@@ -167,7 +167,8 @@ def test_upgrade_keeps_old_domino_es_events_ending_the_encounter_on_abandonment(
     rows = dict(con.execute("SELECT id, ruleset_overrides FROM events").fetchall())
     con.close()
     assert json.loads(rows[ev]) == {"abandon_ends_match": True}
-    assert json.loads(rows[other] or "{}") == {}
+    # the tavla event is not touched by this backfill (issue 29's keeps its FIDE Buchholz reading)
+    assert "abandon_ends_match" not in json.loads(rows[other] or "{}")
 
 
 def _downgrade(path: Path, revision: str) -> None:

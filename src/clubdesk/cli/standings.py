@@ -33,7 +33,7 @@ def register(sub: Any) -> None:
     p = add_command(sub, "prize-paid", cmd_prize_paid, _("record that a prize was paid (T13e)"))
     p.add_argument("event", type=int)
     p.add_argument("--place", type=int, required=True)
-    p.add_argument("--method", required=True, help="cash, card, transfer, pos")
+    p.add_argument("--method", required=True, choices=("cash", "card", "transfer", "pos"))
     p.add_argument("--date", type=_day, default=None, help=_("the day it was paid (default today)"))
     p.add_argument("--entrant", type=int, default=None, help=_("which entrant, when a place is shared"))
     p.add_argument("--to", default=None, help=_("who received it, when not the winner"))

@@ -98,6 +98,7 @@ COLUMN_TITLES: dict[str, str] = {
     "email": N_("email"),
     "notes": N_("notes"),
     "active": N_("active"),
+    "licence": N_("licence"),  # rule E15
 }
 
 

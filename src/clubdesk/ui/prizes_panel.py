@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from clubdesk.i18n import _
+from clubdesk.labels import payment_method_label
 from clubdesk.models.money import METHODS
 from clubdesk.services import prize_payments as PP
 from clubdesk.services.base import ServiceError
@@ -37,7 +38,7 @@ class PrizesPanel(QWidget):
         self.method = QComboBox()
         self.method.setObjectName("prizeMethod")
         for m in METHODS:
-            self.method.addItem(_(m), m)
+            self.method.addItem(payment_method_label(m), m)
         self.day = QDateEdit(QDate.currentDate())
         self.day.setObjectName("prizeDay")
         self.day.setCalendarPopup(True)
