@@ -149,7 +149,7 @@ def test_correction_of_a_confirmed_result_shows_its_preview(
     form.focus_sheet()
     press(qtbot, Qt.Key.Key_Return)
     assert form.correcting == 0
-    form.side.setCurrentIndex(1)
+    form.side.setCurrentIndex(form.side.findData(1))
     press(qtbot, Qt.Key.Key_Return)
     # the preview was shown before saving: the winner changes
     assert shown and "winner of this table changes" in shown[0]

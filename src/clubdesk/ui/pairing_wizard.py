@@ -49,10 +49,13 @@ from clubdesk.services.base import ServiceError
 from clubdesk.ui.printing import ReportRunner, suggested_name
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.widgets.bracket_view import BracketView
+from clubdesk.ui.widgets.forms import EnterActs
 from clubdesk.ui.workers import run_in_pool
 
 ELIMINATION = ("single-elimination", "double-elimination")
 Pair = tuple[int, int | None]
+# who is here and who asked for a bye: a proposal is for one attendance only
+Attendance = frozenset[tuple[int, bool, int | None]]
 
 
 def _ro_item(text: str) -> QTableWidgetItem:
@@ -113,7 +116,8 @@ class AttendancePage(QWizardPage):
         self.checkin.setPlaceholderText(
             _("late arrival: check-in code, member number, phone or QR, then Enter")
         )
-        self.checkin.returnPressed.connect(self.do_checkin)
+        # Enter checks in and stays on this page (the wizard's Next needs its own Enter on an empty field)
+        EnterActs(self.checkin, self.do_checkin, lambda: bool(self.checkin.text().strip()))
         self.withdraw_button = QPushButton(_("Withdraw selected (Del)"))
         self.withdraw_button.clicked.connect(self.do_withdraw)
         self.bye_button = QPushButton(_("Bye requested / cancel (Ctrl+B)"))
@@ -125,9 +129,15 @@ class AttendancePage(QWizardPage):
         self.bye_button.setVisible(wizard.ev_info.format in R.BYE_FORMATS)
         self.summary = QLabel()
         self.summary.setObjectName("attendanceSummary")
+        self.stale = QLabel()
+        self.stale.setObjectName("staleProposal")
+        self.stale.setWordWrap(True)
+        self.stale.setStyleSheet("font-weight: 600;")
+        self.stale.setVisible(False)
         self.message = QLabel()
         self.message.setWordWrap(True)
         layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(_("Event: {name}").format(name=wizard.ev_info.name)))
         layout.addWidget(self.checkin)
         layout.addWidget(self.table, 1)
         row = QHBoxLayout()
@@ -135,6 +145,7 @@ class AttendancePage(QWizardPage):
         row.addWidget(self.bye_button)
         row.addWidget(self.withdraw_button)
         layout.addLayout(row)
+        layout.addWidget(self.stale)
         layout.addWidget(self.message)
         QShortcut(QKeySequence(Qt.Key.Key_Delete), self.table, self.do_withdraw)
         QShortcut(QKeySequence("Ctrl+B"), self, self.toggle_bye)
@@ -162,6 +173,15 @@ class AttendancePage(QWizardPage):
             self.table.setItem(i, 2, item)
         self.present = present
         self.summary.setText(_("{n} entrants checked in will be paired.").format(n=present))
+        stale = self.w.stale()
+        self.stale.setVisible(stale)
+        if stale and self.w.proposed is not None:
+            self.stale.setText(
+                _(
+                    "The attendance changed after round {r} was proposed: the proposal no longer holds and "
+                    "is paired again on the next page."
+                ).format(r=self.w.proposed.round)
+            )
         self.completeChanged.emit()
 
     def isComplete(self) -> bool:  # noqa: N802
@@ -260,10 +280,21 @@ class ProposalPage(QWizardPage):
         layout.addWidget(self.message)
         layout.addStretch(1)
         QShortcut(QKeySequence("Ctrl+R"), self, self.repair)
+        # a seed typed and Enter pairs again with it, and stays on this page
+        EnterActs(
+            self.seed,
+            self.repair,
+            lambda: (
+                self.seed.value() != 0
+                and (self.w.proposed is None or self.seed.value() != self.w.proposed.seed)
+            ),
+        )
 
     def initializePage(self) -> None:  # noqa: N802
         if self.w.proposed is None:
             self.start(None, discard=False)
+        elif self.w.stale():  # the attendance changed: the old proposal is thrown away and paired again
+            self.start(self.seed.value() or None, discard=True)
         else:
             self.show_round()
 
@@ -298,8 +329,10 @@ class ProposalPage(QWizardPage):
         self.progress.setVisible(False)
         self.message.setText(getattr(exc, "message", None) or str(exc))
         if self.w.proposed is not None:
+            made_for = self.w.proposed_for  # still the attendance the kept proposal was made for
             try:
                 self.w.set_proposed(R.get_round(self.w.state.db, self.w.event_id))
+                self.w.proposed_for = made_for
             except ServiceError:
                 self.w.proposed = None
         self.completeChanged.emit()
@@ -403,6 +436,7 @@ class TablesPage(QWizardPage):
         self.fixed.setMinimum(1)
         self.fix_button = QPushButton(_("Move the selected pair to this table"))
         self.fix_button.clicked.connect(self.move_selected)
+        EnterActs(self.fixed, self.move_selected)  # Enter moves the pair, and stays on this page
         row = QHBoxLayout()
         row.addWidget(QLabel(_("Fixed table")))
         row.addWidget(self.fixed)
@@ -473,6 +507,11 @@ class PublishPage(QWizardPage):
         )
 
     def validatePage(self) -> bool:  # noqa: N802
+        if self.w.stale():
+            self.message.setText(
+                _("The attendance changed after this round was proposed: go back and pair it again.")
+            )
+            return False
         when = self.call_at.dateTime().toPython()  # a naive local time, as typed
         assert isinstance(when, datetime)
         ok, message = self.w.publish(when)
@@ -574,6 +613,7 @@ class PairingWizard(QWizard):
         self.fixed: dict[int, int] = {}  # entrant -> the table he needs
         self.requested: list[int] = []  # entrants with a requested bye this round
         self.published: R.RoundView | None = None
+        self.proposed_for: Attendance | None = None  # the attendance the proposal was made for
         try:
             latest = R.get_round(state.db, event_id)
             if latest.status == "proposed":
@@ -612,8 +652,22 @@ class PairingWizard(QWizard):
             return _("bye")
         return self.names.get(entrant, str(entrant))
 
+    def attendance_now(self) -> Attendance:
+        """Who is here now (checked in and registered) and who asked for a bye: a proposal holds for this."""
+        rows = desk_service.entrants(self.state.db, self.event_id, include_withdrawn=False)
+        byes = R.requested_byes(self.state.db, self.event_id)
+        return frozenset(
+            (e.entrant, e.checked_in_at is not None and e.status == "registered", byes.get(e.entrant))
+            for e in rows
+        )
+
+    def stale(self) -> bool:
+        """The proposal was made for another attendance (a late check-in, a withdrawal, a bye request)."""
+        return self.proposed is not None and self.proposed_for != self.attendance_now()
+
     def set_proposed(self, rv: R.RoundView) -> None:
         self.proposed = rv
+        self.proposed_for = self.attendance_now()
         for t in rv.tables:
             self.names[t.sides[0]] = t.names[0]
             if t.sides[1] is not None:

@@ -8,6 +8,10 @@ change is not made and the message is shown inline.
 Keyboard: the inputs in Tab order, Enter adds the entry (or replaces the one being corrected), Ctrl+Z undoes
 the last change, Ctrl+Shift+Z redoes it, F6 moves to the sheet, where Enter corrects the selected entry and
 Delete removes it; Esc cancels a correction.
+
+No accidental entries: the outcome, the seat and the side start with no choice, so nothing is saved until
+the scorer has chosen them; an outcome that needs nothing else (a redeal, an annulled hand, a forfeit ...)
+asks for a second Enter before it is saved (Esc, or any change, cancels).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QUndoCommand, QUndoS
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
+    QComboBox,
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
@@ -61,12 +66,31 @@ CorrectionCheck = Callable[[list[Entry]], bool]
 
 
 class InputProblem(ValueError):
-    """An input that cannot be read at all (not a number ...): shown next to the form like an engine error."""
+    """An input that cannot be read at all (not a number ...): shown next to the form like an engine error.
 
-    def __init__(self, message: str, widget: QWidget | None = None) -> None:
+    ``pending``: nothing is wrong yet, a choice is still to be made (the live preview says what is missing
+    without an error)."""
+
+    def __init__(self, message: str, widget: QWidget | None = None, *, pending: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.widget = widget
+        self.pending = pending
+
+
+def add_no_choice(combo: QComboBox, text: str) -> None:
+    """The combo's first item: no choice made yet (its data is None, its text starts with no letter or
+    digit, so typing an item's first letter picks that item)."""
+    combo.insertItem(0, f"— {text} —", None)
+    combo.setCurrentIndex(0)
+
+
+def chosen(combo: QComboBox, what: str) -> Any:
+    """The combo's choice, or an InputProblem saying what is still to be chosen."""
+    data = combo.currentData()
+    if data is None:
+        raise InputProblem(_("Choose {what}.").format(what=what), combo, pending=True)
+    return data
 
 
 class _EntryCommand(QUndoCommand):
@@ -106,6 +130,8 @@ class SheetEntryForm(QWidget):
     entriesChanged = Signal()
 
     family = ""
+    # entries that need nothing but their outcome: saved only after a second, confirming Enter
+    CONFIRM_KINDS: frozenset[str] = frozenset()
 
     def __init__(
         self,
@@ -132,6 +158,7 @@ class SheetEntryForm(QWidget):
         # when the result is already confirmed, every change (not only corrections) goes through the check
         self.check_every_change = False
         self.undo_stack = QUndoStack(self)
+        self.armed: Entry | None = None  # the entry waiting for its confirming Enter
 
         self.title = QLabel()
         self.title.setObjectName("formTitle")
@@ -296,8 +323,38 @@ class SheetEntryForm(QWidget):
             for name in ("textChanged", "currentIndexChanged", "toggled", "valueChanged"):
                 sig = getattr(w, name, None)
                 if sig is not None and hasattr(sig, "connect"):
-                    sig.connect(self._preview)
+                    sig.connect(self._input_changed)
                     break
+
+    def _input_changed(self, *_args: object) -> None:
+        self.disarm()
+        self._preview()
+
+    def confirm_text(self, entry: Entry) -> str:
+        """What the confirming Enter will save, in words (the sheet's own wording)."""
+        from clubdesk.ui.models.sheet_model import describe_entry
+
+        return describe_entry(entry, self.side_names, self.seat_names)
+
+    def arm(self, entry: Entry) -> None:
+        self.armed = dict(entry)
+        self.mode.setText(
+            _("Save “{what}”? Press Enter again to save it, Esc to cancel.").format(
+                what=self.confirm_text(entry)
+            )
+        )
+        self.mode.setVisible(True)
+
+    def disarm(self) -> None:
+        if self.armed is None:
+            return
+        self.armed = None
+        if self.correcting is not None:
+            self.mode.setText(
+                _("Correcting entry {n}: Enter replaces it, Esc cancels.").format(n=self.correcting + 1)
+            )
+        else:
+            self.mode.setVisible(False)
 
     # ------------------------------------------------------------------ state
     @property
@@ -373,6 +430,11 @@ class SheetEntryForm(QWidget):
             entries, change = self._candidate()
             result = self._replay(entries)
         except InputProblem as exc:
+            if exc.pending:  # a choice still to be made: said in the preview, not as an error
+                self.preview.setText(exc.message)
+                self.show_error(None)
+                self.mark_error(None)
+                return
             self.preview.setText("")
             self.show_error(exc.message)
             return
@@ -415,6 +477,11 @@ class SheetEntryForm(QWidget):
         except EntryError as exc:
             self.show_error(_message(exc))
             return False
+        entry = dict(change.entry or {})
+        if entry.get("type") in self.CONFIRM_KINDS and self.armed != entry:
+            self.arm(entry)  # nothing is saved from a single keystroke
+            return False
+        self.disarm()
         if (change.action == "replace" or self.check_every_change) and self.confirm_correction is not None:
             if not self.confirm_correction(entries):
                 return False
@@ -470,6 +537,7 @@ class SheetEntryForm(QWidget):
     def start_correction(self, k: int) -> None:
         if not 0 <= k < len(self._entries):
             return
+        self.disarm()
         self.correcting = k
         self.load_entry(self._entries[k])
         self.mode.setText(_("Correcting entry {n}: Enter replaces it, Esc cancels.").format(n=k + 1))
@@ -480,6 +548,7 @@ class SheetEntryForm(QWidget):
         self._preview()
 
     def cancel_correction(self) -> None:
+        self.disarm()
         if self.correcting is None:
             return
         self.correcting = None
@@ -497,6 +566,9 @@ class SheetEntryForm(QWidget):
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt API
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not self.view.hasFocus():
             self.submit()
+            return
+        if event.key() == Qt.Key.Key_Escape and self.armed is not None:
+            self.disarm()
             return
         if event.key() == Qt.Key.Key_Escape and self.correcting is not None:
             self.cancel_correction()

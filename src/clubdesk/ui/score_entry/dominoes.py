@@ -2,8 +2,10 @@
 
 Keyboard: the outcome (type its first letter: O out, B block, R redeal, P penalty, S six doubles, A annulled
 or abandon), Tab, the seat (type its number 1-4), Tab, the pips left in each hand (the seat that went out is
-skipped), the special flags, Enter. Every hand is explained and checked live by the rules engine; an
-impossible entry (e.g. 70 pips in one hand) is refused inline with the engine's message.
+skipped), the special flags, Enter. The outcome, seat and side start unchosen (nothing is saved before they
+are chosen); a redeal, an annulled hand or an abandon needs a second Enter. Every hand is explained and
+checked live by the rules engine; an impossible entry (e.g. 70 pips in one hand) is refused inline with the
+engine's message.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLineEdit, QWid
 from clubdesk.games import EntryError
 from clubdesk.games.gaple import MAX_HAND_PIPS
 from clubdesk.i18n import _
-from clubdesk.ui.score_entry.base import Entry, InputProblem, SheetEntryForm
+from clubdesk.ui.score_entry.base import Entry, InputProblem, SheetEntryForm, add_no_choice, chosen
 from clubdesk.ui.score_entry.keys import KeyCombo
 
 
@@ -59,6 +61,8 @@ class _DominoFamilyForm(SheetEntryForm):
             combo.addItem(_("0 — nobody"), None)
         for seat in range(4):
             combo.addItem(self._seat_label(seat), seat)
+        if not nobody:
+            add_no_choice(combo, _("type the seat 1–4"))
         return combo
 
     def _side_combo(self, name: str) -> QComboBox:
@@ -66,13 +70,21 @@ class _DominoFamilyForm(SheetEntryForm):
         combo.setObjectName(name)
         for side in (0, 1):
             combo.addItem(f"{side + 1} — {self.side_names[side]}", side)
+        add_no_choice(combo, _("type the side 1 or 2"))
         return combo
+
+    def seat_no(self) -> int:
+        return int(chosen(self.seat, _("the seat")))
+
+    def side_no(self) -> int:
+        return int(chosen(self.side, _("the side")))
 
     def build_common(self) -> None:
         self.outcome = KeyCombo()
         self.outcome.setObjectName("outcome")
         for code, label in self.OUTCOMES:
             self.outcome.addItem(label, code)
+        add_no_choice(self.outcome, _("outcome: type its first letter"))
         self.seat = self._seat_combo("seat")
         self.pips = [_int_field(f"pips{i}") for i in range(4)]
         pips_row = QWidget()
@@ -95,7 +107,12 @@ class _DominoFamilyForm(SheetEntryForm):
         self.watch(self.outcome, self.seat, *self.pips, self.side, self.points)
 
     def kind(self) -> str:
-        return str(self.outcome.currentData())
+        data = self.outcome.currentData()
+        return "" if data is None else str(data)
+
+    def check_outcome(self) -> str:
+        """The chosen outcome; an InputProblem (pending) while none is chosen."""
+        return str(chosen(self.outcome, _("the outcome (type its first letter)")))
 
     def _visible(self) -> dict[QWidget, bool]:
         k = self.kind()
@@ -134,6 +151,10 @@ class _DominoFamilyForm(SheetEntryForm):
         return self.outcome
 
     def clear_common(self) -> None:
+        # every hand starts from no choice: the next hand is never saved from what the last one left
+        self.outcome.setCurrentIndex(0)
+        self.seat.setCurrentIndex(0)
+        self.side.setCurrentIndex(0)
         for f in (*self.pips, self.points):
             f.clear()
         self._seat_changed()
@@ -169,6 +190,7 @@ class _DominoFamilyForm(SheetEntryForm):
 class GapleEntryForm(_DominoFamilyForm):
     family = "gaple"
     OUT_TYPE = "out"
+    CONFIRM_KINDS = frozenset({"redeal"})
 
     @property
     def OUTCOMES(self) -> tuple[tuple[str, str], ...]:  # type: ignore[override]  # noqa: N802
@@ -209,25 +231,25 @@ class GapleEntryForm(_DominoFamilyForm):
         }
 
     def read_entry(self) -> Entry:
-        k = self.kind()
+        k = self.check_outcome()
         if k == "out":
             return {
                 "type": "out",
-                "seat": int(self.seat.currentData()),
+                "seat": self.seat_no(),
                 "pips": self.read_pips(),
                 "last_tile": self.last_tile.currentData(),
                 "two_ends": self.two_ends.isChecked(),
                 "dead": {"0-0": self.dead00.currentData(), "6-6": self.dead66.currentData()},
             }
         if k == "block":
-            return {"type": "block", "seat": int(self.seat.currentData()), "pips": self.read_pips()}
+            return {"type": "block", "seat": self.seat_no(), "pips": self.read_pips()}
         if k == "redeal":
             return {"type": "redeal"}
         if k == "six_doubles":
-            return {"type": "six_doubles", "seat": int(self.seat.currentData())}
+            return {"type": "six_doubles", "seat": self.seat_no()}
         return {
             "type": "penalty",
-            "side": int(self.side.currentData()),
+            "side": self.side_no(),
             "points": _read_int(self.points, _("penalty points")),
         }
 
@@ -269,6 +291,7 @@ class GapleEntryForm(_DominoFamilyForm):
 class DominoEntryForm(_DominoFamilyForm):
     family = "domino"
     OUT_TYPE = "domino"
+    CONFIRM_KINDS = frozenset({"annulled", "abandon"})
 
     @property
     def OUTCOMES(self) -> tuple[tuple[str, str], ...]:  # type: ignore[override]  # noqa: N802
@@ -294,18 +317,18 @@ class DominoEntryForm(_DominoFamilyForm):
         return {**super()._visible(), self.seat: k == "domino", self.lead_lost: k == "annulled"}
 
     def read_entry(self) -> Entry:
-        k = self.kind()
+        k = self.check_outcome()
         if k == "domino":
-            return {"type": "domino", "seat": int(self.seat.currentData()), "pips": self.read_pips()}
+            return {"type": "domino", "seat": self.seat_no(), "pips": self.read_pips()}
         if k == "block":
             return {"type": "block", "pips": self.read_pips()}
         if k == "annulled":
             return {"type": "annulled", "lead_lost": self.lead_lost.isChecked()}
         if k == "abandon":
-            return {"type": "abandon", "side": int(self.side.currentData())}
+            return {"type": "abandon", "side": self.side_no()}
         return {
             "type": "penalty",
-            "side": int(self.side.currentData()),
+            "side": self.side_no(),
             "points": _read_int(self.points, _("penalty points")),
         }
 

@@ -14,12 +14,13 @@ from typing import Any
 from PySide6.QtWidgets import QCheckBox, QSpinBox, QWidget
 
 from clubdesk.i18n import _
-from clubdesk.ui.score_entry.base import Entry, SheetEntryForm
+from clubdesk.ui.score_entry.base import Entry, SheetEntryForm, add_no_choice, chosen
 from clubdesk.ui.score_entry.keys import KeyCombo
 
 
 class TavlaEntryForm(SheetEntryForm):
     family = "tavla"
+    CONFIRM_KINDS = frozenset({"forfeit"})
 
     def build_inputs(self) -> None:
         self.title.setText(_("Tavla: game by game"))
@@ -31,10 +32,12 @@ class TavlaEntryForm(SheetEntryForm):
             ("forfeit", _("Forfeit")),
         ):
             self.outcome.addItem(label, code)
+        add_no_choice(self.outcome, _("outcome: type its first letter"))
         self.side = KeyCombo()
         self.side.setObjectName("side")
         for s in (0, 1):
             self.side.addItem(f"{s + 1} — {self.side_names[s]}", s)
+        add_no_choice(self.side, _("type the side 1 or 2"))
         self.kind = KeyCombo()
         self.kind.setObjectName("kind")
         for code, label in (
@@ -84,8 +87,8 @@ class TavlaEntryForm(SheetEntryForm):
         return self.outcome
 
     def read_entry(self) -> Entry:
-        k = str(self.outcome.currentData())
-        side = int(self.side.currentData())
+        k = str(chosen(self.outcome, _("the outcome (type its first letter)")))
+        side = int(chosen(self.side, _("the loser") if k == "game_loss" else _("the winner")))
         if k == "game_loss":
             return {"type": "game_loss", "loser": side}
         if k == "forfeit":
@@ -109,7 +112,9 @@ class TavlaEntryForm(SheetEntryForm):
         self.reason.setCurrentIndex(max(0, self.reason.findData(entry.get("reason", "absent"))))
 
     def clear_inputs(self) -> None:
+        # every game starts from no choice: nothing is saved from what the last game left
         self.outcome.setCurrentIndex(0)
+        self.side.setCurrentIndex(0)
         self.kind.setCurrentIndex(0)
         self.cube.setValue(1)
         self.dropped.setChecked(False)
