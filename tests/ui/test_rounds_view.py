@@ -255,3 +255,96 @@ def test_domino_team_encounter_game_two_in_score_entry(qtbot, active, tmp_path: 
     assert len(games[1]) == 2 and games[2] == [d1, d1]
     # game 2 to side 2 (75, 150): the encounter ends level 1-1
     assert R.get_round(db, ev, 1).tables[0].score == (1, 1)
+
+
+def gaple_night(tmp_path: Path):  # type: ignore[no-untyped-def]
+    db = open_db(tmp_path)
+    ev, _ids = make_event(
+        db, ruleset="gaple-tournament", fmt="swiss", players=4, rounds=2, name="Gaple night"
+    )
+    R.propose_round(db, DESK, ev)
+    R.publish_round(db, DESK, ev, call_at=R.local_now())
+    return db, ev
+
+
+def test_initials_typed_again_into_a_reopened_table_save_nothing(qtbot, active, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 20: a table reopened with remembered initials opens its form; "SR" + Enter typed there (the
+    scorer expecting the initials prompt) saves nothing; a redeal is saved only after a confirming Enter."""
+    from clubdesk.services import results as RS
+
+    db, ev = gaple_night(tmp_path)
+    section = RoundsSection(DeskState(db, REF))
+    active(section)
+    section.select_event(ev)
+    panel = section.open_table(1)
+    assert panel is not None and focus() is panel.initials
+    typed(qtbot, "SR")
+    press(qtbot, Qt.Key.Key_Return)
+    section.open_table(2)
+    # the next table offers the same initials, selected: Enter keeps them
+    assert section.panel is not None and section.panel.initials.text() == "SR"
+    section.open_table(1)
+    form = section.panel.form
+    assert form is not None and focus() is form.outcome
+    typed(qtbot, "SR")  # S picks "six doubles", R "redeal"
+    press(qtbot, Qt.Key.Key_Return)
+    assert RS.table_entries(db, ev, 1, 1).get(1, []) == []
+    assert form.mode.isVisible() and "Enter again" in form.mode.text()
+    # Esc cancels: still nothing; the outcome chosen and one Enter: asked again, nothing saved
+    press(qtbot, Qt.Key.Key_Escape)
+    press(qtbot, Qt.Key.Key_Return)
+    assert RS.table_entries(db, ev, 1, 1).get(1, []) == []
+    press(qtbot, Qt.Key.Key_Return)  # the confirming Enter
+    qtbot.waitUntil(lambda: RS.table_entries(db, ev, 1, 1).get(1, []) == [{"type": "redeal"}], timeout=2000)
+    # an outcome without its seat saves nothing either ("o" Enter)
+    typed(qtbot, "o")
+    press(qtbot, Qt.Key.Key_Return)
+    press(qtbot, Qt.Key.Key_Return)
+    assert RS.table_entries(db, ev, 1, 1)[1] == [{"type": "redeal"}]
+    assert "seat" in form.error.text()
+
+
+def test_undo_survives_switching_tables(qtbot, active, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from clubdesk.services import results as RS
+
+    db, ev = gaple_night(tmp_path)
+    section = RoundsSection(DeskState(db, REF))
+    active(section)
+    section.select_event(ev)
+    panel = section.open_table(1)
+    panel.initials.setText("SR")
+    panel._initials_given()
+    form = panel.form
+    form.outcome.setCurrentIndex(form.outcome.findData("out"))
+    form.seat.setCurrentIndex(form.seat.findData(0))
+    form.pips[1].setText("10")
+    assert form.submit()
+    qtbot.waitUntil(lambda: len(RS.table_entries(db, ev, 1, 1).get(1, [])) == 1, timeout=2000)
+    section.open_table(2)
+    section.open_table(1)
+    assert section.panel is panel and panel.form is form and form.undo_stack.canUndo()
+    form.undo_stack.undo()
+    assert RS.table_entries(db, ev, 1, 1).get(1, []) == []
+
+
+def test_switching_event_clears_the_table_panel(qtbot, active, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db, ev = night(tmp_path)
+    other, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=2, name="Other night")
+    R.propose_round(db, DESK, other)
+    R.publish_round(db, DESK, other)
+    state = DeskState(db, REF)
+    section = RoundsSection(state)
+    active(section)
+    section.select_event(ev)
+    panel = section.open_table(1)
+    assert panel is not None and panel.isVisible()
+    # the panel names its event and round
+    assert "Test night" in panel.event_label.text() and "round 1" in panel.event_label.text()
+    section.select_event(other)
+    assert section.panel is None and not panel.isVisible()
+    assert section.placeholder.isVisible()
+    # a change elsewhere (dataChanged) reloads the list but never brings the other event's table back
+    state.dataChanged.emit("desk")
+    assert section.panel is None
+    section.open_table(1)
+    assert "Other night" in section.panel.event_label.text()

@@ -184,6 +184,11 @@ class TablePanel(QWidget):
         self.header = QLabel(_("Table {t}: {a} – {b}").format(t=table.table, a=a, b=b))
         self.header.setObjectName("tableHeader")
         self.header.setStyleSheet("font-size: 15pt; font-weight: 700;")
+        self.header.setWordWrap(True)
+        # the panel names its event and round, so a table is never taken for another event's
+        self.event_label = QLabel(_("{event} · round {r}").format(event=event.name, r=round_no))
+        self.event_label.setObjectName("tableEvent")
+        self.event_label.setWordWrap(True)
         self.status = QLabel()
         self.status.setObjectName("tableStatus")
         self.initials = QLineEdit()
@@ -191,6 +196,10 @@ class TablePanel(QWidget):
         self.initials.setMaximumWidth(120)
         self.initials.setPlaceholderText(_("initials"))
         self.initials.returnPressed.connect(self._initials_given)
+        if key not in initials and initials:
+            # the last initials given this session, selected: Enter keeps them, typing replaces them
+            self.initials.setText(list(initials.values())[-1])
+            self.initials.selectAll()
         self.initials_row = QWidget()
         row = QHBoxLayout(self.initials_row)
         row.setContentsMargins(0, 0, 0, 0)
@@ -231,6 +240,7 @@ class TablePanel(QWidget):
             buttons.addWidget(btn)
         buttons.addStretch(1)
         layout = QVBoxLayout(self)
+        layout.addWidget(self.event_label)
         layout.addWidget(self.header)
         layout.addWidget(self.status)
         layout.addWidget(self.initials_row)
@@ -251,6 +261,27 @@ class TablePanel(QWidget):
             self.form.first_input().setFocus()
         else:
             self.initials.setFocus()
+            self.initials.selectAll()
+
+    def reopen(self, table: R.TableView) -> None:
+        """The table opened again this session: its state reloaded, the form kept (with its undo history)
+        while the sheet is as the form left it, else built again from the stored entries; whatever was
+        half-typed is cleared, so nothing left over is saved by the next Enter."""
+        self.table = table
+        self._update_status()
+        self.message.setText("")
+        form = self.form
+        if isinstance(form, SheetEntryForm):
+            games = RS.table_entries(self.state.db, self.ev.id, self.round_no, table.table)
+            if [dict(e) for e in games.get(self.game_no, [])] != form.entries:
+                self._build_form()
+            else:
+                form.cancel_correction()
+                form.disarm()
+                form.clear_inputs()
+                form.check_every_change = table.status == "confirmed" or table.locked
+        elif form is not None:
+            self._build_form()
 
     # ------------------------------------------------------------------ helpers
     def actor(self) -> Actor:
@@ -288,11 +319,17 @@ class TablePanel(QWidget):
             self.form.check_every_change = self.table.status == "confirmed" or self.table.locked
         self.on_changed()
 
+    def _saved(self) -> None:
+        """After a hand or score is stored: this table, the list, and every screen that shows results."""
+        self.reload()
+        self.state.dataChanged.emit("rounds")
+
     def _initials_given(self) -> None:
         text = self.initials.text().strip()
         if not text:
             return
-        self.initials_cache[self.key] = text
+        self.initials_cache.pop(self.key, None)
+        self.initials_cache[self.key] = text  # last given is last: the next table offers it
         self._build_form()
 
     def _clear_form_box(self) -> None:
@@ -368,6 +405,7 @@ class TablePanel(QWidget):
             form.check_every_change = t.status == "confirmed" or t.locked
         self.form = form
         self.form_box.addWidget(form)
+        form.show()  # at once, not when the event loop next runs: the focus goes into it now
         form.first_input().setFocus()
 
     # ------------------------------------------------------------------ saving (through the services)
@@ -396,7 +434,7 @@ class TablePanel(QWidget):
             )
         self.reason = None
         self.message.setText("")
-        QTimer.singleShot(0, self.reload)
+        QTimer.singleShot(0, self._saved)
 
     def _save_score(self, score: tuple[int, int], points: tuple[int, int] | None) -> None:
         if self.table.status == "confirmed" and not self._check_score_correction(score, points):
@@ -413,7 +451,7 @@ class TablePanel(QWidget):
             override=self._override(),
         )
         self.reason = None
-        QTimer.singleShot(0, self.reload)
+        QTimer.singleShot(0, self._saved)
 
     def _check_correction(self, entries: list[dict[str, Any]]) -> bool:
         """Before a confirmed result changes: the correction preview, and the reason."""
@@ -502,6 +540,8 @@ class RoundsSection(QWidget):
         self.events: list[events_service.EventInfo] = []
         self.round: R.RoundView | None = None
         self.panel: TablePanel | None = None
+        # every table opened this session keeps its panel, so undo survives switching tables
+        self.panels: dict[tuple[int, int, int], TablePanel] = {}
 
         self.event_box = QComboBox()
         self.event_box.setObjectName("event")
@@ -625,6 +665,13 @@ class RoundsSection(QWidget):
     def select_event(self, event_id: int) -> None:
         self.event_box.setCurrentIndex(self.event_box.findData(event_id))
 
+    def close_table(self) -> None:
+        """No table open: the panel of another event or round never stays on screen."""
+        if self.panel is not None:
+            self.panel.setVisible(False)
+            self.panel = None
+        self.placeholder.setVisible(True)
+
     def _event_changed(self, *_args: object) -> None:
         ev = self.current_event()
         self.round_box.blockSignals(True)
@@ -645,6 +692,8 @@ class RoundsSection(QWidget):
     def load_round(self) -> None:
         ev = self.current_event()
         r = self.round_box.currentData()
+        if self.panel is not None and (ev is None or self.panel.key[:2] != (ev.id, r)):
+            self.close_table()
         self.round = None
         if ev is None or r is None:
             self.model.set_rows([])
@@ -754,12 +803,19 @@ class RoundsSection(QWidget):
             self.info.setText(_("Round {r} has no table {t}.").format(r=self.round.round, t=table_no))
             return None
         self.info.setText("")
-        if self.panel is not None:
-            self.panel.setParent(None)
-            self.panel.deleteLater()
+        key = (ev.id, self.round.round, table_no)
+        if self.panel is not None and self.panel.key != key:
+            self.panel.setVisible(False)
         self.placeholder.setVisible(False)
-        self.panel = TablePanel(self.state, ev, self.round.round, table, self.initials, self.load_round)
-        self.right_layout.addWidget(self.panel)
+        panel = self.panels.get(key)
+        if panel is None:
+            panel = TablePanel(self.state, ev, self.round.round, table, self.initials, self.load_round)
+            self.panels[key] = panel
+            self.right_layout.addWidget(panel)
+        else:
+            panel.reopen(table)
+        panel.setVisible(True)
+        self.panel = panel
         self.panel.focus_first()
         for row in range(self.proxy.rowCount()):
             if self.proxy.data(self.proxy.index(row, 0), TABLE_ROLE) == table_no:
