@@ -37,6 +37,7 @@ from clubdesk.services.base import ServiceError
 from clubdesk.standings.money import minor_to_major_str
 from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, parse_money, set_message
 from clubdesk.ui.state import DeskState
+from clubdesk.ui.widgets.fit import DropColumns, fit_combos, fit_scroll
 from clubdesk.ui.widgets.forms import FieldWithError
 from clubdesk.ui.widgets.tables import row_table
 
@@ -209,6 +210,8 @@ class EventEditor(QWidget):
         layout.addWidget(scroll, 1)
         layout.addLayout(buttons)
         layout.addWidget(self.message)
+        fit_combos(self)
+        fit_scroll(scroll)
         self.clear()
 
     # ------------------------------------------------------------------
@@ -378,6 +381,8 @@ class EventsSection(QWidget):
         )
         self.table = row_table(self.model, "eventsTable")
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        # narrow screen: waiting list, start, fee, places, ruleset go first (the editor shows them)
+        DropColumns(self.table, 1, [6, 8, 7, 5, 2, 0])
         self.table.selectionModel().selectionChanged.connect(self._selected)
         self.new_button = QPushButton(_("&New event"))
         self.new_button.setObjectName("newEvent")

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import base64
 
-from PySide6.QtCore import QByteArray, Qt
-from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtCore import QByteArray, QRect, Qt
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -32,8 +32,11 @@ from clubdesk.services import settings as settings_service
 from clubdesk.services.base import ROLE_LABELS, Actor, Role
 from clubdesk.ui.sections import SECTIONS, Section, load_factory
 from clubdesk.ui.state import DeskState
+from clubdesk.ui.widgets.fit import fit_combos
 
 GEOMETRY_KEY = "ui.geometry"
+DEFAULT_SIZE = (1200, 780)
+FRAME_ALLOWANCE = (16, 40)  # what the window manager's frame and title bar take, about
 
 STYLE = """
 QListWidget#navigation { background: #1f2a37; color: #e5e7eb; border: none; font-size: 12pt; }
@@ -134,6 +137,7 @@ class MainWindow(QMainWindow):
             factory = load_factory(section)
             page = factory(state) if factory is not None else EmptySection(section)
             page.setObjectName(f"section_{section.key}")
+            fit_combos(page)  # a long event or member name never widens the screen (1366×768, issue 20)
             self.pages[section.key] = page
             # each section scrolls inside the window, so a small screen still shows all of it
             holder = QScrollArea()
@@ -190,10 +194,27 @@ class MainWindow(QMainWindow):
 
     def _restore_geometry(self) -> None:
         raw = settings_service.get(self.state.db, GEOMETRY_KEY)
-        if isinstance(raw, str):
-            self.restoreGeometry(QByteArray(base64.b64decode(raw)))
-        else:
-            self.resize(1200, 780)
+        if isinstance(raw, str) and self.restoreGeometry(QByteArray(base64.b64decode(raw))):
+            if self.available().contains(self.geometry()):
+                return
+        self.fit_to_screen()
+
+    def available(self) -> QRect:
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        return screen.availableGeometry() if screen is not None else QRect(0, 0, 1200, 780)
+
+    def fit_to_screen(self) -> None:
+        """The window opens inside the screen's available area (a 1366×768 laptop, 150 % scaling): the
+        default 1200×780, made smaller to fit, with room for the title bar, centred."""
+        avail = self.available()
+        frame = FRAME_ALLOWANCE
+        width = min(DEFAULT_SIZE[0], avail.width() - frame[0])
+        height = min(DEFAULT_SIZE[1], avail.height() - frame[1])
+        self.resize(width, height)
+        self.move(
+            avail.x() + (avail.width() - width) // 2,
+            avail.y() + max(0, (avail.height() - height - frame[1]) // 2),
+        )
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
         data = base64.b64encode(bytes(self.saveGeometry().data())).decode("ascii")

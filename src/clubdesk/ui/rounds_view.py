@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -54,6 +55,7 @@ from clubdesk.ui.models.tables_model import (
 )
 from clubdesk.ui.score_entry import EntryChange, FinalScoreForm, SheetEntryForm, entry_form_for
 from clubdesk.ui.state import DeskState
+from clubdesk.ui.widgets.fit import elided, fit_combo, fit_combos
 
 QR_PREFIX = "CLUBDESK:TABLE:"
 
@@ -191,6 +193,7 @@ class TablePanel(QWidget):
         self.event_label.setWordWrap(True)
         self.status = QLabel()
         self.status.setObjectName("tableStatus")
+        self.status.setWordWrap(True)
         self.initials = QLineEdit()
         self.initials.setObjectName("scorerInitials")
         self.initials.setMaximumWidth(120)
@@ -222,23 +225,26 @@ class TablePanel(QWidget):
         self.dispute = QPushButton(_("Mark disp&uted"))
         self.dispute.setObjectName("refereeDispute")
         self.dispute.clicked.connect(lambda: self.referee(False))
-        self.forfeit_a = QPushButton(_("{side} absent: forfeit").format(side=a))
+        self.forfeit_a = QPushButton()
         self.forfeit_a.setObjectName("forfeitA")
+        elided(self.forfeit_a, _("{side} absent: forfeit").format(side=a), 240)
         self.forfeit_a.clicked.connect(lambda: self.forfeit(0))
-        self.forfeit_b = QPushButton(_("{side} absent: forfeit").format(side=b))
+        self.forfeit_b = QPushButton()
         self.forfeit_b.setObjectName("forfeitB")
+        elided(self.forfeit_b, _("{side} absent: forfeit").format(side=b), 240)
         self.forfeit_b.clicked.connect(lambda: self.forfeit(1))
         self.message = QLabel()
         self.message.setObjectName("tableMessage")
         self.message.setWordWrap(True)
         approvals = QFormLayout()
+        approvals.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)  # long pair names: label above
         approvals.addRow(_("{side} approves (Alt+A):").format(side=a), self.approve_a)
         approvals.addRow(_("{side} approves (Alt+B):").format(side=b), self.approve_b)
-        buttons = QHBoxLayout()
-        for btn in (self.referee_ok, self.dispute, self.forfeit_a, self.forfeit_b):
+        buttons = QGridLayout()  # two a row: the pair names in the forfeit buttons are long
+        for k, btn in enumerate((self.referee_ok, self.dispute, self.forfeit_a, self.forfeit_b)):
             btn.setAutoDefault(False)
-            buttons.addWidget(btn)
-        buttons.addStretch(1)
+            buttons.addWidget(btn, k // 2, k % 2)
+        buttons.setColumnStretch(2, 1)
         layout = QVBoxLayout(self)
         layout.addWidget(self.event_label)
         layout.addWidget(self.header)
@@ -405,6 +411,7 @@ class TablePanel(QWidget):
             form.check_every_change = t.status == "confirmed" or t.locked
         self.form = form
         self.form_box.addWidget(form)
+        fit_combos(self)
         form.show()  # at once, not when the event loop next runs: the focus goes into it now
         form.first_input().setFocus()
 
@@ -542,6 +549,7 @@ class RoundsSection(QWidget):
         self.panel: TablePanel | None = None
         # every table opened this session keeps its panel, so undo survives switching tables
         self.panels: dict[tuple[int, int, int], TablePanel] = {}
+        self._split_set = False
 
         self.event_box = QComboBox()
         self.event_box.setObjectName("event")
@@ -560,6 +568,7 @@ class RoundsSection(QWidget):
         self.pair_button.clicked.connect(self.open_wizard)
         self.call_label = QLabel()
         self.call_label.setObjectName("callLabel")
+        self.call_label.setWordWrap(True)
         self.call_label.setStyleSheet("font-size: 12pt; font-weight: 600;")
         self.counts = QLabel()
         self.counts.setObjectName("counts")
@@ -584,7 +593,7 @@ class RoundsSection(QWidget):
         header.setSectionResizeMode(COL_B, QHeaderView.ResizeMode.Stretch)
         header.setMinimumSectionSize(48)
         # names get the room; the number, score and approval columns stay as wide as their contents
-        self.view.setColumnWidth(COL_STATE, 190)
+        self.view.setColumnWidth(COL_STATE, 150)
         self.view.setWordWrap(False)
         self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.view.activated.connect(self._activated)
@@ -598,8 +607,8 @@ class RoundsSection(QWidget):
         top.addWidget(self.filter_box)
         top.addWidget(self.pair_button)
         second = QHBoxLayout()
-        second.addWidget(self.table_field, 1)
-        second.addWidget(self.call_label)
+        second.addWidget(self.table_field, 2)
+        second.addWidget(self.call_label, 3)
         left = QWidget()
         lv = QVBoxLayout(left)
         lv.setContentsMargins(0, 0, 0, 0)
@@ -618,7 +627,7 @@ class RoundsSection(QWidget):
         splitter.addWidget(self.right)
         splitter.setChildrenCollapsible(False)
         # the tables list needs room for two names, score, state and approvals: about 62 % at first
-        left.setMinimumWidth(520)
+        left.setMinimumWidth(300)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         splitter.setSizes([740, 450])
@@ -629,6 +638,8 @@ class RoundsSection(QWidget):
         layout.addWidget(self.info)
         layout.addWidget(splitter, 1)
 
+        fit_combos(self)
+        fit_combo(self.event_box, 24)
         QShortcut(QKeySequence("Ctrl+T"), self, self._focus_table_field)
         QShortcut(QKeySequence("Ctrl+L"), self, self.view.setFocus)
         QShortcut(QKeySequence("Ctrl+P"), self, self.open_wizard)
@@ -815,6 +826,11 @@ class RoundsSection(QWidget):
         else:
             panel.reopen(table)
         panel.setVisible(True)
+        if self.panel is None and not self._split_set:
+            # the first table opened: the entry form gets the larger share, the list keeps its names
+            total = sum(self.splitter.sizes())
+            self.splitter.setSizes([int(total * 0.4), total - int(total * 0.4)])
+            self._split_set = True
         self.panel = panel
         self.panel.focus_first()
         for row in range(self.proxy.rowCount()):

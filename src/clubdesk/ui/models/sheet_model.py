@@ -239,9 +239,14 @@ class SheetModel(QAbstractTableModel):
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:  # noqa: N802
-        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
+        if orientation != Qt.Orientation.Horizontal or role not in (
+            Qt.ItemDataRole.DisplayRole,
+            Qt.ItemDataRole.ToolTipRole,
+        ):
             return None
         a, b = self.side_names[0], self.side_names[1]
+        if role == Qt.ItemDataRole.DisplayRole:  # short in the header, whole in its tooltip
+            a, b = _short(a), _short(b)
         total = _("score") if self.family == "tavla" else _("total")
         return {
             COL_NO: "#",
@@ -253,6 +258,10 @@ class SheetModel(QAbstractTableModel):
             COL_TOT_B: f"{b} {total}",
             COL_NOTE: _("Explanation"),
         }[section]
+
+
+def _short(name: str, chars: int = 10) -> str:
+    return name if len(name) <= chars else name[: chars - 1].rstrip() + "…"
 
 
 def _signed(n: int) -> str:

@@ -21,10 +21,11 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QUndoCommand, QUndoStack
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QResizeEvent, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
+    QBoxLayout,
     QComboBox,
     QFormLayout,
     QHBoxLayout,
@@ -39,7 +40,16 @@ from PySide6.QtWidgets import (
 from clubdesk.games import EntryError, RulesetError, load_ruleset, replay
 from clubdesk.i18n import _
 from clubdesk.services.base import ServiceError
-from clubdesk.ui.models.sheet_model import COL_ENTRY, COL_GAME, COL_NOTE, SheetModel, SheetRow, sheet_rows
+from clubdesk.ui.models.sheet_model import (
+    COL_ENTRY,
+    COL_GAME,
+    COL_NOTE,
+    SheetModel,
+    SheetRow,
+    describe_entry,
+    sheet_rows,
+)
+from clubdesk.ui.widgets.fit import fit_combos
 
 Entry = dict[str, Any]
 
@@ -214,6 +224,7 @@ class SheetEntryForm(QWidget):
 
         self.summary = QLabel()
         self.summary.setObjectName("summary")
+        self.summary.setWordWrap(True)
         self.summary.setStyleSheet("font-size: 14pt; font-weight: 700;")
 
         left = QVBoxLayout()
@@ -240,9 +251,11 @@ class SheetEntryForm(QWidget):
         self.row_explanation.setWordWrap(True)
         right.addWidget(self.row_explanation)
         self.view.selectionModel().currentRowChanged.connect(lambda cur, _p: self._explain_row(cur.row()))
-        layout = QHBoxLayout(self)
+        # side by side when there is room, the sheet under the inputs when not (a 1366-pixel laptop)
+        layout = QBoxLayout(QBoxLayout.Direction.LeftToRight, self)
         layout.addWidget(left_w)
         layout.addLayout(right, 1)
+        self.box = layout
 
         for text, keys, slot in (
             (_("Undo"), ("Ctrl+Z",), self.undo_stack.undo),
@@ -260,8 +273,18 @@ class SheetEntryForm(QWidget):
         self.addAction(to_sheet)
 
         self.build_inputs()
+        fit_combos(self)
         self._chain_tab_order()
         self._refresh()
+
+    STACK_BELOW = 760  # narrower than this (pixels), the sheet goes under the inputs
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
+        wide = event.size().width() >= self.STACK_BELOW
+        direction = QBoxLayout.Direction.LeftToRight if wide else QBoxLayout.Direction.TopToBottom
+        if self.box.direction() != direction:
+            self.box.setDirection(direction)
+        super().resizeEvent(event)
 
     def _chain_tab_order(self) -> None:
         """Tab goes through the inputs in row order, then the Add button, then the sheet."""
@@ -332,8 +355,6 @@ class SheetEntryForm(QWidget):
 
     def confirm_text(self, entry: Entry) -> str:
         """What the confirming Enter will save, in words (the sheet's own wording)."""
-        from clubdesk.ui.models.sheet_model import describe_entry
-
         return describe_entry(entry, self.side_names, self.seat_names)
 
     def arm(self, entry: Entry) -> None:

@@ -1,0 +1,106 @@
+"""Issue 20: every section, and the Rounds screen with an open table of each game family, fits a 1366×768
+laptop and 150 % scaling on a 1920×1080 screen (1280×720 logical pixels) without a sideways scroll bar."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QTabWidget
+
+from clubdesk.db import Database
+from clubdesk.games import load_ruleset
+from clubdesk.services import demo
+from clubdesk.services import events as events_service
+from clubdesk.ui.main_window import MainWindow
+from clubdesk.ui.state import DeskState
+from tests.ui.conftest import show_active
+
+SIZES = [(1366, 768), (1280, 720)]  # a laptop; 1920×1080 at QT_SCALE_FACTOR=1.5
+
+
+@pytest.fixture(scope="module")
+def demo_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("fit") / "demo.sqlite3"
+    db = Database(path)
+    demo.fill_demo(db)
+    db.close()
+    return path
+
+
+@pytest.fixture
+def window(qtbot, demo_file: Path, tmp_path: Path):  # type: ignore[no-untyped-def]
+    path = tmp_path / "demo.sqlite3"
+    shutil.copy(demo_file, path)
+    db = Database(path)
+    win = MainWindow(DeskState(db))
+    show_active(qtbot, win)
+    yield win
+    win.close()
+    db.close()
+
+
+def sideways(win: MainWindow) -> list[str]:
+    """The visible scroll areas showing a horizontal scroll bar."""
+    QApplication.processEvents()
+    return [
+        f"{type(a).__name__} {a.objectName()!r} in {win.current_section()}"
+        for a in win.findChildren(QAbstractScrollArea)
+        if a.isVisible() and a.horizontalScrollBar().isVisible()
+    ]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_section_and_tab_fits_without_a_sideways_scroll_bar(qtbot, window, size) -> None:  # type: ignore[no-untyped-def]
+    window.resize(*size)
+    qtbot.waitUntil(lambda: window.width() == size[0], timeout=2000)
+    problems: list[str] = []
+    for key in window.pages:
+        window.show_section(key)
+        problems += sideways(window)
+        for tabs in window.current_page().findChildren(QTabWidget):
+            for k in range(tabs.count()):
+                tabs.setCurrentIndex(k)
+                problems += [f"{p} / {tabs.tabText(k)}" for p in sideways(window)]
+    assert problems == []
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_rounds_with_an_open_table_of_each_family_fits(qtbot, window, size) -> None:  # type: ignore[no-untyped-def]
+    window.resize(*size)
+    window.show_section("rounds")
+    rounds = window.current_page()
+    seen: set[str] = set()
+    problems: list[str] = []
+    for ev in events_service.list_events(window.state.db, include_finished=True):
+        rounds.select_event(ev.id)
+        if rounds.round is None or not rounds.round.tables:
+            continue
+        family = load_ruleset(ev.ruleset).family
+        table = next((t for t in rounds.round.tables if t.sides[1] is not None), None)
+        if table is None:
+            continue
+        panel = rounds.open_table(table.table)
+        assert panel is not None
+        if panel.form is None:
+            panel.initials.setText("SR")
+            panel._initials_given()
+        form = panel.form
+        # the outcome with the most inputs shown (out / domino / game played)
+        outcome = form.outcome
+        outcome.setCurrentIndex(1)
+        seen.add(family)
+        problems += [f"{p} ({ev.name}, {family})" for p in sideways(window)]
+    assert seen == {"gaple", "domino", "tavla"}
+    assert problems == []
+
+
+def test_the_window_opens_inside_the_available_screen(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = Database(tmp_path / "w.sqlite3")
+    win = MainWindow(DeskState(db))
+    qtbot.addWidget(win)
+    avail = win.available()
+    assert avail.contains(win.geometry())
+    assert win.height() <= avail.height() - 40  # room for the title bar
+    db.close()
