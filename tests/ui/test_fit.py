@@ -3,7 +3,6 @@ laptop and 150 % scaling on a 1920×1080 screen (1280×720 logical pixels) witho
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -11,34 +10,11 @@ from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QTabWidget
 
 from clubdesk.db import Database
 from clubdesk.games import load_ruleset
-from clubdesk.services import demo
 from clubdesk.services import events as events_service
 from clubdesk.ui.main_window import MainWindow
 from clubdesk.ui.state import DeskState
-from tests.ui.conftest import show_active
 
 SIZES = [(1366, 768), (1280, 720)]  # a laptop; 1920×1080 at QT_SCALE_FACTOR=1.5
-
-
-@pytest.fixture(scope="module")
-def demo_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("fit") / "demo.sqlite3"
-    db = Database(path)
-    demo.fill_demo(db)
-    db.close()
-    return path
-
-
-@pytest.fixture
-def window(qtbot, demo_file: Path, tmp_path: Path):  # type: ignore[no-untyped-def]
-    path = tmp_path / "demo.sqlite3"
-    shutil.copy(demo_file, path)
-    db = Database(path)
-    win = MainWindow(DeskState(db))
-    show_active(qtbot, win)
-    yield win
-    win.close()
-    db.close()
 
 
 def sideways(win: MainWindow) -> list[str]:

@@ -384,7 +384,7 @@ class EventsSection(QWidget):
         # narrow screen: waiting list, start, fee, places, ruleset go first (the editor shows them)
         DropColumns(self.table, 1, [6, 8, 7, 5, 2, 0])
         self.table.selectionModel().selectionChanged.connect(self._selected)
-        self.new_button = QPushButton(_("&New event"))
+        self.new_button = QPushButton(_("Ne&w event"))
         self.new_button.setObjectName("newEvent")
         self.new_button.clicked.connect(self.new_event)
         self.editor = EventEditor(self)

@@ -1,7 +1,8 @@
 """The main window: a sidebar of sections, the section's screen, and a status bar.
 
-Keyboard: Ctrl+1 … Ctrl+8 open the sections in sidebar order; F2 switches the acting person (F2 then Enter
-picks the previous person at once).
+Keyboard: Ctrl+1 … Ctrl+8 open the sections in sidebar order (no section uses them) and put the focus in
+the section's first field; F2 switches the acting person (F2 then Enter picks the previous person at once);
+Ctrl+PgDown / Ctrl+PgUp move between a section's tabs; Tab leaves a table (``ui/shortcuts.py``).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QScrollArea,
     QStackedWidget,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -31,6 +33,7 @@ from clubdesk.i18n import _
 from clubdesk.services import settings as settings_service
 from clubdesk.services.base import ROLE_LABELS, Actor, Role
 from clubdesk.ui.sections import SECTIONS, Section, load_factory
+from clubdesk.ui.shortcuts import first_field, leave_tables_by_tab, tab_pages
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.widgets.fit import fit_combos
 
@@ -138,6 +141,10 @@ class MainWindow(QMainWindow):
             page = factory(state) if factory is not None else EmptySection(section)
             page.setObjectName(f"section_{section.key}")
             fit_combos(page)  # a long event or member name never widens the screen (1366×768, issue 20)
+            leave_tables_by_tab(page)
+            tab_widgets = page.findChildren(QTabWidget)
+            if tab_widgets:  # a section's tabs: Ctrl+PgDown / Ctrl+PgUp from anywhere in the section
+                tab_pages(tab_widgets[0], page)
             self.pages[section.key] = page
             # each section scrolls inside the window, so a small screen still shows all of it
             holder = QScrollArea()
@@ -147,7 +154,7 @@ class MainWindow(QMainWindow):
             self.stack.addWidget(holder)
             shortcut = QShortcut(QKeySequence(f"Ctrl+{i + 1}"), self)
             shortcut.activated.connect(lambda i=i: self.nav.setCurrentRow(i))
-        self.nav.currentRowChanged.connect(self.stack.setCurrentIndex)
+        self.nav.currentRowChanged.connect(self._open_section)
         central = QWidget()
         layout = QHBoxLayout(central)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -165,6 +172,23 @@ class MainWindow(QMainWindow):
         self._refresh_status()
         self.nav.setCurrentRow(0)
         self._restore_geometry()
+
+    def _open_section(self, row: int) -> None:
+        self.stack.setCurrentIndex(row)
+        self.focus_section()
+
+    def focus_section(self) -> None:
+        """The focus goes into the section just opened (its own ``focus_first`` or its first field), so its
+        keys work at once and the sidebar keeps only Ctrl+1 … Ctrl+8."""
+        page = self.current_page()
+        if page is None:
+            return
+        own = getattr(page, "focus_first", None)
+        if callable(own):
+            own()
+            return
+        field = first_field(page)
+        (field or page).setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def current_page(self) -> QWidget | None:
         """The section's own widget (inside the scroll area that holds it)."""

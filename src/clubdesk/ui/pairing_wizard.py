@@ -47,6 +47,7 @@ from clubdesk.services import rounds as R
 from clubdesk.services import standings as ST
 from clubdesk.services.base import ServiceError
 from clubdesk.ui.printing import ReportRunner, suggested_name
+from clubdesk.ui.shortcuts import leave_tables_by_tab
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.widgets.bracket_view import BracketView
 from clubdesk.ui.widgets.forms import EnterActs
@@ -636,6 +637,7 @@ class PairingWizard(QWizard):
         )
         for page in pages:
             self.addPage(page)
+        leave_tables_by_tab(self)  # Tab goes on from a table to the next field
         # the round is published by then: the print page closes with Finish only
         self.setOption(QWizard.WizardOption.NoCancelButtonOnLastPage, True)
         self.resize(900, 640)

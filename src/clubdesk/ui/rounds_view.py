@@ -775,6 +775,13 @@ class RoundsSection(QWidget):
             self.call_label.setStyleSheet("font-size: 12pt; font-weight: 700; color: #b00020;")
 
     # ------------------------------------------------------------------ opening a table
+    def focus_first(self) -> None:
+        """When the section opens: the open table's form, else the table field."""
+        if self.panel is not None:
+            self.panel.focus_first()
+        else:
+            self._focus_table_field()
+
     def _focus_table_field(self) -> None:
         self.table_field.setFocus()
         self.table_field.selectAll()

@@ -1,7 +1,8 @@
 """The registration desk: pick the event; entrants with status, waiting-list position, paid/owed and
 check-in; register, pay, withdraw, promote; the check-in screen; the cash box; the outbox.
 
-Keyboard: Ctrl+1/2/3/4 switch tabs (Entrants, Check-in, Cash box, Outbox); in Entrants, Alt+N focuses the
+Keyboard: Ctrl+PgDown / Ctrl+PgUp or Alt+T, Alt+C, Alt+B, Alt+O switch tabs (Entrants, Check-in, Cash box,
+Outbox; Ctrl+1 … Ctrl+8 are the window's sections); in Entrants, Alt+N focuses the
 member number (Enter registers), Alt+A the amount (Enter pays the selected entrant); Alt+W withdraws, Alt+U
 promotes the selected entrant.
 """
@@ -9,7 +10,6 @@ promotes the selected entrant.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QGroupBox,
@@ -414,15 +414,12 @@ class DeskSection(QWidget):
         self.outbox_view = OutboxView(self)
         self.tabs = QTabWidget()
         self.tabs.setObjectName("deskTabs")
-        self.tabs.addTab(self.entrants_view, _("Entrants"))
-        self.tabs.addTab(self.checkin_view, _("Check-in"))
-        self.tabs.addTab(self.cashbox_view, _("Cash box"))
-        self.tabs.addTab(self.outbox_view, _("Outbox"))
+        # Alt+letter or Ctrl+PgDown/PgUp: Ctrl+1 … Ctrl+8 belong to the window's sidebar (issue 20)
+        self.tabs.addTab(self.entrants_view, _("En&trants"))
+        self.tabs.addTab(self.checkin_view, _("&Check-in"))
+        self.tabs.addTab(self.cashbox_view, _("Cash &box"))
+        self.tabs.addTab(self.outbox_view, _("&Outbox"))
         self.tabs.currentChanged.connect(self._tab_changed)
-        for i in range(4):
-            sc = QShortcut(QKeySequence(f"Ctrl+{i + 1}"), self)
-            sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            sc.activated.connect(lambda i=i: self.tabs.setCurrentIndex(i))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(18, 12, 18, 12)
         layout.addLayout(top)

@@ -221,6 +221,7 @@ class SheetEntryForm(QWidget):
             self.view.setColumnHidden(COL_GAME, True)
         self.view.installEventFilter(self)
         self.view.setWordWrap(False)
+        self.view.setTabKeyNavigation(False)  # Tab leaves the sheet (issue 20)
 
         self.summary = QLabel()
         self.summary.setObjectName("summary")
