@@ -247,7 +247,12 @@ def test_domino_team_encounter_game_two_in_score_entry(qtbot, active, tmp_path: 
     assert panel.game_no == 2 and panel.seats_label is not None
     # rule E7b: side 2 lost game 1, its players (seats 2 and 4) swap for game 2
     swapped = [seats1[0], seats1[3], seats1[2], seats1[1]]
-    assert ", ".join(swapped) in panel.seats_label.text()
+    from clubdesk.models.member import Member
+
+    with db.session() as s:
+        name_of = {m.number: m.name for m in s.query(Member)}
+    # the seats are named by their players, not by member number (issue 20)
+    assert ", ".join(name_of[n] for n in swapped) in panel.seats_label.text()
     for n in (1, 2):
         entries = tuple([d1] * n)
         panel._save_change(EntryChange("append", n - 1, d1, entries))
@@ -348,3 +353,70 @@ def test_switching_event_clears_the_table_panel(qtbot, active, tmp_path: Path) -
     assert section.panel is None
     section.open_table(1)
     assert "Other night" in section.panel.event_label.text()
+
+
+def test_gaple_seats_show_their_players_and_the_seat_change_is_announced(
+    qtbot, active, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """Issue 20, item 6: the seat box names the player in the seat (pair A at seats 1 and 3, pair B at 2
+    and 4, CONTRACTS.md §1); after a game is won the G19 seat change names who swaps."""
+    db = open_db(tmp_path)
+    ev, ids = make_event(
+        db,
+        ruleset="gaple-tournament",
+        fmt="round-robin",
+        players=2,
+        per_entrant=2,
+        entry="pair",
+        name="Pairs",
+    )
+    R.propose_round(db, DESK, ev)
+    R.publish_round(db, DESK, ev)
+    section = RoundsSection(DeskState(db, REF))
+    active(section)
+    section.select_event(ev)
+    panel = section.open_table(1)
+    panel.initials.setText("SR")
+    panel._initials_given()
+    form = panel.form
+    sides = R.get_round(db, ev, 1).tables[0].sides
+    # make_event names the players of its k-th entrant (1-based) "Player <k>a" and "Player <k>b"
+    ka, kb = ids.index(sides[0]) + 1, ids.index(sides[1]) + 1
+    a_players = [f"Player {ka}a", f"Player {ka}b"]
+    b_players = [f"Player {kb}a", f"Player {kb}b"]
+    seats = [form.seat.itemText(form.seat.findData(k)) for k in range(4)]
+    assert a_players[0] in seats[0] and b_players[0] in seats[1]
+    assert a_players[1] in seats[2] and b_players[1] in seats[3]
+    # pair A wins game 1: seat 1 goes out hand after hand with 30 pips left to the opponents (GN1)
+    out = {"type": "out", "seat": 0, "pips": [0, 15, 0, 15], "last_tile": None, "two_ends": False}
+    out["dead"] = {"0-0": None, "6-6": None}
+    for _k in range(30):
+        form.load_entry(out)
+        assert form.submit(), form.error.text()
+        if form.result.get("games") and form.result["games"][0].get("winner") is not None:
+            break
+    assert form.result["games"][0]["winner"] == 0
+    # rule G19: the opponents (pair B, who lost) change seats, and the notice names them
+    assert "G19" in form.hint.text()
+    assert b_players[0] in form.hint.text() and b_players[1] in form.hint.text()
+
+
+def test_tavla_drop_says_the_double_refused_and_its_points_before_saving(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from clubdesk.ui.score_entry import TavlaEntryForm
+
+    saved: list[object] = []
+    form = TavlaEntryForm("tavla", params={"match_length": 7}, save=saved.append, side_names=("Ayşe", "Can"))
+    qtbot.addWidget(form)
+    form.outcome.setCurrentIndex(form.outcome.findData("game"))
+    form.side.setCurrentIndex(form.side.findData(1))
+    form.cube.setValue(2)
+    # the drop is worded as the table says it: "refused a double to 4"
+    assert "double to 4" in form.dropped.text()
+    form.dropped.setChecked(True)
+    # the field says it holds the cube before the double (the engine's contract, rule T7a)
+    assert "before the double" in form.inputs.labelForField(form.cube).text()
+    # the points are explained before anything is saved: the game scores the cube before the double = 2
+    assert saved == []
+    assert "2" in form.preview.text() and "dropped" in form.preview.text()
+    assert form.submit()
+    assert saved and form.result["score"] == [0, 2]

@@ -41,6 +41,7 @@ from clubdesk.i18n import _
 from clubdesk.services import events as events_service
 from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
+from clubdesk.services import seating
 from clubdesk.services import standings as ST
 from clubdesk.services.base import Actor, ServiceError
 from clubdesk.ui.models.tables_model import (
@@ -363,7 +364,8 @@ class TablePanel(QWidget):
             order = RS.encounter_seats(
                 self.state.db, self.ev.id, self.round_no, self.table.table, self.game_no
             )
-            text = _("Seats 1–4: {s}").format(s=", ".join(order)) if order else ""
+            named = self._seat_names() or order  # the players by name, not by member number
+            text = _("Seats 1–4: {s}").format(s=", ".join(named)) if order else ""
             if self.game_no > 1 and order:
                 text += "  ·  " + _("the pair that lost game 1 has swapped seats (E7b)")
         except ServiceError as exc:
@@ -378,6 +380,14 @@ class TablePanel(QWidget):
         self.form_box.addWidget(row)
         self.game_box, self.seats_label = box, seats
         QShortcut(QKeySequence("Alt+G"), row, box.setFocus)
+
+    def _seat_names(self) -> list[str] | None:
+        """The players at seats 1–4 of this table (and game of an encounter), when it seats four."""
+        try:
+            db, ev, r, t = self.state.db, self.ev.id, self.round_no, self.table.table
+            return seating.seat_names(db, ev, r, t, self.game_no)
+        except ServiceError:
+            return None
 
     def select_game(self, game_no: int) -> None:
         """Enter another game of the encounter (game 2 after game 1, E7b)."""
@@ -405,6 +415,7 @@ class TablePanel(QWidget):
                 form_params(self.ev, t.match_length),
                 save=self._save_change,
                 side_names=names,
+                seat_names=self._seat_names(),  # each seat shows its player (gaple, domino-es)
                 confirm_correction=self._check_correction,
                 parent=self,
             )

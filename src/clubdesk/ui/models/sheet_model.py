@@ -93,7 +93,9 @@ def describe_entry(
         )
         cube = entry.get("cube", 1)
         if entry.get("dropped"):
-            text += ", " + _("double dropped at cube {c}").format(c=cube)
+            text += ", " + _("refused a double to {n} (cube {c} before it)").format(
+                n=int(cube) * 2 if isinstance(cube, int) else cube, c=cube
+            )
         elif isinstance(cube, int) and cube > 1:
             text += ", " + _("cube {c}").format(c=cube)
         return text

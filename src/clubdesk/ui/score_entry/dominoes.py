@@ -284,8 +284,30 @@ class GapleEntryForm(_DominoFamilyForm):
                 )
             )
         if nxt.get("seat_change"):
-            parts.append(_("opponents change seats (G19)"))
+            parts.append(self.seat_change_notice())
         return "; ".join(parts)
+
+    def seat_change_notice(self) -> str:
+        """Rule G19: opponents change seats after every game won. Reading: the pair that lost the game
+        swaps its two seats (as E7b); the seat numbers on the sheet stay with the players, so the sheet
+        and the leader suggestion (G9) are unchanged, and the notice says who now sits where."""
+        games = [g for g in self.result.get("games", []) if g.get("winner") is not None]
+        if not games or not self.seat_names:
+            return _("opponents change seats (G19)")
+        loser = 1 - int(games[-1]["winner"])
+        a, b = self.seat_names[loser], self.seat_names[loser + 2]
+        return _("SEAT CHANGE (G19): {a} and {b} ({side}) swap seats before the next hand").format(
+            a=a, b=b, side=self.side_names[loser]
+        )
+
+    def _refresh(self) -> None:
+        super()._refresh()
+        nxt = self.result.get("next") or {}
+        self.hint.setStyleSheet(
+            "font-weight: 700; background: palette(alternate-base); padding: 3px;"
+            if nxt.get("seat_change")
+            else ""
+        )
 
 
 class DominoEntryForm(_DominoFamilyForm):

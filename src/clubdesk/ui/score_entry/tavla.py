@@ -50,8 +50,11 @@ class TavlaEntryForm(SheetEntryForm):
         self.cube.setObjectName("cube")
         self.cube.setRange(1, 64)
         self.cube.setValue(1)
-        self.dropped = QCheckBox(_("double &dropped"))
+        self.dropped = QCheckBox()
         self.dropped.setObjectName("dropped")
+        self.dropped.setToolTip(
+            _("The loser refused a double: the game ends at the cube's value before the double (T7a).")
+        )
         self.reason = KeyCombo()
         self.reason.setObjectName("reason")
         for code, label in (
@@ -67,8 +70,20 @@ class TavlaEntryForm(SheetEntryForm):
         self.inputs.addRow("", self.dropped)
         self.inputs.addRow(_("&Reason"), self.reason)
         self.outcome.currentIndexChanged.connect(self._outcome_changed)
+        self.cube.valueChanged.connect(self._drop_wording)
+        self.dropped.toggled.connect(self._drop_wording)
         self.watch(self.outcome, self.side, self.kind, self.cube, self.dropped, self.reason)
+        self._drop_wording()
         self._outcome_changed()
+
+    def _drop_wording(self, *_args: object) -> None:
+        """The drop in the words of the table: "refused a double to N"; the engine's contract stores the
+        cube's value before the double (rule T7a: the game scores that value), so the field says so."""
+        cube = self.cube.value()
+        self.dropped.setText(_("refused a &double to {n} (dropped)").format(n=cube * 2))
+        label = self.inputs.labelForField(self.cube)
+        if label is not None and hasattr(label, "setText"):
+            label.setText(_("&Cube before the double") if self.dropped.isChecked() else _("&Cube"))
 
     def _outcome_changed(self, *_args: object) -> None:
         k = str(self.outcome.currentData())
