@@ -501,6 +501,8 @@ class PublishPage(QWizardPage):
         self.setButtonText(QWizard.WizardButton.CommitButton, _("&Publish"))
 
     def initializePage(self) -> None:  # noqa: N802
+        # the table call defaults to now (when this page opens), not to when the wizard opened
+        self.call_at.setDateTime(QDateTime.currentDateTime())
         rv = self.w.proposed
         n = len(rv.tables) if rv else 0
         self.summary.setText(
