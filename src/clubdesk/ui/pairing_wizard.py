@@ -42,6 +42,7 @@ from clubdesk.i18n import _
 from clubdesk.pairing import Entrant, verify_pairing
 from clubdesk.services import desk as desk_service
 from clubdesk.services import events as events_service
+from clubdesk.services import lookup
 from clubdesk.services import reports as report_service
 from clubdesk.services import rounds as R
 from clubdesk.services import standings as ST
@@ -51,6 +52,7 @@ from clubdesk.ui.shortcuts import leave_tables_by_tab
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.widgets.bracket_view import BracketView
 from clubdesk.ui.widgets.forms import EnterActs
+from clubdesk.ui.widgets.name_field import NameField
 from clubdesk.ui.workers import run_in_pool
 
 ELIMINATION = ("single-elimination", "double-elimination")
@@ -112,10 +114,12 @@ class AttendancePage(QWizardPage):
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.verticalHeader().setVisible(False)
-        self.checkin = QLineEdit()
+        self.checkin = NameField(
+            lambda text: lookup.entrant_choices(wizard.state.db, wizard.event_id, text)
+        )  # a late arrival by name (accent-insensitive), or code, member number, phone, QR
         self.checkin.setObjectName("checkin")
         self.checkin.setPlaceholderText(
-            _("late arrival: check-in code, member number, phone or QR, then Enter")
+            _("late arrival: name, check-in code, member number, phone or QR, then Enter")
         )
         # Enter checks in and stays on this page (the wizard's Next needs its own Enter on an empty field)
         EnterActs(self.checkin, self.do_checkin, lambda: bool(self.checkin.text().strip()))
@@ -189,7 +193,7 @@ class AttendancePage(QWizardPage):
         return getattr(self, "present", 0) >= 2 or self.w.proposed is not None
 
     def do_checkin(self) -> None:
-        text = self.checkin.text().strip()
+        text = self.checkin.value()
         if not text:
             return
         try:

@@ -26,14 +26,16 @@ from PySide6.QtWidgets import (
 )
 
 from clubdesk.i18n import _
-from clubdesk.services import desk
+from clubdesk.services import desk, lookup
 from clubdesk.services import events as ev_service
 from clubdesk.services.base import ServiceError
+from clubdesk.services.lookup import Choice
 from clubdesk.timefmt import local_text
 from clubdesk.ui.desk.cashbox_view import METHOD_NAMES, CashBoxView
 from clubdesk.ui.desk.checkin_view import CheckinView
 from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, parse_money, set_message
 from clubdesk.ui.state import DeskState
+from clubdesk.ui.widgets.name_field import NameField
 from clubdesk.ui.widgets.tables import row_table
 
 STATUS_NAMES = {
@@ -91,12 +93,13 @@ class EntrantsView(QWidget):
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
 
         # register
-        self.number = QLineEdit()
+        # a member by name (accent-insensitive, as the register's search) or by number
+        self.number = NameField(self._members)
         self.number.setObjectName("registerNumber")
-        self.number.setPlaceholderText(_("member number"))
-        self.partner = QLineEdit()
+        self.number.setPlaceholderText(_("member: name or number"))
+        self.partner = NameField(self._members)
         self.partner.setObjectName("registerPartner")
-        self.partner.setPlaceholderText(_("partner's number"))
+        self.partner.setPlaceholderText(_("partner: name or number"))
         self.register_button = QPushButton(_("&Register"))
         self.register_button.setObjectName("registerButton")
         self.register_button.clicked.connect(self.register)
@@ -246,6 +249,9 @@ class EntrantsView(QWidget):
 
     # ------------------------------------------------------------------ actions
 
+    def _members(self, text: str) -> list[Choice]:
+        return lookup.member_choices(self.state.db, text)
+
     def register(self) -> None:
         event_id = self.section.event_id()
         if event_id is None:
@@ -256,8 +262,8 @@ class EntrantsView(QWidget):
                 self.state.db,
                 self.state.actor,
                 event_id,
-                self.number.text(),
-                partner=self.partner.text().strip() or None if self.partner.isVisible() else None,
+                self.number.value(),
+                partner=self.partner.value() or None if self.partner.isVisible() else None,
             )
         except ServiceError as exc:
             set_message(self.message, exc.message, False)
