@@ -255,3 +255,30 @@ def test_publish_is_refused_while_the_proposal_is_stale(qtbot, tmp_path: Path) -
     assert not wizard.validateCurrentPage()
     assert "pair it again" in wizard.publish_page.message.text()
     assert R.get_round(db, ev, 1).status == "proposed"
+
+
+def test_explanations_name_entrants_and_follow_a_manual_swap(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 20, item 5: the preview explains each pair by the entrants' names (never their internal ids)
+    and explains the pairs again after a swap by hand."""
+    db = open_db(tmp_path)
+    ev, ids = make_event(db, ruleset="tavla", fmt="swiss", players=6, rounds=3)
+    wizard = PairingWizard(DeskState(db, REF), ev)
+    qtbot.addWidget(wizard)
+    wizard.show()
+    wizard.next()
+    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=5000)
+    wizard.next()
+    text = wizard.preview.explanations.text()
+    # make_event names its entrants E1 … E6; their ids are not shown
+    for k, e in enumerate(ids, start=1):
+        assert f"E{k}" in text
+        assert f" {e} plays" not in text and f"plays no. 4 {e}" not in text
+    first = wizard.pairs[0]
+    # swap side B of tables 1 and 2: the lines are worked out again for the new pairs
+    wizard.swap((0, 2), (1, 2))
+    wizard.preview.fill()
+    after = wizard.preview.explanations.text()
+    assert after != text
+    a, b = wizard.name(wizard.pairs[0][0]), wizard.name(wizard.pairs[0][1])
+    assert wizard.pairs[0] != first
+    assert any(a in line and b in line for line in after.splitlines())

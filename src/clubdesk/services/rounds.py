@@ -607,6 +607,8 @@ def _total_rounds(ev: Event, st: dict[str, Any]) -> int | None:
 
 def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = None) -> RoundView:
     """Propose the next round from the event's format (nothing is final until published)."""
+    from clubdesk.services import explain as EX  # it builds on this module
+
     with db.session() as s:
         ev = get_event(s, event_id)
         n = night(s, ev)
@@ -701,7 +703,7 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
                     raise ServiceError("event-over", _("Fewer than two entrants have lives left."))
                 pairs = F.propose_lives(fld, played, scheme, seed, lives=n.lives)
                 ents = F.pairing_entrants(fld, played, scheme, lives=n.lives)
-                lines = explain_lives(ents, pairs)
+                lines = EX.named(explain_lives, ents, pairs, names, EX.club_names(s))  # in names (issue 20)
             else:  # swiss
                 total = ev.rounds
                 if total is not None and number > total:
@@ -711,7 +713,9 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
                 else:
                     pairs = F.propose_swiss(fld, played, scheme, seed, round_no=number)
                     ents = F.pairing_entrants(fld, played, scheme)
-                    lines = explain_swiss(ents, pairs, club_protection=number == 1)
+                    lines = EX.named(  # in names, not entrant ids or club keys (issue 20)
+                        explain_swiss, ents, pairs, names, EX.club_names(s), club_protection=number == 1
+                    )
         except PairingImpossible as exc:
             raise ServiceError("pairing-impossible", exc.reason) from exc
         if not pairs:

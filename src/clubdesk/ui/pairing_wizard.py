@@ -42,6 +42,7 @@ from clubdesk.i18n import _
 from clubdesk.pairing import Entrant, verify_pairing
 from clubdesk.services import desk as desk_service
 from clubdesk.services import events as events_service
+from clubdesk.services import explain as explain_service
 from clubdesk.services import lookup
 from clubdesk.services import reports as report_service
 from clubdesk.services import rounds as R
@@ -403,8 +404,7 @@ class PreviewPage(QWizardPage):
             self.table.setItem(i, 0, _ro_item(str(i + 1)))
             self.table.setItem(i, 1, _ro_item(self.w.name(a)))
             self.table.setItem(i, 2, _ro_item(self.w.name(b) if b is not None else _("— bye —")))
-        rv = self.w.proposed
-        self.explanations.setText("\n".join(rv.explanations) if rv else "")
+        self.explanations.setText("\n".join(self.w.explanations()))
         self.check()
 
     def check(self) -> list[str]:
@@ -709,6 +709,22 @@ class PairingWizard(QWizard):
             self.pairs[row], self.pairs[table_index] = self.pairs[table_index], self.pairs[row]
             if self.pairs[table_index][1] is not None:  # a bye has no table to keep
                 self.fixed[self.pairs[table_index][0]] = table_index + 1
+
+    def explanations(self) -> list[str]:
+        """Each pair and why, in names; after a swap by hand, worked out again for the pairs as they are."""
+        rv = self.proposed
+        if rv is None:
+            return []
+        if not self.changed():
+            return list(rv.explanations)
+        extra = list(rv.explanations[len(self.original) :])  # e.g. the requested byes of the round
+        try:
+            lines = explain_service.explain_pairing(self.state.db, self.event_id, self.pairs)
+        except ServiceError:
+            lines = None
+        if lines is None:
+            return [_("Changed by hand: the lines below explain the proposal as drawn."), *rv.explanations]
+        return [*lines, *extra]
 
     def changed(self) -> bool:
         return self.pairs != self.original or bool(self.fixed)
