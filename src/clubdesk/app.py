@@ -50,6 +50,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("ClubDesk")
+    from clubdesk.ui.theme import load_fonts
+
+    load_fonts()  # the bundled DejaVu fonts: every glyph the screens use exists (✔, –, ş, ñ …)
     i18n.set_language(args.lang or "en")
     try:
         db = open_database(args)

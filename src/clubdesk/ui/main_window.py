@@ -35,6 +35,7 @@ from clubdesk.services.base import ROLE_LABELS, Actor, Role
 from clubdesk.ui.sections import SECTIONS, Section, load_factory
 from clubdesk.ui.shortcuts import first_field, leave_tables_by_tab, tab_pages
 from clubdesk.ui.state import DeskState
+from clubdesk.ui.theme import themed
 from clubdesk.ui.widgets.fit import fit_combos
 
 GEOMETRY_KEY = "ui.geometry"
@@ -45,7 +46,7 @@ STYLE = """
 QListWidget#navigation { background: #1f2a37; color: #e5e7eb; border: none; font-size: 12pt; }
 QListWidget#navigation::item { padding: 10px 14px; }
 QListWidget#navigation::item:selected { background: #2563eb; color: white; }
-QStatusBar { background: #f3f4f6; }
+QStatusBar { background: palette(alternate-base); color: palette(window-text); }
 QLabel#actorLabel { font-weight: 600; padding-right: 8px; }
 """
 
@@ -66,7 +67,7 @@ class EmptySection(QWidget):
         text.setWordWrap(True)
         soon = QLabel(_("Nothing here yet."))
         soon.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        soon.setStyleSheet("color: #666;")
+        soon.setStyleSheet(themed("color: #666;"))
         for w in (title, text, soon):
             layout.addWidget(w)
         layout.addStretch(2)
@@ -94,7 +95,7 @@ class ActorDialog(QDialog):
         form.addRow(_("Name or initials"), self.name)
         form.addRow(_("Role"), self.role)
         self.error = QLabel("")
-        self.error.setStyleSheet("color: #b00020;")
+        self.error.setStyleSheet(themed("color: #b00020;"))
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -129,7 +130,7 @@ class MainWindow(QMainWindow):
         self.nav = QListWidget()
         self.nav.setObjectName("navigation")
         self.nav.setFixedWidth(190)
-        self.setStyleSheet(STYLE)
+        self.setStyleSheet(themed(STYLE))
         self.stack = QStackedWidget()
         self.pages: dict[str, QWidget] = {}
         for i, section in enumerate(SECTIONS):

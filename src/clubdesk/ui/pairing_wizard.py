@@ -51,6 +51,7 @@ from clubdesk.services.base import ServiceError
 from clubdesk.ui.printing import ReportRunner, suggested_name
 from clubdesk.ui.shortcuts import leave_tables_by_tab
 from clubdesk.ui.state import DeskState
+from clubdesk.ui.theme import themed
 from clubdesk.ui.widgets.bracket_view import BracketView
 from clubdesk.ui.widgets.forms import EnterActs
 from clubdesk.ui.widgets.name_field import NameField
@@ -274,7 +275,7 @@ class ProposalPage(QWizardPage):
         self.message = QLabel()
         self.message.setObjectName("proposalMessage")
         self.message.setWordWrap(True)
-        self.message.setStyleSheet("color: #b00020;")
+        self.message.setStyleSheet(themed("color: #b00020;"))
         self.busy = False
         form = QFormLayout()
         form.addRow(_("Seed"), self.seed)
@@ -375,7 +376,7 @@ class PreviewPage(QWizardPage):
         self.warnings = QLabel()
         self.warnings.setObjectName("warnings")
         self.warnings.setWordWrap(True)
-        self.warnings.setStyleSheet("color: #b00020; font-weight: 600;")
+        self.warnings.setStyleSheet(themed("color: #b00020; font-weight: 600;"))
         self.bracket = BracketView()
         self.bracket.setMinimumHeight(220)
         layout = QVBoxLayout(self)
@@ -491,7 +492,7 @@ class PublishPage(QWizardPage):
         self.message = QLabel()
         self.message.setObjectName("publishMessage")
         self.message.setWordWrap(True)
-        self.message.setStyleSheet("color: #b00020;")
+        self.message.setStyleSheet(themed("color: #b00020;"))
         form = QFormLayout()
         form.addRow(_("Table call at (T3b)"), self.call_at)
         form.addRow(_("Referee's reason"), self.reason)

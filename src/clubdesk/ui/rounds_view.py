@@ -56,6 +56,7 @@ from clubdesk.ui.models.tables_model import (
 )
 from clubdesk.ui.score_entry import EntryChange, FinalScoreForm, SheetEntryForm, entry_form_for
 from clubdesk.ui.state import DeskState
+from clubdesk.ui.theme import themed
 from clubdesk.ui.widgets.fit import elided, fit_combo, fit_combos
 
 QR_PREFIX = "CLUBDESK:TABLE:"
@@ -115,7 +116,7 @@ class CorrectionDialog(QDialog):
             _("reason (required: the round is locked, rule T10)") if locked else _("reason")
         )
         self.error = QLabel()
-        self.error.setStyleSheet("color: #b00020;")
+        self.error.setStyleSheet(themed("color: #b00020;"))
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -501,10 +502,10 @@ class TablePanel(QWidget):
         try:
             fn()
         except ServiceError as exc:
-            self.message.setStyleSheet("color: #b00020; font-weight: 600;")
+            self.message.setStyleSheet(themed("color: #b00020; font-weight: 600;"))
             self.message.setText(exc.message)
             return False
-        self.message.setStyleSheet("color: #14532d;")
+        self.message.setStyleSheet(themed("color: #14532d;"))
         self.message.setText(done)
         self.reload()
         self.state.dataChanged.emit("rounds")
@@ -585,7 +586,7 @@ class RoundsSection(QWidget):
         self.counts.setObjectName("counts")
         self.info = QLabel()
         self.info.setObjectName("roundInfo")
-        self.info.setStyleSheet("color: #b00020;")
+        self.info.setStyleSheet(themed("color: #b00020;"))
 
         self.model = TablesModel()
         self.proxy = StateFilter()
@@ -630,7 +631,7 @@ class RoundsSection(QWidget):
         self.right_layout.setContentsMargins(0, 0, 0, 0)
         self.placeholder = QLabel(_("Open a table: type its number or scan its sheet, then Enter."))
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.placeholder.setStyleSheet("color: #6b7280;")
+        self.placeholder.setStyleSheet(themed("color: #6b7280;"))
         self.right_layout.addWidget(self.placeholder)
         splitter = QSplitter()
         splitter.setObjectName("roundsSplitter")
@@ -768,7 +769,7 @@ class RoundsSection(QWidget):
         left = due - R.local_now()
         if not waiting:
             self.call_label.setText(_("Tables called at {t}").format(t=called))
-            self.call_label.setStyleSheet("font-size: 12pt; font-weight: 600; color: #14532d;")
+            self.call_label.setStyleSheet(themed("font-size: 12pt; font-weight: 600; color: #14532d;"))
         elif left.total_seconds() > 0:
             secs = int(left.total_seconds())
             self.call_label.setText(
@@ -776,14 +777,14 @@ class RoundsSection(QWidget):
                     t=called, m=secs // 60, s=secs % 60
                 )
             )
-            self.call_label.setStyleSheet("font-size: 12pt; font-weight: 600; color: #1e3a8a;")
+            self.call_label.setStyleSheet(themed("font-size: 12pt; font-weight: 600; color: #1e3a8a;"))
         else:
             self.call_label.setText(
                 _("Called {t} · time is up: {n} table(s) waiting can be forfeited").format(
                     t=called, n=len(waiting)
                 )
             )
-            self.call_label.setStyleSheet("font-size: 12pt; font-weight: 700; color: #b00020;")
+            self.call_label.setStyleSheet(themed("font-size: 12pt; font-weight: 700; color: #b00020;"))
 
     # ------------------------------------------------------------------ opening a table
     def focus_first(self) -> None:

@@ -16,6 +16,7 @@ from clubdesk.services import desk, lookup
 from clubdesk.services.base import ServiceError
 from clubdesk.services.lookup import Choice
 from clubdesk.ui.state import DeskState
+from clubdesk.ui.theme import themed
 from clubdesk.ui.widgets.name_field import NameField
 
 
@@ -51,7 +52,7 @@ class CheckinView(QWidget):
         self.detail.setStyleSheet("font-size: 14pt;")
         self.counter = QLabel("")
         self.counter.setObjectName("checkinCounter")
-        self.counter.setStyleSheet("font-size: 12pt; color: #444;")
+        self.counter.setStyleSheet(themed("font-size: 12pt; color: #444;"))
         self.recent = QListWidget()
         self.recent.setObjectName("recentCheckins")
         self.recent.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -82,8 +83,10 @@ class CheckinView(QWidget):
         color = "#1b5e20" if ok else "#b00020"
         background = "#e8f5e9" if ok else "#fdecea"
         self.result.setStyleSheet(
-            f"font-size: 30pt; font-weight: 700; color: {color}; background: {background}; "
-            "border-radius: 8px; padding: 12px;"
+            themed(
+                f"font-size: 30pt; font-weight: 700; color: {color}; background: {background}; "
+                "border-radius: 8px; padding: 12px;"
+            )
         )
         self.result.setText(text)
         self.detail.setText(detail)

@@ -35,6 +35,7 @@ from clubdesk.ui.desk.cashbox_view import METHOD_NAMES, CashBoxView
 from clubdesk.ui.desk.checkin_view import CheckinView
 from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, parse_money, set_message
 from clubdesk.ui.state import DeskState
+from clubdesk.ui.theme import themed
 from clubdesk.ui.widgets.name_field import NameField
 from clubdesk.ui.widgets.tables import row_table
 
@@ -406,7 +407,7 @@ class DeskSection(QWidget):
         self.title.setStyleSheet("font-size: 16pt; font-weight: 600;")
         self.event_line = QLabel("")
         self.event_line.setObjectName("deskEventLine")
-        self.event_line.setStyleSheet("color: #444;")
+        self.event_line.setStyleSheet(themed("color: #444;"))
         top = QHBoxLayout()
         top.addWidget(self.title)
         top.addStretch(1)

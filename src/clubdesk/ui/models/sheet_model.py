@@ -236,6 +236,8 @@ class SheetModel(QAbstractTableModel):
                 return QColor("#fff4d6")
             if row.game_end:
                 return QColor("#e3f4e8")
+        if role == Qt.ItemDataRole.ForegroundRole and (row.marker.startswith(_("Crawford")) or row.game_end):
+            return QColor("#111827")  # dark text on the pale row, in a dark palette too
         return None
 
     def headerData(

@@ -184,6 +184,8 @@ class StandingsModel(QAbstractTableModel):
                 return QColor("#fde68a")
             if line.tied:
                 return QColor("#fef9c3")
+        if role == Qt.ItemDataRole.ForegroundRole and (line.playoff or line.tied):
+            return QColor("#111827")  # dark text on the pale row, in a dark palette too
         return None
 
     def headerData(

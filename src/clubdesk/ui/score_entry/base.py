@@ -49,6 +49,7 @@ from clubdesk.ui.models.sheet_model import (
     describe_entry,
     sheet_rows,
 )
+from clubdesk.ui.theme import themed
 from clubdesk.ui.widgets.fit import fit_combos
 
 Entry = dict[str, Any]
@@ -176,21 +177,21 @@ class SheetEntryForm(QWidget):
         self.hint = QLabel()
         self.hint.setObjectName("nextHint")
         self.hint.setWordWrap(True)
-        self.hint.setStyleSheet("color: #1e3a8a;")
+        self.hint.setStyleSheet(themed("color: #1e3a8a;"))
         self.inputs = QFormLayout()
         self.inputs.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)
         self.preview = QLabel()
         self.preview.setObjectName("preview")
         self.preview.setWordWrap(True)
-        self.preview.setStyleSheet("color: #14532d;")
+        self.preview.setStyleSheet(themed("color: #14532d;"))
         self.error = QLabel()
         self.error.setObjectName("entryError")
         self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #b00020; font-weight: 600;")
+        self.error.setStyleSheet(themed("color: #b00020; font-weight: 600;"))
         self.error.setVisible(False)
         self.mode = QLabel()
         self.mode.setObjectName("mode")
-        self.mode.setStyleSheet("background: #fef3c7; padding: 3px;")
+        self.mode.setStyleSheet(themed("background: #fef3c7; padding: 3px;"))
         self.mode.setVisible(False)
         self.add_button = QPushButton(_("Add (Enter)"))
         self.add_button.setObjectName("addEntry")

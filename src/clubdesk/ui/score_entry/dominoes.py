@@ -21,6 +21,7 @@ from clubdesk.games.gaple import MAX_HAND_PIPS
 from clubdesk.i18n import _
 from clubdesk.ui.score_entry.base import Entry, InputProblem, SheetEntryForm, add_no_choice, chosen
 from clubdesk.ui.score_entry.keys import KeyCombo
+from clubdesk.ui.theme import themed
 
 
 def _int_field(name: str, top: int = 999) -> QLineEdit:
@@ -142,7 +143,7 @@ class _DominoFamilyForm(SheetEntryForm):
         for f in self.pips:
             text = f.text().strip()
             over = bad_code and text.isdigit() and int(text) > MAX_HAND_PIPS
-            f.setStyleSheet("border: 2px solid #b00020;" if over else "")
+            f.setStyleSheet(themed("border: 2px solid #b00020;" if over else ""))
 
     def read_pips(self) -> list[int]:
         return [_read_int(f, _("pips of seat {n}").format(n=i + 1)) for i, f in enumerate(self.pips)]

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QFormLayout, QLabel, QPushButton, QSpinBox, QVBoxL
 
 from clubdesk.i18n import _
 from clubdesk.services.base import ServiceError
+from clubdesk.ui.theme import themed
 
 ScoreCallback = Callable[[tuple[int, int], tuple[int, int] | None], None]
 
@@ -52,7 +53,7 @@ class FinalScoreForm(QWidget):
                 self.points[i].setVisible(False)
         self.error = QLabel()
         self.error.setObjectName("entryError")
-        self.error.setStyleSheet("color: #b00020; font-weight: 600;")
+        self.error.setStyleSheet(themed("color: #b00020; font-weight: 600;"))
         self.error.setWordWrap(True)
         self.button = QPushButton(_("Save (Enter)"))
         self.button.clicked.connect(self.submit)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QCheckBox, QSpinBox, QWidget
 from clubdesk.i18n import _
 from clubdesk.ui.score_entry.base import Entry, SheetEntryForm, add_no_choice, chosen
 from clubdesk.ui.score_entry.keys import KeyCombo
+from clubdesk.ui.theme import themed
 
 
 class TavlaEntryForm(SheetEntryForm):
@@ -151,9 +152,11 @@ class TavlaEntryForm(SheetEntryForm):
         super()._refresh()
         crawford = self.crawford_next()
         self.hint.setStyleSheet(
-            "color: #92400e; font-weight: 700; background: #fff4d6; padding: 3px;"
-            if crawford
-            else "color: #1e3a8a;"
+            themed(
+                "color: #92400e; font-weight: 700; background: #fff4d6; padding: 3px;"
+                if crawford
+                else "color: #1e3a8a;"
+            )
         )
 
     def summary_text(self) -> str:

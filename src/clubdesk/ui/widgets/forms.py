@@ -8,6 +8,8 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from clubdesk.ui.theme import themed
+
 
 class FieldWithError(QWidget):
     """Wraps an input widget and a red message under it (empty when the value is fine)."""
@@ -16,7 +18,7 @@ class FieldWithError(QWidget):
         super().__init__()
         self.field = field
         self.error = QLabel("")
-        self.error.setStyleSheet("color: #b00020;")
+        self.error.setStyleSheet(themed("color: #b00020;"))
         self.error.setVisible(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
