@@ -650,8 +650,9 @@ class RoundsSection(QWidget):
         layout.addWidget(self.info)
         layout.addWidget(splitter, 1)
 
-        fit_combos(self)
         fit_combo(self.event_box, 24)
+        fit_combo(self.round_box, 3)  # a round number
+        fit_combos(self)
         QShortcut(QKeySequence("Ctrl+T"), self, self._focus_table_field)
         QShortcut(QKeySequence("Ctrl+L"), self, self.view.setFocus)
         QShortcut(QKeySequence("Ctrl+P"), self, self.open_wizard)

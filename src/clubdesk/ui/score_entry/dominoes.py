@@ -305,9 +305,11 @@ class GapleEntryForm(_DominoFamilyForm):
         super()._refresh()
         nxt = self.result.get("next") or {}
         self.hint.setStyleSheet(
-            "font-weight: 700; background: palette(alternate-base); padding: 3px;"
-            if nxt.get("seat_change")
-            else ""
+            themed(
+                "color: #92400e; font-weight: 700; background: #fff4d6; padding: 3px;"
+                if nxt.get("seat_change")
+                else "color: #1e3a8a;"
+            )
         )
 
 

@@ -49,12 +49,15 @@ def fit_combo(combo: QComboBox, chars: int = COMBO_CHARS) -> None:
 
 
 def fit_combos(root: QWidget, chars: int = COMBO_CHARS) -> None:
-    """Every combo box under ``root`` (and root itself) sized to ``chars`` characters at least."""
+    """Every combo box under ``root`` (and root itself) sized to ``chars`` characters at least; one a screen
+    has fitted already keeps its own length."""
     combos = root.findChildren(QComboBox)
     if isinstance(root, QComboBox):
         combos.append(root)
+    fitted = QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
     for combo in combos:
-        fit_combo(combo, chars)
+        if combo.sizeAdjustPolicy() != fitted:
+            fit_combo(combo, chars)
 
 
 def elided(widget: QAbstractButton | QLabel, text: str, width: int) -> None:
