@@ -2,9 +2,9 @@
 check-in; register, pay, withdraw, promote; the check-in screen; the cash box; the outbox.
 
 Keyboard: Ctrl+PgDown / Ctrl+PgUp or Alt+T, Alt+C, Alt+B, Alt+O switch tabs (Entrants, Check-in, Cash box,
-Outbox; Ctrl+1 … Ctrl+8 are the window's sections); in Entrants, Alt+N focuses the
-member number (Enter registers), Alt+A the amount (Enter pays the selected entrant); Alt+W withdraws, Alt+U
-promotes the selected entrant.
+Outbox; Ctrl+1 … Ctrl+8 are the window's sections); in Entrants, Alt+N focuses the member field (a name
+offers the matching members, or type the number; Enter registers), Alt+A the amount (Enter pays the
+selected entrant); Alt+W withdraws, Alt+U promotes the selected entrant.
 """
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ class EntrantsView(QWidget):
         self.partner.returnPressed.connect(self.register)
         reg_box = QGroupBox(_("New entry"))
         reg_row = QHBoxLayout(reg_box)
-        number_label = QLabel(_("Member &no."))
+        number_label = QLabel(_("Member: &name or no."))
         number_label.setBuddy(self.number)
         reg_row.addWidget(number_label)
         reg_row.addWidget(self.number)
