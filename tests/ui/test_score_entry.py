@@ -315,3 +315,23 @@ def test_the_impossible_pip_field_is_framed_red(qtbot) -> None:  # type: ignore[
     assert form.pips[3].styleSheet() == ""
     form.pips[2].setText("7")
     assert form.pips[2].styleSheet() == ""
+
+
+def test_enter_in_the_outcome_list_never_saves(qtbot, active) -> None:  # type: ignore[no-untyped-def]
+    """Issue 20: letters typed into the outcome list as the form opens, then Enter, save nothing: Enter there
+    takes the outcome and moves on; an outcome that is an entry by itself needs a confirming Enter."""
+    saved: list[EntryChange] = []
+    form = DominoEntryForm("domino-es", save=saved.append, side_names=("Home", "Away"))
+    active(form)
+    form.first_input().setFocus()
+    type_text(qtbot, "b")  # block: closed hand
+    key(qtbot, Qt.Key.Key_Return)
+    assert saved == [] and focus(qtbot) is not form.outcome
+    # "a" (annulled) Enter: asked to confirm; Enter again saves it (rule E15)
+    form.first_input().setFocus()
+    type_text(qtbot, "a")
+    assert form.kind() == "annulled"
+    key(qtbot, Qt.Key.Key_Return)
+    assert saved == [] and "Enter again" in form.mode.text()
+    key(qtbot, Qt.Key.Key_Return)
+    assert len(saved) == 1 and saved[0].entry == {"type": "annulled", "lead_lost": False}

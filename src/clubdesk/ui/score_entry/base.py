@@ -10,8 +10,9 @@ the last change, Ctrl+Shift+Z redoes it, F6 moves to the sheet, where Enter corr
 Delete removes it; Esc cancels a correction.
 
 No accidental entries: the outcome, the seat and the side start with no choice, so nothing is saved until
-the scorer has chosen them; an outcome that needs nothing else (a redeal, an annulled hand, a forfeit ...)
-asks for a second Enter before it is saved (Esc, or any change, cancels).
+the scorer has chosen them; Enter in the outcome list only takes the outcome and moves on (it never saves);
+an outcome that needs nothing else (a redeal, an annulled hand, a forfeit ...) asks for a second Enter
+before it is saved (Esc, or any change, cancels).
 """
 
 from __future__ import annotations
@@ -359,6 +360,14 @@ class SheetEntryForm(QWidget):
         """What the confirming Enter will save, in words (the sheet's own wording)."""
         return describe_entry(entry, self.side_names, self.seat_names)
 
+    def _needs_nothing_else(self) -> bool:
+        """The chosen outcome is an entry by itself (a redeal ...): Enter on it asks for the confirming one."""
+        try:
+            entry = self.read_entry()
+        except InputProblem:
+            return False
+        return entry.get("type") in self.CONFIRM_KINDS
+
     def arm(self, entry: Entry) -> None:
         self.armed = dict(entry)
         self.mode.setText(
@@ -588,6 +597,12 @@ class SheetEntryForm(QWidget):
     # ------------------------------------------------------------------ keyboard
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt API
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not self.view.hasFocus():
+            on_outcome = self.first_input().hasFocus() and self.correcting is None and self.armed is None
+            if on_outcome and not self._needs_nothing_else():
+                # Enter in the outcome list takes the outcome and goes on to the next input; it never
+                # saves: letters typed as the form opens (initials typed again ...) save nothing
+                self.focusNextPrevChild(True)
+                return
             self.submit()
             return
         if event.key() == Qt.Key.Key_Escape and self.armed is not None:
