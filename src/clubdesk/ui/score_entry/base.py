@@ -361,7 +361,7 @@ class SheetEntryForm(QWidget):
         return describe_entry(entry, self.side_names, self.seat_names)
 
     def _needs_nothing_else(self) -> bool:
-        """The chosen outcome is an entry by itself (a redeal ...): Enter on it asks for the confirming one."""
+        """The chosen outcome is an entry by itself (a redeal ...): Enter asks for the confirming one."""
         try:
             entry = self.read_entry()
         except InputProblem:
