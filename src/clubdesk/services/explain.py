@@ -19,6 +19,7 @@ from clubdesk.db import Database
 from clubdesk.models.club import Club
 from clubdesk.pairing import Entrant, explain_lives, explain_swiss
 from clubdesk.services import formats as F
+from clubdesk.standings.tiebreaks import PointsScheme
 from clubdesk.services import rounds as R
 
 Pairs = Sequence[tuple[str, str | None]]
@@ -72,7 +73,7 @@ def explain_round(
     number: int,
     fld: F.Field,
     played: Sequence[F.Played],
-    scheme: F.PointsScheme,
+    scheme: PointsScheme,
     pairs: Pairs,
     names: Mapping[str, str],
     lives: int | None = None,

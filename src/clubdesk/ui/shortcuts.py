@@ -89,10 +89,10 @@ def bindings(root: QWidget) -> list[Binding]:
         if w is None or not sc.isEnabled() or not _live(w):
             continue
         for seq in sc.keys() or [sc.key()]:
-            text = seq.toString(QKeySequence.SequenceFormat.PortableText)
-            if text:
+            key_text = seq.toString(QKeySequence.SequenceFormat.PortableText)
+            if key_text:
                 out.append(
-                    Binding(text, sc.context(), w, f"shortcut on {type(w).__name__} {w.objectName()!r}")
+                    Binding(key_text, sc.context(), w, f"shortcut on {type(w).__name__} {w.objectName()!r}")
                 )
     for w in [root, *root.findChildren(QWidget)]:
         if not _live(w):
@@ -101,11 +101,11 @@ def bindings(root: QWidget) -> list[Binding]:
             if not isinstance(action, QAction) or not action.isEnabled():
                 continue
             for seq in action.shortcuts():
-                text = seq.toString(QKeySequence.SequenceFormat.PortableText)
-                if text:
+                action_key = seq.toString(QKeySequence.SequenceFormat.PortableText)
+                if action_key:
                     out.append(
                         Binding(
-                            text,
+                            action_key,
                             action.shortcutContext(),
                             w,
                             f"action {action.text()!r} on {type(w).__name__}",

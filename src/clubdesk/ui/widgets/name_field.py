@@ -28,7 +28,7 @@ class NameField(QLineEdit):
         self.completer_.setCompletionMode(QCompleter.CompletionMode.UnfilteredPopupCompletion)
         self.completer_.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.completer_.setWidget(self)
-        self.completer_.activated[str].connect(self._chosen)
+        self.completer_.activated[str].connect(self._chosen)  # type: ignore[index]
         self.textEdited.connect(self._offer)
 
     def choices(self) -> list[str]:
@@ -38,7 +38,7 @@ class NameField(QLineEdit):
         query = text.strip()
         if len(query) < MIN_CHARS or query.isdigit() or ":" in query:  # a number, code or QR: as typed
             self.names.setStringList([])
-            self.completer_.popup().hide()
+            self._hide()
             return
         try:
             found = list(self.lookup(query))
@@ -49,7 +49,12 @@ class NameField(QLineEdit):
         if found:
             self.completer_.complete()
         else:
-            self.completer_.popup().hide()
+            self._hide()
+
+    def _hide(self) -> None:
+        popup = self.completer_.popup()
+        if popup is not None:
+            popup.hide()
 
     def _chosen(self, label: str) -> None:
         self.setText(label)
