@@ -19,8 +19,8 @@ from clubdesk.db import Database
 from clubdesk.models.club import Club
 from clubdesk.pairing import Entrant, explain_lives, explain_swiss
 from clubdesk.services import formats as F
-from clubdesk.standings.tiebreaks import PointsScheme
 from clubdesk.services import rounds as R
+from clubdesk.standings.tiebreaks import PointsScheme
 
 Pairs = Sequence[tuple[str, str | None]]
 ID_MARK = "\x01"  # lower than any character of an id: a token sorts exactly as its id does
