@@ -282,3 +282,9 @@ def test_explanations_name_entrants_and_follow_a_manual_swap(qtbot, tmp_path: Pa
     a, b = wizard.name(wizard.pairs[0][0]), wizard.name(wizard.pairs[0][1])
     assert wizard.pairs[0] != first
     assert any(a in line and b in line for line in after.splitlines())
+    # published with the swap: the round keeps the explanation of the pairs as played, not as proposed
+    wizard.next()
+    wizard.next()
+    assert wizard.validateCurrentPage(), wizard.publish_page.message.text()
+    stored = R.get_round(db, ev, 1).explanations
+    assert any(a in line and b in line for line in stored)

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from clubdesk.db import Database
 from clubdesk.models.club import Club
+from clubdesk.models.event import Event
 from clubdesk.pairing import Entrant, explain_lives, explain_swiss
 from clubdesk.services import formats as F
 from clubdesk.services import rounds as R
@@ -69,7 +70,7 @@ def named(
 
 def explain_round(
     s: Session,
-    ev: object,
+    ev: Event,
     number: int,
     fld: F.Field,
     played: Sequence[F.Played],
@@ -79,7 +80,7 @@ def explain_round(
     lives: int | None = None,
 ) -> list[str] | None:
     """The explanation of a Swiss or lives round's pairs, in names; None for the other formats."""
-    fmt = getattr(ev, "format", "")
+    fmt = ev.format
     clubs = club_names(s)
     if fmt == "lives":
         ents = F.pairing_entrants(fld, played, scheme, lives=lives)
@@ -94,24 +95,28 @@ def explain_pairing(db: Database, event_id: int, pairs: Sequence[tuple[int, int 
     """The proposed round's pairs as they are now (after manual swaps in the wizard) explained again, in
     names; None when the format's explanation cannot be worked out again (brackets, fixed schedules)."""
     with db.session() as s:
-        ev = R.get_event(s, event_id)
-        if ev.format not in ("swiss", "lives"):
-            return None
-        n = R.night(s, ev)
-        rounds = R.rounds_of(s, ev.id)
-        number = rounds[-1].number if rounds and rounds[-1].status == "proposed" else len(rounds) + 1
-        played = R.played_matches(s, ev)
-        family, _params = R.params_of(ev)
-        scheme = F.points_scheme(family, n.encounter_games)
-        names = {str(k): v for k, v in R.entrant_names(s, ev.id).items()}
-        spairs = [(str(a), None if b is None else str(b)) for a, b in pairs]
-        paired = {e for p in spairs for e in p if e is not None}
-        full = R.the_field(s, ev, number)
-        if not paired <= set(full.ids):
-            return None
-        # the field as the round was paired: who is in the pairs (a requested bye sits out, T4e)
-        fld = F.Field(tuple(e for e in full.ids if e in paired), full.ratings, full.clubs)
-        try:
-            return explain_round(s, ev, number, fld, played, scheme, spairs, names, lives=n.lives)
-        except (KeyError, ValueError):
-            return None
+        return explain_in(s, R.get_event(s, event_id), pairs)
+
+
+def explain_in(s: Session, ev: Event, pairs: Sequence[tuple[int, int | None]]) -> list[str] | None:
+    """:func:`explain_pairing` inside an open session (``rounds.set_tables`` stores it after an edit)."""
+    if ev.format not in ("swiss", "lives"):
+        return None
+    n = R.night(s, ev)
+    rounds = R.rounds_of(s, ev.id)
+    number = rounds[-1].number if rounds and rounds[-1].status == "proposed" else len(rounds) + 1
+    played = [p for p in R.played_matches(s, ev) if p.round < number]
+    family, _params = R.params_of(ev)
+    scheme = F.points_scheme(family, n.encounter_games)
+    names = {str(k): v for k, v in R.entrant_names(s, ev.id).items()}
+    spairs = [(str(a), None if b is None else str(b)) for a, b in pairs]
+    paired = {e for p in spairs for e in p if e is not None}
+    full = R.the_field(s, ev, number)
+    if not paired <= set(full.ids):
+        return None
+    # the field as the round was paired: who is in the pairs (a requested bye sits out, T4e)
+    fld = F.Field(tuple(e for e in full.ids if e in paired), full.ratings, full.clubs)
+    try:
+        return explain_round(s, ev, number, fld, played, scheme, spairs, names, lives=n.lives)
+    except (KeyError, ValueError):
+        return None

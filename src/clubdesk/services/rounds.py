@@ -491,6 +491,13 @@ def set_tables(
                 )
         else:
             forced = _check_edit(s, ev, n, new, names, actor, force_reason)
+            if {frozenset(p) for p in new} != set(refs):  # pairs changed by hand: explained again (issue 20)
+                from clubdesk.services import explain as EX
+
+                lines = EX.explain_in(s, ev, new)
+                if lines is not None:
+                    kept_lines = json.loads(rnd.explanations or "[]")[len(paired) :]  # the requested byes
+                    rnd.explanations = json.dumps([*lines, *kept_lines], ensure_ascii=False)
         real = [p for p in new if p[1] is not None]
         byes = [p for p in new if p[1] is None]
         order = F.arrange_tables([[str(x) for x in p if x is not None] for p in real], fixed)  # strict
