@@ -46,6 +46,7 @@ from clubdesk.services import standings as ST
 from clubdesk.services.base import Actor, ServiceError
 from clubdesk.ui.models.tables_model import (
     COL_A,
+    COL_APPROVED,
     COL_B,
     COL_STATE,
     FILTERS,
@@ -57,7 +58,7 @@ from clubdesk.ui.models.tables_model import (
 from clubdesk.ui.score_entry import EntryChange, FinalScoreForm, SheetEntryForm, entry_form_for
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.theme import themed
-from clubdesk.ui.widgets.fit import elided, fit_combo, fit_combos
+from clubdesk.ui.widgets.fit import DropColumns, elided, fit_combo, fit_combos
 
 QR_PREFIX = "CLUBDESK:TABLE:"
 
@@ -604,11 +605,14 @@ class RoundsSection(QWidget):
         header.setSectionResizeMode(COL_A, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(COL_B, QHeaderView.ResizeMode.Stretch)
         header.setMinimumSectionSize(48)
+        header.setMaximumSectionSize(150)  # approvals and states elide (tooltip): the names keep the room
         # names get the room; the number, score and approval columns stay as wide as their contents
         self.view.setColumnWidth(COL_STATE, 150)
         self.view.setWordWrap(False)
         self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.view.activated.connect(self._activated)
+        # a narrow list (a table open beside it on a laptop) drops the approvals first: the panel shows them
+        DropColumns(self.view, COL_A, [COL_APPROVED], min_stretch=110)
 
         top = QHBoxLayout()
         top.addWidget(QLabel(_("Event")))

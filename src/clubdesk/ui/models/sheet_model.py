@@ -249,23 +249,32 @@ class SheetModel(QAbstractTableModel):
         ):
             return None
         a, b = self.side_names[0], self.side_names[1]
-        if role == Qt.ItemDataRole.DisplayRole:  # short in the header, whole in its tooltip
-            a, b = _short(a), _short(b)
         total = _("score") if self.family == "tavla" else _("total")
+        if role == Qt.ItemDataRole.ToolTipRole:  # the whole side names
+            return {
+                COL_PTS_A: _("points of the entry: {side}").format(side=a),
+                COL_PTS_B: _("points of the entry: {side}").format(side=b),
+                COL_TOT_A: f"{a} {total}",
+                COL_TOT_B: f"{b} {total}",
+            }.get(section)
+        # short in the header (the first name of a side), so the Entry column keeps the room
+        a, b = _short(a), _short(b)
         return {
             COL_NO: "#",
             COL_GAME: _("Game"),
             COL_ENTRY: _("Entry"),
             COL_PTS_A: f"+ {a}",
             COL_PTS_B: f"+ {b}",
-            COL_TOT_A: f"{a} {total}",
-            COL_TOT_B: f"{b} {total}",
+            COL_TOT_A: f"Σ {a}",
+            COL_TOT_B: f"Σ {b}",
             COL_NOTE: _("Explanation"),
         }[section]
 
 
-def _short(name: str, chars: int = 10) -> str:
-    return name if len(name) <= chars else name[: chars - 1].rstrip() + "…"
+def _short(name: str, chars: int = 9) -> str:
+    """A side's name for a narrow header: its first word, shortened with … past ``chars``."""
+    first = name.split()[0] if name.split() else name
+    return first if len(first) <= chars else first[: chars - 1] + "…"
 
 
 def _signed(n: int) -> str:

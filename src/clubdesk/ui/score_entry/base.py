@@ -51,7 +51,7 @@ from clubdesk.ui.models.sheet_model import (
     sheet_rows,
 )
 from clubdesk.ui.theme import themed
-from clubdesk.ui.widgets.fit import fit_combos
+from clubdesk.ui.widgets.fit import fit_combo, fit_combos
 
 Entry = dict[str, Any]
 
@@ -217,6 +217,8 @@ class SheetEntryForm(QWidget):
         header = self.view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(COL_ENTRY, QHeaderView.ResizeMode.Stretch)
+        header.setMaximumSectionSize(110)  # the numbers stay narrow: the Entry column gets the room
+        self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
         # the explanation is each row's tooltip and shows under the sheet for the selected row
         self.view.setColumnHidden(COL_NOTE, True)
         if self.family == "tavla":
@@ -276,6 +278,9 @@ class SheetEntryForm(QWidget):
         self.addAction(to_sheet)
 
         self.build_inputs()
+        first = self.first_input()
+        if isinstance(first, QComboBox):
+            fit_combo(first, 24)  # the outcome list says what to type
         fit_combos(self)
         self._chain_tab_order()
         self._refresh()

@@ -85,7 +85,7 @@ class _DominoFamilyForm(SheetEntryForm):
         self.outcome.setObjectName("outcome")
         for code, label in self.OUTCOMES:
             self.outcome.addItem(label, code)
-        add_no_choice(self.outcome, _("outcome: type its first letter"))
+        add_no_choice(self.outcome, _("choose: type a letter"))
         self.seat = self._seat_combo("seat")
         self.pips = [_int_field(f"pips{i}") for i in range(4)]
         pips_row = QWidget()

@@ -33,7 +33,7 @@ class TavlaEntryForm(SheetEntryForm):
             ("forfeit", _("Forfeit")),
         ):
             self.outcome.addItem(label, code)
-        add_no_choice(self.outcome, _("outcome: type its first letter"))
+        add_no_choice(self.outcome, _("choose: type a letter"))
         self.side = KeyCombo()
         self.side.setObjectName("side")
         for s in (0, 1):
