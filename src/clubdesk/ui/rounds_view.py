@@ -3,9 +3,12 @@ the table call with its countdown and one-action forfeits, and the pairing wizar
 
 Keyboard: Ctrl+P pair the next round (wizard), Ctrl+T (or a QR scanner) to the table field — type a table
 number or scan ``CLUBDESK:TABLE:<event>:<round>:<table>`` and Enter opens the table; Ctrl+L back to the
-tables list (Enter opens the selected table); in a table: the scorer's initials once, then the entry form
-(see ``clubdesk.ui.score_entry``); Ctrl+1/Ctrl+2 are the window's, so side approvals are Alt+A and Alt+B;
-Ctrl+I opens the incident form for the table.
+tables list (Enter opens the selected table); in a table: the scorer's initials once (the last ones given
+are offered, selected: Enter keeps them), then the entry form (see ``clubdesk.ui.score_entry``); Ctrl+1/Ctrl+2
+are the window's, so side approvals are Alt+A and Alt+B; Ctrl+I opens the incident form for the table.
+
+Nothing stale: the table panel names its event and round and closes when the event or round changes; each
+table opened keeps its panel for the session, so undo survives switching tables.
 """
 
 from __future__ import annotations
