@@ -420,3 +420,25 @@ def test_tavla_drop_says_the_double_refused_and_its_points_before_saving(qtbot) 
     assert "2" in form.preview.text() and "dropped" in form.preview.text()
     assert form.submit()
     assert saved and form.result["score"] == [0, 2]
+
+
+def test_an_open_table_follows_a_change_made_elsewhere(qtbot, active, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 20, item 1: the open table is never stale: a change stored elsewhere (the discipline area, a
+    second desk) shows on its sheet and state when dataChanged says so."""
+    from clubdesk.services import results as RS
+
+    db, ev = night(tmp_path)
+    state = DeskState(db, REF)
+    section = RoundsSection(state)
+    active(section)
+    section.select_event(ev)
+    panel = section.open_table(1)
+    panel.initials.setText("SR")
+    panel._initials_given()
+    form = panel.form
+    assert form.entries == []
+    game = {"type": "game", "winner": 0, "kind": "single", "cube": 1, "dropped": False}
+    RS.add_entry(db, DESK, ev, 1, 1, game)
+    state.dataChanged.emit("discipline")
+    assert section.panel is panel and panel.form.entries == [game]
+    assert panel.table.status == "in_play" and "1–0" in panel.status.text()

@@ -275,6 +275,22 @@ class TablePanel(QWidget):
             self.initials.setFocus()
             self.initials.selectAll()
 
+    def follow_store(self) -> None:
+        """After a change made elsewhere (a penalty, a referee's decision): the table's state, and the sheet
+        built again only when its stored entries differ from the form's (what is being typed is kept)."""
+        try:
+            rv = R.get_round(self.state.db, self.ev.id, self.round_no)
+        except ServiceError:
+            return
+        for t in rv.tables:
+            if t.table == self.table.table:
+                self.table = t
+        self._update_status()
+        if isinstance(self.form, SheetEntryForm):
+            games = RS.table_entries(self.state.db, self.ev.id, self.round_no, self.table.table)
+            if [dict(e) for e in games.get(self.game_no, [])] != self.form.entries:
+                self._build_form()
+
     def reopen(self, table: R.TableView) -> None:
         """The table opened again this session: its state reloaded, the form kept (with its undo history)
         while the sheet is as the form left it, else built again from the stored entries; whatever was
@@ -757,6 +773,10 @@ class RoundsSection(QWidget):
             self.reload_events()
         elif section == "rounds":
             self.load_round()
+        elif section in ("discipline", "discipline-section"):  # a penalty or decision can change a table
+            self.load_round()
+            if self.panel is not None:
+                self.panel.follow_store()
 
     # ------------------------------------------------------------------ the table call (T3b)
     def call_due_at(self) -> Any:
