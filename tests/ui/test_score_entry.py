@@ -335,3 +335,13 @@ def test_enter_in_the_outcome_list_never_saves(qtbot, active) -> None:  # type: 
     assert saved == [] and "Enter again" in form.mode.text()
     key(qtbot, Qt.Key.Key_Return)
     assert len(saved) == 1 and saved[0].entry == {"type": "annulled", "lead_lost": False}
+
+
+def test_final_score_form_saves_nothing_before_a_score_is_typed(qtbot, active) -> None:  # type: ignore[no-untyped-def]
+    got: list[tuple] = []
+    form = FinalScoreForm(lambda s, p: got.append((s, p)), ("A", "B"))
+    active(form)
+    form.first_input().setFocus()
+    type_text(qtbot, "SR")  # initials typed into the form as it opens: not a score
+    key(qtbot, Qt.Key.Key_Return)
+    assert got == [] and "Type the score" in form.error.text()

@@ -426,7 +426,8 @@ class TablePanel(QWidget):
         if encounter > 0 and settings.get("result_mode") != "score":
             self._encounter_row(encounter)
         if settings.get("result_mode") == "score":
-            form: SheetEntryForm | FinalScoreForm = FinalScoreForm(self._save_score, names)
+            stored = t.score if t.status != "waiting" else (0, 0)  # a correction starts from the stored score
+            form: SheetEntryForm | FinalScoreForm = FinalScoreForm(self._save_score, names, stored, t.points)
         else:
             games = RS.table_entries(self.state.db, self.ev.id, self.round_no, t.table)
             entries = games.get(self.game_no, [])
