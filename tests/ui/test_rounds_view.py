@@ -442,3 +442,46 @@ def test_an_open_table_follows_a_change_made_elsewhere(qtbot, active, tmp_path: 
     state.dataChanged.emit("discipline")
     assert section.panel is panel and panel.form.entries == [game]
     assert panel.table.status == "in_play" and "1–0" in panel.status.text()
+
+
+def test_a_substitute_asked_for_by_name_takes_the_seat(qtbot, active, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Issue 20, item 5 (rule E7b): the substitution names both players; the substitute takes the seat of
+    the player he replaces, and the seats shown say so."""
+    from clubdesk.models.member import Member
+    from clubdesk.services import results as RS
+
+    db = open_db(tmp_path)
+    ev, _ids = make_event(db, ruleset="domino-es", fmt="round-robin", players=2, per_entrant=4, entry="team")
+    R.configure(db, DESK, ev, encounter_games=2)
+    R.propose_round(db, DESK, ev)
+    R.publish_round(db, DESK, ev)
+    seats = RS.encounter_seats(db, ev, 1, 1, 1)
+    with db.session() as s:
+        name_of = {m.number: m.name for m in s.query(Member)}
+    leaving = seats[0]
+    # the leaving player's team mate who does not play this game: "Player <k>a" is replaced by "<k>c"
+    spare = next(n for n, nm in name_of.items() if nm == name_of[leaving][:-1] + "c")
+    section = RoundsSection(DeskState(db, REF))
+    active(section)
+    section.select_event(ev)
+    panel = section.open_table(1)
+    panel.initials.setText("SR")
+    panel._initials_given()
+
+    def fill(dialog) -> int:  # type: ignore[no-untyped-def]
+        # by name: the leaving player is offered among the seated ones only
+        dialog.out.setText(name_of[leaving])
+        dialog.out._offer(name_of[leaving])
+        (label,) = dialog.out.choices()
+        dialog.out.choose(label)
+        dialog.into._offer(name_of[spare])
+        dialog.into.choose(next(c for c in dialog.into.choices() if spare in c))
+        dialog.side.setCurrentIndex(0)
+        dialog.accept()
+        return int(dialog.result())
+
+    monkeypatch.setattr(rounds_view.SubstituteDialog, "exec", fill)
+    assert panel.open_substitute()
+    assert RS.encounter_seats(db, ev, 1, 1, 1)[0] == spare
+    assert name_of[spare] in panel.seats_label.text()
+    assert name_of[leaving] not in panel.seats_label.text()

@@ -42,9 +42,9 @@ from PySide6.QtWidgets import (
 from clubdesk.games import replay
 from clubdesk.i18n import _
 from clubdesk.services import events as events_service
+from clubdesk.services import lookup, seating
 from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
-from clubdesk.services import seating
 from clubdesk.services import standings as ST
 from clubdesk.services.base import Actor, ServiceError
 from clubdesk.ui.models.tables_model import (
@@ -62,6 +62,7 @@ from clubdesk.ui.score_entry import EntryChange, FinalScoreForm, SheetEntryForm,
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.theme import themed
 from clubdesk.ui.widgets.fit import DropColumns, elided, fit_combo, fit_combos
+from clubdesk.ui.widgets.name_field import NameField
 
 QR_PREFIX = "CLUBDESK:TABLE:"
 
@@ -157,6 +158,67 @@ def preview_lines(pv: Any, names: dict[int, str]) -> list[str]:
     for text in pv.published_pairings:
         lines.append(_("already published: {t}").format(t=text))
     return lines
+
+
+class SubstituteDialog(QDialog):
+    """A substitute takes the seat of the player he replaces (rules E7b, E20): both asked for by name."""
+
+    def __init__(self, panel: TablePanel) -> None:
+        super().__init__(panel)
+        self.panel = panel
+        self.setWindowTitle(_("Substitute a player (E7b)"))
+        db = panel.state.db
+        seated = set(panel.seated_numbers())
+        self.side = QComboBox()
+        self.side.setObjectName("substituteSide")
+        for k, name in enumerate(panel.table.names):
+            self.side.addItem(name or _("bye"), k)
+        self.out = NameField(lambda text: [c for c in lookup.member_choices(db, text) if c.key in seated])
+        self.out.setObjectName("substituteOut")
+        self.out.setPlaceholderText(_("the player leaving: name or number"))
+        self.into = NameField(lambda text: lookup.member_choices(db, text))
+        self.into.setObjectName("substituteIn")
+        self.into.setPlaceholderText(_("the substitute: name or number"))
+        self.reason = QLineEdit()
+        self.reason.setObjectName("substituteReason")
+        self.error = QLabel()
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet(themed("color: #b00020;"))
+        form = QFormLayout()
+        form.addRow(_("Side"), self.side)
+        form.addRow(_("Leaves"), self.out)
+        form.addRow(_("Comes in"), self.into)
+        form.addRow(_("Reason"), self.reason)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.error)
+        layout.addWidget(buttons)
+        self.out.setFocus()
+
+    def accept(self) -> None:
+        p = self.panel
+        try:
+            RS.substitute(
+                p.state.db,
+                p.actor(),
+                p.ev.id,
+                p.round_no,
+                p.table.table,
+                p.game_no,
+                int(self.side.currentData()),
+                self.out.value(),
+                self.into.value(),
+                self.reason.text().strip(),
+            )
+        except ServiceError as exc:
+            self.error.setText(exc.message)
+            return
+        super().accept()
 
 
 class TablePanel(QWidget):
@@ -398,6 +460,12 @@ class TablePanel(QWidget):
         lay.addWidget(QLabel(_("Encounter game (Alt+G):")))
         lay.addWidget(box)
         lay.addWidget(seats, 1)
+        sub = QPushButton(_("Substitute… (Ctrl+U)"))
+        sub.setObjectName("substitute")
+        sub.setAutoDefault(False)
+        sub.clicked.connect(self.open_substitute)
+        lay.addWidget(sub)
+        QShortcut(QKeySequence("Ctrl+U"), row, self.open_substitute)
         self.form_box.addWidget(row)
         self.game_box, self.seats_label = box, seats
         QShortcut(QKeySequence("Alt+G"), row, box.setFocus)
@@ -409,6 +477,25 @@ class TablePanel(QWidget):
             return seating.seat_names(db, ev, r, t, self.game_no)
         except ServiceError:
             return None
+
+    def seated_numbers(self) -> list[str]:
+        """The member numbers at this table's seats in the game being entered (E7, E7b)."""
+        try:
+            return RS.encounter_seats(
+                self.state.db, self.ev.id, self.round_no, self.table.table, self.game_no
+            )
+        except ServiceError:
+            return []
+
+    def open_substitute(self) -> bool:
+        """The substitution form; after it the seats are shown again with the substitute in his seat."""
+        dialog = SubstituteDialog(self)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return False
+        self.message.setText(_("Substitution recorded: the substitute takes the seat (E7b)."))
+        self._build_form()
+        self.state.dataChanged.emit("rounds")
+        return True
 
     def select_game(self, game_no: int) -> None:
         """Enter another game of the encounter (game 2 after game 1, E7b)."""
