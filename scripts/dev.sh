@@ -4,6 +4,8 @@
 #   scripts/dev.sh test   install everything into .venv and run the whole test suite headless
 #   scripts/dev.sh setup  install only
 #   scripts/dev.sh i18n   extract the message catalog template and compile the catalogs (Babel)
+# The compiled catalogs (resources/locale/<lang>/LC_MESSAGES/clubdesk.mo) are built here, never committed:
+# setup, test and demo compile every .po before anything runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -38,7 +40,11 @@ python_packages() {
   "$VENV/bin/python" -c "import clubdesk, PySide6, sqlalchemy, rustworkx" # fail loudly if the install did not work
 }
 
-setup() { system_packages; python_packages; }
+compile_catalogs() {
+  "$VENV/bin/python" -m clubdesk.i18n_tools compile >/dev/null
+}
+
+setup() { system_packages; python_packages; compile_catalogs; }
 
 run_tests() {
   export QT_QPA_PLATFORM=offscreen
@@ -60,11 +66,11 @@ run_tests() {
 }
 
 i18n() {
-  mkdir -p resources/locale
-  "$VENV/bin/pybabel" extract -F babel.cfg -k _ -k N_ -k ngettext:1,2 -o resources/locale/clubdesk.pot src
-  if compgen -G "resources/locale/*/LC_MESSAGES/clubdesk.po" >/dev/null; then
-    "$VENV/bin/pybabel" compile -d resources/locale -D clubdesk
-  fi
+  # the template from src/ and the strings that live in data (resources/*.toml); every catalog brought to it
+  # (new msgids appear with an empty msgstr for the translators, no fuzzy guesses); then every catalog compiled
+  "$VENV/bin/python" -m clubdesk.i18n_tools extract
+  "$VENV/bin/python" -m clubdesk.i18n_tools update >/dev/null
+  compile_catalogs
 }
 
 case "${1:-}" in

@@ -15,6 +15,18 @@ import pytest  # noqa: E402
 from clubdesk import i18n  # noqa: E402
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _compiled_catalogs() -> None:
+    """The .mo files are built by the install (scripts/dev.sh setup); a .po edited since is compiled again."""
+    from clubdesk.i18n_tools import catalogs, compile_all
+
+    if any(
+        not po.with_suffix(".mo").is_file() or po.with_suffix(".mo").stat().st_mtime < po.stat().st_mtime
+        for po in catalogs().values()
+    ):
+        compile_all()
+
+
 @pytest.fixture(autouse=True)
 def _english() -> Iterator[None]:
     """Every test starts in English and leaves English behind."""

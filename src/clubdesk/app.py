@@ -15,6 +15,14 @@ log = logging.getLogger("clubdesk.app")
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    """The window's options; ``--help`` and wrong usage speak the ``--lang`` given (or CLUBDESK_LANG)."""
+    import os
+
+    from clubdesk.cli import argparse_i18n
+    from clubdesk.cli.core import _pre_lang
+
+    i18n.set_language(_pre_lang(list(argv)) or os.environ.get("CLUBDESK_LANG") or "en")
+    argparse_i18n.install()
     parser = argparse.ArgumentParser(prog="clubdesk", description=_("ClubDesk desktop application."))
     parser.add_argument("--db", type=Path, help=_("database file to open"))
     parser.add_argument("--demo", action="store_true", help=_("open the demo club (a separate database)"))
@@ -62,10 +70,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     lang = args.lang or settings_service.club_settings(db).language
     i18n.set_language(lang)
     install_qt_translator(app, lang)
+    from clubdesk.services import staff
     from clubdesk.ui.main_window import MainWindow
+    from clubdesk.ui.safety_panel import AutoBackup, PinDialog
     from clubdesk.ui.state import DeskState
 
     state = DeskState(db)
+    if staff.has_accounts(
+        db
+    ):  # issue 23: from the first account on, the desk opens for a person proved by PIN
+        login = PinDialog(db)
+        if login.exec() != PinDialog.DialogCode.Accepted or login.actor is None:
+            return 0
+        state.actor = login.actor
+    backups = AutoBackup(state, app)  # on opening, every 30 minutes with changes, on closing
+    backups.start()
+    app.aboutToQuit.connect(lambda: backups.run("close"))
     window = MainWindow(state)
     window.show()
     log.info("opened %s", db.path)

@@ -1,23 +1,35 @@
-"""The database file: engine, pragmas, migrations at start-up, sessions.
+"""The database file: engine, pragmas, migrations at start-up, sessions, backups.
 
 - Every connection gets ``journal_mode=WAL``, ``foreign_keys=ON``, ``synchronous=FULL`` and a busy timeout.
-- Migrations (Alembic, packaged in ``clubdesk/models/migrations``) are applied when the file is opened; a
-  backup copy is made first whenever an existing database is upgraded. Alembic is imported only then.
-- A database written by a newer ClubDesk (a revision this version does not know) is refused.
+- Transactions are real SQLite transactions (the driver's own implicit BEGIN is switched off): a
+  service's session starts with ``BEGIN IMMEDIATE``, so a check and the write it allows happen under one
+  write lock and two desks cannot both pass the same check; a lock held too long by another desk is one
+  clear refusal.
+- Opening is safe: a 0-byte, damaged or foreign file is refused and never written to; ``quick_check``
+  runs on every open, the full ``integrity_check`` after an unclean shutdown; a new database is built
+  beside the target and moved into place only when complete, so a kill during creation leaves nothing.
+- Migrations (Alembic, packaged in ``clubdesk/models/migrations``) run in ONE transaction under the write
+  lock: a kill leaves the old or the new schema, never half; a second process opening the same old file
+  waits for the first upgrader and then finds it already upgraded. One backup per upgrade, not per try.
+- Files are created readable by their owner only (0600).
+- ``backup_database`` / ``restore_database`` use SQLite's online backup API, consistent while others write.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from clubdesk.i18n import _
@@ -26,14 +38,21 @@ log = logging.getLogger("clubdesk.db")
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "models" / "migrations"
 BUSY_TIMEOUT_MS = 5000
+UPGRADE_WAIT_MS = 120_000  # a second opener waits this long for another process's upgrade
+FILE_MODE = 0o600
+CLUBDESK_TABLES = {"alembic_version", "settings", "audit_log"}
 
 
 class DatabaseError(Exception):
-    """A database that cannot be opened; ``code`` is stable, ``str()`` is translated."""
+    """A database that cannot be opened or used; ``code`` is stable, ``str()`` is translated."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
+
+
+def busy_error() -> DatabaseError:
+    return DatabaseError("busy", _("The database is busy at another desk; try again."))
 
 
 def known_revisions() -> list[str]:
@@ -46,6 +65,8 @@ def head_revision() -> str:
 
 
 def _set_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # The driver's implicit transactions leave DDL outside any transaction; we begin them ourselves.
+    dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA foreign_keys=ON")
@@ -54,11 +75,40 @@ def _set_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _begin_immediate(connection: Any) -> None:
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def make_engine(path: Path) -> Engine:
+    """An engine on ``path`` whose transactions take the write lock at their start (``BEGIN IMMEDIATE``)."""
+    engine = create_engine(f"sqlite:///{path}", future=True)
+    event.listen(engine, "connect", _set_pragmas)
+    event.listen(engine, "begin", _begin_immediate)
+    return engine
+
+
+def _is_busy(exc: BaseException) -> bool:
+    text = str(exc).lower()
+    return "database is locked" in text or "database is busy" in text or "database table is locked" in text
+
+
+def _not_a_database(path: Path) -> DatabaseError:
+    return DatabaseError("not-a-database", _("{path} is not a ClubDesk database.").format(path=path))
+
+
+def _read_only(path: Path) -> sqlite3.Connection:
+    """A connection that can never write to ``path`` (nor create it)."""
+    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
+
+
 def current_revision(path: Path) -> str | None:
-    """The schema revision stored in the file, or None for an empty/new file."""
+    """The schema revision stored in the file, or None for a missing file or one without ClubDesk's schema."""
     if not path.exists() or path.stat().st_size == 0:
         return None
-    con = sqlite3.connect(path)
+    try:
+        con = _read_only(path)
+    except sqlite3.DatabaseError as exc:
+        raise _not_a_database(path) from exc
     try:
         row = con.execute(
             "SELECT name FROM sqlite_master WHERE type='table' AND name='alembic_version'"
@@ -68,77 +118,222 @@ def current_revision(path: Path) -> str | None:
         ver = con.execute("SELECT version_num FROM alembic_version").fetchone()
         return str(ver[0]) if ver else None
     except sqlite3.DatabaseError as exc:
-        raise DatabaseError(
-            "not-a-database", _("{path} is not a ClubDesk database.").format(path=path)
-        ) from exc
+        raise _not_a_database(path) from exc
     finally:
         con.close()
 
 
+def check_file(path: Path, *, full: bool = False) -> str:
+    """Refuse a file that is not a sound ClubDesk database; return its revision.
+
+    0-byte, damaged (``quick_check``/``integrity_check`` fails), foreign (an SQLite file without ClubDesk's
+    tables) and unknown-schema files are refused with a translated :class:`DatabaseError`. Never writes.
+    """
+    if not path.is_file():
+        raise DatabaseError("no-such-file", _("{path} does not exist.").format(path=path))
+    if path.stat().st_size == 0:
+        raise DatabaseError(
+            "empty-file",
+            _("{path} is an empty file, not a ClubDesk database; it was left alone.").format(path=path),
+        )
+    try:
+        con = _read_only(path)
+        try:
+            names = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            check = "integrity_check" if full else "quick_check"
+            result = [r[0] for r in con.execute(f"PRAGMA {check}")]
+        finally:
+            con.close()
+    except sqlite3.OperationalError as exc:
+        if _is_busy(exc):
+            raise busy_error() from exc
+        raise _not_a_database(path) from exc
+    except sqlite3.DatabaseError as exc:
+        raise _not_a_database(path) from exc
+    if result != ["ok"]:
+        raise DatabaseError(
+            "damaged",
+            _("{path} is damaged ({detail}); it was not opened. Restore a backup.").format(
+                path=path, detail=result[0] if result else "?"
+            ),
+        )
+    if not CLUBDESK_TABLES <= names:
+        raise DatabaseError(
+            "foreign-database",
+            _("{path} is a database of another program, not of ClubDesk; it was left alone.").format(
+                path=path
+            ),
+        )
+    revision = current_revision(path)
+    if revision is None:
+        raise _not_a_database(path)
+    if revision not in known_revisions():
+        raise DatabaseError(
+            "schema-too-new",
+            _(
+                "{path} was written by a newer ClubDesk (schema {rev}). "
+                "Install the newer ClubDesk to open it; nothing was changed."
+            ).format(path=path, rev=revision),
+        )
+    return revision
+
+
+def _restrict(path: Path) -> None:
+    with suppress(OSError):
+        os.chmod(path, FILE_MODE)
+
+
 def backup_file(source: Path, target: Path) -> Path:
-    """A consistent copy of a (possibly live) SQLite file, made with sqlite3's backup API."""
+    """A consistent copy of a (possibly live) SQLite file, made with sqlite3's backup API; owner-only."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    src = sqlite3.connect(source)
-    dst = sqlite3.connect(target)
+    partial = target.with_name(target.name + ".part")
+    partial.unlink(missing_ok=True)
+    fd = os.open(partial, os.O_CREAT | os.O_WRONLY, FILE_MODE)
+    os.close(fd)
+    src = sqlite3.connect(source, timeout=BUSY_TIMEOUT_MS / 1000)
+    dst = sqlite3.connect(partial)
     try:
         src.backup(dst)
+        dst.execute("PRAGMA journal_mode=DELETE")  # the copy is one self-contained file
     finally:
         dst.close()
         src.close()
+    os.replace(partial, target)
+    _restrict(target)
     return target
+
+
+def _sidecar(path: Path) -> Path:
+    """Present while a ClubDesk has the file open: found at the next open, it means an unclean shutdown."""
+    return path.with_name(path.name + ".open")
 
 
 class Database:
     """One open ClubDesk database file."""
 
-    def __init__(self, path: Path | str, *, backups_dir: Path | None = None) -> None:
-        self.path = Path(path).expanduser().resolve()
+    def __init__(self, path: Path | str, *, backups_dir: Path | None = None, create: bool = True) -> None:
+        self.path = Path(path).expanduser().absolute()
+        if self.path.exists():
+            self.path = self.path.resolve()
         self.backups_dir = backups_dir if backups_dir is not None else self.path.parent / "backups"
         self.upgrade_backup: Path | None = None
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._migrate()
-        self.engine: Engine = create_engine(f"sqlite:///{self.path}", future=True)
-        event.listen(self.engine, "connect", _set_pragmas)
+        self.unclean_shutdown = False
+        if not self.path.parent.is_dir():
+            raise DatabaseError(
+                "no-such-folder",
+                _("The folder {folder} does not exist; no database was created.").format(
+                    folder=self.path.parent
+                ),
+            )
+        if self.path.exists():
+            if self.path.is_dir() or not self.path.is_file():
+                raise _not_a_database(self.path)
+            self.unclean_shutdown = _sidecar(self.path).exists()
+            check_file(self.path, full=self.unclean_shutdown)
+            self._migrate()
+        elif create:
+            _create(self.path)
+        else:
+            raise DatabaseError("no-such-file", _("{path} does not exist.").format(path=self.path))
+        self.engine: Engine = make_engine(self.path)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        with suppress(OSError):
+            _sidecar(self.path).touch(mode=FILE_MODE)
 
     def _migrate(self) -> None:
         revisions = known_revisions()
-        current = current_revision(self.path)
-        if current is not None and current not in revisions:
-            raise DatabaseError(
-                "schema-too-new",
-                _(
-                    "{path} was written by a newer ClubDesk (schema {rev}). "
-                    "Install the newer ClubDesk to open it; nothing was changed."
-                ).format(path=self.path, rev=current),
-            )
-        if current == revisions[-1]:
+        if current_revision(self.path) == revisions[-1]:
             return
-        if current is not None:
-            stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-            self.upgrade_backup = backup_file(
-                self.path, self.backups_dir / f"{self.path.stem}-before-{revisions[-1]}-{stamp}.sqlite3"
-            )
-            log.info("backed up %s to %s before upgrading", self.path, self.upgrade_backup)
-        upgrade(self.path)
+        self.upgrade_backup = _upgrade_in_place(self.path, self.backups_dir)
 
     @contextmanager
     def session(self) -> Iterator[Session]:
-        """One transaction: committed when the block ends, rolled back on any error."""
-        with self._sessions() as session, session.begin():
-            yield session
+        """One write transaction (``BEGIN IMMEDIATE``): committed when the block ends, rolled back on any
+        error. A lock held by another desk longer than the busy timeout is ``DatabaseError("busy")``.
+        """
+        try:
+            with self._sessions() as session, session.begin():
+                yield session
+        except OperationalError as exc:
+            if _is_busy(exc):
+                raise busy_error() from exc
+            raise
 
     def close(self) -> None:
         self.engine.dispose()
+        with suppress(OSError):
+            _sidecar(self.path).unlink(missing_ok=True)
 
 
-def upgrade(path: Path, revision: str = "head") -> None:
-    """Apply migrations up to ``revision`` (Alembic is imported here only)."""
+def _create(path: Path) -> None:
+    """Build a new database beside ``path`` and move it into place only when every migration has run."""
+    partial = path.with_name(path.name + ".creating")
+    for suffix in ("", "-wal", "-shm"):
+        partial.with_name(partial.name + suffix).unlink(missing_ok=True)
+    fd = os.open(partial, os.O_CREAT | os.O_WRONLY, FILE_MODE)
+    os.close(fd)
+    upgrade(partial)
+    con = sqlite3.connect(partial)
+    try:
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        con.close()
+    for side in ("-wal", "-shm"):
+        partial.with_name(partial.name + side).unlink(missing_ok=True)
+    try:
+        os.link(partial, path)  # fails if another process created the file meanwhile: theirs wins
+    except FileExistsError:
+        pass
+    except OSError:
+        if not path.exists():
+            os.replace(partial, path)
+    partial.unlink(missing_ok=True)
+    _restrict(path)
+
+
+def _upgrade_in_place(path: Path, backups_dir: Path) -> Path | None:
+    """Upgrade an existing file to head in one transaction, after one backup copy of the revision it had."""
     from alembic import command
     from alembic.config import Config
 
-    engine = create_engine(f"sqlite:///{path}", future=True)
-    event.listen(engine, "connect", _set_pragmas)
+    head = head_revision()
+    engine = make_engine(path)
+    backup: Path | None = None
+    try:
+        with engine.connect() as connection:
+            raw = connection.connection.dbapi_connection
+            assert raw is not None
+            raw.execute(f"PRAGMA busy_timeout={UPGRADE_WAIT_MS}")
+            try:
+                transaction = connection.begin()  # BEGIN IMMEDIATE: waits for another upgrader
+            except OperationalError as exc:
+                if _is_busy(exc):
+                    raise busy_error() from exc
+                raise
+            with transaction:
+                row = connection.exec_driver_sql("SELECT version_num FROM alembic_version").fetchone()
+                current = str(row[0]) if row else None
+                if current == head:
+                    return None  # another process upgraded it while we waited
+                backup = backups_dir / f"{path.stem}-before-{head}-from-{current}.sqlite3"
+                if not backup.exists():  # one copy per upgrade, however often it is retried
+                    backup_file(path, backup)
+                    log.info("backed up %s to %s before upgrading", path, backup)
+                cfg = Config()
+                cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+                cfg.attributes["connection"] = connection
+                command.upgrade(cfg, "head")
+    finally:
+        engine.dispose()
+    return backup
+
+
+def upgrade(path: Path, revision: str = "head") -> None:
+    """Apply migrations up to ``revision`` in one transaction (Alembic is imported here only)."""
+    from alembic import command
+    from alembic.config import Config
+
+    engine = make_engine(path)
     try:
         with engine.begin() as connection:
             cfg = Config()
@@ -147,3 +342,153 @@ def upgrade(path: Path, revision: str = "head") -> None:
             command.upgrade(cfg, revision)
     finally:
         engine.dispose()
+    _restrict(path)
+
+
+@dataclass(frozen=True)
+class BackupInfo:
+    file: Path
+    bytes: int
+    integrity: str
+    revision: str | None
+    audit_head: str | None
+    made: datetime
+
+
+def _integrity(path: Path) -> str:
+    con = _read_only(path)
+    try:
+        rows = [r[0] for r in con.execute("PRAGMA integrity_check")]
+    finally:
+        con.close()
+    return "ok" if rows == ["ok"] else "; ".join(rows[:3])
+
+
+def _audit_head(path: Path) -> str | None:
+    con = _read_only(path)
+    try:
+        cols = {r[1] for r in con.execute("PRAGMA table_info(audit_log)")}
+        if "row_hash" not in cols:
+            return None
+        row = con.execute("SELECT row_hash FROM audit_log ORDER BY id DESC LIMIT 1").fetchone()
+        return str(row[0]) if row and row[0] else None
+    finally:
+        con.close()
+
+
+BACKUP_STAMP = "%Y%m%d-%H%M%S"
+KEEP_LAST = 10
+KEEP_DAYS = 30
+KEEP_MONTHS = 12
+
+
+def backup_database(
+    source: Path, folder: Path, *, reason: str = "manual", now: datetime | None = None
+) -> BackupInfo:
+    """A verified online backup of ``source`` into ``folder``: consistent while other desks write,
+    checked with ``integrity_check`` on the copy, owner-only; then the folder's backups are rotated."""
+    if not folder.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+    made = now or datetime.now()
+    stem = f"{source.stem}-{made.strftime(BACKUP_STAMP)}-{reason}"
+    target = folder / f"{stem}.sqlite3"
+    n = 1
+    while target.exists():
+        n += 1
+        target = folder / f"{stem}-{n}.sqlite3"
+    try:
+        backup_file(source, target)
+    except sqlite3.OperationalError as exc:
+        if _is_busy(exc):
+            raise busy_error() from exc
+        raise
+    integrity = _integrity(target)
+    if integrity != "ok":
+        target.unlink(missing_ok=True)
+        raise DatabaseError(
+            "backup-failed",
+            _("The backup copy failed its check ({detail}); nothing was kept.").format(detail=integrity),
+        )
+    info = BackupInfo(
+        file=target,
+        bytes=target.stat().st_size,
+        integrity=integrity,
+        revision=current_revision(target),
+        audit_head=_audit_head(target),
+        made=made,
+    )
+    rotate_backups(folder, source.stem, now=made)
+    return info
+
+
+def _backup_time(path: Path, stem: str) -> datetime | None:
+    rest = path.name[len(stem) + 1 :]
+    try:
+        return datetime.strptime(rest[:15], BACKUP_STAMP)
+    except ValueError:
+        return None
+
+
+def list_backups(folder: Path, stem: str) -> list[tuple[datetime, Path]]:
+    """The backups of database ``stem`` in ``folder``, newest first (pre-upgrade copies included)."""
+    if not folder.is_dir():
+        return []
+    found: list[tuple[datetime, int, Path]] = []
+    for p in folder.glob(f"{stem}-*.sqlite3"):
+        mtime = p.stat().st_mtime_ns
+        made = _backup_time(p, stem) or datetime.fromtimestamp(mtime / 1e9)
+        found.append((made, mtime, p))  # copies made within one second are ordered by their file time
+    return [(made, p) for made, _m, p in sorted(found, reverse=True)]
+
+
+def rotate_backups(folder: Path, stem: str, *, now: datetime | None = None) -> list[Path]:
+    """Keep the last 10 timed backups, the newest of each of the last 30 days and of each of the last
+    12 months; delete the rest (pre-upgrade copies are never deleted here). Returns what was deleted."""
+    now = now or datetime.now()
+    timed = [(t, p) for t, p in list_backups(folder, stem) if _backup_time(p, stem) is not None]
+    keep: set[Path] = {p for _t, p in timed[:KEEP_LAST]}
+    days: set[str] = set()
+    months: set[str] = set()
+    for t, p in timed:  # newest first: the first of each day/month is its newest
+        day, month = t.strftime("%Y%m%d"), t.strftime("%Y%m")
+        if (now - t).days < KEEP_DAYS and day not in days:
+            days.add(day)
+            keep.add(p)
+        if len(months) < KEEP_MONTHS and month not in months:
+            months.add(month)
+            keep.add(p)
+    deleted = []
+    for _t, p in timed:
+        if p not in keep:
+            p.unlink(missing_ok=True)
+            deleted.append(p)
+    return deleted
+
+
+def restore_database(db: Database, file: Path) -> BackupInfo:
+    """Replace the open database's content with ``file`` after a backup of the current content.
+
+    ``file`` must be a sound ClubDesk database of a known schema (else refused, the current database
+    untouched). The copy goes through SQLite's backup API into the live file: one transaction, seen at
+    once by other desks. An older schema is then upgraded as on opening.
+    """
+    file = Path(file).expanduser()
+    check_file(file, full=True)
+    if file.resolve() == db.path:
+        raise DatabaseError("restore-self", _("That is the open database itself; choose a backup file."))
+    safety = backup_database(db.path, db.backups_dir, reason="before-restore")
+    db.engine.dispose()
+    src = _read_only(file)
+    dst = sqlite3.connect(db.path, timeout=BUSY_TIMEOUT_MS / 1000)
+    try:
+        src.backup(dst)
+    except sqlite3.OperationalError as exc:
+        if _is_busy(exc):
+            raise busy_error() from exc
+        raise
+    finally:
+        dst.close()
+        src.close()
+    if current_revision(db.path) != head_revision():
+        _upgrade_in_place(db.path, db.backups_dir)
+    return safety

@@ -17,19 +17,35 @@ from pathlib import Path
 DOMAIN = "clubdesk"
 LANGUAGES: tuple[str, ...] = ("en", "id", "es", "tr")
 PSEUDO = "xx"
+# each language in its own words (never translated: a user looks for his own language's name)
+LANGUAGE_NAMES: dict[str, str] = {"en": "English", "id": "Bahasa Indonesia", "es": "Español", "tr": "Türkçe"}
 
 _current: _gettext.NullTranslations = _gettext.NullTranslations()
 _current_lang = "en"
 
 
 class _PseudoTranslations(_gettext.NullTranslations):
-    """Wraps every string so that unmarked (untranslated) text stands out in tests."""
+    """Wraps every string so that unmarked (untranslated) text stands out in tests. It also records every
+    msgid asked for (:func:`pseudo_seen`): a string translated at run time but never marked for extraction
+    (``_(some_key)``) is wrapped too, yet missing from the template, and a test can find it that way."""
+
+    seen: set[str] = set()
 
     def gettext(self, message: str) -> str:
+        _PseudoTranslations.seen.add(message)
         return f"⟦{message}⟧"
 
     def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        _PseudoTranslations.seen.add(msgid1)
         return f"⟦{msgid1 if n == 1 else msgid2}⟧"
+
+
+def pseudo_seen(clear: bool = False) -> set[str]:
+    """The msgids translated in the pseudo-locale since the last clear (singular ids of plural entries)."""
+    seen = set(_PseudoTranslations.seen)
+    if clear:
+        _PseudoTranslations.seen.clear()
+    return seen
 
 
 def locale_dir() -> Path:
@@ -47,6 +63,24 @@ def set_language(lang: str | None) -> str:
         _current = _gettext.translation(DOMAIN, localedir=str(locale_dir()), languages=[lang], fallback=True)
     _current_lang = lang
     return lang
+
+
+def translation_in(lang: str, message: str) -> str:
+    """``message`` translated into ``lang`` whatever the language in force (the pseudo-locale wraps it)."""
+    if lang == PSEUDO:
+        return f"⟦{message}⟧"
+    return _gettext.translation(DOMAIN, localedir=str(locale_dir()), languages=[lang], fallback=True).gettext(
+        message
+    )
+
+
+def retranslate(text: str, msgids: tuple[str, ...]) -> str:
+    """A text stored in the language of the day it was written ("Prize money", "Premio en metálico") shown in
+    the language in force, when it is one of ``msgids`` in any language; other text is returned as it is."""
+    for msgid in msgids:
+        if text == msgid or any(text == translation_in(lang, msgid) for lang in LANGUAGES if lang != "en"):
+            return _(msgid)
+    return text
 
 
 def current_language() -> str:

@@ -231,3 +231,24 @@ def test_disqualify_and_audit_csv(night, tmp_path: Path) -> None:  # type: ignor
         lines = list(csv.reader(fh))
     assert result["rows"] == len(lines) - 1 >= 2
     assert {line[3] for line in lines[1:]} >= {"disqualify", "penalty.add"}
+
+
+def test_a_second_appeal_after_the_decision_is_refused_and_the_referee_reopens(night) -> None:  # type: ignore[no-untyped-def]
+    # rules G16, T10: the decision is final; a second appeal on the table and subject is refused in one line
+    cli, eid, rv, _numbers = night
+    by_a, _by_b = rv.tables[0].sides
+    table = ("--round", "1", "--table", "1")
+    a = cli.ok("appeal", str(eid), *table, "--by", str(by_a), "--text", "count")
+    cli.ok("appeal-decide", str(a["appeal"]), "--rejected", "--reasons", "recounted")
+    line = cli.refused("appeal", str(eid), *table, "--by", str(by_a), "--text", "count again")
+    assert f"Appeal {a['appeal']}" in line and "rejected" in line and "recounted" in line
+    assert cli.ok("appeal", str(eid), *table, "--by", str(by_a), "--text", "noise", "--subject", "conduct")
+    assert "reason" in cli.run("appeal-reopen", str(a["appeal"]))[2]  # --reason is required (usage, exit 2)
+    assert cli.ok("appeal-reopen", str(a["appeal"]), "--reason", "sheet found") == {
+        "appeal": a["appeal"],
+        "status": "open",
+    }
+    assert (
+        cli.ok("appeal-decide", str(a["appeal"]), "--upheld", "--reasons", "sheet shows it")["appeal"]
+        == a["appeal"]
+    )

@@ -607,3 +607,131 @@ def test_audit_filters_and_csv(db: Database, domino, tmp_path: Path) -> None:  #
         lines = list(csv.reader(fh))
     assert n == 1 and lines[0][:4] == ["at", "actor", "role", "action"]
     assert lines[1][1] == "Şükrü" and lines[1][3] == "incident.add"
+
+
+def test_a_decided_appeal_is_final_and_only_a_referee_reopens_it(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
+    # rules G16 (seed 000 rule 18: "mutlak tidak dapat diganggu gugat") and T10 ("hakem kararı kesindir")
+    eid, _ids, rv = domino
+    _finish_round_1(db, eid)
+    end = match(db, eid, 1, 1).confirmed_at
+    assert end is not None
+    by, other = rv.tables[0].sides[1], rv.tables[0].sides[0]
+    first = X.file_appeal(
+        db,
+        DESK,
+        eid,
+        round_no=1,
+        table_no=1,
+        entrant_id=by,
+        text="count wrong",
+        now=end + timedelta(minutes=5),
+    )
+    assert first.subject == "result"
+    X.decide_appeal(db, REF, first.id, upheld=False, reasons="the count was checked with both pairs")
+    # a second appeal on the same table and subject, by either side, is refused naming the decision
+    for who in (by, other):
+        with pytest.raises(ServiceError) as err:
+            X.file_appeal(
+                db,
+                DESK,
+                eid,
+                round_no=1,
+                table_no=1,
+                entrant_id=who,
+                text="again",
+                now=end + timedelta(minutes=6),
+            )
+        assert err.value.code == "appeal-final"
+        assert f"Appeal {first.id}" in err.value.message and "rejected" in err.value.message
+        assert "the count was checked with both pairs" in err.value.message
+    assert count(db, Appeal) == 1  # nothing written
+    # another subject on the same table is a new appeal
+    conduct = X.file_appeal(
+        db,
+        DESK,
+        eid,
+        round_no=1,
+        table_no=1,
+        entrant_id=by,
+        text="a signal at the table",
+        subject="Conduct",
+        now=end + timedelta(minutes=7),
+    )
+    assert conduct.subject == "conduct"
+    # only a referee reopens the decided appeal, with a reason; the decision as it was is in the audit
+    with pytest.raises(ServiceError):
+        X.reopen_appeal(db, DESK, first.id, "new evidence")
+    with pytest.raises(ServiceError) as err:
+        X.reopen_appeal(db, REF, first.id, "  ")
+    assert err.value.code == "reason-required"
+    reopened = X.reopen_appeal(db, REF, first.id, "the scorer's sheet was found")
+    assert (reopened.status, reopened.reasons, reopened.decided_by) == ("open", "", "")
+    with db.session() as s:
+        row = s.scalars(
+            select(AuditEntry).where(AuditEntry.action == "appeal.reopen").order_by(AuditEntry.id.desc())
+        ).first()
+        assert row is not None and row.reason == "the scorer's sheet was found"
+        assert json.loads(row.before or "{}")["status"] == "rejected" and row.actor_name == REF.name
+    # reopened, it is heard and decided anew; while open it stays the one appeal (no second one needed)
+    done = X.decide_appeal(db, REF, first.id, upheld=True, reasons="sheet shows 12 more for the appellant")
+    assert done.status == "upheld"
+
+
+def test_e16_false_pass_only_at_that_moment_e15_false_think_later(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
+    eid, _ids, rv = domino
+    number = member_of(db, rv.tables[0].sides[1])
+    # hand 1 is over: it is on the sheet (rule E18: seat 0 goes out)
+    RS.add_entry(db, DESK, eid, 1, 1, {"type": "domino", "seat": 0, "pips": [0, 10, 20, 10]})
+    before = count(db, Incident)
+    with pytest.raises(ServiceError) as err:
+        X.record_incident(
+            db, DESK, eid, round_no=1, table_no=1, kind="false-pass", text="late claim", player=number, hand=1
+        )
+    assert err.value.code == "claim-too-late" and "E16" in err.value.message and "E15" in err.value.message
+    assert count(db, Incident) == before  # nothing written
+    # rule E15: a false think may be claimed after the hand
+    think = X.record_incident(
+        db,
+        DESK,
+        eid,
+        round_no=1,
+        table_no=1,
+        kind="false-think",
+        text="thought with one tile",
+        player=number,
+        hand=1,
+    )
+    assert think.hand == 1
+    # hand 2 is being played: the false pass is claimed at that moment
+    now = X.record_incident(
+        db,
+        DESK,
+        eid,
+        round_no=1,
+        table_no=1,
+        kind="false-pass",
+        text="passed holding 3-4",
+        player=number,
+        hand=2,
+    )
+    assert now.hand == 2
+
+
+def test_e19_every_drop_recorded_the_act_numbers_from_the_second(
+    db: Database, domino, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    from clubdesk.services import reports as REP
+
+    eid, _ids, rv = domino
+    home = member_of(db, rv.tables[0].sides[0])
+    first = X.record_incident(
+        db, DESK, eid, round_no=1, table_no=1, kind="dropped-tiles", text="one", player=home
+    )
+    second = X.record_incident(
+        db, DESK, eid, round_no=1, table_no=1, kind="dropped-tiles", text="two", player=home
+    )
+    # rule E19 (Reading): both recorded; only the 2nd carries its number
+    assert (first.occurrence, first.counter_text) == (1, "")
+    assert second.counter_text == "Dropped tiles, 2nd time by this pair in this game"
+    data = REP.incident_act_data(db, eid, 1, 1)
+    assert [(i.text, i.count) for i in data.incidents] == [("one", None), ("two", 2)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import subprocess
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -363,8 +363,74 @@ def test_prize_list_amounts(club: Club, tmp_path: Path) -> None:
     # place 1 60 % = 600.00, place 2 40 % = 400.00
     assert "1,000.00" in text and "600.00" in text and "400.00" in text
     lines = layout_lines(out)
-    assert next(line for line in lines if "Ayşe Yılmaz" in line).endswith("600.00")
-    assert next(line for line in lines if "İsmail Güneş" in line).endswith("400.00")
+    # the plan (place, share, amount, holder) and the award line (name ... amount)
+    assert "1 60 % TRY600.00 Ayşe Yılmaz" in lines and "2 40 % TRY400.00 İsmail Güneş" in lines
+    awarded = [line for line in lines if line.startswith(("1 Ayşe", "2 İsmail"))]
+    assert "600.00" in awarded[0] and "400.00" in awarded[1]
+    # rule T13e: nothing paid yet: every prize says so
+    assert next(line for line in lines if line.startswith("1 Ayşe Yılmaz")).endswith("600.00 unpaid")
+    assert next(line for line in lines if line.startswith("2 İsmail Güneş")).endswith("400.00 unpaid")
+
+
+def test_prize_paid_once_and_shown_on_the_prize_list(
+    club: Club, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import dataclasses
+    import sqlite3
+    from datetime import date
+
+    from clubdesk.services import prize_payments as PP
+
+    # a copy of the shared club database: the payments stay out of the other tests
+    copy = tmp_path / "copy.sqlite3"
+    src, dst = sqlite3.connect(club.path), sqlite3.connect(copy)
+    src.backup(dst)
+    src.close()
+    dst.close()
+    club = dataclasses.replace(club, db=Database(copy, backups_dir=tmp_path / "b"), path=copy)
+    paid = PP.pay_prize(club.db, DESK, club.swiss, 1, "cash", on=date(2025, 6, 2))
+    assert (paid.amount, paid.method, paid.paid_to, paid.paid_by) == (60000, "cash", "Ayşe Yılmaz", DESK.name)
+    with pytest.raises(ServiceError) as err:
+        PP.pay_prize(club.db, DESK, club.swiss, 1, "transfer")
+    assert err.value.code == "already-paid" and "2025-06-02" in err.value.message
+    with pytest.raises(ServiceError) as err:
+        PP.pay_prize(club.db, DESK, club.swiss, 2, "cheque")
+    assert err.value.code == "bad-method"
+    with pytest.raises(ServiceError) as err:
+        PP.pay_prize(club.db, DESK, club.swiss, 7, "cash")
+    assert err.value.code == "no-prize"
+    out, _pages = make(club, tmp_path, "prizes")
+    lines = layout_lines(out)
+    ayse = next(line for line in lines if line.startswith("1 Ayşe Yılmaz"))  # the award line, not the plan
+    assert "600.00" in ayse and "cash" in ayse and "unpaid" not in ayse
+    assert next(line for line in lines if line.startswith("2 İsmail Güneş")).endswith("400.00 unpaid")
+    # the command: place 2 by transfer on a given day, then refused a second time (one line, exit 1)
+    import json
+
+    from clubdesk.cli.core import main
+
+    args = [
+        "--db",
+        str(copy),
+        "--json",
+        "prize-paid",
+        str(club.swiss),
+        "--place",
+        "2",
+        "--method",
+        "transfer",
+    ]
+    assert main([*args, "--date", "2025-06-03"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert (got["place"], got["method"], got["amount"], got["paid_at"][:10]) == (
+        2,
+        "transfer",
+        40000,
+        "2025-06-03",
+    )
+    assert main(args) == 1
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+    club.db.close()
 
 
 def test_season_ranking(club: Club, tmp_path: Path) -> None:
@@ -489,13 +555,25 @@ def test_match_act_of_a_table(club: Club, tmp_path: Path) -> None:
     )
     out, pages = make(club, tmp_path, "incident-act", round=3, table=2)
     assert pages == 1
-    text = text_of(out)
+    text = " ".join(text_of(out).split())  # cells wrap: compare the words
     # round 3, table 2: the leaders' table is 1 (seeds 1 v 2); table 2 is seed 3 Iğdır v seed 5 Gülşen
     assert "Iğdır Şahin – Gülşen Işık" in text
     assert "Telefonu çaldı; uyarı verildi." in text and "Hakem Öztürk" in text
     assert "(T11)" in text  # the incident kind with its rule
-    assert "licence " + club.numbers[2] in text  # rule E15: players named with their licence number
+    # rule E15: a member without a federation licence is printed with his club number under its own label
+    assert "club no. " + club.numbers[2] in text
+    assert "licence " + club.numbers[2] not in text
     assert_public(text)
+    # rule E15: with a licence of his own, the act prints it beside the offender (and in his team)
+    from clubdesk.services import members as MS
+
+    info = MS.get_member(club.db, club.numbers[2])
+    MS.update_member(club.db, referee, info.number, replace(info.data(), licence="FED-28-0417"))
+    out, _pages = make(club, tmp_path, "incident-act", round=3, table=2)
+    text = text_of(out)
+    flat = " ".join(text.replace("-\n", "-").split())
+    assert flat.count("licence FED-28-0417") == 2, text  # the player list and the incident's offender
+    assert "club no. " + club.numbers[2] not in text
     # the whole round's act holds the same incident, and table 1 has none
     out, _pages = make(club, tmp_path, "incident-act", round=3)
     assert "Telefonu çaldı" in text_of(out)

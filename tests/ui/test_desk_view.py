@@ -143,3 +143,30 @@ def test_a_member_number_typed_still_works(qtbot, db) -> None:  # type: ignore[n
     qtbot.keyClicks(section.entrants_view.number, "1002")
     assert section.entrants_view.number.choices() == []
     assert section.entrants_view.number.value() == "1002"
+
+
+def test_pairs_drawn_by_lot_from_the_entrants_screen(qtbot, db) -> None:  # type: ignore[no-untyped-def]
+    # rule B1: a pair league's partners drawn by lot once (issue 19)
+    numbers = [f"20{k:02d}" for k in range(1, 7)]
+    for n in numbers:
+        create_member(db, ACTOR, MemberData(name=f"Pemain {n}", number=n))
+    ev = create_event(
+        db, ACTOR, EventData(name="Liga Gaple", ruleset="gaple-club", format="round-robin", entry_type="pair")
+    )
+    from clubdesk.services import events as ES
+
+    ES.set_status(db, ACTOR, ev.id, "open")
+    for a, b in (("2001", "2002"), ("2003", "2004"), ("2005", "2006")):
+        desk.register(db, ACTOR, ev.id, a, partner=b)
+    section = DeskSection(DeskState(db, ACTOR))
+    qtbot.addWidget(section)
+    view = section.entrants_view
+    section.event_combo.setCurrentIndex(section.event_combo.findData(ev.id))
+    view.refresh()
+    assert not view.pairs_draw_button.isHidden()
+    assert view.draw_pairs(11)
+    assert "drawn by lot (seed 11)" in view.message.text()
+    names = [r.name for r in desk.entrants(db, ev.id)]
+    assert sorted(x for n in names for x in n.split(" / ")) == sorted(f"Pemain {n}" for n in numbers)
+    assert not view.draw_pairs(12)  # once only
+    assert "once" in view.message.text()

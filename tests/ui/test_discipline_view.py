@@ -116,6 +116,21 @@ def test_section_penalty_appeal_workflow_and_audit(qtbot, setup, tmp_path: Path)
     assert (appeal.status, appeal.fee, appeal.refund) == ("upheld", 500, 500)
     assert appeal.respondent_notes == "they talked"
     assert "upheld" in section.message.text()
+    # rules G16, T10: the decision is final; a second appeal on the table and subject is refused, naming it
+    again = section.appeal_dialog()
+    assert again is not None
+    qtbot.addWidget(again)
+    again.by.setCurrentIndex(again.by.findData(rv.tables[0].sides[0]))
+    again.text.setPlainText("we appeal the decision")
+    again.save()
+    assert again.result() != QDialog.DialogCode.Accepted
+    assert f"Appeal {appeal.id}" in again.error.text() and "final" in again.error.text()
+    # the referee reopens it, with a reason
+    section.refresh()
+    section.appeal_view.selectRow(0)
+    assert section.reopen_button.isEnabled() and not section.uphold.isEnabled()
+    assert section.reopen("the other side's witness was not heard")
+    assert X.get_appeal(state.db, appeal.id).status == "open"
     # the audit view: filtered by person, exported as CSV
     section.person.setText("ana")
     actions = {section.audit.rows[i].action for i in range(section.audit.rowCount())}

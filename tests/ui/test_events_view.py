@@ -134,3 +134,35 @@ def test_a_running_event_is_read_only_with_the_reason(qtbot, tmp_path) -> None: 
     assert ed.locked_reason.isVisibleTo(ed) and "draw is made" in ed.locked_reason.text()
     # what may still change stays editable
     assert not ed.venue.isReadOnly() and ed.capacity.isEnabled()
+
+
+def test_the_editor_shows_the_readings_and_switches_an_old_event(qtbot, db) -> None:  # type: ignore[no-untyped-def]
+    # issue 29: an event upgraded with the old readings shows them, previews the switch and saves it
+    import json
+
+    from clubdesk.models.event import Event
+    from clubdesk.services import readings as RD
+    from clubdesk.services.events import EventData, create_event
+
+    info = create_event(db, ACTOR, EventData(name="Liga", ruleset="gaple-club", format="round-robin"))
+    with db.session() as s:
+        ev = s.get(Event, info.id)
+        ev.ruleset_overrides = json.dumps(
+            {"open_on": "pure", "fine_in_block": False, "out_double_mode": "flat"}
+        )
+    section = EventsSection(DeskState(db, ACTOR))
+    qtbot.addWidget(section)
+    section.refresh(select=info.id)
+    ed = section.editor
+    text = ed.readings.text()
+    assert "(B8): pure value (before any x2) · preset: points won (after a lost duel's x2)" in text
+    assert "(G3): yes" in text  # rule G3: the club preset's floor (a score may go below 0) shown
+    assert ed.readings_button.isEnabled()
+    preview = ed.readings_preview()
+    assert preview is not None and set(preview.changes) == {"open_on", "fine_in_block", "out_double_mode"}
+    assert ed.apply_readings()
+    assert all(r.is_preset for r in RD.event_readings(db, info.id))
+    assert not ed.readings_button.isEnabled()
+    assert ed.save()  # saving the form afterwards keeps the new readings
+    with db.session() as s:
+        assert json.loads(s.get(Event, info.id).ruleset_overrides) == {}

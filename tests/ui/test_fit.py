@@ -80,3 +80,45 @@ def test_the_window_opens_inside_the_available_screen(qtbot, tmp_path: Path) -> 
     assert avail.contains(win.geometry())
     assert win.height() <= avail.height() - 40  # room for the title bar
     db.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_widgets_merged_from_main_fit_too(qtbot, window, size) -> None:  # type: ignore[no-untyped-def]
+    """The rule readings of each event in the editor (issue 29), a domino-es table's scorer and counter
+    lists (issue 18, rule E6), tavla's "Import match file…" (issue 19) and the Settings' data safety panel
+    (issue 23) fit the laptop screen too."""
+    from PySide6.QtWidgets import QPushButton
+
+    window.resize(*size)
+    qtbot.waitUntil(lambda: window.width() == size[0], timeout=2000)
+    problems: list[str] = []
+    window.show_section("events")
+    events = window.current_page()
+    for ev in events_service.list_events(window.state.db, include_finished=True):
+        events.refresh(select=ev.id)
+        assert events.editor.event_id == ev.id and events.editor.readings.text()
+        problems += [f"{p} ({ev.name})" for p in sideways(window)]
+    window.show_section("rounds")
+    rounds = window.current_page()
+    shown: set[str] = set()
+    for ev in events_service.list_events(window.state.db, include_finished=True):
+        rounds.select_event(ev.id)
+        if rounds.round is None:
+            continue
+        table = next((t for t in rounds.round.tables if t.sides[1] is not None), None)
+        if table is None:
+            continue
+        panel = rounds.open_table(table.table)
+        if panel.form is None:
+            panel.initials.setText("SR")
+            panel._initials_given()
+        if panel.scorer_box is not None and panel.scorer_box.isVisible():
+            shown.add("scorer")
+        button = panel.findChild(QPushButton, "importMatchFile")
+        if button is not None and button.isVisible():
+            shown.add("import")
+        problems += [f"{p} ({ev.name})" for p in sideways(window)]
+    window.show_section("settings")
+    problems += sideways(window)
+    assert problems == []
+    assert shown == {"import", "scorer"}  # the demo has a tavla table and a domino-es pairs table to open

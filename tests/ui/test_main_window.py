@@ -5,10 +5,22 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QRect, Qt, QTimer
-from PySide6.QtWidgets import QApplication, QComboBox, QDialog, QLabel, QListWidget, QPushButton
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QDialog,
+    QGroupBox,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPushButton,
+    QTableView,
+    QTabWidget,
+)
 
 from clubdesk import i18n
 from clubdesk.db import Database
+from clubdesk.i18n_tools import template_ids
 from clubdesk.services import settings as settings_service
 from clubdesk.services.base import Actor, Role
 from clubdesk.ui.main_window import ActorDialog, MainWindow
@@ -101,6 +113,7 @@ def test_window_geometry_is_remembered(qtbot, tmp_path: Path) -> None:  # type: 
 def test_pseudo_locale_every_visible_string_is_marked(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
     """With the pseudo-locale on, a visible text without ⟦…⟧ was never marked for translation."""
     i18n.set_language("xx")
+    i18n.pseudo_seen(clear=True)
     window = _window(qtbot, db)
     unmarked: list[str] = []
     texts = [window.windowTitle()]
@@ -114,6 +127,20 @@ def test_pseudo_locale_every_visible_string_is_marked(qtbot, db: Database) -> No
         for combo in page.findChildren(QComboBox):
             if combo.property("translatable") is True:
                 texts += [combo.itemText(i) for i in range(combo.count())]
+        # issue 17: tabs, group titles, placeholders, tooltips and table headers too
+        for tabs in page.findChildren(QTabWidget):
+            texts += [tabs.tabText(i) for i in range(tabs.count())]
+        texts += [g.title() for g in page.findChildren(QGroupBox) if g.title().strip()]
+        texts += [e.placeholderText() for e in page.findChildren(QLineEdit) if e.placeholderText().strip()]
+        for view in page.findChildren(QTableView):
+            model = view.model()
+            if model is not None:
+                for c in range(model.columnCount()):
+                    title = model.headerData(c, Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole)
+                    if isinstance(title, str) and title.strip():
+                        texts.append(title)
     texts += [window.db_label.text(), window.actor_label.text()]
     unmarked = [t for t in texts if "⟦" not in t]
     assert unmarked == []
+    # every string translated on the screens is in the template (no _(key) of a string never extracted)
+    assert sorted(i18n.pseudo_seen() - template_ids()) == []

@@ -163,3 +163,21 @@ def test_clubs_tab_lists_clubs_with_member_counts(qtbot, db: Database) -> None: 
     total = sum(int(model.index(r, 2).data()) for r in range(4))
     with_club = [m for m in ms.list_members(db) if m.club]
     assert total == len(with_club)
+
+
+def test_the_federation_licence_is_a_field_of_the_member_dialog(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
+    # rule E15: the licence the match act prints, a field of its own beside the club's member number
+    dialog = MemberDialog(DeskState(db))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.keyClicks(dialog.name, "Jose Munoz")
+    qtbot.keyClicks(dialog.licence, "FEDM-2231")
+    assert dialog.save() is True
+    (member,) = ms.list_members(db)
+    assert member.licence == "FEDM-2231" and member.number != "FEDM-2231"
+    again = MemberDialog(DeskState(db), member)
+    qtbot.addWidget(again)
+    assert again.licence.text() == "FEDM-2231"
+    again.licence.setText("x" * 41)
+    assert again.save() is False
+    assert again.fields["licence"].error.text() == "The licence number is too long (40 characters at most)."

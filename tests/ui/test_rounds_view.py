@@ -485,3 +485,82 @@ def test_a_substitute_asked_for_by_name_takes_the_seat(qtbot, active, tmp_path: 
     assert RS.encounter_seats(db, ev, 1, 1, 1)[0] == spare
     assert name_of[spare] in panel.seats_label.text()
     assert name_of[leaving] not in panel.seats_label.text()
+
+
+def test_domino_table_asks_for_the_scorer_and_counter_of_each_pair(qtbot, active, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from clubdesk.services import results as RS
+
+    db = open_db(tmp_path)
+    ev, _ids = make_event(db, ruleset="domino-es", fmt="round-robin", players=2, per_entrant=2, entry="pair")
+    R.propose_round(db, DESK, ev)
+    R.publish_round(db, DESK, ev)
+    RS.set_score(db, DESK, ev, 1, 1, (1, 0), (100, 40))
+    state = DeskState(db, REF)
+    section = RoundsSection(state)
+    active(section)
+    section.select_event(ev)
+    panel = section.open_table(1)
+    assert panel is not None and panel.scorer_box is not None and panel.counter_box is not None
+    home, away = RS.side_players(db, ev, 1, 1)
+    # rule E6: each list holds the players of its own side only
+    assert [panel.scorer_box.itemData(i) for i in range(1, panel.scorer_box.count())] == [n for n, _m in home]
+    assert [panel.counter_box.itemData(i) for i in range(1, panel.counter_box.count())] == [
+        n for n, _m in away
+    ]
+    # no player chosen: refused, nothing approved
+    assert panel.approve(0) is False and RS.table_entries(db, ev, 1, 1) == {}
+    assert R.get_round(db, ev, 1).tables[0].scorer == ""
+    panel.scorer_box.setCurrentIndex(2)
+    panel.counter_box.setCurrentIndex(1)
+    assert panel.approve(0) and panel.approve(1)
+    t = R.get_round(db, ev, 1).tables[0]
+    # the approvals are the players' names, not the operator's
+    assert t.status == "confirmed" and (t.scorer, t.counter) == (home[1][1], away[0][1])
+    with db.session() as s:
+        from clubdesk.models.result import Match
+
+        m = s.query(Match).filter_by(event_id=ev, round_no=1, table_no=1).one()
+        assert (m.scorer_member, m.counter_member) == (home[1][0], away[0][0])
+
+
+def test_referee_unpublishes_a_round_nobody_started(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # rule T10 (issue 19): the referee takes round 2 back; a scorer/secretary cannot
+    from clubdesk.services import results as RS
+
+    db, ev = night(tmp_path)
+    for t in (1, 2):
+        RS.set_score(db, DESK, ev, 1, t, (3, 0), None, confirm=True)
+    R.propose_round(db, DESK, ev)
+    R.publish_round(db, DESK, ev)
+    desk_section = RoundsSection(DeskState(db, DESK))
+    qtbot.addWidget(desk_section)
+    desk_section.select_event(ev)
+    assert not desk_section.unpublish("wrong pairing")
+    assert "referee" in desk_section.info.text()
+    section = RoundsSection(DeskState(db, REF))
+    qtbot.addWidget(section)
+    section.select_event(ev)
+    assert section.unpublish("wrong pairing")
+    assert R.get_round(db, ev, 2).status == "proposed"
+    assert not any(t.locked for t in R.get_round(db, ev, 1).tables)
+    assert "proposed again" in section.info.text()
+
+
+def test_notice_of_lateness_from_the_table_panel(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # rule G15 (issue 19): the desk records the notice; the forfeit is then the referee's decision
+    db, ev = night(tmp_path, call_minutes_ago=15)
+    section = RoundsSection(DeskState(db, DESK))
+    qtbot.addWidget(section)
+    section.select_event(ev)
+    panel = section.open_table(1)
+    assert panel is not None
+    assert panel.late_notice(1, "the captain, by phone")
+    assert not panel.forfeit(1)
+    assert "the referee decides" in panel.message.text()
+    ref = RoundsSection(DeskState(db, REF))
+    qtbot.addWidget(ref)
+    ref.select_event(ev)
+    rpanel = ref.open_table(1)
+    assert rpanel is not None
+    assert rpanel.decide_late(True, "not here at 19:45")
+    assert R.get_round(db, ev, 1).tables[0].score == (3, 0)

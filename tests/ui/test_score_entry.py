@@ -345,3 +345,55 @@ def test_final_score_form_saves_nothing_before_a_score_is_typed(qtbot, active) -
     type_text(qtbot, "SR")  # initials typed into the form as it opens: not a score
     key(qtbot, Qt.Key.Key_Return)
     assert got == [] and "Type the score" in form.error.text()
+
+
+def test_gaple_club_blocked_hand_names_the_caught_double_and_hints_b3(qtbot, active) -> None:  # type: ignore[no-untyped-def]
+    # rule B6 (fine_in_block): in the club preset a blocked hand names who holds a caught 6-6; it is fined
+    saved: list[EntryChange] = []
+    form = GapleEntryForm("gaple-club", save=saved.append)
+    active(form)
+    # rule B3: before every hand, 0-0 and 6-6 may not lead
+    assert "not led with 0-0 / 6-6; else the partner leads (B3)" in form.next_hint()
+    entry = {"type": "block", "seat": 1, "pips": [20, 10, 12, 14], "dead": {"0-0": None, "6-6": 2}}
+    form.load_entry(entry)
+    assert form.dead66.isVisibleTo(form)
+    assert form.read_entry() == entry
+    assert form.submit()
+    # 46 to pair B (seat 2 wins the duel), pair A fined 50 (B6)
+    assert (cell(form, 0, COL_TOT_A), cell(form, 0, COL_TOT_B)) == ("-50", "46")
+    assert "not led with 0-0 / 6-6" in form.next_hint()  # the hint stands before the next hand too
+    # the tournament preset (GS8) has no such field for a blocked hand
+    t = GapleEntryForm("gaple-tournament")
+    active(t)
+    t.load_entry({"type": "block", "seat": 1, "pips": [20, 10, 12, 14]})
+    assert not t.dead66.isVisibleTo(t)
+    assert "B3" not in t.next_hint()
+
+
+def test_tavla_import_match_file_previews_then_saves_entries(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # issue 19: a real match record (Gibbon FIBS client, tests/data/backgammon/README.md)
+    from pathlib import Path
+
+    data = Path(__file__).resolve().parents[1] / "data" / "backgammon"
+    saved: list[EntryChange] = []
+    form = TavlaEntryForm(
+        "tavla", params={"match_length": 7}, save=saved.append, side_names=("ShowWhite", "JoeBlack")
+    )
+    qtbot.addWidget(form)
+    shown: list[str] = []
+    form.confirm_import = lambda text: shown.append(text) is not None  # cancel: nothing saved
+    assert not form.import_match_file(data / "gibbon_complete.mat")
+    assert saved == [] and form.entries == []
+    # the file's left-hand player (JoeBlack) is this table's side 2: the sides are swapped
+    assert "ShowWhite (side 1) – JoeBlack (side 2)" in shown[0] and "game 9: 5-6, side 2 wins 2" in shown[0]
+    form.confirm_import = lambda text: True
+    assert form.import_match_file(data / "gibbon_complete.mat")
+    assert len(saved) == 1 and len(saved[0].entries) == 9
+    assert form.result["score"] == [5, 7] and form.result["winner"] == 1
+    # a 1-point record does not fit a 7-point table: refused, the sheet unchanged
+    assert not form.import_match_file(data / "gnubg_roll_then_resign_1p.mat")
+    assert "1-point" in form.error.text() and len(saved) == 1
+    bad = tmp_path / "x.mat"
+    bad.write_text("hello\n")
+    assert not form.import_match_file(bad)
+    assert "line 1" in form.error.text()

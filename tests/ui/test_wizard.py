@@ -288,3 +288,26 @@ def test_explanations_name_entrants_and_follow_a_manual_swap(qtbot, tmp_path: Pa
     assert wizard.validateCurrentPage(), wizard.publish_page.message.text()
     stored = R.get_round(db, ev, 1).explanations
     assert any(a in line and b in line for line in stored)
+
+
+def test_wizard_publishes_the_match_start_for_g15(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # rule G15 (issue 19): the start time is recorded; gaple's walkover deadline is 10 minutes before it
+    from datetime import datetime, timedelta
+
+    from PySide6.QtCore import QDateTime
+
+    db = open_db(tmp_path)
+    ev, _ids = make_event(db, ruleset="gaple-tournament", fmt="swiss", players=4, rounds=2)
+    wizard = PairingWizard(DeskState(db, REF), ev)
+    qtbot.addWidget(wizard)
+    wizard.show()
+    wizard.next()
+    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=5000)
+    page = wizard.publish_page
+    page.call_at.setDateTime(QDateTime(datetime(2026, 5, 1, 19, 0)))
+    page.has_start.setChecked(True)
+    page.start_at.setDateTime(QDateTime(datetime(2026, 5, 1, 19, 30)))
+    assert page.validatePage()
+    rv = R.get_round(db, ev, 1)
+    assert rv.start_at == datetime(2026, 5, 1, 19, 30)
+    assert rv.forfeit_due == datetime(2026, 5, 1, 19, 30) - timedelta(minutes=10)

@@ -125,10 +125,20 @@ def test_e20_abandon_by_the_leading_pair_still_loses() -> None:
     assert r["games"][0]["totals"] == [100, 70] and r["winner"] == 0
 
 
-def test_e20_abandon_loses_the_whole_encounter() -> None:
-    # best of 3 (games_to_win 2): an abandonment cannot be replaced by a substitute, so the match is lost
-    r = replay("domino-es", [{"type": "abandon", "side": 1}], {"games_to_win": 2})
+def test_e20_abandon_ends_the_match_only_where_the_ruleset_says() -> None:
+    # abandon_ends_match = true (a club's choice): best of 3 (games_to_win 2), the match is lost at once
+    r = replay("domino-es", [{"type": "abandon", "side": 1}], {"games_to_win": 2, "abandon_ends_match": True})
     assert r["games_won"] == [2, 0] and r["winner"] == 0 and r["finished"]
+
+
+def test_e20_abandon_loses_the_game_and_play_goes_on_by_default() -> None:
+    # domino-es default (seed 002: the pair loses the game, "partida"): game 1 to pair 1, game 2 is played
+    entries = [{"type": "abandon", "side": 1}, out(0, [0, 60, 0, 50])]
+    r = replay("domino-es", entries, {"games_to_win": 2})
+    assert r["games"][0]["end"] == "abandoned" and r["games"][0]["winner"] == 0
+    assert r["games_won"] == [2, 0] and r["winner"] == 0
+    r = replay("domino-es", entries[:1], {"games_to_win": 2})
+    assert r["games_won"] == [1, 0] and not r["finished"]
 
 
 # rule E7b: for game 2 the pair that lost game 1 swaps seats

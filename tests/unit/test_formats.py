@@ -91,18 +91,56 @@ def test_seat_draw_follows_rule_e7(seed: int, order: list[str]) -> None:
     a, b = order[:2], order[2:]
     draw = F.seat_draw(seed, a, b)
     seats, lead = draw["seats"], draw["leader"]
-    tiles = {p: tuple(int(x) for x in t.split("-")) for p, t in draw["tiles"].items()}
     assert len(set(draw["tiles"].values())) == 4  # four different tiles lifted
     # the home pair at seats 0 and 2, partners opposite
     assert sorted(seats[0::2]) == sorted(a) and sorted(seats[1::2]) == sorted(b)
+    # rule E7 (Reading): a tile is worth its pips; the tied players draw again, the last draw decides
+    final = dict(draw["tiles"])
+    for r in draw["redraws"]:
+        lifted = [final[p] for p in r["players"]]
+        assert len({sum(int(x) for x in t.split("-")) for t in lifted}) < len(lifted)  # they were tied
+        final.update(r["tiles"])
 
-    def rank(p: str) -> tuple[int, int]:
-        x, y = tiles[p]
-        return (x + y, max(x, y))
+    def pips(p: str) -> int:
+        return sum(int(x) for x in final[p].split("-"))
 
-    assert seats[lead] == max(seats, key=rank)  # the highest tile leads
-    assert rank(seats[(lead + 1) % 4]) > rank(seats[(lead + 3) % 4])  # higher opponent to his right
+    leader = seats[lead]
+    # the lead is settled first (every redraw for it includes the leader); the opponents' redraw comes after
+    at_lead = dict(draw["tiles"])
+    group = list(seats)
+
+    def value(p: str) -> int:
+        return sum(int(x) for x in at_lead[p].split("-"))
+
+    for r in draw["redraws"]:
+        if leader in r["players"]:  # those tied on top of the group draw again among themselves
+            assert sorted(r["players"]) == sorted(
+                p for p in group if value(p) == max(value(q) for q in group)
+            )
+            group = list(r["players"])
+            at_lead.update(r["tiles"])
+    assert all(value(leader) > value(p) for p in group if p != leader)  # the highest tile leads, alone
+    assert pips(seats[(lead + 1) % 4]) > pips(seats[(lead + 3) % 4])  # higher opponent to his right
     assert F.seat_draw(seed, a, b) == draw  # the same seed draws the same seats
+
+
+def test_e7_equal_tiles_are_drawn_again_and_the_sheet_says_so() -> None:
+    # rule E7: 6-3 and 5-4 both score 9: the tied players draw again among themselves
+    with_ties = [s for s in range(300) if F.seat_draw(s, ["a1", "a2"], ["b1", "b2"])["redraws"]]
+    assert with_ties, "some seed in 300 gives equal tiles"
+    draw = F.seat_draw(with_ties[0], ["a1", "a2"], ["b1", "b2"])
+    tied = draw["redraws"][0]["players"]
+    assert len(tied) >= 2
+    note = F.seat_draw_note(draw, {"a1": "Ana", "a2": "Bea", "b1": "Ciro", "b2": "Dani"})
+    assert note.startswith("Equal tiles drawn again among the tied (E7): ")
+    names = {"a1": "Ana", "a2": "Bea", "b1": "Ciro", "b2": "Dani"}
+    assert all(f"{names[p]} {draw['redraws'][0]['tiles'][p]}" in note for p in tied)
+    assert (
+        F.seat_draw_note(
+            F.seat_draw(next(s for s in range(300) if s not in with_ties), ["a1", "a2"], ["b1", "b2"])
+        )
+        == ""
+    )
 
 
 def test_seat_draw_needs_two_a_side() -> None:

@@ -184,10 +184,11 @@ def test_g3_penalty_stops_at_zero() -> None:
 # ======================================================================================== gaple, seed 001
 
 
-# rule B6, B7, B8: flat 100 for going out with 6-6; caught doubles fined from the holder's total (below 0)
-def test_b6_b7_b8_club_flat_out_fines_below_zero_and_first_score() -> None:
+# rule B6, B7, B8: going out with 6-6 adds 100 to the count (Reading, out_double_mode = plus); caught doubles
+# fined from the holder's total (below 0)
+def test_b6_b7_b8_club_out_with_66_fines_below_zero_and_first_score() -> None:
     entries = [
-        out(0, [0, 10, 5, 7], last="6-6", d00=1),  # flat 100 (not 100 + 17); side 1 fined 25: 100 / -25
+        out(0, [0, 10, 5, 7], last="6-6", d00=1),  # 17 + 100 = 117; side 1 fined 25: 117 / -25
         out(1, [8, 0, 9, 0]),  # side 1 has never scored: 8 + 9 = 17 < 25 -> 0 (B8)
         out(3, [20, 5, 10, 0]),  # 20 + 10 = 30 >= 25: -25 + 30 = 5
         out(3, [3, 0, 2, 0]),  # 5 counts: no reopening minimum in seed 001 -> 10
@@ -195,14 +196,18 @@ def test_b6_b7_b8_club_flat_out_fines_below_zero_and_first_score() -> None:
         out(1, [3, 0, 1, 0]),  # 4 counts (side 1 has scored; open_again_min 0): -10 + 4 = -6
     ]
     r = replay(C, entries)
-    assert points(r) == [[100, -25], [0, 0], [0, 30], [0, 5], [0, -20], [0, 4]]
-    assert totals(r) == [[100, -25], [100, -25], [100, 5], [100, 10], [100, -10], [100, -6]]
+    assert points(r) == [[117, -25], [0, 0], [0, 30], [0, 5], [0, -20], [0, 4]]
+    assert totals(r) == [[117, -25], [117, -25], [117, 5], [117, 10], [117, -10], [117, -6]]
+    # the reading before issue 29 (out_double_mode = flat, kept by old events): exactly 100
+    flat = replay(C, entries, {"out_double_mode": "flat"})
+    assert points(flat)[0] == [100, -25]
 
 
-def test_b6_club_flat_out_with_00_is_exactly_50() -> None:
+def test_b6_club_out_with_00_adds_50() -> None:
     r = replay(C, [out(2, [30, 20, 0, 20], last="0-0")])
-    # going out with 0-0 is worth exactly 50 (not 50 + 20 + 20 = 90)
-    assert points(r) == [[50, 0]]
+    # seed 001 rule 6 as seed 000's GS5: 20 + 20 + 50 = 90 (a flat 50 would be less than an ordinary finish)
+    assert points(r) == [[90, 0]]
+    assert points(replay(C, [out(2, [30, 20, 0, 20], last="0-0")], {"out_double_mode": "flat"})) == [[50, 0]]
 
 
 # rule B5 vs GN7: a drawn duel replays the hand in the club; the blocker loses in the tournament
@@ -278,8 +283,9 @@ def test_preset_values_match_contract_table() -> None:
         50,
         50,
         100,
-        "flat",
+        "plus",  # rule B6 (Reading, issue 29): 50 / 100 added to the normal count
     )
+    assert (c.open_on, c.fine_in_block, t.open_on, t.fine_in_block) == ("won", True, "pure", False)  # B8, B6
     assert (c.two_ends_mult, c.duel_loss_mult, c.duel_tie, c.allow_negative) == (1, 2, "replay", True)
     b = load_ruleset(B).params
     assert (b.match_length, b.crawford) == (5, True)
@@ -462,7 +468,7 @@ class _Referee:
             face = sum(pips[o] for o in opps)  # GN1
             d00, d66, last = e["dead"]["0-0"], e["dead"]["6-6"], e["last_tile"]
             if self.club:
-                value = {"0-0": 50, "6-6": 100}.get(last, face)  # B6: flat
+                value = face + {"0-0": 50, "6-6": 100}.get(last, 0)  # B6 (Reading): added to the count
                 if d00 is not None:
                     fines[d00 % 2] += 25  # B6: fined from the holder's side
                 if d66 is not None:
@@ -482,6 +488,12 @@ class _Referee:
                 return list(self.t)  # B5: replayed
             else:
                 side, mult = duelled % 2, 2  # GN2, GN7
+            dead = e.get("dead") or {}
+            if self.club:  # B6 (Reading): a caught double is fined in a blocked hand too (no GS8 in seed 001)
+                if dead.get("0-0") is not None:
+                    fines[dead["0-0"] % 2] += 25
+                if dead.get("6-6") is not None:
+                    fines[dead["6-6"] % 2] += 50
         if self.warmup:  # G7
             self.warmup = False
             return list(self.t)
@@ -492,7 +504,9 @@ class _Referee:
             need = 0 if self.club else 10  # GN4 (B8: no reopening minimum)
         else:
             need = 25  # GN4, B8
-        gain = value * mult if value >= need else 0  # GN5: tested on the pure value
+        # GN5: tested on the pure value; B8 (Reading): on the points the hand gives, a lost duel's x2 included
+        tested = value * mult if self.club else value
+        gain = value * mult if tested >= need else 0
         if gain > 0:
             self.scored[side] = True
             before_self, before_other = self.t[side], self.t[other]
@@ -533,7 +547,14 @@ def _sheet(draw: st.DrawFn) -> tuple[bool, list[dict[str, object]]]:
         elif kind == "block":
             if draw(st.booleans()):
                 pips[seat] = pips[(seat + 3) % 4]  # a drawn duel now and then
-            entries.append(block(seat, pips))
+            entry = block(seat, pips)
+            d00 = draw(st.sampled_from([None, None, 0, 1, 2, 3]))
+            d66 = draw(st.sampled_from([None, None, 0, 1, 2, 3]))
+            if d00 is not None or d66 is not None:  # B6: who holds a caught double in the blocked hand
+                if d66 is not None:
+                    pips[d66] = max(pips[d66], 12)  # the entry holds this list: its pips follow
+                entry["dead"] = {"0-0": d00, "6-6": d66}
+            entries.append(entry)
         elif kind == "redeal":
             entries.append(REDEAL)
         elif kind == "penalty":

@@ -112,10 +112,113 @@ def test_gs6_out_with_66_adds_200() -> None:
     assert last(r)["points"] == [230, 0]
 
 
-def test_b6_out_with_double_is_flat_in_club() -> None:
-    # rule B6: going out with 6-6 is worth exactly 100 (not 30 + 100); with 0-0 exactly 50
+def test_b6_out_with_double_adds_to_the_count_in_club() -> None:
+    # rule B6 (Reading, out_double_mode = plus): going out with 6-6 adds 100 to the count (30 + 100),
+    # with 0-0 adds 50 (30 + 50)
     r = replay(C, [out(0, [0, 10, 4, 20], last="6-6"), out(1, [10, 0, 20, 0], last="0-0")])
+    assert [h["points"] for h in hands(r)] == [[130, 0], [0, 80]]
+
+
+def test_b6_flat_mode_is_still_a_setting() -> None:
+    # rule B6: out_double_mode = flat (the reading before issue 29, kept in old events) is worth exactly that
+    r = replay(
+        C,
+        [out(0, [0, 10, 4, 20], last="6-6"), out(1, [10, 0, 20, 0], last="0-0")],
+        {"out_double_mode": "flat"},
+    )
     assert [h["points"] for h in hands(r)] == [[100, 0], [0, 50]]
+
+
+def test_seed_001_rule_6_out_with_00_and_40_left_is_90() -> None:
+    # rule B6 / seed 001 rule 6: the opponents hold 40 pips; going out with 0-0 gives 40 + 50 = 90
+    r = replay(C, [out(0, [0, 25, 0, 15], last="0-0")])
+    h = last(r)
+    assert h["points"] == [90, 0]
+    assert "+50" in h["explanation"] and "= 90" in h["explanation"]
+
+
+def test_seed_001_rule_6_out_with_66_and_35_left_is_135() -> None:
+    # rule B6 / seed 001 rule 6: 35 left, out with 6-6: 35 + 100 = 135
+    r = replay(C, [out(1, [20, 0, 15, 0], last="6-6")])
+    assert last(r)["points"] == [0, 135]
+    assert "+100" in last(r)["explanation"]
+
+
+def test_out_with_00_is_never_worth_less_than_an_ordinary_finish() -> None:
+    # rule B6 (Reading): with 80 left, 0-0 as last tile gives 130, more than the 80 of any other tile
+    with_00 = replay(C, [out(0, [0, 40, 0, 40], last="0-0")])
+    plain = replay(C, [out(0, [0, 40, 0, 40])])
+    assert last(with_00)["points"][0] == 130 > last(plain)["points"][0] == 80
+
+
+def test_seed_001_rule_8_lost_duel_of_15_opens_with_30() -> None:
+    # rule B8 (open_on = won): seat 1 blocks with 10 pips against seat 0's 5: the blocker loses; the count
+    # (all hands but the blocker's) is 5 + 4 + 6 = 15, x2 = 30 to side 0, which is at least 25: it opens
+    r = replay(C, [block(1, [5, 10, 4, 6])])
+    h = last(r)
+    assert h["points"] == [30, 0]
+    assert h["opened"] is True
+    assert "30 won ≥ 25" in h["explanation"]
+
+
+def test_lost_duel_of_15_does_not_open_under_the_pure_reading() -> None:
+    # rule GN4 (open_on = pure, seed 000): the same hand's pure value 15 < 25 scores nothing
+    r = replay(C, [block(1, [5, 10, 4, 6])], {"open_on": "pure"})
+    assert last(r)["points"] == [0, 0]
+    assert last(r)["opened"] is False
+
+
+def test_b8_won_points_below_25_still_do_not_open() -> None:
+    # rule B8: a won duel of 20 (x1) is below 25: no score; the next hand of 26 opens
+    r = replay(C, [block(1, [5, 2, 4, 11]), out(0, [0, 20, 0, 6])])
+    assert [h["points"] for h in hands(r)] == [[0, 0], [26, 0]]
+
+
+def test_seed_001_rule_6_caught_66_in_a_blocked_hand_is_fined() -> None:
+    # rule B6 (fine_in_block): seat 1 blocks, 10 vs seat 0's 20: blocker wins, count 20 + 12 + 14 = 46
+    # to side 1; seat 2 holds the caught 6-6: side 0 is fined 50 (to -50, B7)
+    entry = {"type": "block", "seat": 1, "pips": [20, 10, 12, 14], "dead": {"0-0": None, "6-6": 2}}
+    r = replay(C, [entry])
+    h = last(r)
+    assert h["points"] == [-50, 46]
+    assert h["fined"] == [50, 0]
+    assert "fined 50" in h["explanation"]
+
+
+def test_caught_double_in_a_blocked_hand_is_not_fined_when_off() -> None:
+    # rule B6 with fine_in_block = false (the reading before issue 29): no fine in a blocked hand
+    entry = {"type": "block", "seat": 1, "pips": [20, 10, 12, 14], "dead": {"0-0": None, "6-6": 2}}
+    r = replay(C, [entry], {"fine_in_block": False})
+    assert last(r)["points"] == [0, 46]
+
+
+def test_tournament_blocked_hand_ignores_dead_doubles() -> None:
+    # rule GS8: in seed 000 a blocked hand counts dead doubles at their face value: "dead" changes nothing
+    entry = {"type": "block", "seat": 2, "pips": [16, 9, 5, 12], "dead": {"0-0": None, "6-6": 3}}
+    assert (
+        last(replay(T, [WARMUP, entry]))["points"]
+        == last(replay(T, [WARMUP, block(2, [16, 9, 5, 12])]))["points"]
+    )
+
+
+def test_block_dead_66_needs_12_pips() -> None:
+    # rule B6: a caught 6-6 is 12 pips of its holder's hand
+    entry = {"type": "block", "seat": 1, "pips": [20, 10, 5, 14], "dead": {"0-0": None, "6-6": 2}}
+    with pytest.raises(EntryError) as info:
+        replay(C, [entry])
+    assert info.value.code == "dead-66-pips"
+
+
+def test_b3_every_hand_flags_00_and_66_leads() -> None:
+    # rule B3: the hint stands before every hand of the club preset, not only the first
+    m = GapleMatch(load_ruleset(C).params)
+    assert m.state().next is not None and m.state().next.barred_leads == ("0-0", "6-6")
+    m.apply_raw(out(0, [0, 10, 0, 10]))
+    m.apply_raw(block(1, [5, 10, 4, 6]))
+    nxt = m.state().next
+    assert nxt is not None and nxt.barred_leads == ("0-0", "6-6")
+    t = GapleMatch(load_ruleset(T).params)
+    assert t.state().next is not None and t.state().next.barred_leads == ()
 
 
 def test_b6_caught_double_is_fined_from_holder_side() -> None:

@@ -18,7 +18,7 @@ from clubdesk import i18n
 from clubdesk.pairing import Entrant
 from clubdesk.pairing.elimination import double_elimination, single_elimination
 from clubdesk.reports import data as d
-from clubdesk.reports.bracket import bracket, from_bracket
+from clubdesk.reports.bracket import bracket, from_bracket, smallest_name_size
 from clubdesk.reports.incident_act import incident_act
 from clubdesk.reports.pairings import pairings
 from clubdesk.reports.private import contact_list, member_history
@@ -241,7 +241,9 @@ def test_letter_page_size(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------------------------------------- brackets
-def test_64_entrant_brackets_fit_on_one_page(tmp_path: Path) -> None:
+def test_64_entrant_brackets_are_legible(tmp_path: Path) -> None:
+    # single elimination on one page; double elimination over two (winners' bracket and finals, then
+    # the losers' bracket), names of at least 6 pt in both
     names = {f"e{i}": f"Oyuncu Ğş {i + 1}" for i in range(64)}
     ents = [Entrant(f"e{i}", rating=2000 - i) for i in range(64)]
     b = single_elimination(ents)
@@ -251,9 +253,14 @@ def test_64_entrant_brackets_fit_on_one_page(tmp_path: Path) -> None:
     text = text_of(f)
     assert all(n in text for n in names.values())
     assert "winner of W1-2" in text  # an unknown side says where it comes from
+    assert smallest_name_size(from_bracket(b, names), header()) >= 6
     f2 = tmp_path / "b2.pdf"
-    assert bracket(f2, header(), from_bracket(double_elimination(ents), names)) == 1
-    assert "Losers' bracket" in text_of(f2)
+    double = from_bracket(double_elimination(ents), names)
+    assert bracket(f2, header(), double) == 2
+    pages = [p.extract_text() for p in PdfReader(f2).pages]
+    assert "Losers' bracket" in pages[1] and all(n in pages[0] for n in names.values())
+    assert "loser of W1-1" in pages[1] and "Champion" in pages[0] and "Champion" not in pages[1]
+    assert smallest_name_size(double, header()) >= 6
 
 
 def test_bracket_prints_the_champion(tmp_path: Path) -> None:

@@ -40,6 +40,8 @@ TOURNAMENT = {
     "duel_loss_mult": 2,
     "duel_tie": "blocker-loses",
     "allow_negative": False,
+    "open_on": "pure",  # rule GN4
+    "fine_in_block": False,
 }
 CLUB = {
     "target": 250,
@@ -53,11 +55,14 @@ CLUB = {
     "dead_66": 50,
     "out_00": 50,
     "out_66": 100,
-    "out_double_mode": "flat",
+    "out_double_mode": "plus",  # rule B6 (Reading): 50 / 100 on top of the normal count
     "two_ends_mult": 1,
     "duel_loss_mult": 2,
     "duel_tie": "replay",
     "allow_negative": True,
+    "open_on": "won",  # rule B8: the points the hand gives
+    "fine_in_block": True,  # rule B6: no exception for blocked hands
+    "double_lead_barred": True,  # rule B3
 }
 
 
@@ -122,7 +127,13 @@ def _preset_text(**changes: str) -> str:
         lines.append(
             f"{key} = {str(value).lower() if isinstance(value, bool) else repr(value)}".replace("'", '"')
         )
-    lines += ["six_doubles_wins = false", "opening_tiles = true", "seat_change = true"]
+    lines += [
+        "six_doubles_wins = false",
+        "opening_tiles = true",
+        "seat_change = true",
+        "double_lead_barred = false",
+        'bh_unplayed = "fide"',
+    ]
     text = "\n".join(lines) + "\n"
     for old, new in changes.items():
         text = text.replace(old, new)

@@ -4,6 +4,7 @@ the entrants' names, and a later tie-break never reorders entrants an earlier on
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,8 +15,10 @@ from clubdesk.standings import (
     Format,
     MatchKind,
     MatchResult,
+    Unplayed,
     event_from_matches,
     standings,
+    tiebreak_values,
 )
 
 
@@ -91,3 +94,40 @@ def test_later_tiebreak_never_reorders_separated_entrants(ev: tuple, codes: tupl
                 if prev[x] < prev[y]:
                     assert cur[x] < cur[y], (codes[:k], x, y)
         prev = cur
+
+
+# ------------------------------------------------------------------ rule T12b: bh_unplayed = none (issue 29)
+
+
+@settings(max_examples=150, deadline=None)
+@given(events())
+def test_plain_sum_buchholz_is_the_sum_of_the_real_opponents_points(ev: tuple) -> None:
+    # rule T12b (seed 003 §4, §12): with bh_unplayed = none, BH = the opponents' real points over the games
+    # actually played; byes and forfeits add nothing
+    ids, matches, dq, fmt = ev
+    event = event_from_matches(ids, matches, CHESS_SCHEME, fmt=fmt, disqualified=dq)
+    pts = {e: Fraction(0) for e in ids}
+    for m in matches:
+        if m.b is None:
+            pts[m.a] += {MatchKind.BYE: 1, MatchKind.HALF_BYE: Fraction(1, 2)}.get(m.kind, 0)
+        elif m.score_a == m.score_b:
+            pts[m.a] += Fraction(1, 2)
+            pts[m.b] += Fraction(1, 2)
+        else:
+            pts[m.a if m.score_a > m.score_b else m.b] += 1
+    expected = {e: Fraction(0) for e in ids}
+    for m in matches:
+        if m.b is not None and m.kind is MatchKind.PLAYED:
+            expected[m.a] += pts[m.b]
+            expected[m.b] += pts[m.a]
+    got = tiebreak_values(event, ["BH"], unplayed=Unplayed.NONE)
+    assert {e: Fraction(v["BH"]) for e, v in got.items()} == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(events(), codes_st)
+def test_plain_sum_standings_are_still_a_permutation(ev: tuple, codes: tuple[str, ...]) -> None:
+    ids, matches, dq, fmt = ev
+    event = event_from_matches(ids, matches, CHESS_SCHEME, fmt=fmt, disqualified=dq)
+    rows = standings(event, codes, unplayed=Unplayed.NONE).rows
+    assert sorted(r.entrant for r in rows) == sorted(set(ids) - dq)

@@ -108,9 +108,10 @@ def test_event_to_trf_and_back_keeps_results_and_tiebreaks(tmp_path: Path) -> No
     assert [p.points for p in t.players] == ["1.5", "1.5", "1.5"]
     back = event_from_trf(t)
     assert [r.kind for r in back.records["3"]] == [Kind.BYE, Kind.PLAYED, Kind.FORFEIT_LOSS]
-    # Buchholz in the file's scale: Ali = Budi 1.5 + Cem 2.0 (his round-3 forfeit loss is his last
-    # round, a withdrawal: counted as a draw, 1.5 - 0 + 0.5) + dummy (Ali's own 1.5) for his zero bye = 5.0
-    assert tiebreaks_for_trf(path, ["PTS", "BH"])["1"] == {"PTS": 1.5, "BH": 5.0}
+    # Buchholz in the file's scale: Ali = Budi 1.5 + Cem 1.5 (his round-3 forfeit loss after his last
+    # played game keeps its real value, 0: it had a scheduled opponent -- FIDE TEC's checker, as
+    # REFERENCES.md now says) + dummy (Ali's own 1.5) for his zero bye = 4.5
+    assert tiebreaks_for_trf(path, ["PTS", "BH"])["1"] == {"PTS": 1.5, "BH": 4.5}
 
 
 def test_tiebreaks_json_shape() -> None:

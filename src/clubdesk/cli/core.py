@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from clubdesk import i18n
-from clubdesk.i18n import _
+from clubdesk.cli import argparse_i18n
+from clubdesk.i18n import N_, _
 
 COMMAND_MODULES: tuple[str, ...] = (
     "clubdesk.cli.general",
@@ -29,6 +30,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "clubdesk.cli.standings",
     "clubdesk.cli.discipline",
     "clubdesk.cli.reports",
+    "clubdesk.cli.safety",
+    "clubdesk.cli.staff",
 )
 
 
@@ -52,7 +55,9 @@ class Context:
     db_path: Path | None
     lang: str
     json: bool
+    as_name: str | None = None
     _db: Any = field(default=None, repr=False)
+    _actor: Any = field(default=None, repr=False)
 
     def database(self, *, demo: bool = False) -> Any:
         """Open (and migrate) the database: ``--db``, else the demo file or the user data dir's file."""
@@ -68,14 +73,45 @@ class Context:
         return self._db
 
     def actor(self) -> Any:
+        """Who acts. Once the club has staff accounts, only a person proved by PIN (``--as NAME`` with
+        ``CLUBDESK_PIN`` or a prompt; issue 23): ``CLUBDESK_ROLE`` then grants nothing. Without accounts
+        (a one-person club) ``CLUBDESK_ACTOR``/``CLUBDESK_ROLE`` say who acts, as before."""
+        from clubdesk.services import staff
         from clubdesk.services.base import Actor, Role
 
-        name = os.environ.get("CLUBDESK_ACTOR", "").strip() or "CLI"
+        if self._actor is not None:
+            return self._actor
+        if staff.has_accounts(self.database()):
+            if not self.as_name:
+                raise Refused(
+                    _("This club has staff accounts: say who you are with --as NAME (PIN in CLUBDESK_PIN).")
+                )
+            pin = os.environ.get("CLUBDESK_PIN")
+            if pin is None:
+                if not sys.stdin.isatty():
+                    raise Refused(_("Give the PIN of {name} in CLUBDESK_PIN.").format(name=self.as_name))
+                import getpass
+
+                pin = getpass.getpass(_("PIN for {name}: ").format(name=self.as_name))
+            self._actor = staff.authenticate(self.database(), self.as_name, pin)
+            return self._actor
+        name = (self.as_name or os.environ.get("CLUBDESK_ACTOR", "")).strip() or "CLI"
         role = os.environ.get("CLUBDESK_ROLE", "secretary").strip().lower()
         try:
-            return Actor(name, Role(role))
+            self._actor = Actor(name, Role(role))
         except ValueError as exc:
             raise Refused(_("Unknown role in CLUBDESK_ROLE: {role}").format(role=role)) from exc
+        return self._actor
+
+    def viewer(self) -> Any:
+        """Who is reading (for what a role may see): the proved person, or nobody in particular when the club
+        has accounts and no ``--as`` was given; in a one-person club, the person acting."""
+        from clubdesk.services import staff
+        from clubdesk.services.base import Actor, Role
+
+        if staff.has_accounts(self.database()) and not self.as_name:
+            return Actor("?", Role.SCORER)  # sees no more than the least of the roles
+        return self.actor()
 
 
 Handler = Callable[[Context, argparse.Namespace], Output | Any]
@@ -94,6 +130,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--db", type=Path, help=_("database file (default: the one in the user data folder)"))
     parser.add_argument("--lang", default=None, help=_("language of messages: en, id, es, tr"))
     parser.add_argument("--json", action="store_true", help=_("print one JSON document on stdout"))
+    parser.add_argument(
+        "--as", dest="as_name", default=None, metavar="NAME", help=_("act as this staff member (PIN asked)")
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for name in COMMAND_MODULES:
@@ -154,19 +193,114 @@ def _pre_lang(argv: Sequence[str]) -> str | None:
     return None
 
 
+# Titles of the text tables' columns: the JSON keys (what --json prints) shown as words for people.
+FIELD_TITLES: dict[str, str] = {
+    "number": N_("number"),
+    "name": N_("name"),
+    "club": N_("club"),
+    "city": N_("city"),
+    "rating": N_("rating"),
+    "id": N_("no."),
+    "entrant": N_("entrant"),
+    "status": N_("status"),
+    "waitlist_position": N_("waiting"),
+    "paid": N_("paid"),
+    "owed": N_("owed"),
+    "checked_in": N_("checked in"),
+    "code": N_("code"),
+    "members": N_("members"),
+    "joins_from_round": N_("from round"),
+    "ruleset": N_("ruleset"),
+    "format": N_("format"),
+    "entry": N_("entry"),
+    "capacity": N_("places"),
+    "registered": N_("entered"),
+    "waitlisted": N_("waiting list"),
+    "fee": N_("fee"),
+    "currency": N_("currency"),
+    "parent": N_("main event"),
+    "at": N_("when"),
+    "at_utc": N_("when (UTC)"),
+    "actor": N_("who"),
+    "role": N_("role"),
+    "action": N_("action"),
+    "entity": N_("what"),
+    "event": N_("event"),
+    "round": N_("round"),
+    "table": N_("table"),
+    "before": N_("before"),
+    "after": N_("after"),
+    "reason": N_("reason"),
+    "date": N_("date"),
+    "count": N_("count"),
+    "file": N_("file"),
+    "kind": N_("kind"),
+    "method": N_("method"),
+    "amount": N_("amount"),
+    "place": N_("place"),
+    "points": N_("points"),
+    "score": N_("score"),
+    "seed": N_("seed"),
+    "sides": N_("sides"),
+    "text": N_("text"),
+    "version": N_("version"),
+    "database": N_("database"),
+    "schema": N_("schema"),
+    "lives": N_("lives"),
+    "penalty": N_("penalty"),
+    "incident": N_("incident"),
+    "appeal": N_("appeal"),
+    "refund": N_("refund"),
+    "received": N_("received"),
+    "refunded": N_("refunded"),
+    "net": N_("net"),
+    "start_at": N_("start"),
+    "pages": N_("pages"),
+    "rows": N_("rows"),
+}
+
+
+def _title(key: str) -> str:
+    title = FIELD_TITLES.get(key)
+    return _(title) if title is not None else key
+
+
+def _value(key: str, value: Any) -> str:
+    """A stored key shown as its word ("swiss" → "Swiss system"); JSON keeps the key."""
+    from clubdesk import labels as L
+
+    if isinstance(value, str):
+        if key == "format":
+            return L.format_label(value)
+        if key == "ruleset":
+            return L.ruleset_label(value)
+        if key == "entry":
+            return L.entry_type_label(value)
+        if key == "action":
+            return L.audit_action_label(value)
+        if key == "role":
+            return L.role_label(value)
+        if key == "entity":
+            return L.entity_label(value)
+        if key == "status":
+            return L.status_label(value)
+    return _cell(value)
+
+
 def _render_text(data: Any) -> str:
     if isinstance(data, list):
         if not data:
             return _("(none)")
         if all(isinstance(row, dict) for row in data):
             keys = list(data[0].keys())
-            widths = {k: max(len(str(k)), *(len(_cell(r.get(k))) for r in data)) for k in keys}
-            lines = ["  ".join(str(k).ljust(widths[k]) for k in keys)]
-            lines += ["  ".join(_cell(r.get(k)).ljust(widths[k]) for k in keys) for r in data]
+            cells = [{k: _value(k, r.get(k)) for k in keys} for r in data]
+            widths = {k: max(len(_title(k)), *(len(c[k]) for c in cells)) for k in keys}
+            lines = ["  ".join(_title(k).ljust(widths[k]) for k in keys)]
+            lines += ["  ".join(c[k].ljust(widths[k]) for k in keys) for c in cells]
             return "\n".join(line.rstrip() for line in lines)
         return "\n".join(str(x) for x in data)
     if isinstance(data, dict):
-        return "\n".join(f"{k}: {_cell(v)}" for k, v in data.items())
+        return "\n".join(f"{_title(k)}: {_value(k, v)}" for k, v in data.items())
     return str(data)
 
 
@@ -184,9 +318,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     lang = _pre_lang(argv) or os.environ.get("CLUBDESK_LANG") or "en"
     i18n.set_language(lang)
+    argparse_i18n.install()  # "usage:", "options", argparse's errors in the chosen language too
     parser = build_parser()
     args = parser.parse_args(argv)
-    ctx = Context(db_path=args.db, lang=lang, json=bool(args.json or getattr(args, "json_after", False)))
+    ctx = Context(
+        db_path=args.db,
+        lang=lang,
+        json=bool(args.json or getattr(args, "json_after", False)),
+        as_name=args.as_name,
+    )
     try:
         result = args.handler(ctx, args)
     except Exception as exc:  # noqa: BLE001 - every refusal becomes one line and exit 1
@@ -224,6 +364,8 @@ def _refusal(exc: Exception) -> tuple[str | None, list[str]]:
         return _("entry {index}: {reason}").format(index=exc.index + 1, reason=exc.message or exc.code), []
     if isinstance(exc, RulesetError):
         return str(exc), []
+    if isinstance(exc, OverflowError):  # e.g. an id of 23 digits (issue 23): a refusal, not a traceback
+        return _("A number is too large."), []
     if isinstance(exc, OSError):
         return _("cannot use {file}: {reason}").format(file=exc.filename, reason=exc.strerror), []
     return None, []

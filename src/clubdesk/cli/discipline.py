@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from clubdesk.cli.core import Context, Output, add_command, event_currency, major, parse_money
-from clubdesk.i18n import _
+from clubdesk.i18n import _, ngettext
 from clubdesk.timefmt import local_text
 
 
@@ -60,6 +60,20 @@ def register(sub: Any) -> None:
     ap.add_argument("--fee", default=None, help=_("appeal fee paid, e.g. 5 or 12.50"))
     ap.add_argument("--text", required=True)
     ap.add_argument("--override", default=None, help=_("referee's reason to hear a late appeal"))
+    ap.add_argument(
+        "--subject",
+        default="result",
+        help=_("what the appeal is about (default: result); a decision is final"),
+    )
+
+    ro = add_command(
+        sub,
+        "appeal-reopen",
+        cmd_appeal_reopen,
+        _("reopen a decided appeal (referee, with a reason; G16, T10)"),
+    )
+    ro.add_argument("appeal", type=int)
+    ro.add_argument("--reason", required=True)
 
     dec = add_command(sub, "appeal-decide", cmd_appeal_decide, _("decide an appeal (referee)"))
     dec.add_argument("appeal", type=int)
@@ -82,6 +96,9 @@ def register(sub: Any) -> None:
     au.add_argument("--person", default=None, help=_("who acted, or a name or number in the change"))
     au.add_argument("--csv", type=Path, default=None, help=_("write the rows to this CSV file"))
     au.add_argument("--limit", type=int, default=None)
+    au.add_argument(
+        "--verify", action="store_true", help=_("check the audit log's hash chain; name the first broken row")
+    )
 
 
 def cmd_incident(ctx: Context, args: argparse.Namespace) -> Output:
@@ -149,8 +166,19 @@ def cmd_appeal(ctx: Context, args: argparse.Namespace) -> Output:
         text=args.text,
         fee=fee,
         override=args.override,
+        subject=args.subject,
     )
     return Output({"appeal": view.id}, _("Appeal {id} filed.").format(id=view.id))
+
+
+def cmd_appeal_reopen(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import discipline
+
+    view = discipline.reopen_appeal(ctx.database(), ctx.actor(), args.appeal, args.reason)
+    return Output(
+        {"appeal": view.id, "status": view.status},
+        _("Appeal {id} reopened: it is open again.").format(id=view.id),
+    )
 
 
 def cmd_appeal_decide(ctx: Context, args: argparse.Namespace) -> Output:
@@ -185,6 +213,15 @@ def cmd_disqualify(ctx: Context, args: argparse.Namespace) -> Output:
 def cmd_audit(ctx: Context, args: argparse.Namespace) -> Output:
     from clubdesk.services import discipline
 
+    if args.verify:
+        from clubdesk.cli.core import Refused
+        from clubdesk.services.audit_chain import verify_chain
+
+        report = verify_chain(ctx.database())
+        if not report.ok:
+            raise Refused(report.message())
+        return Output(report.as_json(), report.message())
+
     rows = discipline.audit_rows(
         ctx.database(),
         event_id=args.event,
@@ -192,11 +229,15 @@ def cmd_audit(ctx: Context, args: argparse.Namespace) -> Output:
         table_no=args.table_no,
         person=args.person,
         limit=args.limit,
+        viewer=ctx.viewer(),
     )
     if args.csv is not None:
         n = discipline.export_audit_csv(ctx.database(), args.csv, rows)
         return Output(
-            {"rows": n, "file": str(args.csv)}, _("{n} rows written to {file}.").format(n=n, file=args.csv)
+            {"rows": n, "file": str(args.csv)},
+            ngettext("{n} row written to {file}.", "{n} rows written to {file}.", n).format(
+                n=n, file=args.csv
+            ),
         )
     data = [
         {

@@ -12,8 +12,9 @@ import json
 from datetime import date, datetime
 from typing import Any
 
+from clubdesk import labels as L
 from clubdesk.cli.core import Context, Output, add_command, event_currency, major, parse_money
-from clubdesk.i18n import _
+from clubdesk.i18n import LANGUAGE_NAMES, _
 
 
 def _date(text: str) -> date:
@@ -92,9 +93,39 @@ def register(sub: Any) -> None:
     show = add_command(esub, "show", cmd_event_show, _("show one event"))
     show.add_argument("event", type=int)
 
+    rr = add_command(
+        esub,
+        "readings",
+        cmd_event_readings,
+        _("the event's rule readings (B6, B8, T12b, G3); --set / --new preview a switch, --apply saves it"),
+    )
+    rr.add_argument("event", type=int)
+    rr.add_argument(
+        "--set",
+        action="append",
+        type=_override,
+        default=[],
+        metavar="NAME=VALUE",
+        help=_("a reading to switch"),
+    )
+    rr.add_argument("--new", action="store_true", help=_("switch to the preset's current readings"))
+    rr.add_argument(
+        "--apply", action="store_true", help=_("save the switch (audited); without it: a preview")
+    )
+    rr.add_argument("--reason", default=None, help=_("why the event switches (written in the audit log)"))
+
     st = add_command(esub, "status", cmd_event_status, _("open, close, drawn, running, finished"))
     st.add_argument("event", type=int)
     st.add_argument("status")
+
+    lg = add_command(esub, "language", cmd_event_language, _("the language the event's reports print in"))
+    lg.add_argument("event", type=int)
+    lg.add_argument(
+        "language",
+        nargs="?",
+        default=None,
+        help=_("en, id, es or tr; club: the club's; left out: show it"),
+    )
 
     r = add_command(sub, "register", cmd_register, _("register a member (or a pair, or a team) for an event"))
     r.add_argument("event", type=int)
@@ -140,6 +171,10 @@ def register(sub: Any) -> None:
 
     en = add_command(sub, "entrants", cmd_entrants, _("list an event's entrants"))
     en.add_argument("event", type=int)
+
+    pd = add_command(sub, "pairs-draw", cmd_pairs_draw, _("draw a league's pairs by lot, once (B1)"))
+    pd.add_argument("event", type=int)
+    pd.add_argument("--seed", type=int, required=True, help=_("the same seed gives the same draw"))
 
     cb = add_command(sub, "cashbox", cmd_cashbox, _("the cash box of a day, per method"))
     cb.add_argument("--date", type=_date, default=None)
@@ -245,7 +280,38 @@ def cmd_event_show(ctx: Context, args: argparse.Namespace) -> Output:
             "current_round": info.current_round,
         }
     )
+    from clubdesk.services import readings
+
+    # issue 29: the event settings show each rule reading the event uses (and the preset's)
+    data["readings"] = [r.as_json() for r in readings.event_readings(ctx.database(), args.event)]
     return Output(data)
+
+
+def cmd_event_readings(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import readings
+
+    db = ctx.database()
+    changes: dict[str, Any] = readings.new_readings(db, args.event) if args.new else {}
+    changes.update(dict(args.set))
+    if not changes:
+        settings = readings.event_readings(db, args.event)
+        lines = [
+            _("{rule} {key}: {value} (preset: {preset})").format(
+                rule=r.rule,
+                key=r.key,
+                value=readings.value_label(r.value),
+                preset=readings.value_label(r.preset_value),
+            )
+            for r in settings
+        ]
+        text = "\n".join(lines) if lines else _("No rule reading of this preset changed.")
+        return Output({"readings": [r.as_json() for r in settings]}, text)
+    if args.apply:
+        result = readings.apply_readings(db, ctx.actor(), args.event, changes, args.reason)
+    else:
+        result = readings.preview_readings(db, args.event, changes)
+    head = _("Saved:") if result.applied else _("Preview (nothing saved; --apply saves it):")
+    return Output(result.as_json(), "\n".join([head, *result.lines()]))
 
 
 def cmd_event_status(ctx: Context, args: argparse.Namespace) -> Output:
@@ -253,6 +319,27 @@ def cmd_event_status(ctx: Context, args: argparse.Namespace) -> Output:
 
     info = ev_service.set_status(ctx.database(), ctx.actor(), args.event, args.status)
     return Output({"id": info.id, "status": info.status})
+
+
+def cmd_event_language(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import events as ev_service
+    from clubdesk.services import settings as settings_service
+
+    db = ctx.database()
+    if args.language is not None:
+        ev_service.set_event_language(
+            db, ctx.actor(), args.event, None if args.language == "club" else args.language
+        )
+    else:
+        ev_service.get_event(db, args.event)  # an unknown event is refused
+    lang = ev_service.event_language(db, args.event)
+    shown = lang or settings_service.club_settings(db).language
+    return Output(
+        {"event": args.event, "language": lang, "reports_in": shown},
+        _("Reports of event {event} print in {language}.").format(
+            event=args.event, language=LANGUAGE_NAMES.get(shown, shown)
+        ),
+    )
 
 
 def cmd_register(ctx: Context, args: argparse.Namespace) -> Output:
@@ -366,10 +453,17 @@ def cmd_no_shows(ctx: Context, args: argparse.Namespace) -> Output:
     return Output(data, text)
 
 
+def cmd_pairs_draw(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import pairs_draw
+
+    res = pairs_draw.draw_league_pairs(ctx.database(), ctx.actor(), args.event, args.seed)
+    return Output(res.as_json(), "\n".join(res.explanations))
+
+
 def cmd_entrants(ctx: Context, args: argparse.Namespace) -> Output:
     from clubdesk.services import desk
 
-    rows = desk.entrants(ctx.database(), args.event)
+    rows = desk.by_name(desk.entrants(ctx.database(), args.event))
     data = [
         {
             "entrant": r.entrant,
@@ -407,7 +501,7 @@ def cmd_cashbox(ctx: Context, args: argparse.Namespace) -> Output:
     totals = {c: major(box.total(c), c) for c in currencies}
     text_lines = [_("Cash box of {day}").format(day=box.day.isoformat())]
     text_lines += [
-        f"  {line.method:<9} {_money_text(line.received, line.currency):>14}  "
+        f"  {L.payment_method_label(line.method):<16} {_money_text(line.received, line.currency):>14}  "
         f"-{_money_text(line.refunded, line.currency):>13}  = {_money_text(line.net, line.currency):>14}"
         for line in box.lines
     ]

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from clubdesk.cli.core import Context, Output, Refused, add_command
-from clubdesk.i18n import _
+from clubdesk.i18n import _, ngettext
 
 
 def register(sub: Any) -> None:
@@ -31,6 +31,26 @@ def register(sub: Any) -> None:
     add.add_argument("--birth-year", type=int, default=None)
     add.add_argument("--rating", type=float, default=None)
     add.add_argument("--notes", default="")
+    add.add_argument(
+        "--licence", default="", help=_("federation licence number (printed on the match act, E15)")
+    )
+
+    edit = add_command(msub, "edit", cmd_edit, _("change a member's data (only the options given)"))
+    edit.add_argument("number", help=_("member number"))
+    edit.add_argument("--name", default=None, help=_("full name"))
+    edit.add_argument("--new-number", default=None, help=_("a new member number"))
+    edit.add_argument("--club", default=None, help=_("club name (created if new)"))
+    edit.add_argument("--city", default=None)
+    edit.add_argument("--phone", default=None)
+    edit.add_argument("--email", default=None)
+    edit.add_argument("--gender", choices=("m", "f", ""), default=None)
+    edit.add_argument("--birth-year", type=int, default=None)
+    edit.add_argument("--notes", default=None)
+    edit.add_argument(
+        "--licence",
+        default=None,
+        help=_("federation licence number (printed on the match act, E15); '' clears it"),
+    )
 
     imp = add_command(msub, "import", cmd_import, _("import members from a CSV file (all or nothing)"))
     imp.add_argument("file", type=Path)
@@ -78,9 +98,38 @@ def cmd_add(ctx: Context, args: argparse.Namespace) -> Output:
         phone=args.phone,
         email=args.email,
         notes=args.notes,
+        licence=args.licence,
     )
     info = members.create_member(ctx.database(), ctx.actor(), data)
     return Output({"number": info.number}, _("Added {name} as member {number}.").format(**vars(info)))
+
+
+def cmd_edit(ctx: Context, args: argparse.Namespace) -> Output:
+    from dataclasses import replace
+
+    from clubdesk.services import members
+
+    db = ctx.database()
+    current = members.get_member(db, args.number, follow_merged=False).data()
+    changes: dict[str, Any] = {
+        key: value
+        for key, value in (
+            ("name", args.name),
+            ("number", args.new_number),
+            ("club", args.club),
+            ("city", args.city),
+            ("phone", args.phone),
+            ("email", args.email),
+            ("gender", args.gender),
+            ("birth_year", args.birth_year),
+            ("notes", args.notes),
+            ("licence", args.licence),  # rule E15
+        )
+        if value is not None
+    }
+    info = members.update_member(db, ctx.actor(), args.number, replace(current, **changes))
+    data = {"number": info.number, "licence": info.licence}
+    return Output(data, _("Saved member {number} ({name}).").format(number=info.number, name=info.name))
 
 
 def cmd_import(ctx: Context, args: argparse.Namespace) -> Output:
@@ -108,7 +157,12 @@ def cmd_export(ctx: Context, args: argparse.Namespace) -> Output:
     from clubdesk.services import members
 
     n = members.export_csv(ctx.database(), ctx.actor(), args.file, delimiter=args.delimiter)
-    return Output({"ok": True}, _("Exported {n} members to {file}.").format(n=n, file=args.file))
+    return Output(
+        {"ok": True},
+        ngettext("Exported {n} member to {file}.", "Exported {n} members to {file}.", n).format(
+            n=n, file=args.file
+        ),
+    )
 
 
 def cmd_merge(ctx: Context, args: argparse.Namespace) -> Output:

@@ -10,6 +10,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from clubdesk import labels as L
 from clubdesk.cli.core import Context, Output, Refused, add_command
 from clubdesk.i18n import _
 
@@ -103,6 +104,29 @@ def register(sub: Any) -> None:
     p = add_command(sub, "publish", cmd_publish, _("publish the proposed round"))
     p.add_argument("event", type=int)
     p.add_argument("--call-time", type=_when, default=None, help=_("when the tables are called (T3b)"))
+    p.add_argument("--start-time", type=_when, default=None, help=_("when the matches start (G15)"))
+
+    p = add_command(sub, "unpublish", cmd_unpublish, _("referee: take back the latest published round (T10)"))
+    p.add_argument("event", type=int)
+    p.add_argument("--reason", required=True)
+
+    p = add_command(sub, "late-notice", cmd_late_notice, _("record a notice that a side will be late (G15)"))
+    p.add_argument("event", type=int)
+    p.add_argument("--round", type=int, required=True)
+    p.add_argument("--table", type=int, required=True)
+    p.add_argument("--side", type=int, choices=(0, 1), required=True)
+    p.add_argument("--given-by", required=True, help=_("who gave the notice"))
+
+    p = add_command(
+        sub, "late-decision", cmd_late_decision, _("referee: decide on a notice of lateness (G15)")
+    )
+    p.add_argument("event", type=int)
+    p.add_argument("--round", type=int, required=True)
+    p.add_argument("--table", type=int, required=True)
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--walkover", action="store_true", help=_("the late side loses by walkover"))
+    g.add_argument("--wait", action="store_true", help=_("the match waits for the late side"))
+    p.add_argument("--reason", required=True)
 
     p = add_command(sub, "result", cmd_result, _("enter a table's result"))
     p.add_argument("event", type=int)
@@ -113,18 +137,47 @@ def register(sub: Any) -> None:
     g.add_argument("--entries", type=Path)
     g.add_argument("--entry", help=_("one hand or game as JSON, saved at once"))
     g.add_argument("--forfeit", type=int, choices=(0, 1), help=_("the absent side"))
+    g.add_argument("--match-file", type=Path, help=_("a backgammon match record (.mat) to save as the sheet"))
+    p.add_argument(
+        "--swap-sides", action="store_true", help=_("the match file's right-hand player is the home side")
+    )
     p.add_argument("--points", type=_pair_arg)
     p.add_argument("--game", type=int, default=1, help=_("game of a team encounter (with --entry)"))
     p.add_argument("--confirm", action="store_true", help=_("both sides approve"))
+    p.add_argument(
+        "--scorer", help=_("member number of the home pair's scorer (anotador, E6); asked with --confirm")
+    )
+    p.add_argument(
+        "--counter", help=_("member number of the rival pair's counter (recuento, E6); asked with --confirm")
+    )
+    p.add_argument(
+        "--referee-scores",
+        action="store_true",
+        help=_("referee: he scores and counts; --scorer and --counter approve for their pairs (E6)"),
+    )
     p.add_argument("--reason", help=_("why a confirmed result is corrected"))
     p.add_argument("--override", help=_("referee: written reason to change a locked result (T10)"))
+
+    p = add_command(sub, "match-file", cmd_match_file, _("read a backgammon match record (.mat)"))
+    p.add_argument("file", type=Path)
 
     p = add_command(sub, "confirm", cmd_confirm, _("one side approves a table's result (G13, E6, T8c)"))
     p.add_argument("event", type=int)
     p.add_argument("--round", type=int, required=True)
     p.add_argument("--table", type=int, required=True)
     p.add_argument("--side", type=int, choices=(0, 1), required=True)
-    p.add_argument("--initials", required=True)
+    p.add_argument("--initials", default="", help=_("name or initials of who approves (or --member)"))
+    p.add_argument(
+        "--member",
+        help=_("member number of the player of this side who approves: the scorer or the counter (E6)"),
+    )
+
+    p = add_command(sub, "captains", cmd_captains, _("name the captains of a table's sides (match act)"))
+    p.add_argument("event", type=int)
+    p.add_argument("--round", type=int, required=True)
+    p.add_argument("--table", type=int, required=True)
+    p.add_argument("--home", default="", help=_("member number of the home side's captain"))
+    p.add_argument("--away", default="", help=_("member number of the other side's captain"))
 
     p = add_command(sub, "referee", cmd_referee, _("referee: approve or dispute a table's result"))
     p.add_argument("event", type=int)
@@ -198,16 +251,53 @@ def cmd_pair(ctx: Context, args: argparse.Namespace) -> Output:
         rounds.discard_round(db, ctx.actor(), args.event)
     rv = rounds.propose_round(db, ctx.actor(), args.event, seed=args.seed)
     lines = [_("Round {r} (proposed, seed {s})").format(r=rv.round, s=rv.seed)]
+    bye = _("BYE")
     for t in rv.tables:
-        lines.append(f"  {t.table:>3}  {t.names[0]}  –  {t.names[1] if t.names[1] else 'BYE'}")
+        lines.append(f"  {t.table:>3}  {t.names[0]}  –  {t.names[1] or bye}")
     return Output(rv.as_json(), "\n".join(lines))
 
 
 def cmd_publish(ctx: Context, args: argparse.Namespace) -> Output:
     from clubdesk.services import rounds
 
-    rv = rounds.publish_round(ctx.database(), ctx.actor(), args.event, call_at=args.call_time)
+    rv = rounds.publish_round(
+        ctx.database(), ctx.actor(), args.event, call_at=args.call_time, start_at=args.start_time
+    )
     return Output({"round": rv.round}, _("Round {r} published.").format(r=rv.round))
+
+
+def cmd_unpublish(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import rounds
+
+    rv = rounds.unpublish_round(ctx.database(), ctx.actor(), args.event, args.reason)
+    return Output(
+        {"round": rv.round, "status": rv.status},
+        _("Round {r} is proposed again.").format(r=rv.round),
+    )
+
+
+def cmd_late_notice(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import results
+
+    res = results.late_notice(
+        ctx.database(), ctx.actor(), args.event, args.round, args.table, args.side, args.given_by
+    )
+    return Output(res.as_json())
+
+
+def cmd_late_decision(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import results
+
+    res = results.decide_late_notice(
+        ctx.database(),
+        ctx.actor(),
+        args.event,
+        args.round,
+        args.table,
+        walkover=args.walkover,
+        reason=args.reason,
+    )
+    return Output(res.as_json())
 
 
 def cmd_result(ctx: Context, args: argparse.Namespace) -> Output:
@@ -223,12 +313,43 @@ def cmd_result(ctx: Context, args: argparse.Namespace) -> Output:
             db, actor, args.event, args.round, args.table, entry, game_no=args.game, override=args.override
         )
         return Output(res.as_json())
+    if args.match_file is not None:
+        from clubdesk.services import match_files
+
+        res = match_files.import_match_file(
+            db,
+            actor,
+            args.event,
+            args.round,
+            args.table,
+            args.match_file,
+            swap_sides=args.swap_sides,
+            reason=args.reason,
+            override=args.override,
+        )
+        if args.confirm:
+            results.confirm(
+                db, actor, args.event, args.round, args.table, 0, actor.name, override=args.override
+            )
+            res = results.confirm(
+                db, actor, args.event, args.round, args.table, 1, actor.name, override=args.override
+            )
+        return Output(res.as_json())
     entries = None
     if args.entries is not None:
         try:
             entries = json.loads(args.entries.read_text(encoding="utf-8"))
         except json.JSONDecodeError as exc:
             raise Refused(_("{f} is not JSON: {e}").format(f=args.entries, e=exc.msg)) from exc
+    named = args.scorer is not None or args.counter is not None
+    if args.confirm and not named and args.forfeit is None and results.names_scorers(db, args.event):
+        # rule E6: who scored and who counted is asked, never filled in with the operator's name
+        raise Refused(
+            _(
+                "Name the scorer (a player of the home pair) and the counter (a player of the rival pair): "
+                "--scorer NUMBER --counter NUMBER (rule E6)."
+            )
+        )
     res = results.record_result(
         db,
         actor,
@@ -242,17 +363,58 @@ def cmd_result(ctx: Context, args: argparse.Namespace) -> Output:
         confirm_both=args.confirm,
         reason=args.reason,
         override=args.override,
+        scorer=args.scorer,
+        counter=args.counter,
+        referee_scores=args.referee_scores,
     )
     return Output(res.as_json())
+
+
+def cmd_match_file(ctx: Context, args: argparse.Namespace) -> Output:
+    """``{"players", "length", "games": [{"start", "winner", "points", "cube", "crawford"}], "score",
+    "finished"}`` (issue 19); no database is opened."""
+    from clubdesk.services import match_files
+
+    rec = match_files.read_match_file(args.file)
+    data = rec.as_json()
+    lines = [_("{a} - {b}, {n}-point match").format(a=rec.players[0], b=rec.players[1], n=rec.match_length)]
+    for i, g in enumerate(rec.games, start=1):
+        flag = "  " + _("(Crawford)") if g.crawford else ""
+        lines.append(
+            _("game {i}: {x}-{y}, {name} wins {p} (cube {c}){flag}").format(
+                i=i, x=g.start[0], y=g.start[1], name=rec.players[g.winner], p=g.points, c=g.cube, flag=flag
+            )
+        )
+    state = _("finished") if rec.finished else _("not finished")
+    lines.append(_("score {x}-{y}, {state}").format(x=rec.score[0], y=rec.score[1], state=state))
+    return Output(data, "\n".join(lines))
 
 
 def cmd_confirm(ctx: Context, args: argparse.Namespace) -> Output:
     from clubdesk.services import results
 
     res = results.confirm(
-        ctx.database(), ctx.actor(), args.event, args.round, args.table, args.side, args.initials
+        ctx.database(),
+        ctx.actor(),
+        args.event,
+        args.round,
+        args.table,
+        args.side,
+        args.initials,
+        member=args.member,
     )
     return Output(res.as_json())
+
+
+def cmd_captains(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import results
+
+    out = results.name_captains(
+        ctx.database(), ctx.actor(), args.event, args.round, args.table, args.home, args.away
+    )
+    return Output(
+        out, _("Captains: {home} / {away}").format(home=out["home"] or "-", away=out["away"] or "-")
+    )
 
 
 def cmd_referee(ctx: Context, args: argparse.Namespace) -> Output:
@@ -279,6 +441,9 @@ def cmd_round(ctx: Context, args: argparse.Namespace) -> Output:
         "status": rv.status,
         "seed": rv.seed,
         "call_at": rv.call_at.isoformat() if rv.call_at else None,
+        "start_at": rv.start_at.isoformat() if rv.start_at else None,
+        "forfeit_from": rv.forfeit_due.isoformat() if rv.forfeit_due else None,
+        "forfeit_rule": rv.forfeit_rule,
         "tables": [
             {
                 "table": t.table,
@@ -297,15 +462,22 @@ def cmd_round(ctx: Context, args: argparse.Namespace) -> Output:
     call = rv.call_at.strftime("%Y-%m-%d %H:%M") if rv.call_at else "-"
     lines = [
         _("Round {r} ({status}), seed {s}, tables called {c}").format(
-            r=rv.round, status=rv.status, s=rv.seed, c=call
+            r=rv.round, status=L.round_status_label(rv.status), s=rv.seed, c=call
         )
     ]
+    if rv.forfeit_due is not None:
+        lines.append(
+            _("absent sides can be forfeited from {d} (rule {rule})").format(
+                d=rv.forfeit_due.strftime("%H:%M"), rule=rv.forfeit_rule
+            )
+        )
     for t in rv.tables:
-        b = t.names[1] if t.names[1] else "BYE"
+        b = t.names[1] if t.names[1] else _("BYE")
         lock = "  " + _("locked") if t.locked else ""
         ref = f"  [{t.ref}]" if t.ref else ""
         lines.append(
-            f"  {t.table:>3}  {t.names[0]}  –  {b}  {t.score[0]}-{t.score[1]}  {t.status}{ref}{lock}"
+            f"  {t.table:>3}  {t.names[0]}  –  {b}  {t.score[0]}-{t.score[1]}  "
+            f"{L.status_label(t.status)}{ref}{lock}"
         )
         if t.seats and t.seats.get("seats"):
             # rule E7: the seat draw, seats in playing order, the leader marked
@@ -315,6 +487,11 @@ def cmd_round(ctx: Context, args: argparse.Namespace) -> Output:
                 for i, p in enumerate(t.seats["seats"])
             ]
             lines.append("       " + _("seats") + ": " + ", ".join(seats))
+            from clubdesk.services.formats import seat_draw_note
+
+            note = seat_draw_note(t.seats)  # rule E7: equal tiles drawn again among the tied
+            if note:
+                lines.append("       " + note)
     lines += [f"  {x}" for x in rv.explanations]
     return Output(data, "\n".join(lines))
 

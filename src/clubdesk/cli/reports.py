@@ -4,7 +4,7 @@
 
 An unknown kind is wrong usage (exit 2); an unknown event, round or table is refused (exit 1, one line) and
 no file is written. Without ``--lang`` the report speaks the language given to ``clubdesk-cli --lang``, else
-the app's language from the settings.
+the event's report language (``clubdesk-cli event language EVENT LANG``), else the club's from the settings.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from clubdesk.cli.core import Context, Output, add_command
-from clubdesk.i18n import _
+from clubdesk.i18n import _, ngettext
 
 
 def register(sub: Any) -> None:
@@ -47,5 +47,5 @@ def cmd_report(ctx: Context, args: argparse.Namespace) -> Output:
     pages = REP.generate(ctx.database(), request, args.out)
     return Output(
         {"pages": pages},
-        _("{file}: {n} pages").format(file=args.out, n=pages),
+        ngettext("{file}: {n} page", "{file}: {n} pages", pages).format(file=args.out, n=pages),
     )

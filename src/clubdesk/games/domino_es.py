@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from clubdesk.games.errors import EntryError
-from clubdesk.games.ruleset import register_family
+from clubdesk.games.ruleset import BhUnplayed, register_family
 from clubdesk.i18n import _
 
 __all__ = [
@@ -50,13 +50,18 @@ class DominoParams:
     games_to_win: int = field(default=1, metadata={"min": 1})  # games that win the match
     allow_negative: bool = False  # a penalty may take a total below 0
     seat_swap: bool = True  # rule E7b: the pair that lost game 1 swaps seats in game 2
-    abandon_ends_match: bool = True  # rule E20: no substitute after abandonment; the pair loses the match
+    # rule E20: an abandonment loses the game (partida); whether it also ends the match / encounter is this
+    # parameter, off for domino-es (seed 002 says the pair loses the game)
+    abandon_ends_match: bool = False
+    # forfeit deadline after the table call (T3b reading)
+    forfeit_from: Literal["start", "call"] = field(default="call", metadata={"optional": True})
     # CONTRACTS.md §1 names these for domino-es too (values: false, 0, 0, false). Seed 002 has no warm-up,
     # no opening minimum and no burn (rule E18: every hand counts), so they are accepted only at those values.
     warmup: Literal[False] = False
     open_first_min: int = field(default=0, metadata={"min": 0, "max": 0})
     open_again_min: int = field(default=0, metadata={"min": 0, "max": 0})
     burn: Literal[False] = False
+    bh_unplayed: BhUnplayed = "fide"  # rule T12b / CONTRACTS.md §1: Buchholz of a round without an opponent
 
 
 register_family("domino", DominoParams)

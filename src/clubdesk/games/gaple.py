@@ -72,10 +72,14 @@ class Out:
 
 @dataclass(frozen=True, slots=True)
 class Block:
-    """Seat ``seat`` played the blocking tile; duel against seat (seat - 1) mod 4 (GN2, GN7, G17, B5)."""
+    """Seat ``seat`` played the blocking tile; duel against seat (seat - 1) mod 4 (GN2, GN7, G17, B5).
+
+    ``dead_00`` / ``dead_66``: the seat holding a caught 0-0 / 6-6, for rule B6's fine in a blocked hand."""
 
     seat: int
     pips: tuple[int, int, int, int]
+    dead_00: int | None = None
+    dead_66: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,7 +221,15 @@ def parse_entry(index: int, raw: Mapping[str, object], seat_names: Sequence[str]
             raise _fail(index, "two-ends-double", _("going out on two ends cannot be with a double"))
         return Out(seat, pips, None if last is None else str(last), two_ends, dead_00, dead_66)
     if kind == "block":
-        return Block(_parse_seat(index, raw), _parse_pips(index, raw, seat_names))
+        seat = _parse_seat(index, raw)
+        pips = _parse_pips(index, raw, seat_names)
+        # rule B6: a "dead" table names who holds a caught double (fined in a blocked hand too)
+        dead_00, dead_66 = _parse_dead(index, raw)
+        if dead_66 is not None and pips[dead_66] < 12:
+            msg = _("{who} holds a dead 6-6 but shows only {pips} pips (6-6 alone is 12)")
+            who = _seat_label(dead_66, seat_names)
+            raise _fail(index, "dead-66-pips", msg.format(who=who, pips=pips[dead_66]))
+        return Block(seat, pips, dead_00, dead_66)
     if kind == "redeal":
         return Redeal()
     if kind == "six_doubles":
@@ -248,7 +260,10 @@ def entry_to_dict(entry: Entry) -> dict[str, object]:
             "dead": {"0-0": entry.dead_00, "6-6": entry.dead_66},
         }
     if isinstance(entry, Block):
-        return {"type": "block", "seat": entry.seat, "pips": list(entry.pips)}
+        out: dict[str, object] = {"type": "block", "seat": entry.seat, "pips": list(entry.pips)}
+        if entry.dead_00 is not None or entry.dead_66 is not None:
+            out["dead"] = {"0-0": entry.dead_00, "6-6": entry.dead_66}
+        return out
     if isinstance(entry, Redeal):
         return {"type": "redeal"}
     if isinstance(entry, SixDoubles):
@@ -294,6 +309,8 @@ class NextHand:
     leader_rule: str | None  # the rule behind the suggestion
     opening_tile: str | None  # the tile that must open the next hand ("0-0", "1-0", ...)
     seat_change: bool  # opponents change seats before the next hand (G19)
+    # rule B3: tiles that may not lead the next hand (every hand, not only the first); the partner may lead
+    barred_leads: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,6 +372,7 @@ class GapleMatch:
                 leader_rule=self._leader_rule,
                 opening_tile=self._opening_tile,
                 seat_change=self._game_over and self.params.seat_change,
+                barred_leads=("0-0", "6-6") if self.params.double_lead_barred else (),
             )
         return MatchState(games, (self._games_won[0], self._games_won[1]), self.winner, self.finished, nxt)
 
@@ -412,7 +430,7 @@ class GapleMatch:
 
     # --------------------------------------------------------------------------------------- scoring
     def _opening_min(self, side: int, total: int) -> int:
-        """Rule GN4 (and B8): the pure value a side at 0 or less needs for its hand to count."""
+        """Rule GN4 (and B8): the value a side at 0 or less needs for its hand to count."""
         if total > 0:
             return 0
         return self.params.open_again_min if self._scored[side] else self.params.open_first_min
@@ -439,13 +457,25 @@ class GapleMatch:
                 index, game, kind, (0, 0), (totals[0], totals[1]), "; ".join(parts), pure, scorer, True, True
             )
         need = self._opening_min(scorer, totals[scorer])
-        opened = pure >= need  # rule GN4, GN5, B8: tested on the pure value, before any x2
+        if p.open_on == "won":
+            # rule B8 (open_on = "won"): tested on the points the hand actually gives, x2 included
+            tested = pure * mult
+        else:
+            # rule GN4, GN5 (open_on = "pure"): tested on the pure value, before any x2
+            tested = pure
+        opened = tested >= need
         gain = pure * mult if opened else 0
         if need > 0:
-            if opened:
+            if p.open_on == "won" and mult != 1:
+                # rule B8: say that the points won (after the x2) were tested, not the pure value
+                if opened:
+                    parts.append(_("{value} won ≥ {need}: opens").format(value=tested, need=need))
+                else:
+                    parts.append(_("{value} won < {need}: does not open").format(value=tested, need=need))
+            elif opened:
                 parts.append(_("opens (≥ {need})").format(need=need))
             else:
-                parts.append(_("{pure} < {need}: does not open").format(pure=pure, need=need))
+                parts.append(_("{pure} < {need}: does not open").format(pure=tested, need=need))
         other = 1 - scorer
         before = list(totals)
         totals[scorer] += gain
@@ -522,7 +552,8 @@ class GapleMatch:
         if e.last_tile is not None:
             bonus = p.out_00 if e.last_tile == "0-0" else p.out_66
             if p.out_double_mode == "plus":
-                # rules GS5, GS6, GS7: going out with 0-0 / 6-6 adds its value to the normal count
+                # rules GS5, GS6, GS7 and B6 (Reading): going out with 0-0 / 6-6 adds its value to the
+                # normal count (seed 001: 40 left + 50 for 0-0 = 90; 35 + 100 for 6-6 = 135)
                 value += bonus
                 parts.append(_("out with {tile} (+{value})").format(tile=e.last_tile, value=bonus))
             else:
@@ -578,7 +609,22 @@ class GapleMatch:
                 )
             else:
                 text += _("{count} to {side}").format(count=count, side=_side_label(scorer, names))
-        return self._score(index, game, HandKind.BLOCK, scorer, count, mult, totals, [text])
+        parts = [text]
+        fines = [0, 0]
+        if p.caught_double == "fine" and p.fine_in_block:
+            # rule B6 (Reading): seed 001 has no exception like GS8, so a caught 0-0 / 6-6 is fined in a
+            # blocked hand too; the count keeps the face values
+            if e.dead_00 is not None:
+                fines[side_of(e.dead_00)] += p.dead_00
+            if e.dead_66 is not None:
+                fines[side_of(e.dead_66)] += p.dead_66
+            for side in (0, 1):
+                if fines[side]:
+                    msg = _("{side} fined {points} for a caught double")
+                    parts.append(msg.format(side=_side_label(side, names), points=fines[side]))
+        return self._score(
+            index, game, HandKind.BLOCK, scorer, count, mult, totals, parts, (fines[0], fines[1])
+        )
 
     def _six_doubles(self, index: int, game: int, e: SixDoubles, totals: list[int]) -> HandResult:
         # rule B9 (Reading): six doubles dealt wins the current game: that side's total is set to the target

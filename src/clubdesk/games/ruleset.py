@@ -7,7 +7,8 @@ frozen parameters dataclass registered for the family (:data:`PARAMS_TYPES`, :fu
 * every field must be present and no unknown key is accepted;
 * ``bool`` / ``int`` / ``str`` / ``float`` fields are type-checked (a bool is never an int);
 * ``Literal[...]`` fields accept only the listed values;
-* ``field(metadata={"min": a, "max": b})`` bounds numbers.
+* ``field(metadata={"min": a, "max": b})`` bounds numbers;
+* ``field(metadata={"optional": True})`` may be left out of a file (parameters added later, issue 19).
 
 A club variant is a preset plus overrides (``load_ruleset("gaple-club", {"target": 201})``); overrides are
 checked the same way. Every refusal is a :class:`RulesetError` naming the file (or ``overrides``), the key and
@@ -32,6 +33,7 @@ from clubdesk.i18n import _
 
 __all__ = [
     "PARAMS_TYPES",
+    "BhUnplayed",
     "GapleParams",
     "Ruleset",
     "RulesetError",
@@ -49,6 +51,10 @@ __all__ = [
 CaughtDouble = Literal["count", "fine"]
 OutDoubleMode = Literal["plus", "flat"]
 DuelTie = Literal["blocker-loses", "replay"]
+OpenOn = Literal["pure", "won"]
+BhUnplayed = Literal["fide", "none"]
+#: rules G15, T3b: the forfeit deadline counts from the match start (before it) or the table call (after it)
+ForfeitFrom = Literal["start", "call"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,13 +66,20 @@ class GapleParams:
     warmup: bool = True  # rule G6, G7
     open_first_min: int = field(default=25, metadata={"min": 0})  # rule GN4, GN5, B8
     open_again_min: int = field(default=10, metadata={"min": 0})  # rule GN4, GN6
+    # rule GN4 ("pure": the value before any x2) or B8 ("won": the points the hand actually gives)
+    open_on: OpenOn = "pure"
     burn: bool = True  # rule GN6
     caught_double: CaughtDouble = "count"  # rule GS3, GS4 ("count") or B6 ("fine")
+    fine_in_block: bool = (
+        False  # rule B6: with caught_double = "fine", a blocked hand's caught double is fined
+    )
     dead_00: int = field(default=25, metadata={"min": 0})  # rule GS3, B6
     dead_66: int = field(default=50, metadata={"min": 0})  # rule GS4, B6
     out_00: int = field(default=50, metadata={"min": 0})  # rule GS5, B6
     out_66: int = field(default=200, metadata={"min": 0})  # rule GS6, B6
-    out_double_mode: OutDoubleMode = "plus"  # rule GS7 ("plus") or B6 ("flat")
+    out_double_mode: OutDoubleMode = (
+        "plus"  # rule GS5-GS7, B6 ("plus"); "flat": the hand is worth exactly that
+    )
     two_ends_mult: int = field(default=2, metadata={"min": 1})  # rule GS1/GS2
     duel_loss_mult: int = field(default=2, metadata={"min": 1})  # rule GN2, B5
     duel_tie: DuelTie = "blocker-loses"  # rule GN7 or B5
@@ -74,6 +87,10 @@ class GapleParams:
     six_doubles_wins: bool = False  # rule B9: six doubles dealt wins the game (club)
     opening_tiles: bool = True  # rule G6 (0-0 opens the match), G10 (games score opens a game)
     seat_change: bool = True  # rule G19: opponents change seats after every game
+    double_lead_barred: bool = False  # rule B3: 0-0 and 6-6 may not lead a hand (a hint on every hand's lead)
+    bh_unplayed: BhUnplayed = "fide"  # rule T12b: Buchholz of a round without an opponent (CONTRACTS.md §1)
+    # rule G15: present 10 minutes before the start, else walkover
+    forfeit_from: ForfeitFrom = field(default="start", metadata={"optional": True})
 
 
 # ----------------------------------------------------------------------------------------------- registry
@@ -199,7 +216,8 @@ def _validate_params(
     out: dict[str, object] = {}
     for name, (tp, meta) in specs.items():
         if name not in raw:
-            if partial:
+            # a parameter added after club files were written may be left out: its default applies
+            if partial or meta.get("optional"):
                 continue
             raise RulesetError(source, f"{prefix}{name}", _("missing parameter"))
         out[name] = _check_value(source, f"{prefix}{name}", tp, meta, raw[name])

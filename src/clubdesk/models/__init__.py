@@ -27,3 +27,6 @@ __all__ += ["Substitution"]
 from clubdesk.models.discipline import Appeal, ClubIncidentKind, Incident, Penalty  # noqa: E402
 
 __all__ += ["Appeal", "ClubIncidentKind", "Incident", "Penalty"]
+from clubdesk.models.staff import StaffAccount  # noqa: E402
+
+__all__ += ["StaffAccount"]

@@ -1,4 +1,7 @@
-"""The audit log: who changed what, when, before and after (foundation migration 0001)."""
+"""The audit log: who changed what, when, before and after (foundation migration 0001).
+
+Each row carries a SHA-256 hash chained to the previous row's (migration 0008_safety), so an edit or a
+deletion made outside ClubDesk breaks the chain at that row (:mod:`clubdesk.services.audit_chain`)."""
 
 from __future__ import annotations
 
@@ -26,3 +29,5 @@ class AuditEntry(Base):
     before: Mapped[str | None] = mapped_column(Text, nullable=True)
     after: Mapped[str | None] = mapped_column(Text, nullable=True)
     reason: Mapped[str | None] = mapped_column(Text, nullable=True)
+    prev_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    row_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)

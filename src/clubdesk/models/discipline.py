@@ -100,6 +100,8 @@ class Appeal(Base):
     table_no: Mapped[int | None] = mapped_column(Integer, nullable=True)
     match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id"), nullable=True, index=True)
     entrant_id: Mapped[int] = mapped_column(ForeignKey("entrants.id"), index=True)
+    # rules G16, T10: what the appeal is about; a decided appeal on the same table and subject is final
+    subject: Mapped[str] = mapped_column(String(60), default="result", server_default="result")
     text: Mapped[str] = mapped_column(Text)
     filed_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     filed_by: Mapped[str] = mapped_column(String(80))

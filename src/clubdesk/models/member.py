@@ -1,7 +1,8 @@
 """Members of the club's register (migration 0002_members).
 
-``number`` is the club's own member ID, also the licence number the match act asks for (rule E15); it is
-unique. A member merged into another (rule T2a) keeps its row, is inactive and points at the kept member
+``number`` is the club's own member ID; it is unique. ``licence`` (migration 0006_rule_readings) is the
+player's federation licence number, which the match act records (rule E15); "" when he has none.
+A member merged into another (rule T2a) keeps its row, is inactive and points at the kept member
 through ``merged_into_id``; every other table refers to members by ``members.id``.
 """
 
@@ -20,6 +21,7 @@ class Member(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     number: Mapped[str] = mapped_column(String(40), unique=True)
+    licence: Mapped[str] = mapped_column(String(40), default="", server_default="")  # rule E15
     name: Mapped[str] = mapped_column(String(120), index=True)
     club_id: Mapped[int | None] = mapped_column(ForeignKey("clubs.id"), nullable=True, index=True)
     city: Mapped[str] = mapped_column(String(120), default="")

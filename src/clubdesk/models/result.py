@@ -52,12 +52,24 @@ class Match(Base):
     finished: Mapped[bool] = mapped_column(Boolean, default=False)
     scorer: Mapped[str] = mapped_column(String(80), default="")  # side A's approval (E6 anotador)
     counter: Mapped[str] = mapped_column(String(80), default="")  # side B's approval (E6 recuento)
+    # rule E6 (migration 0009_sheets): the players named as scorer (home pair) and counter (rival pair),
+    # member numbers; ``scored_by_referee``: the referee who scored and counted, with their approval
+    scorer_member: Mapped[str] = mapped_column(String(20), default="")
+    counter_member: Mapped[str] = mapped_column(String(20), default="")
+    scored_by_referee: Mapped[str] = mapped_column(String(80), default="")
+    captain_a: Mapped[str] = mapped_column(String(20), default="")  # seed 002 art. 15: named in the act
+    captain_b: Mapped[str] = mapped_column(String(20), default="")
     referee: Mapped[str] = mapped_column(String(80), default="")
     confirmed_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     locked: Mapped[bool] = mapped_column(Boolean, default=False)  # rule T10
     excuse: Mapped[str] = mapped_column(Text, default="")  # rule G15: an accepted excuse
     postponed_to: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)  # rule G20
     seats: Mapped[str] = mapped_column(Text, default="")  # JSON seat draw (rule E7)
+    # rule G15 (migration 0007): a notice of lateness given at the desk: who gave it, for which side, when.
+    # It suspends the automatic walkover; the referee decides.
+    late_notice_by: Mapped[str] = mapped_column(String(80), default="")
+    late_notice_side: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    late_notice_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     note: Mapped[str] = mapped_column(Text, default="")
 
 
@@ -89,6 +101,7 @@ class Substitution(Base):
     member_in: Mapped[int] = mapped_column(ForeignKey("members.id"))
     reason: Mapped[str] = mapped_column(Text, default="")
     at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    from_hand: Mapped[int | None] = mapped_column(Integer, nullable=True)  # rule E7.2 (0009_sheets)
 
 
 class RatingEntry(Base):
@@ -138,3 +151,7 @@ class PrizeAward(Base):
     currency: Mapped[str] = mapped_column(String(3))
     description: Mapped[str] = mapped_column(Text, default="")
     paid_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    # rule T13e (migration 0007): who paid, to whom, how (cash, transfer, ...)
+    paid_by: Mapped[str] = mapped_column(String(80), default="")
+    paid_to: Mapped[str] = mapped_column(String(120), default="")
+    paid_method: Mapped[str] = mapped_column(String(20), default="")

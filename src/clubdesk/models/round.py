@@ -33,6 +33,8 @@ class Round(Base):
     proposed_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     published_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     call_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)  # rule T3b: tables called
+    # rule G15: the match start (migration 0007); the forfeit deadline counts from it where the ruleset says
+    start_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     closed_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 
 

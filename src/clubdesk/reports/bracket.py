@@ -6,13 +6,14 @@ on top (round 1 on the left), losers' bracket below it, the grand final (and its
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import Flowable, Paragraph
+from reportlab.platypus import Flowable, PageBreak, Paragraph
 
 from clubdesk.i18n import _
 from clubdesk.reports.data import BracketData, BracketMatchData, ReportHeader
@@ -33,6 +34,7 @@ class BracketTree(Flowable):  # type: ignore[misc]
 
     def __init__(self, data: BracketData, width: float, height: float) -> None:
         super().__init__()
+        self._id_room = True
         self.data = data
         self.width = width
         self.height = height
@@ -51,13 +53,17 @@ class BracketTree(Flowable):  # type: ignore[misc]
         l_rounds = max((m.round for m in loss), default=0)
         first = max(1, sum(1 for m in wins if m.round == 1))
         title_h = 12.0
-        if loss:
+        if loss and wins:
             w_h = (self.height - 2 * title_h) * first / (first + first / 2 + 0.5)
             l_h = self.height - 2 * title_h - w_h
+        elif loss:  # the losers' bracket on a page of its own
+            w_h, l_h = -title_h, self.height - title_h
+            first = max(1, max(sum(1 for m in loss if m.round == r) for r in range(1, l_rounds + 1)))
         else:
             w_h, l_h = self.height - title_h, 0.0
-        slot = w_h / first  # height of one round-1 match
-        line = min(14.0, slot * 0.4)
+        slot = (w_h if wins else l_h) / first  # height of one first-round match
+        # names of at least 6 pt wherever a round-1 slot allows it (a box takes up to half of its slot)
+        line = min(14.0, max(slot * 0.4, min(slot * 0.49, 6.0 / 0.62)))
         pos: dict[str, tuple[int, float]] = {}
         for m in wins:
             span = slot * 2 ** (m.round - 1)
@@ -81,9 +87,17 @@ class BracketTree(Flowable):  # type: ignore[misc]
                 extra_cols = max(extra_cols, 2)
             elif m.bracket == "3P":
                 pos[m.id] = (w_rounds - 1, min(self.height - line * 2, final_y + max(4 * line, w_h / 4)))
-        cols = (last_col if loss else w_rounds) + max(extra_cols, 0) + 1  # + the champion column
+        cols = (last_col if loss else w_rounds) + max(extra_cols, 0) + (1 if wins else 0)  # + the champion
         col_w = self.width / cols
         return pos, col_w, line, cols
+
+    def _slot_room(self, pos: dict[str, tuple[int, float]], line: float, fs: float) -> bool:
+        """Whether the match ids fit above the boxes (the closest two boxes of a column leave room)."""
+        by_col: dict[int, list[float]] = {}
+        for col, y in pos.values():
+            by_col.setdefault(col, []).append(y)
+        gaps = [b - a for ys in by_col.values() for a, b in zip(sorted(ys), sorted(ys)[1:], strict=False)]
+        return not gaps or min(gaps) - 2 * line >= fs * 0.7 + 2
 
     def _target(self, m: BracketMatchData) -> str | None:
         if m.next_match:
@@ -98,8 +112,14 @@ class BracketTree(Flowable):  # type: ignore[misc]
         c = self.canv
         pos, col_w, line, cols = self._layout()
         fs = max(4.2, min(8.5, line * 0.62))
+        self._id_room = self._slot_room(pos, line, fs)
         gap = 6.0
-        box_w = col_w - gap
+        # round 1 holds every name: it gets a wider column when there are many rounds
+        wins = any(m.bracket == "W" for m in self.data.matches)
+        weights = [1.6 if k == 0 and wins and cols >= 4 else 1.0 for k in range(cols + 1)]
+        unit = self.width / sum(weights[:cols])
+        xs = [sum(weights[:k]) * unit for k in range(cols + 1)]
+        ws = [w * unit for w in weights]
         top = self.height
 
         def y_of(v: float) -> float:
@@ -107,13 +127,14 @@ class BracketTree(Flowable):  # type: ignore[misc]
 
         c.setFont(COND_BOLD, 9)
         c.setFillColor(ACCENT)
-        if any(m.bracket == "L" for m in self.data.matches):
+        if any(m.bracket == "L" for m in self.data.matches) and wins:
             c.drawString(0, y_of(9), _("Winners' bracket"))
             lows = [pos[m.id][1] for m in self.data.matches if m.bracket == "L"]
             c.drawString(0, y_of(min(lows) - line - 4), _("Losers' bracket"))
         for m in self.data.matches:
             col, cy = pos[m.id]
-            x = col * col_w
+            x = xs[col]
+            box_w = ws[col] - gap
             self._draw_match(m, x, y_of(cy), box_w, line, fs)
             target = self._target(m)
             if target and target in pos:
@@ -123,7 +144,7 @@ class BracketTree(Flowable):  # type: ignore[misc]
                 if tm.bracket != "W" or m.bracket != "W":
                     side = 0 if cy <= tcy else 1
                 ty = y_of(tcy) + (line / 2 if side == 0 else -line / 2)
-                tx = tcol * col_w
+                tx = xs[tcol]
                 mid = x + box_w + (tx - x - box_w) / 2 if tcol > col else x + box_w + gap / 2
                 c.setStrokeColor(RULE)
                 c.setLineWidth(0.6)
@@ -138,10 +159,10 @@ class BracketTree(Flowable):  # type: ignore[misc]
             final = next((m for m in self.data.matches if m.bracket == "W" and m.round == w_rounds), None)
         if final is not None:
             col, cy = pos[final.id]
-            x = (max(p[0] for p in pos.values()) + 1) * col_w
+            x = xs[min(cols, max(p[0] for p in pos.values()) + 1)]
             c.setStrokeColor(INK)
             c.setLineWidth(0.6)
-            c.line(col * col_w + box_w, y_of(cy), x, y_of(cy))
+            c.line(xs[col] + ws[col] - gap, y_of(cy), x, y_of(cy))
             c.setFillColor(ACCENT)
             c.setFont(COND_BOLD, min(9.5, fs + 1.5))
             c.drawString(x + 3, y_of(cy) + 3 + fs, _("Champion"))
@@ -157,7 +178,7 @@ class BracketTree(Flowable):  # type: ignore[misc]
         c.setStrokeColor(RULE)
         c.setLineWidth(0.3)
         c.line(x, cy, x + w, cy)
-        if line >= 7:  # the match id above the box, where there is room for it
+        if line >= 7 and self._id_room:  # the match id above the box, where there is room for it
             c.setFont(COND, max(4.0, fs * 0.7))
             c.setFillColor(colors.HexColor("#666666"))
             c.drawString(x + 1, cy + line + 1, m.id)
@@ -172,8 +193,13 @@ class BracketTree(Flowable):  # type: ignore[misc]
             font = COND_BOLD if won else COND
             ty = cy + (line / 2 if side == 0 else -line / 2) - fs / 3
             c.setFillColor(INK if name is not None else colors.HexColor("#777777"))
-            c.setFont(font, fs)
-            c.drawString(x + 2, ty, _clip(text, font, fs, w - 4 - score_w))
+            size = fs
+            room = w - 4 - score_w
+            if name is None and stringWidth(text, font, fs) > room:
+                # "winner of W1-13": a label may be set smaller (names keep their size, at least 6 pt)
+                size = max(4.5, fs * room / max(1.0, stringWidth(text, font, fs)))
+            c.setFont(font, size)
+            c.drawString(x + 2, ty, _clip(text, font, size, room))
             if m.score[side]:
                 c.setFont(COND_BOLD if won else COND, fs)
                 c.drawRightString(x + w - 2, ty, m.score[side])
@@ -181,15 +207,48 @@ class BracketTree(Flowable):  # type: ignore[misc]
 
 def bracket(out: str | Path | IO[bytes], header: ReportHeader, data: BracketData) -> int:
     entrants = sum(1 for m in data.matches if m.bracket == "W" and m.round == 1) * 2
-    wide = data.kind == "double" and entrants <= 16 or data.kind == "single" and entrants <= 8
+    wide = (data.kind == "double" and entrants <= 16) or (data.kind == "single" and entrants <= 8)
     width = content_width(header, wide)
     height = content_height(header, wide) - 12 * mm
 
+    split = data.kind == "double" and entrants > 16
+
     def build(st: Styles) -> list[Flowable]:
         title = _("Double elimination") if data.kind == "double" else _("Single elimination")
-        return [Paragraph(esc(title), st.title), BracketTree(data, width, height)]
+        if not split:
+            return [Paragraph(esc(title), st.title), BracketTree(data, width, height)]
+        # a big double elimination over two pages, names of at least 6 pt: the winners' bracket and the
+        # finals, then the losers' bracket
+        upper = replace(data, matches=tuple(m for m in data.matches if m.bracket != "L"))
+        lower = replace(data, matches=tuple(m for m in data.matches if m.bracket == "L"), champion=None)
+        return [
+            Paragraph(esc(title + " · " + _("Winners' bracket")), st.title),
+            BracketTree(upper, width, height),
+            PageBreak(),
+            Paragraph(esc(title + " · " + _("Losers' bracket")), st.title),
+            BracketTree(lower, width, height),
+        ]
 
     return render(out, header, lambda: _("Bracket"), build, wide=wide)
+
+
+def smallest_name_size(data: BracketData, header: ReportHeader) -> float:
+    """The font size the bracket's names are printed at (for the layout tests: at least 6 pt)."""
+    entrants = sum(1 for m in data.matches if m.bracket == "W" and m.round == 1) * 2
+    wide = (data.kind == "double" and entrants <= 16) or (data.kind == "single" and entrants <= 8)
+    width = content_width(header, wide)
+    height = content_height(header, wide) - 12 * mm
+    parts = [data]
+    if data.kind == "double" and entrants > 16:
+        parts = [
+            replace(data, matches=tuple(m for m in data.matches if m.bracket != "L")),
+            replace(data, matches=tuple(m for m in data.matches if m.bracket == "L")),
+        ]
+    sizes = []
+    for part in parts:
+        _pos, _w, line, _cols = BracketTree(part, width, height)._layout()
+        sizes.append(max(4.2, min(8.5, line * 0.62)))
+    return min(sizes)
 
 
 def tree_of(data: BracketData, width: float, height: float) -> Any:

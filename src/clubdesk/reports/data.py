@@ -63,8 +63,20 @@ class GapleSheetData:
     ruleset: str = "gaple-tournament"
     params: Mapping[str, object] | None = None
     entries: tuple[Mapping[str, object], ...] = ()
-    blank_rows: int = 22
+    blank_rows: int = 20  # one page even with long names and longer translations
     recorded: RecordedScore | None = None  # a final-score-only result (no entries)
+
+
+@dataclass(frozen=True)
+class SubstitutionLine:
+    """Rules E7.2, E20: a substitute takes a player's seat in a game, from a hand on."""
+
+    side: str  # the pair or team
+    player_out: str
+    player_in: str
+    game: int = 1
+    from_hand: int | None = None  # None: not known (recorded before the hand was kept)
+    reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -74,6 +86,9 @@ class DominoSheetData:
     ``players``: players 1-4 as E7 numbers them (1 leader, 2 to his right, 3 his partner, 4 to his
     left); pair 1 = players 1 and 3 (the home pair, E6), pair 2 = players 2 and 4.
     ``initials``: the counter's initials per hand row (E6), when recorded.
+    ``scorer``/``counter``: the players named by the home and the rival pair (E6); ``approvals``: the
+    names or initials with which each side approved the result; ``referee_scored``: the referee who
+    scored and counted himself (then ``scorer``/``counter`` approved for their pairs).
     """
 
     event_id: str
@@ -87,9 +102,15 @@ class DominoSheetData:
     params: Mapping[str, object] | None = None
     entries: tuple[Mapping[str, object], ...] = ()
     initials: tuple[str, ...] = ()
-    blank_rows: int = 20
+    blank_rows: int = 14  # leaves room for the substitutions and both approvals (E6, E7.2)
     recorded: RecordedScore | None = None  # a final-score-only result (no entries)
     encounter: bool = False  # one game of a team encounter (E7b): ``recorded`` is the encounter's score
+    seat_note: str = ""  # rule E7: equal tiles drawn again among the tied (said on the sheet)
+    game: int = 0  # the game of the encounter this sheet is for (0: the whole match)
+    approvals: tuple[str, str] = ("", "")
+    referee_scored: str = ""
+    referee: str = ""
+    substitutions: tuple[SubstitutionLine, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -190,7 +211,8 @@ class BracketData:
 @dataclass(frozen=True)
 class ActPlayer:
     name: str
-    number: str = ""  # member (licence) number, rule E15
+    number: str = ""  # the club's member number
+    licence: str = ""  # rule E15: federation licence number ("" when none: the club number is printed)
 
 
 @dataclass(frozen=True)
@@ -208,10 +230,15 @@ class ActIncident:
     table: int | None = None
     hand: int | None = None
     player: str = ""
-    player_number: str = ""
+    player_number: str = ""  # the club's member number
+    player_licence: str = ""  # rule E15: the offender's federation licence number
     decision: str = ""
     recorded_by: str = ""
     count: int | None = None  # E19: 2nd, 3rd time by this pair in this game
+    game: int | None = None  # the game (partida) of the encounter
+    pair: str = ""  # the pair / side it concerns (E19.4)
+    effect: str = ""  # what the decision did to the hand (E15): "hand 3 annulled: 0–0"
+    intervention: str = ""  # E15: the captains and the referee who resolved it
 
 
 @dataclass(frozen=True)
@@ -238,6 +265,20 @@ class ActAppeal:
 
 
 @dataclass(frozen=True)
+class ActDecision:
+    """A decision of art. 20 (rule E20): what the competent body decided, why, and what it produced."""
+
+    decision: str  # printed label ("Validate the score at suspension")
+    reason: str
+    result: str  # e.g. "game 2: Pair 1 100 – Pair 2 45, won by Pair 1"
+    table: int | None = None
+    game: int | None = None
+    side: str = ""
+    decided_by: str = ""
+    time: str = ""
+
+
+@dataclass(frozen=True)
 class IncidentActData:
     """The match act, Acta del Encuentro (rules E8-E20, G2, G3, G16, T1, T9d, T10, T11)."""
 
@@ -250,6 +291,9 @@ class IncidentActData:
     appeals: tuple[ActAppeal, ...] = ()
     referee: str = ""
     table: int | None = None
+    substitutions: tuple[SubstitutionLine, ...] = ()
+    decisions: tuple[ActDecision, ...] = ()  # rule E20
+    family: str = ""  # gaple / domino / tavla: a tavla side is one player, not a pair
 
 
 # ------------------------------------------------------------------------------------------------ receipts
@@ -276,6 +320,7 @@ class ReceiptData:
     reference: str = ""
     paid_on: dt.date | None = None
     partner: str = ""
+    owed: int | None = None  # still due, from the desk service (None: the lines' total less ``paid``)
 
 
 # -------------------------------------------------------------------------------------------------- prizes
@@ -292,11 +337,30 @@ class PrizeRow:
 
 
 @dataclass(frozen=True)
+class PlanLine:
+    """One place of the event's prize plan (T13a, T13b): its money (fixed + pool share, as the prize
+    engine apportions it) and items, and the entrant(s) holding that place once the event is over."""
+
+    place: str
+    amount: int = 0
+    items: str = ""
+    entrants: tuple[str, ...] = ()
+    fixed: int = 0
+    share: int = 0  # basis points of the pool (10 000 = 100 %)
+
+
+@dataclass(frozen=True)
 class PrizeListData:
     event_id: str
     currency: str
     rows: tuple[PrizeRow, ...]
     pool: int = 0  # the money pool (T13b)
+    plan: tuple[PlanLine, ...] = ()
+    has_plan: bool = False
+    entrants: int = 0  # entrants of the event
+    collected: int = 0  # fees collected net of refunds (T13b)
+    pool_rate: int = 0  # basis points
+    final: bool = False  # the event is over: the places are known
 
 
 # -------------------------------------------------------------------------------------------------- season
@@ -321,6 +385,7 @@ class SeasonData:
     rows: tuple[SeasonRowData, ...]
     super_final: int = 0  # the first N are invited; a line is drawn after them
     best_of: int | None = None
+    events_total: int = 0  # events of the season with a final ranking (the M of "best N of M")
 
 
 # ------------------------------------------------------------------------------------ private (T14)

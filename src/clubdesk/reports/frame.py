@@ -171,6 +171,44 @@ def grid(
     return table
 
 
+HEAD_MIN = 4.5  # pt: the smallest a column header is set
+CELL_PAD = 6.0  # the grid's left + right padding
+
+
+def heads(labels: Sequence[Any], widths: Sequence[float], size: float = 8, center: bool = False) -> list[Any]:
+    """Column headers that wrap between words inside their column and never break inside a word: a
+    (translated) header whose longest word is wider than its column is set smaller until it fits."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    register_fonts()
+    out: list[Any] = []
+    for k, label in enumerate(labels):
+        if not isinstance(label, str):
+            out.append(label)
+            continue
+        room = widths[k] - CELL_PAD
+        longest = max((stringWidth(w, COND_BOLD, size) for w in label.split()), default=0.0)
+        fs = size if longest <= room else max(HEAD_MIN, size * room / longest)
+        style = ParagraphStyle(
+            f"head-{fs:.2f}-{center}",
+            fontName=COND_BOLD,
+            fontSize=fs,
+            leading=fs + 1.5,
+            textColor=INK,
+            alignment=TA_CENTER if center else 0,
+            splitLongWords=0,  # a header wraps between words only, never inside one
+        )
+        out.append(Paragraph(esc(label), style))
+    return out
+
+
+def header_fits(label: str, width: float, size: float) -> bool:
+    """Whether every word of ``label`` fits a column of ``width`` at ``size`` (the layout tests)."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    return all(stringWidth(w, COND_BOLD, size) <= width - CELL_PAD + 0.01 for w in label.split())
+
+
 class _NumberedCanvas(Canvas):  # type: ignore[misc]
     """Holds every page until the end so that the footer can say "page X of Y"."""
 
@@ -228,15 +266,23 @@ class _Report:
                 x += 17 * mm
             except Exception:  # a broken logo never stops a print
                 pass
+        room = width / 2 - x
+        # the whole club name, always: set smaller, then over two or three lines, never cut
+        size, lines = fit_lines(h.club_name, SANS_BOLD, room, (12, 9), max_lines=3)
         canvas.setFillColor(ACCENT)
-        canvas.setFont(SANS_BOLD, 12)
-        canvas.drawString(x, top - 5 * mm, _clip(h.club_name, SANS_BOLD, 12, width / 2 - x))
+        canvas.setFont(SANS_BOLD, size)
+        y = top - 5 * mm if len(lines) == 1 else top - 1.2 * mm - size * 0.25
+        for line in lines:
+            canvas.drawString(x, y, line)
+            y -= size * 1.12
         canvas.setFillColor(INK)
-        canvas.setFont(SANS, 9.5)
-        canvas.drawString(x, top - 10 * mm, _clip(h.event_name, SANS, 9.5, width / 2 - x))
+        ev_size, ev_lines = fit_lines(h.event_name, SANS, room, (9.5, 7), max_lines=1)
+        canvas.setFont(SANS, ev_size)
+        canvas.drawString(x, min(top - 10 * mm, y - 1.5), ev_lines[0] if ev_lines else "")
         right = width - MARGIN
-        canvas.setFont(SANS_BOLD, 11)
-        canvas.drawRightString(right, top - 5 * mm, _clip(self.title, SANS_BOLD, 11, width / 2 - MARGIN))
+        t_size, t_lines = fit_lines(self.title, SANS_BOLD, width / 2 - MARGIN, (11, 7), max_lines=1)
+        canvas.setFont(SANS_BOLD, t_size)
+        canvas.drawRightString(right, top - 5 * mm, t_lines[0] if t_lines else "")
         canvas.setFont(SANS, 9)
         bits = []
         if h.round is not None:
@@ -269,6 +315,44 @@ class _Report:
             canvas.setFillColor(colors.HexColor("#a0141e"))
             canvas.drawCentredString(width / 2, MARGIN + 1.5 * mm, _("PRIVATE: organiser and referee only"))
         canvas.restoreState()
+
+
+def _wrap_words(text: str, font: str, size: float, width: float) -> list[str]:
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    lines: list[str] = []
+    for word in text.split():
+        if lines and stringWidth(lines[-1] + " " + word, font, size) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def fit_lines(
+    text: str, font: str, width: float, sizes: tuple[float, float], max_lines: int = 2
+) -> tuple[float, list[str]]:
+    """The font size and the lines that show all of ``text`` in ``width``: one line from ``sizes[0]``
+    down to ``sizes[1]``, then more lines (up to ``max_lines``), smaller still (to 5 pt) if it must.
+    Words are never broken; only a single word wider than ``width`` at 5 pt is clipped."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    big, small = sizes
+    size = big
+    while size >= small:
+        if stringWidth(text, font, size) <= width:
+            return size, [text] if text else []
+        size -= 0.5
+    size = small
+    while size >= 5:
+        lines = _wrap_words(text, font, size, width)
+        if len(lines) <= max_lines and all(stringWidth(w, font, size) <= width for w in lines):
+            return size, lines
+        size -= 0.5
+    lines = _wrap_words(text, font, 5, width)
+    if len(lines) > max_lines:
+        lines = [*lines[: max_lines - 1], " ".join(lines[max_lines - 1 :])]
+    return 5, [_clip(line, font, 5, width) for line in lines]
 
 
 def _clip(text: str, font: str, size: float, width: float) -> str:

@@ -13,12 +13,96 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
 
 from clubdesk.i18n import _
-from clubdesk.reports.data import IncidentActData, ReportHeader
-from clubdesk.reports.frame import INK, Styles, content_width, esc, fmt_money, grid, render
+from clubdesk.reports.data import ActIncident, IncidentActData, ReportHeader
+from clubdesk.reports.frame import INK, Styles, content_width, esc, fmt_money, grid, heads, render
+
+
+def _player_ref(licence: str, number: str) -> str:
+    """Rule E15: the federation licence beside the player; without one, the club number, labelled as such."""
+    if licence:
+        return _("licence {licence}").format(licence=licence)
+    if number:
+        return _("club no. {number}").format(number=number)
+    return ""
 
 
 def _ordinal_count(n: int) -> str:
     return _("time {n} by this pair in this game").format(n=n)
+
+
+_HEAD_WRAP: list[tuple[Any, ...]] = [("VALIGN", (0, 0), (-1, 0), "BOTTOM")]
+
+
+def _n(v: int | None) -> str:
+    return "" if v is None else str(v)
+
+
+def player_cell(i: ActIncident) -> str:
+    """The pair and the player an incident concerns (E19.4), with the offender's number (E15): markup
+    for one Paragraph, one line per fact, so that more facts about the player can be added below."""
+    lines = []
+    if i.pair and i.pair != i.player:  # a single player's side is the player himself
+        lines.append(f"<b>{esc(i.pair)}</b>")
+    if i.player:
+        ref = _player_ref(i.player_licence, i.player_number)  # rule E15: the offender's federation licence
+        lines.append(esc(i.player) + (f" ({esc(ref)})" if ref else ""))
+    return "<br/>".join(lines)
+
+
+def _substitutions(data: IncidentActData, st: Styles, width: float) -> list[Flowable]:
+    """Rules E7.2, E20: every substitution, who left, who came in, in which game and from which hand."""
+    story: list[Flowable] = [Paragraph(esc(_("Substitutions")), st.h2)]
+    if not data.substitutions:
+        story.append(Paragraph(esc(_("No substitutions.")), st.note))
+        return story
+    rows: list[list[Any]] = [
+        [_("Side"), _("Player out"), _("Player in"), _("Game"), _("From hand"), _("Reason")]
+    ]
+    for sub in data.substitutions:
+        rows.append(
+            [
+                Paragraph(esc(sub.side), st.cell),
+                Paragraph(esc(sub.player_out), st.cell),
+                Paragraph(esc(sub.player_in), st.cell),
+                str(sub.game),
+                _n(sub.from_hand),
+                Paragraph(esc(sub.reason), st.cell),
+            ]
+        )
+    rest = width - 30 * mm
+    w = [rest * 0.22, rest * 0.2, rest * 0.2, 12 * mm, 18 * mm, rest * 0.38]
+    rows[0] = heads(rows[0], w)
+    story.append(grid(rows, w, center=(3, 4), font_size=8))
+    return story
+
+
+def _decisions(data: IncidentActData, st: Styles, width: float) -> list[Flowable]:
+    """Rule E20: every decision of the competent body with its reason and the result it produced."""
+    story: list[Flowable] = [Paragraph(esc(_("Decisions (art. 20)")), st.h2)]
+    if not data.decisions:
+        story.append(Paragraph(esc(_("No decisions under art. 20.")), st.note))
+        return story
+    rows: list[list[Any]] = [
+        [_("Time"), _("Table"), _("Game"), _("Decision"), _("Reason"), _("Result"), _("Decided by")]
+    ]
+    for d in data.decisions:
+        rows.append(
+            [
+                d.time,
+                _n(d.table),
+                _n(d.game),
+                Paragraph(esc(d.decision) + (f"<br/>{esc(d.side)}" if d.side else ""), st.cell),
+                Paragraph(esc(d.reason), st.cell),
+                Paragraph(esc(d.result), st.cell),
+                Paragraph(esc(d.decided_by), st.cell),
+            ]
+        )
+    fixed = [10 * mm, 9 * mm, 9 * mm]
+    rest = width - sum(fixed)
+    w = [*fixed, rest * 0.2, rest * 0.3, rest * 0.34, rest * 0.16]
+    rows[0] = heads(rows[0], w)
+    story.append(grid(rows, w, center=(0, 1, 2), font_size=8))
+    return story
 
 
 def incident_act(out: str | Path | IO[bytes], header: ReportHeader, data: IncidentActData) -> int:
@@ -41,8 +125,11 @@ def incident_act(out: str | Path | IO[bytes], header: ReportHeader, data: Incide
             cols = []
             for team in data.teams:
                 lines = [f"<b>{esc(team.name)}</b>"]
+                if team.captain:
+                    lines.append(esc(_("Captain: {name}").format(name=team.captain)))
                 for p in team.players:
-                    num = f" ({_('licence')} {esc(p.number)})" if p.number else ""
+                    ref = _player_ref(p.licence, p.number)
+                    num = f" ({esc(ref)})" if ref else ""
                     cap = " · " + esc(_("captain")) if team.captain and team.captain == p.name else ""
                     lines.append(esc(p.name) + num + cap)
                 cols.append(Paragraph("<br/>".join(lines), st.cell))
@@ -55,8 +142,9 @@ def incident_act(out: str | Path | IO[bytes], header: ReportHeader, data: Incide
                 [
                     _("Time"),
                     _("Table"),
+                    _("Game"),
                     _("Hand"),
-                    _("Player"),
+                    _("Player") if data.family == "tavla" else _("Pair and player"),
                     _("Kind"),
                     _("What happened"),
                     _("Decision"),
@@ -64,29 +152,38 @@ def incident_act(out: str | Path | IO[bytes], header: ReportHeader, data: Incide
                 ]
             ]
             for i in data.incidents:
-                player = i.player + (f" ({i.player_number})" if i.player_number else "")
                 text = i.text
-                if i.count:
-                    # rule E19: the per-pair count in this game is written in the act
+                if i.count and i.count >= 2:
+                    # rule E19 (Reading): from the second time in a game the act writes the pair's count
                     text += f" [{_ordinal_count(i.count)}]"
+                decision = [i.decision]
+                if i.effect:
+                    decision.append(_("Effect: {what}").format(what=i.effect))  # rule E15
+                if i.intervention:
+                    decision.append(_("Resolved with {who}").format(who=i.intervention))  # rule E15
                 rows.append(
                     [
                         i.time,
-                        "" if i.table is None else str(i.table),
-                        "" if i.hand is None else str(i.hand),
-                        Paragraph(esc(player), st.cell),
+                        _n(i.table),
+                        _n(i.game),
+                        _n(i.hand),
+                        Paragraph(player_cell(i), st.cell),
                         Paragraph(esc(i.kind), st.cell),
                         Paragraph(esc(text), st.cell),
-                        Paragraph(esc(i.decision), st.cell),
+                        Paragraph("<br/>".join(esc(x) for x in decision if x), st.cell),
                         Paragraph(esc(i.recorded_by), st.cell),
                     ]
                 )
-            fixed = [11 * mm, 10 * mm, 10 * mm]
+            fixed = [10 * mm, 9 * mm, 9 * mm, 9 * mm]
             rest = width - sum(fixed)
-            w = [*fixed, rest * 0.17, rest * 0.15, rest * 0.32, rest * 0.21, rest * 0.15]
-            story.append(grid(rows, w, center=(0, 1, 2), font_size=8))
+            w = [*fixed, rest * 0.19, rest * 0.14, rest * 0.26, rest * 0.27, rest * 0.14]
+            rows[0] = heads(rows[0], w)
+            story.append(grid(rows, w, center=(0, 1, 2, 3), font_size=8, extra=_HEAD_WRAP))
         else:
             story.append(Paragraph(esc(_("No incidents.")), st.note))
+
+        story.extend(_substitutions(data, st, width))
+        story.extend(_decisions(data, st, width))
 
         story.append(Paragraph(esc(_("Penalties")), st.h2))
         if data.penalties:
@@ -103,10 +200,12 @@ def incident_act(out: str | Path | IO[bytes], header: ReportHeader, data: Incide
                     ]
                 )
             rest = width - 24 * mm
+            pw = [10 * mm, rest * 0.22, rest * 0.2, 14 * mm, rest * 0.42, rest * 0.16]
+            rows[0] = heads(rows[0], pw)
             story.append(
                 grid(
                     rows,
-                    [10 * mm, rest * 0.22, rest * 0.2, 14 * mm, rest * 0.42, rest * 0.16],
+                    pw,
                     center=(0,),
                     right=(3,),
                     font_size=8,

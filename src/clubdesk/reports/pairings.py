@@ -8,17 +8,16 @@ from typing import IO, Any
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer
 
+from clubdesk.collation import sort_key
 from clubdesk.i18n import _
 from clubdesk.reports.data import PairingsData, PairingSide, ReportHeader
-from clubdesk.reports.frame import Styles, content_width, esc, grid, render
+from clubdesk.reports.frame import Styles, content_width, esc, grid, heads, render
 
 
-def name_key(name: str) -> str:
-    """Alphabetical order for a notice board: Ö with O, Ş with S, İ and ı with I (not after Z)."""
-    import unicodedata
-
-    base = unicodedata.normalize("NFKD", name.replace("ı", "i"))
-    return "".join(c for c in base if not unicodedata.combining(c)).casefold()
+def name_key(name: str) -> tuple[object, ...]:
+    """Alphabetical order for a notice board in the report's language (in force while it is built): Turkish
+    C < Ç and ı < i, Spanish n < ñ < o; Ö never after Z."""
+    return sort_key(name)
 
 
 def _who(side: PairingSide, st: Styles) -> Paragraph:
@@ -55,6 +54,7 @@ def pairings(out: str | Path | IO[bytes], header: ReportHeader, data: PairingsDa
         w = [15 * mm, 13 * mm, 0.0, 18 * mm, 0.0, 13 * mm]
         rest = (width - sum(w)) / 2
         w[2] = w[4] = rest
+        rows[0] = heads(rows[0], w, size=9)
         story.append(grid(rows, w, center=(0, 1, 3, 5), font_size=9))
         if data.by_name:
             story.append(PageBreak())
@@ -66,11 +66,13 @@ def pairings(out: str | Path | IO[bytes], header: ReportHeader, data: PairingsDa
                     if me is None:
                         continue
                     opp = other.name if other is not None else _("BYE")
-                    entries.append((me.name.casefold(), [me.name, me.club, str(t.table), opp]))
+                    cells = [Paragraph(esc(x), st.cell) for x in (me.name, me.club)]
+                    entries.append((me.name, [*cells, str(t.table), Paragraph(esc(opp), st.cell)]))
             entries.sort(key=lambda e: (name_key(e[0]), e[0]))
             rows = [[_("Name"), _("Club"), _("Table"), _("Opponent")]]
             rows.extend(r for _k, r in entries)
             w2 = [width * 0.34, width * 0.24, width * 0.1, width * 0.32]
+            rows[0] = heads(rows[0], w2, size=9)
             story.append(grid(rows, w2, center=(2,), font_size=9))
         return story
 

@@ -79,8 +79,10 @@ def _receipt(r: ReceiptData, st: Styles, width: float, lang: str) -> list[Flowab
     if detail:
         paid_text += f" ({detail})"
     rows.append([paid_text, fmt_money(r.paid, r.currency, lang)])
-    if total - r.paid:
-        rows.append([_("Still due"), fmt_money(total - r.paid, r.currency, lang)])
+    # what is still owed, as the desk service works it out (rule T2b); plain data without it: total - paid
+    due = r.owed if r.owed is not None else total - r.paid
+    if due:
+        rows.append([_("Still due"), fmt_money(due, r.currency, lang)])
     bold = [("FONT", (0, len(r.lines) + 1), (-1, -1), "DejaVuSansCondensed-Bold", 9)]
     money = grid(rows, [width - 40 * mm, 40 * mm], right=(1,), font_size=9, extra=bold)
     return [title, top, Spacer(1, 3 * mm), money]

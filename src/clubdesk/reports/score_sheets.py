@@ -25,7 +25,7 @@ from clubdesk.reports.data import (
     TavlaSheetData,
 )
 from clubdesk.reports.fonts import COND, COND_BOLD
-from clubdesk.reports.frame import HEAD_BG, INK, Styles, content_width, esc, grid, render
+from clubdesk.reports.frame import CELL_PAD, HEAD_BG, INK, Styles, content_width, esc, grid, heads, render
 from clubdesk.reports.qr import qr_drawing, table_payload
 
 QR_SIZE = 27 * mm
@@ -70,8 +70,21 @@ def _top(
     payload = table_payload(sheet.event_id, sheet.round, sheet.table)
     iw = width - QR_SIZE - 8 * mm
     info = [[_("Table"), str(sheet.table), _("Round"), str(sheet.round)], *info]
+    # long pair, team and player names wrap inside their cells instead of crossing the border
+    info = [[Paragraph(esc(c), _INFO) if isinstance(c, str) else c for c in row] for row in info]
     info_table = grid(info, [iw * c for c in info_columns], header_rows=0, zebra=False, font_size=9)
-    qr_cell = [qr_drawing(payload, QR_SIZE), Paragraph(esc(payload), st.small)]
+    # the payload under the code, set small enough to stay inside the code's column
+    from reportlab.lib.enums import TA_RIGHT
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    size = min(
+        st.small.fontSize, 7.5 * (QR_SIZE + 7 * mm) / max(1.0, stringWidth(payload, st.small.fontName, 7.5))
+    )
+    caption = ParagraphStyle(
+        "qrcaption", parent=st.small, fontSize=size, leading=size + 1.5, alignment=TA_RIGHT
+    )
+    qr_cell = [qr_drawing(payload, QR_SIZE), Paragraph(esc(payload), caption)]
     outer = Table([[info_table, qr_cell]], colWidths=[width - QR_SIZE - 8 * mm, QR_SIZE + 8 * mm])
     outer.setStyle(
         TableStyle(
@@ -122,14 +135,30 @@ def _blank_table(
     return grid(rows, widths, row_height=[None] + [row_height] * (len(rows) - 1), **style)
 
 
-SCORE_COLUMNS = (0.14, 0.22, 0.08, 0.22, 0.08, 0.1, 0.16)  # label, side, score, side, score, "Winner", name
+SCORE_COLUMNS = (0.12, 0.23, 0.05, 0.23, 0.05, 0.07, 0.25)  # label, side, score, side, score, "Winner", name
 
 
 def _score_table(
     rows: list[list[str]], width: float, columns: Sequence[float] = SCORE_COLUMNS, **style: Any
 ) -> Table:
-    """The final line(s) under the hands: each side with its score, and the winner."""
-    return grid(rows, [width * c for c in columns], header_rows=0, zebra=False, **style)
+    """The final line(s) under the hands: each side with its score, and the winner (names wrap)."""
+    widths = [width * c for c in columns]
+    cells = []
+    for r in rows:
+        cells.append(
+            [
+                heads([c], [widths[k]], size=8.5)[0]  # a label shrinks rather than break a word
+                if k in (0, 5) and c
+                else Paragraph(esc(c), _SCORE)
+                if k in (1, 3, 6) and c
+                else c
+                for k, c in enumerate(r)
+            ]
+        )
+    if style.pop("row_height", None) is not None:
+        # room to write by hand, yet a long name that wraps still stays inside its row
+        style["extra"] = [("TOPPADDING", (0, 0), (-1, -1), 6), ("BOTTOMPADDING", (0, 0), (-1, -1), 6)]
+    return grid(cells, widths, header_rows=0, zebra=False, **style)
 
 
 def _score_row(label: str, sides: tuple[str, str], score: Sequence[str], winner: str) -> list[str]:
@@ -206,7 +235,7 @@ def _gaple(sheet: GapleSheetData, st: Styles, width: float) -> list[Flowable]:
     story = _top(
         _("Gaple score sheet: table {table}").format(table=sheet.table),
         info,
-        (0.2, 0.3, 0.2, 0.3),
+        (0.23, 0.27, 0.23, 0.27),
         sheet,
         st,
         width,
@@ -219,6 +248,9 @@ def _gaple(sheet: GapleSheetData, st: Styles, width: float) -> list[Flowable]:
         rules.append(_("A new game opens with the tile showing the games score: 1-0, then 1-1 (G10)."))
     if p.seat_change:
         rules.append(_("Opponents change seats after every game won (G19)."))
+    if p.double_lead_barred:
+        # rule B3: on every hand's lead (di awal permainan), not only the first; informational, like G10
+        rules.append(_("No hand is led with 0-0 or 6-6; with no other double, the partner leads (B3)."))
     story.extend(_intro(" ".join(rules), st))
 
     head = [
@@ -241,9 +273,8 @@ def _gaple(sheet: GapleSheetData, st: Styles, width: float) -> list[Flowable]:
         "Σ B",
         _("Notes"),
     ]
-    fixed = [14, 23, 36, 22, 19, 19, 19, 19, 26, 26, 22, 22, 22, 27, 27, 29, 29]
-    widths = [*fixed, width - sum(fixed)]
-    rows: list[list[Any]] = [_heads(head)]
+    widths = header_widths(head, [14, 23, 36, 22, 19, 19, 19, 19, 26, 26, 22, 22, 22, 27, 27, 29, 29], width)
+    rows: list[list[Any]] = [_heads(head, widths)]
     extra: list[tuple[Any, ...]] = []
     entries = list(sheet.entries)
     if not entries:
@@ -289,7 +320,9 @@ def _gaple(sheet: GapleSheetData, st: Styles, width: float) -> list[Flowable]:
         story.append(_score_table(won, width, center=(2, 4)))
     story.append(Spacer(1, 4 * mm))
     # rule G13: counting is done together with the opponents; both pairs sign
-    story.append(_signatures([_("Pair A"), _("Pair B"), _("Referee")], st, width))
+    story.append(
+        _signatures([_("Pair A") + f": {pair_a}", _("Pair B") + f": {pair_b}", _("Referee")], st, width)
+    )
     return story
 
 
@@ -370,6 +403,24 @@ def _note_style() -> Any:
 _NOTE = _note_style()
 
 
+def _info_style() -> Any:
+    from reportlab.lib.styles import ParagraphStyle
+
+    return ParagraphStyle("sheetinfo", parent=_NOTE, fontSize=9, leading=10.5)
+
+
+_INFO = _info_style()
+
+
+def _score_style() -> Any:
+    from reportlab.lib.styles import ParagraphStyle
+
+    return ParagraphStyle("sheetscore", parent=_NOTE, fontSize=8.5, leading=10)
+
+
+_SCORE = _score_style()
+
+
 # ---------------------------------------------------------------------------------------------- domino-es
 def _domino(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
     rs = load_ruleset(sheet.ruleset, sheet.params)
@@ -384,7 +435,8 @@ def _domino(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
         [_("Game to"), str(p.target), _("Games to win"), str(p.games_to_win)],
     ]
     story = _top(
-        _("Score sheet (Hoja de Anotaciones): table {table}").format(table=sheet.table),
+        _("Score sheet (Hoja de Anotaciones): table {table}").format(table=sheet.table)
+        + (" · " + _("game {n} of the encounter (E7b)").format(n=sheet.game) if sheet.game else ""),
         info,
         (0.22, 0.28, 0.22, 0.28),
         sheet,
@@ -401,6 +453,8 @@ def _domino(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
             st,
         )
     )
+    if sheet.seat_note:
+        story.extend(_intro(sheet.seat_note, st))  # rule E7: equal tiles drawn again among the tied
     head = [
         "#",
         _("Game"),
@@ -410,16 +464,15 @@ def _domino(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
         "2",
         "3",
         "4",
-        pair1,
-        pair2,
+        _("Pair 1"),
+        _("Pair 2"),
         "Σ 1",
         "Σ 2",
         _("Initials"),
         _("Notes"),
     ]
-    fixed = [16, 24, 32, 62, 20, 20, 20, 20, 40, 40, 32, 32, 36]
-    widths = [*fixed, width - sum(fixed)]
-    rows: list[list[Any]] = [_heads(head)]
+    widths = header_widths(head, [16, 24, 32, 62, 20, 20, 20, 20, 40, 40, 32, 32, 36], width)
+    rows: list[list[Any]] = [_heads(head, widths)]
     extra: list[tuple[Any, ...]] = []
     entries = list(sheet.entries)
     if not entries:
@@ -428,6 +481,10 @@ def _domino(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
         )
         if sheet.recorded is not None:
             story.extend(_domino_recorded(sheet.recorded, (pair1, pair2), sheet.encounter, st, width))
+        else:  # the final line to fill in by hand: each pair's points and the winner (E18)
+            blank = [_score_row(_("Points"), (pair1, pair2), ("", ""), "")]
+            story.append(Spacer(1, 3 * mm))
+            story.append(_score_table(blank, width, row_height=8 * mm))
     else:
         result = replay(rs, entries)
         n = 0
@@ -443,27 +500,89 @@ def _domino(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
                 n += 1
             if game.get("winner") is not None:
                 won_by = pair1 if game["winner"] == 0 else pair2
-                end = _(" (abandonment, E20)") if game.get("end") == "abandoned" else ""
+                end = ""
+                if game.get("end") == "abandoned":
+                    # rule E20: the sheet says whether the abandonment lost the game only or the match too
+                    ends = bool(getattr(rs.params, "abandon_ends_match", False))
+                    end = (
+                        _(" (abandonment, E20: the pair loses the match)")
+                        if ends
+                        else _(" (abandonment, E20: the pair loses the game)")
+                    )
                 _separator(len(rows), _game_won(g, won_by, game["totals"]) + end, rows, extra)
         story.append(grid(rows, widths, font_size=8, right=range(4, 12), center=(2, 12), extra=extra))
-    story.append(Spacer(1, 4 * mm))
-    # rule E6: the home pair's scorer and the rival pair's counter, each with a signature box
+        # the final line: games won and the winner, as the engine has them (E18)
+        gw = result.get("games_won") or [0, 0]
+        winner = "" if result.get("winner") is None else (pair1, pair2)[int(result["winner"])]
+        final = [_score_row(_("Games won"), (pair1, pair2), (str(gw[0]), str(gw[1])), winner)]
+        story.append(Spacer(1, 3 * mm))
+        story.append(_score_table(final, width, center=(2, 4)))
+    story.append(Spacer(1, 3 * mm))
+    story.extend(_substitution_block(sheet, st, width))
+    story.append(Spacer(1, 3 * mm))
+    # rule E6: the home pair's scorer and the rival pair's counter, players of each pair, named with the
+    # approval each gave and a signature box; when the referee scored, the approving players of each pair
+    p1 = _("Scorer (anotador), pair 1")
+    p2 = _("Counter (recuento), pair 2")
+    approved = _("Approved")
+    if sheet.referee_scored:
+        p1 = _("Approval for pair 1 (scorer's place)")
+        p2 = _("Approval for pair 2 (counter's place)")
     sig = [
-        [_("Scorer (anotador), pair 1"), sheet.scorer, _("Counter (recuento), pair 2"), sheet.counter],
+        [p1, sheet.scorer, p2, sheet.counter],
+        [approved, sheet.approvals[0], approved, sheet.approvals[1]],
         [_("Signature"), "", _("Signature"), ""],
     ]
+    sig = [[Paragraph(esc(c), _INFO) if c else "" for c in row] for row in sig]
     story.append(
         grid(
             sig,
             [width * 0.22, width * 0.28, width * 0.22, width * 0.28],
             header_rows=0,
             zebra=False,
-            extra=[("ROWBACKGROUNDS", (0, 0), (-1, -1), ["white"]), ("BOTTOMPADDING", (0, 1), (-1, 1), 22)],
+            extra=[("ROWBACKGROUNDS", (0, 0), (-1, -1), ["white"]), ("BOTTOMPADDING", (0, 2), (-1, 2), 20)],
         )
     )
+    if sheet.referee_scored:
+        story.append(
+            Paragraph(
+                esc(
+                    _(
+                        "Scored and counted by the referee {name}, with the approval of both pairs (E6)."
+                    ).format(name=sheet.referee_scored)
+                ),
+                st.note,
+            )
+        )
     story.append(Spacer(1, 3 * mm))
-    story.append(_signatures([_("Referee")], st, width / 2))
+    referee = sheet.referee or sheet.referee_scored
+    story.append(_signatures([_("Referee") + (f": {referee}" if referee else "")], st, width / 2))
     return story
+
+
+def _substitution_block(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
+    """Rules E7.2, E20: who left, who came in, from which hand (blank lines on a sheet before play)."""
+    head = [_("Pair"), _("Player out"), _("Player in"), _("Game"), _("From hand"), _("Reason")]
+    widths = [width * 0.22, width * 0.2, width * 0.2, width * 0.08, width * 0.1, width * 0.2]
+    rows: list[list[Any]] = [_heads(head, widths)]
+    for sub in sheet.substitutions:
+        rows.append(
+            [
+                Paragraph(esc(sub.side), _INFO),
+                Paragraph(esc(sub.player_out), _INFO),
+                Paragraph(esc(sub.player_in), _INFO),
+                str(sub.game),
+                _num(sub.from_hand),
+                Paragraph(esc(sub.reason), _NOTE),
+            ]
+        )
+    if not sheet.substitutions:
+        if sheet.entries or sheet.recorded is not None:
+            rows.append([Paragraph(esc(_("none")), _NOTE), "", "", "", "", ""])
+        else:
+            rows.extend([[""] * 6, [""] * 6])  # to fill in by hand
+    title = Paragraph("<b>" + esc(_("Substitutions (E7.2, E20)")) + "</b>", _NOTE)
+    return [title, Spacer(1, 1 * mm), grid(rows, widths, font_size=8, center=(3, 4), row_height=None)]
 
 
 def _domino_recorded(
@@ -518,9 +637,30 @@ def _bold_note_style() -> Any:
     return ParagraphStyle("sheetnoteb", fontName=COND_BOLD, fontSize=7, leading=8, alignment=TA_CENTER)
 
 
-def _heads(labels: Sequence[Any]) -> list[Any]:
-    """Header cells that wrap inside narrow columns instead of running into the next one."""
-    return [Paragraph(esc(x), _NOTE_B) if isinstance(x, str) else x for x in labels]
+HEAD_SIZE = 7.0  # pt, the sheets' column headers
+HEAD_FLOOR = 5.5  # pt: a header is set no smaller; its column widens instead
+NOTES_MIN = 40.0  # pt: the last (notes) column keeps at least this much
+
+
+def header_widths(labels: Sequence[str], fixed: Sequence[float], width: float) -> list[float]:
+    """Column widths from the (translated) headers: each fixed column is at least as wide as the longest
+    word of its header needs at :data:`HEAD_FLOOR`; the last column takes what is left (at least
+    :data:`NOTES_MIN`). When the headers need more than the page, every column is scaled down alike."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    need = []
+    for f, label in zip(fixed, labels, strict=False):
+        longest = max((stringWidth(w, COND_BOLD, HEAD_FLOOR) for w in str(label).split()), default=0.0)
+        need.append(max(f, longest + CELL_PAD + 0.5))
+    room = width - NOTES_MIN
+    if sum(need) > room:
+        need = [w * room / sum(need) for w in need]
+    return [*need, width - sum(need)]
+
+
+def _heads(labels: Sequence[Any], widths: Sequence[float]) -> list[Any]:
+    """Header cells that wrap between words in narrow columns and shrink rather than break a word."""
+    return heads(labels, widths, size=HEAD_SIZE, center=True)
 
 
 _NOTE_B = _bold_note_style()
@@ -578,14 +718,13 @@ def _tavla(sheet: TavlaSheetData, st: Styles, width: float) -> list[Flowable]:
         _("Cube"),
         _("Dropped"),
         _("Points"),
-        a,
-        b,
+        _("Player 1"),
+        _("Player 2"),
         _("Crawford"),
         _("Notes"),
     ]
-    fixed = [28, 90, 32, 38, 32, 28, 40, 32, 48, 48, 40]
-    widths = [*fixed, width - sum(fixed)]
-    rows: list[list[Any]] = [_heads(head)]
+    widths = header_widths(head, [28, 90, 32, 38, 32, 28, 40, 32, 48, 48, 40], width)
+    rows: list[list[Any]] = [_heads(head, widths)]
     extra: list[tuple[Any, ...]] = []
     entries = list(sheet.entries)
     if not entries:
@@ -607,7 +746,7 @@ def _tavla(sheet: TavlaSheetData, st: Styles, width: float) -> list[Flowable]:
         mark = "✓"
         for k, (entry, game) in enumerate(zip(entries, result["games"], strict=False)):
             kind = str(entry.get("type"))
-            win = game["points"][0] > 0 and 0 or 1
+            win = int(game["winner"])  # the engine's winner of this game (T8c), never worked out again
             if kind == "game":
                 gk = str(entry.get("kind"))
                 cells = [
@@ -634,7 +773,7 @@ def _tavla(sheet: TavlaSheetData, st: Styles, width: float) -> list[Flowable]:
                     str(k + 1),
                     sheet.players[win],
                     *cells,
-                    str(max(game["points"])),
+                    str(game["points"][win]),
                     str(game["score"][0]),
                     str(game["score"][1]),
                     _("Crawford") if game.get("crawford") else "",
@@ -649,9 +788,9 @@ def _tavla(sheet: TavlaSheetData, st: Styles, width: float) -> list[Flowable]:
         score = [str(x) for x in result["score"]]
     story.append(Spacer(1, 3 * mm))
     final = [_score_row(_("Final score"), (a, b), score, winner)]
-    columns = (0.13, 0.2, 0.08, 0.2, 0.08, 0.1, 0.21)
+    columns = SCORE_COLUMNS
     story.append(_score_table(final, width, columns, center=(2, 4), row_height=8 * mm))
     story.append(Spacer(1, 4 * mm))
     # rule T8c: the result is reported by both players and confirmed; the referee approves it
-    story.append(_signatures([_("Player 1"), _("Player 2"), _("Referee")], st, width))
+    story.append(_signatures([_("Player 1") + f": {a}", _("Player 2") + f": {b}", _("Referee")], st, width))
     return story

@@ -10,7 +10,7 @@ from reportlab.platypus import Flowable, Paragraph, Spacer
 
 from clubdesk.i18n import _
 from clubdesk.reports.data import ReportHeader, SeasonData
-from clubdesk.reports.frame import ACCENT, Styles, content_width, esc, grid, render
+from clubdesk.reports.frame import ACCENT, Styles, content_width, esc, grid, heads, render
 
 
 def season(out: str | Path | IO[bytes], header: ReportHeader, data: SeasonData) -> int:
@@ -27,7 +27,7 @@ def season(out: str | Path | IO[bytes], header: ReportHeader, data: SeasonData) 
             _("Name"),
             _("Club"),
             _("City"),
-            *[Paragraph(esc(c), st.head) for c in cols],
+            *cols,
             _("Points"),
         ]
         rows: list[list[Any]] = [head]
@@ -54,6 +54,7 @@ def season(out: str | Path | IO[bytes], header: ReportHeader, data: SeasonData) 
         rest = width - fixed
         widths = [12 * mm, rest * 0.42, rest * 0.33, rest * 0.25, *([colw] * n), 16 * mm]
         extra.append(("FONT", (-1, 1), (-1, -1), "DejaVuSansCondensed-Bold", 8.5))
+        rows[0] = heads(rows[0], widths)
         story.append(grid(rows, widths, right=range(4, 5 + n), center=(0,), extra=extra))
         story.append(Spacer(1, 3 * mm))
         notes = []
@@ -64,7 +65,14 @@ def season(out: str | Path | IO[bytes], header: ReportHeader, data: SeasonData) 
                 )
             )
         if data.best_of:
-            notes.append(_("Best {n} results count; dropped results in brackets.").format(n=data.best_of))
+            # rule T12d: only each member's best N results count
+            notes.append(
+                _("Best {n} of {m} results count; dropped results in brackets.").format(
+                    n=data.best_of, m=data.events_total
+                )
+            )
+        else:
+            notes.append(_("Every result counts ({m} events).").format(m=data.events_total))
         notes.append(_("Season points = placement points × event coefficient (T12d)."))
         for line in notes:
             story.append(Paragraph(esc(line), st.note))

@@ -10,7 +10,7 @@ from reportlab.platypus import Flowable, Paragraph, Spacer
 
 from clubdesk.i18n import N_, _
 from clubdesk.reports.data import ReportHeader, StandingsData
-from clubdesk.reports.frame import HEAD_BG, Styles, content_width, esc, grid, render
+from clubdesk.reports.frame import HEAD_BG, Styles, content_width, esc, grid, heads, render
 
 # CONTRACTS.md §3 codes and their long names for the legend
 TIEBREAK_NAMES: dict[str, str] = {
@@ -70,6 +70,7 @@ def standings(out: str | Path | IO[bytes], header: ReportHeader, data: Standings
         widths = [12 * mm, rest * 0.42, rest * 0.33, rest * 0.25, 13 * mm, *([14 * mm] * n)]
         extra.append(("FONT", (4, 1), (4, -1), "DejaVuSansCondensed-Bold", 8.5))
         extra.append(("BACKGROUND", (4, 0), (4, 0), HEAD_BG))
+        rows[0] = heads(rows[0], widths)
         story.append(grid(rows, widths, right=range(4, 5 + n), center=(0,), extra=extra))
         story.append(Spacer(1, 4 * mm))
         legend = [f"<b>{esc(c)}</b>: {esc(_(TIEBREAK_NAMES.get(c, c)))}" for c in ("PTS", *codes)]

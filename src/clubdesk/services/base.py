@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from clubdesk.i18n import _
+from clubdesk.i18n import N_, _
 from clubdesk.models.audit import AuditEntry
 
 
@@ -24,9 +24,9 @@ class Role(StrEnum):
 
 
 ROLE_LABELS = {
-    Role.SECRETARY: "Secretary",
-    Role.REFEREE: "Referee",
-    Role.SCORER: "Scorer",
+    Role.SECRETARY: N_("Secretary"),
+    Role.REFEREE: N_("Referee"),
+    Role.SCORER: N_("Scorer"),
 }
 
 
@@ -38,10 +38,14 @@ class Actor:
     role: Role = Role.SECRETARY
 
     def label(self) -> str:
-        return _("{name} ({role})").format(name=self.name, role=_(ROLE_LABELS[self.role]))
+        # the unnamed default person is shown in the window's language (the audit log keeps "Desk")
+        name = _(DEFAULT_ACTOR_NAME) if self.name == DEFAULT_ACTOR_NAME else self.name
+        return _("{name} ({role})").format(name=name, role=_(ROLE_LABELS[self.role]))
 
 
-DEFAULT_ACTOR = Actor("Desk", Role.SECRETARY)
+# TRANSLATORS: the person acting before anyone has said who they are: the desk PC itself
+DEFAULT_ACTOR_NAME = N_("Desk")
+DEFAULT_ACTOR = Actor(DEFAULT_ACTOR_NAME, Role.SECRETARY)
 
 
 class ServiceError(Exception):
@@ -79,18 +83,22 @@ def audit(
     """Write one audit row in the caller's transaction (so it lands exactly when the change does)."""
     if not actor.name.strip():
         raise ServiceError("actor-required", _("Say who is acting before changing anything."))
-    session.add(
-        AuditEntry(
-            actor_name=actor.name.strip(),
-            actor_role=str(actor.role),
-            action=action,
-            entity=entity,
-            entity_id=None if entity_id is None else str(entity_id),
-            event_id=event_id,
-            round_no=round_no,
-            table_no=table_no,
-            before=_json(before),
-            after=_json(after),
-            reason=reason,
-        )
-    )
+    from clubdesk.models.base import utcnow
+    from clubdesk.services import audit_chain
+
+    values: dict[str, Any] = {
+        "at": utcnow(),
+        "actor_name": actor.name.strip(),
+        "actor_role": str(actor.role),
+        "action": action,
+        "entity": entity,
+        "entity_id": None if entity_id is None else str(entity_id),
+        "event_id": event_id,
+        "round_no": round_no,
+        "table_no": table_no,
+        "before": _json(before),
+        "after": _json(after),
+        "reason": reason,
+    }
+    prev_hash, row_hash = audit_chain.link(session, values)  # tamper-evident chain (issue 23)
+    session.add(AuditEntry(**values, prev_hash=prev_hash, row_hash=row_hash))

@@ -10,6 +10,7 @@ the demo members' numbers). Hooks run in order after the members exist.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -394,3 +395,43 @@ def _night_demo(db: Database, actor: Actor, options: DemoOptions, members: list[
 
 
 DEMO_HOOKS.append(_night_demo)
+
+
+# ------------------------------------------------------------------------------------------ issue 18
+def _prizes_demo(db: Database, actor: Actor, options: DemoOptions, members: list[str]) -> list[int]:
+    """Issue 18: a prize plan on every demo event that has none (T13a, T13b), so that the prize list
+    prints its places and amounts: a share of the fees where there is an entry fee, fixed money elsewhere
+    (in the event's currency: 1st 500, 2nd 250, 3rd 100 major units). Run twice, changes nothing."""
+    from sqlalchemy import select
+
+    from clubdesk.models.event import Event
+    from clubdesk.services import rounds as R
+    from clubdesk.standings.money import currency_exponent
+
+    with db.session() as s:
+        events = [(e.id, e.currency, e.fee) for e in s.scalars(select(Event).order_by(Event.id))]
+        planned = {
+            e_id
+            for e_id, _c, _f in events
+            if json.loads(R.night(s, s.get(Event, e_id)).prize_plan or "{}")  # type: ignore[arg-type]
+        }
+    for e_id, currency, fee in events:
+        if e_id in planned:
+            continue
+        if fee:
+            plan: dict[str, object] = {
+                "pool_rate": 8000,
+                "places": [
+                    {"place": 1, "pool_share": 5000},
+                    {"place": 2, "pool_share": 3000},
+                    {"place": 3, "pool_share": 2000},
+                ],
+            }
+        else:
+            unit = 10 ** currency_exponent(currency)
+            plan = {"places": [{"place": p, "fixed": a * unit} for p, a in ((1, 500), (2, 250), (3, 100))]}
+        R.configure(db, actor, e_id, prize_plan=plan)
+    return []
+
+
+DEMO_HOOKS.append(_prizes_demo)

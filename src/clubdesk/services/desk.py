@@ -29,6 +29,7 @@ from sqlalchemy.orm import Session
 
 from clubdesk.db import Database
 from clubdesk.i18n import _
+from clubdesk.labels import entrant_status_label as _st
 from clubdesk.models.event import (
     DRAWN_STATUSES,
     ELIMINATION_FORMATS,
@@ -43,6 +44,9 @@ from clubdesk.models.money import METHODS, Payment
 from clubdesk.services.base import Actor, ServiceError, audit
 from clubdesk.services.common import load_event
 from clubdesk.services.events import money_text
+from clubdesk.services.permissions import require
+
+MAX_REFERENCE = 200
 
 # Check-in codes: no 0/O, 1/I/L, 2/Z, 5/S, 6/G, 8/B; the first character is a letter.
 CODE_LETTERS = "ACDEFHJKMNPQRTUVWXY"
@@ -456,6 +460,7 @@ def register(
 
     Past the capacity the entry joins the waiting list, in order (rule T2c), and the message says so.
     """
+    require(actor, "desk.register", db)  # permission table (issue 23)
     now = _now(now)
     with db.session() as s:
         ev = load_event(s, event_id)
@@ -508,7 +513,10 @@ def register(
                 raise ServiceError(
                     "already-registered",
                     _("{name} is already entered in {event} (entrant {id}, {status}).").format(
-                        name=m.name, event=ev.name, id=existing.id, status=_(existing.status)
+                        name=m.name,
+                        event=ev.name,
+                        id=existing.id,
+                        status=_st(existing.status),
                     ),
                     entrant=existing.id,
                 )
@@ -650,6 +658,7 @@ def withdraw(
     With ``member``, only that player of a pair or team leaves; a pair keeps its place only with a named
     ``substitute``.
     """
+    require(actor, "desk.withdraw", db)  # permission table (issue 23)
     now = _now(now)
     with db.session() as s:
         ev = load_event(s, event_id)
@@ -657,7 +666,7 @@ def withdraw(
         if en.status not in ACTIVE_STATUSES:
             raise ServiceError(
                 "not-active",
-                _("{name} is not entered any more ({status}).").format(name=en.name, status=_(en.status)),
+                _("{name} is not entered any more ({status}).").format(name=en.name, status=_st(en.status)),
             )
         if member is not None:
             return _replace_member(s, actor, ev, en, member, substitute, now)
@@ -818,6 +827,7 @@ def pay(
     paid_at: datetime | None = None,
 ) -> PaymentInfo:
     """Record a payment in minor units (rule T2b). More than what is owed at that date is refused."""
+    require(actor, "desk.pay", db)  # permission table (issue 23)
     paid_at = _now(paid_at)
     if method not in METHODS:
         raise ServiceError(
@@ -828,6 +838,16 @@ def pay(
         )
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
         raise ServiceError("bad-amount", _("A payment is a positive amount."))
+    if abs((paid_at.date() - date.today()).days) > 5 * 366:  # issue 23: no payments dated 0001-01-01
+        raise ServiceError(
+            "bad-date",
+            _("A payment date must be within five years of today ({date}).").format(date=paid_at.date()),
+        )
+    if len(reference.strip()) > MAX_REFERENCE:  # refused, never cut silently
+        raise ServiceError(
+            "reference-too-long",
+            _("The payment reference is too long ({n} characters at most).").format(n=MAX_REFERENCE),
+        )
     with db.session() as s:
         ev = load_event(s, event_id)
         en = _entrant(s, ev, entrant_id)
@@ -835,7 +855,7 @@ def pay(
             raise ServiceError(
                 "not-active",
                 _("{name} is not entered any more ({status}); nothing to pay.").format(
-                    name=en.name, status=_(en.status)
+                    name=en.name, status=_st(en.status)
                 ),
             )
         pays = _payments(s, en.id)
@@ -858,7 +878,7 @@ def pay(
             amount=amount,
             currency=ev.currency,
             method=method,
-            reference=reference.strip()[:200],
+            reference=reference.strip(),
             paid_at=paid_at,
             recorded_at=_now(None),
             recorded_by=actor.name,
@@ -889,6 +909,7 @@ def refund(
     now: datetime | None = None,
 ) -> list[PaymentInfo]:
     """Give money back by hand (e.g. a mistaken payment); never more than was paid."""
+    require(actor, "desk.refund", db)  # permission table (issue 23)
     now = _now(now)
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
         raise ServiceError("bad-amount", _("A refund is a positive amount."))
@@ -1005,6 +1026,15 @@ def entrants(db: Database, event_id: int, *, include_withdrawn: bool = True) -> 
     rank = {"registered": 0, "waitlisted": 1}
     out.sort(key=lambda r: (rank.get(r.status, 2), r.waitlist_position or 0, r.entrant))
     return out
+
+
+def by_name(rows: Iterable[EntrantRow]) -> list[EntrantRow]:
+    """Entrants as a reader looks for them: the entered ones by name in the language's alphabet (Turkish
+    C < Ç, ı < i; Spanish n < ñ), then the waiting list in its order, then the rest by name."""
+    from clubdesk.collation import sort_key
+
+    rank = {"registered": 0, "waitlisted": 1}
+    return sorted(rows, key=lambda r: (rank.get(r.status, 2), r.waitlist_position or 0, sort_key(r.name)))
 
 
 def entrant(db: Database, event_id: int, entrant_id: int) -> EntrantRow:
@@ -1171,7 +1201,7 @@ def checkin(db: Database, actor: Actor, event_id: int, query: str, *, now: datet
         if en.status not in ACTIVE_STATUSES:
             raise ServiceError(
                 "checkin-refused",
-                _("{name} cannot check in ({status}).").format(name=en.name, status=_(en.status)),
+                _("{name} cannot check in ({status}).").format(name=en.name, status=_st(en.status)),
             )
         if en.checked_in_at is not None:
             raise ServiceError(

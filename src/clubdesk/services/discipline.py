@@ -30,8 +30,9 @@ from typing import Any
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
+from clubdesk import labels as L
 from clubdesk.db import Database
-from clubdesk.i18n import _
+from clubdesk.i18n import N_, _, current_language
 from clubdesk.models.audit import AuditEntry
 from clubdesk.models.base import utcnow
 from clubdesk.models.club import Setting
@@ -116,6 +117,7 @@ class AppealView:
     decided_by: str
     decided_at: datetime | None
     refund: int
+    subject: str = "result"  # rules G16, T10: what the appeal is about
 
 
 @dataclass(frozen=True)
@@ -327,6 +329,7 @@ def _appeal_view(row: Appeal, names: dict[int, str]) -> AppealView:
         row.decided_by,
         row.decided_at,
         row.refund,
+        row.subject,
     )
 
 
@@ -335,6 +338,7 @@ def _appeal_snapshot(row: Appeal) -> dict[str, Any]:
         "round": row.round_no,
         "table": row.table_no,
         "entrant": row.entrant_id,
+        "subject": row.subject,
         "text": row.text,
         "fee": row.fee,
         "currency": row.currency,
@@ -378,6 +382,12 @@ def _audit_appeal(
         table_no=row.table_no,
         reason=reason,
     )
+
+
+def _results() -> Any:
+    from clubdesk.services import results
+
+    return results
 
 
 def _require_text(text: str, code: str, message: str) -> str:
@@ -459,6 +469,13 @@ def record_incident(
             raise ServiceError("bad-hand", _("Hands are numbered from 1."))
         if game_no < 1:
             raise ServiceError("bad-game", _("Games are numbered from 1."))
+        if m is not None:
+            # rule E16: a false pass is claimed at that moment; E15's false think may come later
+            on_sheet = len(_results().match_entries(s, m).get(game_no, []))
+            try:
+                DR.check_claim_moment(k.key, hand, on_sheet)
+            except DR.DisciplineRuleError as exc:
+                raise _refuse(exc) from exc
         if side is not None and side not in (0, 1):
             raise ServiceError("unknown-side", _("A side is 0 (the first named) or 1."))
         member: Member | None = None
@@ -597,6 +614,15 @@ def impose_penalty(
             DR.check_penalty(family, kind, points)
         except DR.DisciplineRuleError as exc:
             raise _refuse(exc) from exc
+        _family_name, params = R.params_of(ev)
+        most = int(params.get("target") or params.get("match_length") or 1000)
+        if points is not None and points > most:  # issue 23: a typo must not store 9×10^18 points
+            raise ServiceError(
+                "points-too-high",
+                _("A penalty of {points} points is more than the game's target ({most}).").format(
+                    points=points, most=most
+                ),
+            )
         games = RS.match_entries(s, m)  # the table's sheet, game by game
         g = game_no if game_no is not None else (max(games) if games else 1)
         sheet = games.get(g, [])
@@ -812,10 +838,19 @@ def file_appeal(
     fee: int = 0,
     override: str | None = None,
     now: datetime | None = None,
+    subject: str = "result",
 ) -> AppealView:
     """Rules T10, G16: an appeal within the window after the match's end; later only when a referee lets
-    it in with a written reason. ``fee`` in minor units, kept unless the appeal is upheld."""
+    it in with a written reason. ``fee`` in minor units, kept unless the appeal is upheld.
+
+    ``subject`` says what it is about ("result" unless said otherwise). The decision is final (rule G16:
+    *mutlak tidak dapat diganggu gugat*; rule T10: *hakem kararı kesindir*): a second appeal on a table and
+    subject that already has a decided appeal is refused, naming that decision; a referee may reopen the
+    decided appeal instead (:func:`reopen_appeal`)."""
     text = _require_text(text, "text-required", _("Write what the appeal is about."))
+    subject = " ".join(subject.split()).lower() or "result"
+    if len(subject) > 60:
+        raise ServiceError("bad-subject", _("The appeal's subject is too long (60 characters at most)."))
     if fee < 0:
         raise ServiceError("bad-fee", _("An appeal fee cannot be negative."))
     minutes = appeal_window(db)
@@ -829,6 +864,35 @@ def file_appeal(
                 _("{name} did not play at table {t} of round {r}.").format(
                     name=en.name, t=table_no, r=round_no
                 ),
+            )
+        decided = s.scalars(
+            select(Appeal)
+            .where(
+                Appeal.event_id == ev.id,
+                Appeal.round_no == round_no,
+                Appeal.table_no == table_no,
+                Appeal.subject == subject,
+                Appeal.status.in_(("upheld", "rejected")),
+            )
+            .order_by(Appeal.id)
+        ).first()
+        if decided is not None:
+            # rules G16, T10: the committee's / referee's decision is final
+            raise ServiceError(
+                "appeal-final",
+                _(
+                    "Appeal {id} on table {t} of round {r} ({subject}) was decided: {decision} by {who} "
+                    "({reasons}). The decision is final (G16, T10); a referee may reopen it with a reason."
+                ).format(
+                    id=decided.id,
+                    t=table_no,
+                    r=round_no,
+                    subject=subject,
+                    decision=_("upheld") if decided.status == "upheld" else _("rejected"),
+                    who=decided.decided_by,
+                    reasons=" ".join(decided.reasons.split()),
+                ),
+                appeal=decided.id,
             )
         filed = now or utcnow()
         timing = DR.appeal_timing(filed, match_end(s, m), minutes)
@@ -864,6 +928,7 @@ def file_appeal(
             fee=fee,
             currency=ev.currency,
             status="open",
+            subject=subject,
         )
         s.add(row)
         s.flush()
@@ -936,6 +1001,25 @@ def decide_appeal(
         return _appeal_view(row, R.entrant_names(s, row.event_id))
 
 
+def reopen_appeal(db: Database, actor: Actor, appeal_id: int, reason: str) -> AppealView:
+    """Rules G16, T10: a decided appeal is final; only a referee reopens it, explicitly and with a written
+    reason (audited with the decision as it was). It is then open again: heard and decided anew."""
+    R.require_referee(actor, _("reopen a decided appeal"))
+    reason = _require_text(reason, "reason-required", _("Write why the decided appeal is reopened."))
+    with db.session() as s:
+        row = _appeal(s, appeal_id)
+        if row.status == "open":
+            raise ServiceError("appeal-open", _("Appeal {id} is not decided yet.").format(id=appeal_id))
+        before = _appeal_snapshot(row)
+        row.status = "open"
+        row.reasons = ""
+        row.decided_by = ""
+        row.decided_at = None
+        row.refund = 0
+        _audit_appeal(s, actor, "appeal.reopen", row, before, reason=reason)
+        return _appeal_view(row, R.entrant_names(s, row.event_id))
+
+
 def get_appeal(db: Database, appeal_id: int) -> AppealView:
     with db.session() as s:
         row = _appeal(s, appeal_id)
@@ -983,6 +1067,20 @@ AUDIT_COLUMNS: tuple[str, ...] = (
     "after",
     "reason",
 )
+AUDIT_TITLES: dict[str, str] = {  # the CSV header in the language in force, as the audit view's columns
+    "at": N_("When"),
+    "actor": N_("Who"),
+    "role": N_("Role"),
+    "action": N_("Action"),
+    "entity": N_("What"),
+    "entity_id": N_("No."),
+    "event": N_("Event"),
+    "round": N_("Round"),
+    "table": N_("Table"),
+    "before": N_("Before"),
+    "after": N_("After"),
+    "reason": N_("Reason"),
+}
 
 
 def audit_rows(
@@ -993,11 +1091,15 @@ def audit_rows(
     table_no: int | None = None,
     person: str | None = None,
     limit: int | None = None,
+    viewer: Actor | None = None,
 ) -> list[AuditRow]:
     """Every change (results, pairings, penalties, money, members): who, when, before and after, newest
     first. ``person`` matches who acted, or a name or member number in what changed (accents ignored)."""
+    from clubdesk.services.permissions import allowed, mask_contacts
     from clubdesk.services.text import fold
 
+    # phones and e-mails in what changed: the secretary's alone; others see them masked (T14, issue 23)
+    see_contacts = viewer is None or allowed(viewer, "contacts.view")
     with db.session() as s:
         q = select(AuditEntry)
         if event_id is not None:
@@ -1026,8 +1128,8 @@ def audit_rows(
                 r.event_id,
                 r.round_no,
                 r.table_no,
-                r.before,
-                r.after,
+                r.before if see_contacts else mask_contacts(r.before),
+                r.after if see_contacts else mask_contacts(r.after),
                 r.reason,
             )
         )
@@ -1039,27 +1141,31 @@ def audit_rows(
 def export_audit_csv(db: Database, path: Path, rows: Sequence[AuditRow] | None = None, **filters: Any) -> int:
     """The audit view as CSV (UTF-8 with BOM, so spreadsheet programs read accents); returns the rows.
     The "at" column is the club's local time, as on the screen (rows are stored in UTC)."""
+    from clubdesk.services.text import excel_safe
+
     data = list(rows) if rows is not None else audit_rows(db, **filters)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", encoding="utf-8-sig", newline="") as fh:
         w = csv.writer(fh)
-        w.writerow(AUDIT_COLUMNS)
+        # English keeps the column keys and stored actions (scripts read them); other languages get the
+        # audit view's words
+        words = current_language() != "en"
+        w.writerow([_(AUDIT_TITLES[c]) for c in AUDIT_COLUMNS] if words else list(AUDIT_COLUMNS))
         for r in data:
-            w.writerow(
-                [
-                    local_text(r.at, "%Y-%m-%d %H:%M:%S"),
-                    r.actor,
-                    r.role,
-                    r.action,
-                    r.entity,
-                    r.entity_id or "",
-                    "" if r.event is None else r.event,
-                    "" if r.round is None else r.round,
-                    "" if r.table is None else r.table,
-                    r.before or "",
-                    r.after or "",
-                    r.reason or "",
-                ]
-            )
+            cells = [
+                local_text(r.at, "%Y-%m-%d %H:%M:%S"),
+                r.actor,
+                L.role_label(r.role) if words else r.role,
+                L.audit_action_label(r.action) if words else r.action,
+                L.entity_label(r.entity) if words else r.entity,
+                r.entity_id or "",
+                "" if r.event is None else r.event,
+                "" if r.round is None else r.round,
+                "" if r.table is None else r.table,
+                r.before or "",
+                r.after or "",
+                r.reason or "",
+            ]
+            w.writerow([excel_safe(c) if isinstance(c, str) else c for c in cells])  # formula-safe (issue 23)
     return len(data)

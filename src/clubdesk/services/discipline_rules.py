@@ -237,8 +237,10 @@ def ordinal(n: int) -> str:
 
 
 def counter_text(kind: IncidentKind, n: int) -> str:
-    """Rule E19: "Dropped tiles, 3rd time by this pair in this game" (empty when not counted)."""
-    if not kind.counter or n <= 0:
+    """Rule E19: "Dropped tiles, 3rd time by this pair in this game" (empty when not counted).
+
+    Reading: every drop is recorded; the act shows the number from the second one in a game (2nd, 3rd…)."""
+    if not kind.counter or n < 2:
         return ""
     text = _("{kind}, {ordinal} time by this pair in this game").format(
         kind=_(kind.label), ordinal=ordinal(n)
@@ -411,3 +413,23 @@ def parse_side(text: str) -> int:
         "unknown-side",
         _("Unknown side {side!r}: use 0 or a (first named), 1 or b (second).").format(side=text),
     )
+
+
+# ------------------------------------------------------------------------------------ E16: at that moment
+#: kinds claimed at that moment (rule E16, "en ese momento"); E15's false think may come later
+CLAIMED_AT_THE_MOMENT = frozenset({"false-pass"})
+
+
+def check_claim_moment(kind: str, hand: int | None, hands_on_sheet: int) -> None:
+    """Rule E16: a false-pass claim only while its hand is being played: once that hand is on the sheet (the
+    hand is over, so the next tile was played too) the claim is refused. ``hand`` None: the hand in play."""
+    if kind not in CLAIMED_AT_THE_MOMENT or hand is None:
+        return
+    if hand <= hands_on_sheet:
+        raise DisciplineRuleError(
+            "claim-too-late",
+            _(
+                "A false pass is claimed at that moment (E16): hand {hand} is already over. A false think "
+                "(E15) may still be claimed after the hand."
+            ).format(hand=hand),
+        )

@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 from clubdesk.db import Database
 from clubdesk.games.errors import RulesetError
 from clubdesk.i18n import _
+from clubdesk.labels import event_status_label
 from clubdesk.models.event import (
     DRAWN_STATUSES,
     ENTRY_TYPES,
@@ -37,6 +38,7 @@ from clubdesk.models.event import (
 )
 from clubdesk.services.base import Actor, ServiceError, audit
 from clubdesk.services.common import load_event
+from clubdesk.services.permissions import require
 from clubdesk.standings.money import MoneyError, currency_exponent, minor_to_major_str
 
 MAX_FEE_MINOR = 10**9  # nobody charges more than that many minor units for an entry
@@ -133,8 +135,21 @@ class EventInfo:
         return self.match_lengths[min(round_no, len(self.match_lengths)) - 1]
 
 
+_MESSAGE_LOCALES = {"id": "id_ID", "es": "es_ES", "tr": "tr_TR"}
+
+
 def money_text(amount: int, currency: str) -> str:
-    """Minor units as "12.50 EUR" for messages."""
+    """Minor units for messages: "12.50 EUR" in English, through Babel in the other languages ("12,50 €",
+    "₺250,00", "Rp 5.000")."""
+    from clubdesk.i18n import current_language
+    from clubdesk.standings.money import format_money
+
+    locale = _MESSAGE_LOCALES.get(current_language())
+    if locale is not None:
+        try:
+            return format_money(amount, currency, locale)
+        except Exception:  # noqa: BLE001 - an unknown currency still prints
+            pass
     return f"{minor_to_major_str(amount, currency)} {currency}"
 
 
@@ -308,6 +323,7 @@ def _apply(ev: Event, data: EventData) -> None:
 
 
 def create_event(db: Database, actor: Actor, data: EventData) -> EventInfo:
+    require(actor, "events.edit", db)  # permission table (issue 23)
     with db.session() as s:
         _refuse(field_errors(s, data))
         ev = Event(status="open")
@@ -320,6 +336,7 @@ def create_event(db: Database, actor: Actor, data: EventData) -> EventInfo:
 
 def update_event(db: Database, actor: Actor, event_id: int, data: EventData) -> EventInfo:
     """Edit an event. Once the draw is made, the format, entry type and fees no longer change."""
+    require(actor, "events.edit", db)  # permission table (issue 23)
     with db.session() as s:
         ev = load_event(s, event_id)
         _refuse(field_errors(s, data, event_id=event_id))
@@ -365,10 +382,39 @@ _TRANSITIONS = {
 }
 
 
+# ------------------------------------------------------------------------------------------ report language
+def _language_key(event_id: int) -> str:
+    return f"event.{event_id}.language"
+
+
+def event_language(db: Database, event_id: int) -> str | None:
+    """The language the event's reports print in, or None: the club's (Settings). Kept in the settings table,
+    so no schema change: ``event.<id>.language``."""
+    from clubdesk.services import settings as settings_service
+
+    value = settings_service.get(db, _language_key(event_id))
+    return value if isinstance(value, str) and value else None
+
+
+def set_event_language(db: Database, actor: Actor, event_id: int, language: str | None) -> str | None:
+    """Print this event's reports in ``language`` (en, id, es, tr); None or "" goes back to the club's."""
+    from clubdesk.i18n import LANGUAGES
+    from clubdesk.services import settings as settings_service
+
+    lang = (language or "").strip() or None
+    if lang is not None and lang not in LANGUAGES:
+        raise ServiceError("unknown-language", _("Unknown language: {lang}").format(lang=lang), lang=lang)
+    with db.session() as s:
+        load_event(s, event_id)  # an unknown event is refused
+    settings_service.put(db, actor, _language_key(event_id), lang)
+    return lang
+
+
 def set_status(
     db: Database, actor: Actor, event_id: int, status: str, *, now: datetime | None = None
 ) -> EventInfo:
     """Open or close registration, mark the draw made (``drawn``), running or finished."""
+    require(actor, "events.status", db)  # permission table (issue 23)
     if status not in EVENT_STATUSES:
         raise ServiceError("bad-status", _("Unknown event status {status}.").format(status=status))
     with db.session() as s:
@@ -378,7 +424,9 @@ def set_status(
         if status not in _TRANSITIONS[ev.status]:
             raise ServiceError(
                 "bad-transition",
-                _("An event that is {old} cannot become {new}.").format(old=ev.status, new=status),
+                _("An event that is {old} cannot become {new}.").format(
+                    old=event_status_label(ev.status), new=event_status_label(status)
+                ),
             )
         before = {"status": ev.status, "drawn_at": ev.drawn_at}
         ev.status = status

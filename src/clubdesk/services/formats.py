@@ -104,11 +104,17 @@ def outcome_from_entries(
         pts = [0, 0]
         sheets: list[dict[str, Any]] = []
         done = 0
+        ended_by: int | None = None  # game whose abandonment ended the encounter (E20 parameter)
         for g in sorted(games):
             if g < 1 or g > encounter_games:
                 raise _refuse(
                     "too-many-games",
                     _("An encounter has {n} games; there is no game {g}.").format(n=encounter_games, g=g),
+                )
+            if ended_by is not None and games[g]:
+                raise _refuse(
+                    "encounter-abandoned",
+                    _("The encounter ended with the abandonment in game {g} (rule E20).").format(g=ended_by),
                 )
             sheet = replay(ruleset, list(games[g]), {**params, "games_to_win": 1})
             sheets.append(sheet)
@@ -117,6 +123,13 @@ def outcome_from_entries(
             if sheet["finished"] and sheet["winner"] is not None:
                 won[sheet["winner"]] += 1
                 done += 1
+                abandoned = any(gm.get("end") == "abandoned" for gm in sheet["games"])
+                if abandoned and params.get("abandon_ends_match"):
+                    # rule E20: where the ruleset says so, the abandoning pair loses the whole encounter:
+                    # the remaining games go to the rivals. By default (domino-es) only the game is lost.
+                    won[sheet["winner"]] += encounter_games - done
+                    done = encounter_games
+                    ended_by = g
         finished = done == encounter_games
         winner = None if not finished or won[0] == won[1] else (0 if won[0] > won[1] else 1)
         return Outcome((won[0], won[1]), (pts[0], pts[1]), finished, winner, tuple(sheets))
@@ -129,6 +142,9 @@ def outcome_from_entries(
     pa = sum(gm["totals"][0] for gm in sheet["games"])
     pb = sum(gm["totals"][1] for gm in sheet["games"])
     return Outcome((gw[0], gw[1]), (pa, pb), bool(sheet["finished"]), sheet["winner"], (sheet,))
+
+
+MAX_POINTS = 100_000  # far above any real domino sheet; bounds what a typo can store (issue 23)
 
 
 def outcome_from_score(
@@ -146,8 +162,17 @@ def outcome_from_score(
     a, b = score
     if a < 0 or b < 0 or (points is not None and (points[0] < 0 or points[1] < 0)):
         raise _refuse("negative-score", _("A score cannot be negative."))
+    if points is not None and max(points) > MAX_POINTS:
+        raise _refuse("points-too-high", _("Game points above {n} are not possible.").format(n=MAX_POINTS))
     if family == "tavla":
         length = match_length or int(params.get("match_length", 5))
+        if max(a, b) > 3 * length:  # a real sheet can pass the length, not triple it (issue 23)
+            raise _refuse(
+                "score-too-high",
+                _("{a}-{b} is not a score of a match to {n} (at most {most} points).").format(
+                    a=a, b=b, n=length, most=3 * length
+                ),
+            )
         a, b = min(a, length), min(b, length)  # points beyond the length count for nothing (T8a)
         if a == length and b == length:
             raise _refuse(
@@ -493,29 +518,67 @@ def tile_rank(tile: tuple[int, int]) -> tuple[int, int]:
 def seat_draw(seed: int, side_a: Sequence[str], side_b: Sequence[str]) -> dict[str, Any]:
     """Rule E7: each player lifts a tile; the highest tile leads; his partner sits opposite; the opponent
     with the higher tile sits to the leader's right (plays right after him). Seats 0-3 in playing order
-    with side A (home, E6) at seats 0 and 2; ``leader`` is the leader's seat."""
+    with side A (home, E6) at seats 0 and 2; ``leader`` is the leader's seat.
+
+    A tile's value is its pips. Equal tiles (6-3 and 5-4 both 9) where the order matters (for the lead, or
+    between the two opponents) are lifted again by the tied players alone, until they differ; every redraw
+    is in ``redraws`` (``[{"players": [...], "tiles": {player: tile}}]``) so that the sheet can say so;
+    ``tiles`` holds the first lift."""
     if len(side_a) != 2 or len(side_b) != 2:
         raise ServiceError("seat-draw-four", _("A seat draw needs two players on each side."))
     rng = random.Random(seed)
     tiles = [(i, j) for i in range(7) for j in range(i, 7)]
     lifted = rng.sample(tiles, 4)
     players = [*side_a, *side_b]
-    tile_of = dict(zip(players, lifted, strict=True))
-    leader = max(players, key=lambda p: tile_rank(tile_of[p]))
+    first = dict(zip(players, lifted, strict=True))
+    tile_of = dict(first)
+    redraws: list[dict[str, Any]] = []
+
+    def pips(p: str) -> int:
+        return tile_of[p][0] + tile_of[p][1]
+
+    def settle(group: list[str]) -> str:
+        """The highest of ``group``; the players tied on top draw again among themselves (rule E7)."""
+        top = [p for p in group if pips(p) == max(pips(q) for q in group)]
+        while len(top) > 1:
+            held = {tile_of[p] for p in players if p not in top}
+            again = rng.sample([t for t in tiles if t not in held], len(top))
+            for p, t in zip(top, again, strict=True):
+                tile_of[p] = t
+            redraws.append(
+                {"players": list(top), "tiles": {p: f"{tile_of[p][0]}-{tile_of[p][1]}" for p in top}}
+            )
+            top = [p for p in top if pips(p) == max(pips(q) for q in top)]
+        return top[0]
+
+    leader = settle(players)
     own, other = (side_a, side_b) if leader in side_a else (side_b, side_a)
     partner = own[1] if own[0] == leader else own[0]
-    right, left = sorted(other, key=lambda p: tile_rank(tile_of[p]), reverse=True)
+    right = settle(list(other))
+    left = other[1] if other[0] == right else other[0]
     order = [leader, right, partner, left]  # players 1, 2, 3, 4 of rule E7
     if leader in side_a:
         seats, lead_seat = order, 0
     else:  # rotate so that side A sits at seats 0 and 2
         seats, lead_seat = [order[3], order[0], order[1], order[2]], 1
     return {
-        "tiles": {p: f"{t[0]}-{t[1]}" for p, t in tile_of.items()},
+        "tiles": {p: f"{t[0]}-{t[1]}" for p, t in first.items()},
         "seats": seats,
         "leader": lead_seat,
         "seed": seed,
+        "redraws": redraws,
     }
+
+
+def seat_draw_note(draw: Mapping[str, Any], names: Mapping[str, str] | None = None) -> str:
+    """Rule E7: what the sheet says about equal tiles drawn again ("" when no one drew again)."""
+    parts = []
+    for r in draw.get("redraws") or []:
+        who = [f"{(names or {}).get(p, p)} {r['tiles'][p]}" for p in r["players"]]
+        parts.append(", ".join(who))
+    if not parts:
+        return ""
+    return _("Equal tiles drawn again among the tied (E7): {draws}.").format(draws="; ".join(parts))
 
 
 def swap_seats(seats: Sequence[str], losing_side: int) -> list[str]:

@@ -1,6 +1,7 @@
 """The club's register: members and clubs, search, CSV import and export, merging duplicates.
 
-- A member's ``number`` is the club's own ID and the licence number the match act asks for (rule E15).
+- A member's ``number`` is the club's own ID; ``licence`` his federation licence number, which the match act
+  records (rule E15; "" when he has none: the act then prints the club number under its own label).
 - Public views show number, name, club, city and rating only; phone and e-mail appear in the member
   dialog and the organiser's export (rule T14): see :class:`PublicMember` and :func:`public_list`.
 - Merging (rule T2a) moves every row of every table that points at ``members.id`` to the kept member; the
@@ -29,6 +30,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import date
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -36,13 +38,15 @@ from sqlalchemy import func, inspect, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from clubdesk.collation import sort_key
 from clubdesk.db import Database
-from clubdesk.i18n import _, ngettext
+from clubdesk.i18n import N_, _, ngettext
 from clubdesk.models.base import Base
 from clubdesk.models.club import Club
 from clubdesk.models.member import Member
 from clubdesk.services.base import Actor, ServiceError, audit
-from clubdesk.services.text import fold, matches
+from clubdesk.services.permissions import require
+from clubdesk.services.text import excel_safe, fold, invisible_problem, matches
 
 DEFAULT_RATING = 1500.0  # rule T12c: new players start at 1500
 FIRST_NUMBER = 1001
@@ -62,6 +66,7 @@ COLUMNS: tuple[str, ...] = (
     "email",
     "notes",
     "active",
+    "licence",  # rule E15: the federation licence number (an optional column on import)
 )
 _ALIASES = {
     "e-mail": "email",
@@ -71,9 +76,51 @@ _ALIASES = {
     "rating experience": "rating_experience",
     "member number": "number",
     "member_number": "number",
-    "licence": "number",
-    "license": "number",
+    "license": "licence",
+    "licence number": "licence",
+    "licence_number": "licence",
+    "license number": "licence",
 }
+
+# The export's header in the language in force (English: the column keys above); the import reads English,
+# Indonesian, Spanish and Turkish headers alike.
+COLUMN_TITLES: dict[str, str] = {
+    # TRANSLATORS: a column of the members CSV export; short, one word or words_with_underscores is fine
+    "number": N_("number"),
+    "name": N_("name"),
+    "club": N_("club"),
+    "city": N_("city"),
+    "gender": N_("gender"),
+    "birth_year": N_("birth_year"),
+    "rating": N_("rating"),
+    "rating_experience": N_("rating_experience"),
+    "phone": N_("phone"),
+    "email": N_("email"),
+    "notes": N_("notes"),
+    "active": N_("active"),
+    "licence": N_("licence"),  # rule E15
+}
+
+
+def _local_headers() -> dict[str, str]:
+    from clubdesk.i18n import locale_dir
+
+    return dict(_headers_in(str(locale_dir())))
+
+
+@lru_cache(maxsize=4)
+def _headers_in(folder: str) -> tuple[tuple[str, str], ...]:
+    """Every language's header of every column, folded: {"numara": "number", "nombre": "name", ...}."""
+    from clubdesk.i18n import LANGUAGES, translation_in
+
+    out: dict[str, str] = {}
+    for lang in LANGUAGES:
+        for key, title in COLUMN_TITLES.items():
+            folded = fold(translation_in(lang, title))
+            out.setdefault(folded, key)
+            out.setdefault(folded.replace(" ", "_"), key)
+    return tuple(out.items())
+
 
 _EMAIL = re.compile(r"^[^@\s,;<>]+@[^@\s,;<>]+\.[^@\s,;<>.]{2,}$")
 _PHONE_CHARS = re.compile(r"^\+?[0-9 ()./-]+$")
@@ -98,6 +145,7 @@ class MemberData:
     email: str = ""
     notes: str = ""
     active: bool = True
+    licence: str = ""  # rule E15: federation licence number
 
 
 @dataclass(frozen=True)
@@ -118,6 +166,7 @@ class MemberInfo:
     notes: str
     active: bool
     merged_into: str | None = None  # number of the member this record was merged into
+    licence: str = ""  # rule E15: federation licence number ("" when none)
 
     def public(self) -> PublicMember:
         return PublicMember(self.number, self.name, self.club, self.city, self.rating)
@@ -136,6 +185,7 @@ class MemberInfo:
             email=self.email,
             notes=self.notes,
             active=self.active,
+            licence=self.licence,
         )
 
 
@@ -218,11 +268,20 @@ def field_errors(data: MemberData) -> dict[str, str]:
         errors["name"] = _("The name is missing.")
     elif len(name) > MAX_NAME:
         errors["name"] = _("The name is too long (120 characters at most).")
+    elif (problem := invisible_problem(name)) is not None:  # issue 23: no escapes, bidi marks or blank names
+        errors["name"] = _("The name is not valid: {reason}").format(reason=problem)
     number = data.number.strip()
     if len(number) > 40:
         errors["number"] = _("The member number is too long (40 characters at most).")
     elif number and any(ch.isspace() for ch in number):
         errors["number"] = _("The member number must not contain spaces.")
+    elif number and not number.isascii():
+        errors["number"] = _("The member number uses the digits 0-9 and Latin letters only.")
+    elif number and not all(ch.isprintable() for ch in number):
+        errors["number"] = _("The member number contains a control character.")
+    licence = data.licence.strip()
+    if len(licence) > 40:  # rule E15
+        errors["licence"] = _("The licence number is too long (40 characters at most).")
     if data.phone.strip() and not phone_ok(data.phone):
         errors["phone"] = _("Malformed phone number: {phone}").format(phone=data.phone.strip())
     if data.email.strip() and not email_ok(data.email):
@@ -236,8 +295,14 @@ def field_errors(data: MemberData) -> dict[str, str]:
         errors["rating"] = _("The rating must be between 0 and 5000.")
     if data.rating_experience < 0:
         errors["rating_experience"] = _("The rating experience cannot be negative.")
+    elif data.rating_experience > 100_000:
+        errors["rating_experience"] = _("The rating experience is at most 100000 matches.")
     if len(data.club.strip()) > 120:
         errors["club"] = _("The club name is too long (120 characters at most).")
+    elif data.club.strip() and (problem := invisible_problem(data.club.strip())) is not None:
+        errors["club"] = _("The club name is not valid: {reason}").format(reason=problem)
+    if data.city.strip() and (problem := invisible_problem(data.city.strip())) is not None:
+        errors["city"] = _("The city is not valid: {reason}").format(reason=problem)
     return errors
 
 
@@ -263,6 +328,7 @@ def _clean(data: MemberData) -> MemberData:
         phone=data.phone.strip(),
         email=data.email.strip(),
         notes=data.notes.strip(),
+        licence=data.licence.strip(),
     )
 
 
@@ -296,6 +362,7 @@ def _info(m: Member, clubs: dict[int, str], numbers: dict[int, str]) -> MemberIn
         notes=m.notes or "",
         active=bool(m.active),
         merged_into=numbers.get(m.merged_into_id) if m.merged_into_id is not None else None,
+        licence=m.licence or "",
     )
 
 
@@ -324,7 +391,7 @@ def list_members(
             stmt = stmt.where(Member.merged_into_id.is_(None))
         infos = _infos(s, s.scalars(stmt))
     infos = [m for m in infos if matches(search, m.number, m.name, m.club, m.city)]
-    return sorted(infos, key=lambda m: (fold(m.name), m.number))
+    return sorted(infos, key=lambda m: (sort_key(m.name), m.number))  # the language's alphabet
 
 
 def public_list(db: Database, search: str = "") -> list[PublicMember]:
@@ -375,7 +442,7 @@ def list_clubs(db: Database) -> list[ClubInfo]:
         )
         counts = {r[0]: int(r[1]) for r in rows}
         clubs = [ClubInfo(c.id, c.name, c.city, int(counts.get(c.id, 0))) for c in s.scalars(select(Club))]
-    return sorted(clubs, key=lambda c: fold(c.name))
+    return sorted(clubs, key=lambda c: sort_key(c.name))
 
 
 def _club_by_name(s: Session, name: str) -> Club | None:
@@ -455,6 +522,7 @@ def _snapshot(m: Member, club: str) -> dict[str, Any]:
         "email": m.email,
         "notes": m.notes,
         "active": m.active,
+        "licence": m.licence,
     }
 
 
@@ -471,10 +539,12 @@ def _apply(s: Session, actor: Actor, m: Member, data: MemberData) -> None:
     m.email = data.email
     m.notes = data.notes
     m.active = data.active
+    m.licence = data.licence  # rule E15
 
 
 def create_member(db: Database, actor: Actor, data: MemberData) -> MemberInfo:
     """Add a member; without a number the next free one is given. Refused: ServiceError, nothing written."""
+    require(actor, "members.edit", db)  # permission table (issue 23)
     data = _clean(data)
     _refuse_fields(field_errors(data))
     with db.session() as s:
@@ -500,6 +570,7 @@ def _refuse_taken(s: Session, number: str, *, except_id: int | None = None) -> N
 
 def update_member(db: Database, actor: Actor, number: str, data: MemberData) -> MemberInfo:
     """Change a member's data (the number too, if the new one is free)."""
+    require(actor, "members.edit", db)  # permission table (issue 23)
     data = _clean(data)
     _refuse_fields(field_errors(data))
     with db.session() as s:
@@ -519,6 +590,7 @@ def update_member(db: Database, actor: Actor, number: str, data: MemberData) -> 
 
 def set_active(db: Database, actor: Actor, number: str, active: bool) -> MemberInfo:
     """Deactivate (or reactivate) a member; records are never deleted."""
+    require(actor, "members.edit", db)  # permission table (issue 23)
     with db.session() as s:
         m = _by_number(s, number, follow_merged=False)
         if m.merged_into_id is not None and active:
@@ -599,6 +671,7 @@ def _merged_data(keep: MemberInfo, drop: MemberInfo) -> MemberData:
         email=keep.email or drop.email,
         notes=notes,
         active=True,
+        licence=keep.licence or drop.licence,
     )
 
 
@@ -631,6 +704,7 @@ def merge_members(db: Database, actor: Actor, keep_number: str, drop_number: str
     """Merge ``drop`` into ``keep`` (rule T2a): every row pointing at the dropped member now points at the
     kept one; the dropped record stays, inactive, marked as merged into the kept one.
     One transaction, audited."""
+    require(actor, "members.merge", db)  # permission table (issue 23)
     try:
         with db.session() as s:
             keep, drop = _merge_pair(s, keep_number, drop_number)
@@ -745,11 +819,29 @@ def _unescape(cell: str) -> str:
     return cell
 
 
+@lru_cache(maxsize=4)
+def _yes_no(folder: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The export's own "yes" and "no" in every language, folded (per catalog folder)."""
+    from clubdesk.i18n import LANGUAGES, translation_in
+
+    return (
+        frozenset(fold(translation_in(lang, "yes")) for lang in LANGUAGES),
+        frozenset(fold(translation_in(lang, "no")) for lang in LANGUAGES),
+    )
+
+
 def _parse_bool(text: str) -> bool | None:
+    from clubdesk.i18n import locale_dir
+
     t = fold(text)
     if t in ("", "1", "yes", "y", "true", "evet", "ya", "si", "x", "active"):
         return True
     if t in ("0", "no", "n", "false", "hayir", "tidak", "inactive"):
+        return False
+    yes, no = _yes_no(str(locale_dir()))  # the export's own yes / no in any language
+    if t in yes:
+        return True
+    if t in no:
         return False
     return None
 
@@ -765,19 +857,25 @@ def parse_csv(raw: bytes) -> tuple[str, list[tuple[int, MemberData]], list[BadLi
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(first_line))
     rows: list[tuple[int, list[str]]] = []
     last = 0
-    for row in reader:
-        start = last + 1
-        last = reader.line_num
-        if not any(cell.strip() for cell in row):
-            continue
-        rows.append((start, row))
+    try:
+        for row in reader:
+            start = last + 1
+            last = reader.line_num
+            if not any(cell.strip() for cell in row):
+                continue
+            rows.append((start, row))
+    except csv.Error as exc:  # e.g. a field longer than 131,072 characters (issue 23)
+        return encoding, [], [BadLine(last + 1, _("the line cannot be read: {reason}").format(reason=exc))]
     if not rows:
         return encoding, [], [BadLine(1, _("the file is empty: it needs a header line and members"))]
     header_line, header = rows[0]
     columns: list[str] = []
+    local = _local_headers()
     for cell in header:
         key = fold(cell.strip().lstrip("\ufeff"))
         key = _ALIASES.get(key, key.replace(" ", "_"))
+        if key not in COLUMNS:
+            key = local.get(fold(cell.strip().lstrip("\ufeff")), key)  # a header in id, es or tr
         if key not in COLUMNS:
             problems.append(BadLine(header_line, _("unknown column “{column}”").format(column=cell.strip())))
         elif key in columns:
@@ -864,6 +962,7 @@ def _row_to_data(v: dict[str, str]) -> tuple[MemberData | None, list[str]]:
             email=v.get("email", ""),
             notes=v.get("notes", ""),
             active=bool(active) if active is not None else True,
+            licence=v.get("licence", ""),
         )
     )
     return data, reasons
@@ -920,6 +1019,7 @@ def import_members(
 ) -> ImportPreview:
     """Import a register CSV, all or nothing. Any bad line: ServiceError listing every bad line, nothing
     written. ``dry_run``: check everything, write nothing."""
+    require(actor, "members.import", db)  # permission table (issue 23)
     preview = preview_import(db, source)
     if preview.bad_lines:
         raise ServiceError(
@@ -961,22 +1061,19 @@ def import_members(
 # --------------------------------------------------------------------------- CSV export
 
 
-def _excel_safe(value: str) -> str:
-    return "'" + value if value[:1] in ("=", "+", "-", "@") else value
-
-
 def export_csv(db: Database, actor: Actor, path: Path, *, delimiter: str = ",") -> int:
     """The organiser's export: every member not merged away, all columns (phone and e-mail included, T14:
     this file is for the organiser only). UTF-8 with BOM so Excel shows the accents right. Audited."""
+    require(actor, "members.export", db)  # permission table (issue 23)
     members = list_members(db, include_inactive=True)
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, delimiter=delimiter, lineterminator="\r\n")
-    writer.writerow(COLUMNS)
+    writer.writerow([_(COLUMN_TITLES[c]) for c in COLUMNS])  # the header in the language in force
     for m in members:
         rating = f"{m.rating:g}"
         writer.writerow(
             [
-                _excel_safe(x)
+                excel_safe(x)
                 for x in (
                     m.number,
                     m.name,
@@ -989,7 +1086,8 @@ def export_csv(db: Database, actor: Actor, path: Path, *, delimiter: str = ",") 
                     m.phone,
                     m.email,
                     m.notes,
-                    "yes" if m.active else "no",
+                    _("yes") if m.active else _("no"),
+                    m.licence,
                 )
             ]
         )

@@ -25,7 +25,8 @@ from sqlalchemy import Select, select
 from sqlalchemy.orm import Session
 
 from clubdesk.db import Database
-from clubdesk.i18n import N_, _
+from clubdesk.i18n import N_, _, retranslate
+from clubdesk.labels import entrant_status_label, localized_number
 from clubdesk.models.club import Club
 from clubdesk.models.event import Entrant, Event
 from clubdesk.models.member import Member
@@ -147,10 +148,18 @@ def _paper(paper: str) -> D.PageSize:
     return size
 
 
-def _language(db: Database, language: str | None) -> str:
+def _language(db: Database, language: str | None, event_id: int | None = None) -> str:
+    """The report's language: the one asked for, else the event's (events.event_language), else the club's;
+    never the window's."""
     from clubdesk.i18n import LANGUAGES, PSEUDO
+    from clubdesk.services.events import event_language
 
-    lang = language or settings_service.club_settings(db).language or "en"
+    lang = (
+        language
+        or (event_language(db, event_id) if event_id is not None else None)
+        or settings_service.club_settings(db).language
+        or "en"
+    )
     if lang not in LANGUAGES and lang != PSEUDO:
         raise ServiceError("unknown-language", _("Unknown language: {lang}").format(lang=lang), lang=lang)
     return lang
@@ -184,7 +193,7 @@ def report_header(
         logo_path=club.logo_path,
         round=round_no,
         date=date,
-        language=_language(db, language),
+        language=_language(db, language, event_id),
         page_size=_paper(paper),
         printed_on=printed_on,
     )
@@ -279,6 +288,8 @@ def score_sheets_data(
         encounter = n.encounter_games if family == "domino" else 0
         who = _public(s, ev)
         names = {num: nm for w in who.values() for num, nm in w.members}
+        # a substitute (E7.2, E20) may be any member: every member's public name (rule T14: no contact data)
+        names.update({num: nm for num, nm in s.execute(select(Member.number, Member.name))} | names)
         matches = [
             m
             for m in R.matches_of(s, ev.id, rnd.id)
@@ -287,6 +298,17 @@ def score_sheets_data(
         tables = [
             (m.table_no, m.side_a, m.side_b, m.match_length, m.scorer, m.counter, m.seats) for m in matches
         ]
+        # rule E6: the players named as scorer and counter (or the referee who scored, with their approval)
+        named = {
+            m.table_no: (
+                names.get(m.scorer_member, ""),
+                names.get(m.counter_member, ""),
+                m.scored_by_referee,
+                m.referee,
+            )
+            for m in matches
+        }
+        subs = {m.table_no: _substitutions(s, m, who) for m in matches}
         recorded = {m.table_no: _recorded(m) for m in matches}
         overrides = _overrides(ev)
         ruleset = ev.ruleset
@@ -347,6 +369,7 @@ def score_sheets_data(
                 params = dict(overrides)
                 if g:
                     params["games_to_win"] = 1  # rule E7b: each game of an encounter is its own sheet
+                scorer_name, counter_name, by_referee, referee = named[table]
                 sheets.append(
                     D.DominoSheetData(
                         event_id=event_ref,
@@ -354,18 +377,47 @@ def score_sheets_data(
                         table=table,
                         players=(players[0], players[1], players[2], players[3]),
                         pair_names=(wa.name, wb.name),
-                        scorer=scorer,
-                        counter=counter,
+                        scorer=scorer_name,
+                        counter=counter_name,
+                        approvals=(scorer, counter),
+                        referee_scored=by_referee,
+                        referee=referee,
+                        game=g,
+                        substitutions=tuple(x for x in subs[table] if not g or x.game == g),
                         ruleset=ruleset,
                         params=params,
                         entries=entries,
                         recorded=rec,
                         encounter=bool(g),
+                        # rule E7: the sheet says when equal tiles were drawn again among the tied
+                        seat_note=F.seat_draw_note(stored, names) if g <= 1 else "",
                     )
                 )
         if progress is not None:
             progress(k + 1, len(tables) + 1)
     return sheets
+
+
+def _substitutions(s: Session, m: Match, who: dict[int, _Who]) -> list[D.SubstitutionLine]:
+    """Rules E7.2, E20: the table's substitutions, in order (who left, who came in, game and hand)."""
+    from clubdesk.models.result import Substitution
+
+    rows = s.scalars(select(Substitution).where(Substitution.match_id == m.id).order_by(Substitution.id))
+    out = []
+    for sub in rows:
+        gone, came = s.get(Member, sub.member_out), s.get(Member, sub.member_in)
+        side = m.side_a if sub.side == 0 else m.side_b
+        out.append(
+            D.SubstitutionLine(
+                side=who[side].name if side in who else "",
+                player_out=gone.name if gone else "",
+                player_in=came.name if came else "",
+                game=sub.game_no,
+                from_hand=sub.from_hand,
+                reason=sub.reason,
+            )
+        )
+    return out
 
 
 def score_sheets_report(
@@ -484,8 +536,8 @@ def standings_data(db: Database, event_id: int) -> D.StandingsData:
                 name=r.name,
                 club=w.club if w else "",
                 city=w.city if w else "",
-                points=_fraction_text(r.points),
-                tiebreaks=dict(r.shown),
+                points=localized_number(_fraction_text(r.points)),  # 9,5 in id, es and tr
+                tiebreaks={c: localized_number(v) for c, v in r.shown.items()},
                 tied=ranks.count(r.rank) > 1,
                 playoff=r.playoff,
                 note=_(note) if note else "",
@@ -615,6 +667,7 @@ def receipts_data(db: Database, event_id: int, entrant_id: int | None = None) ->
                 reference=last[3] if last else "",
                 paid_on=last[4].date() if last else None,
                 partner=members[1][1] if len(members) == 2 else "",
+                owed=r.owed,
             )
         )
     return out
@@ -637,6 +690,7 @@ def receipts_report(
 
 
 # ------------------------------------------------------------------------------------------ prizes
+_GENERATED_PRIZES = (N_("Prize money"), N_("Category prize money"))  # standings.prizes descriptions
 _PRIZE_KINDS = {
     "money": N_("money"),
     "trophy": N_("trophy"),
@@ -664,7 +718,8 @@ def prizes_data(db: Database, event_id: int) -> D.PrizeListData:
             # a category prize (T13d) shows its category: "cat:women:1:money" -> "women"
             place = aw.award_key.split(":")[1] if category and ":" in aw.award_key else _place(a, b)
             kind = _(_PRIZE_KINDS.get(aw.kind, aw.kind))
-            prize = aw.description or kind
+            # the engine's own words were stored in the language of the day: shown in the report's
+            prize = retranslate(aw.description, _GENERATED_PRIZES) if aw.description else kind
             w = who.get(aw.entrant_id)
             rows.append(
                 (
@@ -677,18 +732,54 @@ def prizes_data(db: Database, event_id: int) -> D.PrizeListData:
                         club=w.club if w else "",
                         paid=aw.paid_at is not None,
                         paid_on=aw.paid_at.date() if aw.paid_at else None,
+                        method=_(_METHODS.get(aw.paid_method, aw.paid_method)) if aw.paid_method else "",
                     ),
                 )
             )
         rows.sort(key=lambda x: x[0])
+        fees = [p.amount for p in s.scalars(_payments(ev))]
+        collected = sum(a for a in fees if a > 0)
+        refunded = -sum(a for a in fees if a < 0)
+        entrants = sum(1 for e in _entrants(s, ev) if e.status in ("registered", "disqualified"))
+        final = R.night(s, ev).finished_at is not None
+        try:
+            plan = ST.prize_plan_from(R.night(s, ev).prize_plan, ev.currency)
+        except (KeyError, TypeError, ValueError):
+            plan = None  # a broken plan prints as none; the night settings say what is wrong
         pool = 0
-        plan = json.loads(R.night(s, ev).prize_plan or "{}")
-        if plan and any(int(p.get("pool_share", 0)) for p in plan.get("places", [])):
-            fees = [p.amount for p in s.scalars(_payments(ev))]
-            # rule T13b: the pool is a share of the fees collected (refunds counted out)
-            pool = sum(fees) * int(plan.get("pool_rate", 10_000)) // 10_000
+        lines: list[D.PlanLine] = []
+        if plan is not None:
+            # rule T13b: the prize engine's pool (fees collected net of refunds x the pool rate) and each
+            # place's money (fixed + its share of the pool, apportioned by the engine)
+            pool = plan.pool(collected, refunded) if collected >= refunded else 0
+            money, _cats = plan.money_by_line(pool)
+            holders: dict[int, list[str]] = {}
+            for en_id, (a, b) in places.items():
+                for place in range(a, b + 1):
+                    w = who.get(en_id)
+                    holders.setdefault(place, []).append(w.name if w else str(en_id))
+            for pp in sorted(plan.places, key=lambda p: p.place):
+                lines.append(
+                    D.PlanLine(
+                        place=str(pp.place),
+                        amount=money.get(pp.place, 0),
+                        items=", ".join(_(_PRIZE_KINDS.get(str(i.kind), str(i.kind))) for i in pp.items),
+                        entrants=tuple(sorted(holders.get(pp.place, []))),
+                        fixed=pp.fixed,
+                        share=pp.pool_share,
+                    )
+                )
         return D.PrizeListData(
-            event_id=str(ev.id), currency=ev.currency, rows=tuple(r for _k, r in rows), pool=pool
+            event_id=str(ev.id),
+            currency=ev.currency,
+            rows=tuple(r for _k, r in rows),
+            pool=pool,
+            plan=tuple(lines),
+            has_plan=plan is not None,
+            entrants=entrants,
+            collected=collected - refunded,
+            pool_rate=plan.pool_rate if plan is not None else 0,
+            final=final,
         )
 
 
@@ -713,8 +804,12 @@ def _centi(v: int) -> str:
 
 
 def season_data(db: Database, event_id: int, super_final: int | None = None) -> D.SeasonData:
-    """The season ranking of the event's season (T12d): every finished event of that season is a column,
-    a player's points are the sum of the season points of his places (stored when each event ended)."""
+    """The season ranking of the event's season (T12d): every finished event of that season is a column
+    with each member's season points (stored when it ended); the ranking, the best-N rule (from the
+    event's season scale, ``best_of``), the dropped results and the tie-breaks are the season engine's
+    (:func:`clubdesk.standings.season.rank_scores`)."""
+    from clubdesk.standings.season import EventScore, SeasonScale, rank_scores
+
     with db.session() as s:
         ev = _event(s, event_id)
         season = ev.season.strip()
@@ -725,42 +820,51 @@ def season_data(db: Database, event_id: int, super_final: int | None = None) -> 
         )
         clubs = _clubs(s)
         columns: list[tuple[int, str]] = []
-        per_member: dict[int, dict[int, int]] = {}
+        scores: list[EventScore] = []
         people: dict[int, Member] = {}
         for e in events:
             places = list(s.scalars(select(FinalPlace).where(FinalPlace.event_id == e.id)))
             if not places:
                 continue
             columns.append((e.id, e.name))
+            status = {en.id: en.status for en in _entrants(s, e)}
             for fp in places:
                 for m in R.entrant_members(s, fp.entrant_id):
                     people[m.id] = m
-                    per_member.setdefault(m.id, {})
-                    per_member[m.id][e.id] = per_member[m.id].get(e.id, 0) + fp.season_points
-        configured = json.loads(R.night(s, ev).season_scale or "{}").get("super_final")
-        totals = {mid: sum(v.values()) for mid, v in per_member.items()}
-        order = sorted(totals, key=lambda mid: (-totals[mid], -len(per_member[mid]), people[mid].name))
+                    scores.append(
+                        EventScore(
+                            event_id=str(e.id),
+                            held_on=e.starts_on or dt.date.min,
+                            entrant=str(m.id),
+                            place_from=fp.place_from,
+                            place_to=fp.place_to,
+                            points=fp.season_points,
+                            disqualified=status.get(fp.entrant_id) == "disqualified",
+                        )
+                    )
+        night = R.night(s, ev)
+        configured = json.loads(night.season_scale or "{}").get("super_final")
+        try:
+            scale = ST.season_scale_from(night.season_scale) or SeasonScale((), {})
+        except (KeyError, TypeError, ValueError):
+            scale = SeasonScale((), {})
+        ranking = rank_scores(scores, scale)
         rows: list[D.SeasonRowData] = []
-        for i, mid in enumerate(order):
-            m = people[mid]
-            rank = i + 1
-            if (
-                rows
-                and totals[order[i - 1]] == totals[mid]
-                and len(per_member[order[i - 1]]) == len(per_member[mid])
-            ):
-                rank = rows[-1].rank  # same points and as many events: the place is shared
+        for r in ranking:
+            m = people[int(r.entrant)]
+            counted = {x.event_id: x.points for x in r.counted}
+            dropped = {x.event_id: x.points for x in r.dropped}
+
             rows.append(
                 D.SeasonRowData(
-                    rank=rank,
+                    rank=r.rank,
                     name=m.name,
-                    points=totals[mid] // 100,
-                    points_text=_centi(totals[mid]),
+                    points=r.points // 100,
+                    points_text=_centi(r.points),
                     club=_club_of(clubs, m),
                     city=m.city,
-                    events=tuple(
-                        _centi(per_member[mid][eid]) if eid in per_member[mid] else "" for eid, _n in columns
-                    ),
+                    events=tuple(_season_cell(str(eid), counted, dropped) for eid, _n in columns),
+                    note=_("disqualified") if r.disqualified_in else "",
                 )
             )
     n_final = super_final if super_final is not None else int(configured or DEFAULT_SUPER_FINAL)
@@ -769,7 +873,17 @@ def season_data(db: Database, event_id: int, super_final: int | None = None) -> 
         event_columns=tuple(name for _id, name in columns),
         rows=tuple(rows),
         super_final=min(n_final, len(rows)),
+        best_of=scale.best_of,
+        events_total=len(columns),
     )
+
+
+def _season_cell(event: str, counted: dict[str, int], dropped: dict[str, int]) -> str:
+    if event in counted:
+        return _centi(counted[event])
+    if event in dropped:
+        return f"({_centi(dropped[event])})"  # rule T12d: not among the best N results, not counted
+    return ""
 
 
 def season_report(
@@ -789,38 +903,256 @@ def season_report(
 
 
 # ------------------------------------------------------------------------------------------ match act
+E20_DECISIONS = frozenset({"replay", "validate", "resume", "award-leader"})  # rule E20
+E20_KINDS = frozenset({"suspension", "abandonment"})  # incident kinds of art. 20
+INTERVENTION_KINDS = frozenset({"false-think"})  # rule E15: captains and referee resolve it
+
+
+@dataclass(frozen=True)
+class _ActTable:
+    """What the act needs of one table: its sides, captains, referee and each game as the engine
+    scored it (``games[k]`` is game k + 1 of the encounter, with its hands)."""
+
+    table: int
+    sides: tuple[str, str]
+    captains: tuple[str, str]
+    referee: str
+    games: tuple[dict[str, Any], ...]
+
+
+def _engine_games(
+    ruleset: str, params: dict[str, Any], games: dict[int, list[Any]], encounter: int
+) -> list[Any]:
+    """Every game of a table as the rules engine scores it (one sheet per encounter game, E7b)."""
+    from clubdesk.games import EntryError, replay
+
+    out: list[dict[str, Any]] = []
+    try:
+        if encounter:
+            for g in range(1, max([encounter, *games]) + 1):
+                res = replay(ruleset, games.get(g, []), {**params, "games_to_win": 1})
+                out.append(res["games"][0] if res.get("games") else {"hands": [], "totals": [0, 0]})
+        else:
+            out.extend(replay(ruleset, _all_entries(games), params).get("games", []))
+    except (EntryError, ValueError):
+        return out
+    return out
+
+
 def incident_act_data(
     db: Database, event_id: int, round_no: int | None = None, table_no: int | None = None
 ) -> D.IncidentActData:
     """The match act (Acta del Encuentro) of a round, or of one table/encounter: the sides and their
-    players, every incident, decision, penalty and appeal with its reasons (E8-E20, T10)."""
+    players with the captains, the referee, every incident (game, hand, pair and player it concerns),
+    substitution, decision of art. 20 with the result the engine gives after it, penalty and appeal
+    with its reasons (E8-E20, T10)."""
     from clubdesk.services import discipline as DS
+    from clubdesk.services import results as RS
 
     with db.session() as s:
         ev = _event(s, event_id)
         rno, rnd = _round(s, ev, round_no, table_no)
         who = _public(s, ev)
+        # rule E15: the act prints each player's federation licence (the club number when he has none)
+        licences = {m.number: m.licence for m in s.scalars(select(Member).where(Member.licence != ""))}
+        names = {num: nm for num, nm in s.execute(select(Member.number, Member.name))}
+        family, _params = R.params_of(ev)
+        encounter_games = R.night(s, ev).encounter_games if family == "domino" else 0
+        overrides = _overrides(ev)
         teams: list[D.ActTeam] = []
         encounter = _("Round {n}").format(n=rno)
         referee = ""
+        tables: dict[int, tuple[str, str, str, str, str, int | None]] = {}
+        subs: list[D.SubstitutionLine] = []
+        abandons: list[D.ActIncident] = []
         for m in R.matches_of(s, ev.id, rnd.id):
             if table_no is not None and m.table_no != table_no:
                 continue
             referee = referee or m.referee
-            for side in (m.side_a, m.side_b):
+            captains = (names.get(m.captain_a, ""), names.get(m.captain_b, ""))
+            abandons += _abandonments(s, m, who, bool(_params.get("abandon_ends_match")))
+            for side, captain in ((m.side_a, captains[0]), (m.side_b, captains[1])):
                 if side is None:
                     continue
                 w = who[side]
                 teams.append(
                     D.ActTeam(
                         name=w.name,
-                        players=tuple(D.ActPlayer(nm, num) for num, nm in w.members),
+                        players=tuple(D.ActPlayer(nm, num, licences.get(num, "")) for num, nm in w.members),
+                        captain=captain,
                     )
                 )
+            if m.side_b is not None:
+                tables[m.table_no] = (
+                    who[m.side_a].name,
+                    who[m.side_b].name,
+                    captains[0],
+                    captains[1],
+                    m.referee,
+                    m.match_length,
+                )
+                subs.extend(_substitutions(s, m, who))
             if table_no is not None and m.side_b is not None:
                 encounter = f"{who[m.side_a].name} – {who[m.side_b].name}"
+        ruleset = ev.ruleset
+        entrant_names = {k: w.name for k, w in who.items()}
+    acts: dict[int, _ActTable] = {}
+    for t, (a, b, ca, cb, ref, length) in tables.items():
+        params = dict(overrides)
+        if family == "tavla" and length:
+            params["match_length"] = length
+        games = RS.table_entries(db, event_id, rno, t)
+        engine = _engine_games(ruleset, params, games, encounter_games) if family != "tavla" else []
+        acts[t] = _ActTable(t, (a, b), (ca, cb), ref, tuple(engine))
     listing = DS.discipline_list(db, event_id, round_no=rno, table_no=table_no)
-    return _act_from(listing, str(event_id), rno, table_no, encounter, teams, referee)
+    data = _act_from(listing, str(event_id), rno, table_no, encounter, teams, referee, licences)
+    act = _complete_act(data, listing, acts, entrant_names, subs, family)
+    if not abandons:
+        return act
+    import dataclasses
+
+    return dataclasses.replace(act, incidents=(*act.incidents, *abandons))
+
+
+def _game_text(act: _ActTable, game: int | None, validated: bool = False) -> str:
+    """The engine's state of a game after a decision: "game 2: Pair 1 100 – Pair 2 45, won by Pair 1"
+    (``validated``: rule E20, the score at the suspension stands as the game's result)."""
+    if game is None or not 1 <= game <= len(act.games):
+        return ""
+    g = act.games[game - 1]
+    totals = g.get("totals") or [0, 0]
+    text = _("game {g}: {a} {x} – {b} {y}").format(
+        g=game, a=act.sides[0], x=totals[0], b=act.sides[1], y=totals[1]
+    )
+    if validated and g.get("winner") is None:
+        return text + ", " + _("the score at the suspension stands")
+    if g.get("winner") is not None:
+        text += ", " + _("won by {pair}").format(pair=act.sides[int(g["winner"])])
+        if g.get("end") == "abandoned":
+            text += " " + _("(abandonment, E20)")
+    else:
+        text += ", " + _("not finished")
+    return text
+
+
+def _hand_text(act: _ActTable, game: int | None, hand: int | None) -> str:
+    """What the engine made of a hand (rule E15: the effect of the breach on it)."""
+    if game is None or hand is None or not 1 <= game <= len(act.games):
+        return ""
+    hands = act.games[game - 1].get("hands") or []
+    if not 1 <= hand <= len(hands):
+        return ""
+    h = hands[hand - 1]
+    pts = h.get("points") or [0, 0]
+    text = _("hand {n}: {a}–{b}").format(n=hand, a=pts[0], b=pts[1])
+    if h.get("explanation"):
+        text += f" ({h['explanation']})"
+    return text
+
+
+def _complete_act(
+    data: D.IncidentActData,
+    listing: Any,
+    acts: dict[int, _ActTable],
+    entrant_names: dict[int, str],
+    subs: Sequence[D.SubstitutionLine],
+    family: str = "",
+) -> D.IncidentActData:
+    """Seed 002 art. 15, 19.4, 20: each incident's game, pair, effect and the captains' and referee's
+    intervention; every decision of art. 20 with its reason and the result it produced."""
+    import dataclasses
+
+    penalties_of = {}
+    for p in listing.penalties:
+        if p.incident is not None:
+            penalties_of.setdefault(p.incident, []).append(p)
+    incidents = []
+    for view, inc in zip(listing.incidents, data.incidents, strict=True):
+        act = acts.get(view.table) if view.table is not None else None
+        pair = entrant_names.get(view.entrant, "") if view.entrant is not None else ""
+        effect = intervention = ""
+        if act is not None:
+            # rule E15: what the decision did (the penalties it produced) and the hand as the engine has it
+            linked = [p.kind_label or p.kind for p in penalties_of.get(view.id, [])]
+            effect = "; ".join(x for x in (*linked, _hand_text(act, view.game, view.hand)) if x)
+            if view.kind in INTERVENTION_KINDS:
+                caps = ", ".join(c for c in act.captains if c) or _("no captain named")
+                ref = act.referee or data.referee or _("no referee named")
+                intervention = _("captains: {caps}; referee: {ref}").format(caps=caps, ref=ref)
+        incidents.append(
+            dataclasses.replace(inc, game=view.game, pair=pair, effect=effect, intervention=intervention)
+        )
+    decisions = []
+    for p in listing.penalties:
+        if p.kind not in E20_DECISIONS:
+            continue
+        act = acts.get(p.table) if p.table is not None else None
+        decisions.append(
+            D.ActDecision(
+                decision=p.kind_label or p.kind,
+                reason=p.reason,
+                result=_game_text(act, p.game, p.kind == "validate") if act is not None else "",
+                table=p.table,
+                game=p.game,
+                side=p.entrant_name,
+                decided_by=p.decided_by,
+                time=_hhmm(p.decided_at),
+            )
+        )
+    for view in listing.incidents:
+        if (
+            view.kind not in E20_KINDS
+            or not view.decision
+            or any(q.kind in E20_DECISIONS for q in penalties_of.get(view.id, []))
+        ):
+            continue
+        act = acts.get(view.table) if view.table is not None else None
+        decisions.append(
+            D.ActDecision(
+                decision=view.decision_label or view.decision,
+                reason=view.text,
+                result=_game_text(act, view.game) if act is not None else "",
+                table=view.table,
+                game=view.game,
+                side=entrant_names.get(view.entrant, "") if view.entrant is not None else "",
+                decided_by=view.recorded_by,
+                time=_hhmm(view.occurred_at),
+            )
+        )
+    referee = data.referee or next((p.decided_by for p in listing.penalties if p.decided_by), "")
+    return dataclasses.replace(
+        data,
+        incidents=tuple(incidents),
+        decisions=tuple(decisions),
+        substitutions=tuple(subs),
+        referee=referee,
+        family=family,
+    )
+
+
+def _abandonments(s: Session, m: Match, who: Any, ends_match: bool) -> list[D.ActIncident]:
+    """Rule E20 on the act: each abandonment, and whether it lost the game only or the match too."""
+    from clubdesk.services.results import match_entries
+
+    out: list[D.ActIncident] = []
+    for game_no, entries in sorted(match_entries(s, m).items()):
+        for e in entries:
+            if e.get("type") != "abandon":
+                continue
+            side = m.side_a if int(e.get("side", 0)) == 0 else m.side_b
+            name = who[side].name if side is not None and side in who else ""
+            effect = (
+                _("the pair loses the match") if ends_match else _("the pair loses the game; play goes on")
+            )
+            out.append(
+                D.ActIncident(
+                    time="",
+                    kind=_("abandonment (E20)"),
+                    text=_("{name} abandons game {g}: {effect}").format(name=name, g=game_no, effect=effect),
+                    table=m.table_no,
+                )
+            )
+    return out
 
 
 def _act_from(
@@ -831,6 +1163,7 @@ def _act_from(
     encounter: str,
     teams: Sequence[D.ActTeam],
     referee: str,
+    licences: dict[str, str] | None = None,
 ) -> D.IncidentActData:
     """Plain act data from :class:`clubdesk.services.discipline.DisciplineList` (incidents, penalties,
     appeals with their decisions and reasons)."""
@@ -843,9 +1176,11 @@ def _act_from(
             hand=i.hand,
             player=i.player,
             player_number=i.player_number,
+            player_licence=(licences or {}).get(i.player_number, ""),  # rule E15
             decision=i.decision_label or i.decision,
             recorded_by=i.recorded_by,
-            count=i.occurrence or None,  # rule E19: 2nd, 3rd time by this pair in this game
+            # rule E19 (Reading): every drop is recorded; the act numbers them from the 2nd in a game
+            count=i.occurrence if i.occurrence >= 2 else None,
         )
         for i in listing.incidents
     )
@@ -1019,7 +1354,7 @@ def contact_list_report(
                         club=_club_of(clubs, m),
                         phone=m.phone,
                         email=m.email,
-                        status=r.status,
+                        status=entrant_status_label(r.status),
                     )
                 )
     header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select
@@ -113,6 +113,9 @@ def _apply_outcome(m: Match, oc: F.Outcome) -> None:
     m.points_a, m.points_b = (None, None) if oc.points is None else oc.points
     m.finished = oc.finished
     m.winner = None if oc.winner is None else (m.side_a if oc.winner == 0 else m.side_b)
+
+
+apply_outcome = _apply_outcome  # the score, points, finished and winner of an outcome, onto the match
 
 
 def reset_confirmation(m: Match) -> None:
@@ -351,6 +354,127 @@ def _confirm_both(m: Match, scorer: str, counter: str) -> None:
     m.confirmed_at = utcnow()
 
 
+def _side_member(s: Session, m: Match, side: int, number: str, role: str) -> Member:
+    """Rule E6: the scorer is a player of the home pair (side 0), the counter one of the rival pair."""
+    entrant = m.side_a if side == 0 else m.side_b
+    members = R.entrant_members(s, entrant) if entrant is not None else []
+    found = next((x for x in members if x.number == number.strip()), None)
+    if found is None:
+        raise ServiceError(
+            "not-of-this-side",
+            _("The {role} must be a player of side {side}: member {n} is not.").format(
+                role=role, side=side + 1, n=number
+            ),
+            member=number,
+        )
+    return found
+
+
+def name_captains(
+    db: Database, actor: Actor, event_id: int, round_no: int, table_no: int, home: str, away: str
+) -> dict[str, str]:
+    """Seed 002 art. 15, 20: the captains of both sides at this table (member numbers of each side's
+    players; "" leaves a side without one), printed by name in the match act."""
+    with db.session() as s:
+        ev = R.get_event(s, event_id)
+        _rnd, m = R.find_table(s, ev, round_no, table_no)
+        if m.side_b is None:
+            raise ServiceError(
+                "bye-table", _("Table {t} is a bye: it has no result to enter.").format(t=table_no)
+            )
+        numbers = []
+        for side, number in ((0, home), (1, away)):
+            numbers.append(_side_member(s, m, side, number, _("captain")).number if number.strip() else "")
+        before = {"captains": [m.captain_a, m.captain_b]}
+        m.captain_a, m.captain_b = numbers
+        R.audit_match(s, actor, "captains", ev, m, before=before, after={"captains": numbers})
+        return {"home": numbers[0], "away": numbers[1]}
+
+
+def side_players(
+    db: Database, event_id: int, round_no: int, table_no: int
+) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+    """The players (member number, name) of each side of a table, substitutes included: who can be
+    named scorer (home side) and counter (rival side), rule E6."""
+    with db.session() as s:
+        ev = R.get_event(s, event_id)
+        _rnd, m = R.find_table(s, ev, round_no, table_no)
+        out = []
+        for entrant in (m.side_a, m.side_b):
+            members = R.entrant_members(s, entrant) if entrant is not None else []
+            out.append(tuple((x.number, x.name) for x in members))
+        return out[0], out[1]
+
+
+def names_scorers(db: Database, event_id: int) -> bool:
+    """Rule E6: a Spanish federation table names its scorer and counter (players of each pair)."""
+    with db.session() as s:
+        family, _params = R.params_of(R.get_event(s, event_id))
+    return family == "domino"
+
+
+def name_scorers(
+    db: Database,
+    actor: Actor,
+    event_id: int,
+    round_no: int,
+    table_no: int,
+    scorer: str,
+    counter: str,
+    *,
+    referee_scores: bool = False,
+    approve: bool = False,
+    override: str | None = None,
+) -> TableResult:
+    """Rule E6: the home pair names its scorer (anotador), the rival pair its counter (recuento), each a
+    player of that side (member numbers). ``referee_scores``: the referee scores and counts himself, and
+    ``scorer``/``counter`` are the players of each pair who approve in their place. ``approve``: both
+    approve the finished result now (their names are the approvals, the result is confirmed)."""
+    if referee_scores:
+        R.require_referee(actor, _("score and count a table"))
+    with db.session() as s:
+        ev = R.get_event(s, event_id)
+        _rnd, m = _open_table(s, actor, ev, round_no, table_no, override)
+        a = _side_member(s, m, 0, scorer, _("scorer"))
+        b = _side_member(s, m, 1, counter, _("counter"))
+        if approve:
+            if not m.finished:
+                raise ServiceError(
+                    "sheet-incomplete",
+                    _("Table {t}: the match is not finished, it cannot be confirmed.").format(t=table_no),
+                )
+            if m.status == "disputed":
+                raise ServiceError(
+                    "disputed", _("Table {t} is disputed: the referee decides.").format(t=table_no)
+                )
+        before = {
+            **match_snapshot(m),
+            "scorer_member": m.scorer_member,
+            "counter_member": m.counter_member,
+            "scored_by_referee": m.scored_by_referee,
+        }
+        m.scorer_member, m.counter_member = a.number, b.number
+        m.scored_by_referee = actor.name if referee_scores else ""
+        if approve:
+            _confirm_both(m, a.name, b.name)
+        R.audit_match(
+            s,
+            actor,
+            "scorers",
+            ev,
+            m,
+            before=before,
+            after={
+                **match_snapshot(m),
+                "scorer_member": m.scorer_member,
+                "counter_member": m.counter_member,
+                "scored_by_referee": m.scored_by_referee,
+            },
+        )
+        after_change(s, ev)
+        return _result(s, m)
+
+
 def confirm(
     db: Database,
     actor: Actor,
@@ -361,16 +485,26 @@ def confirm(
     initials: str,
     *,
     override: str | None = None,
+    member: str | None = None,
 ) -> TableResult:
     """One side approves the result (rules G13, E6, T8c): side 0's scorer, side 1's counter. The result
-    is final when both have approved. Refused while the sheet is incomplete."""
+    is final when both have approved. Refused while the sheet is incomplete. ``member``: the player of
+    that side who approves (rule E6: the scorer of the home pair, the counter of the rival pair); he is
+    recorded as such and his name is the approval."""
     if side not in (0, 1):
         raise ServiceError("bad-side", _("A side is 0 (home) or 1."))
-    if not initials.strip():
+    if not initials.strip() and not member:
         raise ServiceError("initials-required", _("Write the name or initials of who approves."))
     with db.session() as s:
         ev = R.get_event(s, event_id)
         _rnd, m = _open_table(s, actor, ev, round_no, table_no, override)
+        if member:
+            player = _side_member(s, m, side, member, _("scorer") if side == 0 else _("counter"))
+            initials = player.name
+            if side == 0:
+                m.scorer_member = player.number
+            else:
+                m.counter_member = player.number
         if not m.finished:
             raise ServiceError(
                 "sheet-incomplete",
@@ -493,7 +627,6 @@ def forfeit(
             raise ServiceError(
                 "already-confirmed", _("Table {t} already has a confirmed result.").format(t=table_no)
             )
-        n = R.night(s, ev)
         now = now or R.local_now()
         if excuse:
             before = match_snapshot(m)
@@ -510,17 +643,123 @@ def forfeit(
                 reason=excuse,
             )
             return _result(s, m)
-        call = rnd.call_at or rnd.published_at or now
-        due = call + timedelta(minutes=n.call_minutes)
-        if now < due and m.status != "postponed":
+        if m.late_notice_by and m.late_notice_side == absent_side and m.status != "postponed":
+            # rule G15: a notice of lateness suspends the automatic walkover; the referee decides
+            at = m.late_notice_at.strftime("%H:%M") if m.late_notice_at else ""
             raise ServiceError(
-                "too-early",
-                _("Table {t} was called at {c}; a forfeit is possible from {d} (rule T3b).").format(
-                    t=table_no, c=call.strftime("%H:%M"), d=due.strftime("%H:%M")
-                ),
+                "late-notice",
+                _(
+                    "{who} gave notice at {at} that side {side} is late: no automatic walkover, "
+                    "the referee decides (rule G15)."
+                ).format(who=m.late_notice_by, at=at, side=absent_side),
             )
+        due, rule = R.forfeit_deadline(s, ev, rnd)
+        due = due or now
+        if now < due and m.status != "postponed":
+            if rule == "G15":
+                start = rnd.start_at or rnd.call_at or due
+                msg = _(
+                    "Table {t}: the match starts at {s}; sides must be present by {d}, a walkover is "
+                    "possible from then (rule G15)."
+                ).format(t=table_no, s=start.strftime("%H:%M"), d=due.strftime("%H:%M"))
+            else:
+                call = rnd.call_at or rnd.published_at or now
+                msg = _("Table {t} was called at {c}; a forfeit is possible from {d} (rule T3b).").format(
+                    t=table_no, c=call.strftime("%H:%M"), d=due.strftime("%H:%M")
+                )
+            raise ServiceError("too-early", msg)
         apply_forfeit(s, actor, ev, m, absent_side, reason=override or _("absent at the table call"))
         after_change(s, ev)
+        return _result(s, m)
+
+
+def late_notice(
+    db: Database,
+    actor: Actor,
+    event_id: int,
+    round_no: int,
+    table_no: int,
+    side: int,
+    given_by: str,
+    *,
+    now: datetime | None = None,
+) -> TableResult:
+    """Rule G15: a notice (keterangan) that side ``side`` will be late, given at the desk by ``given_by``;
+    recorded with the time and audited. It suspends the automatic walkover: the referee decides
+    (:func:`decide_late_notice`)."""
+    if side not in (0, 1):
+        raise ServiceError("bad-side", _("A side is 0 (home) or 1."))
+    if not given_by.strip():
+        raise ServiceError("notice-by-required", _("Write who gave the notice of lateness."))
+    with db.session() as s:
+        ev = R.get_event(s, event_id)
+        _rnd, m = _open_table(s, actor, ev, round_no, table_no, None)
+        if m.status in R.FINAL_STATUSES:
+            raise ServiceError(
+                "already-confirmed", _("Table {t} already has a confirmed result.").format(t=table_no)
+            )
+        before = match_snapshot(m)
+        m.late_notice_by = given_by.strip()[:80]
+        m.late_notice_side = side
+        m.late_notice_at = now or R.local_now()
+        R.audit_match(
+            s,
+            actor,
+            "late-notice",
+            ev,
+            m,
+            before=before,
+            after={
+                **match_snapshot(m),
+                "side": side,
+                "given_by": m.late_notice_by,
+                "at": m.late_notice_at.isoformat(timespec="minutes"),
+            },
+            reason=given_by,
+        )
+        return _result(s, m)
+
+
+def decide_late_notice(
+    db: Database,
+    actor: Actor,
+    event_id: int,
+    round_no: int,
+    table_no: int,
+    *,
+    walkover: bool,
+    reason: str,
+    now: datetime | None = None,
+) -> TableResult:
+    """Rule G15: the referee's decision on a side that gave notice of lateness: the walkover after all
+    (``walkover``), or the match waits for it. Referee only, with a written reason; recorded and audited."""
+    if actor.role is not Role.REFEREE:
+        raise ServiceError("referee-only", _("Only the referee decides on a notice of lateness (rule G15)."))
+    if not reason.strip():
+        raise ServiceError("reason-required", _("Write the reason for the decision."))
+    with db.session() as s:
+        ev = R.get_event(s, event_id)
+        _rnd, m = _open_table(s, actor, ev, round_no, table_no, None)
+        if not m.late_notice_by or m.late_notice_side is None:
+            raise ServiceError("no-late-notice", _("Table {t} has no notice of lateness.").format(t=table_no))
+        if m.status in R.FINAL_STATUSES:
+            raise ServiceError(
+                "already-confirmed", _("Table {t} already has a confirmed result.").format(t=table_no)
+            )
+        side = m.late_notice_side
+        R.audit_match(
+            s,
+            actor,
+            "late-decision",
+            ev,
+            m,
+            before=match_snapshot(m),
+            after={**match_snapshot(m), "side": side, "walkover": walkover},
+            reason=reason,
+        )
+        if walkover:
+            apply_forfeit(s, actor, ev, m, side, reason=reason, kind="late")
+            after_change(s, ev)
         return _result(s, m)
 
 
@@ -560,6 +799,8 @@ def substitute(
                 member_out=out_m.id,
                 member_in=in_m.id,
                 reason=reason,
+                # rules E7.2, E20: the substitute plays from the next hand to be entered in this game
+                from_hand=len(games.get(game_no, [])) + 1,
             )
         )
         R.audit_match(
@@ -651,6 +892,30 @@ def check_bracket(s: Session, ev: Event) -> None:
             )
 
 
+def sheet_games(entries: Any) -> dict[int, list[Any]]:
+    """A sheet as typed (a list of entries, or ``{"1": [...], "2": [...]}`` per game), checked for its shape:
+    game keys are game numbers 1-99, each game a list of entry objects (issue 23: no traceback)."""
+
+    def entries_of(key: object, value: Any) -> list[Any]:
+        if not isinstance(value, list) or not all(isinstance(e, dict) for e in value):
+            raise ServiceError(
+                "bad-sheet", _("Game {game}: a sheet is a list of entries (JSON objects).").format(game=key)
+            )
+        return value
+
+    if isinstance(entries, list):
+        return {1: entries_of(1, entries)}
+    if not isinstance(entries, dict):
+        raise ServiceError("bad-sheet", _("A sheet is a list of entries, or one list per game number."))
+    games: dict[int, list[Any]] = {}
+    for key, value in entries.items():
+        text = str(key).strip()
+        if not (text.isascii() and text.isdigit() and 1 <= int(text) <= 99):
+            raise ServiceError("bad-sheet", _("{key} is not a game number (1 to 99).").format(key=key))
+        games[int(text)] = entries_of(key, value)
+    return games
+
+
 def record_result(
     db: Database,
     actor: Actor,
@@ -666,15 +931,53 @@ def record_result(
     reason: str | None = None,
     override: str | None = None,
     now: datetime | None = None,
+    scorer: str | None = None,
+    counter: str | None = None,
+    referee_scores: bool = False,
 ) -> TableResult:
     """The CLI's ``result`` command: a score, a sheet of entries (a list, or ``{"1": [...], "2": [...]}``
-    per game of an encounter) or a forfeit; ``confirm_both`` approves for both sides."""
+    per game of an encounter) or a forfeit; ``confirm_both`` approves for both sides: by the named
+    ``scorer`` (a player of side 0) and ``counter`` (side 1) when given (rule E6), else by the operator."""
+    if scorer is not None or counter is not None:
+        if not (scorer and counter):
+            raise ServiceError("scorers-required", _("Name both the scorer and the counter (rule E6)."))
+        with db.session() as s:  # refuse a wrong player before anything is written
+            ev = R.get_event(s, event_id)
+            _rnd, m = R.find_table(s, ev, round_no, table_no)
+            _side_member(s, m, 0, scorer, _("scorer"))
+            _side_member(s, m, 1, counter, _("counter"))
+        if referee_scores:
+            R.require_referee(actor, _("score and count a table"))
+        res = record_result(
+            db,
+            actor,
+            event_id,
+            round_no,
+            table_no,
+            score=score,
+            points=points,
+            entries=entries,
+            forfeit_side=forfeit_side,
+            reason=reason,
+            override=override,
+            now=now,
+        )
+        return name_scorers(
+            db,
+            actor,
+            event_id,
+            round_no,
+            table_no,
+            scorer,
+            counter,
+            referee_scores=referee_scores,
+            approve=confirm_both,
+            override=override,
+        )
     if forfeit_side is not None:
         return forfeit(db, actor, event_id, round_no, table_no, forfeit_side, now=now, override=override)
     if entries is not None:
-        games = (
-            {int(k): list(v) for k, v in entries.items()} if isinstance(entries, dict) else {1: list(entries)}
-        )
+        games = sheet_games(entries)
         res = replace_entries(
             db, actor, event_id, round_no, table_no, games, reason=reason, override=override
         )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
@@ -61,6 +61,9 @@ class RoundView:
     call_at: datetime | None
     tables: tuple[TableView, ...]
     explanations: tuple[str, ...]
+    start_at: datetime | None = None  # rule G15: the match start
+    forfeit_due: datetime | None = None  # from this time an absent side can be forfeited (G15 / T3b)
+    forfeit_rule: str = ""  # "G15" (before the start) or "T3b" (after the table call)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -249,8 +252,26 @@ def table_view(m: Match, names: dict[int, str]) -> TableView:
     )
 
 
+def forfeit_deadline(s: Session, ev: Event, rnd: Round) -> tuple[datetime | None, str]:
+    """When an absent side can be forfeited, and the rule that says so.
+
+    The ruleset's ``forfeit_from`` says what the night's waiting time counts from: ``"start"`` (rule G15,
+    gaple: present N minutes *before* the match starts, so the deadline is start - N; without a recorded
+    start time the table call is the start) or ``"call"`` (rule T3b, tavla: N minutes *after* the table
+    call). N is the night's ``call_minutes`` (default 10)."""
+    n = night(s, ev)
+    _family, params = params_of(ev)
+    minutes = timedelta(minutes=n.call_minutes)
+    if params.get("forfeit_from", "call") == "start":
+        base = rnd.start_at or rnd.call_at or rnd.published_at
+        return (base - minutes if base else None), "G15"
+    base = rnd.call_at or rnd.published_at
+    return (base + minutes if base else None), "T3b"
+
+
 def view(s: Session, ev: Event, rnd: Round) -> RoundView:
     names = entrant_names(s, ev.id)
+    due, rule = forfeit_deadline(s, ev, rnd) if rnd.status != "proposed" else (None, "")
     return RoundView(
         ev.id,
         rnd.number,
@@ -260,6 +281,9 @@ def view(s: Session, ev: Event, rnd: Round) -> RoundView:
         rnd.call_at,
         tuple(table_view(m, names) for m in matches_of(s, ev.id, rnd.id)),
         tuple(json.loads(rnd.explanations or "[]")),
+        rnd.start_at,
+        due,
+        rule,
     )
 
 
@@ -877,9 +901,18 @@ def discard_round(db: Database, actor: Actor, event_id: int) -> int:
         return rnd.number
 
 
-def publish_round(db: Database, actor: Actor, event_id: int, call_at: datetime | None = None) -> RoundView:
-    """The proposed round becomes official: tables numbered top tables first, call time recorded (T3b).
-    Confirmed results of earlier rounds are locked (rule T10)."""
+def publish_round(
+    db: Database,
+    actor: Actor,
+    event_id: int,
+    call_at: datetime | None = None,
+    start_at: datetime | None = None,
+) -> RoundView:
+    """The proposed round becomes official: tables numbered top tables first, call time recorded (T3b) and
+    the match start when given (G15; local wall-clock times). Confirmed results of earlier rounds are locked
+    (rule T10)."""
+    if start_at is not None and call_at is not None and start_at < call_at:
+        raise ServiceError("start-before-call", _("The match cannot start before the tables are called."))
     with db.session() as s:
         ev = get_event(s, event_id)
         rounds = rounds_of(s, ev.id)
@@ -890,6 +923,7 @@ def publish_round(db: Database, actor: Actor, event_id: int, call_at: datetime |
         rnd.status = "published"
         rnd.published_at = now
         rnd.call_at = call_at or local_now()  # local wall-clock, as the secretary types times
+        rnd.start_at = start_at  # rule G15
         ev.current_round = rnd.number
         if ev.status not in ("running", "finished"):
             ev.status = "running"
@@ -930,6 +964,94 @@ def publish_round(db: Database, actor: Actor, event_id: int, call_at: datetime |
             after={**out.as_json(), "locked": locked, "forfeited": forfeited},
             event_id=ev.id,
             round_no=rnd.number,
+        )
+        return out
+
+
+def unpublish_round(
+    db: Database, actor: Actor, event_id: int, reason: str, *, now: datetime | None = None
+) -> RoundView:
+    """Rule T10: the referee takes back the latest published round (it becomes proposed again) while no
+    table of it has an entry or a result and its start time has not passed; the results that publishing
+    it locked unlock. Reason required; audited. After that point the earlier round stays locked."""
+    from clubdesk.models.audit import AuditEntry
+    from clubdesk.models.result import ResultEntry
+
+    if actor.role is not Role.REFEREE:
+        raise ServiceError("referee-only", _("Only the referee can unpublish a round (rule T10)."))
+    if not reason.strip():
+        raise ServiceError("reason-required", _("Say why the round is unpublished."))
+    now = now or local_now()
+    with db.session() as s:
+        ev = get_event(s, event_id)
+        rounds = rounds_of(s, ev.id)
+        if not rounds or rounds[-1].status == "proposed":
+            raise ServiceError("no-published-round", _("There is no published round to take back."))
+        rnd = rounds[-1]
+        if rnd.status != "published":
+            raise ServiceError(
+                "round-started",
+                _("Round {r} has started (a result was entered): it stays published (rule T10).").format(
+                    r=rnd.number
+                ),
+            )
+        if rnd.start_at is not None and now >= rnd.start_at:
+            raise ServiceError(
+                "round-started",
+                _("Round {r} started at {t}: it stays published (rule T10).").format(
+                    r=rnd.number, t=rnd.start_at.strftime("%H:%M")
+                ),
+            )
+        ms = matches_of(s, ev.id, rnd.id)
+        ids = [m.id for m in ms]
+        has_entry = bool(ids) and s.scalar(
+            select(ResultEntry.id).where(ResultEntry.match_id.in_(ids)).limit(1)
+        )
+        busy = [m.table_no for m in ms if m.side_b is not None and m.status != "waiting"]
+        if has_entry or busy:
+            raise ServiceError(
+                "round-started",
+                _("Round {r} has a table with an entry or a result: it stays published (rule T10).").format(
+                    r=rnd.number
+                ),
+            )
+        before = view(s, ev, rnd)
+        # the results that publishing this round locked (its audit row) unlock
+        row = s.scalars(
+            select(AuditEntry)
+            .where(
+                AuditEntry.action == "publish",
+                AuditEntry.entity == "round",
+                AuditEntry.entity_id == str(rnd.id),
+            )
+            .order_by(AuditEntry.id.desc())
+        ).first()
+        locked = [int(x) for x in (json.loads(row.after or "{}").get("locked", []) if row else [])]
+        unlocked: list[int] = []
+        for m in matches_of(s, ev.id):
+            if m.id in locked and m.locked:
+                m.locked = False
+                unlocked.append(m.id)
+        rnd.status = "proposed"
+        rnd.published_at = None
+        rnd.call_at = None
+        rnd.start_at = None
+        for m in ms:
+            m.seats = ""
+        earlier = [r for r in rounds[:-1] if r.status != "proposed"]
+        ev.current_round = earlier[-1].number if earlier else 0
+        out = view(s, ev, rnd)
+        audit(
+            s,
+            actor,
+            "unpublish",
+            "round",
+            rnd.id,
+            before={**before.as_json(), "status": before.status},
+            after={**out.as_json(), "status": out.status, "unlocked": unlocked},
+            event_id=ev.id,
+            round_no=rnd.number,
+            reason=reason,
         )
         return out
 

@@ -13,6 +13,7 @@ from clubdesk.db import Database
 from clubdesk.i18n import LANGUAGES, PSEUDO, _
 from clubdesk.models.club import Setting
 from clubdesk.services.base import Actor, ServiceError, audit
+from clubdesk.services.permissions import require
 
 CLUB_NAME = "club.name"
 CLUB_LOGO = "club.logo"
@@ -63,6 +64,7 @@ def save_club_settings(
     db: Database, actor: Actor, club_name: str, logo_path: str | None, language: str
 ) -> None:
     """Validate everything first, then write in one transaction."""
+    require(actor, "settings.edit", db)  # permission table (issue 23)
     name = club_name.strip()
     if not name:
         raise ServiceError("club-name-required", _("The club needs a name."), field="club_name")

@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from clubdesk.collation import sort_key
 from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
@@ -31,6 +32,7 @@ from clubdesk.standings.prizes import PlacePrize, PrizePlan, award_prizes
 from clubdesk.standings.ratings import RatedMatch, RatingState, rate_matches
 from clubdesk.standings.season import Placing, SeasonScale, place_points
 from clubdesk.standings.table import Standings, format_value, standings
+from clubdesk.standings.tiebreaks import Unplayed
 
 
 @dataclass(frozen=True)
@@ -92,7 +94,10 @@ def compute_standings(
     regular = [p for p in played if not F.is_playoff(p)]
     # rule T9c: a disqualified entrant is out of the ranking, so the next one takes his place
     data = F.event_data(ids, regular, scheme, ev.format, disqualified=[d for d in disqualified if d in ids])
-    st = standings(data, codes_for(ev, n), names=names)
+    # rule T12b: the Buchholz reading of a round without an opponent is the event's bh_unplayed parameter
+    # (tavla preset "none": seed 003's plain sum; "fide": the dummy opponent of REFERENCES.md)
+    unplayed = Unplayed(str(_p.get("bh_unplayed", "fide")))
+    st = standings(data, codes_for(ev, n), names=names, unplayed=unplayed)
     tied = [r for r in st.rows if r.rank == 1 and r.playoff]
     po = F.playoff_progress([r.entrant for r in tied], played)
     if po.champion is not None:  # rule BC2: the play-off decides the places among the tied
@@ -171,6 +176,12 @@ def _build(s: Session, ev: Event) -> tuple[EventNight, list[F.Played], list[str]
     return n, played, ids, compute_standings(ev, n, played, ids, names, disqualified=dq)
 
 
+def session_standings(s: Session, ev: Event) -> EventStandings:
+    """The standings inside the caller's session (to compare before and after a change that is not saved)."""
+    n, played, _ids, st = _build(s, ev)
+    return _view(s, ev, n, played, st)
+
+
 def event_standings(db: Database, event_id: int) -> EventStandings:
     """CONTRACTS.md §4 ``standings``: rows with rank, entrant, name, points and tie-break values."""
     with db.session() as s:
@@ -219,12 +230,14 @@ def _view(s: Session, ev: Event, n: EventNight, played: list[F.Played], st: Stan
                 lives,
             )
         )
+    # entrants sharing a place are listed in the alphabetical order of the language in force
     if places:
-        rows.sort(key=lambda x: (x.rank, -Fraction(x.points)))  # stable: standings order among equals
+        rows.sort(key=lambda x: (x.rank, -Fraction(x.points), sort_key(x.name)))
         # the places decide the order here (T12a, T4g), so the explanations say why by places, never by the
         # points tie-breaks (which could name B ahead of A next to A placed above B)
         lines = place_explanations(rows)
     else:
+        rows.sort(key=lambda x: (x.rank, sort_key(x.name)))
         lines = [line for ex in st.explanations for line in ex.lines]
     return EventStandings(ev.id, st.codes, tuple(rows), tuple(lines), n.finished_at is not None)
 
@@ -469,8 +482,12 @@ def season_scale_from(raw: str | dict[str, Any] | None) -> SeasonScale | None:
     data = json.loads(raw or "{}") if isinstance(raw, str) or raw is None else raw
     if not data:
         return None
+    best_of = data.get("best_of")
     return SeasonScale(
-        tuple(int(x) for x in data["base_points"]), {str(k): int(v) for k, v in data["coefficients"].items()}
+        tuple(int(x) for x in data["base_points"]),
+        {str(k): int(v) for k, v in data["coefficients"].items()},
+        best_of=None if best_of in (None, 0, "") else int(best_of),  # rule T12d: best N results count
+        seed=int(data.get("seed", 0)),
     )
 
 

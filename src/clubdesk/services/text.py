@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from clubdesk.i18n import _
+
 # Letters that have no decomposition into a base letter plus marks.
 _SPECIAL = str.maketrans(
     {
@@ -49,3 +51,32 @@ def matches(query: str, *texts: str) -> bool:
         return True
     haystack = " ".join(fold(t) for t in texts if t)
     return all(word in haystack for word in words)
+
+
+def excel_safe(value: str) -> str:
+    """A CSV cell that spreadsheet programs show as text: one starting with = + - @ gets a leading apostrophe,
+    so "=HYPERLINK(...)" is not run as a formula (the member import removes that apostrophe again)."""
+    return "'" + value if value[:1] in ("=", "+", "-", "@") else value
+
+
+# Bidirectional controls (they reorder what a screen or a printed sheet shows) and other invisible marks.
+_BIDI = set("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u061c")
+
+
+def invisible_problem(value: str) -> str | None:
+    """Why a typed name cannot be stored, or None: control characters (terminal escapes, tabs...) and
+    bidirectional controls are refused, and a name needs at least one visible letter (issue 23)."""
+    for ch in value:
+        if ch in _BIDI:
+            return _("it contains a hidden direction mark; retype it")
+        cat = unicodedata.category(ch)
+        if cat == "Cc" or (cat == "Cf" and ch not in "\u200c\u200d"):
+            return _("it contains a control or invisible character; retype it")
+    if not any(ch.isalpha() for ch in value):
+        return _("it needs at least one letter")
+    return None
+
+
+def ascii_digits(value: str) -> bool:
+    """Only 0-9 (``str.isdigit`` also accepts Arabic-Indic and other digits)."""
+    return value.isascii() and value.isdigit()

@@ -55,6 +55,7 @@ from clubdesk.standings.tiebreaks import (  # noqa: F401
     RoundRecord,
     Rules,
     TiebreakCalculator,
+    Unplayed,
     event_from_matches,
 )
 from clubdesk.standings.trf import (  # noqa: F401

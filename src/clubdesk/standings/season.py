@@ -217,15 +217,20 @@ def season_standings(events: Sequence[SeasonEvent], scale: SeasonScale) -> list[
     ids = [e.event_id for e in events]
     if len(set(ids)) != len(ids):
         raise SeasonError("duplicate-event", _("The same event appears twice in the season."))
+    return rank_scores([s for ev in events for s in event_scores(ev, scale)], scale)
+
+
+def rank_scores(scores: Iterable[EventScore], scale: SeasonScale) -> list[SeasonRow]:
+    """The season ranking from each member's event results as already scored (e.g. the season points
+    stored when each event ended): best N of M, the season's tie-breaks, then a seeded lot (rule T12d)."""
     valid: dict[str, list[EventScore]] = {}
     disq: dict[str, list[str]] = {}
-    for ev in events:
-        for s in event_scores(ev, scale):
-            if s.disqualified:  # rule T9c: the event does not count for him
-                disq.setdefault(s.entrant, []).append(s.event_id)
-                valid.setdefault(s.entrant, [])
-            else:
-                valid.setdefault(s.entrant, []).append(s)
+    for s in scores:
+        if s.disqualified:  # rule T9c: the event does not count for him
+            disq.setdefault(s.entrant, []).append(s.event_id)
+            valid.setdefault(s.entrant, [])
+        else:
+            valid.setdefault(s.entrant, []).append(s)
     drafts: list[tuple[str, tuple[EventScore, ...], tuple[EventScore, ...]]] = []
     for member, results in valid.items():
         ordered = _sorted_results(results)

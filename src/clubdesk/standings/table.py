@@ -22,6 +22,7 @@ from clubdesk.standings.tiebreaks import (
     EventData,
     Rules,
     TiebreakCalculator,
+    Unplayed,
     Value,
 )
 
@@ -160,14 +161,16 @@ def standings(
     codes: Sequence[str] = ("PTS",),
     *,
     rules: Rules = Rules.FIDE_2024,
+    unplayed: Unplayed = Unplayed.FIDE,
     playoff_places: Iterable[int] = (1,),
     names: dict[str, str] | None = None,
 ) -> Standings:
     """Rank ``event`` by ``codes`` (CONTRACTS.md §3). Disqualified entrants leave the ranking but their
     games stay for their opponents' tie-breaks (rules T9b, T9c). Entrants still tied on one of
-    ``playoff_places`` are flagged for a play-off (rule BC2)."""
+    ``playoff_places`` are flagged for a play-off (rule BC2). ``unplayed``: the Buchholz reading of a round
+    without an opponent (rule T12b, parameter ``bh_unplayed``)."""
     tb = _normalise(codes)
-    calc = TiebreakCalculator(event, rules)
+    calc = TiebreakCalculator(event, rules, unplayed)
     ranker = _Ranker(calc, tb)
     # rule T9c: a disqualified entrant leaves the ranking; his games stay in the calculator
     ranked = [e for e in event.entrants if e not in event.disqualified]
@@ -254,13 +257,16 @@ def _explain(
 
 
 def tiebreak_values(
-    event: EventData, codes: Sequence[str], rules: Rules = Rules.FIDE_2024
+    event: EventData,
+    codes: Sequence[str],
+    rules: Rules = Rules.FIDE_2024,
+    unplayed: Unplayed = Unplayed.FIDE,
 ) -> dict[str, dict[str, float | int]]:
     """``{entrant: {code: number}}`` in the event's shown scale (CONTRACTS.md §4 ``tiebreaks``).
 
     ``DE`` is the rank after points and direct encounter (shared by those it leaves tied); ``IAV``
     the point difference among those tied on points."""
-    calc = TiebreakCalculator(event, rules)
+    calc = TiebreakCalculator(event, rules, unplayed)
     scale = event.scheme.scale
     wanted = [c.strip().upper() for c in codes if c.strip()]
     for c in wanted:
@@ -270,7 +276,7 @@ def tiebreak_values(
     de_rank: dict[str, int] = {}
     iav: dict[str, int] = {}
     if "DE" in wanted:
-        st = standings(event, ("PTS", "DE"), rules=rules)
+        st = standings(event, ("PTS", "DE"), rules=rules, unplayed=unplayed)
         de_rank = {r.entrant: r.rank for r in st.rows}
     if "IAV" in wanted:
         pts = calc.values("PTS")

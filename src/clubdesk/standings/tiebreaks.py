@@ -99,6 +99,17 @@ class Rules(StrEnum):
     FIDE_2026 = "2026"
 
 
+class Unplayed(StrEnum):
+    """Buchholz / Sonneborn-Berger of a round without an opponent (parameter ``bh_unplayed``, rule T12b).
+
+    ``fide``: FIDE's dummy opponent and VUR adjustments (REFERENCES.md; TRF files always use it).
+    ``none``: seed 003's plain sum of the opponents' points: an unplayed round (bye, forfeit) adds nothing
+    and every opponent counts with his real score."""
+
+    FIDE = "fide"
+    NONE = "none"
+
+
 class MatchKind(StrEnum):
     PLAYED = "played"
     FORFEIT = "forfeit"  # the side with the higher score wins by forfeit (T9a: length-0)
@@ -257,9 +268,12 @@ class TiebreakCalculator:
     """Computes tie-break values for one event. Internally every point is doubled, so that half a
     win (the draw value FIDE gives to unplayed rounds) stays an integer."""
 
-    def __init__(self, event: EventData, rules: Rules = Rules.FIDE_2024) -> None:
+    def __init__(
+        self, event: EventData, rules: Rules = Rules.FIDE_2024, unplayed: Unplayed = Unplayed.FIDE
+    ) -> None:
         self.event = event
         self.rules = rules
+        self.unplayed = unplayed
         sch = event.scheme
         self.win2 = 2 * sch.win
         self.half2 = sch.win  # half a win, doubled
@@ -272,12 +286,15 @@ class TiebreakCalculator:
             total = 2 * sum(r.points for r in recs)
             self.pts2[e] = total
             # rule T9b + FIDE C.07 16.3: voluntarily unplayed rounds after an entrant's last appearance
-            # (a withdrawal's remaining rounds, rule T9b) count as draws for his opponents.
+            # (a withdrawal's remaining rounds, rule T9b) count as draws for his opponents. A forfeit
+            # loss there keeps its real value: it had a scheduled opponent (FIDE TEC's checker,
+            # REFERENCES.md as corrected).
             adj = total
             for r in reversed(recs):
                 if r.kind not in VUR_KINDS:
                     break
-                adj += self.half2 - 2 * r.points
+                if r.opponent is None:
+                    adj += self.half2 - 2 * r.points
             self.adj2[e] = adj
         self._contrib: dict[str, list[tuple[bool, int, int]]] | None = None
         self._cache: dict[str, dict[str, Value]] = {}
@@ -295,6 +312,17 @@ class TiebreakCalculator:
         bye_cap = self.half2 * self.event.rounds
         out: dict[str, list[tuple[bool, int, int]]] = {}
         adj2 = self.adj2
+        if self.unplayed is Unplayed.NONE:
+            # rule T12b (bh_unplayed = none): "the sum of the opponents' points": only played games count,
+            # each opponent with his real score; a bye or a forfeit adds nothing (no dummy, no VUR)
+            for e, recs in self._recs.items():
+                out[e] = [
+                    (False, self.pts2[r.opponent], 2 * r.points)
+                    for r in recs
+                    if r.kind is Kind.PLAYED and r.opponent in self.pts2
+                ]
+            self._contrib = out
+            return out
         for e, recs in self._recs.items():
             own = self.pts2[e]
             lst: list[tuple[bool, int, int]] = []

@@ -39,7 +39,13 @@ class TrfError(ValueError):
 class TrfRound:
     opponent: int  # 0 = none
     colour: str  # "w", "b" or "-"
-    result: str  # one of 1 = 0 + - W D L H F U Z (upper case)
+    # one of 1 = 0 + - W D L H F U Z (upper case); "" = paired but not played yet (open round)
+    result: str
+
+    @property
+    def pending(self) -> bool:
+        """Paired, no result yet: the round is still being played."""
+        return self.result == "" and self.opponent != 0
 
 
 @dataclass(frozen=True)
@@ -64,6 +70,22 @@ class TrfTournament:
     header: tuple[str, ...] = ()  # non-player lines, verbatim, in file order
     rounds: int = 0
     scheme: PointsScheme = field(default_factory=lambda: CHESS_SCHEME)
+
+    @property
+    def written_rounds(self) -> int:
+        """Rounds written in the player lines (the longest line); ``XXR`` may announce more."""
+        return max((len(p.rounds) for p in self.players), default=0)
+
+    @property
+    def open_round(self) -> int:
+        """The first round with a pairing but no result yet (0 when every written round is complete)."""
+        pending = [r for p in self.players for r, rd in enumerate(p.rounds, start=1) if rd.pending]
+        return min(pending, default=0)
+
+    @property
+    def complete_rounds(self) -> int:
+        """Rounds whose results are all in: the standings are computed up to this round."""
+        return self.open_round - 1 if self.open_round else self.written_rounds
 
 
 _RESULTS = set("10=+-WDLHFUZ")
@@ -100,18 +122,21 @@ def _parse_player(line: str, no: int) -> TrfPlayer:
     while len(line.rstrip()) >= base:
         opp_s = _field(line, base, base + 3).strip()
         colour = (_field(line, base + 5, base + 5).strip() or "-").lower()
-        result = (_field(line, base + 7, base + 7).strip() or "Z").upper()
+        result = _field(line, base + 7, base + 7).strip().upper()
         rno = len(rounds) + 1
         if opp_s and not opp_s.isdigit():
             raise TrfError(no, _("round {r}: opponent is not a start number: {v!r}").format(r=rno, v=opp_s))
         if colour not in ("w", "b", "-"):
             raise TrfError(no, _("round {r}: unknown colour {v!r}").format(r=rno, v=colour))
-        if result not in _RESULTS:
+        if result and result not in _RESULTS:
             raise TrfError(no, _("round {r}: unknown result {v!r}").format(r=rno, v=result))
         opp = int(opp_s) if opp_s else 0
+        if not result and opp == 0:
+            # a blank field (or a blank result without an opponent) is an unplayed round, TRF16: Z
+            result = "Z"
         if opp == 0 and result not in "HFUZ-+":
             raise TrfError(no, _("round {r}: result {v!r} without an opponent").format(r=rno, v=result))
-        if opp != 0 and result in "HFUZ":
+        if opp != 0 and result and result in "HFUZ":
             raise TrfError(no, _("round {r}: a bye ({v}) with an opponent").format(r=rno, v=result))
         rounds.append(TrfRound(opp, colour, result))
         base += 10
@@ -141,6 +166,13 @@ def parse_trf(text: str) -> TrfTournament:
     scheme = CHESS_SCHEME
     for no, line in enumerate(lines, start=1):
         code = line[:3]
+        if _is_team_line(code, line):
+            raise TrfError(
+                no,
+                _(
+                    "this is a team tournament file ({code} line); only individual tournaments can be read"
+                ).format(code=code),
+            )
         if code == "001":
             p = _parse_player(line, no)
             if p.start_no in where:
@@ -151,7 +183,7 @@ def parse_trf(text: str) -> TrfTournament:
         if not line.strip():
             continue
         header.append(line.rstrip("\n"))
-        if code == "XXR":
+        if code in ("XXR", "142"):
             v = line[3:].strip()
             if not v.isdigit():
                 raise TrfError(no, _("XXR needs the number of rounds: {v!r}").format(v=v))
@@ -178,7 +210,11 @@ def parse_trf(text: str) -> TrfTournament:
             other = by_no.get(rd.opponent)
             if other is None:
                 raise TrfError(where[p.start_no], _("round {r}: no player {n}").format(r=r, n=rd.opponent))
-            if len(other.rounds) < r or other.rounds[r - 1].opponent != p.start_no:
+            if (
+                len(other.rounds) < r
+                or other.rounds[r - 1].opponent != p.start_no
+                or bool(other.rounds[r - 1].result) != bool(rd.result)
+            ):
                 raise TrfError(
                     where[p.start_no],
                     _("round {r}: player {n} does not name {m} as opponent").format(
@@ -187,6 +223,20 @@ def parse_trf(text: str) -> TrfTournament:
                 )
     played = max(len(p.rounds) for p in players)
     return TrfTournament(tuple(players), tuple(header), max(rounds, played), scheme)
+
+
+#: Lines that only team tournament files have: team lines (013, TRF-2026 310), team match
+#: results (TRF-2026 320-362); 082 = number of teams; 192 names a team point system.
+_TEAM_CODES = frozenset({"013", "310", "320", "330", "340", "350", "360", "362"})
+
+
+def _is_team_line(code: str, line: str) -> bool:
+    if code in _TEAM_CODES:
+        return True
+    rest = line[3:].strip()
+    if code == "082":
+        return rest.split()[0].isdigit() and int(rest.split()[0]) > 0 if rest else False
+    return code == "192" and "TEAM" in rest.upper()
 
 
 def read_trf(path: str | Path) -> TrfTournament:
@@ -221,9 +271,16 @@ def event_from_trf(t: TrfTournament, fmt: Format | None = None) -> EventData:
         kind_line = " ".join(h[3:] for h in t.header if h.startswith("092")).lower()
         fmt = Format.ROUND_ROBIN if "round" in kind_line or "robin" in kind_line else Format.SWISS
     recs: dict[str, tuple[RoundRecord, ...]] = {}
+    # Rounds written in the lines, up to the last complete one: a round paired without results is
+    # not played yet (the standings stop before it); a line shorter than the others (a player who
+    # withdrew, blank trailing rounds) has zero-point unplayed rounds (Z) there, as FIDE TEC's
+    # tie-break checker reads them (REFERENCES.md: voluntarily unplayed rounds).
+    complete = t.complete_rounds
     for p in t.players:
         lst = []
-        for r, rd in enumerate(p.rounds, start=1):
+        padded = list(p.rounds[:complete])
+        padded += [TrfRound(0, "-", "Z")] * (complete - len(padded))
+        for r, rd in enumerate(padded, start=1):
             kind, outcome = _kind(rd.result, rd.opponent != 0)
             pts = t.scheme.points_for(kind, outcome)
             opp = str(rd.opponent) if rd.opponent else None
@@ -239,7 +296,7 @@ def event_from_trf(t: TrfTournament, fmt: Format | None = None) -> EventData:
         records=recs,
         scheme=t.scheme,
         fmt=fmt,
-        rounds=t.rounds,
+        rounds=complete,
         ratings={str(p.start_no): p.rating for p in t.players},
     )
 
@@ -260,9 +317,9 @@ def format_player(p: TrfPlayer) -> str:
     )
     for rd in p.rounds:
         line += (
-            f"  {rd.opponent:04d} {rd.colour} {rd.result}"
+            f"  {rd.opponent:04d} {rd.colour} {rd.result or ' '}"
             if rd.opponent == 0
-            else (f"  {rd.opponent:4d} {rd.colour} {rd.result}")
+            else (f"  {rd.opponent:4d} {rd.colour} {rd.result or ' '}")
         )
     return line.rstrip()
 
@@ -323,14 +380,24 @@ def trf_from_event(
     return TrfTournament(tuple(players), tuple(header), rounds, sch)
 
 
+def rules_by_date(t: TrfTournament) -> Rules:
+    """The FIDE rule set in force when the tournament started (``042``), as FIDE TEC's checker picks it:
+    the 2026 rules from 2026-03-01, and for a file without a start date."""
+    start = next((h[3:].strip() for h in t.header if h.startswith("042")), "")
+    start = start.replace("/", "-").replace(".", "-")
+    return Rules.FIDE_2024 if len(start) == 10 and start < "2026-03-01" else Rules.FIDE_2026
+
+
 def tiebreaks_for_trf(
     path: str | Path, codes: Sequence[str], rules: str = "2024"
 ) -> dict[str, dict[str, float | int]]:
     """CONTRACTS.md §4 ``tiebreaks``: ``{"START_NO": {"PTS": x, "BH": y, ...}}`` in the file's own
     point scale (chess 2.5). ``DE`` gives the rank after points and direct encounter; ``IAV`` the
-    point difference among those tied on points."""
+    point difference among those tied on points. ``rules``: "2024", "2026" or "auto" (by the start date,
+    :func:`rules_by_date`)."""
     from clubdesk.standings.table import tiebreak_values
 
     t = read_trf(path)
     event = event_from_trf(t)
-    return tiebreak_values(event, list(codes), Rules(rules))
+    chosen = rules_by_date(t) if rules == "auto" else Rules(rules)
+    return tiebreak_values(event, list(codes), chosen)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
+    QInputDialog,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
@@ -32,7 +33,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clubdesk.i18n import _
+from clubdesk import labels as L
+from clubdesk.i18n import _, ngettext
 from clubdesk.services import discipline as X
 from clubdesk.services import discipline_rules as DR
 from clubdesk.services import lookup
@@ -279,9 +281,13 @@ class AppealDialog(_Form):
         self.text.setFixedHeight(80)
         self.override = QLineEdit()
         self.override.setPlaceholderText(_("referee's reason to hear a late appeal"))
+        # rules G16, T10: what the appeal is about; a decided appeal on the same table and subject is final
+        self.subject = QLineEdit("result")
+        self.subject.setObjectName("appealSubject")
         self.form.addRow(_("&Round"), self.round_no)
         self.form.addRow(_("&Table"), self.table_no)
         self.form.addRow(_("&By"), self.by)
+        self.form.addRow(_("&Subject"), self.subject)
         self.form.addRow(_("&Fee"), self.fee)
         self.form.addRow(_("&Appeal"), self.text)
         self.form.addRow(_("&Late override"), self.override)
@@ -300,6 +306,7 @@ class AppealDialog(_Form):
             text=self.text.toPlainText(),
             fee=fee,
             override=self.override.text().strip() or None,
+            subject=self.subject.text(),
         )
 
 
@@ -363,7 +370,7 @@ class DisciplineSection(QWidget):
                 Column(_("Table"), lambda a: a.table or "", True),
                 Column(_("By"), lambda a: a.entrant_name),
                 Column(_("Fee"), lambda a: money(a.fee, a.currency), True),
-                Column(_("Status"), lambda a: _(a.status)),
+                Column(_("Status"), lambda a: L.appeal_status_label(a.status)),
                 Column(_("Refund"), lambda a: money(a.refund, a.currency) if a.refund else "", True),
                 Column(_("Appeal"), lambda a: a.text),
             ]
@@ -403,7 +410,11 @@ class DisciplineSection(QWidget):
         self.uphold.setObjectName("upholdAppeal")
         self.reject = QPushButton(_("&Reject"))
         self.reject.setObjectName("rejectAppeal")
-        for b in (self.save_notes, self.uphold, self.reject):
+        # rules G16, T10: a decision is final; only a referee reopens it, with a reason
+        self.reopen_button = QPushButton(_("Re&open…"))
+        self.reopen_button.setObjectName("reopenAppeal")
+        self.reopen_button.setEnabled(False)
+        for b in (self.save_notes, self.uphold, self.reject, self.reopen_button):
             buttons.addWidget(b)
         buttons.addStretch(1)
         ap_layout.addLayout(buttons)
@@ -426,9 +437,9 @@ class DisciplineSection(QWidget):
         self.audit = RowsModel(
             [
                 Column(_("When"), lambda r: local_text(r.at, "%Y-%m-%d %H:%M:%S")),  # stored UTC
-                Column(_("Who"), lambda r: f"{r.actor} ({r.role})"),
-                Column(_("Action"), lambda r: r.action),
-                Column(_("What"), lambda r: f"{r.entity} {r.entity_id or ''}".strip()),
+                Column(_("Who"), lambda r: f"{r.actor} ({L.role_label(r.role)})"),
+                Column(_("Action"), lambda r: L.audit_action_label(r.action)),
+                Column(_("What"), lambda r: f"{L.entity_label(r.entity)} {r.entity_id or ''}".strip()),
                 Column(_("Round"), lambda r: r.round or "", True),
                 Column(_("Table"), lambda r: r.table or "", True),
                 Column(_("Before"), lambda r: r.before or ""),
@@ -465,6 +476,7 @@ class DisciplineSection(QWidget):
         self.save_notes.clicked.connect(self.save_appeal_notes)
         self.uphold.clicked.connect(lambda: self.decide(True))
         self.reject.clicked.connect(lambda: self.decide(False))
+        self.reopen_button.clicked.connect(lambda: self.reopen())
         self.export.clicked.connect(lambda: self.export_csv())
         for keys, slot in (
             ("Ctrl+I", self.add_incident),
@@ -594,6 +606,7 @@ class DisciplineSection(QWidget):
         open_ = a.status == "open"
         for w in (self.save_notes, self.uphold, self.reject):
             w.setEnabled(open_)
+        self.reopen_button.setEnabled(not open_)
 
     def save_appeal_notes(self) -> None:
         a = self.selected_appeal()
@@ -638,6 +651,26 @@ class DisciplineSection(QWidget):
             text = _("Appeal {id} rejected; the fee is kept.").format(id=done.id)
         self._changed(text)
 
+    def reopen(self, reason: str | None = None) -> bool:
+        """Rules G16, T10: the referee reopens a decided appeal, with a written reason (audited)."""
+        a = self.selected_appeal()
+        if a is None:
+            set_message(self.message, _("Choose an appeal first."), ok=False)
+            return False
+        if reason is None:
+            reason, ok = QInputDialog.getText(
+                self, _("Reopen the appeal"), _("Why is the decision reopened?")
+            )
+            if not ok:
+                return False
+        try:
+            X.reopen_appeal(self.state.db, self.state.actor, a.id, reason)
+        except ServiceError as exc:
+            set_message(self.message, exc.message, ok=False)
+            return False
+        self._changed(_("Appeal {id} reopened: it is open again.").format(id=a.id))
+        return True
+
     def export_csv(self, path: str | Path | None = None) -> int:
         if path is None:
             chosen, _filter = QFileDialog.getSaveFileName(
@@ -648,5 +681,9 @@ class DisciplineSection(QWidget):
             path = chosen
         rows = X.audit_rows(self.state.db, **self.audit_filters())
         n = X.export_audit_csv(self.state.db, Path(path), rows)
-        set_message(self.message, _("{n} rows written to {file}.").format(n=n, file=path), ok=True)
+        set_message(
+            self.message,
+            ngettext("{n} row written to {file}.", "{n} rows written to {file}.", n).format(n=n, file=path),
+            ok=True,
+        )
         return n

@@ -1,6 +1,8 @@
 """Events: the list of competitions and the event editor (ruleset, format, entry type, rounds and match
 lengths (T8a), fees per entrant or person (BC4), early price (T2b), side events (T2e), refund policy (T2d),
-capacity, registration close, start time and arrival deadline (G15)).
+capacity, registration close, start time and arrival deadline (G15)), and the event's rule readings
+(issue 29: B6, B8, T12b, G3's floor) with a switch to the preset's readings that shows first which tables
+and places would change.
 
 Keyboard: Ctrl+N new event, Ctrl+S save; each refusal is shown next to its field.
 
@@ -34,10 +36,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from clubdesk import labels as L
 from clubdesk.games import RULESETS
-from clubdesk.i18n import _
+from clubdesk.i18n import LANGUAGE_NAMES, _
 from clubdesk.models.event import ENTRY_TYPES, FORMATS
 from clubdesk.services import events as ev_service
+from clubdesk.services import readings as rd_service
 from clubdesk.services.base import ServiceError
 from clubdesk.standings.money import minor_to_major_str
 from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, parse_money, set_message
@@ -95,12 +99,14 @@ class EventEditor(QWidget):
         self.name = QLineEdit()
         self.name.setObjectName("eventName")
         self.ruleset = QComboBox()
-        self.ruleset.addItems(list(RULESETS))
+        for key in RULESETS:
+            self.ruleset.addItem(L.ruleset_label(key), key)
         self.format = QComboBox()
-        self.format.addItems(list(FORMATS))
+        for key in FORMATS:
+            self.format.addItem(L.format_label(key), key)
         self.entry_type = QComboBox()
         for key in ENTRY_TYPES:
-            self.entry_type.addItem(_(key), key)
+            self.entry_type.addItem(L.entry_type_label(key), key)
         self.rounds = QSpinBox()
         self.rounds.setRange(0, ev_service.MAX_ROUNDS)
         self.rounds.setSpecialValueText(_("as the format says"))
@@ -144,6 +150,11 @@ class EventEditor(QWidget):
         self.starts_on = _OptionalDate()
         self.ends_on = _OptionalDate()
         self.venue = QLineEdit()
+        self.report_language = QComboBox()
+        self.report_language.setObjectName("reportLanguage")
+        self.report_language.addItem(_("the club's language"), "")
+        for code, lang_name in LANGUAGE_NAMES.items():
+            self.report_language.addItem(lang_name, code)
         self.season = QLineEdit()
         self.coefficient_class = QLineEdit()
 
@@ -182,6 +193,20 @@ class EventEditor(QWidget):
         add("venue", _("Venue"), self.venue)
         add("season", _("Season"), self.season)
         add("coefficient_class", _("Coefficient class"), self.coefficient_class)
+        # issue 29: the rule readings the event uses (its preset's, or the old ones kept on upgrade)
+        self.readings = QLabel("")
+        self.readings.setObjectName("eventReadings")
+        self.readings.setWordWrap(True)
+        self.readings_button = QPushButton(_("Switch to the preset's &readings…"))
+        self.readings_button.setObjectName("switchReadings")
+        self.readings_button.clicked.connect(self._switch_readings)
+        readings_box = QWidget()
+        readings_layout = QVBoxLayout(readings_box)
+        readings_layout.setContentsMargins(0, 0, 0, 0)
+        readings_layout.addWidget(self.readings)
+        readings_layout.addWidget(self.readings_button)
+        form.addRow(_("Rule readings"), readings_box)
+        add("report_language", _("Reports in"), self.report_language)
 
         self.save_button = QPushButton(_("&Save"))
         self.save_button.setObjectName("saveEvent")
@@ -190,7 +215,7 @@ class EventEditor(QWidget):
         self.open_desk.clicked.connect(self._open_desk)
         self.status_combo = QComboBox()
         for st in ("draft", "open", "closed", "drawn", "running", "finished"):
-            self.status_combo.addItem(_(st), st)
+            self.status_combo.addItem(L.event_status_label(st), st)
         self.status_button = QPushButton(_("Set status"))
         self.status_button.clicked.connect(self._set_status)
         self.message = QLabel("")
@@ -354,8 +379,8 @@ class EventEditor(QWidget):
         for f in self.fields.values():
             f.set_error(None)
         self.name.setText(data.name)
-        self.ruleset.setCurrentText(data.ruleset)
-        self.format.setCurrentText(data.format)
+        self.ruleset.setCurrentIndex(max(0, self.ruleset.findData(data.ruleset)))
+        self.format.setCurrentIndex(max(0, self.format.findData(data.format)))
         self.entry_type.setCurrentIndex(max(0, self.entry_type.findData(data.entry_type)))
         self.rounds.setValue(data.rounds or 0)
         self.match_lengths.setText(",".join(str(n) for n in data.match_lengths))
@@ -379,11 +404,14 @@ class EventEditor(QWidget):
         self.starts_on.set_value(data.starts_on)
         self.ends_on.set_value(data.ends_on)
         self.venue.setText(data.venue)
+        lang = ev_service.event_language(self.section.state.db, info.id) if info is not None else None
+        self.report_language.setCurrentIndex(max(0, self.report_language.findData(lang or "")))
         self.season.setText(data.season)
         self.coefficient_class.setText(data.coefficient_class)
         self._overrides = dict(data.overrides)
         self._overrides.pop("target", None)
         self._info = info
+        self._show_readings(info)
         if info is not None:
             self.title.setText(info.name)
             self.status_combo.setCurrentIndex(max(0, self.status_combo.findData(info.status)))
@@ -410,8 +438,8 @@ class EventEditor(QWidget):
         early_text = self.early_fee.text().strip()
         return ev_service.EventData(
             name=self.name.text(),
-            ruleset=self.ruleset.currentText(),
-            format=self.format.currentText(),
+            ruleset=str(self.ruleset.currentData()),
+            format=str(self.format.currentData()),
             entry_type=str(self.entry_type.currentData()),
             overrides=dict(getattr(self, "_overrides", {})),
             rounds=self.rounds.value() or None,
@@ -448,6 +476,9 @@ class EventEditor(QWidget):
                 info = ev_service.create_event(state.db, state.actor, data)
             else:
                 info = ev_service.update_event(state.db, state.actor, self.event_id, data)
+            lang = str(self.report_language.currentData() or "") or None
+            if lang != ev_service.event_language(state.db, info.id):
+                ev_service.set_event_language(state.db, state.actor, info.id, lang)
         except ServiceError as exc:
             errors = exc.params.get("errors") or {exc.params.get("field", "name"): exc.message}
             for key, text in errors.items():
@@ -491,6 +522,70 @@ class EventEditor(QWidget):
         else:
             self.load(info.data(), info)
 
+    def _show_readings(self, info: ev_service.EventInfo | None) -> None:
+        """Each reading as the event uses it, with the preset's when they differ (issue 29)."""
+        lines: list[str] = []
+        changes: dict[str, object] = {}
+        if info is not None:
+            db = self.section.state.db
+            for r in rd_service.event_readings(db, info.id):
+                text = f"{r.label} ({r.rule}): {rd_service.value_label(r.value)}"
+                if not r.is_preset:
+                    text += " · " + _("preset: {value}").format(value=rd_service.value_label(r.preset_value))
+                lines.append(text)
+            changes = rd_service.new_readings(db, info.id)
+        self.readings.setText("\n".join(lines) if lines else _("The preset's readings."))
+        self.readings_button.setEnabled(bool(changes))
+
+    def readings_preview(self) -> rd_service.ReadingsPreview | None:
+        """What switching to the preset's readings would change (nothing is written)."""
+        if self.event_id is None:
+            return None
+        db = self.section.state.db
+        changes = rd_service.new_readings(db, self.event_id)
+        return rd_service.preview_readings(db, self.event_id, changes) if changes else None
+
+    def apply_readings(self) -> bool:
+        """Save the switch to the preset's readings (audited), then show the event again."""
+        if self.event_id is None:
+            return False
+        state = self.section.state
+        try:
+            changes = rd_service.new_readings(state.db, self.event_id)
+            rd_service.apply_readings(state.db, state.actor, self.event_id, changes)
+        except ServiceError as exc:
+            set_message(self.message, exc.message, False)
+            return False
+        info = ev_service.get_event(state.db, self.event_id)
+        self.load(info.data(), info)  # the editor holds the new overrides: a later Save keeps them
+        set_message(self.message, _("The event uses the preset's readings now."), True)
+        self.section.refresh(select=self.event_id)
+        state.dataChanged.emit("events")
+        return True
+
+    def _switch_readings(self) -> None:
+        # the switch reloads the form: unsaved edits are asked about first (issue 20)
+        if not self.confirm_discard():
+            return
+        try:
+            preview = self.readings_preview()
+        except ServiceError as exc:
+            set_message(self.message, exc.message, False)
+            return
+        if preview is None:
+            return
+        answer = QMessageBox.question(
+            self,
+            _("Switch the rule readings"),
+            _("Switching changes this:")
+            + "\n\n"
+            + "\n".join(preview.lines())
+            + "\n\n"
+            + _("Save the switch?"),
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            self.apply_readings()
+
     def _open_desk(self) -> None:
         window = self.window()
         show = getattr(window, "show_section", None)
@@ -508,9 +603,9 @@ class EventsSection(QWidget):
             [
                 Column(_("No."), lambda e: e.id, True),
                 Column(_("Name"), lambda e: ("↳ " if e.parent_event_id else "") + e.name),
-                Column(_("Ruleset"), lambda e: e.ruleset),
-                Column(_("Format"), lambda e: e.format),
-                Column(_("Status"), lambda e: _(e.status)),
+                Column(_("Ruleset"), lambda e: L.ruleset_label(e.ruleset)),
+                Column(_("Format"), lambda e: L.format_label(e.format)),
+                Column(_("Status"), lambda e: L.event_status_label(e.status)),
                 Column(_("Places"), lambda e: f"{e.registered}/{e.capacity or '∞'}", True),
                 Column(_("Waiting"), lambda e: e.waitlisted or "", True),
                 Column(_("Fee"), lambda e: money(e.fee, e.currency), True),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import base64
 
-from PySide6.QtCore import QByteArray, QRect, Qt
+from PySide6.QtCore import QByteArray, QRect, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
@@ -29,7 +29,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clubdesk.i18n import _
+from clubdesk import i18n
+from clubdesk.i18n import LANGUAGE_NAMES, _
 from clubdesk.services import settings as settings_service
 from clubdesk.services.base import ROLE_LABELS, Actor, Role
 from clubdesk.ui.sections import SECTIONS, Section, load_factory
@@ -71,6 +72,10 @@ class EmptySection(QWidget):
         for w in (title, text, soon):
             layout.addWidget(w)
         layout.addStretch(2)
+
+
+# Sections a scorer's session does not show (issue 23): the secretary's and the organiser's screens.
+SECRETARY_SECTIONS = frozenset({"members", "events", "reports", "settings"})
 
 
 class ActorDialog(QDialog):
@@ -133,28 +138,10 @@ class MainWindow(QMainWindow):
         self.setStyleSheet(themed(STYLE))
         self.stack = QStackedWidget()
         self.pages: dict[str, QWidget] = {}
-        for i, section in enumerate(SECTIONS):
-            item = QListWidgetItem(_(section.title))
-            item.setData(Qt.ItemDataRole.UserRole, section.key)
-            item.setToolTip(_("Ctrl+{n}").format(n=i + 1))
-            self.nav.addItem(item)
-            factory = load_factory(section)
-            page = factory(state) if factory is not None else EmptySection(section)
-            page.setObjectName(f"section_{section.key}")
-            fit_combos(page)  # a long event or member name never widens the screen (1366×768, issue 20)
-            leave_tables_by_tab(page)
-            tab_widgets = page.findChildren(QTabWidget)
-            if tab_widgets:  # a section's tabs: Ctrl+PgDown / Ctrl+PgUp from anywhere in the section
-                tab_pages(tab_widgets[0], page)
-            self.pages[section.key] = page
-            # each section scrolls inside the window, so a small screen still shows all of it
-            holder = QScrollArea()
-            holder.setWidgetResizable(True)
-            holder.setFrameShape(QFrame.Shape.NoFrame)
-            holder.setWidget(page)
-            self.stack.addWidget(holder)
+        self._build_sections()
+        for i in range(len(SECTIONS)):
             shortcut = QShortcut(QKeySequence(f"Ctrl+{i + 1}"), self)
-            shortcut.activated.connect(lambda i=i: self.nav.setCurrentRow(i))
+            shortcut.activated.connect(lambda i=i: self._open_row(i))
         self.nav.currentRowChanged.connect(self._open_section)
         central = QWidget()
         layout = QHBoxLayout(central)
@@ -170,8 +157,11 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.actor_label)
         QShortcut(QKeySequence("F2"), self).activated.connect(self.switch_actor)
         state.actorChanged.connect(lambda _a: self._refresh_status())
+        state.actorChanged.connect(lambda _a: self._apply_role())
+        state.dataChanged.connect(self._data_changed)
         self._refresh_status()
         self.nav.setCurrentRow(0)
+        self._apply_role()
         self._restore_geometry()
 
     def _open_section(self, row: int) -> None:
@@ -190,6 +180,70 @@ class MainWindow(QMainWindow):
             return
         field = first_field(page)
         (field or page).setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def _open_row(self, row: int) -> None:
+        if not self.nav.item(row).isHidden():
+            self.nav.setCurrentRow(row)
+
+    def _build_sections(self) -> None:
+        """The sidebar's items and every section's screen, in the language in force."""
+        for i, section in enumerate(SECTIONS):
+            item = QListWidgetItem(_(section.title))
+            item.setData(Qt.ItemDataRole.UserRole, section.key)
+            item.setToolTip(_("Ctrl+{n}").format(n=i + 1))
+            self.nav.addItem(item)
+            factory = load_factory(section)
+            page = factory(self.state) if factory is not None else EmptySection(section)
+            page.setObjectName(f"section_{section.key}")
+            fit_combos(page)  # a long event or member name never widens the screen (1366×768, issue 20)
+            leave_tables_by_tab(page)
+            tab_widgets = page.findChildren(QTabWidget)
+            if tab_widgets:  # a section's tabs: Ctrl+PgDown / Ctrl+PgUp from anywhere in the section
+                tab_pages(tab_widgets[0], page)
+            self.pages[section.key] = page
+            # each section scrolls inside the window, so a small screen still shows all of it
+            holder = QScrollArea()
+            holder.setWidgetResizable(True)
+            holder.setFrameShape(QFrame.Shape.NoFrame)
+            holder.setWidget(page)
+            self.stack.addWidget(holder)
+
+    def _data_changed(self, what: str) -> None:
+        if what != "settings":
+            return
+        lang = settings_service.club_settings(self.state.db).language
+        if lang != i18n.current_language():
+            # after the Settings screen's own slot has returned: that screen is rebuilt too
+            QTimer.singleShot(0, lambda: self.set_language(lang))
+
+    def set_language(self, lang: str) -> None:
+        """Switch the whole window to ``lang`` without a restart: Qt's own dialogs get their catalog and every
+        section is built again in the new language, on the section that was open."""
+        from PySide6.QtWidgets import QApplication
+
+        from clubdesk.ui.qt_i18n import install_qt_translator
+
+        i18n.set_language(lang)
+        app = QApplication.instance()
+        if app is not None:
+            install_qt_translator(app, lang)
+        key = self.current_section()
+        self.nav.blockSignals(True)
+        self.nav.clear()
+        old = [self.stack.widget(i) for i in range(self.stack.count())]
+        for holder in old:
+            self.stack.removeWidget(holder)
+            holder.setParent(None)  # out of the window at once; Qt deletes it when control returns
+            holder.deleteLater()
+        self.pages.clear()
+        self._build_sections()
+        self.nav.blockSignals(False)
+        self.show_section(key or SECTIONS[0].key)
+        self.stack.setCurrentIndex(max(0, self.nav.currentRow()))
+        self.focus_section()
+        self._refresh_status()
+        self._apply_role()  # a scorer's session still shows only the night's screens (issue 23)
+        self.statusBar().showMessage(_("Language: {name}").format(name=LANGUAGE_NAMES.get(lang, lang)), 8000)
 
     def current_page(self) -> QWidget | None:
         """The section's own widget (inside the scroll area that holds it)."""
@@ -213,9 +267,29 @@ class MainWindow(QMainWindow):
         self.actor_label.setText(_("Acting: {actor}  (F2 to switch)").format(actor=self.state.actor.label()))
 
     def switch_actor(self) -> None:
+        from clubdesk.services import staff
+        from clubdesk.ui.safety_panel import PinDialog
+
+        if staff.has_accounts(
+            self.state.db
+        ):  # issue 23: from the first account on, a person proves it by PIN
+            pin_dialog = PinDialog(self.state.db, self.state.actor, self)
+            if pin_dialog.exec() == QDialog.DialogCode.Accepted and pin_dialog.actor is not None:
+                self.state.set_actor(pin_dialog.actor)
+            return
         dialog = ActorDialog(self.state, self)
         if dialog.exec() == QDialog.DialogCode.Accepted:
             self.state.set_actor(dialog.chosen())
+
+    def _apply_role(self) -> None:
+        """A scorer's session shows only the night's screens (issue 23)."""
+        scorer = self.state.actor.role is Role.SCORER
+        for row in range(self.nav.count()):
+            item = self.nav.item(row)
+            item.setHidden(scorer and item.data(Qt.ItemDataRole.UserRole) in SECRETARY_SECTIONS)
+        current = self.nav.currentItem()
+        if current is not None and current.isHidden():
+            self.show_section("rounds")
 
     def _restore_geometry(self) -> None:
         raw = settings_service.get(self.state.db, GEOMETRY_KEY)

@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from clubdesk.collation import sort_string
 from clubdesk.i18n import _, ngettext
 from clubdesk.services import members as ms
 from clubdesk.services.base import ServiceError
@@ -89,9 +90,10 @@ def member_columns() -> list[Column]:
     # rule T14: no phone, no e-mail in the table
     return [
         Column(_("Number"), lambda m: m.number, lambda m: _number_key(m.number)),
-        Column(_("Name"), lambda m: m.name, lambda m: fold(m.name)),
-        Column(_("Club"), lambda m: m.club, lambda m: fold(m.club)),
-        Column(_("City"), lambda m: m.city, lambda m: fold(m.city)),
+        # sorted in the language's alphabet (Turkish C < Ç, ı < i; Spanish n < ñ)
+        Column(_("Name"), lambda m: m.name, lambda m: sort_string(m.name)),
+        Column(_("Club"), lambda m: m.club, lambda m: sort_string(m.club)),
+        Column(_("City"), lambda m: m.city, lambda m: sort_string(m.city)),
         Column(_("Rating"), lambda m: f"{m.rating:.0f}", lambda m: float(m.rating)),
         Column(_("Active"), lambda m: _("yes") if m.active else _("no"), lambda m: int(m.active)),
     ]
@@ -132,6 +134,10 @@ class MemberDialog(QDialog):
         self.number = QLineEdit()
         self.number.setObjectName("number")
         self.number.setPlaceholderText(_("next free number"))
+        # rule E15: the federation licence number, printed on the match act (a field of its own)
+        self.licence = QLineEdit()
+        self.licence.setObjectName("licence")
+        self.licence.setPlaceholderText(_("federation licence, if any"))
         self.club = QComboBox()
         self.club.setObjectName("club")
         self.club.setEditable(True)
@@ -165,6 +171,7 @@ class MemberDialog(QDialog):
         self.fields: dict[str, FieldWithError] = {
             "name": FieldWithError(self.name),
             "number": FieldWithError(self.number),
+            "licence": FieldWithError(self.licence),
             "club": FieldWithError(self.club),
             "city": FieldWithError(self.city),
             "gender": FieldWithError(self.gender),
@@ -179,6 +186,7 @@ class MemberDialog(QDialog):
         labels = {
             "name": _("&Name"),
             "number": _("Member n&umber"),
+            "licence": _("Federation &licence"),
             "club": _("&Club"),
             "city": _("Cit&y"),
             "gender": _("&Gender"),
@@ -215,6 +223,7 @@ class MemberDialog(QDialog):
     def _fill(self, m: ms.MemberInfo) -> None:
         self.name.setText(m.name)
         self.number.setText(m.number)
+        self.licence.setText(m.licence)
         self.club.setCurrentText(m.club)
         self.city.setText(m.city)
         self.gender.setCurrentIndex(max(0, self.gender.findData(m.gender)))
@@ -241,6 +250,7 @@ class MemberDialog(QDialog):
             email=self.email.text(),
             notes=self.notes.toPlainText(),
             active=self.active.isChecked(),
+            licence=self.licence.text(),
         )
 
     def save(self) -> bool:
@@ -458,6 +468,7 @@ class MergeDialog(QDialog):
         rows: list[tuple[str, str, str, str]] = [
             (_("Number"), p.keep.number, p.drop.number, p.keep.number),
             (_("Name"), p.keep.name, p.drop.name, p.result.name),
+            (_("Licence"), p.keep.licence, p.drop.licence, p.result.licence),
             (_("Club"), p.keep.club, p.drop.club, p.result.club),
             (_("City"), p.keep.city, p.drop.city, p.result.city),
             (_("Gender"), p.keep.gender, p.drop.gender, p.result.gender),
@@ -544,8 +555,8 @@ class ClubsPanel(QWidget):
         self.state = state
         self.model = RowsModel(
             [
-                Column(_("Club"), lambda c: c.name, lambda c: fold(c.name)),
-                Column(_("City"), lambda c: c.city, lambda c: fold(c.city)),
+                Column(_("Club"), lambda c: c.name, lambda c: sort_string(c.name)),
+                Column(_("City"), lambda c: c.city, lambda c: sort_string(c.city)),
                 Column(_("Active members"), lambda c: str(c.members), lambda c: c.members),
             ]
         )
@@ -717,7 +728,11 @@ class MembersPanel(QWidget):
         except ServiceError as exc:
             QMessageBox.warning(self, _("Export members"), exc.message)
             return
-        self.count.setText(_("Exported {n} members to {file}.").format(n=n, file=path))
+        self.count.setText(
+            ngettext("Exported {n} member to {file}.", "Exported {n} members to {file}.", n).format(
+                n=n, file=path
+            )
+        )
 
     def merge(self) -> None:
         chosen = self.selected()

@@ -19,6 +19,7 @@ from PySide6.QtCore import QDateTime, Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QDateTimeEdit,
     QFileDialog,
     QFormLayout,
@@ -38,7 +39,7 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from clubdesk.i18n import _
+from clubdesk.i18n import _, ngettext
 from clubdesk.pairing import Entrant, verify_pairing
 from clubdesk.services import desk as desk_service
 from clubdesk.services import events as events_service
@@ -179,7 +180,11 @@ class AttendancePage(QWizardPage):
             item.setForeground(Qt.GlobalColor.darkGreen if here else Qt.GlobalColor.darkRed)
             self.table.setItem(i, 2, item)
         self.present = present
-        self.summary.setText(_("{n} entrants checked in will be paired.").format(n=present))
+        self.summary.setText(
+            ngettext(
+                "{n} entrant checked in will be paired.", "{n} entrants checked in will be paired.", present
+            ).format(n=present)
+        )
         stale = self.w.stale()
         self.stale.setVisible(stale)
         if stale and self.w.proposed is not None:
@@ -349,7 +354,9 @@ class ProposalPage(QWizardPage):
         if rv is None:
             return
         self.seed_label.setText(
-            _("Round {r}: {n} tables, seed {seed}").format(r=rv.round, n=len(rv.tables), seed=rv.seed)
+            ngettext(
+                "Round {r}: {n} table, seed {seed}", "Round {r}: {n} tables, seed {seed}", len(rv.tables)
+            ).format(r=rv.round, n=len(rv.tables), seed=rv.seed)
         )
 
     def isComplete(self) -> bool:  # noqa: N802
@@ -484,6 +491,14 @@ class PublishPage(QWizardPage):
         self.call_at = QDateTimeEdit(QDateTime.currentDateTime())
         self.call_at.setObjectName("callAt")
         self.call_at.setDisplayFormat("yyyy-MM-dd HH:mm")
+        # rule G15: the match start, besides the call (gaple: present 10 minutes before it)
+        self.has_start = QCheckBox(_("Matches start at (G15)"))
+        self.has_start.setObjectName("hasStart")
+        self.start_at = QDateTimeEdit(QDateTime.currentDateTime())
+        self.start_at.setObjectName("startAt")
+        self.start_at.setDisplayFormat("yyyy-MM-dd HH:mm")
+        self.start_at.setEnabled(False)
+        self.has_start.toggled.connect(self.start_at.setEnabled)
         self.reason = QLineEdit()
         self.reason.setObjectName("forceReason")
         self.reason.setPlaceholderText(_("only to force a rematch: the referee's reason"))
@@ -495,6 +510,7 @@ class PublishPage(QWizardPage):
         self.message.setStyleSheet(themed("color: #b00020;"))
         form = QFormLayout()
         form.addRow(_("Table call at (T3b)"), self.call_at)
+        form.addRow(self.has_start, self.start_at)
         form.addRow(_("Referee's reason"), self.reason)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
@@ -511,7 +527,11 @@ class PublishPage(QWizardPage):
         rv = self.w.proposed
         n = len(rv.tables) if rv else 0
         self.summary.setText(
-            _("Round {r}: {n} tables. Publish makes it official.").format(r=rv.round if rv else "?", n=n)
+            ngettext(
+                "Round {r}: {n} table. Publish makes it official.",
+                "Round {r}: {n} tables. Publish makes it official.",
+                n,
+            ).format(r=rv.round if rv else "?", n=n)
         )
 
     def validatePage(self) -> bool:  # noqa: N802
@@ -522,7 +542,9 @@ class PublishPage(QWizardPage):
             return False
         when = self.call_at.dateTime().toPython()  # a naive local time, as typed
         assert isinstance(when, datetime)
-        ok, message = self.w.publish(when)
+        start = self.start_at.dateTime().toPython() if self.has_start.isChecked() else None
+        assert start is None or isinstance(start, datetime)
+        ok, message = self.w.publish(when, start)
         self.message.setText(message)
         return ok
 
@@ -730,7 +752,7 @@ class PairingWizard(QWizard):
     def changed(self) -> bool:
         return self.pairs != self.original or bool(self.fixed)
 
-    def publish(self, call_at: datetime) -> tuple[bool, str]:
+    def publish(self, call_at: datetime, start_at: datetime | None = None) -> tuple[bool, str]:
         """Publish the proposed round, with the manual swaps and fixed tables stored first (refused, with the
         broken rule, when an edit breaks a hard rule)."""
         if self.changed():
@@ -751,7 +773,10 @@ class PairingWizard(QWizard):
             # the call time is stored as the local wall-clock time the secretary typed (services/rounds.py),
             # the time the forfeit check (T3b) compares with
             local = call_at.astimezone().replace(tzinfo=None) if call_at.tzinfo else call_at
-            self.published = R.publish_round(self.state.db, self.state.actor, self.event_id, call_at=local)
+            start = start_at.astimezone().replace(tzinfo=None) if start_at and start_at.tzinfo else start_at
+            self.published = R.publish_round(
+                self.state.db, self.state.actor, self.event_id, call_at=local, start_at=start
+            )
         except ServiceError as exc:
             return False, exc.message
         self.state.dataChanged.emit("rounds")

@@ -26,7 +26,7 @@ from PySide6.QtGui import QDesktopServices, QImage, QPainter
 from PySide6.QtWidgets import QAbstractButton, QLabel, QProgressBar, QWidget
 
 from clubdesk.db import Database
-from clubdesk.i18n import _
+from clubdesk.i18n import _, ngettext
 from clubdesk.services import reports as report_service
 from clubdesk.services.base import ServiceError
 
@@ -158,7 +158,9 @@ def print_result(parent: QWidget, result: JobResult) -> str:
     if dialog.exec() != QPrintDialog.DialogCode.Accepted:
         return _("Printing cancelled.")
     paint_pages(printer, result.images)
-    return _("Sent {n} pages to the printer.").format(n=result.pages)
+    return ngettext("Sent {n} page to the printer.", "Sent {n} pages to the printer.", result.pages).format(
+        n=result.pages
+    )
 
 
 class ReportRunner(QObject):
@@ -242,7 +244,9 @@ class ReportRunner(QObject):
         self.progress.setValue(100)
         self.last_result = result
         if self.after == SAVE:
-            text = _("Saved {file} ({n} pages).").format(file=result.pdf, n=result.pages)
+            text = ngettext("Saved {file} ({n} page).", "Saved {file} ({n} pages).", result.pages).format(
+                file=result.pdf, n=result.pages
+            )
         elif self.after == PREVIEW:
             text = (self.on_preview or open_in_viewer)(result)
         else:

@@ -23,15 +23,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clubdesk.i18n import _
+from clubdesk.i18n import LANGUAGE_NAMES, _, ngettext
 from clubdesk.services import events as event_service
 from clubdesk.services import reports as report_service
 from clubdesk.services import settings as settings_service
 from clubdesk.ui.printing import JobResult, ReportRunner, open_in_viewer, suggested_name
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.theme import themed
-
-LANGUAGE_NAMES = {"en": "English", "id": "Bahasa Indonesia", "es": "Español", "tr": "Türkçe"}
 
 
 class ReportsSection(QWidget):
@@ -61,7 +59,7 @@ class ReportsSection(QWidget):
         self.language.setCurrentIndex(max(0, self.language.findData(app_lang)))
         self.paper = QComboBox()
         self.paper.addItem("A4", "a4")
-        self.paper.addItem("Letter", "letter")
+        self.paper.addItem(_("Letter"), "letter")  # the US paper size
         form = QFormLayout()
         form.addRow(_("Event"), self.event_box)
         form.addRow(_("Report"), self.kind)
@@ -115,9 +113,13 @@ class ReportsSection(QWidget):
         )
         self.runner.done.connect(self._on_done)
         self.kind.currentIndexChanged.connect(self._kind_changed)
-        self.state.dataChanged.connect(lambda _name: self.reload_events())
+        self.event_box.currentIndexChanged.connect(lambda _i: self._event_language())
+        self.state.dataChanged.connect(self._data_changed)
         self.reload_events()
         self._kind_changed()
+
+    def _data_changed(self, _name: str) -> None:
+        self.reload_events()
 
     # ------------------------------------------------------------------------------------------ choices
     def reload_events(self) -> None:
@@ -127,6 +129,13 @@ class ReportsSection(QWidget):
             self.event_box.addItem(f"{ev.name} ({ev.id})", ev.id)
         if current is not None:
             self.event_box.setCurrentIndex(max(0, self.event_box.findData(current)))
+
+    def _event_language(self) -> None:
+        """A report prints in its event's language (Events), else the club's: never the window's."""
+        event_id = self.event_box.currentData()
+        lang = event_service.event_language(self.state.db, int(event_id)) if event_id is not None else None
+        lang = lang or settings_service.club_settings(self.state.db).language
+        self.language.setCurrentIndex(max(0, self.language.findData(lang)))
 
     def _kind_changed(self) -> None:
         kind = self.kind.currentData()
@@ -193,4 +202,4 @@ class ReportsSection(QWidget):
             label.setPixmap(QPixmap(str(png)))
             label.setStyleSheet(themed("border: 1px solid #888; background: white;"))
             self.preview_layout.addWidget(label)
-        return _("Preview: {n} pages.").format(n=result.pages)
+        return ngettext("Preview: {n} page.", "Preview: {n} pages.", result.pages).format(n=result.pages)

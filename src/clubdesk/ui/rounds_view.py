@@ -39,8 +39,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from clubdesk import labels as L
 from clubdesk.games import replay
-from clubdesk.i18n import _
+from clubdesk.i18n import _, ngettext
 from clubdesk.services import events as events_service
 from clubdesk.services import lookup, seating
 from clubdesk.services import results as RS
@@ -301,15 +302,29 @@ class TablePanel(QWidget):
         self.forfeit_b.setObjectName("forfeitB")
         elided(self.forfeit_b, _("{side} absent: forfeit").format(side=b), 240)
         self.forfeit_b.clicked.connect(lambda: self.forfeit(1))
+        # rule G15 (issue 19): a notice of lateness suspends the automatic walkover; the referee decides
+        self.late_button = QPushButton(_("Notice of lateness…"))
+        self.late_button.setObjectName("lateNotice")
+        self.late_button.clicked.connect(self._ask_late_notice)
         self.message = QLabel()
         self.message.setObjectName("tableMessage")
         self.message.setWordWrap(True)
         approvals = QFormLayout()
         approvals.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)  # long pair names: label above
+        # rule E6 (domino-es): the home pair's scorer and the rival pair's counter are players of each
+        # side, chosen from its players; their names are the approvals (no operator's name written)
+        self.scorer_box: QComboBox | None = None
+        self.counter_box: QComboBox | None = None
+        if self._names_scorers():
+            self.scorer_box, self.counter_box = self._player_boxes()
+            approvals.addRow(_("Scorer (anotador), {side}:").format(side=a), self.scorer_box)
+            approvals.addRow(_("Counter (recuento), {side}:").format(side=b), self.counter_box)
         approvals.addRow(_("{side} approves (Alt+A):").format(side=a), self.approve_a)
         approvals.addRow(_("{side} approves (Alt+B):").format(side=b), self.approve_b)
         buttons = QGridLayout()  # two a row: the pair names in the forfeit buttons are long
-        for k, btn in enumerate((self.referee_ok, self.dispute, self.forfeit_a, self.forfeit_b)):
+        for k, btn in enumerate(
+            (self.referee_ok, self.dispute, self.forfeit_a, self.forfeit_b, self.late_button)
+        ):
             btn.setAutoDefault(False)
             buttons.addWidget(btn, k // 2, k % 2)
         buttons.setColumnStretch(2, 1)
@@ -619,14 +634,54 @@ class TablePanel(QWidget):
         self.state.dataChanged.emit("rounds")
         return True
 
+    def _names_scorers(self) -> bool:
+        try:
+            return self.table.sides[1] is not None and RS.names_scorers(self.state.db, self.ev.id)
+        except ServiceError:
+            return False
+
+    def _player_boxes(self) -> tuple[QComboBox, QComboBox]:
+        """One list of players per side (rule E6), preselected with the ones already named."""
+        try:
+            sides = RS.side_players(self.state.db, self.ev.id, self.round_no, self.table.table)
+        except ServiceError:
+            sides = ((), ())
+        boxes = []
+        for k, players in enumerate(sides):
+            box = QComboBox()
+            box.setObjectName("scorerMember" if k == 0 else "counterMember")
+            box.addItem(_("(choose a player)"), "")
+            for number, name in players:
+                box.addItem(f"{name} ({number})", number)
+            boxes.append(box)
+        return boxes[0], boxes[1]
+
     def approve(self, side: int) -> bool:
         field = self.approve_a if side == 0 else self.approve_b
         initials = field.text().strip()
+        box = self.scorer_box if side == 0 else self.counter_box
+        member = str(box.currentData() or "") if box is not None else ""
+        if box is not None and not member:
+            self.message.setStyleSheet(themed("color: #b00020; font-weight: 600;"))
+            self.message.setText(
+                _("Choose the scorer of the home pair.")
+                if side == 0
+                else _("Choose the counter of the rival pair.")
+            )
+            return False
+        who = box.currentText().rsplit(" (", 1)[0] if box is not None and member else initials
         return self._run(
             lambda: RS.confirm(
-                self.state.db, self.actor(), self.ev.id, self.round_no, self.table.table, side, initials
+                self.state.db,
+                self.actor(),
+                self.ev.id,
+                self.round_no,
+                self.table.table,
+                side,
+                initials,
+                member=member or None,
             ),
-            _("Approved by {who}.").format(who=initials),
+            _("Approved by {who}.").format(who=who),
         )
 
     def referee(self, approve: bool) -> bool:
@@ -639,11 +694,56 @@ class TablePanel(QWidget):
 
     def forfeit(self, absent_side: int) -> bool:
         # rules T3b, G15, T9a: one action after the table call's waiting time
-        return self._run(
+        ok = self._run(
             lambda: RS.forfeit(
                 self.state.db, self.actor(), self.ev.id, self.round_no, self.table.table, absent_side
             ),
             _("Forfeit recorded."),
+        )
+        if not ok and "G15" in self.message.text() and self.actor().role.value == "referee":
+            # a notice of lateness was given: the referee decides, with a reason
+            from PySide6.QtWidgets import QInputDialog
+
+            reason, given = QInputDialog.getText(
+                self, _("Notice of lateness"), _("Referee: the walkover anyway? Write the reason:")
+            )
+            if given and reason.strip():
+                return self.decide_late(True, reason)
+        return ok
+
+    def _ask_late_notice(self) -> None:
+        from PySide6.QtWidgets import QInputDialog
+
+        a, b = self.table.names[0], self.table.names[1] or ""
+        side, ok = QInputDialog.getItem(
+            self, _("Notice of lateness"), _("Which side will be late?"), [a, b], 0, False
+        )
+        if not ok:
+            return
+        who, ok = QInputDialog.getText(self, _("Notice of lateness"), _("Who gave the notice?"))
+        if ok:
+            self.late_notice(0 if side == a else 1, who)
+
+    def late_notice(self, side: int, given_by: str) -> bool:
+        return self._run(
+            lambda: RS.late_notice(
+                self.state.db, self.actor(), self.ev.id, self.round_no, self.table.table, side, given_by
+            ),
+            _("Notice of lateness recorded: no automatic walkover, the referee decides (G15)."),
+        )
+
+    def decide_late(self, walkover: bool, reason: str) -> bool:
+        return self._run(
+            lambda: RS.decide_late_notice(
+                self.state.db,
+                self.actor(),
+                self.ev.id,
+                self.round_no,
+                self.table.table,
+                walkover=walkover,
+                reason=reason,
+            ),
+            _("Referee's decision recorded (G15)."),
         )
 
     def open_incident(self) -> None:
@@ -686,6 +786,10 @@ class RoundsSection(QWidget):
         self.pair_button = QPushButton(_("Pair next round… (Ctrl+P)"))
         self.pair_button.setObjectName("pairButton")
         self.pair_button.clicked.connect(self.open_wizard)
+        # rule T10 (issue 19): the referee takes back a published round nobody has started
+        self.unpublish_button = QPushButton(_("Unpublish round…"))
+        self.unpublish_button.setObjectName("unpublishButton")
+        self.unpublish_button.clicked.connect(self._ask_unpublish)
         self.call_label = QLabel()
         self.call_label.setObjectName("callLabel")
         self.call_label.setWordWrap(True)
@@ -729,6 +833,7 @@ class RoundsSection(QWidget):
         top.addWidget(QLabel(_("Show")))
         top.addWidget(self.filter_box)
         top.addWidget(self.pair_button)
+        top.addWidget(self.unpublish_button)
         second = QHBoxLayout()
         second.addWidget(self.table_field, 2)
         second.addWidget(self.call_label, 3)
@@ -789,7 +894,9 @@ class RoundsSection(QWidget):
         self.event_box.blockSignals(True)
         self.event_box.clear()
         for ev in self.events:
-            self.event_box.addItem(f"{ev.name} ({ev.ruleset}, {ev.format})", ev.id)
+            self.event_box.addItem(
+                f"{ev.name} ({L.ruleset_label(ev.ruleset)}, {L.format_label(ev.format)})", ev.id
+            )
         if current is not None:
             self.event_box.setCurrentIndex(max(0, self.event_box.findData(current.id)))
         else:  # first opening: the running event with the latest published round, else the first
@@ -868,11 +975,26 @@ class RoundsSection(QWidget):
 
     # ------------------------------------------------------------------ the table call (T3b)
     def call_due_at(self) -> Any:
+        """When absent sides can be forfeited: the services' deadline (rule G15: the night's minutes
+        before the match start; rule T3b: after the table call, as the ruleset says)."""
         if self.round is None or self.round.call_at is None:
             return None
+        due = getattr(self.round, "forfeit_due", None)
+        if due is not None:
+            return due
         ev = self.current_event()
         minutes = int(night_settings(self.state, ev.id).get("call_minutes", 10)) if ev else 10
         return self.round.call_at + timedelta(minutes=minutes)
+
+    def _deadline_note(self) -> str:
+        """Rule G15 says the deadline is before the start: show the start and the deadline."""
+        rv = self.round
+        if rv is None or getattr(rv, "forfeit_rule", "") != "G15" or rv.forfeit_due is None:
+            return ""
+        start = rv.start_at or rv.call_at
+        return " · " + _("start {s}, present by {d} (G15)").format(
+            s=start.strftime("%H:%M"), d=rv.forfeit_due.strftime("%H:%M")
+        )
 
     def _tick(self) -> None:
         due = self.call_due_at()
@@ -892,13 +1014,16 @@ class RoundsSection(QWidget):
                 _("Called {t} · forfeit of absent sides in {m:02d}:{s:02d}").format(
                     t=called, m=secs // 60, s=secs % 60
                 )
+                + self._deadline_note()
             )
             self.call_label.setStyleSheet(themed("font-size: 12pt; font-weight: 600; color: #1e3a8a;"))
         else:
             self.call_label.setText(
-                _("Called {t} · time is up: {n} table(s) waiting can be forfeited").format(
-                    t=called, n=len(waiting)
-                )
+                ngettext(
+                    "Called {t} · time is up: {n} table waiting can be forfeited",
+                    "Called {t} · time is up: {n} tables waiting can be forfeited",
+                    len(waiting),
+                ).format(t=called, n=len(waiting))
             )
             self.call_label.setStyleSheet(themed("font-size: 12pt; font-weight: 700; color: #b00020;"))
 
@@ -974,6 +1099,30 @@ class RoundsSection(QWidget):
         return self.panel
 
     # ------------------------------------------------------------------ wizard
+    def _ask_unpublish(self) -> None:
+        from PySide6.QtWidgets import QInputDialog
+
+        reason, ok = QInputDialog.getText(
+            self, _("Unpublish round"), _("Referee: why is the latest round taken back (rule T10)?")
+        )
+        if ok:
+            self.unpublish(reason)
+
+    def unpublish(self, reason: str) -> bool:
+        """Rule T10: the latest published round back to proposed (referee, reason; refused once started)."""
+        ev = self.current_event()
+        if ev is None:
+            return False
+        try:
+            rv = R.unpublish_round(self.state.db, self.state.actor, ev.id, reason)
+        except ServiceError as exc:
+            self.info.setText(exc.message)
+            return False
+        self.state.dataChanged.emit("rounds")
+        self._event_changed()
+        self.info.setText(_("Round {r} is proposed again; the earlier round is unlocked.").format(r=rv.round))
+        return True
+
     def open_wizard(self) -> None:
         ev = self.current_event()
         if ev is None:

@@ -14,13 +14,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clubdesk.i18n import _
+from clubdesk.i18n import LANGUAGE_NAMES, _
 from clubdesk.services import settings as settings_service
 from clubdesk.services.base import ServiceError
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.widgets.forms import FieldWithError
-
-LANGUAGE_NAMES = {"en": "English", "id": "Bahasa Indonesia", "es": "Español", "tr": "Türkçe"}
 
 
 class SettingsSection(QWidget):
@@ -64,7 +62,14 @@ class SettingsSection(QWidget):
         layout.addWidget(form_box)
         layout.addWidget(self.save_button)
         layout.addWidget(self.message)
-        layout.addWidget(QLabel(_("A new language is used from the next start.")))
+        layout.addWidget(
+            QLabel(_("The window changes language at once. Printed reports use the event's language."))
+        )
+        from clubdesk.ui.safety_panel import DataSafetyPanel
+
+        self.safety = DataSafetyPanel(state)  # backups, restore, staff accounts (issue 23)
+        self.safety.setMaximumWidth(900)
+        layout.addWidget(self.safety)
         layout.addStretch(1)
 
     def _choose_logo(self) -> None:

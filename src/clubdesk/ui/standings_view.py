@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from clubdesk import labels as L
 from clubdesk.i18n import _
 from clubdesk.services import events as events_service
 from clubdesk.services import rounds as R
@@ -91,6 +92,10 @@ class StandingsSection(QWidget):
         self.tabs = QTabWidget()
         self.tabs.addTab(split, _("Standings"))
         self.tabs.addTab(self.bracket, _("Bracket"))
+        from clubdesk.ui.prizes_panel import PrizesPanel
+
+        self.prizes = PrizesPanel(state)  # rule T13e (issue 19)
+        self.tabs.addTab(self.prizes, _("Prizes"))
         top = QHBoxLayout()
         top.addWidget(QLabel(_("Event")))
         top.addWidget(self.event_box, 1)
@@ -112,7 +117,8 @@ class StandingsSection(QWidget):
         self.event_box.blockSignals(True)
         self.event_box.clear()
         for ev in self.events:
-            self.event_box.addItem(f"{ev.name} ({ev.ruleset}, {ev.format})", ev.id)
+            kind = f"{L.ruleset_label(ev.ruleset)}, {L.format_label(ev.format)}"
+            self.event_box.addItem(f"{ev.name} ({kind})", ev.id)
         if current is None:  # first opening: the running event with the latest published round
             current = R.default_event(self.state.db)
         if current is not None:
@@ -136,7 +142,9 @@ class StandingsSection(QWidget):
         if ev is None:
             self.model.set_standings([], [])
             self.title.setText(_("No event yet."))
+            self.prizes.show_event(None)
             return
+        self.prizes.show_event(ev.id)
         try:
             st = ST.event_standings(self.state.db, ev.id)
         except ServiceError as exc:

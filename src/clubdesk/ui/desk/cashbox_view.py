@@ -16,12 +16,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clubdesk.i18n import _
+from clubdesk.i18n import N_, _
 from clubdesk.services import desk
 from clubdesk.ui.desk.common import Column, RowsModel, money
 from clubdesk.ui.state import DeskState
 
-METHOD_NAMES = {"cash": "Cash", "card": "Card", "transfer": "Bank transfer", "pos": "POS"}
+METHOD_NAMES = {"cash": N_("Cash"), "card": N_("Card"), "transfer": N_("Bank transfer"), "pos": N_("POS")}
 
 
 class CashBoxView(QWidget):

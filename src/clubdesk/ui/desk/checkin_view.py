@@ -73,7 +73,7 @@ class CheckinView(QWidget):
         if event_id is None:
             self.counter.setText(_("Choose an event first."))
             return
-        rows = [r for r in desk.entrants(self.state.db, event_id) if r.status == "registered"]
+        rows = [r for r in desk.by_name(desk.entrants(self.state.db, event_id)) if r.status == "registered"]
         done = sum(1 for r in rows if r.checked_in)
         self.counter.setText(
             _("{done} of {total} registered entrants checked in.").format(done=done, total=len(rows))

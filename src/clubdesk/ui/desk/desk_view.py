@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
+    QInputDialog,
     QLabel,
     QLineEdit,
     QMessageBox,
@@ -25,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from clubdesk import labels as L
 from clubdesk.i18n import _
 from clubdesk.services import desk, lookup
 from clubdesk.services import events as ev_service
@@ -39,13 +41,6 @@ from clubdesk.ui.theme import themed
 from clubdesk.ui.widgets.name_field import NameField
 from clubdesk.ui.widgets.tables import row_table
 
-STATUS_NAMES = {
-    "registered": "Registered",
-    "waitlisted": "Waiting list",
-    "withdrawn": "Withdrawn",
-    "no_show": "No-show",
-    "disqualified": "Disqualified",
-}
 STATUS_COLORS = {
     "waitlisted": "#8a5a00",
     "withdrawn": "#777777",
@@ -60,7 +55,7 @@ def entrant_columns() -> list[Column]:
         Column(_("Name"), lambda r: r.name),
         Column(
             _("Status"),
-            lambda r: _(STATUS_NAMES.get(r.status, r.status)),
+            lambda r: L.entrant_status_label(r.status),
             False,
             lambda r: STATUS_COLORS.get(r.status),
         ),
@@ -145,6 +140,11 @@ class EntrantsView(QWidget):
             _("Places of registered entrants not checked in go to waiting entrants present")
         )
         self.no_show_button.clicked.connect(self.no_shows)
+        # rule B1: a pair league's partners drawn by lot, once (issue 19)
+        self.pairs_draw_button = QPushButton(_("Draw pairs by lot…"))
+        self.pairs_draw_button.setObjectName("pairsDrawButton")
+        self.pairs_draw_button.setToolTip(_("Rule B1: the league's partners drawn by lot, once, from a seed"))
+        self.pairs_draw_button.clicked.connect(self._ask_pairs_draw)
         pay_box = QGroupBox(_("Selected entrant"))
         pay_layout = QVBoxLayout(pay_box)
         pay_layout.addWidget(self.selected_label)
@@ -161,6 +161,7 @@ class EntrantsView(QWidget):
         act_row.addWidget(self.withdraw_button)
         act_row.addWidget(self.promote_button)
         act_row.addStretch(1)
+        act_row.addWidget(self.pairs_draw_button)
         act_row.addWidget(self.no_show_button)
         pay_layout.addLayout(act_row)
 
@@ -184,12 +185,13 @@ class EntrantsView(QWidget):
     def refresh(self) -> None:
         keep = self.selected()
         event_id = self.section.event_id()
-        rows = [] if event_id is None else desk.entrants(self.state.db, event_id)
+        rows = [] if event_id is None else desk.by_name(desk.entrants(self.state.db, event_id))
         self.model.set_rows(rows)
         info = self.section.event_info()
         if info is not None:
             pair = info.entry_type != "single"
             self.partner.setVisible(pair)
+            self.pairs_draw_button.setVisible(info.entry_type == "pair")
             registered = sum(1 for r in rows if r.status == "registered")
             waiting = sum(1 for r in rows if r.status == "waitlisted")
             paid = sum(r.paid for r in rows)
@@ -359,6 +361,35 @@ class EntrantsView(QWidget):
         )
         self._changed(text or _("No place changed hands: no waiting entrant is present."))
 
+    def _ask_pairs_draw(self) -> None:
+        import random
+
+        seed, ok = QInputDialog.getInt(
+            self,
+            _("Draw pairs by lot"),
+            _("Seed of the draw (the same seed gives the same pairs):"),
+            random.randrange(1, 1_000_000),
+            0,
+            2_147_483_647,
+        )
+        if ok:
+            self.draw_pairs(seed)
+
+    def draw_pairs(self, seed: int) -> bool:
+        """Rule B1: draw the event's pairs by lot from ``seed``; the drawn pairs are shown."""
+        from clubdesk.services import pairs_draw
+
+        event_id = self.section.event_id()
+        if event_id is None:
+            return False
+        try:
+            res = pairs_draw.draw_league_pairs(self.state.db, self.state.actor, event_id, seed)
+        except ServiceError as exc:
+            set_message(self.message, exc.message, False)
+            return False
+        self._changed(" ".join(res.explanations))
+        return True
+
 
 class OutboxView(QWidget):
     def __init__(self, section: DeskSection) -> None:
@@ -472,7 +503,12 @@ class DeskSection(QWidget):
                 fee += " " + _("({early} if paid by {day})").format(
                     early=money(info.early_fee, info.currency), day=info.early_until.isoformat()
                 )
-            parts = [info.ruleset, info.format, _("fee {fee}").format(fee=fee), _(info.status)]
+            parts = [
+                L.ruleset_label(info.ruleset),
+                L.format_label(info.format),
+                _("fee {fee}").format(fee=fee),
+                L.event_status_label(info.status),
+            ]
             if info.start_at is not None:
                 parts.append(_("start {when:%Y-%m-%d %H:%M}").format(when=info.start_at))
             self.event_line.setText(" · ".join(parts))

@@ -16,7 +16,9 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor, QFont
 
+from clubdesk.collation import sort_string
 from clubdesk.i18n import _
+from clubdesk.labels import localized_number
 from clubdesk.standings.table import format_value
 from clubdesk.standings.tiebreaks import TIEBREAK_NAMES
 
@@ -153,15 +155,15 @@ class StandingsModel(QAbstractTableModel):
             if col == COL_NAME:
                 return line.name
             if col == COL_POINTS:
-                return line.points
+                return localized_number(str(line.points))
             if col == self.lives_col:
                 return line.lives
-            return line.tiebreaks.get(code or "", "")
+            return localized_number(line.tiebreaks.get(code or "", ""))
         if role == SORT_ROLE:
             if col == COL_PLACE:
                 return float(line.rank)
             if col == COL_NAME:
-                return line.name.casefold()
+                return sort_string(line.name)  # the language's alphabet
             if col == self.lives_col:
                 return _num(line.lives or 0)
             return line.sort_values.get("PTS" if col == COL_POINTS else code or "", 0.0)

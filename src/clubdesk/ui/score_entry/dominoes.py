@@ -221,14 +221,20 @@ class GapleEntryForm(_DominoFamilyForm):
         self.watch(self.last_tile, self.two_ends, self.dead00, self.dead66)
         self._outcome_changed()
 
+    def _block_fines(self) -> bool:
+        """Rule B6 (fine_in_block): a blocked hand's caught 0-0 / 6-6 is fined: name its holder."""
+        p = self.rules.params
+        return bool(getattr(p, "caught_double", "") == "fine" and getattr(p, "fine_in_block", False))
+
     def _visible(self) -> dict[QWidget, bool]:
         out = self.kind() == "out"
+        dead = out or (self.kind() == "block" and self._block_fines())
         return {
             **super()._visible(),
             self.last_tile: out,
             self.two_ends: out,
-            self.dead00: out,
-            self.dead66: out,
+            self.dead00: dead,
+            self.dead66: dead,
         }
 
     def read_entry(self) -> Entry:
@@ -243,7 +249,11 @@ class GapleEntryForm(_DominoFamilyForm):
                 "dead": {"0-0": self.dead00.currentData(), "6-6": self.dead66.currentData()},
             }
         if k == "block":
-            return {"type": "block", "seat": self.seat_no(), "pips": self.read_pips()}
+            entry: Entry = {"type": "block", "seat": self.seat_no(), "pips": self.read_pips()}
+            d00, d66 = self.dead00.currentData(), self.dead66.currentData()
+            if self._block_fines() and (d00 is not None or d66 is not None):
+                entry["dead"] = {"0-0": d00, "6-6": d66}  # rule B6: fined in a blocked hand too
+            return entry
         if k == "redeal":
             return {"type": "redeal"}
         if k == "six_doubles":
@@ -286,6 +296,13 @@ class GapleEntryForm(_DominoFamilyForm):
             )
         if nxt.get("seat_change"):
             parts.append(self.seat_change_notice())
+        if nxt.get("barred_leads"):
+            # rule B3: a hint before every hand's lead, not only the first
+            parts.append(
+                _("not led with {tiles}; else the partner leads (B3)").format(
+                    tiles=" / ".join(nxt["barred_leads"])
+                )
+            )
         return "; ".join(parts)
 
     def seat_change_notice(self) -> str:

@@ -8,13 +8,16 @@ G gammon, B backgammon), Tab, the cube's value, Tab, Space for a drop, Enter.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
-from PySide6.QtWidgets import QCheckBox, QSpinBox, QWidget
+from PySide6.QtWidgets import QCheckBox, QFileDialog, QMessageBox, QPushButton, QSpinBox, QWidget
 
+from clubdesk.games import EntryError, RulesetError
 from clubdesk.i18n import _
-from clubdesk.ui.score_entry.base import Entry, SheetEntryForm, add_no_choice, chosen
+from clubdesk.services.base import ServiceError
+from clubdesk.ui.score_entry.base import Entry, EntryChange, SheetEntryForm, add_no_choice, chosen
 from clubdesk.ui.score_entry.keys import KeyCombo
 from clubdesk.ui.theme import themed
 
@@ -76,6 +79,14 @@ class TavlaEntryForm(SheetEntryForm):
         self.watch(self.outcome, self.side, self.kind, self.cube, self.dropped, self.reason)
         self._drop_wording()
         self._outcome_changed()
+        # issue 19: a match record written by backgammon software (.mat), previewed, then saved as entries
+        self.import_button = QPushButton(_("Import match file…"))
+        self.import_button.setObjectName("importMatchFile")
+        self.import_button.setAutoDefault(False)
+        self.import_button.clicked.connect(self._choose_match_file)
+        self.inputs.addRow("", self.import_button)
+        # asked with the preview text before the games are saved; tests replace it
+        self.confirm_import: Callable[[str], bool] = self._ask_import
 
     def _drop_wording(self, *_args: object) -> None:
         """The drop in the words of the table: "refused a double to N"; the engine's contract stores the
@@ -101,6 +112,82 @@ class TavlaEntryForm(SheetEntryForm):
 
     def first_input(self) -> QWidget:
         return self.outcome
+
+    # ------------------------------------------------------------------ match files (issue 19)
+    def _choose_match_file(self) -> None:
+        path, _filter = QFileDialog.getOpenFileName(
+            self, _("Import match file"), "", _("Match files (*.mat *.txt);;All files (*)")
+        )
+        if path:
+            self.import_match_file(Path(path))
+
+    def _ask_import(self, text: str) -> bool:
+        answer = QMessageBox.question(self, _("Import match file"), text)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def import_match_file(self, path: Path) -> bool:
+        """Read a match file, show its games and save them as this sheet's entries when accepted.
+        False (with the reason shown) when refused or cancelled; the sheet is then as it was."""
+        from clubdesk.services.match_files import read_match_file, swapped
+
+        params = self.rules.params
+        try:
+            rec = read_match_file(path, crawford=params.crawford)
+        except ServiceError as exc:
+            self.show_error(exc.message)
+            return False
+        if rec.match_length != params.match_length:
+            self.show_error(
+                _("{f} is a {n}-point match; this table plays {m} points.").format(
+                    f=path.name, n=rec.match_length, m=params.match_length
+                )
+            )
+            return False
+        if rec.begins_mid_match:
+            a, b = rec.start_scores[0]
+            self.show_error(
+                _("{f} begins at {a}-{b}, not 0-0: enter the earlier games by hand.").format(
+                    f=path.name, a=a, b=b
+                )
+            )
+            return False
+        # the file's left-hand player is side 1 unless his name is the other side's
+        swap = rec.players[0] == self.side_names[1] and rec.players[1] != self.side_names[1]
+        entries: list[Entry] = swapped(rec.entries) if swap else [dict(e) for e in rec.entries]
+        names = (rec.players[1], rec.players[0]) if swap else rec.players
+        lines = [
+            _("{a} (side 1) – {b} (side 2), {n}-point match").format(
+                a=names[0], b=names[1], n=rec.match_length
+            )
+        ]
+        for i, g in enumerate(rec.games, start=1):
+            start = (g.start[1], g.start[0]) if swap else g.start
+            winner = 1 - g.winner if swap else g.winner
+            lines.append(
+                _("game {i}: {x}-{y}, side {w} wins {p} (cube {c})").format(
+                    i=i, x=start[0], y=start[1], w=winner + 1, p=g.points, c=g.cube
+                )
+                + ("  " + _("(Crawford)") if g.crawford else "")
+            )
+        if self._entries:
+            lines.append(_("This replaces the {n} entries on the sheet.").format(n=len(self._entries)))
+        lines.append(_("Save these {n} games as the sheet?").format(n=len(entries)))
+        try:
+            self._replay(entries)
+        except EntryError as exc:
+            self.show_error(str(exc))
+            return False
+        if not self.confirm_import("\n".join(lines)):
+            return False
+        try:
+            if self.save is not None:
+                self.save(EntryChange("replace", 0, None, tuple(entries)))
+        except (ServiceError, ValueError, RulesetError) as exc:
+            self.show_error(getattr(exc, "message", None) or str(exc))
+            return False
+        self.show_error(None)
+        self._set_entries(entries)
+        return True
 
     def read_entry(self) -> Entry:
         k = str(chosen(self.outcome, _("the outcome (type its first letter)")))

@@ -1,0 +1,187 @@
+"""Forfeit deadlines at the minute boundaries (rule G15: gaple, before the match start; rule T3b: tavla,
+after the table call), a notice of lateness (G15: the referee decides), and an abandonment in a domino-es
+team encounter (rule E20: the game is lost, the encounter goes on unless the ruleset says otherwise)."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from clubdesk.models.audit import AuditEntry
+from clubdesk.models.event import Event
+from clubdesk.services import results as RS
+from clubdesk.services import rounds as R
+from clubdesk.services.base import ServiceError
+from tests.integration.test_night_helpers import DESK, REF, make_event, open_db
+
+CALL = datetime(2026, 5, 1, 19, 0)
+START = datetime(2026, 5, 1, 19, 30)
+
+
+def _night(tmp_path: Path, ruleset: str, **kw: object):  # type: ignore[no-untyped-def]
+    db = open_db(tmp_path)
+    if ruleset == "tavla":
+        ev, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=2, match_lengths=[3])
+    else:
+        ev, _ids = make_event(db, ruleset=ruleset, fmt="swiss", players=4, rounds=2)
+    R.propose_round(db, DESK, ev)
+    R.publish_round(db, DESK, ev, call_at=CALL, **kw)  # type: ignore[arg-type]
+    return db, ev
+
+
+def test_g15_gaple_walkover_possible_from_ten_minutes_before_the_start(tmp_path: Path) -> None:
+    db, ev = _night(tmp_path, "gaple-tournament", start_at=START)
+    rv = R.get_round(db, ev, 1)
+    # rule G15: present at the latest 10 minutes before the start (19:30) -> 19:20, not 19:30 + 10
+    assert (rv.forfeit_due, rv.forfeit_rule) == (START - timedelta(minutes=10), "G15")
+    with pytest.raises(ServiceError) as err:
+        RS.forfeit(db, REF, ev, 1, 1, 1, now=datetime(2026, 5, 1, 19, 19, 59))
+    assert err.value.code == "too-early" and "19:20" in err.value.message and "G15" in err.value.message
+    res = RS.forfeit(db, REF, ev, 1, 1, 1, now=datetime(2026, 5, 1, 19, 20))
+    assert res.as_json()["status"] == "confirmed"  # the walkover at 19:20 sharp
+
+
+def test_g15_without_a_start_time_the_call_is_the_start(tmp_path: Path) -> None:
+    db, ev = _night(tmp_path, "gaple-tournament")
+    assert R.get_round(db, ev, 1).forfeit_due == CALL - timedelta(minutes=10)
+    # at the start (the call) an absent side can be forfeited
+    assert RS.forfeit(db, REF, ev, 1, 1, 0, now=CALL).as_json()["status"] == "confirmed"
+
+
+def test_t3b_tavla_forfeit_possible_from_ten_minutes_after_the_call(tmp_path: Path) -> None:
+    db, ev = _night(tmp_path, "tavla", start_at=START)
+    rv = R.get_round(db, ev, 1)
+    assert (rv.forfeit_due, rv.forfeit_rule) == (CALL + timedelta(minutes=10), "T3b")
+    with pytest.raises(ServiceError) as err:
+        RS.forfeit(db, REF, ev, 1, 1, 1, now=datetime(2026, 5, 1, 19, 9, 59))
+    assert err.value.code == "too-early" and "19:10" in err.value.message and "T3b" in err.value.message
+    res = RS.forfeit(db, REF, ev, 1, 1, 1, now=datetime(2026, 5, 1, 19, 10))
+    assert res.as_json()["score"] == [3, 0]  # rule T9a: match length-0
+
+
+def test_forfeit_deadline_is_a_ruleset_parameter(tmp_path: Path) -> None:
+    # a club overriding tavla's forfeit_from to "start": the deadline is then 10 minutes before the start
+    db = open_db(tmp_path)
+    ev, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=2, match_lengths=[3])
+    with db.session() as s:
+        e = s.get(Event, ev)
+        assert e is not None
+        e.ruleset_overrides = json.dumps({"forfeit_from": "start"})
+    R.propose_round(db, DESK, ev)
+    R.publish_round(db, DESK, ev, call_at=CALL, start_at=START)
+    assert R.get_round(db, ev, 1).forfeit_due == START - timedelta(minutes=10)
+
+
+def test_g15_notice_of_lateness_suspends_the_walkover_and_the_referee_decides(tmp_path: Path) -> None:
+    db, ev = _night(tmp_path, "gaple-tournament", start_at=START)
+    RS.late_notice(db, DESK, ev, 1, 1, 1, "Budi (captain, by phone)", now=datetime(2026, 5, 1, 19, 15))
+    late = datetime(2026, 5, 1, 19, 25)
+    with pytest.raises(ServiceError) as err:
+        RS.forfeit(db, REF, ev, 1, 1, 1, now=late)
+    assert err.value.code == "late-notice" and "Budi" in err.value.message and "19:15" in err.value.message
+    # the other side has given no notice: its walkover stays automatic
+    with pytest.raises(ServiceError) as err:
+        RS.decide_late_notice(db, DESK, ev, 1, 1, walkover=True, reason="not here")
+    assert err.value.code == "referee-only"
+    RS.decide_late_notice(db, REF, ev, 1, 1, walkover=False, reason="traffic, arriving 19:40")
+    assert R.get_round(db, ev, 1).tables[0].status == "waiting"
+    res = RS.decide_late_notice(db, REF, ev, 1, 1, walkover=True, reason="still absent at 19:45")
+    assert res.as_json()["status"] == "confirmed"
+    with db.session() as s:
+        acts = [a.action for a in s.scalars(select(AuditEntry).order_by(AuditEntry.id))]
+    assert "late-notice" in acts and acts.count("late-decision") == 2
+
+
+def _encounter(tmp_path: Path, overrides: dict[str, object] | None = None):  # type: ignore[no-untyped-def]
+    db = open_db(tmp_path)
+    ev, _ids = make_event(db, ruleset="domino-es", fmt="round-robin", players=2, per_entrant=4, entry="team")
+    if overrides:
+        with db.session() as s:
+            e = s.get(Event, ev)
+            assert e is not None
+            e.ruleset_overrides = json.dumps(overrides)
+    R.configure(db, DESK, ev, encounter_games=2)
+    R.propose_round(db, DESK, ev)
+    R.publish_round(db, DESK, ev)
+    return db, ev
+
+
+D0 = {"type": "domino", "seat": 0, "pips": [0, 30, 20, 25]}  # side 0 scores 75 (E18)
+
+
+def test_e20_abandonment_loses_the_game_and_the_encounter_goes_on(tmp_path: Path) -> None:
+    db, ev = _encounter(tmp_path)
+    RS.add_entry(db, DESK, ev, 1, 1, D0, game_no=1)
+    RS.add_entry(db, DESK, ev, 1, 1, {"type": "abandon", "side": 1}, game_no=1)
+    t = R.get_round(db, ev, 1).tables[0]
+    assert t.score == (1, 0) and t.status == "in_play"  # game 1 lost by side 1; game 2 still to play
+    RS.add_entry(db, DESK, ev, 1, 1, {"type": "domino", "seat": 1, "pips": [30, 0, 40, 30]}, game_no=2)
+    assert R.get_round(db, ev, 1).tables[0].score == (1, 1)  # side 1 wins game 2: the encounter is 1-1
+    # the act says which (E20): the game is lost, play goes on
+    from clubdesk.services import reports as REP
+
+    act = REP.incident_act_data(db, ev, 1, 1)
+    e20 = [i for i in act.incidents if "E20" in i.kind]
+    assert len(e20) == 1 and "abandons game 1" in e20[0].text and "play goes on" in e20[0].text
+    # and the score sheet, read back from the PDF
+    from pypdf import PdfReader
+
+    out = tmp_path / "sheet.pdf"
+    REP.generate(db, REP.ReportRequest("score-sheets", ev, 1, 1), out)
+    text = " ".join((pg.extract_text() or "") for pg in PdfReader(out).pages)
+    assert "abandonment, E20: the pair loses the game" in " ".join(text.split())
+
+
+def test_e20_abandonment_ends_the_encounter_where_the_ruleset_says_so(tmp_path: Path) -> None:
+    db, ev = _encounter(tmp_path, {"abandon_ends_match": True})
+    RS.add_entry(db, DESK, ev, 1, 1, {"type": "abandon", "side": 1}, game_no=1)
+    t = R.get_round(db, ev, 1).tables[0]
+    assert t.score == (2, 0) and t.status == "pending"
+    with pytest.raises(ServiceError) as err:
+        RS.add_entry(db, DESK, ev, 1, 1, D0, game_no=2)
+    assert "E20" in err.value.message
+    from clubdesk.services import reports as REP
+
+    act = REP.incident_act_data(db, ev, 1, 1)
+    assert [i.text for i in act.incidents if "E20" in i.kind][0].endswith("the pair loses the match")
+
+
+def test_upgrade_keeps_old_domino_es_events_ending_the_encounter_on_abandonment(tmp_path: Path) -> None:
+    # rule E20: the preset's default changed; events made before keep the old reading as an override
+    import sqlite3
+
+    from clubdesk.db import Database, upgrade
+
+    path = tmp_path / "old.sqlite3"
+    db = Database(path, backups_dir=tmp_path / "b")
+    ev, _ids = make_event(db, ruleset="domino-es", fmt="round-robin", players=2, per_entrant=2, entry="pair")
+    other, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=2, rounds=1, name="tavla")
+    db.close()
+    _downgrade(path, "0005_discipline")  # the events as a database before this migration holds them
+    upgrade(path)
+    con = sqlite3.connect(path)
+    rows = dict(con.execute("SELECT id, ruleset_overrides FROM events").fetchall())
+    con.close()
+    assert json.loads(rows[ev]) == {"abandon_ends_match": True}
+    # the other rulesets are not given the E20 reading (a tavla event keeps only issue 29's old T12b reading)
+    assert json.loads(rows[other] or "{}") == {"bh_unplayed": "fide"}
+
+
+def _downgrade(path: Path, revision: str) -> None:
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine
+
+    from clubdesk.db import MIGRATIONS_DIR
+
+    engine = create_engine(f"sqlite:///{path}")
+    with engine.begin() as connection:
+        cfg = Config()
+        cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+        cfg.attributes["connection"] = connection
+        command.downgrade(cfg, revision)
+    engine.dispose()
