@@ -72,6 +72,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("ClubDesk")
+    from clubdesk.ui.theme import load_fonts
+
+    load_fonts()  # the bundled DejaVu fonts: every glyph the screens use exists (✔, –, ş, ñ …)
     i18n.set_language(args.lang or "en")
     if args.db is not None and not args.db.exists() and not confirm_new_file(args.db):
         return 1  # issue 23: a mistyped --db does not silently start a new club

@@ -37,10 +37,12 @@ from clubdesk import labels as L
 from clubdesk.i18n import _, ngettext
 from clubdesk.services import discipline as X
 from clubdesk.services import discipline_rules as DR
+from clubdesk.services import lookup
 from clubdesk.services.base import ServiceError
 from clubdesk.timefmt import local_text
 from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, parse_money, set_message
 from clubdesk.ui.state import DeskState
+from clubdesk.ui.widgets.name_field import NameField
 from clubdesk.ui.widgets.tables import row_table
 
 
@@ -128,9 +130,10 @@ class IncidentDialog(_Form):
         self.kinds = X.kinds_for_event(state.db, event_id)
         for k in self.kinds:
             self.kind.addItem(k.title(), k.key)
-        self.player = QLineEdit()
+        # the event's players by name (accent-insensitive), or a member (licence) number
+        self.player = NameField(lambda text: lookup.entrant_member_choices(state.db, event_id, text))
         self.player.setObjectName("incidentPlayer")
-        self.player.setPlaceholderText(_("member (licence) number"))
+        self.player.setPlaceholderText(_("player: name or member (licence) number"))
         self.side = QComboBox()
         self.side.addItem(_("from the player"), None)
         self.side.addItem(_("first named side"), 0)
@@ -171,7 +174,7 @@ class IncidentDialog(_Form):
             table_no=self.table_no.value(),
             kind=str(self.kind.currentData()),
             text=self.text.toPlainText(),
-            player=self.player.text().strip() or None,
+            player=self.player.value() or None,
             hand=_opt(self.hand),
             game_no=self.game_no.value(),
             side=self.side.currentData(),

@@ -1,15 +1,16 @@
 """The main window: a sidebar of sections, the section's screen, and a status bar.
 
-Keyboard: Ctrl+1 … Ctrl+8 open the sections in sidebar order; F2 switches the acting person (F2 then Enter
-picks the previous person at once).
+Keyboard: Ctrl+1 … Ctrl+8 open the sections in sidebar order (no section uses them) and put the focus in
+the section's first field; F2 switches the acting person (F2 then Enter picks the previous person at once);
+Ctrl+PgDown / Ctrl+PgUp move between a section's tabs; Tab leaves a table (``ui/shortcuts.py``).
 """
 
 from __future__ import annotations
 
 import base64
 
-from PySide6.QtCore import QByteArray, Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtCore import QByteArray, QRect, Qt, QTimer
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -23,6 +24,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QScrollArea,
     QStackedWidget,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -32,15 +34,20 @@ from clubdesk.i18n import LANGUAGE_NAMES, _
 from clubdesk.services import settings as settings_service
 from clubdesk.services.base import ROLE_LABELS, Actor, Role
 from clubdesk.ui.sections import SECTIONS, Section, load_factory
+from clubdesk.ui.shortcuts import first_field, leave_tables_by_tab, tab_pages
 from clubdesk.ui.state import DeskState
+from clubdesk.ui.theme import themed
+from clubdesk.ui.widgets.fit import fit_combos
 
 GEOMETRY_KEY = "ui.geometry"
+DEFAULT_SIZE = (1200, 780)
+FRAME_ALLOWANCE = (16, 40)  # what the window manager's frame and title bar take, about
 
 STYLE = """
 QListWidget#navigation { background: #1f2a37; color: #e5e7eb; border: none; font-size: 12pt; }
 QListWidget#navigation::item { padding: 10px 14px; }
 QListWidget#navigation::item:selected { background: #2563eb; color: white; }
-QStatusBar { background: #f3f4f6; }
+QStatusBar { background: palette(alternate-base); color: palette(window-text); }
 QLabel#actorLabel { font-weight: 600; padding-right: 8px; }
 """
 
@@ -61,7 +68,7 @@ class EmptySection(QWidget):
         text.setWordWrap(True)
         soon = QLabel(_("Nothing here yet."))
         soon.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        soon.setStyleSheet("color: #666;")
+        soon.setStyleSheet(themed("color: #666;"))
         for w in (title, text, soon):
             layout.addWidget(w)
         layout.addStretch(2)
@@ -93,7 +100,7 @@ class ActorDialog(QDialog):
         form.addRow(_("Name or initials"), self.name)
         form.addRow(_("Role"), self.role)
         self.error = QLabel("")
-        self.error.setStyleSheet("color: #b00020;")
+        self.error.setStyleSheet(themed("color: #b00020;"))
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -128,14 +135,14 @@ class MainWindow(QMainWindow):
         self.nav = QListWidget()
         self.nav.setObjectName("navigation")
         self.nav.setFixedWidth(190)
-        self.setStyleSheet(STYLE)
+        self.setStyleSheet(themed(STYLE))
         self.stack = QStackedWidget()
         self.pages: dict[str, QWidget] = {}
         self._build_sections()
         for i in range(len(SECTIONS)):
             shortcut = QShortcut(QKeySequence(f"Ctrl+{i + 1}"), self)
             shortcut.activated.connect(lambda i=i: self._open_row(i))
-        self.nav.currentRowChanged.connect(self.stack.setCurrentIndex)
+        self.nav.currentRowChanged.connect(self._open_section)
         central = QWidget()
         layout = QHBoxLayout(central)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -157,6 +164,23 @@ class MainWindow(QMainWindow):
         self._apply_role()
         self._restore_geometry()
 
+    def _open_section(self, row: int) -> None:
+        self.stack.setCurrentIndex(row)
+        self.focus_section()
+
+    def focus_section(self) -> None:
+        """The focus goes into the section just opened (its own ``focus_first`` or its first field), so its
+        keys work at once and the sidebar keeps only Ctrl+1 … Ctrl+8."""
+        page = self.current_page()
+        if page is None:
+            return
+        own = getattr(page, "focus_first", None)
+        if callable(own):
+            own()
+            return
+        field = first_field(page)
+        (field or page).setFocus(Qt.FocusReason.ShortcutFocusReason)
+
     def _open_row(self, row: int) -> None:
         if not self.nav.item(row).isHidden():
             self.nav.setCurrentRow(row)
@@ -171,6 +195,11 @@ class MainWindow(QMainWindow):
             factory = load_factory(section)
             page = factory(self.state) if factory is not None else EmptySection(section)
             page.setObjectName(f"section_{section.key}")
+            fit_combos(page)  # a long event or member name never widens the screen (1366×768, issue 20)
+            leave_tables_by_tab(page)
+            tab_widgets = page.findChildren(QTabWidget)
+            if tab_widgets:  # a section's tabs: Ctrl+PgDown / Ctrl+PgUp from anywhere in the section
+                tab_pages(tab_widgets[0], page)
             self.pages[section.key] = page
             # each section scrolls inside the window, so a small screen still shows all of it
             holder = QScrollArea()
@@ -211,6 +240,7 @@ class MainWindow(QMainWindow):
         self.nav.blockSignals(False)
         self.show_section(key or SECTIONS[0].key)
         self.stack.setCurrentIndex(max(0, self.nav.currentRow()))
+        self.focus_section()
         self._refresh_status()
         self._apply_role()  # a scorer's session still shows only the night's screens (issue 23)
         self.statusBar().showMessage(_("Language: {name}").format(name=LANGUAGE_NAMES.get(lang, lang)), 8000)
@@ -263,10 +293,27 @@ class MainWindow(QMainWindow):
 
     def _restore_geometry(self) -> None:
         raw = settings_service.get(self.state.db, GEOMETRY_KEY)
-        if isinstance(raw, str):
-            self.restoreGeometry(QByteArray(base64.b64decode(raw)))
-        else:
-            self.resize(1200, 780)
+        if isinstance(raw, str) and self.restoreGeometry(QByteArray(base64.b64decode(raw))):
+            if self.available().contains(self.geometry()):
+                return
+        self.fit_to_screen()
+
+    def available(self) -> QRect:
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        return screen.availableGeometry() if screen is not None else QRect(0, 0, 1200, 780)
+
+    def fit_to_screen(self) -> None:
+        """The window opens inside the screen's available area (a 1366×768 laptop, 150 % scaling): the
+        default 1200×780, made smaller to fit, with room for the title bar, centred."""
+        avail = self.available()
+        frame = FRAME_ALLOWANCE
+        width = min(DEFAULT_SIZE[0], avail.width() - frame[0])
+        height = min(DEFAULT_SIZE[1], avail.height() - frame[1])
+        self.resize(width, height)
+        self.move(
+            avail.x() + (avail.width() - width) // 2,
+            avail.y() + max(0, (avail.height() - height - frame[1]) // 2),
+        )
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
         data = base64.b64encode(bytes(self.saveGeometry().data())).decode("ascii")
