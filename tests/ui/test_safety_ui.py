@@ -134,3 +134,16 @@ def test_the_window_asks_before_creating_a_new_database(qtbot, tmp_path, monkeyp
     assert app.main(["--db", str(target)]) == 1
     assert len(asked) == 1 and str(target) in asked[0]
     assert not target.exists()  # nothing created
+
+
+def test_a_one_person_club_is_offered_its_first_account(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
+    window = _window(qtbot, db)
+    offer = window.findChild(QPushButton, "staffOffer")
+    assert offer.isVisible()
+    offer.click()
+    assert window.current_section() == "settings"
+    panel = window.pages["settings"].safety
+    panel.findChild(QLineEdit, "staffName").setText("Ibu Sari")
+    panel.findChild(QLineEdit, "staffPin").setText("2468")
+    panel.findChild(QPushButton, "staffAdd").click()
+    assert not offer.isVisible()  # accounts exist: F2 and the start ask for a PIN from now on

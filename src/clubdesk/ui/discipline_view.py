@@ -42,6 +42,7 @@ from clubdesk.services.base import ServiceError
 from clubdesk.timefmt import local_text
 from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, parse_money, set_message
 from clubdesk.ui.state import DeskState
+from clubdesk.ui.theme import themed
 from clubdesk.ui.widgets.name_field import NameField
 from clubdesk.ui.widgets.tables import row_table
 
@@ -448,7 +449,16 @@ class DisciplineSection(QWidget):
             ]
         )
         self.audit_view = _table(self.audit, "auditTable")
+        # issue 23: the hash chain tells whether the log was edited outside ClubDesk
+        self.verify_button = QPushButton(_("Check the log's chain"))
+        self.verify_button.setObjectName("auditVerify")
+        self.verify_button.clicked.connect(self.verify_audit)
+        self.chain_label = QLabel("")
+        self.chain_label.setObjectName("auditChain")
+        self.chain_label.setWordWrap(True)
+        filters.addWidget(self.verify_button)
         au_layout.addLayout(filters)
+        au_layout.addWidget(self.chain_label)
         au_layout.addWidget(self.audit_view, 1)
 
         self.tabs = QTabWidget()
@@ -536,7 +546,17 @@ class DisciplineSection(QWidget):
         }
 
     def refresh_audit(self) -> None:
-        self.audit.set_rows(X.audit_rows(self.state.db, limit=5000, **self.audit_filters()))
+        rows = X.audit_rows(self.state.db, limit=5000, viewer=self.state.actor, **self.audit_filters())
+        self.audit.set_rows(rows)
+
+    def verify_audit(self) -> bool:
+        """Walk the audit log's hash chain; a break is named by its row and time (issue 23)."""
+        from clubdesk.services.audit_chain import verify_chain
+
+        report = verify_chain(self.state.db)
+        self.chain_label.setText(report.message())
+        self.chain_label.setStyleSheet("" if report.ok else themed("color: #b00020; font-weight: 600;"))
+        return report.ok
 
     def _data_changed(self, area: str) -> None:
         if area != "discipline-section":

@@ -19,9 +19,11 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QMainWindow,
+    QPushButton,
     QScrollArea,
     QStackedWidget,
     QTabWidget,
@@ -155,6 +157,12 @@ class MainWindow(QMainWindow):
         self.actor_label.setObjectName("actorLabel")
         self.statusBar().addWidget(self.db_label, 1)
         self.statusBar().addPermanentWidget(self.actor_label)
+        # issue 23: a one-person club is offered its first staff account (the secretary's)
+        self.staff_offer = QPushButton(_("Create the first staff account…"))
+        self.staff_offer.setObjectName("staffOffer")
+        self.staff_offer.setFlat(True)
+        self.staff_offer.clicked.connect(self.offer_staff_accounts)
+        self.statusBar().addPermanentWidget(self.staff_offer)
         QShortcut(QKeySequence("F2"), self).activated.connect(self.switch_actor)
         state.actorChanged.connect(lambda _a: self._refresh_status())
         state.actorChanged.connect(lambda _a: self._apply_role())
@@ -265,6 +273,16 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(_("ClubDesk — {club}").format(club=club))
         self.db_label.setText(_("Database: {path}").format(path=self.state.db.path))
         self.actor_label.setText(_("Acting: {actor}  (F2 to switch)").format(actor=self.state.actor.label()))
+        from clubdesk.services import staff
+
+        self.staff_offer.setVisible(not staff.has_accounts(self.state.db))
+
+    def offer_staff_accounts(self) -> None:
+        """Settings, with the cursor in the new person's name (the first account is the secretary's)."""
+        self.show_section("settings")
+        field = self.pages["settings"].findChild(QLineEdit, "staffName")
+        if field is not None:
+            field.setFocus()
 
     def switch_actor(self) -> None:
         from clubdesk.services import staff
