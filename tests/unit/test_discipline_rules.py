@@ -295,3 +295,15 @@ def test_parse_side(text: str, side: int) -> None:
 def test_parse_side_refuses_others() -> None:
     with pytest.raises(DisciplineRuleError):
         dr.parse_side("2")
+
+
+@pytest.mark.parametrize(("lang", "text"), [("id", "ke-3"), ("es", "3.ª"), ("tr", "3."), ("en", "3rd")])
+def test_ordinal_in_each_language(lang: str, text: str) -> None:
+    # rule E19: the act's "3rd time by this pair" reads right in every language, not "3rd kez"
+    from clubdesk import i18n
+
+    i18n.set_language(lang)
+    try:
+        assert dr.ordinal(3) == text
+    finally:
+        i18n.set_language("en")

@@ -227,8 +227,17 @@ def occurrence(previous: Iterable[CountedIncident], kind: str, side: int | None,
     return 1 + sum(1 for p in previous if p.kind == kind and p.side == side and p.game_no == game_no)
 
 
+# How each language writes "the n-th (time)": Indonesian "ke-3", Spanish "3.ª" (vez), Turkish "3." (kez).
+_ORDINALS = {"id": "ke-{n}", "es": "{n}.ª", "tr": "{n}."}
+
+
 def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th, 11th… (English; other languages translate the whole counter sentence)."""
+    """1st, 2nd, 3rd, 4th, 11th… in English; ke-3, 3.ª, 3. in the other languages (rule E19's counter)."""
+    from clubdesk.i18n import current_language
+
+    pattern = _ORDINALS.get(current_language())
+    if pattern is not None:
+        return pattern.format(n=n)
     if 10 <= n % 100 <= 20:
         suffix = "th"
     else:

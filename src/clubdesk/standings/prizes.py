@@ -140,7 +140,7 @@ class PrizePlan:
         if any(m < 0 for m in money):
             raise PrizeError("bad-amount", _("A prize cannot be negative."))
         if not 0 <= self.pool_rate <= BASIS:
-            raise PrizeError("bad-pool-rate", _("The pool is between 0% and 100% of the fees."))
+            raise PrizeError("bad-pool-rate", _("The pool is a share of the fees from 0 to 100 percent."))
         shares = [p.pool_share for p in self.places] + [c.pool_share for c in self.categories]
         if any(s < 0 for s in shares) or sum(shares) > BASIS:
             raise PrizeError("bad-shares", _("Pool shares must be positive and add up to at most 100%."))
