@@ -27,7 +27,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session
 
 from clubdesk import labels as L
@@ -1092,10 +1092,12 @@ def audit_rows(
     person: str | None = None,
     limit: int | None = None,
     viewer: Actor | None = None,
+    after: tuple[datetime, int] | None = None,
 ) -> list[AuditRow]:
     """Every change (results, pairings, penalties, money, members): who, when, before and after, newest
-    first. ``person`` matches who acted, or a name or member number in what changed (accents ignored)."""
-    from clubdesk.services.permissions import allowed, mask_contacts
+    first; ``after`` (the at and id of the last row shown) gives the next page. ``person`` matches who
+    acted, or a name or member number in what changed (accents ignored)."""
+    from clubdesk.services.permissions import allowed
     from clubdesk.services.text import fold
 
     # phones and e-mails in what changed: the secretary's alone; others see them masked (T14, issue 23)
@@ -1108,9 +1110,23 @@ def audit_rows(
             q = q.where(AuditEntry.round_no == round_no)
         if table_no is not None:
             q = q.where(AuditEntry.table_no == table_no)
-        rows = list(s.scalars(q.order_by(AuditEntry.at.desc(), AuditEntry.id.desc())))
+        if after is not None:  # keyset paging (issue 22): the rows older than the last one shown
+            at, last_id = after
+            q = q.where(or_(AuditEntry.at < at, and_(AuditEntry.at == at, AuditEntry.id < last_id)))
+        q = q.order_by(AuditEntry.at.desc(), AuditEntry.id.desc())
+        needle = fold(person) if person and person.strip() else ""
+        if limit is not None and not needle:
+            q = q.limit(limit)  # issue 22: the page in SQL, not the whole log in memory
+        rows = s.scalars(q.execution_options(yield_per=2000))
+        out = _audit_out(rows, needle, limit, see_contacts)
+    return out
+
+
+def _audit_out(rows: Any, needle: str, limit: int | None, see_contacts: bool) -> list[AuditRow]:
+    from clubdesk.services.permissions import mask_contacts
+    from clubdesk.services.text import fold
+
     out: list[AuditRow] = []
-    needle = fold(person) if person and person.strip() else ""
     for r in rows:
         if needle and not any(
             needle in fold(t) for t in (r.actor_name, r.before or "", r.after or "", r.entity_id or "")
