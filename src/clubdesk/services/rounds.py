@@ -217,22 +217,32 @@ def entrant_members(s: Session, entrant_id: int) -> list[Member]:
 
 
 def the_field(s: Session, ev: Event, round_no: int) -> F.Field:
-    """Rule T3a: registered and checked in; latecomers from their first round; withdrawn ones are out."""
+    """Rule T3a: registered and checked in; latecomers from their first round; withdrawn ones are out.
+    The players of every entrant in one query (issue 22: no query per entrant)."""
     ids: list[str] = []
     ratings: dict[str, int] = {}
     clubs: dict[str, str | None] = {}
+    players: dict[int, list[tuple[float, int | None]]] = {}
+    for ent, rating, club in s.execute(
+        select(EntrantMember.entrant_id, Member.rating, Member.club_id)
+        .join(Member, Member.id == EntrantMember.member_id)
+        .join(Entrant, Entrant.id == EntrantMember.entrant_id)
+        .where(Entrant.event_id == ev.id, EntrantMember.left_at.is_(None))
+        .order_by(EntrantMember.id)
+    ):
+        players.setdefault(ent, []).append((rating, club))
     for e in s.scalars(select(Entrant).where(Entrant.event_id == ev.id).order_by(Entrant.id)):
         if e.status != "registered" or e.checked_in_at is None:
             continue
         if e.joins_from_round and e.joins_from_round > round_no:
             continue
         ids.append(str(e.id))
-        members = entrant_members(s, e.id)
+        members = players.get(e.id, [])
         if e.rating is not None:
             ratings[str(e.id)] = round(e.rating)
         elif members:
-            ratings[str(e.id)] = round(sum(m.rating for m in members) / len(members))
-        club_ids = {m.club_id for m in members}
+            ratings[str(e.id)] = round(sum(r for r, _c in members) / len(members))
+        club_ids = {c for _r, c in members}
         clubs[str(e.id)] = f"club{club_ids.pop()}" if len(club_ids) == 1 and None not in club_ids else None
     return F.Field(tuple(ids), ratings, clubs)
 
