@@ -47,6 +47,20 @@ def open_database(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     return db
 
 
+def confirm_new_file(path: Path) -> bool:
+    """Ask before creating a new, empty club database at ``path`` (a mistyped ``--db`` is the usual cause)."""
+    from PySide6.QtWidgets import QMessageBox
+
+    answer = QMessageBox.question(
+        None,
+        _("ClubDesk"),
+        _("{path} does not exist. Create a new, empty club database there?").format(path=path),
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+        QMessageBox.StandardButton.No,
+    )
+    return answer == QMessageBox.StandardButton.Yes
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     paths.setup_logging()
@@ -58,7 +72,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("ClubDesk")
+    from clubdesk.ui.theme import load_fonts
+
+    load_fonts()  # the bundled DejaVu fonts: every glyph the screens use exists (✔, –, ş, ñ …)
     i18n.set_language(args.lang or "en")
+    if args.db is not None and not args.db.exists() and not confirm_new_file(args.db):
+        return 1  # issue 23: a mistyped --db does not silently start a new club
     try:
         db = open_database(args)
     except DatabaseError as exc:

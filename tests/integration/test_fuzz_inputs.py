@@ -259,3 +259,42 @@ def test_a_penalty_above_the_target_is_refused(demo_db: Database) -> None:
         )
     assert info.value.code in ("points-too-high", "locked")
     assert json.dumps(info.value.message)
+
+
+mat_lines = st.one_of(
+    st.text(max_size=40),
+    st.sampled_from(
+        [
+            " 5 point match",
+            " Game 1",
+            " jonnyb1169x : 0                      jonnyb1169 : 0",
+            " 1) 31: 8/5 6/5                       42: 8/4 6/4",
+            " 2)  Doubles => 2                     Takes",
+            " 2)  Takes                            Doubles => 4",
+            " 3)  Drops                            Wins 2 points",
+            "                                      Wins 1 point",
+            " 4)  Wins 3 points",
+            " Game 2",
+        ]
+    ),
+)
+
+
+@FAST
+@given(lines=st.lists(mat_lines, max_size=10))
+def test_fuzzed_match_files_are_refused_with_a_line_and_a_reason(lines: list[str]) -> None:
+    from clubdesk.games.tavla import MatError, parse_mat
+
+    try:
+        parse_mat("\n".join(lines))
+    except MatError as exc:
+        assert exc.line >= 1 and str(exc).startswith(f"line {exc.line}: ")
+
+
+def test_a_take_before_any_double_is_refused_with_its_line() -> None:
+    from clubdesk.games.tavla import MatError, parse_mat
+
+    text = " 5 point match\n Game 1\n A : 0                      B : 0\n 1)  Takes\n"
+    with pytest.raises(MatError) as info:
+        parse_mat(text)
+    assert info.value.line == 4

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 from PySide6.QtWidgets import QWidget
 
@@ -19,3 +22,33 @@ def show_active(qtbot, widget: QWidget) -> QWidget:  # type: ignore[no-untyped-d
 def active(qtbot):  # type: ignore[no-untyped-def]
     """``active(widget)`` shows the widget as the active window (shortcuts and focus work)."""
     return lambda widget: show_active(qtbot, widget)
+
+
+@pytest.fixture(scope="session")
+def demo_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo club (``clubdesk --demo``), filled once for the screen tests that walk the whole window."""
+    from clubdesk.db import Database
+    from clubdesk.services import demo
+
+    path = tmp_path_factory.mktemp("demo") / "demo.sqlite3"
+    db = Database(path)
+    demo.fill_demo(db)
+    db.close()
+    return path
+
+
+@pytest.fixture
+def window(qtbot, demo_file: Path, tmp_path: Path):  # type: ignore[no-untyped-def]
+    """The main window on a fresh copy of the demo club, shown and active."""
+    from clubdesk.db import Database
+    from clubdesk.ui.main_window import MainWindow
+    from clubdesk.ui.state import DeskState
+
+    path = tmp_path / "demo.sqlite3"
+    shutil.copy(demo_file, path)
+    db = Database(path)
+    win = MainWindow(DeskState(db))
+    show_active(qtbot, win)
+    yield win
+    win.close()
+    db.close()

@@ -104,6 +104,47 @@ def test_an_amount_with_too_many_decimals_is_refused_next_to_the_form(qtbot, db)
     assert desk.entrant(db, ev.id, entrant).paid == 0
 
 
+def test_name_completion_finds_sukru_from_sukru_and_registers_him(qtbot, active, db) -> None:  # type: ignore[no-untyped-def]
+    """Issue 20, item 5: a member is asked for by name; "sukru" (no accents, lower case) offers Şükrü Işık,
+    as the register's search does, and choosing him registers member 1001."""
+    ev = _club(db)
+    section = DeskSection(DeskState(db, ACTOR))
+    active(section)
+    view = section.entrants_view
+    view.number.setFocus()
+    qtbot.keyClicks(view.number, "sukru")
+    offered = view.number.choices()
+    assert len(offered) == 1 and offered[0].startswith("Şükrü Işık") and "1001" in offered[0]
+    assert view.number.completer_.popup().isVisible()
+    view.number.choose(offered[0])
+    assert view.number.text().startswith("Şükrü Işık") and view.number.value() == "1001"
+    view.register()
+    assert [(r.name, r.members) for r in desk.entrants(db, ev.id)] == [("Şükrü Işık", ("1001",))]
+    # and the check-in screen finds him by name among the event's entrants
+    section.tabs.setCurrentWidget(section.checkin_view)
+    field = section.checkin_view.field
+    field.setFocus()
+    qtbot.keyClicks(field, "ISIK")
+    (label,) = field.choices()
+    field.choose(label)
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert "Şükrü Işık" in section.checkin_view.result.text()
+    assert desk.entrants(db, ev.id)[0].checked_in
+
+
+def test_a_member_number_typed_still_works(qtbot, db) -> None:  # type: ignore[no-untyped-def]
+    from clubdesk.services.lookup import member_choices
+
+    _club(db)
+    # a number offers no list (it is used as typed); "jose munoz" finds José Muñoz by both words
+    assert [c.key for c in member_choices(db, "jose munoz")] == ["1003"]
+    section = DeskSection(DeskState(db, ACTOR))
+    qtbot.addWidget(section)
+    qtbot.keyClicks(section.entrants_view.number, "1002")
+    assert section.entrants_view.number.choices() == []
+    assert section.entrants_view.number.value() == "1002"
+
+
 def test_pairs_drawn_by_lot_from_the_entrants_screen(qtbot, db) -> None:  # type: ignore[no-untyped-def]
     # rule B1: a pair league's partners drawn by lot once (issue 19)
     numbers = [f"20{k:02d}" for k in range(1, 7)]

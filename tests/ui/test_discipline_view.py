@@ -158,3 +158,21 @@ def test_ctrl_i_opens_the_incident_form(qtbot, setup, active) -> None:  # type: 
     qtbot.keyClick(section, Qt.Key.Key_I, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: bool(opened), timeout=2000)
     assert opened == [True]
+
+
+def test_audit_view_reports_an_outside_edit_of_the_log(qtbot, setup) -> None:  # type: ignore[no-untyped-def]
+    # issue 23: the hash chain names the first row edited outside ClubDesk
+    import sqlite3
+
+    state, _eid, _rv = setup
+    db = state.db
+    section = DisciplineSection(state)
+    qtbot.addWidget(section)
+    assert section.verify_audit() and "intact" in section.chain_label.text()
+    con = sqlite3.connect(db.path)
+    victim = con.execute("SELECT min(id) FROM audit_log").fetchone()[0] + 1
+    con.execute("UPDATE audit_log SET reason = 'nothing happened' WHERE id = ?", (victim,))
+    con.commit()
+    con.close()
+    assert not section.verify_audit()
+    assert f"row {victim}" in section.chain_label.text() and "edited" in section.chain_label.text()

@@ -49,6 +49,93 @@ def test_bad_fee_shown_next_to_the_field_and_nothing_saved(qtbot, db) -> None:  
     assert list_events(db) == []
 
 
+def _two_events(db):  # type: ignore[no-untyped-def]
+    from clubdesk.services.events import EventData, create_event
+
+    a = create_event(db, ACTOR, EventData(name="Spring Cup", ruleset="tavla", format="swiss"))
+    b = create_event(db, ACTOR, EventData(name="Summer Cup", ruleset="tavla", format="swiss"))
+    return a, b
+
+
+def test_editor_asks_before_discarding_a_new_event_being_typed(qtbot, db, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QMessageBox
+
+    a, b = _two_events(db)
+    section = EventsSection(DeskState(db, ACTOR))
+    qtbot.addWidget(section)
+    ed = section.editor
+    section.new_event()
+    qtbot.keyClicks(ed.name, "Autumn Cup")
+    assert "unsaved" in ed.title.text()
+    answers: list[str] = []
+
+    def answer(which):  # type: ignore[no-untyped-def]
+        def ask() -> QMessageBox.StandardButton:
+            answers.append(which.name)
+            return which
+
+        return ask
+
+    # the list selection moves: asked, Cancel keeps the event being typed
+    monkeypatch.setattr(ed, "ask_discard", answer(QMessageBox.StandardButton.Cancel))
+    row = next(i for i, e in enumerate(section.model.rows) if e.id == a.id)
+    section.table.selectRow(row)
+    assert answers == ["Cancel"]
+    assert ed.name.text() == "Autumn Cup" and ed.event_id is None
+    assert not section.table.selectionModel().selectedRows()
+    # Save saves it first, then the chosen event opens
+    monkeypatch.setattr(ed, "ask_discard", answer(QMessageBox.StandardButton.Save))
+    section.table.selectRow(row)
+    assert "Autumn Cup" in [e.name for e in list_events(db)]
+    assert ed.event_id == a.id and ed.name.text() == "Spring Cup"
+    # an edit discarded on purpose is gone, and nothing is asked when nothing changed
+    ed.name.setText("Spring Cup 2")
+    monkeypatch.setattr(ed, "ask_discard", answer(QMessageBox.StandardButton.Discard))
+    section.new_event()
+    assert ed.event_id is None and ed.name.text() == ""
+    assert "Spring Cup 2" not in [e.name for e in list_events(db)]
+    n = len(answers)
+    section.new_event()
+    assert len(answers) == n
+
+
+def test_title_and_buttons_follow_the_saved_state(qtbot, db) -> None:  # type: ignore[no-untyped-def]
+    section = EventsSection(DeskState(db, ACTOR))
+    qtbot.addWidget(section)
+    ed = section.editor
+    assert ed.title.text() == "New event" and not ed.status_button.isEnabled()
+    ed.name.setText("Winter Cup")
+    ed.ruleset.setCurrentText("tavla")
+    assert ed.save()
+    # after saving: the title is the event's, no unsaved changes, its status can be set
+    assert ed.title.text() == "Winter Cup"
+    assert ed.status_button.isEnabled() and not ed.save_button.isEnabled()
+    ed.venue.setText("Kadıköy")
+    assert ed.title.text() == "Winter Cup — unsaved changes" and ed.save_button.isEnabled()
+
+
+def test_a_running_event_is_read_only_with_the_reason(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from clubdesk.services import rounds as R
+    from tests.integration.test_night_helpers import DESK, make_event, open_db
+
+    db = open_db(tmp_path)
+    ev, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=2, match_lengths=[3])
+    R.propose_round(db, DESK, ev)
+    R.publish_round(db, DESK, ev)
+    section = EventsSection(DeskState(db, ACTOR))
+    qtbot.addWidget(section)
+    row = next(i for i, e in enumerate(section.model.rows) if e.id == ev)
+    section.table.selectRow(row)
+    ed = section.editor
+    assert ed.event_id == ev
+    # the fields the services refuse to change once the draw is made are read-only, and the form says why
+    assert not ed.ruleset.isEnabled() and not ed.format.isEnabled()
+    assert ed.fee.isReadOnly() and ed.currency.isReadOnly()
+    assert ed.locked_reason.isVisibleTo(ed) and "draw is made" in ed.locked_reason.text()
+    # what may still change stays editable
+    assert not ed.venue.isReadOnly() and ed.capacity.isEnabled()
+
+
 def test_the_editor_shows_the_readings_and_switches_an_old_event(qtbot, db) -> None:  # type: ignore[no-untyped-def]
     # issue 29: an event upgraded with the old readings shows them, previews the switch and saves it
     import json

@@ -149,7 +149,7 @@ def test_correction_of_a_confirmed_result_shows_its_preview(
     form.focus_sheet()
     press(qtbot, Qt.Key.Key_Return)
     assert form.correcting == 0
-    form.side.setCurrentIndex(1)
+    form.side.setCurrentIndex(form.side.findData(1))
     press(qtbot, Qt.Key.Key_Return)
     # the preview was shown before saving: the winner changes
     assert shown and "winner of this table changes" in shown[0]
@@ -247,7 +247,12 @@ def test_domino_team_encounter_game_two_in_score_entry(qtbot, active, tmp_path: 
     assert panel.game_no == 2 and panel.seats_label is not None
     # rule E7b: side 2 lost game 1, its players (seats 2 and 4) swap for game 2
     swapped = [seats1[0], seats1[3], seats1[2], seats1[1]]
-    assert ", ".join(swapped) in panel.seats_label.text()
+    from clubdesk.models.member import Member
+
+    with db.session() as s:
+        name_of = {m.number: m.name for m in s.query(Member)}
+    # the seats are named by their players, not by member number (issue 20)
+    assert ", ".join(name_of[n] for n in swapped) in panel.seats_label.text()
     for n in (1, 2):
         entries = tuple([d1] * n)
         panel._save_change(EntryChange("append", n - 1, d1, entries))
@@ -255,6 +260,231 @@ def test_domino_team_encounter_game_two_in_score_entry(qtbot, active, tmp_path: 
     assert len(games[1]) == 2 and games[2] == [d1, d1]
     # game 2 to side 2 (75, 150): the encounter ends level 1-1
     assert R.get_round(db, ev, 1).tables[0].score == (1, 1)
+
+
+def gaple_night(tmp_path: Path):  # type: ignore[no-untyped-def]
+    db = open_db(tmp_path)
+    ev, _ids = make_event(
+        db, ruleset="gaple-tournament", fmt="swiss", players=4, rounds=2, name="Gaple night"
+    )
+    R.propose_round(db, DESK, ev)
+    R.publish_round(db, DESK, ev, call_at=R.local_now())
+    return db, ev
+
+
+def test_initials_typed_again_into_a_reopened_table_save_nothing(qtbot, active, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 20: a table reopened with remembered initials opens its form; "SR" + Enter typed there (the
+    scorer expecting the initials prompt) saves nothing; a redeal is saved only after a confirming Enter."""
+    from clubdesk.services import results as RS
+
+    db, ev = gaple_night(tmp_path)
+    section = RoundsSection(DeskState(db, REF))
+    active(section)
+    section.select_event(ev)
+    panel = section.open_table(1)
+    assert panel is not None and focus() is panel.initials
+    typed(qtbot, "SR")
+    press(qtbot, Qt.Key.Key_Return)
+    section.open_table(2)
+    # the next table offers the same initials, selected: Enter keeps them
+    assert section.panel is not None and section.panel.initials.text() == "SR"
+    section.open_table(1)
+    form = section.panel.form
+    assert form is not None and focus() is form.outcome
+    typed(qtbot, "SR")  # S picks "six doubles", R "redeal"
+    press(qtbot, Qt.Key.Key_Return)
+    assert RS.table_entries(db, ev, 1, 1).get(1, []) == []
+    assert form.mode.isVisible() and "Enter again" in form.mode.text()
+    # Esc cancels: still nothing; the outcome chosen and one Enter: asked again, nothing saved
+    press(qtbot, Qt.Key.Key_Escape)
+    press(qtbot, Qt.Key.Key_Return)
+    assert RS.table_entries(db, ev, 1, 1).get(1, []) == []
+    press(qtbot, Qt.Key.Key_Return)  # the confirming Enter
+    qtbot.waitUntil(lambda: RS.table_entries(db, ev, 1, 1).get(1, []) == [{"type": "redeal"}], timeout=2000)
+    # an outcome without its seat saves nothing either ("o" Enter)
+    typed(qtbot, "o")
+    press(qtbot, Qt.Key.Key_Return)
+    press(qtbot, Qt.Key.Key_Return)
+    assert RS.table_entries(db, ev, 1, 1)[1] == [{"type": "redeal"}]
+    assert "seat" in form.error.text()
+
+
+def test_undo_survives_switching_tables(qtbot, active, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from clubdesk.services import results as RS
+
+    db, ev = gaple_night(tmp_path)
+    section = RoundsSection(DeskState(db, REF))
+    active(section)
+    section.select_event(ev)
+    panel = section.open_table(1)
+    panel.initials.setText("SR")
+    panel._initials_given()
+    form = panel.form
+    form.outcome.setCurrentIndex(form.outcome.findData("out"))
+    form.seat.setCurrentIndex(form.seat.findData(0))
+    form.pips[1].setText("10")
+    assert form.submit()
+    qtbot.waitUntil(lambda: len(RS.table_entries(db, ev, 1, 1).get(1, [])) == 1, timeout=2000)
+    section.open_table(2)
+    section.open_table(1)
+    assert section.panel is panel and panel.form is form and form.undo_stack.canUndo()
+    form.undo_stack.undo()
+    assert RS.table_entries(db, ev, 1, 1).get(1, []) == []
+
+
+def test_switching_event_clears_the_table_panel(qtbot, active, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db, ev = night(tmp_path)
+    other, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=2, name="Other night")
+    R.propose_round(db, DESK, other)
+    R.publish_round(db, DESK, other)
+    state = DeskState(db, REF)
+    section = RoundsSection(state)
+    active(section)
+    section.select_event(ev)
+    panel = section.open_table(1)
+    assert panel is not None and panel.isVisible()
+    # the panel names its event and round
+    assert "Test night" in panel.event_label.text() and "round 1" in panel.event_label.text()
+    section.select_event(other)
+    assert section.panel is None and not panel.isVisible()
+    assert section.placeholder.isVisible()
+    # a change elsewhere (dataChanged) reloads the list but never brings the other event's table back
+    state.dataChanged.emit("desk")
+    assert section.panel is None
+    section.open_table(1)
+    assert "Other night" in section.panel.event_label.text()
+
+
+def test_gaple_seats_show_their_players_and_the_seat_change_is_announced(
+    qtbot, active, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """Issue 20, item 6: the seat box names the player in the seat (pair A at seats 1 and 3, pair B at 2
+    and 4, CONTRACTS.md §1); after a game is won the G19 seat change names who swaps."""
+    db = open_db(tmp_path)
+    ev, ids = make_event(
+        db,
+        ruleset="gaple-tournament",
+        fmt="round-robin",
+        players=2,
+        per_entrant=2,
+        entry="pair",
+        name="Pairs",
+    )
+    R.propose_round(db, DESK, ev)
+    R.publish_round(db, DESK, ev)
+    section = RoundsSection(DeskState(db, REF))
+    active(section)
+    section.select_event(ev)
+    panel = section.open_table(1)
+    panel.initials.setText("SR")
+    panel._initials_given()
+    form = panel.form
+    sides = R.get_round(db, ev, 1).tables[0].sides
+    # make_event names the players of its k-th entrant (1-based) "Player <k>a" and "Player <k>b"
+    ka, kb = ids.index(sides[0]) + 1, ids.index(sides[1]) + 1
+    a_players = [f"Player {ka}a", f"Player {ka}b"]
+    b_players = [f"Player {kb}a", f"Player {kb}b"]
+    seats = [form.seat.itemText(form.seat.findData(k)) for k in range(4)]
+    assert a_players[0] in seats[0] and b_players[0] in seats[1]
+    assert a_players[1] in seats[2] and b_players[1] in seats[3]
+    # pair A wins game 1: seat 1 goes out hand after hand with 30 pips left to the opponents (GN1)
+    out = {"type": "out", "seat": 0, "pips": [0, 15, 0, 15], "last_tile": None, "two_ends": False}
+    out["dead"] = {"0-0": None, "6-6": None}
+    for _k in range(30):
+        form.load_entry(out)
+        assert form.submit(), form.error.text()
+        if form.result.get("games") and form.result["games"][0].get("winner") is not None:
+            break
+    assert form.result["games"][0]["winner"] == 0
+    # rule G19: the opponents (pair B, who lost) change seats, and the notice names them
+    assert "G19" in form.hint.text()
+    assert b_players[0] in form.hint.text() and b_players[1] in form.hint.text()
+
+
+def test_tavla_drop_says_the_double_refused_and_its_points_before_saving(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from clubdesk.ui.score_entry import TavlaEntryForm
+
+    saved: list[object] = []
+    form = TavlaEntryForm("tavla", params={"match_length": 7}, save=saved.append, side_names=("Ayşe", "Can"))
+    qtbot.addWidget(form)
+    form.outcome.setCurrentIndex(form.outcome.findData("game"))
+    form.side.setCurrentIndex(form.side.findData(1))
+    form.cube.setValue(2)
+    # the drop is worded as the table says it: "refused a double to 4"
+    assert "double to 4" in form.dropped.text()
+    form.dropped.setChecked(True)
+    # the field says it holds the cube before the double (the engine's contract, rule T7a)
+    assert "before the double" in form.inputs.labelForField(form.cube).text()
+    # the points are explained before anything is saved: the game scores the cube before the double = 2
+    assert saved == []
+    assert "2" in form.preview.text() and "dropped" in form.preview.text()
+    assert form.submit()
+    assert saved and form.result["score"] == [0, 2]
+
+
+def test_an_open_table_follows_a_change_made_elsewhere(qtbot, active, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 20, item 1: the open table is never stale: a change stored elsewhere (the discipline area, a
+    second desk) shows on its sheet and state when dataChanged says so."""
+    from clubdesk.services import results as RS
+
+    db, ev = night(tmp_path)
+    state = DeskState(db, REF)
+    section = RoundsSection(state)
+    active(section)
+    section.select_event(ev)
+    panel = section.open_table(1)
+    panel.initials.setText("SR")
+    panel._initials_given()
+    form = panel.form
+    assert form.entries == []
+    game = {"type": "game", "winner": 0, "kind": "single", "cube": 1, "dropped": False}
+    RS.add_entry(db, DESK, ev, 1, 1, game)
+    state.dataChanged.emit("discipline")
+    assert section.panel is panel and panel.form.entries == [game]
+    assert panel.table.status == "in_play" and "1–0" in panel.status.text()
+
+
+def test_a_substitute_asked_for_by_name_takes_the_seat(qtbot, active, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Issue 20, item 5 (rule E7b): the substitution names both players; the substitute takes the seat of
+    the player he replaces, and the seats shown say so."""
+    from clubdesk.models.member import Member
+    from clubdesk.services import results as RS
+
+    db = open_db(tmp_path)
+    ev, _ids = make_event(db, ruleset="domino-es", fmt="round-robin", players=2, per_entrant=4, entry="team")
+    R.configure(db, DESK, ev, encounter_games=2)
+    R.propose_round(db, DESK, ev)
+    R.publish_round(db, DESK, ev)
+    seats = RS.encounter_seats(db, ev, 1, 1, 1)
+    with db.session() as s:
+        name_of = {m.number: m.name for m in s.query(Member)}
+    leaving = seats[0]
+    # the leaving player's team mate who does not play this game: "Player <k>a" is replaced by "<k>c"
+    spare = next(n for n, nm in name_of.items() if nm == name_of[leaving][:-1] + "c")
+    section = RoundsSection(DeskState(db, REF))
+    active(section)
+    section.select_event(ev)
+    panel = section.open_table(1)
+    panel.initials.setText("SR")
+    panel._initials_given()
+
+    def fill(dialog) -> int:  # type: ignore[no-untyped-def]
+        # by name: the leaving player is offered among the seated ones only
+        dialog.out.setText(name_of[leaving])
+        dialog.out._offer(name_of[leaving])
+        (label,) = dialog.out.choices()
+        dialog.out.choose(label)
+        dialog.into._offer(name_of[spare])
+        dialog.into.choose(next(c for c in dialog.into.choices() if spare in c))
+        dialog.side.setCurrentIndex(0)
+        dialog.accept()
+        return int(dialog.result())
+
+    monkeypatch.setattr(rounds_view.SubstituteDialog, "exec", fill)
+    assert panel.open_substitute()
+    assert RS.encounter_seats(db, ev, 1, 1, 1)[0] == spare
+    assert name_of[spare] in panel.seats_label.text()
+    assert name_of[leaving] not in panel.seats_label.text()
 
 
 def test_domino_table_asks_for_the_scorer_and_counter_of_each_pair(qtbot, active, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

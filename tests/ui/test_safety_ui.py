@@ -116,3 +116,34 @@ def test_auto_backup_skips_quiet_periods(db: Database) -> None:
     settings_service.put(db, SEC, "club.name", "Changed")
     auto.run("auto", only_if_changed=True)
     assert len(safety.backups(db)) == 2
+
+
+def test_the_window_asks_before_creating_a_new_database(qtbot, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QMessageBox
+
+    from clubdesk import app
+
+    asked: list[str] = []
+
+    def no(*args, **kwargs):  # type: ignore[no-untyped-def]
+        asked.append(args[2])
+        return QMessageBox.StandardButton.No
+
+    monkeypatch.setattr(QMessageBox, "question", no)
+    target = tmp_path / "typo.sqlite3"
+    assert app.main(["--db", str(target)]) == 1
+    assert len(asked) == 1 and str(target) in asked[0]
+    assert not target.exists()  # nothing created
+
+
+def test_a_one_person_club_is_offered_its_first_account(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
+    window = _window(qtbot, db)
+    offer = window.findChild(QPushButton, "staffOffer")
+    assert offer.isVisible()
+    offer.click()
+    assert window.current_section() == "settings"
+    panel = window.pages["settings"].safety
+    panel.findChild(QLineEdit, "staffName").setText("Ibu Sari")
+    panel.findChild(QLineEdit, "staffPin").setText("2468")
+    panel.findChild(QPushButton, "staffAdd").click()
+    assert not offer.isVisible()  # accounts exist: F2 and the start ask for a PIN from now on

@@ -36,6 +36,13 @@ def cell(form, row: int, col: int) -> str:  # type: ignore[no-untyped-def]
     return str(form.model.data(form.model.index(row, col)))
 
 
+def choose(combo, data: object) -> None:  # type: ignore[no-untyped-def]
+    """An explicit choice (the outcome, seat and side start with none)."""
+    i = combo.findData(data)
+    assert i > 0, data
+    combo.setCurrentIndex(i)
+
+
 def test_entry_form_for_picks_the_family(qtbot) -> None:  # type: ignore[no-untyped-def]
     for ruleset, cls in (
         ("gaple-tournament", GapleEntryForm),
@@ -96,6 +103,8 @@ def test_impossible_pip_count_is_refused_inline(qtbot, active) -> None:  # type:
     saved: list[EntryChange] = []
     form = GapleEntryForm("gaple-tournament", save=saved.append)
     active(form)
+    choose(form.outcome, "out")
+    choose(form.seat, 0)
     form.pips[1].setFocus()
     # 7 tiles hold at most 12+11+10+10+9+9+8 = 69 pips: 70 is impossible
     type_text(qtbot, "70")
@@ -114,8 +123,8 @@ def test_impossible_pip_count_is_refused_inline(qtbot, active) -> None:  # type:
 def test_went_out_with_pips_in_hand_is_refused(qtbot) -> None:  # type: ignore[no-untyped-def]
     form = GapleEntryForm("gaple-tournament")
     qtbot.addWidget(form)
-    form.outcome.setCurrentIndex(form.outcome.findData("block"))
-    form.seat.setCurrentIndex(0)
+    choose(form.outcome, "block")
+    choose(form.seat, 0)
     for f, v in zip(form.pips, ("60", "60", "60", "0"), strict=True):
         f.setText(v)
     # 180 > 168 pips in the whole double-six set
@@ -207,6 +216,8 @@ def test_a_refused_save_is_shown_and_nothing_changes(qtbot) -> None:  # type: ig
 
     form = TavlaEntryForm("tavla", save=refuse)
     qtbot.addWidget(form)
+    choose(form.outcome, "game")
+    choose(form.side, 0)
     assert not form.submit()
     assert form.error.text() == "Round 1 is locked."
     assert form.entries == []
@@ -215,7 +226,8 @@ def test_a_refused_save_is_shown_and_nothing_changes(qtbot) -> None:  # type: ig
 def test_domino_es_hand(qtbot) -> None:  # type: ignore[no-untyped-def]
     form = DominoEntryForm("domino-es", side_names=("Home", "Away"))
     qtbot.addWidget(form)
-    form.seat.setCurrentIndex(2)  # seat 3 goes out
+    choose(form.outcome, "domino")
+    choose(form.seat, 2)  # seat 3 goes out
     for f, v in zip(form.pips, ("12", "7", "", "9"), strict=True):
         f.setText(v)
     assert form.submit()
@@ -259,6 +271,7 @@ def test_tavla_games_with_the_keyboard_and_crawford_marked(qtbot, active) -> Non
     form.cube.setFocus()
     type_text(qtbot, "1")
     key(qtbot, Qt.Key.Key_Return)
+    assert len(saved) == 2
     assert (cell(form, 1, COL_TOT_A), cell(form, 1, COL_TOT_B)) == ("2", "1")
     assert "Crawford" in cell(form, 1, COL_ENTRY)
     assert "Crawford" not in cell(form, 0, COL_ENTRY)
@@ -268,6 +281,8 @@ def test_tavla_games_with_the_keyboard_and_crawford_marked(qtbot, active) -> Non
 def test_tavla_match_end_stops_entry(qtbot) -> None:  # type: ignore[no-untyped-def]
     form = TavlaEntryForm("tavla", params={"match_length": 3})
     qtbot.addWidget(form)
+    choose(form.outcome, "game")
+    choose(form.side, 0)
     form.kind.setCurrentIndex(form.kind.findData("backgammon"))
     assert form.submit()
     # rule T7c: backgammon x3 = 3 points: the match to 3 is won
@@ -293,11 +308,43 @@ def test_final_score_form(qtbot, active) -> None:  # type: ignore[no-untyped-def
 def test_the_impossible_pip_field_is_framed_red(qtbot) -> None:  # type: ignore[no-untyped-def]
     form = GapleEntryForm("gaple-tournament")
     qtbot.addWidget(form)
+    choose(form.outcome, "out")
+    choose(form.seat, 0)
     form.pips[2].setText("70")  # more than the 69 a hand can hold
     assert "b00020" in form.pips[2].styleSheet()
     assert form.pips[3].styleSheet() == ""
     form.pips[2].setText("7")
     assert form.pips[2].styleSheet() == ""
+
+
+def test_enter_in_the_outcome_list_never_saves(qtbot, active) -> None:  # type: ignore[no-untyped-def]
+    """Issue 20: letters typed into the outcome list as the form opens, then Enter, save nothing: Enter there
+    takes the outcome and moves on; an outcome that is an entry by itself needs a confirming Enter."""
+    saved: list[EntryChange] = []
+    form = DominoEntryForm("domino-es", save=saved.append, side_names=("Home", "Away"))
+    active(form)
+    form.first_input().setFocus()
+    type_text(qtbot, "b")  # block: closed hand
+    key(qtbot, Qt.Key.Key_Return)
+    assert saved == [] and focus(qtbot) is not form.outcome
+    # "a" (annulled) Enter: asked to confirm; Enter again saves it (rule E15)
+    form.first_input().setFocus()
+    type_text(qtbot, "a")
+    assert form.kind() == "annulled"
+    key(qtbot, Qt.Key.Key_Return)
+    assert saved == [] and "Enter again" in form.mode.text()
+    key(qtbot, Qt.Key.Key_Return)
+    assert len(saved) == 1 and saved[0].entry == {"type": "annulled", "lead_lost": False}
+
+
+def test_final_score_form_saves_nothing_before_a_score_is_typed(qtbot, active) -> None:  # type: ignore[no-untyped-def]
+    got: list[tuple] = []
+    form = FinalScoreForm(lambda s, p: got.append((s, p)), ("A", "B"))
+    active(form)
+    form.first_input().setFocus()
+    type_text(qtbot, "SR")  # initials typed into the form as it opens: not a score
+    key(qtbot, Qt.Key.Key_Return)
+    assert got == [] and "Type the score" in form.error.text()
 
 
 def test_gaple_club_blocked_hand_names_the_caught_double_and_hints_b3(qtbot, active) -> None:  # type: ignore[no-untyped-def]

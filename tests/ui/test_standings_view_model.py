@@ -54,3 +54,42 @@ def test_rows_columns_and_tie_explanation() -> None:
     tip = str(text(model, 1, COL_NAME, Qt.ItemDataRole.ToolTipRole))
     assert "Cem" in tip and "Deniz" in tip and "direct encounter" in tip
     assert text(model, 0, COL_NAME, Qt.ItemDataRole.ToolTipRole) is None
+
+
+def test_lives_standings_have_a_lives_column_and_explanations_follow_the_places(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 20, item 8 (rule T4g): a Lives column; the explanation never says "B ahead of A" next to A
+    placed above B (the places, not the points tie-breaks, decide a lives event)."""
+    from clubdesk.services import results as RS
+    from clubdesk.services import rounds as R
+    from clubdesk.services.base import Actor, Role
+    from clubdesk.ui.standings_view import StandingsSection
+    from clubdesk.ui.state import DeskState
+    from tests.integration.test_night_helpers import DESK, make_event, open_db
+
+    db = open_db(tmp_path)
+    ev, _ids = make_event(db, ruleset="tavla", fmt="lives", players=4, match_lengths=[3])
+    R.configure(db, DESK, ev, lives=2)
+    for r in (1, 2):
+        rv = R.propose_round(db, DESK, ev)
+        R.publish_round(db, DESK, ev)
+        for t in rv.tables:
+            if t.sides[1] is not None:
+                RS.set_score(db, DESK, ev, r, t.table, (3, 0), confirm=True)
+    section = StandingsSection(DeskState(db, Actor("Ref", Role.REFEREE)))
+    qtbot.addWidget(section)
+    section.select_event(ev)
+    model = section.model
+    headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+    assert "Lives" in headers
+    col = headers.index("Lives")
+    lives = [int(model.data(model.index(r, col))) for r in range(model.rowCount())]
+    names = [model.data(model.index(r, COL_NAME)) for r in range(model.rowCount())]
+    # two rounds, 2 lives each: every loss costs one (T4g); the list goes from most lives to fewest
+    assert lives == sorted(lives, reverse=True)
+    assert sum(2 - n for n in lives) == 4  # 2 tables a round, 2 rounds: 4 losses
+    # no explanation puts a lower row ahead of a higher one
+    for i, upper in enumerate(names):
+        for lower in names[i + 1 :]:
+            for r in range(model.rowCount()):
+                tip = model.data(model.index(r, COL_NAME), Qt.ItemDataRole.ToolTipRole) or ""
+                assert f"{lower} ahead of {upper}" not in tip

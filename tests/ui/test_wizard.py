@@ -197,6 +197,99 @@ def test_requested_bye_on_the_attendance_page(qtbot, active, tmp_path: Path) -> 
     assert "Requested bye" in wizard.preview.explanations.text()
 
 
+def test_a_late_check_in_makes_the_proposal_stale(qtbot, active, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 20: Enter in the check-in field checks in and stays on the page; a check-in after the proposal
+    invalidates it, the page says so, and the next page pairs again with everybody (T3a)."""
+    from clubdesk.models.event import Entrant as EntrantRow
+
+    db = open_db(tmp_path)
+    ev, ids = make_event(db, ruleset="tavla", fmt="swiss", players=6, rounds=3)
+    with db.session() as s:  # E5 and E6 are late: not checked in yet
+        for e in s.query(EntrantRow).filter(EntrantRow.id.in_(ids[4:])):
+            e.checked_in_at = None
+    wizard = PairingWizard(DeskState(db, REF), ev)
+    active(wizard)
+    assert "4 entrants" in wizard.attendance.summary.text()
+    wizard.next()
+    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=5000)
+    assert len(wizard.proposed.tables) == 2
+    wizard.back()
+    assert wizard.currentPage() is wizard.attendance
+    assert not wizard.attendance.stale.isVisible()
+    # E5 arrives: the code typed and Enter checks in and does not move on
+    wizard.attendance.checkin.setFocus()
+    qtbot.keyClicks(wizard.attendance.checkin, f"C{ev}X4")
+    qtbot.keyClick(wizard.attendance.checkin, Qt.Key.Key_Return)
+    assert wizard.currentPage() is wizard.attendance
+    assert "5 entrants" in wizard.attendance.summary.text()
+    # the proposal made for 4 no longer holds, and the page says so
+    assert wizard.stale()
+    assert wizard.attendance.stale.isVisible()
+    assert "paired again" in wizard.attendance.stale.text()
+    # the next page pairs again: 5 entrants, E5 among them (2 tables and a bye)
+    wizard.next()
+    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=5000)
+    assert not wizard.stale()
+    paired = {e for p in wizard.pairs for e in p if e is not None}
+    assert paired == set(ids[:5])
+    assert R.get_round(db, ev, 1).status == "proposed"
+    assert {x for t in R.get_round(db, ev, 1).tables for x in t.sides if x is not None} == set(ids[:5])
+
+
+def test_publish_is_refused_while_the_proposal_is_stale(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from clubdesk.services import desk as desk_service
+
+    db = open_db(tmp_path)
+    ev, ids = make_event(db, ruleset="tavla", fmt="swiss", players=6, rounds=3)
+    wizard = PairingWizard(DeskState(db, REF), ev)
+    qtbot.addWidget(wizard)
+    wizard.show()
+    wizard.next()
+    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=5000)
+    wizard.next()
+    wizard.next()
+    wizard.next()
+    assert wizard.currentPage() is wizard.publish_page
+    # someone withdraws at the desk while the wizard is open on the publish page
+    desk_service.withdraw(db, REF, ev, ids[0])
+    assert not wizard.validateCurrentPage()
+    assert "pair it again" in wizard.publish_page.message.text()
+    assert R.get_round(db, ev, 1).status == "proposed"
+
+
+def test_explanations_name_entrants_and_follow_a_manual_swap(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 20, item 5: the preview explains each pair by the entrants' names (never their internal ids)
+    and explains the pairs again after a swap by hand."""
+    db = open_db(tmp_path)
+    ev, ids = make_event(db, ruleset="tavla", fmt="swiss", players=6, rounds=3)
+    wizard = PairingWizard(DeskState(db, REF), ev)
+    qtbot.addWidget(wizard)
+    wizard.show()
+    wizard.next()
+    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=5000)
+    wizard.next()
+    text = wizard.preview.explanations.text()
+    # make_event names its entrants E1 … E6; their ids are not shown
+    for k, e in enumerate(ids, start=1):
+        assert f"E{k}" in text
+        assert f" {e} plays" not in text and f"plays no. 4 {e}" not in text
+    first = wizard.pairs[0]
+    # swap side B of tables 1 and 2: the lines are worked out again for the new pairs
+    wizard.swap((0, 2), (1, 2))
+    wizard.preview.fill()
+    after = wizard.preview.explanations.text()
+    assert after != text
+    a, b = wizard.name(wizard.pairs[0][0]), wizard.name(wizard.pairs[0][1])
+    assert wizard.pairs[0] != first
+    assert any(a in line and b in line for line in after.splitlines())
+    # published with the swap: the round keeps the explanation of the pairs as played, not as proposed
+    wizard.next()
+    wizard.next()
+    assert wizard.validateCurrentPage(), wizard.publish_page.message.text()
+    stored = R.get_round(db, ev, 1).explanations
+    assert any(a in line and b in line for line in stored)
+
+
 def test_wizard_publishes_the_match_start_for_g15(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     # rule G15 (issue 19): the start time is recorded; gaple's walkover deadline is 10 minutes before it
     from datetime import datetime, timedelta

@@ -549,6 +549,13 @@ def set_tables(
                 )
         else:
             forced = _check_edit(s, ev, n, new, names, actor, force_reason)
+            if {frozenset(p) for p in new} != set(refs):  # pairs changed by hand: explained again (issue 20)
+                from clubdesk.services import explain as EX
+
+                lines = EX.explain_in(s, ev, new)
+                if lines is not None:
+                    kept_lines = json.loads(rnd.explanations or "[]")[len(paired) :]  # the requested byes
+                    rnd.explanations = json.dumps([*lines, *kept_lines], ensure_ascii=False)
         real = [p for p in new if p[1] is not None]
         byes = [p for p in new if p[1] is None]
         order = F.arrange_tables([[str(x) for x in p if x is not None] for p in real], fixed)  # strict
@@ -665,6 +672,8 @@ def _total_rounds(ev: Event, st: dict[str, Any]) -> int | None:
 
 def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = None) -> RoundView:
     """Propose the next round from the event's format (nothing is final until published)."""
+    from clubdesk.services import explain as EX  # it builds on this module
+
     with db.session() as s:
         ev = get_event(s, event_id)
         n = night(s, ev)
@@ -759,7 +768,7 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
                     raise ServiceError("event-over", _("Fewer than two entrants have lives left."))
                 pairs = F.propose_lives(fld, played, scheme, seed, lives=n.lives)
                 ents = F.pairing_entrants(fld, played, scheme, lives=n.lives)
-                lines = explain_lives(ents, pairs)
+                lines = EX.named(explain_lives, ents, pairs, names, EX.club_names(s))  # in names (issue 20)
             else:  # swiss
                 total = ev.rounds
                 if total is not None and number > total:
@@ -769,7 +778,9 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
                 else:
                     pairs = F.propose_swiss(fld, played, scheme, seed, round_no=number)
                     ents = F.pairing_entrants(fld, played, scheme)
-                    lines = explain_swiss(ents, pairs, club_protection=number == 1)
+                    lines = EX.named(  # in names, not entrant ids or club keys (issue 20)
+                        explain_swiss, ents, pairs, names, EX.club_names(s), club_protection=number == 1
+                    )
         except PairingImpossible as exc:
             raise ServiceError("pairing-impossible", exc.reason) from exc
         if not pairs:

@@ -45,15 +45,19 @@ class Row:
     tiebreaks: dict[str, float | int]
     shown: dict[str, str]
     playoff: bool = False
+    lives: int | None = None  # lives left, in a lives event (T4g)
 
     def as_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "rank": self.rank,
             "entrant": self.entrant,
             "name": self.name,
             "points": self.points,
             "tiebreaks": self.tiebreaks,
         }
+        if self.lives is not None:
+            out["lives"] = self.lives
+        return out
 
 
 @dataclass(frozen=True)
@@ -190,6 +194,7 @@ def _view(s: Session, ev: Event, n: EventNight, played: list[F.Played], st: Stan
     names = R.entrant_names(s, ev.id)
     scale = st.scale
     places = _places(s, ev, n, played, st) if ev.format in (*F.ELIMINATION, "lives") else {}
+    left = F.lives_left([r.entrant for r in st.rows], played, n.lives) if ev.format == "lives" else None
     rows: list[Row] = []
     for r in st.rows:
         tb: dict[str, float | int] = {}
@@ -211,16 +216,55 @@ def _view(s: Session, ev: Event, n: EventNight, played: list[F.Played], st: Stan
             pl = (1, still_in)
         rank = pl[0] if pl else r.rank
         label = (str(pl[0]) if pl[0] == pl[1] else f"{pl[0]}–{pl[1]}") if pl else str(r.rank)
+        lives = max(0, left[r.entrant]) if left is not None and r.entrant in left else None
         rows.append(
-            Row(rank, label, int(r.entrant), names.get(int(r.entrant), r.entrant), pval, tb, shown, r.playoff)
+            Row(
+                rank,
+                label,
+                int(r.entrant),
+                names.get(int(r.entrant), r.entrant),
+                pval,
+                tb,
+                shown,
+                r.playoff,
+                lives,
+            )
         )
     # entrants sharing a place are listed in the alphabetical order of the language in force
     if places:
         rows.sort(key=lambda x: (x.rank, -Fraction(x.points), sort_key(x.name)))
+        # the places decide the order here (T12a, T4g), so the explanations say why by places, never by the
+        # points tie-breaks (which could name B ahead of A next to A placed above B)
+        lines = place_explanations(rows)
     else:
         rows.sort(key=lambda x: (x.rank, sort_key(x.name)))
-    lines = [line for ex in st.explanations for line in ex.lines]
+        lines = [line for ex in st.explanations for line in ex.lines]
     return EventStandings(ev.id, st.codes, tuple(rows), tuple(lines), n.finished_at is not None)
+
+
+def place_explanations(rows: list[Row]) -> list[str]:
+    """Each neighbour pair of an elimination or lives event explained by places, in the shown order."""
+    lines: list[str] = []
+    for a, b in zip(rows, rows[1:], strict=False):
+        if a.place == b.place:
+            lines.append(_("{a} and {b} share place {p} (T12a).").format(a=a.name, b=b.name, p=a.place))
+        elif a.lives is not None and b.lives is not None and a.lives != b.lives:
+            lines.append(
+                _("{a} ahead of {b}: lives left {la} against {lb} (T4g).").format(
+                    a=a.name, b=b.name, la=a.lives, lb=b.lives
+                )
+            )
+        elif a.lives is not None:
+            lines.append(
+                _("{a} ahead of {b}: {b} lost the last life earlier (T4g).").format(a=a.name, b=b.name)
+            )
+        else:
+            lines.append(
+                _("{a} ahead of {b}: place {pa} against {pb} (T12a).").format(
+                    a=a.name, b=b.name, pa=a.place, pb=b.place
+                )
+            )
+    return lines
 
 
 def bracket_data(db: Database, event_id: int) -> tuple[dict[str, Any], dict[str, str]] | None:

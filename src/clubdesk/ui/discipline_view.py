@@ -38,10 +38,13 @@ from clubdesk import labels as L
 from clubdesk.i18n import _, ngettext
 from clubdesk.services import discipline as X
 from clubdesk.services import discipline_rules as DR
+from clubdesk.services import lookup
 from clubdesk.services.base import ServiceError
 from clubdesk.timefmt import local_text
 from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, parse_money, set_message
 from clubdesk.ui.state import DeskState
+from clubdesk.ui.theme import themed
+from clubdesk.ui.widgets.name_field import NameField
 from clubdesk.ui.widgets.tables import row_table
 
 
@@ -129,9 +132,10 @@ class IncidentDialog(_Form):
         self.kinds = X.kinds_for_event(state.db, event_id)
         for k in self.kinds:
             self.kind.addItem(k.title(), k.key)
-        self.player = QLineEdit()
+        # the event's players by name (accent-insensitive), or a member (licence) number
+        self.player = NameField(lambda text: lookup.entrant_member_choices(state.db, event_id, text))
         self.player.setObjectName("incidentPlayer")
-        self.player.setPlaceholderText(_("member (licence) number"))
+        self.player.setPlaceholderText(_("player: name or member (licence) number"))
         self.side = QComboBox()
         self.side.addItem(_("from the player"), None)
         self.side.addItem(_("first named side"), 0)
@@ -172,7 +176,7 @@ class IncidentDialog(_Form):
             table_no=self.table_no.value(),
             kind=str(self.kind.currentData()),
             text=self.text.toPlainText(),
-            player=self.player.text().strip() or None,
+            player=self.player.value() or None,
             hand=_opt(self.hand),
             game_no=self.game_no.value(),
             side=self.side.currentData(),
@@ -446,7 +450,16 @@ class DisciplineSection(QWidget):
             ]
         )
         self.audit_view = _table(self.audit, "auditTable")
+        # issue 23: the hash chain tells whether the log was edited outside ClubDesk
+        self.verify_button = QPushButton(_("Check the log's chain"))
+        self.verify_button.setObjectName("auditVerify")
+        self.verify_button.clicked.connect(self.verify_audit)
+        self.chain_label = QLabel("")
+        self.chain_label.setObjectName("auditChain")
+        self.chain_label.setWordWrap(True)
+        filters.addWidget(self.verify_button)
         au_layout.addLayout(filters)
+        au_layout.addWidget(self.chain_label)
         au_layout.addWidget(self.audit_view, 1)
 
         self.tabs = QTabWidget()
@@ -534,7 +547,17 @@ class DisciplineSection(QWidget):
         }
 
     def refresh_audit(self) -> None:
-        self.audit.set_rows(X.audit_rows(self.state.db, limit=5000, **self.audit_filters()))
+        rows = X.audit_rows(self.state.db, limit=5000, viewer=self.state.actor, **self.audit_filters())
+        self.audit.set_rows(rows)
+
+    def verify_audit(self) -> bool:
+        """Walk the audit log's hash chain; a break is named by its row and time (issue 23)."""
+        from clubdesk.services.audit_chain import verify_chain
+
+        report = verify_chain(self.state.db)
+        self.chain_label.setText(report.message())
+        self.chain_label.setStyleSheet("" if report.ok else themed("color: #b00020; font-weight: 600;"))
+        return report.ok
 
     def _data_changed(self, area: str) -> None:
         if area != "discipline-section":

@@ -5,6 +5,10 @@ capacity, registration close, start time and arrival deadline (G15)), and the ev
 and places would change.
 
 Keyboard: Ctrl+N new event, Ctrl+S save; each refusal is shown next to its field.
+
+Unsaved edits are never lost: moving to another event or a new one asks first (save, discard or stay).
+Once the draw is made (a running event) the fields the services refuse to change are read-only, with the
+reason shown above them; the title says whether the form holds unsaved changes.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from clubdesk.services.base import ServiceError
 from clubdesk.standings.money import minor_to_major_str
 from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, parse_money, set_message
 from clubdesk.ui.state import DeskState
+from clubdesk.ui.widgets.fit import DropColumns, fit_combos, fit_scroll
 from clubdesk.ui.widgets.forms import FieldWithError
 from clubdesk.ui.widgets.tables import row_table
 
@@ -217,7 +222,16 @@ class EventEditor(QWidget):
         self.message.setObjectName("eventMessage")
         self.message.setWordWrap(True)
         self.title = QLabel(_("New event"))
+        self.title.setObjectName("eventTitle")
         self.title.setStyleSheet("font-size: 14pt; font-weight: 600;")
+        self.title.setWordWrap(True)
+        self.locked_reason = QLabel()
+        self.locked_reason.setObjectName("lockedReason")
+        self.locked_reason.setWordWrap(True)
+        self.locked_reason.setStyleSheet("font-weight: 600;")
+        self.locked_reason.setVisible(False)
+        self._clean: tuple[object, ...] = ()
+        self._info: ev_service.EventInfo | None = None
 
         form_box = QWidget()
         form_box.setLayout(form)
@@ -232,10 +246,114 @@ class EventEditor(QWidget):
         buttons.addWidget(self.status_button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)
+        layout.addWidget(self.locked_reason)
         layout.addWidget(scroll, 1)
         layout.addLayout(buttons)
         layout.addWidget(self.message)
+        fit_combos(self)
+        fit_scroll(scroll)
         self.clear()
+        for w in self._inputs():
+            for name in ("textChanged", "currentIndexChanged", "valueChanged", "toggled", "dateTimeChanged"):
+                sig = getattr(w, name, None)
+                if sig is not None and hasattr(sig, "connect"):
+                    sig.connect(self._follow)
+                    break
+
+    # ------------------------------------------------------------------ saved state
+    def _inputs(self) -> list[QWidget]:
+        out: list[QWidget] = []
+        for f in self.fields.values():
+            w = f.field
+            if isinstance(w, _OptionalDate):
+                out += [w.on, w.edit]
+            elif w not in out:
+                out.append(w)
+        return out
+
+    def form_state(self) -> tuple[object, ...]:
+        """What the form shows, field by field (compared with the state last loaded or saved)."""
+        values: list[object] = []
+        for w in self._inputs():
+            if isinstance(w, QLineEdit):
+                values.append(w.text())
+            elif isinstance(w, QComboBox):
+                values.append((w.currentIndex(), w.currentText()))
+            elif isinstance(w, QCheckBox):
+                values.append(w.isChecked())
+            elif isinstance(w, QDateTimeEdit):  # QDateEdit too
+                values.append(w.dateTime().toString("yyyy-MM-dd HH:mm"))
+            elif isinstance(w, QSpinBox):
+                values.append(w.value())
+        return tuple(values)
+
+    def dirty(self) -> bool:
+        return self.form_state() != self._clean
+
+    def _mark_clean(self) -> None:
+        self._clean = self.form_state()
+        self._follow()
+
+    def _follow(self, *_args: object) -> None:
+        """Title and Save follow the saved state."""
+        info = self._info
+        name = info.name if info is not None else _("New event")
+        self.title.setText(_("{name} — unsaved changes").format(name=name) if self.dirty() else name)
+        self.save_button.setEnabled(self.dirty() or info is None)
+
+    def ask_discard(self) -> QMessageBox.StandardButton:
+        """Save, Discard or Cancel for the unsaved edits (a method, so tests can answer it)."""
+        return QMessageBox.question(
+            self,
+            _("Unsaved changes"),
+            _("The event being edited has unsaved changes. Save them first?"),
+            QMessageBox.StandardButton.Save
+            | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save,
+        )
+
+    def confirm_discard(self) -> bool:
+        """True when the form may be replaced: nothing unsaved, saved now, or discarded by choice."""
+        if not self.dirty():
+            return True
+        answer = self.ask_discard()
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        return answer == QMessageBox.StandardButton.Discard
+
+    def _lock(self, info: ev_service.EventInfo | None) -> None:
+        """Once the draw is made, what the services refuse to change is read-only, and the form says why."""
+        drawn = info is not None and info.drawn
+        finished = info is not None and info.status == "finished"
+        locked = {
+            self.ruleset,
+            self.format,
+            self.entry_type,
+            self.fee,
+            self.early_fee,
+            self.fee_per,
+            self.currency,
+        }
+        for f in self.fields.values():
+            w = f.field
+            read_only = finished or (drawn and w in locked)
+            if isinstance(w, QLineEdit):
+                w.setReadOnly(read_only)
+                w.setEnabled(True)
+            else:
+                w.setEnabled(not read_only)
+        if finished:
+            reason = _("The event is finished: its fields can no longer change.")
+        elif drawn:
+            reason = _(
+                "The draw is made ({status}): the ruleset, format, entry type, fees and currency can no "
+                "longer change (they are read-only)."
+            ).format(status=_(info.status) if info is not None else "")
+        else:
+            reason = ""
+        self.locked_reason.setText(reason)
+        self.locked_reason.setVisible(bool(reason))
 
     # ------------------------------------------------------------------
 
@@ -254,6 +372,7 @@ class EventEditor(QWidget):
         self.status_combo.setEnabled(False)
         self.status_button.setEnabled(False)
         self.open_desk.setEnabled(False)
+        self._mark_clean()
 
     def load(self, data: ev_service.EventData, info: ev_service.EventInfo | None) -> None:
         self.event_id = None if info is None else info.id
@@ -291,6 +410,7 @@ class EventEditor(QWidget):
         self.coefficient_class.setText(data.coefficient_class)
         self._overrides = dict(data.overrides)
         self._overrides.pop("target", None)
+        self._info = info
         self._show_readings(info)
         if info is not None:
             self.title.setText(info.name)
@@ -298,7 +418,9 @@ class EventEditor(QWidget):
             self.status_combo.setEnabled(True)
             self.status_button.setEnabled(True)
             self.open_desk.setEnabled(True)
+        self._lock(info)
         self.message.setText("")
+        self._mark_clean()
 
     def data(self) -> ev_service.EventData:
         """The form as EventData; amounts parsed in the chosen currency (a bad amount raises ServiceError)."""
@@ -364,6 +486,7 @@ class EventEditor(QWidget):
             set_message(self.message, exc.message, False)
             return False
         self.event_id = info.id
+        self.load(info.data(), info)  # title, status and buttons follow what is saved
         set_message(self.message, _("Saved: event {id}.").format(id=info.id), True)
         self.section.refresh(select=info.id)
         state.dataChanged.emit("events")
@@ -378,9 +501,26 @@ class EventEditor(QWidget):
         except ServiceError as exc:
             set_message(self.message, exc.message, False)
             return
+        self.reload_info()
         set_message(self.message, _("Status changed."), True)
         self.section.refresh(select=self.event_id)
         state.dataChanged.emit("events")
+
+    def reload_info(self) -> None:
+        """The event as stored now (its status after the night moved on); unsaved edits are kept."""
+        if self.event_id is None:
+            return
+        try:
+            info = ev_service.get_event(self.section.state.db, self.event_id)
+        except ServiceError:
+            return
+        if self.dirty():
+            self._info = info
+            self.status_combo.setCurrentIndex(max(0, self.status_combo.findData(info.status)))
+            self._lock(info)
+            self._follow()
+        else:
+            self.load(info.data(), info)
 
     def _show_readings(self, info: ev_service.EventInfo | None) -> None:
         """Each reading as the event uses it, with the preset's when they differ (issue 29)."""
@@ -424,6 +564,9 @@ class EventEditor(QWidget):
         return True
 
     def _switch_readings(self) -> None:
+        # the switch reloads the form: unsaved edits are asked about first (issue 20)
+        if not self.confirm_discard():
+            return
         try:
             preview = self.readings_preview()
         except ServiceError as exc:
@@ -471,8 +614,10 @@ class EventsSection(QWidget):
         )
         self.table = row_table(self.model, "eventsTable")
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        # narrow screen: waiting list, start, fee, places, ruleset go first (the editor shows them)
+        DropColumns(self.table, 1, [6, 8, 7, 5, 2, 0])
         self.table.selectionModel().selectionChanged.connect(self._selected)
-        self.new_button = QPushButton(_("&New event"))
+        self.new_button = QPushButton(_("Ne&w event"))
         self.new_button.setObjectName("newEvent")
         self.new_button.clicked.connect(self.new_event)
         self.editor = EventEditor(self)
@@ -518,13 +663,28 @@ class EventsSection(QWidget):
             return
         info: ev_service.EventInfo = self.model.data(rows[0], ROW_ROLE)
         if info.id != self.editor.event_id:
+            if not self.editor.confirm_discard():
+                self._reselect(self.editor.event_id)  # stay on the event being edited
+                return
             self.editor.load(info.data(), info)
 
-    def new_event(self) -> None:
+    def _reselect(self, event_id: int | None) -> None:
+        self.table.selectionModel().blockSignals(True)
         self.table.clearSelection()
+        for i, e in enumerate(self.model.rows):
+            if e.id == event_id:
+                self.table.selectRow(i)
+        self.table.selectionModel().blockSignals(False)
+        self.table.viewport().update()
+
+    def new_event(self) -> None:
+        if not self.editor.confirm_discard():
+            return
+        self._reselect(None)
         self.editor.clear()
         self.editor.name.setFocus()
 
     def _data_changed(self, area: str) -> None:
-        if area in ("desk",):
+        if area in ("desk", "rounds"):  # registrations, statuses: the list and the editor stay current
             self.refresh(select=self.editor.event_id)
+            self.editor.reload_info()

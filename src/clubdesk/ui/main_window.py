@@ -1,7 +1,8 @@
 """The main window: a sidebar of sections, the section's screen, and a status bar.
 
-Keyboard: Ctrl+1 … Ctrl+8 open the sections in sidebar order; F2 switches the acting person (F2 then Enter
-picks the previous person at once).
+Keyboard: Ctrl+1 … Ctrl+8 open the sections in sidebar order (no section uses them) and put the focus in
+the section's first field; F2 switches the acting person (F2 then Enter picks the previous person at once);
+Ctrl+PgDown / Ctrl+PgUp move between a section's tabs; Tab leaves a table (``ui/shortcuts.py``).
 """
 
 from __future__ import annotations
@@ -9,8 +10,8 @@ from __future__ import annotations
 import base64
 from collections.abc import Iterator, Mapping
 
-from PySide6.QtCore import QByteArray, Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtCore import QByteArray, QRect, Qt, QTimer
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -19,11 +20,14 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QMainWindow,
+    QPushButton,
     QScrollArea,
     QStackedWidget,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -33,15 +37,20 @@ from clubdesk.i18n import LANGUAGE_NAMES, _
 from clubdesk.services import settings as settings_service
 from clubdesk.services.base import ROLE_LABELS, Actor, Role
 from clubdesk.ui.sections import SECTIONS, Section, load_factory
+from clubdesk.ui.shortcuts import first_field, leave_tables_by_tab, tab_pages
 from clubdesk.ui.state import DeskState
+from clubdesk.ui.theme import themed
+from clubdesk.ui.widgets.fit import fit_combos
 
 GEOMETRY_KEY = "ui.geometry"
+DEFAULT_SIZE = (1200, 780)
+FRAME_ALLOWANCE = (16, 40)  # what the window manager's frame and title bar take, about
 
 STYLE = """
 QListWidget#navigation { background: #1f2a37; color: #e5e7eb; border: none; font-size: 12pt; }
 QListWidget#navigation::item { padding: 10px 14px; }
 QListWidget#navigation::item:selected { background: #2563eb; color: white; }
-QStatusBar { background: #f3f4f6; }
+QStatusBar { background: palette(alternate-base); color: palette(window-text); }
 QLabel#actorLabel { font-weight: 600; padding-right: 8px; }
 """
 
@@ -62,7 +71,7 @@ class EmptySection(QWidget):
         text.setWordWrap(True)
         soon = QLabel(_("Nothing here yet."))
         soon.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        soon.setStyleSheet("color: #666;")
+        soon.setStyleSheet(themed("color: #666;"))
         for w in (title, text, soon):
             layout.addWidget(w)
         layout.addStretch(2)
@@ -94,7 +103,7 @@ class ActorDialog(QDialog):
         form.addRow(_("Name or initials"), self.name)
         form.addRow(_("Role"), self.role)
         self.error = QLabel("")
-        self.error.setStyleSheet("color: #b00020;")
+        self.error.setStyleSheet(themed("color: #b00020;"))
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -147,7 +156,7 @@ class MainWindow(QMainWindow):
         self.nav = QListWidget()
         self.nav.setObjectName("navigation")
         self.nav.setFixedWidth(190)
-        self.setStyleSheet(STYLE)
+        self.setStyleSheet(themed(STYLE))
         self.stack = QStackedWidget()
         self._holders: dict[str, QScrollArea] = {}
         self._built: dict[str, QWidget] = {}
@@ -156,7 +165,7 @@ class MainWindow(QMainWindow):
         for i in range(len(SECTIONS)):
             shortcut = QShortcut(QKeySequence(f"Ctrl+{i + 1}"), self)
             shortcut.activated.connect(lambda i=i: self._open_row(i))
-        self.nav.currentRowChanged.connect(self._show_row)
+        self.nav.currentRowChanged.connect(self._open_section)
         central = QWidget()
         layout = QHBoxLayout(central)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -169,6 +178,12 @@ class MainWindow(QMainWindow):
         self.actor_label.setObjectName("actorLabel")
         self.statusBar().addWidget(self.db_label, 1)
         self.statusBar().addPermanentWidget(self.actor_label)
+        # issue 23: a one-person club is offered its first staff account (the secretary's)
+        self.staff_offer = QPushButton(_("Create the first staff account…"))
+        self.staff_offer.setObjectName("staffOffer")
+        self.staff_offer.setFlat(True)
+        self.staff_offer.clicked.connect(self.offer_staff_accounts)
+        self.statusBar().addPermanentWidget(self.staff_offer)
         QShortcut(QKeySequence("F2"), self).activated.connect(self.switch_actor)
         state.actorChanged.connect(lambda _a: self._refresh_status())
         state.actorChanged.connect(lambda _a: self._apply_role())
@@ -180,7 +195,24 @@ class MainWindow(QMainWindow):
         self.nav.blockSignals(False)
         self._apply_role()
         self._restore_geometry()
-        QTimer.singleShot(0, lambda: self._show_row(max(0, self.nav.currentRow())))
+        QTimer.singleShot(0, lambda: self._open_section(max(0, self.nav.currentRow())))
+
+    def _open_section(self, row: int) -> None:
+        self._show_row(row)
+        self.focus_section()
+
+    def focus_section(self) -> None:
+        """The focus goes into the section just opened (its own ``focus_first`` or its first field), so its
+        keys work at once and the sidebar keeps only Ctrl+1 … Ctrl+8."""
+        page = self.current_page()
+        if page is None:
+            return
+        own = getattr(page, "focus_first", None)
+        if callable(own):
+            own()
+            return
+        field = first_field(page)
+        (field or page).setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def _open_row(self, row: int) -> None:
         if not self.nav.item(row).isHidden():
@@ -209,6 +241,11 @@ class MainWindow(QMainWindow):
             factory = load_factory(section)
             page = factory(self.state) if factory is not None else EmptySection(section)
             page.setObjectName(f"section_{section.key}")
+            fit_combos(page)  # a long event or member name never widens the screen (1366×768, issue 20)
+            leave_tables_by_tab(page)
+            tab_widgets = page.findChildren(QTabWidget)
+            if tab_widgets:  # a section's tabs: Ctrl+PgDown / Ctrl+PgUp from anywhere in the section
+                tab_pages(tab_widgets[0], page)
             self._built[key] = page
             self._holders[key].setWidget(page)
         return page
@@ -251,6 +288,7 @@ class MainWindow(QMainWindow):
         self.nav.blockSignals(False)
         self.show_section(key or SECTIONS[0].key)
         self._show_row(max(0, self.nav.currentRow()))
+        self.focus_section()
         self._refresh_status()
         self._apply_role()  # a scorer's session still shows only the night's screens (issue 23)
         self.statusBar().showMessage(_("Language: {name}").format(name=LANGUAGE_NAMES.get(lang, lang)), 8000)
@@ -278,6 +316,16 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(_("ClubDesk — {club}").format(club=club))
         self.db_label.setText(_("Database: {path}").format(path=self.state.db.path))
         self.actor_label.setText(_("Acting: {actor}  (F2 to switch)").format(actor=self.state.actor.label()))
+        from clubdesk.services import staff
+
+        self.staff_offer.setVisible(not staff.has_accounts(self.state.db))
+
+    def offer_staff_accounts(self) -> None:
+        """Settings, with the cursor in the new person's name (the first account is the secretary's)."""
+        self.show_section("settings")
+        field = self.pages["settings"].findChild(QLineEdit, "staffName")
+        if field is not None:
+            field.setFocus()
 
     def switch_actor(self) -> None:
         from clubdesk.services import staff
@@ -306,10 +354,27 @@ class MainWindow(QMainWindow):
 
     def _restore_geometry(self) -> None:
         raw = settings_service.get(self.state.db, GEOMETRY_KEY)
-        if isinstance(raw, str):
-            self.restoreGeometry(QByteArray(base64.b64decode(raw)))
-        else:
-            self.resize(1200, 780)
+        if isinstance(raw, str) and self.restoreGeometry(QByteArray(base64.b64decode(raw))):
+            if self.available().contains(self.geometry()):
+                return
+        self.fit_to_screen()
+
+    def available(self) -> QRect:
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        return screen.availableGeometry() if screen is not None else QRect(0, 0, 1200, 780)
+
+    def fit_to_screen(self) -> None:
+        """The window opens inside the screen's available area (a 1366×768 laptop, 150 % scaling): the
+        default 1200×780, made smaller to fit, with room for the title bar, centred."""
+        avail = self.available()
+        frame = FRAME_ALLOWANCE
+        width = min(DEFAULT_SIZE[0], avail.width() - frame[0])
+        height = min(DEFAULT_SIZE[1], avail.height() - frame[1])
+        self.resize(width, height)
+        self.move(
+            avail.x() + (avail.width() - width) // 2,
+            avail.y() + max(0, (avail.height() - height - frame[1]) // 2),
+        )
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
         data = base64.b64encode(bytes(self.saveGeometry().data())).decode("ascii")

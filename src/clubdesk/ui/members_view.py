@@ -47,6 +47,7 @@ from clubdesk.services import members as ms
 from clubdesk.services.base import ServiceError
 from clubdesk.services.text import fold
 from clubdesk.ui.state import DeskState
+from clubdesk.ui.theme import themed
 from clubdesk.ui.widgets.forms import FieldWithError
 from clubdesk.ui.widgets.tables import PlainRowsModel
 
@@ -74,9 +75,9 @@ class RowsModel(PlainRowsModel[Column]):
         if role == Qt.ItemDataRole.TextAlignmentRole and isinstance(col.sort(row), float):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ForegroundRole and getattr(row, "active", True) is False:
-            from PySide6.QtGui import QColor
+            from clubdesk.ui.theme import color
 
-            return QColor("#888888")
+            return color("#888888")
         return None
 
 
@@ -203,7 +204,7 @@ class MemberDialog(QDialog):
         form.addRow("", self.active)
         privacy = QLabel(_("Phone and e-mail are for the organiser only; they never appear in public lists."))
         privacy.setWordWrap(True)
-        privacy.setStyleSheet("color: #666;")
+        privacy.setStyleSheet(themed("color: #666;"))
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
         )
@@ -299,7 +300,7 @@ class ImportDialog(QDialog):
         self.additions.horizontalHeader().setStretchLastSection(True)
         self.bad_lines = QListWidget()
         self.bad_lines.setObjectName("badLines")
-        self.bad_lines.setStyleSheet("color: #b00020;")
+        self.bad_lines.setStyleSheet(themed("color: #b00020;"))
         self.import_button = QPushButton(_("&Import"))
         self.import_button.setObjectName("importButton")
         self.import_button.clicked.connect(self.do_import)
@@ -408,7 +409,7 @@ class MergeDialog(QDialog):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.message = QLabel("")
         self.message.setWordWrap(True)
-        self.message.setStyleSheet("color: #b00020;")
+        self.message.setStyleSheet(themed("color: #b00020;"))
         self.merge_button = QPushButton(_("&Merge"))
         self.merge_button.setObjectName("mergeButton")
         self.merge_button.clicked.connect(self.do_merge)

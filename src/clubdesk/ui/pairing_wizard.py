@@ -43,17 +43,25 @@ from clubdesk.i18n import _, ngettext
 from clubdesk.pairing import Entrant, verify_pairing
 from clubdesk.services import desk as desk_service
 from clubdesk.services import events as events_service
+from clubdesk.services import explain as explain_service
+from clubdesk.services import lookup
 from clubdesk.services import reports as report_service
 from clubdesk.services import rounds as R
 from clubdesk.services import standings as ST
 from clubdesk.services.base import ServiceError
 from clubdesk.ui.printing import ReportRunner, suggested_name
+from clubdesk.ui.shortcuts import leave_tables_by_tab
 from clubdesk.ui.state import DeskState
+from clubdesk.ui.theme import themed
 from clubdesk.ui.widgets.bracket_view import BracketView
+from clubdesk.ui.widgets.forms import EnterActs
+from clubdesk.ui.widgets.name_field import NameField
 from clubdesk.ui.workers import run_in_pool
 
 ELIMINATION = ("single-elimination", "double-elimination")
 Pair = tuple[int, int | None]
+# who is here and who asked for a bye: a proposal is for one attendance only
+Attendance = frozenset[tuple[int, bool, int | None]]
 
 
 def _ro_item(text: str) -> QTableWidgetItem:
@@ -109,12 +117,15 @@ class AttendancePage(QWizardPage):
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.verticalHeader().setVisible(False)
-        self.checkin = QLineEdit()
+        self.checkin = NameField(
+            lambda text: lookup.entrant_choices(wizard.state.db, wizard.event_id, text)
+        )  # a late arrival by name (accent-insensitive), or code, member number, phone, QR
         self.checkin.setObjectName("checkin")
         self.checkin.setPlaceholderText(
-            _("late arrival: check-in code, member number, phone or QR, then Enter")
+            _("late arrival: name, check-in code, member number, phone or QR, then Enter")
         )
-        self.checkin.returnPressed.connect(self.do_checkin)
+        # Enter checks in and stays on this page (the wizard's Next needs its own Enter on an empty field)
+        EnterActs(self.checkin, self.do_checkin, lambda: bool(self.checkin.text().strip()))
         self.withdraw_button = QPushButton(_("Withdraw selected (Del)"))
         self.withdraw_button.clicked.connect(self.do_withdraw)
         self.bye_button = QPushButton(_("Bye requested / cancel (Ctrl+B)"))
@@ -126,9 +137,15 @@ class AttendancePage(QWizardPage):
         self.bye_button.setVisible(wizard.ev_info.format in R.BYE_FORMATS)
         self.summary = QLabel()
         self.summary.setObjectName("attendanceSummary")
+        self.stale = QLabel()
+        self.stale.setObjectName("staleProposal")
+        self.stale.setWordWrap(True)
+        self.stale.setStyleSheet("font-weight: 600;")
+        self.stale.setVisible(False)
         self.message = QLabel()
         self.message.setWordWrap(True)
         layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(_("Event: {name}").format(name=wizard.ev_info.name)))
         layout.addWidget(self.checkin)
         layout.addWidget(self.table, 1)
         row = QHBoxLayout()
@@ -136,6 +153,7 @@ class AttendancePage(QWizardPage):
         row.addWidget(self.bye_button)
         row.addWidget(self.withdraw_button)
         layout.addLayout(row)
+        layout.addWidget(self.stale)
         layout.addWidget(self.message)
         QShortcut(QKeySequence(Qt.Key.Key_Delete), self.table, self.do_withdraw)
         QShortcut(QKeySequence("Ctrl+B"), self, self.toggle_bye)
@@ -167,13 +185,22 @@ class AttendancePage(QWizardPage):
                 "{n} entrant checked in will be paired.", "{n} entrants checked in will be paired.", present
             ).format(n=present)
         )
+        stale = self.w.stale()
+        self.stale.setVisible(stale)
+        if stale and self.w.proposed is not None:
+            self.stale.setText(
+                _(
+                    "The attendance changed after round {r} was proposed: the proposal no longer holds and "
+                    "is paired again on the next page."
+                ).format(r=self.w.proposed.round)
+            )
         self.completeChanged.emit()
 
     def isComplete(self) -> bool:  # noqa: N802
         return getattr(self, "present", 0) >= 2 or self.w.proposed is not None
 
     def do_checkin(self) -> None:
-        text = self.checkin.text().strip()
+        text = self.checkin.value()
         if not text:
             return
         try:
@@ -253,7 +280,7 @@ class ProposalPage(QWizardPage):
         self.message = QLabel()
         self.message.setObjectName("proposalMessage")
         self.message.setWordWrap(True)
-        self.message.setStyleSheet("color: #b00020;")
+        self.message.setStyleSheet(themed("color: #b00020;"))
         self.busy = False
         form = QFormLayout()
         form.addRow(_("Seed"), self.seed)
@@ -265,10 +292,21 @@ class ProposalPage(QWizardPage):
         layout.addWidget(self.message)
         layout.addStretch(1)
         QShortcut(QKeySequence("Ctrl+R"), self, self.repair)
+        # a seed typed and Enter pairs again with it, and stays on this page
+        EnterActs(
+            self.seed,
+            self.repair,
+            lambda: (
+                self.seed.value() != 0
+                and (self.w.proposed is None or self.seed.value() != self.w.proposed.seed)
+            ),
+        )
 
     def initializePage(self) -> None:  # noqa: N802
         if self.w.proposed is None:
             self.start(None, discard=False)
+        elif self.w.stale():  # the attendance changed: the old proposal is thrown away and paired again
+            self.start(self.seed.value() or None, discard=True)
         else:
             self.show_round()
 
@@ -303,8 +341,10 @@ class ProposalPage(QWizardPage):
         self.progress.setVisible(False)
         self.message.setText(getattr(exc, "message", None) or str(exc))
         if self.w.proposed is not None:
+            made_for = self.w.proposed_for  # still the attendance the kept proposal was made for
             try:
                 self.w.set_proposed(R.get_round(self.w.state.db, self.w.event_id))
+                self.w.proposed_for = made_for
             except ServiceError:
                 self.w.proposed = None
         self.completeChanged.emit()
@@ -343,7 +383,7 @@ class PreviewPage(QWizardPage):
         self.warnings = QLabel()
         self.warnings.setObjectName("warnings")
         self.warnings.setWordWrap(True)
-        self.warnings.setStyleSheet("color: #b00020; font-weight: 600;")
+        self.warnings.setStyleSheet(themed("color: #b00020; font-weight: 600;"))
         self.bracket = BracketView()
         self.bracket.setMinimumHeight(220)
         layout = QVBoxLayout(self)
@@ -372,8 +412,7 @@ class PreviewPage(QWizardPage):
             self.table.setItem(i, 0, _ro_item(str(i + 1)))
             self.table.setItem(i, 1, _ro_item(self.w.name(a)))
             self.table.setItem(i, 2, _ro_item(self.w.name(b) if b is not None else _("— bye —")))
-        rv = self.w.proposed
-        self.explanations.setText("\n".join(rv.explanations) if rv else "")
+        self.explanations.setText("\n".join(self.w.explanations()))
         self.check()
 
     def check(self) -> list[str]:
@@ -410,6 +449,7 @@ class TablesPage(QWizardPage):
         self.fixed.setMinimum(1)
         self.fix_button = QPushButton(_("Move the selected pair to this table"))
         self.fix_button.clicked.connect(self.move_selected)
+        EnterActs(self.fixed, self.move_selected)  # Enter moves the pair, and stays on this page
         row = QHBoxLayout()
         row.addWidget(QLabel(_("Fixed table")))
         row.addWidget(self.fixed)
@@ -467,7 +507,7 @@ class PublishPage(QWizardPage):
         self.message = QLabel()
         self.message.setObjectName("publishMessage")
         self.message.setWordWrap(True)
-        self.message.setStyleSheet("color: #b00020;")
+        self.message.setStyleSheet(themed("color: #b00020;"))
         form = QFormLayout()
         form.addRow(_("Table call at (T3b)"), self.call_at)
         form.addRow(self.has_start, self.start_at)
@@ -482,6 +522,8 @@ class PublishPage(QWizardPage):
         self.setButtonText(QWizard.WizardButton.CommitButton, _("&Publish"))
 
     def initializePage(self) -> None:  # noqa: N802
+        # the table call defaults to now (when this page opens), not to when the wizard opened
+        self.call_at.setDateTime(QDateTime.currentDateTime())
         rv = self.w.proposed
         n = len(rv.tables) if rv else 0
         self.summary.setText(
@@ -493,6 +535,11 @@ class PublishPage(QWizardPage):
         )
 
     def validatePage(self) -> bool:  # noqa: N802
+        if self.w.stale():
+            self.message.setText(
+                _("The attendance changed after this round was proposed: go back and pair it again.")
+            )
+            return False
         when = self.call_at.dateTime().toPython()  # a naive local time, as typed
         assert isinstance(when, datetime)
         start = self.start_at.dateTime().toPython() if self.has_start.isChecked() else None
@@ -596,6 +643,7 @@ class PairingWizard(QWizard):
         self.fixed: dict[int, int] = {}  # entrant -> the table he needs
         self.requested: list[int] = []  # entrants with a requested bye this round
         self.published: R.RoundView | None = None
+        self.proposed_for: Attendance | None = None  # the attendance the proposal was made for
         try:
             latest = R.get_round(state.db, event_id)
             if latest.status == "proposed":
@@ -618,6 +666,7 @@ class PairingWizard(QWizard):
         )
         for page in pages:
             self.addPage(page)
+        leave_tables_by_tab(self)  # Tab goes on from a table to the next field
         # the round is published by then: the print page closes with Finish only
         self.setOption(QWizard.WizardOption.NoCancelButtonOnLastPage, True)
         self.resize(900, 640)
@@ -634,8 +683,22 @@ class PairingWizard(QWizard):
             return _("bye")
         return self.names.get(entrant, str(entrant))
 
+    def attendance_now(self) -> Attendance:
+        """Who is here now (checked in and registered) and who asked for a bye: a proposal holds for this."""
+        rows = desk_service.entrants(self.state.db, self.event_id, include_withdrawn=False)
+        byes = R.requested_byes(self.state.db, self.event_id)
+        return frozenset(
+            (e.entrant, e.checked_in_at is not None and e.status == "registered", byes.get(e.entrant))
+            for e in rows
+        )
+
+    def stale(self) -> bool:
+        """The proposal was made for another attendance (a late check-in, a withdrawal, a bye request)."""
+        return self.proposed is not None and self.proposed_for != self.attendance_now()
+
     def set_proposed(self, rv: R.RoundView) -> None:
         self.proposed = rv
+        self.proposed_for = self.attendance_now()
         for t in rv.tables:
             self.names[t.sides[0]] = t.names[0]
             if t.sides[1] is not None:
@@ -669,6 +732,22 @@ class PairingWizard(QWizard):
             self.pairs[row], self.pairs[table_index] = self.pairs[table_index], self.pairs[row]
             if self.pairs[table_index][1] is not None:  # a bye has no table to keep
                 self.fixed[self.pairs[table_index][0]] = table_index + 1
+
+    def explanations(self) -> list[str]:
+        """Each pair and why, in names; after a swap by hand, worked out again for the pairs as they are."""
+        rv = self.proposed
+        if rv is None:
+            return []
+        if not self.changed():
+            return list(rv.explanations)
+        extra = list(rv.explanations[len(self.original) :])  # e.g. the requested byes of the round
+        try:
+            lines = explain_service.explain_pairing(self.state.db, self.event_id, self.pairs)
+        except ServiceError:
+            lines = None
+        if lines is None:
+            return [_("Changed by hand: the lines below explain the proposal as drawn."), *rv.explanations]
+        return [*lines, *extra]
 
     def changed(self) -> bool:
         return self.pairs != self.original or bool(self.fixed)

@@ -22,6 +22,7 @@ from clubdesk.models.money import METHODS
 from clubdesk.services import prize_payments as PP
 from clubdesk.services.base import ServiceError
 from clubdesk.ui.state import DeskState
+from clubdesk.ui.theme import themed
 
 
 class PrizesPanel(QWidget):
@@ -73,7 +74,7 @@ class PrizesPanel(QWidget):
             amount = f"{p.amount / 100:.2f} {p.currency}" if p.kind == "money" else (p.description or p.kind)
             state = (
                 _("paid {d} by {who} ({how})").format(
-                    d=p.paid_at.strftime("%Y-%m-%d"), who=p.paid_by, how=_(p.method)
+                    d=p.paid_at.strftime("%Y-%m-%d"), who=p.paid_by, how=payment_method_label(p.method)
                 )
                 if p.paid_at
                 else _("unpaid")
@@ -98,9 +99,9 @@ class PrizesPanel(QWidget):
             )
         except ServiceError as exc:
             self.message.setText(exc.message)
-            self.message.setStyleSheet("color: #b00020;")
+            self.message.setStyleSheet(themed("color: #b00020;"))
             return False
         self.message.setText(_("Prize for place {p} paid to {name}.").format(p=res.place, name=res.paid_to))
-        self.message.setStyleSheet("color: #14532d;")
+        self.message.setStyleSheet(themed("color: #14532d;"))
         self.refresh()
         return True

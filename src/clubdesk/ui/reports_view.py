@@ -29,6 +29,7 @@ from clubdesk.services import reports as report_service
 from clubdesk.services import settings as settings_service
 from clubdesk.ui.printing import JobResult, ReportRunner, open_in_viewer, suggested_name
 from clubdesk.ui.state import DeskState
+from clubdesk.ui.theme import themed
 
 
 class ReportsSection(QWidget):
@@ -199,6 +200,6 @@ class ReportsSection(QWidget):
         for png in result.images:
             label = QLabel()
             label.setPixmap(QPixmap(str(png)))
-            label.setStyleSheet("border: 1px solid #888; background: white;")
+            label.setStyleSheet(themed("border: 1px solid #888; background: white;"))
             self.preview_layout.addWidget(label)
         return ngettext("Preview: {n} page.", "Preview: {n} pages.", result.pages).format(n=result.pages)

@@ -3,9 +3,12 @@ the table call with its countdown and one-action forfeits, and the pairing wizar
 
 Keyboard: Ctrl+P pair the next round (wizard), Ctrl+T (or a QR scanner) to the table field — type a table
 number or scan ``CLUBDESK:TABLE:<event>:<round>:<table>`` and Enter opens the table; Ctrl+L back to the
-tables list (Enter opens the selected table); in a table: the scorer's initials once, then the entry form
-(see ``clubdesk.ui.score_entry``); Ctrl+1/Ctrl+2 are the window's, so side approvals are Alt+A and Alt+B;
-Ctrl+I opens the incident form for the table.
+tables list (Enter opens the selected table); in a table: the scorer's initials once (the last ones given
+are offered, selected: Enter keeps them), then the entry form (see ``clubdesk.ui.score_entry``); Ctrl+1/Ctrl+2
+are the window's, so side approvals are Alt+A and Alt+B; Ctrl+I opens the incident form for the table.
+
+Nothing stale: the table panel names its event and round and closes when the event or round changes; each
+table opened keeps its panel for the session, so undo survives switching tables.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -39,12 +43,14 @@ from clubdesk import labels as L
 from clubdesk.games import replay
 from clubdesk.i18n import _, ngettext
 from clubdesk.services import events as events_service
+from clubdesk.services import lookup, seating
 from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
 from clubdesk.services import standings as ST
 from clubdesk.services.base import Actor, ServiceError
 from clubdesk.ui.models.tables_model import (
     COL_A,
+    COL_APPROVED,
     COL_B,
     COL_STATE,
     FILTERS,
@@ -55,6 +61,9 @@ from clubdesk.ui.models.tables_model import (
 )
 from clubdesk.ui.score_entry import EntryChange, FinalScoreForm, SheetEntryForm, entry_form_for
 from clubdesk.ui.state import DeskState
+from clubdesk.ui.theme import themed
+from clubdesk.ui.widgets.fit import DropColumns, elided, fit_combo, fit_combos
+from clubdesk.ui.widgets.name_field import NameField
 
 QR_PREFIX = "CLUBDESK:TABLE:"
 
@@ -113,7 +122,7 @@ class CorrectionDialog(QDialog):
             _("reason (required: the round is locked, rule T10)") if locked else _("reason")
         )
         self.error = QLabel()
-        self.error.setStyleSheet("color: #b00020;")
+        self.error.setStyleSheet(themed("color: #b00020;"))
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -152,6 +161,67 @@ def preview_lines(pv: Any, names: dict[int, str]) -> list[str]:
     return lines
 
 
+class SubstituteDialog(QDialog):
+    """A substitute takes the seat of the player he replaces (rules E7b, E20): both asked for by name."""
+
+    def __init__(self, panel: TablePanel) -> None:
+        super().__init__(panel)
+        self.panel = panel
+        self.setWindowTitle(_("Substitute a player (E7b)"))
+        db = panel.state.db
+        seated = set(panel.seated_numbers())
+        self.side = QComboBox()
+        self.side.setObjectName("substituteSide")
+        for k, name in enumerate(panel.table.names):
+            self.side.addItem(name or _("bye"), k)
+        self.out = NameField(lambda text: [c for c in lookup.member_choices(db, text) if c.key in seated])
+        self.out.setObjectName("substituteOut")
+        self.out.setPlaceholderText(_("the player leaving: name or number"))
+        self.into = NameField(lambda text: lookup.member_choices(db, text))
+        self.into.setObjectName("substituteIn")
+        self.into.setPlaceholderText(_("the substitute: name or number"))
+        self.reason = QLineEdit()
+        self.reason.setObjectName("substituteReason")
+        self.error = QLabel()
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet(themed("color: #b00020;"))
+        form = QFormLayout()
+        form.addRow(_("Side"), self.side)
+        form.addRow(_("Leaves"), self.out)
+        form.addRow(_("Comes in"), self.into)
+        form.addRow(_("Reason"), self.reason)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.error)
+        layout.addWidget(buttons)
+        self.out.setFocus()
+
+    def accept(self) -> None:
+        p = self.panel
+        try:
+            RS.substitute(
+                p.state.db,
+                p.actor(),
+                p.ev.id,
+                p.round_no,
+                p.table.table,
+                p.game_no,
+                int(self.side.currentData()),
+                self.out.value(),
+                self.into.value(),
+                self.reason.text().strip(),
+            )
+        except ServiceError as exc:
+            self.error.setText(exc.message)
+            return
+        super().accept()
+
+
 class TablePanel(QWidget):
     """One table: the scorer's initials (asked once), the entry form, approvals, forfeits."""
 
@@ -185,13 +255,23 @@ class TablePanel(QWidget):
         self.header = QLabel(_("Table {t}: {a} – {b}").format(t=table.table, a=a, b=b))
         self.header.setObjectName("tableHeader")
         self.header.setStyleSheet("font-size: 15pt; font-weight: 700;")
+        self.header.setWordWrap(True)
+        # the panel names its event and round, so a table is never taken for another event's
+        self.event_label = QLabel(_("{event} · round {r}").format(event=event.name, r=round_no))
+        self.event_label.setObjectName("tableEvent")
+        self.event_label.setWordWrap(True)
         self.status = QLabel()
         self.status.setObjectName("tableStatus")
+        self.status.setWordWrap(True)
         self.initials = QLineEdit()
         self.initials.setObjectName("scorerInitials")
         self.initials.setMaximumWidth(120)
         self.initials.setPlaceholderText(_("initials"))
         self.initials.returnPressed.connect(self._initials_given)
+        if key not in initials and initials:
+            # the last initials given this session, selected: Enter keeps them, typing replaces them
+            self.initials.setText(list(initials.values())[-1])
+            self.initials.selectAll()
         self.initials_row = QWidget()
         row = QHBoxLayout(self.initials_row)
         row.setContentsMargins(0, 0, 0, 0)
@@ -214,11 +294,13 @@ class TablePanel(QWidget):
         self.dispute = QPushButton(_("Mark disp&uted"))
         self.dispute.setObjectName("refereeDispute")
         self.dispute.clicked.connect(lambda: self.referee(False))
-        self.forfeit_a = QPushButton(_("{side} absent: forfeit").format(side=a))
+        self.forfeit_a = QPushButton()
         self.forfeit_a.setObjectName("forfeitA")
+        elided(self.forfeit_a, _("{side} absent: forfeit").format(side=a), 240)
         self.forfeit_a.clicked.connect(lambda: self.forfeit(0))
-        self.forfeit_b = QPushButton(_("{side} absent: forfeit").format(side=b))
+        self.forfeit_b = QPushButton()
         self.forfeit_b.setObjectName("forfeitB")
+        elided(self.forfeit_b, _("{side} absent: forfeit").format(side=b), 240)
         self.forfeit_b.clicked.connect(lambda: self.forfeit(1))
         # rule G15 (issue 19): a notice of lateness suspends the automatic walkover; the referee decides
         self.late_button = QPushButton(_("Notice of lateness…"))
@@ -228,6 +310,7 @@ class TablePanel(QWidget):
         self.message.setObjectName("tableMessage")
         self.message.setWordWrap(True)
         approvals = QFormLayout()
+        approvals.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)  # long pair names: label above
         # rule E6 (domino-es): the home pair's scorer and the rival pair's counter are players of each
         # side, chosen from its players; their names are the approvals (no operator's name written)
         self.scorer_box: QComboBox | None = None
@@ -238,12 +321,15 @@ class TablePanel(QWidget):
             approvals.addRow(_("Counter (recuento), {side}:").format(side=b), self.counter_box)
         approvals.addRow(_("{side} approves (Alt+A):").format(side=a), self.approve_a)
         approvals.addRow(_("{side} approves (Alt+B):").format(side=b), self.approve_b)
-        buttons = QHBoxLayout()
-        for btn in (self.referee_ok, self.dispute, self.forfeit_a, self.forfeit_b, self.late_button):
+        buttons = QGridLayout()  # two a row: the pair names in the forfeit buttons are long
+        for k, btn in enumerate(
+            (self.referee_ok, self.dispute, self.forfeit_a, self.forfeit_b, self.late_button)
+        ):
             btn.setAutoDefault(False)
-            buttons.addWidget(btn)
-        buttons.addStretch(1)
+            buttons.addWidget(btn, k // 2, k % 2)
+        buttons.setColumnStretch(2, 1)
         layout = QVBoxLayout(self)
+        layout.addWidget(self.event_label)
         layout.addWidget(self.header)
         layout.addWidget(self.status)
         layout.addWidget(self.initials_row)
@@ -264,6 +350,43 @@ class TablePanel(QWidget):
             self.form.first_input().setFocus()
         else:
             self.initials.setFocus()
+            self.initials.selectAll()
+
+    def follow_store(self) -> None:
+        """After a change made elsewhere (a penalty, a referee's decision): the table's state, and the sheet
+        built again only when its stored entries differ from the form's (what is being typed is kept)."""
+        try:
+            rv = R.get_round(self.state.db, self.ev.id, self.round_no)
+        except ServiceError:
+            return
+        for t in rv.tables:
+            if t.table == self.table.table:
+                self.table = t
+        self._update_status()
+        if isinstance(self.form, SheetEntryForm):
+            games = RS.table_entries(self.state.db, self.ev.id, self.round_no, self.table.table)
+            if [dict(e) for e in games.get(self.game_no, [])] != self.form.entries:
+                self._build_form()
+
+    def reopen(self, table: R.TableView) -> None:
+        """The table opened again this session: its state reloaded, the form kept (with its undo history)
+        while the sheet is as the form left it, else built again from the stored entries; whatever was
+        half-typed is cleared, so nothing left over is saved by the next Enter."""
+        self.table = table
+        self._update_status()
+        self.message.setText("")
+        form = self.form
+        if isinstance(form, SheetEntryForm):
+            games = RS.table_entries(self.state.db, self.ev.id, self.round_no, table.table)
+            if [dict(e) for e in games.get(self.game_no, [])] != form.entries:
+                self._build_form()
+            else:
+                form.cancel_correction()
+                form.disarm()
+                form.clear_inputs()
+                form.check_every_change = table.status == "confirmed" or table.locked
+        elif form is not None:
+            self._build_form()
 
     # ------------------------------------------------------------------ helpers
     def actor(self) -> Actor:
@@ -301,11 +424,17 @@ class TablePanel(QWidget):
             self.form.check_every_change = self.table.status == "confirmed" or self.table.locked
         self.on_changed()
 
+    def _saved(self) -> None:
+        """After a hand or score is stored: this table, the list, and every screen that shows results."""
+        self.reload()
+        self.state.dataChanged.emit("rounds")
+
     def _initials_given(self) -> None:
         text = self.initials.text().strip()
         if not text:
             return
-        self.initials_cache[self.key] = text
+        self.initials_cache.pop(self.key, None)
+        self.initials_cache[self.key] = text  # last given is last: the next table offers it
         self._build_form()
 
     def _clear_form_box(self) -> None:
@@ -333,7 +462,8 @@ class TablePanel(QWidget):
             order = RS.encounter_seats(
                 self.state.db, self.ev.id, self.round_no, self.table.table, self.game_no
             )
-            text = _("Seats 1–4: {s}").format(s=", ".join(order)) if order else ""
+            named = self._seat_names() or order  # the players by name, not by member number
+            text = _("Seats 1–4: {s}").format(s=", ".join(named)) if order else ""
             if self.game_no > 1 and order:
                 text += "  ·  " + _("the pair that lost game 1 has swapped seats (E7b)")
         except ServiceError as exc:
@@ -345,9 +475,42 @@ class TablePanel(QWidget):
         lay.addWidget(QLabel(_("Encounter game (Alt+G):")))
         lay.addWidget(box)
         lay.addWidget(seats, 1)
+        sub = QPushButton(_("Substitute… (Ctrl+U)"))
+        sub.setObjectName("substitute")
+        sub.setAutoDefault(False)
+        sub.clicked.connect(self.open_substitute)
+        lay.addWidget(sub)
+        QShortcut(QKeySequence("Ctrl+U"), row, self.open_substitute)
         self.form_box.addWidget(row)
         self.game_box, self.seats_label = box, seats
         QShortcut(QKeySequence("Alt+G"), row, box.setFocus)
+
+    def _seat_names(self) -> list[str] | None:
+        """The players at seats 1–4 of this table (and game of an encounter), when it seats four."""
+        try:
+            db, ev, r, t = self.state.db, self.ev.id, self.round_no, self.table.table
+            return seating.seat_names(db, ev, r, t, self.game_no)
+        except ServiceError:
+            return None
+
+    def seated_numbers(self) -> list[str]:
+        """The member numbers at this table's seats in the game being entered (E7, E7b)."""
+        try:
+            return RS.encounter_seats(
+                self.state.db, self.ev.id, self.round_no, self.table.table, self.game_no
+            )
+        except ServiceError:
+            return []
+
+    def open_substitute(self) -> bool:
+        """The substitution form; after it the seats are shown again with the substitute in his seat."""
+        dialog = SubstituteDialog(self)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return False
+        self.message.setText(_("Substitution recorded: the substitute takes the seat (E7b)."))
+        self._build_form()
+        self.state.dataChanged.emit("rounds")
+        return True
 
     def select_game(self, game_no: int) -> None:
         """Enter another game of the encounter (game 2 after game 1, E7b)."""
@@ -365,7 +528,8 @@ class TablePanel(QWidget):
         if encounter > 0 and settings.get("result_mode") != "score":
             self._encounter_row(encounter)
         if settings.get("result_mode") == "score":
-            form: SheetEntryForm | FinalScoreForm = FinalScoreForm(self._save_score, names)
+            stored = t.score if t.status != "waiting" else (0, 0)  # a correction starts from the stored score
+            form: SheetEntryForm | FinalScoreForm = FinalScoreForm(self._save_score, names, stored, t.points)
         else:
             games = RS.table_entries(self.state.db, self.ev.id, self.round_no, t.table)
             entries = games.get(self.game_no, [])
@@ -375,12 +539,15 @@ class TablePanel(QWidget):
                 form_params(self.ev, t.match_length),
                 save=self._save_change,
                 side_names=names,
+                seat_names=self._seat_names(),  # each seat shows its player (gaple, domino-es)
                 confirm_correction=self._check_correction,
                 parent=self,
             )
             form.check_every_change = t.status == "confirmed" or t.locked
         self.form = form
         self.form_box.addWidget(form)
+        fit_combos(self)
+        form.show()  # at once, not when the event loop next runs: the focus goes into it now
         form.first_input().setFocus()
 
     # ------------------------------------------------------------------ saving (through the services)
@@ -409,7 +576,7 @@ class TablePanel(QWidget):
             )
         self.reason = None
         self.message.setText("")
-        QTimer.singleShot(0, self.reload)
+        QTimer.singleShot(0, self._saved)
 
     def _save_score(self, score: tuple[int, int], points: tuple[int, int] | None) -> None:
         if self.table.status == "confirmed" and not self._check_score_correction(score, points):
@@ -426,7 +593,7 @@ class TablePanel(QWidget):
             override=self._override(),
         )
         self.reason = None
-        QTimer.singleShot(0, self.reload)
+        QTimer.singleShot(0, self._saved)
 
     def _check_correction(self, entries: list[dict[str, Any]]) -> bool:
         """Before a confirmed result changes: the correction preview, and the reason."""
@@ -458,10 +625,10 @@ class TablePanel(QWidget):
         try:
             fn()
         except ServiceError as exc:
-            self.message.setStyleSheet("color: #b00020; font-weight: 600;")
+            self.message.setStyleSheet(themed("color: #b00020; font-weight: 600;"))
             self.message.setText(exc.message)
             return False
-        self.message.setStyleSheet("color: #14532d;")
+        self.message.setStyleSheet(themed("color: #14532d;"))
         self.message.setText(done)
         self.reload()
         self.state.dataChanged.emit("rounds")
@@ -495,7 +662,7 @@ class TablePanel(QWidget):
         box = self.scorer_box if side == 0 else self.counter_box
         member = str(box.currentData() or "") if box is not None else ""
         if box is not None and not member:
-            self.message.setStyleSheet("color: #b00020; font-weight: 600;")
+            self.message.setStyleSheet(themed("color: #b00020; font-weight: 600;"))
             self.message.setText(
                 _("Choose the scorer of the home pair.")
                 if side == 0
@@ -600,6 +767,9 @@ class RoundsSection(QWidget):
         self.events: list[events_service.EventInfo] = []
         self.round: R.RoundView | None = None
         self.panel: TablePanel | None = None
+        # every table opened this session keeps its panel, so undo survives switching tables
+        self.panels: dict[tuple[int, int, int], TablePanel] = {}
+        self._split_set = False
 
         self.event_box = QComboBox()
         self.event_box.setObjectName("event")
@@ -622,12 +792,13 @@ class RoundsSection(QWidget):
         self.unpublish_button.clicked.connect(self._ask_unpublish)
         self.call_label = QLabel()
         self.call_label.setObjectName("callLabel")
+        self.call_label.setWordWrap(True)
         self.call_label.setStyleSheet("font-size: 12pt; font-weight: 600;")
         self.counts = QLabel()
         self.counts.setObjectName("counts")
         self.info = QLabel()
         self.info.setObjectName("roundInfo")
-        self.info.setStyleSheet("color: #b00020;")
+        self.info.setStyleSheet(themed("color: #b00020;"))
 
         self.model = TablesModel()
         self.proxy = StateFilter()
@@ -645,11 +816,14 @@ class RoundsSection(QWidget):
         header.setSectionResizeMode(COL_A, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(COL_B, QHeaderView.ResizeMode.Stretch)
         header.setMinimumSectionSize(48)
+        header.setMaximumSectionSize(150)  # approvals and states elide (tooltip): the names keep the room
         # names get the room; the number, score and approval columns stay as wide as their contents
-        self.view.setColumnWidth(COL_STATE, 190)
+        self.view.setColumnWidth(COL_STATE, 150)
         self.view.setWordWrap(False)
         self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.view.activated.connect(self._activated)
+        # a narrow list (a table open beside it on a laptop) drops the approvals first: the panel shows them
+        DropColumns(self.view, COL_A, [COL_APPROVED], min_stretch=110)
 
         top = QHBoxLayout()
         top.addWidget(QLabel(_("Event")))
@@ -661,8 +835,8 @@ class RoundsSection(QWidget):
         top.addWidget(self.pair_button)
         top.addWidget(self.unpublish_button)
         second = QHBoxLayout()
-        second.addWidget(self.table_field, 1)
-        second.addWidget(self.call_label)
+        second.addWidget(self.table_field, 2)
+        second.addWidget(self.call_label, 3)
         left = QWidget()
         lv = QVBoxLayout(left)
         lv.setContentsMargins(0, 0, 0, 0)
@@ -673,7 +847,7 @@ class RoundsSection(QWidget):
         self.right_layout.setContentsMargins(0, 0, 0, 0)
         self.placeholder = QLabel(_("Open a table: type its number or scan its sheet, then Enter."))
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.placeholder.setStyleSheet("color: #6b7280;")
+        self.placeholder.setStyleSheet(themed("color: #6b7280;"))
         self.right_layout.addWidget(self.placeholder)
         splitter = QSplitter()
         splitter.setObjectName("roundsSplitter")
@@ -681,7 +855,7 @@ class RoundsSection(QWidget):
         splitter.addWidget(self.right)
         splitter.setChildrenCollapsible(False)
         # the tables list needs room for two names, score, state and approvals: about 62 % at first
-        left.setMinimumWidth(520)
+        left.setMinimumWidth(300)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         splitter.setSizes([740, 450])
@@ -692,6 +866,9 @@ class RoundsSection(QWidget):
         layout.addWidget(self.info)
         layout.addWidget(splitter, 1)
 
+        fit_combo(self.event_box, 24)
+        fit_combo(self.round_box, 3)  # a round number
+        fit_combos(self)
         QShortcut(QKeySequence("Ctrl+T"), self, self._focus_table_field)
         QShortcut(QKeySequence("Ctrl+L"), self, self.view.setFocus)
         QShortcut(QKeySequence("Ctrl+P"), self, self.open_wizard)
@@ -730,6 +907,13 @@ class RoundsSection(QWidget):
     def select_event(self, event_id: int) -> None:
         self.event_box.setCurrentIndex(self.event_box.findData(event_id))
 
+    def close_table(self) -> None:
+        """No table open: the panel of another event or round never stays on screen."""
+        if self.panel is not None:
+            self.panel.setVisible(False)
+            self.panel = None
+        self.placeholder.setVisible(True)
+
     def _event_changed(self, *_args: object) -> None:
         ev = self.current_event()
         self.round_box.blockSignals(True)
@@ -750,6 +934,8 @@ class RoundsSection(QWidget):
     def load_round(self) -> None:
         ev = self.current_event()
         r = self.round_box.currentData()
+        if self.panel is not None and (ev is None or self.panel.key[:2] != (ev.id, r)):
+            self.close_table()
         self.round = None
         if ev is None or r is None:
             self.model.set_rows([])
@@ -782,6 +968,10 @@ class RoundsSection(QWidget):
             self.reload_events()
         elif section == "rounds":
             self.load_round()
+        elif section in ("discipline", "discipline-section"):  # a penalty or decision can change a table
+            self.load_round()
+            if self.panel is not None:
+                self.panel.follow_store()
 
     # ------------------------------------------------------------------ the table call (T3b)
     def call_due_at(self) -> Any:
@@ -817,7 +1007,7 @@ class RoundsSection(QWidget):
         left = due - R.local_now()
         if not waiting:
             self.call_label.setText(_("Tables called at {t}").format(t=called))
-            self.call_label.setStyleSheet("font-size: 12pt; font-weight: 600; color: #14532d;")
+            self.call_label.setStyleSheet(themed("font-size: 12pt; font-weight: 600; color: #14532d;"))
         elif left.total_seconds() > 0:
             secs = int(left.total_seconds())
             self.call_label.setText(
@@ -826,7 +1016,7 @@ class RoundsSection(QWidget):
                 )
                 + self._deadline_note()
             )
-            self.call_label.setStyleSheet("font-size: 12pt; font-weight: 600; color: #1e3a8a;")
+            self.call_label.setStyleSheet(themed("font-size: 12pt; font-weight: 600; color: #1e3a8a;"))
         else:
             self.call_label.setText(
                 ngettext(
@@ -835,9 +1025,16 @@ class RoundsSection(QWidget):
                     len(waiting),
                 ).format(t=called, n=len(waiting))
             )
-            self.call_label.setStyleSheet("font-size: 12pt; font-weight: 700; color: #b00020;")
+            self.call_label.setStyleSheet(themed("font-size: 12pt; font-weight: 700; color: #b00020;"))
 
     # ------------------------------------------------------------------ opening a table
+    def focus_first(self) -> None:
+        """When the section opens: the open table's form, else the table field."""
+        if self.panel is not None:
+            self.panel.focus_first()
+        else:
+            self._focus_table_field()
+
     def _focus_table_field(self) -> None:
         self.table_field.setFocus()
         self.table_field.selectAll()
@@ -877,12 +1074,24 @@ class RoundsSection(QWidget):
             self.info.setText(_("Round {r} has no table {t}.").format(r=self.round.round, t=table_no))
             return None
         self.info.setText("")
-        if self.panel is not None:
-            self.panel.setParent(None)
-            self.panel.deleteLater()
+        key = (ev.id, self.round.round, table_no)
+        if self.panel is not None and self.panel.key != key:
+            self.panel.setVisible(False)
         self.placeholder.setVisible(False)
-        self.panel = TablePanel(self.state, ev, self.round.round, table, self.initials, self.load_round)
-        self.right_layout.addWidget(self.panel)
+        panel = self.panels.get(key)
+        if panel is None:
+            panel = TablePanel(self.state, ev, self.round.round, table, self.initials, self.load_round)
+            self.panels[key] = panel
+            self.right_layout.addWidget(panel)
+        else:
+            panel.reopen(table)
+        panel.setVisible(True)
+        if self.panel is None and not self._split_set:
+            # the first table opened: the entry form gets the larger share, the list keeps its names
+            total = sum(self.splitter.sizes())
+            self.splitter.setSizes([int(total * 0.4), total - int(total * 0.4)])
+            self._split_set = True
+        self.panel = panel
         self.panel.focus_first()
         for row in range(self.proxy.rowCount()):
             if self.proxy.data(self.proxy.index(row, 0), TABLE_ROLE) == table_no:

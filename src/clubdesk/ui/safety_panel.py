@@ -33,6 +33,7 @@ from clubdesk.i18n import _
 from clubdesk.services import safety, staff
 from clubdesk.services.base import ROLE_LABELS, Actor, Role, ServiceError
 from clubdesk.ui.state import DeskState
+from clubdesk.ui.theme import themed
 
 ERROR_STYLE = "color: palette(highlight);"
 
@@ -66,7 +67,7 @@ class PinDialog(QDialog):
         self.error = QLabel("")
         self.error.setObjectName("pinError")
         self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #b00020;")
+        self.error.setStyleSheet(themed("color: #b00020;"))
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )

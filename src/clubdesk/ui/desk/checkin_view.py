@@ -9,12 +9,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QLineEdit, QListWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QListWidget, QVBoxLayout, QWidget
 
 from clubdesk.i18n import _
-from clubdesk.services import desk
+from clubdesk.services import desk, lookup
 from clubdesk.services.base import ServiceError
+from clubdesk.services.lookup import Choice
 from clubdesk.ui.state import DeskState
+from clubdesk.ui.theme import themed
+from clubdesk.ui.widgets.name_field import NameField
 
 
 class CheckinView(QWidget):
@@ -30,9 +33,10 @@ class CheckinView(QWidget):
             )
         )
         hint.setWordWrap(True)
-        self.field = QLineEdit()
+        # a name typed offers the event's entrants (accent-insensitive); a scan or code works as before
+        self.field = NameField(self._entrants)
         self.field.setObjectName("scanField")
-        self.field.setPlaceholderText(_("Scan or type here…"))
+        self.field.setPlaceholderText(_("Scan, or type a name, code, number or phone…"))
         self.field.setStyleSheet("font-size: 20pt; padding: 8px;")
         self.field.returnPressed.connect(self.submit)
         self.result = QLabel("")
@@ -48,7 +52,7 @@ class CheckinView(QWidget):
         self.detail.setStyleSheet("font-size: 14pt;")
         self.counter = QLabel("")
         self.counter.setObjectName("checkinCounter")
-        self.counter.setStyleSheet("font-size: 12pt; color: #444;")
+        self.counter.setStyleSheet(themed("font-size: 12pt; color: #444;"))
         self.recent = QListWidget()
         self.recent.setObjectName("recentCheckins")
         self.recent.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -79,14 +83,20 @@ class CheckinView(QWidget):
         color = "#1b5e20" if ok else "#b00020"
         background = "#e8f5e9" if ok else "#fdecea"
         self.result.setStyleSheet(
-            f"font-size: 30pt; font-weight: 700; color: {color}; background: {background}; "
-            "border-radius: 8px; padding: 12px;"
+            themed(
+                f"font-size: 30pt; font-weight: 700; color: {color}; background: {background}; "
+                "border-radius: 8px; padding: 12px;"
+            )
         )
         self.result.setText(text)
         self.detail.setText(detail)
 
+    def _entrants(self, text: str) -> list[Choice]:
+        event_id = self._event_id()
+        return [] if event_id is None else lookup.entrant_choices(self.state.db, event_id, text)
+
     def submit(self) -> None:
-        text = self.field.text()
+        text = self.field.value()
         self.field.clear()
         self.field.setFocus()
         event_id = self._event_id()

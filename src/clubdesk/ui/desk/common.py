@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QLabel
 
 from clubdesk.services.base import ServiceError
 from clubdesk.standings.money import MoneyError, format_money, parse_amount
+from clubdesk.ui.theme import themed
 from clubdesk.ui.widgets.tables import PlainRowsModel
 
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -65,4 +66,4 @@ class RowsModel(PlainRowsModel[Column]):
 
 def set_message(label: QLabel, text: str, ok: bool) -> None:
     label.setText(text)
-    label.setStyleSheet("color: #1b5e20;" if ok else "color: #b00020;")
+    label.setStyleSheet(themed("color: #1b5e20;" if ok else "color: #b00020;"))

@@ -1,15 +1,15 @@
 """The registration desk: pick the event; entrants with status, waiting-list position, paid/owed and
 check-in; register, pay, withdraw, promote; the check-in screen; the cash box; the outbox.
 
-Keyboard: Ctrl+1/2/3/4 switch tabs (Entrants, Check-in, Cash box, Outbox); in Entrants, Alt+N focuses the
-member number (Enter registers), Alt+A the amount (Enter pays the selected entrant); Alt+W withdraws, Alt+U
-promotes the selected entrant.
+Keyboard: Ctrl+PgDown / Ctrl+PgUp or Alt+T, Alt+C, Alt+B, Alt+O switch tabs (Entrants, Check-in, Cash box,
+Outbox; Ctrl+1 … Ctrl+8 are the window's sections); in Entrants, Alt+N focuses the member field (a name
+offers the matching members, or type the number; Enter registers), Alt+A the amount (Enter pays the
+selected entrant); Alt+W withdraws, Alt+U promotes the selected entrant.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QGroupBox,
@@ -28,14 +28,17 @@ from PySide6.QtWidgets import (
 
 from clubdesk import labels as L
 from clubdesk.i18n import _
-from clubdesk.services import desk
+from clubdesk.services import desk, lookup
 from clubdesk.services import events as ev_service
 from clubdesk.services.base import ServiceError
+from clubdesk.services.lookup import Choice
 from clubdesk.timefmt import local_text
 from clubdesk.ui.desk.cashbox_view import METHOD_NAMES, CashBoxView
 from clubdesk.ui.desk.checkin_view import CheckinView
 from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, parse_money, set_message
 from clubdesk.ui.state import DeskState
+from clubdesk.ui.theme import themed
+from clubdesk.ui.widgets.name_field import NameField
 from clubdesk.ui.widgets.tables import row_table
 
 STATUS_COLORS = {
@@ -86,12 +89,13 @@ class EntrantsView(QWidget):
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
 
         # register
-        self.number = QLineEdit()
+        # a member by name (accent-insensitive, as the register's search) or by number
+        self.number = NameField(self._members)
         self.number.setObjectName("registerNumber")
-        self.number.setPlaceholderText(_("member number"))
-        self.partner = QLineEdit()
+        self.number.setPlaceholderText(_("member: name or number"))
+        self.partner = NameField(self._members)
         self.partner.setObjectName("registerPartner")
-        self.partner.setPlaceholderText(_("partner's number"))
+        self.partner.setPlaceholderText(_("partner: name or number"))
         self.register_button = QPushButton(_("&Register"))
         self.register_button.setObjectName("registerButton")
         self.register_button.clicked.connect(self.register)
@@ -99,7 +103,7 @@ class EntrantsView(QWidget):
         self.partner.returnPressed.connect(self.register)
         reg_box = QGroupBox(_("New entry"))
         reg_row = QHBoxLayout(reg_box)
-        number_label = QLabel(_("Member &no."))
+        number_label = QLabel(_("Member: &name or no."))
         number_label.setBuddy(self.number)
         reg_row.addWidget(number_label)
         reg_row.addWidget(self.number)
@@ -248,6 +252,9 @@ class EntrantsView(QWidget):
 
     # ------------------------------------------------------------------ actions
 
+    def _members(self, text: str) -> list[Choice]:
+        return lookup.member_choices(self.state.db, text)
+
     def register(self) -> None:
         event_id = self.section.event_id()
         if event_id is None:
@@ -258,8 +265,8 @@ class EntrantsView(QWidget):
                 self.state.db,
                 self.state.actor,
                 event_id,
-                self.number.text(),
-                partner=self.partner.text().strip() or None if self.partner.isVisible() else None,
+                self.number.value(),
+                partner=self.partner.value() or None if self.partner.isVisible() else None,
             )
         except ServiceError as exc:
             set_message(self.message, exc.message, False)
@@ -431,7 +438,7 @@ class DeskSection(QWidget):
         self.title.setStyleSheet("font-size: 16pt; font-weight: 600;")
         self.event_line = QLabel("")
         self.event_line.setObjectName("deskEventLine")
-        self.event_line.setStyleSheet("color: #444;")
+        self.event_line.setStyleSheet(themed("color: #444;"))
         top = QHBoxLayout()
         top.addWidget(self.title)
         top.addStretch(1)
@@ -445,15 +452,12 @@ class DeskSection(QWidget):
         self.outbox_view = OutboxView(self)
         self.tabs = QTabWidget()
         self.tabs.setObjectName("deskTabs")
-        self.tabs.addTab(self.entrants_view, _("Entrants"))
-        self.tabs.addTab(self.checkin_view, _("Check-in"))
-        self.tabs.addTab(self.cashbox_view, _("Cash box"))
-        self.tabs.addTab(self.outbox_view, _("Outbox"))
+        # Alt+letter or Ctrl+PgDown/PgUp: Ctrl+1 … Ctrl+8 belong to the window's sidebar (issue 20)
+        self.tabs.addTab(self.entrants_view, _("En&trants"))
+        self.tabs.addTab(self.checkin_view, _("&Check-in"))
+        self.tabs.addTab(self.cashbox_view, _("Cash &box"))
+        self.tabs.addTab(self.outbox_view, _("&Outbox"))
         self.tabs.currentChanged.connect(self._tab_changed)
-        for i in range(4):
-            sc = QShortcut(QKeySequence(f"Ctrl+{i + 1}"), self)
-            sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            sc.activated.connect(lambda i=i: self.tabs.setCurrentIndex(i))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(18, 12, 18, 12)
         layout.addLayout(top)

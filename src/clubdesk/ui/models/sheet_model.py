@@ -93,7 +93,9 @@ def describe_entry(
         )
         cube = entry.get("cube", 1)
         if entry.get("dropped"):
-            text += ", " + _("double dropped at cube {c}").format(c=cube)
+            text += ", " + _("refused a double to {n} (cube {c} before it)").format(
+                n=int(cube) * 2 if isinstance(cube, int) else cube, c=cube
+            )
         elif isinstance(cube, int) and cube > 1:
             text += ", " + _("cube {c}").format(c=cube)
         return text
@@ -234,25 +236,45 @@ class SheetModel(QAbstractTableModel):
                 return QColor("#fff4d6")
             if row.game_end:
                 return QColor("#e3f4e8")
+        if role == Qt.ItemDataRole.ForegroundRole and (row.marker.startswith(_("Crawford")) or row.game_end):
+            return QColor("#111827")  # dark text on the pale row, in a dark palette too
         return None
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:  # noqa: N802
-        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
+        if orientation != Qt.Orientation.Horizontal or role not in (
+            Qt.ItemDataRole.DisplayRole,
+            Qt.ItemDataRole.ToolTipRole,
+        ):
             return None
         a, b = self.side_names[0], self.side_names[1]
         total = _("score") if self.family == "tavla" else _("total")
+        if role == Qt.ItemDataRole.ToolTipRole:  # the whole side names
+            return {
+                COL_PTS_A: _("points of the entry: {side}").format(side=a),
+                COL_PTS_B: _("points of the entry: {side}").format(side=b),
+                COL_TOT_A: f"{a} {total}",
+                COL_TOT_B: f"{b} {total}",
+            }.get(section)
+        # short in the header (the first name of a side), so the Entry column keeps the room
+        a, b = _short(a), _short(b)
         return {
             COL_NO: "#",
             COL_GAME: _("Game"),
             COL_ENTRY: _("Entry"),
             COL_PTS_A: f"+ {a}",
             COL_PTS_B: f"+ {b}",
-            COL_TOT_A: f"{a} {total}",
-            COL_TOT_B: f"{b} {total}",
+            COL_TOT_A: f"Σ {a}",
+            COL_TOT_B: f"Σ {b}",
             COL_NOTE: _("Explanation"),
         }[section]
+
+
+def _short(name: str, chars: int = 9) -> str:
+    """A side's name for a narrow header: its first word, shortened with … past ``chars``."""
+    first = name.split()[0] if name.split() else name
+    return first if len(first) <= chars else first[: chars - 1] + "…"
 
 
 def _signed(n: int) -> str:

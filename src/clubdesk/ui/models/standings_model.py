@@ -25,7 +25,8 @@ from clubdesk.standings.tiebreaks import TIEBREAK_NAMES
 ModelIndex = QModelIndex | QPersistentModelIndex
 
 COL_PLACE, COL_NAME, COL_POINTS = 0, 1, 2
-FIRST_TIEBREAK_COL = 3
+FIRST_TIEBREAK_COL = 3  # without a Lives column
+COL_LIVES = 3  # in a lives event, before the tie-breaks
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 ENTRANT_ROLE = Qt.ItemDataRole.UserRole + 2
 
@@ -42,6 +43,7 @@ class StandingsLine:
     explanation: str = ""
     playoff: bool = False  # rule BC2
     tied: bool = False
+    lives: str = ""  # lives left in a lives event (T4g); "" elsewhere
 
 
 def _num(v: object) -> float:
@@ -74,6 +76,7 @@ def lines_from_service(standings: Any) -> list[StandingsLine]:
                 explanation=_explanations_for(r.name, lines),
                 playoff=bool(r.playoff),
                 tied=ranks.count(r.rank) > 1,
+                lives="" if getattr(r, "lives", None) is None else str(r.lives),
             )
         )
     return out
@@ -113,22 +116,32 @@ class StandingsModel(QAbstractTableModel):
         super().__init__()
         self.lines: list[StandingsLine] = []
         self.codes: tuple[str, ...] = ()
+        self.has_lives = False  # a lives event: a Lives column after the points (T4g)
 
     def set_standings(self, lines: Sequence[StandingsLine], codes: Sequence[str]) -> None:
         self.beginResetModel()
         self.lines = list(lines)
         self.codes = tuple(c for c in codes if c != "PTS")
+        self.has_lives = any(line.lives for line in self.lines)
         self.endResetModel()
 
+    @property
+    def first_tiebreak(self) -> int:
+        return FIRST_TIEBREAK_COL + (1 if self.has_lives else 0)
+
+    @property
+    def lives_col(self) -> int | None:
+        return COL_LIVES if self.has_lives else None
+
     def code_at(self, column: int) -> str | None:
-        i = column - FIRST_TIEBREAK_COL
+        i = column - self.first_tiebreak
         return self.codes[i] if 0 <= i < len(self.codes) else None
 
     def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
         return 0 if parent.isValid() else len(self.lines)
 
     def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else FIRST_TIEBREAK_COL + len(self.codes)
+        return 0 if parent.isValid() else self.first_tiebreak + len(self.codes)
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
@@ -143,12 +156,16 @@ class StandingsModel(QAbstractTableModel):
                 return line.name
             if col == COL_POINTS:
                 return localized_number(str(line.points))
+            if col == self.lives_col:
+                return line.lives
             return localized_number(line.tiebreaks.get(code or "", ""))
         if role == SORT_ROLE:
             if col == COL_PLACE:
                 return float(line.rank)
             if col == COL_NAME:
                 return sort_string(line.name)  # the language's alphabet
+            if col == self.lives_col:
+                return _num(line.lives or 0)
             return line.sort_values.get("PTS" if col == COL_POINTS else code or "", 0.0)
         if role == ENTRANT_ROLE:
             return line.entrant
@@ -160,7 +177,7 @@ class StandingsModel(QAbstractTableModel):
             return None
         if role == Qt.ItemDataRole.TextAlignmentRole and col != COL_NAME:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.FontRole and col in (COL_PLACE, COL_POINTS):
+        if role == Qt.ItemDataRole.FontRole and (col in (COL_PLACE, COL_POINTS) or col == self.lives_col):
             font = QFont()
             font.setBold(True)
             return font
@@ -169,6 +186,8 @@ class StandingsModel(QAbstractTableModel):
                 return QColor("#fde68a")
             if line.tied:
                 return QColor("#fef9c3")
+        if role == Qt.ItemDataRole.ForegroundRole and (line.playoff or line.tied):
+            return QColor("#111827")  # dark text on the pale row, in a dark palette too
         return None
 
     def headerData(
@@ -184,7 +203,11 @@ class StandingsModel(QAbstractTableModel):
                 return _("Name")
             if section == COL_POINTS:
                 return _("Points")
+            if section == self.lives_col:
+                return _("Lives")
             return code
+        if role == Qt.ItemDataRole.ToolTipRole and section == self.lives_col:
+            return _("Lives left: each loss costs one, none left is out (T4g)")
         if role == Qt.ItemDataRole.ToolTipRole and code is not None:
             return _(TIEBREAK_NAMES.get(code, code))
         return None

@@ -10,6 +10,7 @@ from PySide6.QtCore import QSortFilterProxyModel, Qt
 from PySide6.QtGui import QColor, QFont
 
 from clubdesk.i18n import N_, _
+from clubdesk.ui.theme import icon
 from clubdesk.ui.widgets.tables import ModelIndex, PlainRowsModel
 
 COL_TABLE, COL_A, COL_B, COL_SCORE, COL_STATE, COL_APPROVED = range(6)
@@ -78,12 +79,15 @@ class TablesModel(PlainRowsModel[TableColumn]):
             if col == COL_SCORE:
                 return "" if t.status in ("waiting", "bye") else f"{t.score[0]} – {t.score[1]}"
             if col == COL_STATE:
-                text = state_label(t.status)
-                return text + (" 🔒" if t.locked else "")
+                return state_label(t.status)  # a locked table shows the lock icon (an SVG, not an emoji)
             if col == COL_APPROVED:
                 parts = [p for p in (t.scorer, t.counter) if p]
                 ref = getattr(t, "ref", "")
                 return " / ".join(parts) + (f"  [{ref}]" if ref else "")
+        if role == Qt.ItemDataRole.DecorationRole and col == COL_STATE and t.locked:
+            return icon("lock")
+        if role == Qt.ItemDataRole.ToolTipRole and col == COL_STATE and t.locked:
+            return _("locked (T10): changes need a reason")
         if role == TABLE_ROLE:
             return t.table
         if role == STATE_ROLE:

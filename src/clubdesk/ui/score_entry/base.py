@@ -8,6 +8,11 @@ change is not made and the message is shown inline.
 Keyboard: the inputs in Tab order, Enter adds the entry (or replaces the one being corrected), Ctrl+Z undoes
 the last change, Ctrl+Shift+Z redoes it, F6 moves to the sheet, where Enter corrects the selected entry and
 Delete removes it; Esc cancels a correction.
+
+No accidental entries: the outcome, the seat and the side start with no choice, so nothing is saved until
+the scorer has chosen them; Enter in the outcome list only takes the outcome and moves on (it never saves);
+an outcome that needs nothing else (a redeal, an annulled hand, a forfeit ...) asks for a second Enter
+before it is saved (Esc, or any change, cancels).
 """
 
 from __future__ import annotations
@@ -17,10 +22,12 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QUndoCommand, QUndoStack
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QResizeEvent, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
+    QBoxLayout,
+    QComboBox,
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
@@ -34,7 +41,17 @@ from PySide6.QtWidgets import (
 from clubdesk.games import EntryError, RulesetError, load_ruleset, replay
 from clubdesk.i18n import _
 from clubdesk.services.base import ServiceError
-from clubdesk.ui.models.sheet_model import COL_ENTRY, COL_GAME, COL_NOTE, SheetModel, SheetRow, sheet_rows
+from clubdesk.ui.models.sheet_model import (
+    COL_ENTRY,
+    COL_GAME,
+    COL_NOTE,
+    SheetModel,
+    SheetRow,
+    describe_entry,
+    sheet_rows,
+)
+from clubdesk.ui.theme import themed
+from clubdesk.ui.widgets.fit import fit_combo, fit_combos
 
 Entry = dict[str, Any]
 
@@ -61,12 +78,31 @@ CorrectionCheck = Callable[[list[Entry]], bool]
 
 
 class InputProblem(ValueError):
-    """An input that cannot be read at all (not a number ...): shown next to the form like an engine error."""
+    """An input that cannot be read at all (not a number ...): shown next to the form like an engine error.
 
-    def __init__(self, message: str, widget: QWidget | None = None) -> None:
+    ``pending``: nothing is wrong yet, a choice is still to be made (the live preview says what is missing
+    without an error)."""
+
+    def __init__(self, message: str, widget: QWidget | None = None, *, pending: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.widget = widget
+        self.pending = pending
+
+
+def add_no_choice(combo: QComboBox, text: str) -> None:
+    """The combo's first item: no choice made yet (its data is None, its text starts with no letter or
+    digit, so typing an item's first letter picks that item)."""
+    combo.insertItem(0, f"— {text} —", None)
+    combo.setCurrentIndex(0)
+
+
+def chosen(combo: QComboBox, what: str) -> Any:
+    """The combo's choice, or an InputProblem saying what is still to be chosen."""
+    data = combo.currentData()
+    if data is None:
+        raise InputProblem(_("Choose {what}.").format(what=what), combo, pending=True)
+    return data
 
 
 class _EntryCommand(QUndoCommand):
@@ -106,6 +142,8 @@ class SheetEntryForm(QWidget):
     entriesChanged = Signal()
 
     family = ""
+    # entries that need nothing but their outcome: saved only after a second, confirming Enter
+    CONFIRM_KINDS: frozenset[str] = frozenset()
 
     def __init__(
         self,
@@ -132,6 +170,7 @@ class SheetEntryForm(QWidget):
         # when the result is already confirmed, every change (not only corrections) goes through the check
         self.check_every_change = False
         self.undo_stack = QUndoStack(self)
+        self.armed: Entry | None = None  # the entry waiting for its confirming Enter
 
         self.title = QLabel()
         self.title.setObjectName("formTitle")
@@ -139,21 +178,21 @@ class SheetEntryForm(QWidget):
         self.hint = QLabel()
         self.hint.setObjectName("nextHint")
         self.hint.setWordWrap(True)
-        self.hint.setStyleSheet("color: #1e3a8a;")
+        self.hint.setStyleSheet(themed("color: #1e3a8a;"))
         self.inputs = QFormLayout()
         self.inputs.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)
         self.preview = QLabel()
         self.preview.setObjectName("preview")
         self.preview.setWordWrap(True)
-        self.preview.setStyleSheet("color: #14532d;")
+        self.preview.setStyleSheet(themed("color: #14532d;"))
         self.error = QLabel()
         self.error.setObjectName("entryError")
         self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #b00020; font-weight: 600;")
+        self.error.setStyleSheet(themed("color: #b00020; font-weight: 600;"))
         self.error.setVisible(False)
         self.mode = QLabel()
         self.mode.setObjectName("mode")
-        self.mode.setStyleSheet("background: #fef3c7; padding: 3px;")
+        self.mode.setStyleSheet(themed("background: #fef3c7; padding: 3px;"))
         self.mode.setVisible(False)
         self.add_button = QPushButton(_("Add (Enter)"))
         self.add_button.setObjectName("addEntry")
@@ -178,15 +217,19 @@ class SheetEntryForm(QWidget):
         header = self.view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(COL_ENTRY, QHeaderView.ResizeMode.Stretch)
+        header.setMaximumSectionSize(110)  # the numbers stay narrow: the Entry column gets the room
+        self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
         # the explanation is each row's tooltip and shows under the sheet for the selected row
         self.view.setColumnHidden(COL_NOTE, True)
         if self.family == "tavla":
             self.view.setColumnHidden(COL_GAME, True)
         self.view.installEventFilter(self)
         self.view.setWordWrap(False)
+        self.view.setTabKeyNavigation(False)  # Tab leaves the sheet (issue 20)
 
         self.summary = QLabel()
         self.summary.setObjectName("summary")
+        self.summary.setWordWrap(True)
         self.summary.setStyleSheet("font-size: 14pt; font-weight: 700;")
 
         left = QVBoxLayout()
@@ -213,9 +256,11 @@ class SheetEntryForm(QWidget):
         self.row_explanation.setWordWrap(True)
         right.addWidget(self.row_explanation)
         self.view.selectionModel().currentRowChanged.connect(lambda cur, _p: self._explain_row(cur.row()))
-        layout = QHBoxLayout(self)
+        # side by side when there is room, the sheet under the inputs when not (a 1366-pixel laptop)
+        layout = QBoxLayout(QBoxLayout.Direction.LeftToRight, self)
         layout.addWidget(left_w)
         layout.addLayout(right, 1)
+        self.box = layout
 
         for text, keys, slot in (
             (_("Undo"), ("Ctrl+Z",), self.undo_stack.undo),
@@ -233,8 +278,21 @@ class SheetEntryForm(QWidget):
         self.addAction(to_sheet)
 
         self.build_inputs()
+        first = self.first_input()
+        if isinstance(first, QComboBox):
+            fit_combo(first, 24)  # the outcome list says what to type
+        fit_combos(self)
         self._chain_tab_order()
         self._refresh()
+
+    STACK_BELOW = 760  # narrower than this (pixels), the sheet goes under the inputs
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
+        wide = event.size().width() >= self.STACK_BELOW
+        direction = QBoxLayout.Direction.LeftToRight if wide else QBoxLayout.Direction.TopToBottom
+        if self.box.direction() != direction:
+            self.box.setDirection(direction)
+        super().resizeEvent(event)
 
     def _chain_tab_order(self) -> None:
         """Tab goes through the inputs in row order, then the Add button, then the sheet."""
@@ -296,8 +354,44 @@ class SheetEntryForm(QWidget):
             for name in ("textChanged", "currentIndexChanged", "toggled", "valueChanged"):
                 sig = getattr(w, name, None)
                 if sig is not None and hasattr(sig, "connect"):
-                    sig.connect(self._preview)
+                    sig.connect(self._input_changed)
                     break
+
+    def _input_changed(self, *_args: object) -> None:
+        self.disarm()
+        self._preview()
+
+    def confirm_text(self, entry: Entry) -> str:
+        """What the confirming Enter will save, in words (the sheet's own wording)."""
+        return describe_entry(entry, self.side_names, self.seat_names)
+
+    def _needs_nothing_else(self) -> bool:
+        """The chosen outcome is an entry by itself (a redeal ...): Enter asks for the confirming one."""
+        try:
+            entry = self.read_entry()
+        except InputProblem:
+            return False
+        return entry.get("type") in self.CONFIRM_KINDS
+
+    def arm(self, entry: Entry) -> None:
+        self.armed = dict(entry)
+        self.mode.setText(
+            _("Save “{what}”? Press Enter again to save it, Esc to cancel.").format(
+                what=self.confirm_text(entry)
+            )
+        )
+        self.mode.setVisible(True)
+
+    def disarm(self) -> None:
+        if self.armed is None:
+            return
+        self.armed = None
+        if self.correcting is not None:
+            self.mode.setText(
+                _("Correcting entry {n}: Enter replaces it, Esc cancels.").format(n=self.correcting + 1)
+            )
+        else:
+            self.mode.setVisible(False)
 
     # ------------------------------------------------------------------ state
     @property
@@ -373,6 +467,11 @@ class SheetEntryForm(QWidget):
             entries, change = self._candidate()
             result = self._replay(entries)
         except InputProblem as exc:
+            if exc.pending:  # a choice still to be made: said in the preview, not as an error
+                self.preview.setText(exc.message)
+                self.show_error(None)
+                self.mark_error(None)
+                return
             self.preview.setText("")
             self.show_error(exc.message)
             return
@@ -415,6 +514,11 @@ class SheetEntryForm(QWidget):
         except EntryError as exc:
             self.show_error(_message(exc))
             return False
+        entry = dict(change.entry or {})
+        if entry.get("type") in self.CONFIRM_KINDS and self.armed != entry:
+            self.arm(entry)  # nothing is saved from a single keystroke
+            return False
+        self.disarm()
         if (change.action == "replace" or self.check_every_change) and self.confirm_correction is not None:
             if not self.confirm_correction(entries):
                 return False
@@ -470,6 +574,7 @@ class SheetEntryForm(QWidget):
     def start_correction(self, k: int) -> None:
         if not 0 <= k < len(self._entries):
             return
+        self.disarm()
         self.correcting = k
         self.load_entry(self._entries[k])
         self.mode.setText(_("Correcting entry {n}: Enter replaces it, Esc cancels.").format(n=k + 1))
@@ -480,6 +585,7 @@ class SheetEntryForm(QWidget):
         self._preview()
 
     def cancel_correction(self) -> None:
+        self.disarm()
         if self.correcting is None:
             return
         self.correcting = None
@@ -496,7 +602,16 @@ class SheetEntryForm(QWidget):
     # ------------------------------------------------------------------ keyboard
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt API
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not self.view.hasFocus():
+            on_outcome = self.first_input().hasFocus() and self.correcting is None and self.armed is None
+            if on_outcome and not self._needs_nothing_else():
+                # Enter in the outcome list takes the outcome and goes on to the next input; it never
+                # saves: letters typed as the form opens (initials typed again ...) save nothing
+                self.focusNextPrevChild(True)
+                return
             self.submit()
+            return
+        if event.key() == Qt.Key.Key_Escape and self.armed is not None:
+            self.disarm()
             return
         if event.key() == Qt.Key.Key_Escape and self.correcting is not None:
             self.cancel_correction()

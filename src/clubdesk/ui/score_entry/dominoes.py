@@ -2,8 +2,10 @@
 
 Keyboard: the outcome (type its first letter: O out, B block, R redeal, P penalty, S six doubles, A annulled
 or abandon), Tab, the seat (type its number 1-4), Tab, the pips left in each hand (the seat that went out is
-skipped), the special flags, Enter. Every hand is explained and checked live by the rules engine; an
-impossible entry (e.g. 70 pips in one hand) is refused inline with the engine's message.
+skipped), the special flags, Enter. The outcome, seat and side start unchosen (nothing is saved before they
+are chosen); a redeal, an annulled hand or an abandon needs a second Enter. Every hand is explained and
+checked live by the rules engine; an impossible entry (e.g. 70 pips in one hand) is refused inline with the
+engine's message.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLineEdit, QWid
 from clubdesk.games import EntryError
 from clubdesk.games.gaple import MAX_HAND_PIPS
 from clubdesk.i18n import _
-from clubdesk.ui.score_entry.base import Entry, InputProblem, SheetEntryForm
+from clubdesk.ui.score_entry.base import Entry, InputProblem, SheetEntryForm, add_no_choice, chosen
 from clubdesk.ui.score_entry.keys import KeyCombo
+from clubdesk.ui.theme import themed
 
 
 def _int_field(name: str, top: int = 999) -> QLineEdit:
@@ -59,6 +62,8 @@ class _DominoFamilyForm(SheetEntryForm):
             combo.addItem(_("0 — nobody"), None)
         for seat in range(4):
             combo.addItem(self._seat_label(seat), seat)
+        if not nobody:
+            add_no_choice(combo, _("type the seat 1–4"))
         return combo
 
     def _side_combo(self, name: str) -> QComboBox:
@@ -66,13 +71,21 @@ class _DominoFamilyForm(SheetEntryForm):
         combo.setObjectName(name)
         for side in (0, 1):
             combo.addItem(f"{side + 1} — {self.side_names[side]}", side)
+        add_no_choice(combo, _("type the side 1 or 2"))
         return combo
+
+    def seat_no(self) -> int:
+        return int(chosen(self.seat, _("the seat")))
+
+    def side_no(self) -> int:
+        return int(chosen(self.side, _("the side")))
 
     def build_common(self) -> None:
         self.outcome = KeyCombo()
         self.outcome.setObjectName("outcome")
         for code, label in self.OUTCOMES:
             self.outcome.addItem(label, code)
+        add_no_choice(self.outcome, _("choose: type a letter"))
         self.seat = self._seat_combo("seat")
         self.pips = [_int_field(f"pips{i}") for i in range(4)]
         pips_row = QWidget()
@@ -95,7 +108,12 @@ class _DominoFamilyForm(SheetEntryForm):
         self.watch(self.outcome, self.seat, *self.pips, self.side, self.points)
 
     def kind(self) -> str:
-        return str(self.outcome.currentData())
+        data = self.outcome.currentData()
+        return "" if data is None else str(data)
+
+    def check_outcome(self) -> str:
+        """The chosen outcome; an InputProblem (pending) while none is chosen."""
+        return str(chosen(self.outcome, _("the outcome (type its first letter)")))
 
     def _visible(self) -> dict[QWidget, bool]:
         k = self.kind()
@@ -125,7 +143,7 @@ class _DominoFamilyForm(SheetEntryForm):
         for f in self.pips:
             text = f.text().strip()
             over = bad_code and text.isdigit() and int(text) > MAX_HAND_PIPS
-            f.setStyleSheet("border: 2px solid #b00020;" if over else "")
+            f.setStyleSheet(themed("border: 2px solid #b00020;" if over else ""))
 
     def read_pips(self) -> list[int]:
         return [_read_int(f, _("pips of seat {n}").format(n=i + 1)) for i, f in enumerate(self.pips)]
@@ -134,6 +152,10 @@ class _DominoFamilyForm(SheetEntryForm):
         return self.outcome
 
     def clear_common(self) -> None:
+        # every hand starts from no choice: the next hand is never saved from what the last one left
+        self.outcome.setCurrentIndex(0)
+        self.seat.setCurrentIndex(0)
+        self.side.setCurrentIndex(0)
         for f in (*self.pips, self.points):
             f.clear()
         self._seat_changed()
@@ -169,6 +191,7 @@ class _DominoFamilyForm(SheetEntryForm):
 class GapleEntryForm(_DominoFamilyForm):
     family = "gaple"
     OUT_TYPE = "out"
+    CONFIRM_KINDS = frozenset({"redeal"})
 
     @property
     def OUTCOMES(self) -> tuple[tuple[str, str], ...]:  # type: ignore[override]  # noqa: N802
@@ -215,18 +238,18 @@ class GapleEntryForm(_DominoFamilyForm):
         }
 
     def read_entry(self) -> Entry:
-        k = self.kind()
+        k = self.check_outcome()
         if k == "out":
             return {
                 "type": "out",
-                "seat": int(self.seat.currentData()),
+                "seat": self.seat_no(),
                 "pips": self.read_pips(),
                 "last_tile": self.last_tile.currentData(),
                 "two_ends": self.two_ends.isChecked(),
                 "dead": {"0-0": self.dead00.currentData(), "6-6": self.dead66.currentData()},
             }
         if k == "block":
-            entry: Entry = {"type": "block", "seat": int(self.seat.currentData()), "pips": self.read_pips()}
+            entry: Entry = {"type": "block", "seat": self.seat_no(), "pips": self.read_pips()}
             d00, d66 = self.dead00.currentData(), self.dead66.currentData()
             if self._block_fines() and (d00 is not None or d66 is not None):
                 entry["dead"] = {"0-0": d00, "6-6": d66}  # rule B6: fined in a blocked hand too
@@ -234,10 +257,10 @@ class GapleEntryForm(_DominoFamilyForm):
         if k == "redeal":
             return {"type": "redeal"}
         if k == "six_doubles":
-            return {"type": "six_doubles", "seat": int(self.seat.currentData())}
+            return {"type": "six_doubles", "seat": self.seat_no()}
         return {
             "type": "penalty",
-            "side": int(self.side.currentData()),
+            "side": self.side_no(),
             "points": _read_int(self.points, _("penalty points")),
         }
 
@@ -272,7 +295,7 @@ class GapleEntryForm(_DominoFamilyForm):
                 )
             )
         if nxt.get("seat_change"):
-            parts.append(_("opponents change seats (G19)"))
+            parts.append(self.seat_change_notice())
         if nxt.get("barred_leads"):
             # rule B3: a hint before every hand's lead, not only the first
             parts.append(
@@ -282,10 +305,35 @@ class GapleEntryForm(_DominoFamilyForm):
             )
         return "; ".join(parts)
 
+    def seat_change_notice(self) -> str:
+        """Rule G19: opponents change seats after every game won. Reading: the pair that lost the game
+        swaps its two seats (as E7b); the seat numbers on the sheet stay with the players, so the sheet
+        and the leader suggestion (G9) are unchanged, and the notice says who now sits where."""
+        games = [g for g in self.result.get("games", []) if g.get("winner") is not None]
+        if not games or not self.seat_names:
+            return _("opponents change seats (G19)")
+        loser = 1 - int(games[-1]["winner"])
+        a, b = self.seat_names[loser], self.seat_names[loser + 2]
+        return _("SEAT CHANGE (G19): {a} and {b} ({side}) swap seats before the next hand").format(
+            a=a, b=b, side=self.side_names[loser]
+        )
+
+    def _refresh(self) -> None:
+        super()._refresh()
+        nxt = self.result.get("next") or {}
+        self.hint.setStyleSheet(
+            themed(
+                "color: #92400e; font-weight: 700; background: #fff4d6; padding: 3px;"
+                if nxt.get("seat_change")
+                else "color: #1e3a8a;"
+            )
+        )
+
 
 class DominoEntryForm(_DominoFamilyForm):
     family = "domino"
     OUT_TYPE = "domino"
+    CONFIRM_KINDS = frozenset({"annulled", "abandon"})
 
     @property
     def OUTCOMES(self) -> tuple[tuple[str, str], ...]:  # type: ignore[override]  # noqa: N802
@@ -311,18 +359,18 @@ class DominoEntryForm(_DominoFamilyForm):
         return {**super()._visible(), self.seat: k == "domino", self.lead_lost: k == "annulled"}
 
     def read_entry(self) -> Entry:
-        k = self.kind()
+        k = self.check_outcome()
         if k == "domino":
-            return {"type": "domino", "seat": int(self.seat.currentData()), "pips": self.read_pips()}
+            return {"type": "domino", "seat": self.seat_no(), "pips": self.read_pips()}
         if k == "block":
             return {"type": "block", "pips": self.read_pips()}
         if k == "annulled":
             return {"type": "annulled", "lead_lost": self.lead_lost.isChecked()}
         if k == "abandon":
-            return {"type": "abandon", "side": int(self.side.currentData())}
+            return {"type": "abandon", "side": self.side_no()}
         return {
             "type": "penalty",
-            "side": int(self.side.currentData()),
+            "side": self.side_no(),
             "points": _read_int(self.points, _("penalty points")),
         }
 

@@ -1,5 +1,6 @@
 """The final score only, for events that record results only: games won (dominoes) or points (tavla), with
-optional game points for point-difference tie-breaks. Enter saves."""
+optional game points for point-difference tie-breaks. Enter saves, once a score has been typed: a stray
+Enter on the form as it opens saves nothing (issue 20)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from PySide6.QtWidgets import QFormLayout, QLabel, QPushButton, QSpinBox, QVBoxL
 
 from clubdesk.i18n import _
 from clubdesk.services.base import ServiceError
+from clubdesk.ui.theme import themed
 
 ScoreCallback = Callable[[tuple[int, int], tuple[int, int] | None], None]
 
@@ -52,10 +54,11 @@ class FinalScoreForm(QWidget):
                 self.points[i].setVisible(False)
         self.error = QLabel()
         self.error.setObjectName("entryError")
-        self.error.setStyleSheet("color: #b00020; font-weight: 600;")
+        self.error.setStyleSheet(themed("color: #b00020; font-weight: 600;"))
         self.error.setWordWrap(True)
         self.button = QPushButton(_("Save (Enter)"))
         self.button.clicked.connect(self.submit)
+        self.initial = self.values()  # nothing is saved before a score is typed
         layout = QVBoxLayout(self)
         layout.addWidget(title)
         layout.addLayout(form)
@@ -66,7 +69,13 @@ class FinalScoreForm(QWidget):
     def first_input(self) -> QWidget:
         return self.score[0]
 
+    def values(self) -> tuple[int, ...]:
+        return tuple(box.value() for box in (*self.score, *self.points))
+
     def submit(self) -> bool:
+        if self.values() == self.initial:  # what the form opened with: nothing typed, nothing to save
+            self.error.setText(_("Type the score of each side first."))
+            return False
         score = (self.score[0].value(), self.score[1].value())
         points = (self.points[0].value(), self.points[1].value())
         pts = points if self.with_points and any(points) else None
@@ -77,6 +86,7 @@ class FinalScoreForm(QWidget):
             self.error.setText(str(getattr(exc, "message", "") or exc))
             return False
         self.error.setText("")
+        self.initial = self.values()
         self.saved.emit(score)
         return True
 

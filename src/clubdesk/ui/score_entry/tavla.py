@@ -17,12 +17,14 @@ from PySide6.QtWidgets import QCheckBox, QFileDialog, QMessageBox, QPushButton, 
 from clubdesk.games import EntryError, RulesetError
 from clubdesk.i18n import _
 from clubdesk.services.base import ServiceError
-from clubdesk.ui.score_entry.base import Entry, EntryChange, SheetEntryForm
+from clubdesk.ui.score_entry.base import Entry, EntryChange, SheetEntryForm, add_no_choice, chosen
 from clubdesk.ui.score_entry.keys import KeyCombo
+from clubdesk.ui.theme import themed
 
 
 class TavlaEntryForm(SheetEntryForm):
     family = "tavla"
+    CONFIRM_KINDS = frozenset({"forfeit"})
 
     def build_inputs(self) -> None:
         self.title.setText(_("Tavla: game by game"))
@@ -34,10 +36,12 @@ class TavlaEntryForm(SheetEntryForm):
             ("forfeit", _("Forfeit")),
         ):
             self.outcome.addItem(label, code)
+        add_no_choice(self.outcome, _("choose: type a letter"))
         self.side = KeyCombo()
         self.side.setObjectName("side")
         for s in (0, 1):
             self.side.addItem(f"{s + 1} — {self.side_names[s]}", s)
+        add_no_choice(self.side, _("type the side 1 or 2"))
         self.kind = KeyCombo()
         self.kind.setObjectName("kind")
         for code, label in (
@@ -50,8 +54,11 @@ class TavlaEntryForm(SheetEntryForm):
         self.cube.setObjectName("cube")
         self.cube.setRange(1, 64)
         self.cube.setValue(1)
-        self.dropped = QCheckBox(_("double &dropped"))
+        self.dropped = QCheckBox()
         self.dropped.setObjectName("dropped")
+        self.dropped.setToolTip(
+            _("The loser refused a double: the game ends at the cube's value before the double (T7a).")
+        )
         self.reason = KeyCombo()
         self.reason.setObjectName("reason")
         for code, label in (
@@ -67,7 +74,10 @@ class TavlaEntryForm(SheetEntryForm):
         self.inputs.addRow("", self.dropped)
         self.inputs.addRow(_("&Reason"), self.reason)
         self.outcome.currentIndexChanged.connect(self._outcome_changed)
+        self.cube.valueChanged.connect(self._drop_wording)
+        self.dropped.toggled.connect(self._drop_wording)
         self.watch(self.outcome, self.side, self.kind, self.cube, self.dropped, self.reason)
+        self._drop_wording()
         self._outcome_changed()
         # issue 19: a match record written by backgammon software (.mat), previewed, then saved as entries
         self.import_button = QPushButton(_("Import match file…"))
@@ -77,6 +87,15 @@ class TavlaEntryForm(SheetEntryForm):
         self.inputs.addRow("", self.import_button)
         # asked with the preview text before the games are saved; tests replace it
         self.confirm_import: Callable[[str], bool] = self._ask_import
+
+    def _drop_wording(self, *_args: object) -> None:
+        """The drop in the words of the table: "refused a double to N"; the engine's contract stores the
+        cube's value before the double (rule T7a: the game scores that value), so the field says so."""
+        cube = self.cube.value()
+        self.dropped.setText(_("refused a &double to {n} (dropped)").format(n=cube * 2))
+        label = self.inputs.labelForField(self.cube)
+        if label is not None and hasattr(label, "setText"):
+            label.setText(_("&Cube before the double") if self.dropped.isChecked() else _("&Cube"))
 
     def _outcome_changed(self, *_args: object) -> None:
         k = str(self.outcome.currentData())
@@ -171,8 +190,8 @@ class TavlaEntryForm(SheetEntryForm):
         return True
 
     def read_entry(self) -> Entry:
-        k = str(self.outcome.currentData())
-        side = int(self.side.currentData())
+        k = str(chosen(self.outcome, _("the outcome (type its first letter)")))
+        side = int(chosen(self.side, _("the loser") if k == "game_loss" else _("the winner")))
         if k == "game_loss":
             return {"type": "game_loss", "loser": side}
         if k == "forfeit":
@@ -196,7 +215,9 @@ class TavlaEntryForm(SheetEntryForm):
         self.reason.setCurrentIndex(max(0, self.reason.findData(entry.get("reason", "absent"))))
 
     def clear_inputs(self) -> None:
+        # every game starts from no choice: nothing is saved from what the last game left
         self.outcome.setCurrentIndex(0)
+        self.side.setCurrentIndex(0)
         self.kind.setCurrentIndex(0)
         self.cube.setValue(1)
         self.dropped.setChecked(False)
@@ -218,9 +239,11 @@ class TavlaEntryForm(SheetEntryForm):
         super()._refresh()
         crawford = self.crawford_next()
         self.hint.setStyleSheet(
-            "color: #92400e; font-weight: 700; background: #fff4d6; padding: 3px;"
-            if crawford
-            else "color: #1e3a8a;"
+            themed(
+                "color: #92400e; font-weight: 700; background: #fff4d6; padding: 3px;"
+                if crawford
+                else "color: #1e3a8a;"
+            )
         )
 
     def summary_text(self) -> str:

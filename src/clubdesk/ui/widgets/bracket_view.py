@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QKeyEvent, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QKeyEvent, QPainter, QPainterPath, QPalette, QPen
 from PySide6.QtWidgets import (
     QGraphicsPathItem,
     QGraphicsRectItem,
@@ -94,6 +94,7 @@ class BracketView(QGraphicsView):
             font.setPointSize(12)
             font.setBold(True)
             label.setFont(font)
+            label.setBrush(QBrush(self.palette().color(QPalette.ColorRole.Text)))  # on the view's own base
             label.setPos(last.rect.left(), last.rect.bottom() + 10)
             scene.addItem(label)
         scene.setSceneRect(scene.itemsBoundingRect().adjusted(-20, -20, 20, 20))

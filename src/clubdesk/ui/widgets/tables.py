@@ -9,6 +9,8 @@ from PySide6.QtCore import QAbstractItemModel, QAbstractTableModel, QModelIndex,
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 ModelIndex = QModelIndex | QPersistentModelIndex
+TOOLTIP_FROM = 16  # characters: a longer cell may be elided, so it has its text as tooltip
+COLUMN_MAX = 240  # pixels: no column fitted to its contents grows wider (long names, JSON ...)
 
 
 class TitledColumn(Protocol):
@@ -49,7 +51,15 @@ class PlainRowsModel(QAbstractTableModel, Generic[C]):
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
-        return self.cell(self.rows[index.row()], self.columns[index.column()], role)
+        value = self.cell(self.rows[index.row()], self.columns[index.column()], role)
+        if value is None and role == Qt.ItemDataRole.ToolTipRole:
+            # a long cell is elided in a narrow column: its whole text is the tooltip
+            text = self.cell(
+                self.rows[index.row()], self.columns[index.column()], Qt.ItemDataRole.DisplayRole
+            )
+            if text is not None and len(str(text)) > TOOLTIP_FROM:
+                return str(text)
+        return value
 
     def cell(self, row: Any, col: C, role: int) -> Any:
         """What column ``col`` of ``row`` shows for ``role`` (None: nothing)."""
@@ -67,4 +77,6 @@ def row_table(model: QAbstractItemModel, name: str) -> QTableView:
     view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     view.verticalHeader().setVisible(False)
     view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    view.horizontalHeader().setMaximumSectionSize(COLUMN_MAX)
+    view.setTextElideMode(Qt.TextElideMode.ElideRight)
     return view

@@ -1,0 +1,74 @@
+"""A field where a member or entrant is asked for by name (issue 20): as the user types, a list offers the
+matching names (accent-insensitive: "sukru" finds "Şükrü"); choosing one puts the name in the field and
+:meth:`NameField.value` gives the services what they take (a member number, a check-in code). A number,
+code, phone or QR typed as before still works: ``value()`` is then the text itself."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from PySide6.QtCore import QStringListModel, Qt
+from PySide6.QtWidgets import QCompleter, QLineEdit, QWidget
+
+from clubdesk.services.base import ServiceError
+from clubdesk.services.lookup import Choice
+
+Lookup = Callable[[str], Sequence[Choice]]
+MIN_CHARS = 2  # letters typed before names are offered
+
+
+class NameField(QLineEdit):
+    def __init__(self, lookup: Lookup, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.lookup = lookup
+        self.keys: dict[str, str] = {}
+        self.names = QStringListModel(self)
+        self.completer_ = QCompleter(self.names, self)
+        # the list is already filtered (accent-insensitive) by the lookup: the completer shows it as it is
+        self.completer_.setCompletionMode(QCompleter.CompletionMode.UnfilteredPopupCompletion)
+        self.completer_.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.completer_.setWidget(self)
+        self.completer_.activated[str].connect(self._chosen)  # type: ignore[index]
+        self.textEdited.connect(self._offer)
+
+    def choices(self) -> list[str]:
+        return self.names.stringList()
+
+    def _offer(self, text: str) -> None:
+        query = text.strip()
+        if len(query) < MIN_CHARS or query.isdigit() or ":" in query:  # a number, code or QR: as typed
+            self.names.setStringList([])
+            self._hide()
+            return
+        try:
+            found = list(self.lookup(query))
+        except ServiceError:
+            found = []
+        self.keys = {c.label: c.key for c in found}
+        self.names.setStringList([c.label for c in found])
+        if found:
+            self.completer_.complete()
+        else:
+            self._hide()
+
+    def _hide(self) -> None:
+        popup = self.completer_.popup()
+        if popup is not None:
+            popup.hide()
+
+    def _chosen(self, label: str) -> None:
+        self.setText(label)
+
+    def choose(self, label: str) -> None:
+        """Pick an offered name (what clicking it or Enter on it does)."""
+        self._chosen(label)
+
+    def value(self) -> str:
+        """What the services take: the chosen name's key, else the text as typed."""
+        text = self.text().strip()
+        return self.keys.get(text, text)
+
+    def clear(self) -> None:
+        super().clear()
+        self.keys = {}
+        self.names.setStringList([])
