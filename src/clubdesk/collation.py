@@ -78,7 +78,12 @@ def _units(lang: str, text: str) -> tuple[tuple[int, ...], ...]:
 
 def sort_key(text: str, lang: str | None = None) -> tuple[Any, ...]:
     """A key that orders ``text`` as the language's alphabet does (default: the language in force)."""
-    lang = (lang or current_language() or "en").split("_")[0]
+    return _cached_key(text, (lang or current_language() or "en").split("_")[0])
+
+
+@lru_cache(maxsize=200_000)
+def _cached_key(text: str, lang: str) -> tuple[Any, ...]:
+    """Issue 22: the register search sorts the same names on every keystroke; each key is computed once."""
     full: tuple[int, ...] = _ducet().sort_key(text)
     if lang not in _TAILORINGS:
         return (full,)

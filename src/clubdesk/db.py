@@ -76,6 +76,9 @@ def _set_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 def _begin_immediate(connection: Any) -> None:
+    if connection.get_execution_options().get("clubdesk_read"):
+        connection.exec_driver_sql("BEGIN")  # Database.read_session: a deferred read, no write lock
+        return
     connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
@@ -254,6 +257,24 @@ class Database:
         try:
             with self._sessions() as session, session.begin():
                 yield session
+        except OperationalError as exc:
+            if _is_busy(exc):
+                raise busy_error() from exc
+            raise
+
+    @contextmanager
+    def read_session(self) -> Iterator[Session]:
+        """A read-only transaction (deferred ``BEGIN``: one consistent snapshot, no write lock), for long
+        reads such as the audit export (issue 22); nothing done in it is committed."""
+        try:
+            with self.engine.connect() as conn:
+                conn.execution_options(clubdesk_read=True)
+                with Session(bind=conn, expire_on_commit=False) as session:
+                    session.begin()
+                    try:
+                        yield session
+                    finally:
+                        session.rollback()
         except OperationalError as exc:
             if _is_busy(exc):
                 raise busy_error() from exc

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import DateTime, Integer, String, Text
+from sqlalchemy import DateTime, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from clubdesk.models.base import Base, utcnow
@@ -15,6 +15,11 @@ from clubdesk.models.base import Base, utcnow
 
 class AuditEntry(Base):
     __tablename__ = "audit_log"
+    # issue 22 (0011_speed): the audit view pages newest first, for the club or one event
+    __table_args__ = (
+        Index("ix_audit_log_at_id", "at", "id"),
+        Index("ix_audit_log_event_at", "event_id", "at", "id"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, index=True)

@@ -9,8 +9,9 @@ through ``merged_into_id``; every other table refers to members by ``members.id`
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import Boolean, DateTime, Float, ForeignKey, Integer, String, Text
+from sqlalchemy import Boolean, DateTime, Float, ForeignKey, Integer, String, Text, event
 from sqlalchemy.orm import Mapped, mapped_column
 
 from clubdesk.models.base import Base, utcnow
@@ -35,3 +36,19 @@ class Member(Base):
     active: Mapped[bool] = mapped_column(Boolean, default=True)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     merged_into_id: Mapped[int | None] = mapped_column(ForeignKey("members.id"), nullable=True, index=True)
+    # issue 22 (0011_speed): number, name and city folded (case and accents ignored) for the search in SQL;
+    # kept by the listener below on every write through the ORM
+    search_text: Mapped[str] = mapped_column(Text, default="", server_default="")
+
+
+def member_search_text(number: str, name: str, city: str) -> str:
+    """What the register search looks in, folded (never phone or e-mail, rule T14)."""
+    from clubdesk.services.text import fold
+
+    return " ".join(fold(x or "") for x in (number, name, city))
+
+
+@event.listens_for(Member, "before_insert")
+@event.listens_for(Member, "before_update")
+def _fold_for_search(_mapper: Any, _conn: Any, m: Member) -> None:
+    m.search_text = member_search_text(m.number, m.name, m.city)

@@ -8,9 +8,9 @@ Ratings history, places, season points and prize awards are stored here too.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
-from sqlalchemy import Boolean, DateTime, Float, ForeignKey, Integer, String, Text
+from sqlalchemy import Boolean, Date, DateTime, Float, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from clubdesk.models.base import Base, utcnow
@@ -32,6 +32,8 @@ MATCH_KINDS: tuple[str, ...] = ("played", "forfeit", "bye", "zero-bye", "both-lo
 
 class Match(Base):
     __tablename__ = "matches"
+    # issue 22 (0011_speed): rated tavla matches are found by confirmation time
+    __table_args__ = (Index("ix_matches_status_confirmed", "status", "confirmed_at"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
@@ -108,6 +110,8 @@ class RatingEntry(Base):
     """One line of a member's FIBS rating history (rule T12c)."""
 
     __tablename__ = "rating_history"
+    # issue 22 (0011_speed): rows in rule T12c's match order (day, then match id)
+    __table_args__ = (Index("ix_rating_history_order", "played_on", "match_id"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     member_id: Mapped[int] = mapped_column(ForeignKey("members.id"), index=True)
@@ -122,6 +126,7 @@ class RatingEntry(Base):
     matches_before: Mapped[int] = mapped_column(Integer, default=0)
     experience_before: Mapped[int] = mapped_column(Integer, default=0)
     at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    played_on: Mapped[date | None] = mapped_column(Date, nullable=True)  # the rated match's day (T12c)
 
 
 class FinalPlace(Base):

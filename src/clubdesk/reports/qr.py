@@ -1,4 +1,5 @@
-"""QR codes with ReportLab's own barcode module, and the payloads of CONTRACTS.md §4."""
+"""QR codes (``segno``, issue 22: twice as fast as ReportLab's pure-Python encoder, which stays the fallback),
+and the payloads of CONTRACTS.md §4."""
 
 from __future__ import annotations
 
@@ -29,10 +30,7 @@ class QrFlowable(Flowable):  # type: ignore[misc]
 
     def __init__(self, payload: str, size: float) -> None:
         super().__init__()
-        code = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
-        code.addData(payload)
-        code.make()
-        self.modules: list[list[bool]] = [[bool(m) for m in row] for row in code.modules]
+        self.modules: list[list[bool]] = _modules(payload)
         self.width = self.height = size
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803 - ReportLab API
@@ -56,6 +54,19 @@ class QrFlowable(Flowable):  # type: ignore[misc]
         canvas.setFillColorRGB(0, 0, 0)
         canvas.drawPath(path, stroke=0, fill=1)
         canvas.restoreState()
+
+
+def _modules(payload: str) -> list[list[bool]]:
+    """The dark modules of ``payload``'s QR code (error correction M, never a micro QR), row by row."""
+    try:
+        import segno
+    except ImportError:  # pragma: no cover - segno is a dependency; ReportLab's encoder gives the same code
+        code = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
+        code.addData(payload)
+        code.make()
+        return [[bool(m) for m in row] for row in code.modules]
+    qr = segno.make_qr(payload, error="m", boost_error=False)
+    return [[bool(m) for m in row] for row in qr.matrix]
 
 
 def qr_drawing(payload: str, size: float = 72.0) -> QrFlowable:

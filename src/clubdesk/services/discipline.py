@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session
 
 from clubdesk import labels as L
@@ -1092,15 +1092,45 @@ def audit_rows(
     person: str | None = None,
     limit: int | None = None,
     viewer: Actor | None = None,
+    after: tuple[datetime, int] | None = None,
 ) -> list[AuditRow]:
     """Every change (results, pairings, penalties, money, members): who, when, before and after, newest
-    first. ``person`` matches who acted, or a name or member number in what changed (accents ignored)."""
+    first; ``after`` (the at and id of the last row shown) gives the next page. ``person`` matches who
+    acted, or a name or member number in what changed (accents ignored)."""
+    return list(
+        iter_audit_rows(
+            db,
+            event_id=event_id,
+            round_no=round_no,
+            table_no=table_no,
+            person=person,
+            limit=limit,
+            viewer=viewer,
+            after=after,
+        )
+    )
+
+
+def iter_audit_rows(
+    db: Database,
+    *,
+    event_id: int | None = None,
+    round_no: int | None = None,
+    table_no: int | None = None,
+    person: str | None = None,
+    limit: int | None = None,
+    viewer: Actor | None = None,
+    after: tuple[datetime, int] | None = None,
+) -> Iterator[AuditRow]:
+    """:func:`audit_rows` one row at a time, read in batches in one read transaction (issue 22: a page is
+    an SQL ``LIMIT``; the export of a million rows keeps memory flat and takes no write lock)."""
     from clubdesk.services.permissions import allowed, mask_contacts
     from clubdesk.services.text import fold
 
     # phones and e-mails in what changed: the secretary's alone; others see them masked (T14, issue 23)
     see_contacts = viewer is None or allowed(viewer, "contacts.view")
-    with db.session() as s:
+    needle = fold(person) if person and person.strip() else ""
+    with db.read_session() as s:
         q = select(AuditEntry)
         if event_id is not None:
             q = q.where(AuditEntry.event_id == event_id)
@@ -1108,16 +1138,19 @@ def audit_rows(
             q = q.where(AuditEntry.round_no == round_no)
         if table_no is not None:
             q = q.where(AuditEntry.table_no == table_no)
-        rows = list(s.scalars(q.order_by(AuditEntry.at.desc(), AuditEntry.id.desc())))
-    out: list[AuditRow] = []
-    needle = fold(person) if person and person.strip() else ""
-    for r in rows:
-        if needle and not any(
-            needle in fold(t) for t in (r.actor_name, r.before or "", r.after or "", r.entity_id or "")
-        ):
-            continue
-        out.append(
-            AuditRow(
+        if after is not None:  # keyset paging: the rows older than the last one shown
+            at, last_id = after
+            q = q.where(or_(AuditEntry.at < at, and_(AuditEntry.at == at, AuditEntry.id < last_id)))
+        q = q.order_by(AuditEntry.at.desc(), AuditEntry.id.desc())
+        if limit is not None and not needle:
+            q = q.limit(limit)  # the page in SQL, not the whole log in memory
+        n = 0
+        for r in s.scalars(q.execution_options(yield_per=2000)):
+            if needle and not any(
+                needle in fold(t) for t in (r.actor_name, r.before or "", r.after or "", r.entity_id or "")
+            ):
+                continue
+            yield AuditRow(
                 r.id,
                 r.at,
                 r.actor_name,
@@ -1132,18 +1165,26 @@ def audit_rows(
                 r.after if see_contacts else mask_contacts(r.after),
                 r.reason,
             )
-        )
-        if limit is not None and len(out) >= limit:
-            break
-    return out
+            n += 1
+            if limit is not None and n >= limit:
+                return  # (the session holds read rows weakly: memory stays flat over a long export)
 
 
-def export_audit_csv(db: Database, path: Path, rows: Sequence[AuditRow] | None = None, **filters: Any) -> int:
+def export_audit_csv(
+    db: Database,
+    path: Path,
+    rows: Iterable[AuditRow] | None = None,
+    *,
+    progress: Callable[[int], object] | None = None,
+    **filters: Any,
+) -> int:
     """The audit view as CSV (UTF-8 with BOM, so spreadsheet programs read accents); returns the rows.
-    The "at" column is the club's local time, as on the screen (rows are stored in UTC)."""
+    The "at" column is the club's local time, as on the screen (rows are stored in UTC). Without ``rows``
+    the log is streamed (issue 22); ``progress`` gets the rows written so far every 1,000 rows."""
     from clubdesk.services.text import excel_safe
 
-    data = list(rows) if rows is not None else audit_rows(db, **filters)
+    data = rows if rows is not None else iter_audit_rows(db, **filters)
+    count = 0
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", encoding="utf-8-sig", newline="") as fh:
@@ -1168,4 +1209,7 @@ def export_audit_csv(db: Database, path: Path, rows: Sequence[AuditRow] | None =
                 r.reason or "",
             ]
             w.writerow([excel_safe(c) if isinstance(c, str) else c for c in cells])  # formula-safe (issue 23)
-    return len(data)
+            count += 1
+            if progress is not None and count % 1000 == 0:
+                progress(count)
+    return count

@@ -34,7 +34,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import func, inspect, select, update
+from sqlalchemy import func, inspect, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -46,7 +46,7 @@ from clubdesk.models.club import Club
 from clubdesk.models.member import Member
 from clubdesk.services.base import Actor, ServiceError, audit
 from clubdesk.services.permissions import require
-from clubdesk.services.text import excel_safe, fold, invisible_problem, matches
+from clubdesk.services.text import excel_safe, fold, invisible_problem
 
 DEFAULT_RATING = 1500.0  # rule T12c: new players start at 1500
 FIRST_NUMBER = 1001
@@ -389,8 +389,16 @@ def list_members(
             stmt = stmt.where(Member.active.is_(True))
         if not include_merged:
             stmt = stmt.where(Member.merged_into_id.is_(None))
+        words = fold(search).split()
+        if words:  # issue 22: the search in SQL on the folded column (and the few clubs' names)
+            clubs = [(int(i), fold(str(n))) for i, n in s.execute(select(Club.id, Club.name))]
+            for w in words:
+                pattern = "%" + w.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+                in_club = [i for i, n in clubs if w in n]
+                cond = Member.search_text.like(pattern, escape="\\")
+                stmt = stmt.where(or_(cond, Member.club_id.in_(in_club)) if in_club else cond)
+        # every word is in the folded number, name or city, or in the club's name: what ``matches`` says
         infos = _infos(s, s.scalars(stmt))
-    infos = [m for m in infos if matches(search, m.number, m.name, m.club, m.city)]
     return sorted(infos, key=lambda m: (sort_key(m.name), m.number))  # the language's alphabet
 
 

@@ -202,7 +202,7 @@ def add_entry(
             after={**match_snapshot(m), "entry": entry, "game": game_no, "seq": seq},
             reason=override,
         )
-        after_change(s, ev)
+        after_change(s, ev, m)
         return _result(s, m)
 
 
@@ -245,7 +245,7 @@ def replace_entries(
             after={**match_snapshot(m), "entries": games},
             reason=override or reason,
         )
-        after_change(s, ev)
+        after_change(s, ev, m)
         return _result(s, m)
 
 
@@ -343,7 +343,7 @@ def set_score(
             after=match_snapshot(m),
             reason=override or reason,
         )
-        after_change(s, ev)
+        after_change(s, ev, m)
         return _result(s, m)
 
 
@@ -471,7 +471,7 @@ def name_scorers(
                 "scored_by_referee": m.scored_by_referee,
             },
         )
-        after_change(s, ev)
+        after_change(s, ev, m)
         return _result(s, m)
 
 
@@ -531,7 +531,7 @@ def confirm(
             before=before,
             after={**match_snapshot(m), "side": side},
         )
-        after_change(s, ev)
+        after_change(s, ev, m)
         return _result(s, m)
 
 
@@ -574,7 +574,7 @@ def referee_decision(
             after=match_snapshot(m),
             reason=note or override,
         )
-        after_change(s, ev)
+        after_change(s, ev, m)
         return _result(s, m)
 
 
@@ -669,7 +669,7 @@ def forfeit(
                 )
             raise ServiceError("too-early", msg)
         apply_forfeit(s, actor, ev, m, absent_side, reason=override or _("absent at the table call"))
-        after_change(s, ev)
+        after_change(s, ev, m)
         return _result(s, m)
 
 
@@ -759,7 +759,7 @@ def decide_late_notice(
         )
         if walkover:
             apply_forfeit(s, actor, ev, m, side, reason=reason, kind="late")
-            after_change(s, ev)
+            after_change(s, ev, m)
         return _result(s, m)
 
 
@@ -843,21 +843,34 @@ def _seats_for(s: Session, ev: Event, m: Match, game_no: int) -> list[str]:
 
 
 # ------------------------------------------------------------------------------------------ downstream
-def after_change(s: Session, ev: Event) -> None:
+def after_change(s: Session, ev: Event, changed: Match | None = None) -> None:
     """After every change: round states, ratings of tavla members, and when the event ends its places,
-    season points and prizes."""
+    season points and prizes. With the ``changed`` match the work is in proportion to the change
+    (issue 22): a hand in play touches nothing else (the round, the standings and the event cannot
+    change while the table is open), and ratings move forward from that match only."""
     s.flush()
     if ev.format in F.ELIMINATION:
         check_bracket(s, ev)
-    for rnd in R.rounds_of(s, ev.id):
-        if rnd.kind != "deadline":
-            R.round_closed_check(s, ev, rnd)
     from clubdesk.services import standings as ST
 
     family, _p = R.params_of(ev)
+    if changed is None:
+        for rnd in R.rounds_of(s, ev.id):
+            if rnd.kind != "deadline":
+                R.round_closed_check(s, ev, rnd)
+        if family == "tavla":
+            ST.recompute_ratings(s)
+        ST.finish_if_over(s, ev)
+        return
+    final = changed.status in R.FINAL_STATUSES
+    rnd = s.get(Round, changed.round_id)
+    if rnd is not None and rnd.kind != "deadline" and (final or rnd.status == "closed"):
+        R.round_closed_check(s, ev, rnd)
     if family == "tavla":
-        ST.recompute_ratings(s)
-    ST.finish_if_over(s, ev)
+        ST.rerate_from(s, changed)
+    n = R.night(s, ev)
+    if final or n.finished_at is not None or ev.status == "finished":
+        ST.finish_if_over(s, ev)
 
 
 def check_bracket(s: Session, ev: Event) -> None:

@@ -138,47 +138,71 @@ def entrant_names(s: Session, event_id: int) -> dict[int, str]:
 
 
 def played_matches(s: Session, ev: Event) -> list[F.Played]:
-    """Final tables (confirmed results, forfeits, byes) and latecomers' missed rounds as zero-point byes."""
+    """Final tables (confirmed results, forfeits, byes) and latecomers' missed rounds as zero-point byes.
+    Row tuples, not ORM objects (issue 22: a 20,000-match league)."""
     out: list[F.Played] = []
     seen: dict[int, set[int]] = {}
-    published = [r.number for r in rounds_of(s, ev.id) if r.status != "proposed"]
-    for m in matches_of(s, ev.id):
-        seen.setdefault(m.round_no, set()).update({m.side_a, *([m.side_b] if m.side_b else [])})
-        if m.status not in FINAL_STATUSES or m.round_no not in published:
+    published = set(
+        s.scalars(select(Round.number).where(Round.event_id == ev.id, Round.status != "proposed"))
+    )
+    rows = s.execute(
+        select(
+            Match.round_no,
+            Match.side_a,
+            Match.side_b,
+            Match.status,
+            Match.kind,
+            Match.score_a,
+            Match.score_b,
+            Match.points_a,
+            Match.points_b,
+            Match.winner,
+            Match.ref,
+        )
+        .where(Match.event_id == ev.id)
+        .order_by(Match.round_no, Match.table_no)
+    )
+    for rno, a, b, status, kind, sa, sb, pa, pb, winner, ref in rows:
+        seen.setdefault(rno, set()).update({a, *([b] if b else [])})
+        if status not in FINAL_STATUSES or rno not in published:
             continue  # a proposed round's bye is not final until the round is published
         out.append(
             F.Played(
-                m.round_no,
-                str(m.side_a),
-                None if m.side_b is None else str(m.side_b),
-                m.kind,
-                m.score_a,
-                m.score_b,
-                m.points_a,
-                m.points_b,
-                None if m.winner is None else str(m.winner),
-                m.ref,
+                rno,
+                str(a),
+                None if b is None else str(b),
+                kind,
+                sa,
+                sb,
+                pa,
+                pb,
+                None if winner is None else str(winner),
+                ref,
             )
         )
     # rule T3a (desk issue): a latecomer's rounds before joining are zero-point byes
     if ev.format in ("swiss", "lives", "open-round-robin"):
         for e in s.scalars(select(Entrant).where(Entrant.event_id == ev.id)):
             if e.joins_from_round:
-                for r in published:
+                for r in sorted(published):
                     if r < e.joins_from_round and e.id not in seen.get(r, set()):
                         out.append(F.Played(r, str(e.id), None, "zero-bye"))
     return out
 
 
 def standing_ids(s: Session, ev: Event) -> list[str]:
-    """Everybody who has played or been drawn (withdrawn entrants keep their results, T9b)."""
+    """Everybody who has played or been drawn (withdrawn entrants keep their results, T9b). Set-based:
+    two queries whatever the field (issue 22)."""
+    drawn = set(s.scalars(select(Match.side_a).where(Match.event_id == ev.id)))
+    drawn |= set(s.scalars(select(Match.side_b).where(Match.event_id == ev.id, Match.side_b.is_not(None))))
     ids: list[str] = []
-    for e in s.scalars(select(Entrant).where(Entrant.event_id == ev.id).order_by(Entrant.id)):
-        drawn = s.scalar(
-            select(Match.id).where(Match.event_id == ev.id, (Match.side_a == e.id) | (Match.side_b == e.id))
-        )
-        if drawn is not None or (e.status == "registered" and e.checked_in_at is not None):
-            ids.append(str(e.id))
+    for eid, status, checked_in in s.execute(
+        select(Entrant.id, Entrant.status, Entrant.checked_in_at)
+        .where(Entrant.event_id == ev.id)
+        .order_by(Entrant.id)
+    ):
+        if eid in drawn or (status == "registered" and checked_in is not None):
+            ids.append(str(eid))
     return ids
 
 
@@ -193,22 +217,32 @@ def entrant_members(s: Session, entrant_id: int) -> list[Member]:
 
 
 def the_field(s: Session, ev: Event, round_no: int) -> F.Field:
-    """Rule T3a: registered and checked in; latecomers from their first round; withdrawn ones are out."""
+    """Rule T3a: registered and checked in; latecomers from their first round; withdrawn ones are out.
+    The players of every entrant in one query (issue 22: no query per entrant)."""
     ids: list[str] = []
     ratings: dict[str, int] = {}
     clubs: dict[str, str | None] = {}
+    players: dict[int, list[tuple[float, int | None]]] = {}
+    for ent, rating, club in s.execute(
+        select(EntrantMember.entrant_id, Member.rating, Member.club_id)
+        .join(Member, Member.id == EntrantMember.member_id)
+        .join(Entrant, Entrant.id == EntrantMember.entrant_id)
+        .where(Entrant.event_id == ev.id, EntrantMember.left_at.is_(None))
+        .order_by(EntrantMember.id)
+    ):
+        players.setdefault(ent, []).append((rating, club))
     for e in s.scalars(select(Entrant).where(Entrant.event_id == ev.id).order_by(Entrant.id)):
         if e.status != "registered" or e.checked_in_at is None:
             continue
         if e.joins_from_round and e.joins_from_round > round_no:
             continue
         ids.append(str(e.id))
-        members = entrant_members(s, e.id)
+        members = players.get(e.id, [])
         if e.rating is not None:
             ratings[str(e.id)] = round(e.rating)
         elif members:
-            ratings[str(e.id)] = round(sum(m.rating for m in members) / len(members))
-        club_ids = {m.club_id for m in members}
+            ratings[str(e.id)] = round(sum(r for r, _c in members) / len(members))
+        club_ids = {c for _r, c in members}
         clubs[str(e.id)] = f"club{club_ids.pop()}" if len(club_ids) == 1 and None not in club_ids else None
     return F.Field(tuple(ids), ratings, clubs)
 

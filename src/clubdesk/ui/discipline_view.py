@@ -15,6 +15,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -699,8 +700,12 @@ class DisciplineSection(QWidget):
             if not chosen:
                 return 0
             path = chosen
-        rows = X.audit_rows(self.state.db, **self.audit_filters())
-        n = X.export_audit_csv(self.state.db, Path(path), rows)
+
+        def progress(k: int) -> None:  # issue 22: the log is streamed; the screen says how far it is
+            set_message(self.message, _("Exporting the audit log: {n} rows written…").format(n=k), ok=True)
+            QApplication.processEvents()
+
+        n = X.export_audit_csv(self.state.db, Path(path), progress=progress, **self.audit_filters())
         set_message(
             self.message,
             ngettext("{n} row written to {file}.", "{n} rows written to {file}.", n).format(n=n, file=path),

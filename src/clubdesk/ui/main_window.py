@@ -8,6 +8,7 @@ Ctrl+PgDown / Ctrl+PgUp move between a section's tabs; Tab leaves a table (``ui/
 from __future__ import annotations
 
 import base64
+from collections.abc import Iterator, Mapping
 
 from PySide6.QtCore import QByteArray, QRect, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeySequence, QShortcut
@@ -129,6 +130,24 @@ class ActorDialog(QDialog):
         return Actor(self.name.currentText().strip(), Role(self.role.currentData()))
 
 
+class _Pages(Mapping[str, QWidget]):
+    """``window.pages[key]``: a section's screen, built when first asked for (issue 22)."""
+
+    def __init__(self, window: MainWindow) -> None:
+        self._window = window
+
+    def __getitem__(self, key: str) -> QWidget:
+        if key not in self._window._holders:
+            raise KeyError(key)
+        return self._window._page(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._window._holders))
+
+    def __len__(self) -> int:
+        return len(self._window._holders)
+
+
 class MainWindow(QMainWindow):
     def __init__(self, state: DeskState) -> None:
         super().__init__()
@@ -139,7 +158,9 @@ class MainWindow(QMainWindow):
         self.nav.setFixedWidth(190)
         self.setStyleSheet(themed(STYLE))
         self.stack = QStackedWidget()
-        self.pages: dict[str, QWidget] = {}
+        self._holders: dict[str, QScrollArea] = {}
+        self._built: dict[str, QWidget] = {}
+        self.pages = _Pages(self)
         self._build_sections()
         for i in range(len(SECTIONS)):
             shortcut = QShortcut(QKeySequence(f"Ctrl+{i + 1}"), self)
@@ -168,12 +189,16 @@ class MainWindow(QMainWindow):
         state.actorChanged.connect(lambda _a: self._apply_role())
         state.dataChanged.connect(self._data_changed)
         self._refresh_status()
+        # issue 22: the shell paints first; the first section's screen is built right after
+        self.nav.blockSignals(True)
         self.nav.setCurrentRow(0)
+        self.nav.blockSignals(False)
         self._apply_role()
         self._restore_geometry()
+        QTimer.singleShot(0, lambda: self._open_section(max(0, self.nav.currentRow())))
 
     def _open_section(self, row: int) -> None:
-        self.stack.setCurrentIndex(row)
+        self._show_row(row)
         self.focus_section()
 
     def focus_section(self) -> None:
@@ -194,12 +219,25 @@ class MainWindow(QMainWindow):
             self.nav.setCurrentRow(row)
 
     def _build_sections(self) -> None:
-        """The sidebar's items and every section's screen, in the language in force."""
+        """The sidebar's items and an empty holder per section, in the language in force; a section's
+        screen is built when it is first shown (issue 22: the window paints before eight screens exist)."""
         for i, section in enumerate(SECTIONS):
             item = QListWidgetItem(_(section.title))
             item.setData(Qt.ItemDataRole.UserRole, section.key)
             item.setToolTip(_("Ctrl+{n}").format(n=i + 1))
             self.nav.addItem(item)
+            # each section scrolls inside the window, so a small screen still shows all of it
+            holder = QScrollArea()
+            holder.setWidgetResizable(True)
+            holder.setFrameShape(QFrame.Shape.NoFrame)
+            self._holders[section.key] = holder
+            self.stack.addWidget(holder)
+
+    def _page(self, key: str) -> QWidget:
+        """The section's screen, built on first use."""
+        page = self._built.get(key)
+        if page is None:
+            section = next(s for s in SECTIONS if s.key == key)
             factory = load_factory(section)
             page = factory(self.state) if factory is not None else EmptySection(section)
             page.setObjectName(f"section_{section.key}")
@@ -208,13 +246,14 @@ class MainWindow(QMainWindow):
             tab_widgets = page.findChildren(QTabWidget)
             if tab_widgets:  # a section's tabs: Ctrl+PgDown / Ctrl+PgUp from anywhere in the section
                 tab_pages(tab_widgets[0], page)
-            self.pages[section.key] = page
-            # each section scrolls inside the window, so a small screen still shows all of it
-            holder = QScrollArea()
-            holder.setWidgetResizable(True)
-            holder.setFrameShape(QFrame.Shape.NoFrame)
-            holder.setWidget(page)
-            self.stack.addWidget(holder)
+            self._built[key] = page
+            self._holders[key].setWidget(page)
+        return page
+
+    def _show_row(self, row: int) -> None:
+        if 0 <= row < len(SECTIONS):
+            self._page(SECTIONS[row].key)
+        self.stack.setCurrentIndex(row)
 
     def _data_changed(self, what: str) -> None:
         if what != "settings":
@@ -243,11 +282,12 @@ class MainWindow(QMainWindow):
             self.stack.removeWidget(holder)
             holder.setParent(None)  # out of the window at once; Qt deletes it when control returns
             holder.deleteLater()
-        self.pages.clear()
+        self._holders.clear()
+        self._built.clear()
         self._build_sections()
         self.nav.blockSignals(False)
         self.show_section(key or SECTIONS[0].key)
-        self.stack.setCurrentIndex(max(0, self.nav.currentRow()))
+        self._show_row(max(0, self.nav.currentRow()))
         self.focus_section()
         self._refresh_status()
         self._apply_role()  # a scorer's session still shows only the night's screens (issue 23)
@@ -255,6 +295,9 @@ class MainWindow(QMainWindow):
 
     def current_page(self) -> QWidget | None:
         """The section's own widget (inside the scroll area that holds it)."""
+        key = self.current_section()
+        if key in self._holders:
+            self._show_row(self.nav.currentRow())  # built now if the window has not got to it yet
         holder = self.stack.currentWidget()
         return holder.widget() if isinstance(holder, QScrollArea) else holder
 

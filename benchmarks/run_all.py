@@ -1,0 +1,420 @@
+"""Issue 22's benchmark: builds seeded club databases under a temporary folder and runs every path as
+project figure, floor (the same work done bare), ratio and target, medians of >= 5 repetitions.
+
+    benchmarks/run [--quick] [--json]
+
+``--quick`` builds the audit log with 200,000 rows instead of 1,200,000 and skips the 1 M-entry database.
+Nothing is asserted: the figures are printed (``--json``: a list of rows with path, project, floor,
+ratio, target, holds). Figures are seconds unless the target says otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from sqlalchemy import insert, text  # noqa: E402
+
+from clubdesk.db import Database  # noqa: E402
+from clubdesk.models.audit import AuditEntry  # noqa: E402
+from clubdesk.models.event import Entrant, EntrantMember, Event  # noqa: E402
+from clubdesk.models.member import Member, member_search_text  # noqa: E402
+from clubdesk.models.result import Match  # noqa: E402
+from clubdesk.models.round import EventNight, Round  # noqa: E402
+from clubdesk.services import results as RS  # noqa: E402
+from clubdesk.services import rounds as R  # noqa: E402
+from clubdesk.services import standings as ST  # noqa: E402
+from clubdesk.services.base import Actor, Role  # noqa: E402
+
+DESK = Actor("Desk", Role.SECRETARY)
+REPEAT = 5
+HAND = {"type": "out", "seat": 0, "pips": [0, 5, 1, 5], "last_tile": None, "two_ends": False, "dead": {}}
+
+
+@dataclass
+class Row:
+    path: str
+    project: float
+    floor: float | None
+    target: str
+    holds: bool
+
+    @property
+    def ratio(self) -> float | None:
+        return None if not self.floor else self.project / self.floor
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "project": round(self.project, 5),
+            "floor": None if self.floor is None else round(self.floor, 5),
+            "ratio": None if self.ratio is None else round(self.ratio, 2),
+            "target": self.target,
+            "holds": self.holds,
+        }
+
+
+def times(fn: Callable[[], object], repeat: int = REPEAT) -> list[float]:
+    out = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t0)
+    return out
+
+
+def p95(xs: list[float]) -> float:
+    return sorted(xs)[max(0, int(round(0.95 * len(xs))) - 1)]
+
+
+# ------------------------------------------------------------------------------------------ building
+def _members(s: Any, n: int, prefix: str, rng: random.Random) -> list[int]:
+    first = ["Ahmet", "Budi", "Carmen", "Dewi", "Emre", "Fatma", "José", "Siti", "Ömer", "Lucía"]
+    last = ["Yılmaz", "Santoso", "García", "Kaya", "Wijaya", "Pérez", "Demir", "Hidayat", "López", "Şahin"]
+    rows = [
+        {
+            "number": f"{prefix}{i:06d}",
+            "name": f"{rng.choice(first)} {rng.choice(last)} {i}",
+            "rating": 1500.0,
+            "rating_experience": 0,
+            "licence": "",
+            "city": rng.choice(["Bandung", "Madrid", "İzmir", "Sevilla", "Jakarta"]),
+            "phone": "",
+            "email": "",
+            "notes": "",
+            "active": True,
+            "created_at": datetime(2025, 1, 1),
+        }
+        for i in range(n)
+    ]
+    for r in rows:  # what the ORM listener writes (issue 22: the folded search column)
+        r["search_text"] = member_search_text(str(r["number"]), str(r["name"]), str(r["city"]))
+    s.execute(insert(Member), rows)
+    return list(
+        s.scalars(text("SELECT id FROM members WHERE number LIKE :p ORDER BY id"), {"p": prefix + "%"})
+    )
+
+
+def _event(s: Any, name: str, ruleset: str, fmt: str, rounds: int | None, tiebreaks: str = "") -> int:
+    ev = Event(name=name, ruleset=ruleset, format=fmt, entry_type="single", rounds=rounds, status="running")
+    ev.currency = "EUR"
+    s.add(ev)
+    s.flush()
+    s.add(
+        EventNight(
+            event_id=ev.id,
+            result_mode="entries",
+            tiebreaks=tiebreaks,
+            lives=2,
+            call_minutes=10,
+            encounter_games=0,
+            state="{}",
+            prize_plan="{}",
+            season_scale="{}",
+        )
+    )
+    return ev.id
+
+
+def _entrants(s: Any, ev: int, groups: list[list[int]]) -> list[int]:
+    ids = []
+    for k, g in enumerate(groups):
+        e = Entrant(event_id=ev, name=f"E{ev}-{k}", code=f"B{ev}X{k}", checked_in_at=datetime(2026, 1, 1, 18))
+        e.rating = 1500.0
+        s.add(e)
+        s.flush()
+        s.execute(insert(EntrantMember), [{"entrant_id": e.id, "member_id": m} for m in g])
+        ids.append(e.id)
+    return ids
+
+
+def build_club(folder: Path, n_league: int) -> tuple[Database, dict[str, int]]:
+    """A club database: a tavla league of ``n_league`` confirmed matches (101 players, rated), a tavla
+    night with round 1 published, a 64-pair gaple night with round 1 published, a 512-entrant Swiss."""
+    rng = random.Random(22)
+    db = Database(folder / "club.sqlite3", backups_dir=folder / "backups")
+    ids: dict[str, int] = {}
+    with db.session() as s:
+        league_members = _members(s, 101, "L", rng)
+        lg = _event(s, "Tavla league", "tavla", "swiss", None, tiebreaks="PTS,IAV,GAV,BH")
+        ents = _entrants(s, lg, [[m] for m in league_members])
+        per_round = 50
+        n_rounds = (n_league + per_round - 1) // per_round
+        day0 = datetime(2025, 1, 1, 20)
+        rows = []
+        for r in range(1, n_rounds + 1):
+            rd = Round(event_id=lg, number=r, status="closed", seed=r)
+            s.add(rd)
+            s.flush()
+            order = ents[:]
+            rng.shuffle(order)
+            for t in range(per_round):
+                if len(rows) >= n_league:
+                    break
+                a, b = order[2 * t], order[2 * t + 1]
+                sa, sb = 5, rng.randint(0, 4)
+                if rng.random() < 0.5:
+                    sa, sb = sb, sa
+                rows.append(
+                    {
+                        "event_id": lg,
+                        "round_id": rd.id,
+                        "round_no": r,
+                        "table_no": t + 1,
+                        "side_a": a,
+                        "side_b": b,
+                        "status": "confirmed",
+                        "kind": "played",
+                        "match_length": 5,
+                        "score_a": sa,
+                        "score_b": sb,
+                        "winner": a if sa > sb else b,
+                        "finished": True,
+                        "confirmed_at": day0 + timedelta(days=r // 4, minutes=t),
+                    }
+                )
+        s.execute(insert(Match), rows)
+        ids["league"] = lg
+        night_members = _members(s, 16, "T", rng)
+        tn = _event(s, "Tavla night", "tavla", "swiss", 4)
+        _entrants(s, tn, [[m] for m in night_members])
+        ids["tavla"] = tn
+        gaple_members = _members(s, 128, "G", rng)
+        gp = _event(s, "Gaple night", "gaple-tournament", "swiss", 5)
+        _entrants(s, gp, [gaple_members[2 * k : 2 * k + 2] for k in range(64)])
+        ids["gaple"] = gp
+        big_members = _members(s, 512, "S", rng)
+        sw = _event(s, "Open Swiss 512", "tavla", "swiss", 9)
+        _entrants(s, sw, [[m] for m in big_members])
+        ids["swiss"] = sw
+    with db.session() as s:
+        ST.recompute_ratings(s)  # the league's rating history, once
+    for key in ("tavla", "gaple"):
+        R.propose_round(db, DESK, ids[key])
+        R.publish_round(db, DESK, ids[key])
+    return db, ids
+
+
+def insert_floor(folder: Path, n: int = 40) -> list[float]:
+    """INSERT + COMMIT of one row, WAL, synchronous FULL (the least a saved entry costs)."""
+    con = sqlite3.connect(folder / "floor.sqlite3", isolation_level=None)
+    con.execute("PRAGMA journal_mode=WAL")
+    con.execute("PRAGMA synchronous=FULL")
+    con.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, match_id INT, data TEXT)")
+    out = []
+    for i in range(n):
+        t0 = time.perf_counter()
+        con.execute("BEGIN IMMEDIATE")
+        con.execute("INSERT INTO t (match_id, data) VALUES (?, ?)", (i, json.dumps(HAND)))
+        con.execute("COMMIT")
+        out.append(time.perf_counter() - t0)
+    con.close()
+    return out
+
+
+# ------------------------------------------------------------------------------------------ rows
+def row_tavla_result(db: Database, ids: dict[str, int], floor: list[float], n_league: int) -> Row:
+    tables = R.get_round(db, ids["tavla"], 1).tables
+
+    def one(t: int) -> None:
+        RS.set_score(db, DESK, ids["tavla"], 1, t, (5, 2), confirm=True)
+
+    ts = [times(lambda t=t.table: one(t), 1)[0] for t in tables[:8]]
+    med = statistics.median(ts)
+    return Row(
+        f"one tavla result, {n_league:,} tavla matches in the database (set_score)",
+        med,
+        statistics.median(floor),
+        "<= 0.100 s",
+        med <= 0.100,
+    )
+
+
+def row_hand(db: Database, ids: dict[str, int], floor: list[float]) -> Row:
+    ev = ids["gaple"]
+    tables = R.get_round(db, ev, 1).tables
+    ts = []
+    RS.add_entry(db, DESK, ev, 1, tables[0].table, HAND)  # warm-up (first imports), not timed
+    for _rep in range(2):
+        for t in tables:
+            t0 = time.perf_counter()
+            RS.add_entry(db, DESK, ev, 1, t.table, HAND)
+            RS.table_entries(db, ev, 1, t.table)
+            ST.event_standings(db, ev)
+            ts.append(time.perf_counter() - t0)
+    pf = p95(floor)
+    pp = p95(ts)
+    return Row(
+        "hand entry round trip p95 (save + sheet + standings), 64 pairs, 20,000 other matches",
+        pp,
+        pf,
+        "p95 <= 0.050 s and <= 15x floor",
+        pp <= 0.050 and pp <= 15 * pf,
+    )
+
+
+def row_standings(db: Database, ids: dict[str, int], n_league: int) -> Row:
+    lg = ids["league"]
+    proj = statistics.median(times(lambda: ST.event_standings(db, lg)))
+
+    def bare() -> None:
+        with db.engine.connect() as c:
+            c.execute(
+                text(
+                    "SELECT round_no, side_a, side_b, kind, score_a, score_b, points_a, points_b, winner, ref"
+                    " FROM matches WHERE event_id = :e"
+                ),
+                {"e": lg},
+            ).all()
+
+    fl = statistics.median(times(bare))
+    return Row(
+        f"standings, {n_league:,}-match league, PTS+IAV+GAV+BH", proj, fl, "<= 3x floor", proj <= 3 * fl
+    )
+
+
+def row_propose(db: Database, ids: dict[str, int]) -> Row:
+    sw = ids["swiss"]
+    proj_ts = []
+    for _ in range(REPEAT):
+        t0 = time.perf_counter()
+        R.propose_round(db, DESK, sw)
+        proj_ts.append(time.perf_counter() - t0)
+        R.discard_round(db, DESK, sw)
+    from clubdesk.pairing import Entrant as PE
+    from clubdesk.pairing import pair_swiss
+
+    with db.session() as s:
+        ev = R.get_event(s, sw)
+        fld = R.the_field(s, ev, 1)
+        field = [PE(e, rating=int(fld.ratings.get(e, 0)), club=fld.clubs.get(e)) for e in fld.ids]
+    fl = statistics.median(times(lambda: pair_swiss(field, club_protection=True)))
+    proj = statistics.median(proj_ts)
+    return Row(
+        "propose_round, 512 entrants",
+        proj,
+        fl,
+        "<= 1.5x the engine alone",
+        fl is not None and proj <= 1.5 * fl,
+    )
+
+
+def row_audit(folder: Path, n: int) -> Row:
+    from clubdesk.services import discipline as D
+
+    db = Database(folder / "audit.sqlite3", backups_dir=folder / "backups")
+    start = datetime(2025, 1, 1)
+    before = json.dumps({"score": [1, 2], "status": "in_play"})
+    with db.session() as s:
+        batch = []
+        for i in range(n):
+            batch.append(
+                {
+                    "at": start + timedelta(seconds=i),
+                    "actor_name": "Desk",
+                    "actor_role": "secretary",
+                    "action": "add-entry",
+                    "entity": "match",
+                    "entity_id": str(i % 5000),
+                    "event_id": i % 40 + 1,
+                    "round_no": 1,
+                    "table_no": i % 32 + 1,
+                    "before": before,
+                    "after": before,
+                }
+            )
+            if len(batch) == 50_000:
+                s.execute(insert(AuditEntry), batch)
+                batch = []
+        if batch:
+            s.execute(insert(AuditEntry), batch)
+    proj = statistics.median(times(lambda: D.audit_rows(db, limit=200)))
+    return Row(f"audit view first page (200 rows), {n:,} audit rows", proj, None, "<= 0.100 s", proj <= 0.100)
+
+
+def row_members(folder: Path, n: int) -> Row:
+    from clubdesk.services import members as M
+
+    db = Database(folder / "members.sqlite3", backups_dir=folder / "backups")
+    with db.session() as s:
+        _members(s, n, "M", random.Random(7))
+    words = ["a", "ah", "ahm", "ahme", "ahmet"]
+    ts = [times(lambda w=w: M.list_members(db, w), 1)[0] for w in words]
+    proj = statistics.median(ts)
+    return Row(f"member search per keystroke, {n:,} members", proj, None, "<= 0.020 s", proj <= 0.020)
+
+
+def row_first_paint(folder: Path) -> Row:
+    import os
+    import subprocess
+
+    env = {**os.environ, "CLUBDESK_HOME": str(folder / "home"), "QT_QPA_PLATFORM": "offscreen"}
+    child = [sys.executable, str(Path(__file__).with_name("first_paint.py"))]
+    subprocess.run([*child, "project"], env=env, check=False, timeout=300)  # makes the demo club
+
+    def run(mode: str) -> None:
+        subprocess.run([*child, mode], env=env, check=False, timeout=120)
+
+    proj = statistics.median(times(lambda: run("project")))
+    fl = statistics.median(times(lambda: run("bare")))
+    return Row("start to first paint (demo)", proj, fl, "<= 2.5x the bare window", proj <= 2.5 * fl)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    n_league = 20_000
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory(prefix="clubdesk-bench-") as tmp:
+        folder = Path(tmp)
+        log = sys.stderr
+        print("building the club database ...", file=log, flush=True)
+        db, ids = build_club(folder, n_league)
+        floor = insert_floor(folder)
+        for fn in (
+            lambda: row_tavla_result(db, ids, floor, n_league),
+            lambda: row_hand(db, ids, floor),
+            lambda: row_standings(db, ids, n_league),
+            lambda: row_propose(db, ids),
+            lambda: row_audit(folder, 200_000 if args.quick else 1_200_000),
+            lambda: row_members(folder, 100_000),
+            lambda: row_first_paint(folder),
+        ):
+            try:
+                row = fn()
+            except Exception as exc:  # noqa: BLE001 - a broken row is reported, the others still run
+                print(f"row failed: {exc!r}", file=log, flush=True)
+                continue
+            rows.append(row)
+            print(f"  {row.path}: {row.project:.4f}", file=log, flush=True)
+        db.engine.dispose()
+    if args.json:
+        print(json.dumps([r.as_json() for r in rows], indent=2))
+    else:
+        print(f"{'path':<90} {'project':>9} {'floor':>9} {'ratio':>7}  target / holds")
+        for r in rows:
+            fl = "—" if r.floor is None else f"{r.floor:.4f}"
+            ra = "—" if r.ratio is None else f"{r.ratio:.1f}x"
+            print(
+                f"{r.path:<90} {r.project:>9.4f} {fl:>9} {ra:>7}  {r.target} / {'yes' if r.holds else 'NO'}"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
