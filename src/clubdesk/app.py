@@ -6,9 +6,9 @@ import argparse
 import logging
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from clubdesk import i18n, paths
+from clubdesk.cli.core import db_target
 from clubdesk.i18n import _
 
 log = logging.getLogger("clubdesk.app")
@@ -24,7 +24,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     i18n.set_language(_pre_lang(list(argv)) or os.environ.get("CLUBDESK_LANG") or "en")
     argparse_i18n.install()
     parser = argparse.ArgumentParser(prog="clubdesk", description=_("ClubDesk desktop application."))
-    parser.add_argument("--db", type=Path, help=_("database file to open"))
+    parser.add_argument("--db", type=db_target, help=_("database file or club server URL to open"))
     parser.add_argument("--demo", action="store_true", help=_("open the demo club (a separate database)"))
     parser.add_argument("--lang", default=None, help=_("language: en, id, es, tr"))
     return parser.parse_args(list(argv))
@@ -34,7 +34,17 @@ def open_database(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from clubdesk.db import Database
 
     if args.db is not None:
+        if isinstance(args.db, str):  # a club server (issue 25)
+            from clubdesk.server import password_for_url
+
+            return Database(args.db, backups_dir=paths.backups_dir(), password=password_for_url(args.db))
         return Database(args.db)
+    if not args.demo:
+        from clubdesk.ui.server_dialog import open_chosen_server
+
+        chosen = open_chosen_server()  # Settings "Connect to club server…" chose one for this PC
+        if chosen is not None:
+            return chosen
     path = paths.demo_db_path() if args.demo else paths.default_db_path()
     db = Database(path, backups_dir=paths.backups_dir())
     if args.demo:
@@ -85,7 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     app.aboutToQuit.connect(lambda: backups.run("close"))
     window = MainWindow(state)
     window.show()
-    log.info("opened %s", db.path)
+    log.info("opened %s", db.location)
     return int(app.exec())
 
 
