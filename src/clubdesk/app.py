@@ -94,6 +94,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     backups.start()
     app.aboutToQuit.connect(lambda: backups.run("close"))
     window = MainWindow(state)
+    from clubdesk.ui.live_refresh import LiveRefresh
+
+    live = LiveRefresh(state, app)  # issue 25: other desks' changes on a club server, live
+    live.status.connect(lambda text: window.statusBar().showMessage(text))
+    live.start()
+    app.aboutToQuit.connect(live.stop)
     window.show()
     log.info("opened %s", db.location)
     return int(app.exec())

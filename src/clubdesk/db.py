@@ -152,15 +152,12 @@ def _notify_changes(session: Session) -> None:
             session.execute(text("SELECT pg_notify(:ch, '')"), {"ch": f"clubdesk_event_{ev}"})
 
 
-def listen_changes(url: str, *, password: str | None = None) -> Any:
-    """A psycopg connection LISTENing on the changes channel (server only); iterate ``conn.notifies()``;
-    each notification's payload is an event id, or "" for club-wide data."""
+def listen_changes(db: Database) -> Any:
+    """A psycopg connection LISTENing on the changes channel of ``db`` (a server); iterate
+    ``conn.notifies(timeout=…)``; each notification's payload is an event id, or "" for club-wide data."""
     import psycopg
 
-    u = make_url(url)
-    if password is not None:
-        u = u.set(password=password)
-    conninfo = u.set(drivername="postgresql").render_as_string(hide_password=False)
+    conninfo = db._url.set(drivername="postgresql").render_as_string(hide_password=False)
     conn = psycopg.connect(conninfo, autocommit=True, connect_timeout=SERVER_CONNECT_TIMEOUT)
     conn.execute(f"LISTEN {CHANGES_CHANNEL}")
     return conn
@@ -691,6 +688,79 @@ def backup_database(
     return info
 
 
+def backup_server(
+    db: Database, folder: Path, *, reason: str = "manual", now: datetime | None = None
+) -> BackupInfo:
+    """A club server's backup with ``pg_dump`` (custom format, restorable with ``pg_restore``), checked by
+    reading its table of contents back; refused with a clear message when pg_dump is not installed."""
+    import shutil
+    import subprocess
+
+    pg_dump = shutil.which("pg_dump")
+    if pg_dump is None:
+        raise DatabaseError(
+            "no-pg-dump",
+            _(
+                "pg_dump is not installed on this PC, so the club server was not backed up. Install "
+                "PostgreSQL's client tools, or copy the club to a file with 'clubdesk-cli db copy'."
+            ),
+        )
+    folder.mkdir(parents=True, exist_ok=True)
+    made = now or datetime.now()
+    stem = f"{db.name}-{made.strftime(BACKUP_STAMP)}-{reason}"
+    target = folder / f"{stem}.pgdump"
+    n = 1
+    while target.exists():
+        n += 1
+        target = folder / f"{stem}-{n}.pgdump"
+    u = db._url
+    env = dict(os.environ)
+    if u.password:
+        env["PGPASSWORD"] = str(u.password)
+    conninfo = u.set(drivername="postgresql", password=None).render_as_string(hide_password=False)
+    partial = target.with_name(target.name + ".part")
+    done = subprocess.run(
+        [pg_dump, "--format=custom", "--no-owner", f"--file={partial}", f"--dbname={conninfo}"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    if done.returncode != 0:
+        partial.unlink(missing_ok=True)
+        detail = (done.stderr.strip().splitlines() or ["?"])[-1]
+        raise DatabaseError(
+            "backup-failed", _("pg_dump failed ({detail}); nothing was kept.").format(detail=detail)
+        )
+    integrity = "ok"
+    pg_restore = shutil.which("pg_restore")
+    if pg_restore is not None:
+        listed = subprocess.run(
+            [pg_restore, "--list", str(partial)], capture_output=True, text=True, timeout=120
+        )
+        integrity = "ok" if listed.returncode == 0 and "TABLE DATA" in listed.stdout else "unreadable"
+    if integrity != "ok":
+        partial.unlink(missing_ok=True)
+        raise DatabaseError(
+            "backup-failed",
+            _("The backup copy failed its check ({detail}); nothing was kept.").format(detail=integrity),
+        )
+    os.replace(partial, target)
+    _restrict(target)
+    with db.engine.connect() as c:
+        head = c.exec_driver_sql(
+            "SELECT row_hash FROM audit_log WHERE row_hash IS NOT NULL ORDER BY id DESC LIMIT 1"
+        ).scalar()
+    return BackupInfo(
+        file=target,
+        bytes=target.stat().st_size,
+        integrity=integrity,
+        revision=db.revision(),
+        audit_head=str(head) if head else None,
+        made=made,
+    )
+
+
 def _backup_time(path: Path, stem: str) -> datetime | None:
     rest = path.name[len(stem) + 1 :]
     try:
@@ -704,7 +774,7 @@ def list_backups(folder: Path, stem: str) -> list[tuple[datetime, Path]]:
     if not folder.is_dir():
         return []
     found: list[tuple[datetime, int, Path]] = []
-    for p in folder.glob(f"{stem}-*.sqlite3"):
+    for p in [*folder.glob(f"{stem}-*.sqlite3"), *folder.glob(f"{stem}-*.pgdump")]:  # file / server
         mtime = p.stat().st_mtime_ns
         made = _backup_time(p, stem) or datetime.fromtimestamp(mtime / 1e9)
         found.append((made, mtime, p))  # copies made within one second are ordered by their file time
