@@ -19,3 +19,9 @@ def show_active(qtbot, widget: QWidget) -> QWidget:  # type: ignore[no-untyped-d
 def active(qtbot):  # type: ignore[no-untyped-def]
     """``active(widget)`` shows the widget as the active window (shortcuts and focus work)."""
     return lambda widget: show_active(qtbot, widget)
+
+
+@pytest.fixture
+def backend() -> str:
+    """Screen tests run on the SQLite file only; the services under them run on both (issue 25)."""
+    return "sqlite"
