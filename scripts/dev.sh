@@ -73,7 +73,8 @@ pg_start() {
   local bin user
   bin=$(pg_bin) || { echo "PostgreSQL is not installed: the server tests are skipped" >&2; return 0; }
   PG_TMP=$(mktemp -d /tmp/clubdesk-pg.XXXXXX)
-  trap pg_stop EXIT INT TERM
+  trap pg_stop EXIT
+  trap 'pg_stop; exit 130' INT TERM
   user=$(id -un)
   if [ "$(id -u)" -eq 0 ]; then chown postgres "$PG_TMP"; user=postgres; fi
   pg_as "$bin/initdb" -D "$PG_TMP/data" -U "$user" -A trust -E UTF8 --locale=C.UTF-8 >"$PG_TMP/initdb.log" 2>&1 \

@@ -338,3 +338,82 @@ def test_a_foreign_server_database_is_left_alone(tmp_path: Path) -> None:
         assert refused.value.code == "foreign-database"
     finally:
         maker.cleanup()
+
+
+def _slowed(monkeypatch: pytest.MonkeyPatch, module: object, name: str, seconds: float = 0.4) -> None:
+    """Widen the window between a desk's check and its write: without serialisation both desks pass."""
+    original = getattr(module, name)
+
+    def slow(*args: object, **kwargs: object) -> object:
+        out = original(*args, **kwargs)
+        time.sleep(seconds)
+        return out
+
+    monkeypatch.setattr(module, name, slow)
+
+
+def _at_once(*calls: object) -> list[str]:
+    import threading
+
+    outcome: list[str] = []
+
+    def run(fn: object) -> None:
+        try:
+            fn()  # type: ignore[operator]
+            outcome.append("ok")
+        except ServiceError as exc:
+            outcome.append(exc.code)
+
+    threads = [threading.Thread(target=run, args=(c,)) for c in calls]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    return sorted(outcome)
+
+
+def test_the_last_place_is_given_once_even_in_the_same_instant(
+    make_db: DbMaker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from clubdesk.services import desk, events
+    from clubdesk.services.members import MemberData, create_member
+
+    target = make_db.url_or_path("club")
+    a = Database(target, backups_dir=tmp_path / "b")
+    b = Database(target, backups_dir=tmp_path / "b")
+    try:
+        n0, n1, n2 = (create_member(a, DESK, MemberData(name=f"Player {k}")).number for k in range(3))
+        ev = events.create_event(
+            a, DESK, events.EventData(name="Last place", ruleset="tavla", format="swiss", capacity=2)
+        )
+        desk.register(a, DESK, ev.id, n0)  # one place left
+        _slowed(monkeypatch, desk, "_has_room")
+        out = _at_once(lambda: desk.register(a, DESK, ev.id, n1), lambda: desk.register(b, DESK, ev.id, n2))
+        assert out == ["ok", "ok"]
+        statuses = sorted(r.status for r in desk.entrants(a, ev.id))
+        assert statuses.count("registered") == 2 and len(statuses) == 3  # the last place once; one waits
+    finally:
+        a.close()
+        b.close()
+
+
+def test_a_round_is_published_once_even_in_the_same_instant(
+    make_db: DbMaker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = make_db.url_or_path("club")
+    a = Database(target, backups_dir=tmp_path / "b")
+    b = Database(target, backups_dir=tmp_path / "b")
+    try:
+        ev, _ids = make_event(a, ruleset="tavla", fmt="swiss", players=6, rounds=3, match_lengths=[3])
+        R.propose_round(a, DESK, ev)
+        _slowed(monkeypatch, R, "rounds_of")
+        out = _at_once(lambda: R.publish_round(a, DESK, ev), lambda: R.publish_round(b, DESK, ev))
+        assert out == ["no-proposed-round", "ok"]
+        with a.session() as s:
+            publishes = s.scalar(
+                select(func.count()).select_from(AuditEntry).where(AuditEntry.action == "publish")
+            )
+        assert publishes == 1
+    finally:
+        a.close()
+        b.close()
