@@ -17,11 +17,11 @@ from pathlib import Path
 
 from sqlalchemy import create_engine
 from sqlalchemy.engine import make_url
+from tests.integration.test_night_helpers import DESK, make_event
 
 from clubdesk.db import Database, listen_changes
 from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
-from tests.integration.test_night_helpers import DESK, make_event
 
 GAME = {"type": "game", "winner": 0, "kind": "single", "cube": 1, "dropped": False}
 HANDS = 60
@@ -43,7 +43,8 @@ def _round_trip(db: Database) -> list[float]:
 def _report(name: str, times: list[float]) -> None:
     q = statistics.quantiles(times, n=20)
     print(
-        f"{name:<12} hand entry: p50 {statistics.median(times):6.1f} ms  p95 {q[18]:6.1f} ms  (n={len(times)})"
+        f"{name:<12} hand entry: p50 {statistics.median(times):6.1f} ms"
+        f"  p95 {q[18]:6.1f} ms  (n={len(times)})"
     )
 
 
