@@ -66,7 +66,7 @@ def backup(
 
 def backups(db: Database) -> list[tuple[datetime, Path]]:
     """The backups of this database, newest first (for the Settings screen)."""
-    return list_backups(db.backups_dir, db.path.stem)
+    return list_backups(db.backups_dir, db.name)
 
 
 def restore(db: Database, actor: Actor, file: Path) -> BackupInfo:
