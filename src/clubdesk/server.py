@@ -29,6 +29,15 @@ class ServerChoice:
     port: int = DEFAULT_PORT
 
     def url(self, password: str | None = None) -> str:
+        if self.host.startswith("/"):  # libpq: a socket folder (the desk on the server PC itself)
+            u = URL.create(
+                "postgresql+psycopg",
+                username=self.user,
+                password=password,
+                database=self.database,
+                query={"host": self.host, "port": str(self.port)},
+            )
+            return u.render_as_string(hide_password=False)
         u = URL.create(
             "postgresql+psycopg",
             username=self.user,
@@ -99,5 +108,7 @@ def password_for_url(url: str) -> str | None:
     u = make_url(url)
     if u.password is not None:
         return None
-    choice = ServerChoice(u.host or "", u.database or "", u.username or "", u.port or DEFAULT_PORT)
+    host = u.host or str(u.query.get("host", ""))
+    port = u.port or int(str(u.query.get("port", DEFAULT_PORT)))
+    choice = ServerChoice(host, u.database or "", u.username or "", port)
     return keyring_password(choice.key)

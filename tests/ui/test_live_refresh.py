@@ -55,3 +55,42 @@ def test_on_the_file_nothing_listens(db: Database) -> None:
     live = LiveRefresh(DeskState(db))
     live.start()
     assert live._thread is None  # SQLite: one PC, nothing to hear
+
+
+@pytest.mark.skipif("postgresql" not in BACKENDS, reason="no test server (CLUBDESK_TEST_PG_URL)")
+def test_connect_to_club_server_remembers_the_server_not_the_password(
+    qtbot, home: Path, tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    from sqlalchemy.engine import make_url
+
+    from clubdesk import server
+    from clubdesk.ui import server_dialog
+
+    maker = DbMaker("postgresql", tmp_path, request)
+    try:
+        u = make_url(maker.url_or_path(empty=True))
+        kept: list[tuple[str, str]] = []
+        monkeypatch.setattr(server_dialog, "store_password", lambda key, pw: kept.append((key, pw)) or True)
+        monkeypatch.setattr(server_dialog.QMessageBox, "information", lambda *a, **k: None)
+        dialog = server_dialog.ServerDialog()
+        qtbot.addWidget(dialog)
+        dialog.host.setText(str(u.query["host"]))  # the test server's socket folder stands for its host
+        dialog.database.setText("")
+        dialog.try_connect()
+        assert "Write the server" in dialog.message.text() and server.load_choice() is None
+        dialog.database.setText(str(u.database))
+        dialog.user.setText(str(u.username))
+        dialog.password.setText("secret")
+        dialog.try_connect()
+        choice = server.load_choice()
+        assert choice is not None and choice.database == u.database and choice.user == u.username
+        assert "secret" not in server.choice_file().read_text(encoding="utf-8")  # the keyring has it
+        assert kept == [(choice.key, "secret")]
+        monkeypatch.setattr(server_dialog, "keyring_password", lambda key: "secret")
+        opened = server_dialog.open_chosen_server()
+        assert opened is not None and opened.is_server and opened.revision() is not None
+        opened.close()
+        server_dialog.use_this_pc_file()
+        assert server.load_choice() is None and server_dialog.open_chosen_server() is None
+    finally:
+        maker.cleanup()
