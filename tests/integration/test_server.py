@@ -417,3 +417,30 @@ def test_a_round_is_published_once_even_in_the_same_instant(
     finally:
         a.close()
         b.close()
+
+
+@server_only
+def test_two_desks_opening_a_new_server_database_at_once_migrate_it_once(
+    server: DbMaker, tmp_path: Path
+) -> None:
+    target = server.url_or_path(empty=True)
+    code = (
+        WAIT.replace('db = Database(target, backups_dir=go.parent / "b")\n', "")
+        + """
+db = Database(target, backups_dir=go.parent / "b")
+print(db.revision())
+db.close()
+"""
+    )
+    go = str(tmp_path / "go")
+    outs = _desks(code, [[go, target, "Desk A"], [go, target, "Desk B"]])
+    assert [o[0] for o in outs] == [0, 0], [o[2] for o in outs]
+    from clubdesk.db import head_revision
+
+    assert [o[1].strip() for o in outs] == [head_revision()] * 2  # the second waited for the first
+    db = Database(target)
+    try:
+        with db.engine.connect() as c:
+            assert c.exec_driver_sql("SELECT count(*) FROM alembic_version").scalar() == 1
+    finally:
+        db.close()
