@@ -30,6 +30,25 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     return parser.parse_args(list(argv))
 
 
+def _show_database_refusals(window: object) -> None:
+    """A database refusal that a screen did not catch itself (the club server unreachable or busy, issue
+    25) is shown to the person, never lost in a log: the entry was not saved and they type it again."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from clubdesk.db import DatabaseError
+
+    previous = sys.excepthook
+
+    def hook(kind, value, tb):  # type: ignore[no-untyped-def]
+        if isinstance(value, DatabaseError):
+            log.warning("refused: %s", value)
+            QMessageBox.warning(window, _("ClubDesk"), str(value))  # type: ignore[arg-type]
+            return
+        previous(kind, value, tb)
+
+    sys.excepthook = hook
+
+
 def open_database(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from clubdesk.db import Database
 
@@ -100,6 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     live.status.connect(lambda text: window.statusBar().showMessage(text))
     live.start()
     app.aboutToQuit.connect(live.stop)
+    _show_database_refusals(window)
     window.show()
     log.info("opened %s", db.location)
     return int(app.exec())

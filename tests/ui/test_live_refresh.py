@@ -94,3 +94,20 @@ def test_connect_to_club_server_remembers_the_server_not_the_password(
         assert server.load_choice() is None and server_dialog.open_chosen_server() is None
     finally:
         maker.cleanup()
+
+
+def test_a_database_refusal_no_screen_caught_is_shown_not_lost(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from PySide6.QtWidgets import QMessageBox
+
+    from clubdesk import app
+    from clubdesk.db import DatabaseError, unreachable_error
+
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a: shown.append(str(a[2])))
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)  # put back after the test
+    app._show_database_refusals(None)
+    refusal = unreachable_error("club@hall-pc", OSError("connection refused"))
+    sys.excepthook(DatabaseError, refusal, None)
+    assert shown == [str(refusal)] and "cannot be reached" in shown[0] and "nothing was saved" in shown[0]
