@@ -3,6 +3,7 @@
 #   scripts/dev.sh demo   install everything into .venv and open the window on the demo club
 #   scripts/dev.sh test   install everything into .venv and run the whole test suite headless
 #   scripts/dev.sh setup  install only
+#   scripts/dev.sh pg     start a private PostgreSQL cluster for the tests and print its URL (pg-stop DIR ends it)
 #   scripts/dev.sh i18n   extract the message catalog template and compile the catalogs (Babel)
 # The compiled catalogs (resources/locale/<lang>/LC_MESSAGES/clubdesk.mo) are built here, never committed:
 # setup, test and demo compile every .po before anything runs.
@@ -16,7 +17,7 @@ PY=${PYTHON:-python3}
 APT_PACKAGES=(
   python3-venv libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3 libglib2.0-0
   libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 libxcb-shape0 libxcb-xinerama0
-  libxcb-randr0 libxcb-xkb1 fonts-dejavu-core poppler-utils xvfb
+  libxcb-randr0 libxcb-xkb1 fonts-dejavu-core poppler-utils xvfb postgresql
 )
 
 system_packages() {
@@ -46,8 +47,49 @@ compile_catalogs() {
 
 setup() { system_packages; python_packages; compile_catalogs; }
 
+# A private PostgreSQL cluster for the tests (issue 25): a temporary folder, a unix socket in it, no TCP
+# (listen_addresses=''), owned by the `postgres` user when run as root; stopped at the end, also on failure.
+PG_TMP=""
+pg_bin() {
+  local d
+  for d in /usr/lib/postgresql/*/bin; do [ -x "$d/initdb" ] && { echo "$d"; return 0; }; done
+  command -v initdb >/dev/null 2>&1 && { dirname "$(command -v initdb)"; return 0; }
+  return 1
+}
+pg_as() {
+  if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+pg_stop() {
+  [ -n "$PG_TMP" ] || return 0
+  local bin
+  bin=$(pg_bin) || true
+  [ -f "$PG_TMP/data/postmaster.pid" ] && pg_as "$bin/pg_ctl" -D "$PG_TMP/data" -m immediate -w stop >/dev/null 2>&1
+  rm -rf "$PG_TMP"
+  PG_TMP=""
+}
+pg_start() {
+  [ -n "${CLUBDESK_TEST_PG_URL:-}" ] && return 0        # a server given from outside
+  [ "${CLUBDESK_TEST_PG:-1}" = "0" ] && return 0          # SQLite only, on request
+  local bin user
+  bin=$(pg_bin) || { echo "PostgreSQL is not installed: the server tests are skipped" >&2; return 0; }
+  PG_TMP=$(mktemp -d /tmp/clubdesk-pg.XXXXXX)
+  trap pg_stop EXIT
+  trap 'pg_stop; exit 130' INT TERM
+  user=$(id -un)
+  if [ "$(id -u)" -eq 0 ]; then chown postgres "$PG_TMP"; user=postgres; fi
+  pg_as "$bin/initdb" -D "$PG_TMP/data" -U "$user" -A trust -E UTF8 --locale=C.UTF-8 >"$PG_TMP/initdb.log" 2>&1 \
+    || { cat "$PG_TMP/initdb.log" >&2; return 1; }
+  pg_as "$bin/pg_ctl" -D "$PG_TMP/data" -l "$PG_TMP/server.log" -w -o \
+    "-c listen_addresses='' -k $PG_TMP -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
+    start >/dev/null || { cat "$PG_TMP/server.log" >&2; return 1; }
+  export CLUBDESK_TEST_PG_URL="postgresql+psycopg://$user@/postgres?host=$PG_TMP"
+  export PATH="$PATH:$bin"   # pg_dump for the server backup test
+  echo "== PostgreSQL test cluster at $PG_TMP"
+}
+
 run_tests() {
   export QT_QPA_PLATFORM=offscreen
+  pg_start
   echo "== ruff"
   "$VENV/bin/ruff" check src tests benchmarks
   "$VENV/bin/ruff" format --check src tests benchmarks
@@ -58,6 +100,7 @@ run_tests() {
   "$VENV/bin/python" -m pytest "$@"
   local rc=$?
   set -e
+  pg_stop
   if [ $rc -eq 5 ]; then
     echo "pytest collected no tests: that is a failure" >&2
     return 1
@@ -76,6 +119,8 @@ i18n() {
 case "${1:-}" in
   demo) setup; shift; exec "$VENV/bin/clubdesk" --demo "$@" ;;
   test) setup; shift; run_tests "$@" ;;
+  pg) shift; pg_start; echo "CLUBDESK_TEST_PG_URL=$CLUBDESK_TEST_PG_URL"; trap - EXIT INT TERM ;;  # dev: leave it running
+  pg-stop) shift; PG_TMP=${1:?folder}; pg_stop ;;
   setup) setup ;;
   i18n) setup; i18n ;;
   *) echo "usage: scripts/dev.sh demo|test|setup|i18n" >&2; exit 2 ;;

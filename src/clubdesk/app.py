@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from clubdesk import i18n, paths
+from clubdesk.cli.core import db_target
 from clubdesk.i18n import _
 
 log = logging.getLogger("clubdesk.app")
@@ -24,17 +25,46 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     i18n.set_language(_pre_lang(list(argv)) or os.environ.get("CLUBDESK_LANG") or "en")
     argparse_i18n.install()
     parser = argparse.ArgumentParser(prog="clubdesk", description=_("ClubDesk desktop application."))
-    parser.add_argument("--db", type=Path, help=_("database file to open"))
+    parser.add_argument("--db", type=db_target, help=_("database file or club server URL to open"))
     parser.add_argument("--demo", action="store_true", help=_("open the demo club (a separate database)"))
     parser.add_argument("--lang", default=None, help=_("language: en, id, es, tr"))
     return parser.parse_args(list(argv))
+
+
+def _show_database_refusals(window: object) -> None:
+    """A database refusal that a screen did not catch itself (the club server unreachable or busy, issue
+    25) is shown to the person, never lost in a log: the entry was not saved and they type it again."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from clubdesk.db import DatabaseError
+
+    previous = sys.excepthook
+
+    def hook(kind, value, tb):  # type: ignore[no-untyped-def]
+        if isinstance(value, DatabaseError):
+            log.warning("refused: %s", value)
+            QMessageBox.warning(window, _("ClubDesk"), str(value))  # type: ignore[arg-type]
+            return
+        previous(kind, value, tb)
+
+    sys.excepthook = hook
 
 
 def open_database(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from clubdesk.db import Database
 
     if args.db is not None:
+        if isinstance(args.db, str):  # a club server (issue 25)
+            from clubdesk.server import password_for_url
+
+            return Database(args.db, backups_dir=paths.backups_dir(), password=password_for_url(args.db))
         return Database(args.db)
+    if not args.demo:
+        from clubdesk.ui.server_dialog import open_chosen_server
+
+        chosen = open_chosen_server()  # Settings "Connect to club server…" chose one for this PC
+        if chosen is not None:
+            return chosen
     path = paths.demo_db_path() if args.demo else paths.default_db_path()
     db = Database(path, backups_dir=paths.backups_dir())
     if args.demo:
@@ -76,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     load_fonts()  # the bundled DejaVu fonts: every glyph the screens use exists (✔, –, ş, ñ …)
     i18n.set_language(args.lang or "en")
-    if args.db is not None and not args.db.exists() and not confirm_new_file(args.db):
+    if isinstance(args.db, Path) and not args.db.exists() and not confirm_new_file(args.db):
         return 1  # issue 23: a mistyped --db does not silently start a new club
     try:
         db = open_database(args)
@@ -103,8 +133,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     backups.start()
     app.aboutToQuit.connect(lambda: backups.run("close"))
     window = MainWindow(state)
+    from clubdesk.ui.live_refresh import LiveRefresh
+
+    live = LiveRefresh(state, app)  # issue 25: other desks' changes on a club server, live
+    live.status.connect(lambda text: window.statusBar().showMessage(text))
+    live.start()
+    app.aboutToQuit.connect(live.stop)
+    _show_database_refusals(window)
     window.show()
-    log.info("opened %s", db.path)
+    log.info("opened %s", db.location)
     return int(app.exec())
 
 

@@ -13,6 +13,14 @@
   waits for the first upgrader and then finds it already upgraded. One backup per upgrade, not per try.
 - Files are created readable by their owner only (0600).
 - ``backup_database`` / ``restore_database`` use SQLite's online backup API, consistent while others write.
+
+A club server (issue 25): ``Database("postgresql+psycopg://user@host:5432/club")`` opens a PostgreSQL
+database through the same models and migrations. Everything that differs lives here: migrations run in one
+transaction under an advisory lock (a second desk waits and finds the schema upgraded), a lock held too long
+by another desk is the same ``busy`` refusal, an unreachable server is ``unreachable``, writes that must not
+interleave (one event's publish/check-in/payments, the audit chain's head) take advisory transaction locks
+(:func:`lock_event`, :func:`lock_audit_chain`; no-ops on SQLite, whose ``BEGIN IMMEDIATE`` already
+serialises every write), and each committed change is announced with ``NOTIFY`` (:func:`listen_changes`).
 """
 
 from __future__ import annotations
@@ -27,10 +35,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, event
-from sqlalchemy.engine import Engine
-from sqlalchemy.exc import OperationalError
+from sqlalchemy import create_engine, event, text
+from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm.exc import StaleDataError
 
 from clubdesk.i18n import _
 
@@ -53,6 +62,105 @@ class DatabaseError(Exception):
 
 def busy_error() -> DatabaseError:
     return DatabaseError("busy", _("The database is busy at another desk; try again."))
+
+
+# advisory lock classes (pg_advisory_xact_lock(class, key)); one number space for ClubDesk
+LOCK_MIGRATE = 2500
+LOCK_EVENT = 2501
+LOCK_AUDIT = 2502
+CHANGES_CHANNEL = "clubdesk_changes"  # payload: the event id, or "" for club-wide data
+SERVER_LOCK_TIMEOUT = "5s"  # like SQLite's busy timeout: then one clear refusal
+SERVER_CONNECT_TIMEOUT = 5
+
+
+def is_server_url(target: object) -> bool:
+    """True for a SQLAlchemy URL of a database server (``postgresql+psycopg://…``), not a file path."""
+    return isinstance(target, str) and "://" in target and not target.startswith("sqlite")
+
+
+def unreachable_error(where: str, exc: BaseException | None = None) -> DatabaseError:
+    detail = str(getattr(exc, "orig", None) or exc or "").strip().splitlines()
+    return DatabaseError(
+        "unreachable",
+        _("The club server {where} cannot be reached ({detail}); nothing was saved. Try again.").format(
+            where=where, detail=detail[0] if detail else "?"
+        ),
+    )
+
+
+def _server_error(exc: BaseException) -> str | None:
+    """'busy' for a lock timeout / deadlock / serialisation failure, 'unreachable' for a lost connection."""
+    orig = getattr(exc, "orig", exc)
+    sqlstate = getattr(orig, "sqlstate", None) or ""
+    if sqlstate in ("55P03", "40P01", "40001", "57014"):  # lock_not_available, deadlock, serialisation
+        return "busy"
+    if sqlstate.startswith("08") or getattr(exc, "connection_invalidated", False):
+        return "unreachable"
+    if isinstance(exc, OperationalError) and not sqlstate:
+        return "unreachable"  # no answer at all: the connection could not be made or was lost
+    return None
+
+
+def db_target(value: str) -> Path | str:
+    """``--db``'s value: a server URL stays text, anything else is a file path."""
+    return value if is_server_url(value) else Path(value)
+
+
+def is_server(session_or_engine: Any) -> bool:
+    bind = session_or_engine.get_bind() if isinstance(session_or_engine, Session) else session_or_engine
+    return bool(bind.dialect.name == "postgresql")
+
+
+def lock_event(session: Session, event_id: int) -> None:
+    """Serialise this transaction with every other desk's that touches the same event's rounds,
+    check-in or payments (held until commit). SQLite: the write lock of BEGIN IMMEDIATE already does."""
+    if is_server(session):
+        session.execute(text("SELECT pg_advisory_xact_lock(:c, :k)"), {"c": LOCK_EVENT, "k": int(event_id)})
+    _changed_events(session).add(int(event_id))
+
+
+def lock_audit_chain(session: Session) -> None:
+    """The audit chain's read-the-head-then-insert must not interleave between desks (server only)."""
+    if is_server(session):
+        session.execute(text("SELECT pg_advisory_xact_lock(:c, 0)"), {"c": LOCK_AUDIT})
+
+
+def _changed_events(session: Session) -> set[int]:
+    found: set[int] = session.info.setdefault("clubdesk.changed_events", set())
+    return found
+
+
+def _note_changes(session: Session, _flush_context: Any) -> None:
+    changed = _changed_events(session)
+    session.info["clubdesk.changed"] = True
+    for obj in [*session.new, *session.dirty, *session.deleted]:
+        ev = getattr(obj, "event_id", None)
+        if ev is None and getattr(obj, "__tablename__", "") == "events":
+            ev = getattr(obj, "id", None)
+        if isinstance(ev, int):
+            changed.add(ev)
+
+
+def _notify_changes(session: Session) -> None:
+    if not session.info.pop("clubdesk.changed", False):
+        return
+    events = session.info.pop("clubdesk.changed_events", set())
+    for ev in sorted(events) or [None]:
+        payload = "" if ev is None else str(ev)
+        session.execute(text("SELECT pg_notify(:ch, :p)"), {"ch": CHANGES_CHANNEL, "p": payload})
+        if ev is not None:
+            session.execute(text("SELECT pg_notify(:ch, '')"), {"ch": f"clubdesk_event_{ev}"})
+
+
+def listen_changes(db: Database) -> Any:
+    """A psycopg connection LISTENing on the changes channel of ``db`` (a server); iterate
+    ``conn.notifies(timeout=…)``; each notification's payload is an event id, or "" for club-wide data."""
+    import psycopg
+
+    conninfo = db._url.set(drivername="postgresql").render_as_string(hide_password=False)
+    conn = psycopg.connect(conninfo, autocommit=True, connect_timeout=SERVER_CONNECT_TIMEOUT)
+    conn.execute(f"LISTEN {CHANGES_CHANNEL}")
+    return conn
 
 
 def known_revisions() -> list[str]:
@@ -212,15 +320,28 @@ def _sidecar(path: Path) -> Path:
 
 
 class Database:
-    """One open ClubDesk database file."""
+    """One open ClubDesk database: a file (SQLite) or a club server (a PostgreSQL URL)."""
 
-    def __init__(self, path: Path | str, *, backups_dir: Path | None = None, create: bool = True) -> None:
+    backend: str = "sqlite"
+    url: str | None = None  # the server URL without its password; None for a file
+
+    def __init__(
+        self,
+        path: Path | str,
+        *,
+        backups_dir: Path | None = None,
+        create: bool = True,
+        password: str | None = None,
+    ) -> None:
+        self.upgrade_backup: Path | None = None
+        self.unclean_shutdown = False
+        if is_server_url(path):
+            self._open_server(str(path), backups_dir, password)
+            return
         self.path = Path(path).expanduser().absolute()
         if self.path.exists():
             self.path = self.path.resolve()
         self.backups_dir = backups_dir if backups_dir is not None else self.path.parent / "backups"
-        self.upgrade_backup: Path | None = None
-        self.unclean_shutdown = False
         if not self.path.parent.is_dir():
             raise DatabaseError(
                 "no-such-folder",
@@ -243,6 +364,116 @@ class Database:
         with suppress(OSError):
             _sidecar(self.path).touch(mode=FILE_MODE)
 
+    # --- the club server -------------------------------------------------------------------------------
+    @property
+    def is_server(self) -> bool:
+        return self.backend == "postgresql"
+
+    @property
+    def location(self) -> str:
+        """What to show a person: the file's path or the server URL without its password."""
+        return self.url if self.url is not None else str(self.path)
+
+    @property
+    def name(self) -> str:
+        """A short name for backup files: the file's stem or the server database's name."""
+        return self.path.stem if not self.is_server else (self._url.database or "club")
+
+    def _open_server(self, url: str, backups_dir: Path | None, password: str | None) -> None:
+        try:
+            u: URL = make_url(url)
+        except ArgumentError as exc:
+            raise DatabaseError("bad-url", _("{url} is not a database address.").format(url=url)) from exc
+        if u.get_backend_name() != "postgresql":
+            raise DatabaseError(
+                "bad-url", _("Only PostgreSQL club servers are supported, not {url}.").format(url=url)
+            )
+        if u.drivername == "postgresql":
+            u = u.set(drivername="postgresql+psycopg")
+        if password is not None:
+            u = u.set(password=password)
+        self._url = u
+        self.backend = "postgresql"
+        self.url = u.render_as_string(hide_password=True)
+        self.path = Path(u.database or "club")  # never a file here: only the name is used (backups)
+        from clubdesk.paths import data_dir
+
+        self.backups_dir = backups_dir if backups_dir is not None else data_dir() / "backups"
+        self.engine = create_engine(
+            u,
+            future=True,
+            pool_pre_ping=True,
+            connect_args={
+                "connect_timeout": SERVER_CONNECT_TIMEOUT,
+                "options": f"-c lock_timeout={SERVER_LOCK_TIMEOUT} -c timezone=UTC",
+            },
+        )
+        try:
+            self._migrate_server()
+        except BaseException:
+            self.engine.dispose()
+            raise
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def _migrate_server(self) -> None:
+        """Bring the server's schema to head in ONE transaction under an advisory lock (PostgreSQL's DDL
+        is transactional: a lost connection leaves the old schema); a second desk waits, then finds it
+        done."""
+        from alembic import command
+        from alembic.config import Config
+
+        try:
+            with self.engine.connect() as connection, connection.begin():
+                connection.exec_driver_sql("SET LOCAL lock_timeout = '120s'")
+                connection.execute(text("SELECT pg_advisory_xact_lock(:c, 0)"), {"c": LOCK_MIGRATE})
+                tables = {
+                    r[0]
+                    for r in connection.exec_driver_sql(
+                        "SELECT table_name FROM information_schema.tables"
+                        " WHERE table_schema = current_schema()"
+                    )
+                }
+                current: str | None = None
+                if "alembic_version" in tables:
+                    row = connection.exec_driver_sql("SELECT version_num FROM alembic_version").fetchone()
+                    current = str(row[0]) if row else None
+                elif tables:
+                    raise DatabaseError(
+                        "foreign-database",
+                        _(
+                            "{path} is a database of another program, not of ClubDesk; it was left alone."
+                        ).format(path=self.url),
+                    )
+                if current is not None and current not in known_revisions():
+                    raise DatabaseError(
+                        "schema-too-new",
+                        _(
+                            "{path} was written by a newer ClubDesk (schema {rev}). "
+                            "Install the newer ClubDesk to open it; nothing was changed."
+                        ).format(path=self.url, rev=current),
+                    )
+                if current == head_revision():
+                    return
+                cfg = Config()
+                cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+                cfg.attributes["connection"] = connection
+                command.upgrade(cfg, "head")
+        except DBAPIError as exc:
+            code = _server_error(exc)
+            if code == "busy":
+                raise busy_error() from exc
+            if code == "unreachable":
+                raise unreachable_error(self.url or "?", exc) from exc
+            raise
+
+    def revision(self) -> str | None:
+        """The schema revision in use."""
+        if not self.is_server:
+            return current_revision(self.path)
+        with self.engine.connect() as c:
+            row = c.exec_driver_sql("SELECT version_num FROM alembic_version").fetchone()
+            return str(row[0]) if row else None
+
     def _migrate(self) -> None:
         revisions = known_revisions()
         if current_revision(self.path) == revisions[-1]:
@@ -257,9 +488,21 @@ class Database:
         try:
             with self._sessions() as session, session.begin():
                 yield session
-        except OperationalError as exc:
-            if _is_busy(exc):
+        except StaleDataError as exc:  # a versioned row (a match) changed by another desk meanwhile
+            raise DatabaseError(
+                "changed-elsewhere",
+                _("Another desk changed the same data at the same moment; nothing was saved. Look again."),
+            ) from exc
+        except DBAPIError as exc:
+            if not self.is_server:
+                if isinstance(exc, OperationalError) and _is_busy(exc):
+                    raise busy_error() from exc
+                raise
+            code = _server_error(exc)
+            if code == "busy":
                 raise busy_error() from exc
+            if code == "unreachable":
+                raise unreachable_error(self.url or "?", exc) from exc
             raise
 
     @contextmanager
@@ -282,8 +525,35 @@ class Database:
 
     def close(self) -> None:
         self.engine.dispose()
+        if self.is_server:
+            return
         with suppress(OSError):
             _sidecar(self.path).unlink(missing_ok=True)
+
+
+@event.listens_for(Session, "after_flush")
+def _after_flush(session: Session, flush_context: Any) -> None:
+    _note_changes(session, flush_context)
+
+
+@event.listens_for(Session, "before_commit")
+def _before_commit(session: Session) -> None:
+    try:
+        bind = session.get_bind()
+    except Exception:  # noqa: BLE001 - a session without a bind is none of ClubDesk's
+        return
+    if bind.dialect.name == "postgresql":
+        session.flush()
+        _notify_changes(session)
+    else:
+        session.info.pop("clubdesk.changed", None)
+        session.info.pop("clubdesk.changed_events", None)
+
+
+@event.listens_for(Session, "after_rollback")
+def _after_rollback(session: Session) -> None:
+    session.info.pop("clubdesk.changed", None)
+    session.info.pop("clubdesk.changed_events", None)
 
 
 def _create(path: Path) -> None:
@@ -442,6 +712,79 @@ def backup_database(
     return info
 
 
+def backup_server(
+    db: Database, folder: Path, *, reason: str = "manual", now: datetime | None = None
+) -> BackupInfo:
+    """A club server's backup with ``pg_dump`` (custom format, restorable with ``pg_restore``), checked by
+    reading its table of contents back; refused with a clear message when pg_dump is not installed."""
+    import shutil
+    import subprocess
+
+    pg_dump = shutil.which("pg_dump")
+    if pg_dump is None:
+        raise DatabaseError(
+            "no-pg-dump",
+            _(
+                "pg_dump is not installed on this PC, so the club server was not backed up. Install "
+                "PostgreSQL's client tools, or copy the club to a file with 'clubdesk-cli db copy'."
+            ),
+        )
+    folder.mkdir(parents=True, exist_ok=True)
+    made = now or datetime.now()
+    stem = f"{db.name}-{made.strftime(BACKUP_STAMP)}-{reason}"
+    target = folder / f"{stem}.pgdump"
+    n = 1
+    while target.exists():
+        n += 1
+        target = folder / f"{stem}-{n}.pgdump"
+    u = db._url
+    env = dict(os.environ)
+    if u.password:
+        env["PGPASSWORD"] = str(u.password)
+    conninfo = u.set(drivername="postgresql", password=None).render_as_string(hide_password=False)
+    partial = target.with_name(target.name + ".part")
+    done = subprocess.run(
+        [pg_dump, "--format=custom", "--no-owner", f"--file={partial}", f"--dbname={conninfo}"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    if done.returncode != 0:
+        partial.unlink(missing_ok=True)
+        detail = (done.stderr.strip().splitlines() or ["?"])[-1]
+        raise DatabaseError(
+            "backup-failed", _("pg_dump failed ({detail}); nothing was kept.").format(detail=detail)
+        )
+    integrity = "ok"
+    pg_restore = shutil.which("pg_restore")
+    if pg_restore is not None:
+        listed = subprocess.run(
+            [pg_restore, "--list", str(partial)], capture_output=True, text=True, timeout=120
+        )
+        integrity = "ok" if listed.returncode == 0 and "TABLE DATA" in listed.stdout else "unreadable"
+    if integrity != "ok":
+        partial.unlink(missing_ok=True)
+        raise DatabaseError(
+            "backup-failed",
+            _("The backup copy failed its check ({detail}); nothing was kept.").format(detail=integrity),
+        )
+    os.replace(partial, target)
+    _restrict(target)
+    with db.engine.connect() as c:
+        head = c.exec_driver_sql(
+            "SELECT row_hash FROM audit_log WHERE row_hash IS NOT NULL ORDER BY id DESC LIMIT 1"
+        ).scalar()
+    return BackupInfo(
+        file=target,
+        bytes=target.stat().st_size,
+        integrity=integrity,
+        revision=db.revision(),
+        audit_head=str(head) if head else None,
+        made=made,
+    )
+
+
 def _backup_time(path: Path, stem: str) -> datetime | None:
     rest = path.name[len(stem) + 1 :]
     try:
@@ -455,7 +798,7 @@ def list_backups(folder: Path, stem: str) -> list[tuple[datetime, Path]]:
     if not folder.is_dir():
         return []
     found: list[tuple[datetime, int, Path]] = []
-    for p in folder.glob(f"{stem}-*.sqlite3"):
+    for p in [*folder.glob(f"{stem}-*.sqlite3"), *folder.glob(f"{stem}-*.pgdump")]:  # file / server
         mtime = p.stat().st_mtime_ns
         made = _backup_time(p, stem) or datetime.fromtimestamp(mtime / 1e9)
         found.append((made, mtime, p))  # copies made within one second are ordered by their file time

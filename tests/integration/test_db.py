@@ -30,12 +30,14 @@ def test_new_file_is_migrated_to_head_and_reopens(tmp_path: Path) -> None:
     again.close()
 
 
-def test_pragmas_on_every_connection(db: Database) -> None:
+def test_pragmas_on_every_connection(tmp_path: Path) -> None:  # SQLite only: the file's own settings
+    db = Database(tmp_path / "club.sqlite3")
     with db.session() as s:
         assert s.execute(text("PRAGMA journal_mode")).scalar() == "wal"
         assert s.execute(text("PRAGMA foreign_keys")).scalar() == 1
         assert s.execute(text("PRAGMA synchronous")).scalar() == 2  # FULL
         assert s.execute(text("PRAGMA busy_timeout")).scalar() >= 1000
+    db.close()
 
 
 def test_database_from_a_newer_clubdesk_is_refused_and_left_alone(tmp_path: Path) -> None:

@@ -18,6 +18,8 @@ from clubdesk.services import rounds as R
 from clubdesk.services.base import ServiceError
 from tests.integration.test_night_helpers import DESK, REF, make_event, open_db
 
+pytestmark = pytest.mark.usefixtures("both_backends")  # issue 25: SQLite and the club server
+
 CALL = datetime(2026, 5, 1, 19, 0)
 START = datetime(2026, 5, 1, 19, 30)
 

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from sqlalchemy import select
@@ -15,12 +14,9 @@ from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
 from clubdesk.services import standings as ST
 from clubdesk.services.base import ServiceError
-from tests.integration.test_night_helpers import DESK, REF, make_event, open_db
+from tests.integration.test_night_helpers import DESK, REF, make_event
 
-
-@pytest.fixture
-def db(tmp_path: Path) -> Database:
-    return open_db(tmp_path)
+# issue 25: the conftest's ``db`` runs these on SQLite and on the club server
 
 
 def pairs_of(rv: R.RoundView) -> list[tuple[int, int | None]]:

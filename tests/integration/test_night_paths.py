@@ -26,6 +26,8 @@ from clubdesk.services import standings as ST
 from clubdesk.services.base import ServiceError
 from tests.integration.test_night_helpers import DESK, REF, make_event, open_db
 
+pytestmark = pytest.mark.usefixtures("both_backends")  # issue 25: SQLite and the club server
+
 GAME = {"type": "game", "winner": 0, "kind": "single", "cube": 1, "dropped": False}
 
 

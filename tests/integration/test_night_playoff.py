@@ -16,6 +16,8 @@ from clubdesk.services import standings as ST
 from clubdesk.services.base import ServiceError
 from tests.integration.test_night_helpers import DESK, make_event, open_db
 
+pytestmark = pytest.mark.usefixtures("both_backends")  # issue 25: SQLite and the club server
+
 
 def cli(capsys: pytest.CaptureFixture[str], db: Path, *args: str) -> tuple[int, object, str]:
     code = main(["--db", str(db), "--json", *args])
@@ -56,7 +58,7 @@ def test_tie_for_first_goes_to_a_playoff_from_the_cli(
     ] == [(b, 2, True), (a, 2, True)]
     assert not st.finished  # the play-off is still to come
     db.close()
-    path = tmp_path / "night.sqlite3"
+    path = db.location  # the file, or the club server's URL (issue 25)
     code, out, err = cli(capsys, path, "pair", str(ev))
     assert code == 0, err
     assert isinstance(out, dict) and out["round"] == 4

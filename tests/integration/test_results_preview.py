@@ -11,6 +11,8 @@ from clubdesk.services import rounds as R
 from clubdesk.services import standings as ST
 from tests.integration.test_night_helpers import DESK, make_event, open_db
 
+pytestmark = pytest.mark.usefixtures("both_backends")  # issue 25: SQLite and the club server
+
 
 def test_preview_shows_points_ratings_and_published_pairings(tmp_path: Path) -> None:
     db = open_db(tmp_path)

@@ -16,6 +16,8 @@ from clubdesk.services import rounds as R
 from clubdesk.services.base import ServiceError
 from tests.integration.test_night_helpers import DESK, REF, make_event, open_db
 
+pytestmark = pytest.mark.usefixtures("both_backends")  # issue 25: SQLite and the club server
+
 CALL = datetime(2026, 5, 1, 19, 0)
 
 
@@ -88,7 +90,7 @@ def test_unpublish_command(
 
     db, ev = _two_rounds(tmp_path)
     db.close()
-    path = tmp_path / "night.sqlite3"
+    path = db.location  # the file, or the club server's URL (issue 25)
     capsys.readouterr()
     assert main(["--db", str(path), "--json", "unpublish", str(ev), "--reason", "x"]) == 1
     assert len(capsys.readouterr().err.strip().splitlines()) == 1  # the secretary is refused, one line

@@ -52,3 +52,9 @@ def window(qtbot, demo_file: Path, tmp_path: Path):  # type: ignore[no-untyped-d
     yield win
     win.close()
     db.close()
+
+
+@pytest.fixture
+def backend() -> str:
+    """Screen tests run on the SQLite file only; the services under them run on both (issue 25)."""
+    return "sqlite"

@@ -22,6 +22,12 @@ from clubdesk import i18n
 from clubdesk.cli import argparse_i18n
 from clubdesk.i18n import N_, _
 
+
+def db_target(value: str) -> Path | str:
+    """``--db``: a club server's URL (``postgresql+psycopg://…``, issue 25) stays text, else a file path."""
+    return value if "://" in value and not value.startswith("sqlite") else Path(value)
+
+
 COMMAND_MODULES: tuple[str, ...] = (
     "clubdesk.cli.general",
     "clubdesk.cli.members",
@@ -32,6 +38,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "clubdesk.cli.reports",
     "clubdesk.cli.safety",
     "clubdesk.cli.staff",
+    "clubdesk.cli.dbcopy",
 )
 
 
@@ -52,7 +59,7 @@ class Output:
 
 @dataclass
 class Context:
-    db_path: Path | None
+    db_path: Path | str | None  # a file, or a club server's URL (issue 25)
     lang: str
     json: bool
     as_name: str | None = None
@@ -69,7 +76,16 @@ class Context:
                 path = self.db_path
             else:
                 path = paths.demo_db_path() if demo else paths.default_db_path()
-            self._db = Database(path, backups_dir=None if self.db_path else paths.backups_dir())
+            from clubdesk.db import is_server_url
+
+            if is_server_url(path):
+                from clubdesk.server import password_for_url
+
+                self._db = Database(
+                    path, backups_dir=paths.backups_dir(), password=password_for_url(str(path))
+                )
+            else:
+                self._db = Database(path, backups_dir=None if self.db_path else paths.backups_dir())
         return self._db
 
     def actor(self) -> Any:
@@ -127,7 +143,11 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="clubdesk-cli", description=_("ClubDesk on the command line."))
-    parser.add_argument("--db", type=Path, help=_("database file (default: the one in the user data folder)"))
+    parser.add_argument(
+        "--db",
+        type=db_target,
+        help=_("database file or club server URL (default: the one in the user data folder)"),
+    )
     parser.add_argument("--lang", default=None, help=_("language of messages: en, id, es, tr"))
     parser.add_argument("--json", action="store_true", help=_("print one JSON document on stdout"))
     parser.add_argument(

@@ -25,13 +25,12 @@ def register_info(sub: Any) -> None:
 
 
 def cmd_info(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.db import current_revision
     from clubdesk.services import settings as settings_service
 
     db = ctx.database(demo=args.demo)
     data = {
-        "database": str(db.path),
-        "schema": current_revision(db.path),
+        "database": db.location,  # a file's path or the club server's URL without password (issue 25)
+        "schema": db.revision(),
         "club": settings_service.club_settings(db).club_name,
     }
     return Output(data)

@@ -80,7 +80,7 @@ def cmd_demo(ctx: Context, args: argparse.Namespace) -> Output:
     )
     db = ctx.database(demo=True)
     result = demo.fill_demo(db, options)
-    text = _("Demo club ready in {path}: {n} members.").format(path=db.path, n=result.members)
+    text = _("Demo club ready in {path}: {n} members.").format(path=db.location, n=result.members)
     return Output(result.as_json(), text)
 
 

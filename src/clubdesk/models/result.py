@@ -73,6 +73,13 @@ class Match(Base):
     late_notice_side: Mapped[int | None] = mapped_column(Integer, nullable=True)
     late_notice_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     note: Mapped[str] = mapped_column(Text, default="")
+    # issue 25 (migration 0012_server): no lost updates between desks. Every UPDATE of a match checks the
+    # version it read (version_id_col); changed_by / changed_at say who changed it last, for the refusal.
+    version: Mapped[int] = mapped_column(Integer, nullable=False, default=1, server_default="1")
+    changed_by: Mapped[str] = mapped_column(String(80), default="", server_default="")
+    changed_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+    __mapper_args__ = {"version_id_col": version}
 
 
 class ResultEntry(Base):

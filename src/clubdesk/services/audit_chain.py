@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database
+from clubdesk.db import Database, lock_audit_chain
 from clubdesk.i18n import _, ngettext
 
 GENESIS = "0" * 64
@@ -54,6 +54,7 @@ def chain_head(session: Session) -> str:
     """The hash the next audit row of this transaction links to (the last stored or just added row's)."""
     head = session.info.get(_HEAD_KEY)
     if head is None:
+        lock_audit_chain(session)  # issue 25: on a server, one desk's transaction at a time extends the chain
         last = session.execute(
             text("SELECT row_hash FROM audit_log WHERE row_hash IS NOT NULL ORDER BY id DESC LIMIT 1")
         ).scalar()

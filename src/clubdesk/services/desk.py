@@ -27,7 +27,7 @@ from datetime import date, datetime, timedelta
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database
+from clubdesk.db import Database, lock_event
 from clubdesk.i18n import _
 from clubdesk.labels import entrant_status_label as _st
 from clubdesk.models.event import (
@@ -463,6 +463,7 @@ def register(
     require(actor, "desk.register", db)  # permission table (issue 23)
     now = _now(now)
     with db.session() as s:
+        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
         ev = load_event(s, event_id)
         if ev.status in DRAWN_STATUSES or ev.status == "closed":
             raise ServiceError(
@@ -661,6 +662,7 @@ def withdraw(
     require(actor, "desk.withdraw", db)  # permission table (issue 23)
     now = _now(now)
     with db.session() as s:
+        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
         ev = load_event(s, event_id)
         en = _entrant(s, ev, entrant_id)
         if en.status not in ACTIVE_STATUSES:
@@ -777,6 +779,7 @@ def promote(
     """The desk moves a waiting entrant up by hand (e.g. after raising the capacity). Needs a free place."""
     now = _now(now)
     with db.session() as s:
+        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
         ev = load_event(s, event_id)
         en = _entrant(s, ev, entrant_id)
         if en.status != "waitlisted":
@@ -799,6 +802,7 @@ def fill_free_places(db: Database, actor: Actor, event_id: int, *, now: datetime
     now = _now(now)
     out: list[int] = []
     with db.session() as s:
+        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
         ev = load_event(s, event_id)
         if ev.status in DRAWN_STATUSES:
             return out
@@ -849,6 +853,7 @@ def pay(
             _("The payment reference is too long ({n} characters at most).").format(n=MAX_REFERENCE),
         )
     with db.session() as s:
+        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
         ev = load_event(s, event_id)
         en = _entrant(s, ev, entrant_id)
         if en.status not in ACTIVE_STATUSES:
@@ -914,6 +919,7 @@ def refund(
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
         raise ServiceError("bad-amount", _("A refund is a positive amount."))
     with db.session() as s:
+        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
         ev = load_event(s, event_id)
         en = _entrant(s, ev, entrant_id)
         paid = sum(p.amount for p in _payments(s, en.id))
@@ -1184,6 +1190,7 @@ def checkin(db: Database, actor: Actor, event_id: int, query: str, *, now: datet
     """
     now = _now(now)
     with db.session() as s:
+        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
         ev = load_event(s, event_id)
         en = _find_for_checkin(s, ev, query)
         if en.status == "withdrawn":
@@ -1277,6 +1284,7 @@ def give_no_show_places(
     entrant who is present (waiting-list order); the no-show gets no refund (rule T2d)."""
     now = _now(now)
     with db.session() as s:
+        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
         ev = load_event(s, event_id)
         if ev.status in DRAWN_STATUSES:
             raise ServiceError("event-drawn", _("The draw is made; places can no longer change hands."))

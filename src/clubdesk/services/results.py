@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database
+from clubdesk.db import Database, is_server
 from clubdesk.games import EntryError
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
@@ -77,10 +77,39 @@ def match_entries(s: Session, m: Match) -> dict[int, list[dict[str, Any]]]:
     return out
 
 
+def changed_elsewhere(m: Match) -> ServiceError:
+    """Issue 25: the refusal of a change to a table that another desk changed since this desk read it."""
+    from clubdesk.timefmt import local_text
+
+    return ServiceError(
+        "changed-elsewhere",
+        _(
+            "Table {t} was changed meanwhile by {who} at {when}; nothing was saved. "
+            "The screen shows the table as it is now."
+        ).format(t=m.table_no, who=m.changed_by or "?", when=local_text(m.changed_at, "%H:%M:%S") or "?"),
+        table=m.table_no,
+        version=m.version,
+    )
+
+
+def check_version(m: Match, expected_version: int | None) -> None:
+    if expected_version is not None and expected_version != m.version:
+        raise changed_elsewhere(m)
+
+
 def _open_table(
-    s: Session, actor: Actor, ev: Event, round_no: int, table_no: int, override: str | None
+    s: Session,
+    actor: Actor,
+    ev: Event,
+    round_no: int,
+    table_no: int,
+    override: str | None,
+    expected_version: int | None = None,
 ) -> tuple[Round, Match]:
     rnd, m = R.find_table(s, ev, round_no, table_no)
+    if is_server(s):  # issue 25: one desk at a time changes a table; the next reads what it wrote
+        s.refresh(m, with_for_update=True)
+    check_version(m, expected_version)
     if rnd.status == "proposed":
         raise ServiceError("round-not-published", _("Round {r} is not published yet.").format(r=round_no))
     if m.side_b is None:
@@ -216,12 +245,14 @@ def replace_entries(
     *,
     reason: str | None = None,
     override: str | None = None,
+    expected_version: int | None = None,
 ) -> TableResult:
     """Replace a table's whole sheet (a correction, or a sheet entered from a file). A correction to a
-    confirmed result needs a reason and sends it back for confirmation."""
+    confirmed result needs a reason and sends it back for confirmation. ``expected_version``: the table's
+    version the desk showed; changed since by another desk, the correction is refused (issue 25)."""
     with db.session() as s:
         ev = R.get_event(s, event_id)
-        rnd, m = _open_table(s, actor, ev, round_no, table_no, override)
+        rnd, m = _open_table(s, actor, ev, round_no, table_no, override, expected_version)
         was_confirmed = m.status == "confirmed"
         if was_confirmed and not (reason or override):
             raise ServiceError("reason-required", _("Say why a confirmed result is corrected."))
@@ -250,11 +281,18 @@ def replace_entries(
 
 
 def undo_last_entry(
-    db: Database, actor: Actor, event_id: int, round_no: int, table_no: int, *, game_no: int = 1
+    db: Database,
+    actor: Actor,
+    event_id: int,
+    round_no: int,
+    table_no: int,
+    *,
+    game_no: int = 1,
+    expected_version: int | None = None,
 ) -> TableResult:
     with db.session() as s:
         ev = R.get_event(s, event_id)
-        _rnd, m = _open_table(s, actor, ev, round_no, table_no, None)
+        _rnd, m = _open_table(s, actor, ev, round_no, table_no, None, expected_version)
         if m.status == "confirmed":
             raise ServiceError("already-confirmed", _("Table {t} is confirmed.").format(t=table_no))
         row = s.scalar(
@@ -302,12 +340,14 @@ def set_score(
     confirm: bool = False,
     reason: str | None = None,
     override: str | None = None,
+    expected_version: int | None = None,
 ) -> TableResult:
     """The final score only (tavla points, dominoes games won; ``points``: dominoes game points).
-    With ``confirm`` both sides approve at once (a signed paper sheet handed to the desk)."""
+    With ``confirm`` both sides approve at once (a signed paper sheet handed to the desk).
+    ``expected_version`` as for :func:`replace_entries` (issue 25)."""
     with db.session() as s:
         ev = R.get_event(s, event_id)
-        rnd, m = _open_table(s, actor, ev, round_no, table_no, override)
+        rnd, m = _open_table(s, actor, ev, round_no, table_no, override, expected_version)
         if m.status == "confirmed" and not (reason or override):
             raise ServiceError("reason-required", _("Say why a confirmed result is corrected."))
         n = R.night(s, ev)

@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database
+from clubdesk.db import Database, lock_event
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
 from clubdesk.models.event import Entrant, EntrantMember, Event
@@ -49,6 +49,7 @@ class TableView:
     counter: str
     match_length: int | None
     seats: dict[str, Any] | None
+    version: int = 0  # issue 25: the match version this view was read at (give it back when changing)
 
 
 @dataclass(frozen=True)
@@ -283,6 +284,7 @@ def table_view(m: Match, names: dict[int, str]) -> TableView:
         m.counter,
         m.match_length,
         json.loads(m.seats) if m.seats else None,
+        m.version or 0,
     )
 
 
@@ -675,6 +677,7 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
     from clubdesk.services import explain as EX  # it builds on this module
 
     with db.session() as s:
+        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
         ev = get_event(s, event_id)
         n = night(s, ev)
         rounds = rounds_of(s, ev.id)
@@ -918,6 +921,7 @@ def standing_ids_from(played: list[F.Played], fld: F.Field) -> list[str]:
 def discard_round(db: Database, actor: Actor, event_id: int) -> int:
     """Throw away the proposed round (to pair again, e.g. with another seed)."""
     with db.session() as s:
+        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
         ev = get_event(s, event_id)
         rounds = rounds_of(s, ev.id)
         if not rounds or rounds[-1].status != "proposed":
@@ -948,6 +952,7 @@ def publish_round(
     if start_at is not None and call_at is not None and start_at < call_at:
         raise ServiceError("start-before-call", _("The match cannot start before the tables are called."))
     with db.session() as s:
+        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
         ev = get_event(s, event_id)
         rounds = rounds_of(s, ev.id)
         if not rounds or rounds[-1].status != "proposed":
@@ -1017,6 +1022,7 @@ def unpublish_round(
         raise ServiceError("reason-required", _("Say why the round is unpublished."))
     now = now or local_now()
     with db.session() as s:
+        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
         ev = get_event(s, event_id)
         rounds = rounds_of(s, ev.id)
         if not rounds or rounds[-1].status == "proposed":
@@ -1128,7 +1134,10 @@ def audit_match(
     after: Any,
     reason: str | None = None,
 ) -> None:
-    """The audit row of a change to one table's match, filed under its event, round and table."""
+    """The audit row of a change to one table's match, filed under its event, round and table; the
+    match remembers who changed it and when (issue 25: named when another desk's change is refused)."""
+    m.changed_by = actor.name
+    m.changed_at = utcnow()
     audit(
         s,
         actor,

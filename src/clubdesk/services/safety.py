@@ -12,7 +12,16 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from clubdesk.db import BackupInfo, Database, backup_database, list_backups, restore_database
+from clubdesk.db import (
+    BackupInfo,
+    Database,
+    DatabaseError,
+    backup_database,
+    backup_server,
+    list_backups,
+    restore_database,
+)
+from clubdesk.i18n import _
 from clubdesk.models.audit import AuditEntry
 from clubdesk.services.audit_chain import ChainReport, verify_chain
 from clubdesk.services.base import Actor, audit
@@ -33,7 +42,11 @@ def backup(
 ) -> BackupInfo:
     """A verified backup of ``db`` (into ``folder`` or the database's backups folder)."""
     require(actor, "database.backup", db)  # permission table (issue 23)
-    info = backup_database(db.path, Path(folder) if folder else db.backups_dir, reason=reason, now=now)
+    target = Path(folder) if folder else db.backups_dir
+    if db.is_server:  # issue 25: the club server is backed up with pg_dump
+        info = backup_server(db, target, reason=reason, now=now)
+    else:
+        info = backup_database(db.path, target, reason=reason, now=now)
     with db.session() as s:
         audit(
             s,
@@ -53,13 +66,21 @@ def backup(
 
 def backups(db: Database) -> list[tuple[datetime, Path]]:
     """The backups of this database, newest first (for the Settings screen)."""
-    return list_backups(db.backups_dir, db.path.stem)
+    return list_backups(db.backups_dir, db.name)
 
 
 def restore(db: Database, actor: Actor, file: Path) -> BackupInfo:
     """Replace the database with ``file`` (refused unless it is a sound ClubDesk database of a known schema);
     the current content is backed up first and returned."""
     require(actor, "database.restore", db)  # permission table (issue 23)
+    if db.is_server:
+        raise DatabaseError(
+            "server-restore",
+            _(
+                "A club server is restored by its administrator with pg_restore (see the README), or a "
+                "file is copied into a new server database with 'clubdesk-cli db copy'; nothing was changed."
+            ),
+        )
     kept = restore_database(db, Path(file))
     with db.session() as s:
         audit(
@@ -75,7 +96,9 @@ def restore(db: Database, actor: Actor, file: Path) -> BackupInfo:
 
 def backup_quietly(db: Database, *, reason: str = "auto") -> BackupInfo:
     """An automatic backup (opening, every 30 minutes of a night with changes, closing): not audited, so
-    it does not itself count as a change."""
+    it does not itself count as a change. On a club server: pg_dump, when this PC has it."""
+    if db.is_server:
+        return backup_server(db, db.backups_dir, reason=reason)
     return backup_database(db.path, db.backups_dir, reason=reason)
 
 

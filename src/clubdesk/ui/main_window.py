@@ -314,7 +314,7 @@ class MainWindow(QMainWindow):
     def _refresh_status(self) -> None:
         club = settings_service.club_settings(self.state.db).club_name
         self.setWindowTitle(_("ClubDesk — {club}").format(club=club))
-        self.db_label.setText(_("Database: {path}").format(path=self.state.db.path))
+        self.db_label.setText(_("Database: {path}").format(path=self.state.db.location))
         self.actor_label.setText(_("Acting: {actor}  (F2 to switch)").format(actor=self.state.actor.label()))
         from clubdesk.services import staff
 

@@ -14,7 +14,8 @@ table opened keeps its panel for the session, so undo survives switching tables.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any
 
@@ -40,6 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from clubdesk import labels as L
+from clubdesk.db import DatabaseError
 from clubdesk.games import replay
 from clubdesk.i18n import _, ngettext
 from clubdesk.services import events as events_service
@@ -554,26 +556,48 @@ class TablePanel(QWidget):
     def _override(self) -> str | None:
         return self.reason if self.table.locked else None
 
+    @contextmanager
+    def _another_desk(self) -> Iterator[None]:
+        """Issue 25: a table another desk changed meanwhile is refused (who, when) and shown as it is now;
+        a club server that cannot be reached refuses the entry visibly (nothing is silently lost)."""
+        try:
+            yield
+        except DatabaseError as exc:
+            raise ServiceError(exc.code, str(exc)) from exc
+        except ServiceError as exc:
+            if exc.code == "changed-elsewhere":
+                text = exc.message
+                QTimer.singleShot(0, lambda: self._shown_as_now(text))
+            raise
+
+    def _shown_as_now(self, text: str) -> None:
+        self.reload()
+        self._build_form()
+        self.message.setText(text)
+
     def _save_change(self, change: EntryChange) -> None:
         db, ev, r, t = self.state.db, self.ev.id, self.round_no, self.table.table
         correcting = self.table.status == "confirmed" or self.table.locked
         g = self.game_no
-        if change.action == "append" and not correcting:
-            RS.add_entry(db, self.actor(), ev, r, t, dict(change.entry or {}), game_no=g)
-        elif change.action == "delete" and change.index == len(change.entries) and not correcting:
-            RS.undo_last_entry(db, self.actor(), ev, r, t, game_no=g)
-        else:
-            others = {k: v for k, v in RS.table_entries(db, ev, r, t).items() if k != g}
-            RS.replace_entries(
-                db,
-                self.actor(),
-                ev,
-                r,
-                t,
-                {**others, g: [dict(e) for e in change.entries]},
-                reason=self.reason,
-                override=self._override(),
-            )
+        seen = self.table.version or None  # the version this screen shows (issue 25)
+        with self._another_desk():
+            if change.action == "append" and not correcting:  # hands are append-only: never a conflict
+                RS.add_entry(db, self.actor(), ev, r, t, dict(change.entry or {}), game_no=g)
+            elif change.action == "delete" and change.index == len(change.entries) and not correcting:
+                RS.undo_last_entry(db, self.actor(), ev, r, t, game_no=g, expected_version=seen)
+            else:
+                others = {k: v for k, v in RS.table_entries(db, ev, r, t).items() if k != g}
+                RS.replace_entries(
+                    db,
+                    self.actor(),
+                    ev,
+                    r,
+                    t,
+                    {**others, g: [dict(e) for e in change.entries]},
+                    reason=self.reason,
+                    override=self._override(),
+                    expected_version=seen,
+                )
         self.reason = None
         self.message.setText("")
         QTimer.singleShot(0, self._saved)
@@ -581,17 +605,19 @@ class TablePanel(QWidget):
     def _save_score(self, score: tuple[int, int], points: tuple[int, int] | None) -> None:
         if self.table.status == "confirmed" and not self._check_score_correction(score, points):
             raise ServiceError("cancelled", _("Correction cancelled."))
-        RS.set_score(
-            self.state.db,
-            self.actor(),
-            self.ev.id,
-            self.round_no,
-            self.table.table,
-            score,
-            points,
-            reason=self.reason,
-            override=self._override(),
-        )
+        with self._another_desk():
+            RS.set_score(
+                self.state.db,
+                self.actor(),
+                self.ev.id,
+                self.round_no,
+                self.table.table,
+                score,
+                points,
+                reason=self.reason,
+                override=self._override(),
+                expected_version=self.table.version or None,
+            )
         self.reason = None
         QTimer.singleShot(0, self._saved)
 

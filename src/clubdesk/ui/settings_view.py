@@ -65,12 +65,32 @@ class SettingsSection(QWidget):
         layout.addWidget(
             QLabel(_("The window changes language at once. Printed reports use the event's language."))
         )
+        layout.addWidget(self._server_row())  # issue 25: this PC's file or the club server
         from clubdesk.ui.safety_panel import DataSafetyPanel
 
         self.safety = DataSafetyPanel(state)  # backups, restore, staff accounts (issue 23)
         self.safety.setMaximumWidth(900)
         layout.addWidget(self.safety)
         layout.addStretch(1)
+
+    def _server_row(self) -> QWidget:
+        from clubdesk.ui.server_dialog import ServerDialog, use_this_pc_file
+
+        box = QWidget()
+        row = QHBoxLayout(box)
+        row.setContentsMargins(0, 0, 0, 0)
+        where = QLabel(_("Database: {path}").format(path=self.state.db.location))
+        connect = QPushButton(_("Connect to club server…"))
+        connect.setObjectName("connectServer")
+        connect.clicked.connect(lambda: ServerDialog(self).exec())
+        local = QPushButton(_("Use this PC's file"))
+        local.setEnabled(self.state.db.is_server)
+        local.clicked.connect(lambda: use_this_pc_file(self))
+        row.addWidget(where, 1)
+        row.addWidget(connect)
+        row.addWidget(local)
+        box.setMaximumWidth(900)
+        return box
 
     def _choose_logo(self) -> None:
         path, _filter = QFileDialog.getOpenFileName(

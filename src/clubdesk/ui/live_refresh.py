@@ -1,0 +1,94 @@
+"""Live refresh across desks (issue 25): the club server's NOTIFY turned into the window's ``dataChanged``.
+
+A background thread holds one LISTEN connection; every committed change on any desk arrives within a
+fraction of a second and, gathered over 300 ms, makes the window reload its rounds, desk and members data.
+A lost connection is said in the status bar and retried every two seconds; on SQLite nothing runs.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from clubdesk.db import listen_changes
+from clubdesk.i18n import _
+from clubdesk.ui.state import DeskState
+
+log = logging.getLogger("clubdesk.live")
+AREAS = ("rounds", "desk", "members")  # the sections that reload from what another desk changed
+
+
+class LiveRefresh(QObject):
+    notified = Signal(str)  # from the listening thread (queued into the window's thread)
+    connection = Signal(bool)
+    status = Signal(str)  # a line for the status bar ("" once connected again)
+
+    def __init__(self, state: DeskState, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._pending: set[str] = set()
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(300)
+        self._timer.timeout.connect(self._flush)
+        self.notified.connect(self._queue)
+        self.connection.connect(self._connection)
+        self.online = True
+
+    def start(self) -> None:
+        if not self.state.db.is_server or self._thread is not None:
+            return
+        self._thread = threading.Thread(target=self._run, name="clubdesk-listen", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=3)
+            self._thread = None
+
+    def _run(self) -> None:
+        was_online = True
+        while not self._stop.is_set():
+            try:
+                conn = listen_changes(self.state.db)
+            except Exception as exc:  # noqa: BLE001 - any failure: say so and retry
+                log.info("listen failed: %s", exc)
+                if was_online:
+                    self.connection.emit(False)
+                    was_online = False
+                self._stop.wait(2.0)
+                continue
+            if not was_online:
+                self.connection.emit(True)
+                self.notified.emit("")  # what others did meanwhile
+                was_online = True
+            try:
+                with conn:
+                    while not self._stop.is_set():
+                        for note in conn.notifies(timeout=0.5):
+                            self.notified.emit(note.payload)
+            except Exception as exc:  # noqa: BLE001
+                log.info("listen connection lost: %s", exc)
+
+    def _queue(self, payload: str) -> None:
+        self._pending.add(payload)
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def _flush(self) -> None:
+        self._pending.clear()
+        for area in AREAS:
+            self.state.dataChanged.emit(area)
+
+    def _connection(self, ok: bool) -> None:
+        self.online = ok
+        self.status.emit(
+            ""
+            if ok
+            else _("The club server cannot be reached: retrying. Entries are refused until it answers again.")
+        )
