@@ -49,3 +49,22 @@ def db(tmp_path: Path):  # type: ignore[no-untyped-def]
     database = Database(tmp_path / "club.sqlite3")
     yield database
     database.close()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--run-slow",
+        action="store_true",
+        default=False,
+        help="also run the tests marked slow (installer build)",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``slow`` (installer/build-linux.sh, minutes) run only with ``--run-slow``."""
+    if config.getoption("--run-slow"):
+        return
+    skip = pytest.mark.skip(reason="slow: builds the installer; run with --run-slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
