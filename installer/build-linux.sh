@@ -66,27 +66,40 @@ BUNDLE="$OUT/dist/clubdesk"
 [ -x "$BUNDLE/clubdesk" ] && [ -x "$BUNDLE/clubdesk-cli" ]
 
 # Python's own shared objects (libpython, lib-dynload) and the like carry their symbol tables: strip them. Never
-# the programs (their archive is appended to them), Qt's libraries or the libraries auditwheel grafted into the
-# wheels (*.libs/, patched with patchelf, which strip breaks): those have a RUNPATH or live in *.libs/.
+# the programs (their archive is appended to them), Qt's libraries, or what auditwheel patched with patchelf (which
+# strip can break): the libraries in *.libs/ and the extensions whose RPATH/RUNPATH is $ORIGIN-relative.
 find "$BUNDLE/_internal" -type f \( -name "*.so" -o -name "*.so.*" \) ! -path "*.libs/*" ! -path "*/PySide6/*" \
   ! -path "*/shiboken6/*" -print0 | while IFS= read -r -d "" f; do
   file -b "$f" | grep -q "not stripped" || continue
-  readelf -d "$f" 2>/dev/null | grep -qE "RPATH|RUNPATH" && continue
+  readelf -d "$f" 2>/dev/null | grep -E "RPATH|RUNPATH" | grep -qF '$ORIGIN' && continue
   strip --strip-unneeded "$f"
 done
 
-# the .deb depends on the Debian packages that own the libraries left out of the bundle
+# the .deb depends on the Debian packages that own the libraries the bundle links to and does not carry (the
+# spec left /lib and /usr/lib out): every NEEDED entry of every ELF file, found with ldconfig, owner from dpkg -S
 owner() {
   local f=$1 p q pkg
   for p in "$f" "$(readlink -f "$f")"; do
     for q in "$p" "${p/#\/usr\/lib\//\/lib\/}" "${p/#\/lib\//\/usr\/lib\/}"; do
-      pkg=$(dpkg -S "$q" 2>/dev/null | head -1 | cut -d: -f1)
+      pkg=$(dpkg -S "$q" 2>/dev/null | head -1 | cut -d: -f1) || true
       [ -n "$pkg" ] && { echo "$pkg"; return 0; }
     done
   done
   echo "warning: no Debian package owns $f" >&2
 }
-mapfile -t SYSTEM_DEPENDS < <(while read -r lib; do owner "$lib"; done <"$CLUBDESK_SYSTEM_LIBS" | sort -u)
+system_depends() {
+  local bundled so path
+  bundled=$(find "$BUNDLE" -type f -printf "%f\n"; find "$BUNDLE" -type l -printf "%f\n")
+  find "$BUNDLE" -type f \( -name "*.so*" -o -perm -u+x \) -print0 | xargs -0 readelf -d 2>/dev/null \
+    | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort -u | while read -r so; do
+      grep -qxF "$so" <<<"$bundled" && continue
+      # (awk reads all of ldconfig's output: an early exit would make the pipe fail under pipefail)
+      path=$(ldconfig -p | awk -v s="$so" '$1 == s && !found {print $NF; found = 1}')
+      if [ -n "$path" ]; then owner "$path"; else echo "warning: $so not found on this system" >&2; fi
+    done | sort -u
+}
+mapfile -t SYSTEM_DEPENDS < <(system_depends)
+echo "the bundle links to ${#SYSTEM_DEPENDS[@]} Debian packages' libraries"
 
 # licence texts of everything bundled, beside the programs (the About box names them)
 "$VENV/bin/python" installer/licences.py "$BUNDLE/licences"
