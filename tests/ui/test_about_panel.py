@@ -7,7 +7,7 @@ import sqlite3
 import tomllib
 from pathlib import Path
 
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLabel, QPlainTextEdit
 
 from clubdesk.db import Database
 from clubdesk.services.base import Actor, Role
@@ -39,7 +39,7 @@ def test_settings_shows_about_with_version_database_schema_and_licences(qtbot, d
     finally:
         con.close()
     assert _text(panel, "aboutSchema") == revision
-    notices = _text(panel, "aboutLicences")
+    notices = panel.findChild(QPlainTextEdit, "aboutLicences").toPlainText()
     for expected in ("DejaVu Sans — Bitstream-Vera", "PySide6", "LGPL-3.0-only", "SQLAlchemy", "ReportLab"):
         assert expected in notices
     assert _text(panel, "aboutLicenceTexts").endswith("LICENSE-DejaVu.txt")

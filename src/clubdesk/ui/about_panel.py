@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QVBoxLayout
+from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QPlainTextEdit, QVBoxLayout
 
 from clubdesk import paths
 from clubdesk.i18n import _
@@ -38,7 +38,11 @@ class AboutPanel(QGroupBox):
         lines += [
             f"{lib.name} {ver} — {lib.licence} — {lib.url}".replace("  ", " ") for lib, ver in info.libraries
         ]
-        notices = _value("\n".join(lines), "aboutLicences")
+        # data (names, SPDX identifiers, addresses), never translated: a read-only text the secretary can copy
+        notices = QPlainTextEdit("\n".join(lines))
+        notices.setObjectName("aboutLicences")
+        notices.setReadOnly(True)
+        notices.setMinimumHeight(notices.fontMetrics().lineSpacing() * 8)
         where = paths.program_dir()
         texts = where / "licences" if where is not None else info.font_licence
         layout = QVBoxLayout(self)
