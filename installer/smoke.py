@@ -13,7 +13,9 @@ no VIRTUAL_ENV. Checks:
   4. a standings PDF of a demo event is rendered and read back with pdftotext: every entrant's name and points
      (from ``standings --json``) are in it, and the DejaVu fonts are embedded (pdffonts);
   5. ``clubdesk --demo`` opens the window offscreen and is closed by its own timer (``--quit-after``), exit 0,
-     and its log says which database it opened.
+     and its log says which database it opened;
+  6. portable mode, when BIN_DIR is the bundle itself and writable (not /usr/bin): ``portable.txt`` beside
+     the programs, no CLUBDESK_HOME: the database is ``ClubDesk-data/clubdesk.sqlite3`` beside them.
 """
 
 from __future__ import annotations
@@ -105,6 +107,19 @@ def main() -> int:
         log = (home / "data" / "logs" / "clubdesk.log").read_text(encoding="utf-8")
         check(f"opened {db}" in log, "clubdesk --demo opened the window offscreen and quit by its timer")
         del proc
+
+        real = Path(os.path.realpath(cli)).parent
+        bundle_itself = real == args.bin_dir.resolve() and os.access(real, os.W_OK)
+        if bundle_itself and not (real / "portable.txt").exists():
+            portable_env = {k: v for k, v in env.items() if k != "CLUBDESK_HOME"}
+            (real / "portable.txt").write_text("", encoding="utf-8")
+            try:
+                info = json.loads(run([cli, "info", "--json"], portable_env).stdout)
+                expected = real / "ClubDesk-data" / "clubdesk.sqlite3"
+                check(info.get("database") == str(expected), f"portable.txt: the database is {expected}")
+            finally:
+                (real / "portable.txt").unlink()
+                shutil.rmtree(real / "ClubDesk-data", ignore_errors=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("smoke: all checks passed", flush=True)
