@@ -7,7 +7,7 @@ import sqlite3
 import tomllib
 from pathlib import Path
 
-from PySide6.QtWidgets import QLabel, QPlainTextEdit
+from PySide6.QtWidgets import QLabel, QLineEdit, QPlainTextEdit
 
 from clubdesk.db import Database
 from clubdesk.services.base import Actor, Role
@@ -20,9 +20,9 @@ SEC = Actor("Sekretaris", Role.SECRETARY)
 
 
 def _text(widget: AboutPanel, name: str) -> str:
-    label = widget.findChild(QLabel, name)
-    assert label is not None, name
-    return label.text()
+    field = widget.findChild(QLineEdit, name)
+    assert field is not None, name
+    return field.text()
 
 
 def test_settings_shows_about_with_version_database_schema_and_licences(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
@@ -42,4 +42,4 @@ def test_settings_shows_about_with_version_database_schema_and_licences(qtbot, d
     notices = panel.findChild(QPlainTextEdit, "aboutLicences").toPlainText()
     for expected in ("DejaVu Sans — Bitstream-Vera", "PySide6", "LGPL-3.0-only", "SQLAlchemy", "ReportLab"):
         assert expected in notices
-    assert _text(panel, "aboutLicenceTexts").endswith("LICENSE-DejaVu.txt")
+    assert panel.findChild(QLabel, "aboutLicenceTexts").text().endswith("LICENSE-DejaVu.txt")

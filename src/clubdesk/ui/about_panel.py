@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QPlainTextEdit, QVBoxLayout
+from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QLineEdit, QPlainTextEdit, QVBoxLayout
 
 from clubdesk import paths
 from clubdesk.i18n import _
@@ -11,12 +10,13 @@ from clubdesk.services.about import about
 from clubdesk.ui.state import DeskState
 
 
-def _value(text: str, name: str) -> QLabel:
-    label = QLabel(text)
-    label.setObjectName(name)
-    label.setWordWrap(True)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    return label
+def _value(text: str, name: str) -> QLineEdit:
+    """A value (a version, a path): data, not words to translate; read-only, so it can be copied."""
+    field = QLineEdit(text)
+    field.setObjectName(name)
+    field.setReadOnly(True)
+    field.setCursorPosition(0)
+    return field
 
 
 class AboutPanel(QGroupBox):
@@ -49,4 +49,7 @@ class AboutPanel(QGroupBox):
         layout.addLayout(form)
         layout.addWidget(QLabel(_("Fonts and libraries")))
         layout.addWidget(notices)
-        layout.addWidget(_value(_("Licence texts: {path}").format(path=texts), "aboutLicenceTexts"))
+        where_label = QLabel(_("Licence texts: {path}").format(path=texts))
+        where_label.setObjectName("aboutLicenceTexts")
+        where_label.setWordWrap(True)
+        layout.addWidget(where_label)
