@@ -154,3 +154,22 @@ def both_backends(make_db: DbMaker) -> Iterator[DbMaker]:
 @pytest.fixture
 def db(make_db: DbMaker):  # type: ignore[no-untyped-def]
     return make_db()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--run-slow",
+        action="store_true",
+        default=False,
+        help="also run the tests marked slow (installer build)",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``slow`` (installer/build-linux.sh, minutes) run only with ``--run-slow``."""
+    if config.getoption("--run-slow"):
+        return
+    skip = pytest.mark.skip(reason="slow: builds the installer; run with --run-slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)

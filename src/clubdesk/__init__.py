@@ -2,7 +2,21 @@
 
 from importlib.metadata import PackageNotFoundError, version
 
-try:
-    __version__ = version("clubdesk")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0.0.0"
+
+def _version() -> str:
+    """The version has one source, ``pyproject.toml``: read through the installed metadata (a pip install, the
+    installer's bundle), or from the checkout's pyproject.toml when ClubDesk runs from a source tree."""
+    try:
+        return version("clubdesk")
+    except PackageNotFoundError:  # pragma: no cover - a source tree without an install
+        import tomllib
+        from pathlib import Path
+
+        pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+        try:
+            return str(tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"])
+        except (OSError, KeyError, ValueError):
+            return "0.0.0"
+
+
+__version__ = _version()

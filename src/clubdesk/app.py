@@ -28,6 +28,8 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--db", type=db_target, help=_("database file or club server URL to open"))
     parser.add_argument("--demo", action="store_true", help=_("open the demo club (a separate database)"))
     parser.add_argument("--lang", default=None, help=_("language: en, id, es, tr"))
+    # hidden, for smoke tests of a built installer (installer/smoke.py): close the window after N seconds
+    parser.add_argument("--quit-after", type=float, default=None, metavar="SECONDS", help=argparse.SUPPRESS)
     return parser.parse_args(list(argv))
 
 
@@ -142,6 +144,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     _show_database_refusals(window)
     window.show()
     log.info("opened %s", db.location)
+    if args.quit_after is not None and args.quit_after >= 0:
+        from PySide6.QtCore import QTimer
+
+        QTimer.singleShot(int(args.quit_after * 1000), window.close)
+        QTimer.singleShot(int(args.quit_after * 1000) + 200, app.quit)
     return int(app.exec())
 
 

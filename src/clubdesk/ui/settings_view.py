@@ -71,6 +71,11 @@ class SettingsSection(QWidget):
         self.safety = DataSafetyPanel(state)  # backups, restore, staff accounts (issue 23)
         self.safety.setMaximumWidth(900)
         layout.addWidget(self.safety)
+        from clubdesk.ui.about_panel import AboutPanel
+
+        self.about = AboutPanel(state)  # version, database, schema, licences (issue 24)
+        self.about.setMaximumWidth(900)
+        layout.addWidget(self.about)
         layout.addStretch(1)
 
     def _server_row(self) -> QWidget:
