@@ -32,6 +32,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "clubdesk.cli.reports",
     "clubdesk.cli.safety",
     "clubdesk.cli.staff",
+    "clubdesk.cli.share",
 )
 
 
