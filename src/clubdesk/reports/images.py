@@ -58,14 +58,16 @@ _families: dict[str, str] = {}
 
 
 def _gui() -> None:
-    """A QGuiApplication for the fonts (offscreen when there is no display), and the DejaVu faces."""
+    """A Qt application for the fonts (offscreen when there is no display), and the DejaVu faces."""
     global _app
-    from PySide6.QtGui import QFontDatabase, QGuiApplication
+    from PySide6.QtGui import QFontDatabase
+    from PySide6.QtWidgets import QApplication
 
-    if QGuiApplication.instance() is None:
+    if QApplication.instance() is None:
         if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
             os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-        _app = QGuiApplication([])
+        # a QApplication (not only a QGuiApplication), so that the same process may still open windows
+        _app = QApplication([])
     if not _families:
         for key, file in (
             ("sans", "DejaVuSans.ttf"),
