@@ -159,6 +159,9 @@ def test_first_image_reads_back_names_and_points(
         else:
             assert digits(" ".join(rest)).endswith(digits(value)), (name, value, rest)
     assert_private_data_absent(tmp_path)
+    for f in files:  # rule T14: nothing private drawn on any image either
+        seen = plain(" ".join(ocr_lines(f)))
+        assert "555 77" not in seen and "secret" not in seen and plain(NOTE_MARK) not in seen
 
 
 def test_long_list_is_split_into_numbered_images(
@@ -210,6 +213,8 @@ def test_turkish_and_indonesian_images(
         ["standings", "999"],  # no such event
         ["pairings", "{swiss}", "--round", "9"],  # no such round
         ["standings", "{empty}"],  # an event with no round
+        ["site", "--season", "1999"],  # no event in that season
+        ["prizes", "{swiss}", "--round", "1"],  # a round only for the pairings
     ],
 )
 def test_bad_input_is_refused_and_writes_nothing(
