@@ -86,7 +86,10 @@ def table(
     out = ['<div class="scroll"><table>']
     if caption:
         out.append(f"<caption>{e(caption)}</caption>")
-    cls = lambda i: ' class="n"' if i in num else ""  # noqa: E731
+
+    def cls(i: int) -> str:
+        return ' class="n"' if i in num else ""
+
     out.append("<thead><tr>" + "".join(f'<th scope="col"{cls(i)}>{e(h)}</th>' for i, h in enumerate(heads)))
     out.append("</tr></thead><tbody>")
     for k, row in enumerate(rows):
