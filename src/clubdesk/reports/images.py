@@ -284,7 +284,7 @@ def render(header: ReportHeader, sheets: Sequence[Sheet], out_dir: Path, stem: s
         )
         p.end()
         path = out_dir / f"{stem}-{k:02d}.png"
-        if not img.save(str(path))  # PNG, by the suffix:
+        if not img.save(str(path)):  # PNG, by the suffix
             raise OSError(str(path))
         paths.append(path)
     return paths
