@@ -421,3 +421,23 @@ def test_site_in_headless_chromium(site: Path) -> None:
         assert {u.rsplit("/", 1)[1] for u in seen} == pages  # every page is reachable from the index
     finally:
         driver.quit()
+
+
+def test_many_images_in_one_process_exit_cleanly(tmp_path: Path) -> None:
+    # PySide6 6.12 on Python 3.11 drops a reference to None on each void call; without the images module's
+    # give-back, a few thousand rows of drawing abort the interpreter ("none_dealloc") by the time it exits
+    import sys
+
+    script = (
+        "from pathlib import Path\n"
+        "from clubdesk.reports.data import ReportHeader\n"
+        "from clubdesk.reports.images import Column, Sheet, render\n"
+        "rows = tuple((str(i), f'Oyuncu {i}', 'Kulüp', str(i % 7)) for i in range(1200))\n"
+        "cols = (Column('#', width=80), Column('Ad'), Column('Kulüp'), Column('Puan', width=100))\n"
+        "head = ReportHeader('Kulüp', 'Bahar')\n"
+        f"files = render(head, [Sheet('Sıralama', cols, rows)], Path({str(tmp_path)!r}), 'x')\n"
+        "print(len(files))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-500:]
+    assert int(done.stdout) == len(list(tmp_path.glob("x-*.png"))) > 40
