@@ -155,11 +155,11 @@ def main() -> None:
             total += timed(
                 f"images: {kind} of 300 entrants", lambda k=kind: SH.share_images(db, k, ev, out / "img")
             )
-        total += timed("site of the 300-entrant, 9-round Swiss", lambda: SH.share_site(db, out / "site"))
-        print(
-            f"{'images and site of the 300-entrant event, together':<52} {total:6.2f} s  target ≤ 3 s: "
-            f"{'met' if total <= 3 else 'MISSED'}"
+        total += timed(
+            f"site of the 300-entrant, {rounds}-round Swiss", lambda: SH.share_site(db, out / "site")
         )
+        label = f"images and site of the 300-entrant, {rounds}-round event"
+        print(f"{label:<52} {total:6.2f} s  target (9 rounds) ≤ 3 s: {'met' if total <= 3 else 'MISSED'}")
         db.close()
         sdb = season()
         timed("site of a season of 40 nights", lambda: SH.share_site(sdb, out / "season"), target=10)
