@@ -173,13 +173,11 @@ def played_matches(s: Session, ev: Event) -> list[F.Played]:
 def standing_ids(s: Session, ev: Event) -> list[str]:
     """Everybody who has played or been drawn (withdrawn entrants keep their results, T9b)."""
     ids: list[str] = []
-    drawn: set[int] = set()  # one query for the whole event (a 300-entrant event shares in time, issue 28)
-    for a, b in s.execute(select(Match.side_a, Match.side_b).where(Match.event_id == ev.id)):
-        drawn.add(a)
-        if b is not None:
-            drawn.add(b)
     for e in s.scalars(select(Entrant).where(Entrant.event_id == ev.id).order_by(Entrant.id)):
-        if e.id in drawn or (e.status == "registered" and e.checked_in_at is not None):
+        drawn = s.scalar(
+            select(Match.id).where(Match.event_id == ev.id, (Match.side_a == e.id) | (Match.side_b == e.id))
+        )
+        if drawn is not None or (e.status == "registered" and e.checked_in_at is not None):
             ids.append(str(e.id))
     return ids
 
