@@ -18,6 +18,7 @@ APT_PACKAGES=(
   python3-venv libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3 libglib2.0-0
   libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 libxcb-shape0 libxcb-xinerama0
   libxcb-randr0 libxcb-xkb1 fonts-dejavu-core poppler-utils xvfb postgresql
+  chromium chromium-driver tesseract-ocr
 )
 
 system_packages() {

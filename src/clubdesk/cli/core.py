@@ -39,6 +39,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "clubdesk.cli.safety",
     "clubdesk.cli.staff",
     "clubdesk.cli.dbcopy",
+    "clubdesk.cli.share",
 )
 
 

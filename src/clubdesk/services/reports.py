@@ -28,7 +28,7 @@ from clubdesk.db import Database
 from clubdesk.i18n import N_, _, retranslate
 from clubdesk.labels import entrant_status_label, localized_number
 from clubdesk.models.club import Club
-from clubdesk.models.event import Entrant, Event
+from clubdesk.models.event import Entrant, EntrantMember, Event
 from clubdesk.models.member import Member
 from clubdesk.models.money import Payment
 from clubdesk.models.result import FinalPlace, Match, PrizeAward, RatingEntry
@@ -125,8 +125,19 @@ class _Who:
 def _public(s: Session, ev: Event) -> dict[int, _Who]:
     clubs = _clubs(s)
     out: dict[int, _Who] = {}
+    # every entrant's current members in one query (as R.entrant_members, in its order)
+    of: dict[int, list[Member]] = {}
+    rows = s.execute(
+        select(EntrantMember.entrant_id, Member)
+        .join(Member, EntrantMember.member_id == Member.id)
+        .join(Entrant, Entrant.id == EntrantMember.entrant_id)
+        .where(Entrant.event_id == ev.id, EntrantMember.left_at.is_(None))
+        .order_by(EntrantMember.id)
+    )
+    for entrant_id, member in rows:
+        of.setdefault(entrant_id, []).append(member)
     for en in _entrants(s, ev):
-        members = R.entrant_members(s, en.id)
+        members = of.get(en.id, [])
         club_names = sorted({clubs.get(m.club_id, "") for m in members if m.club_id is not None})
         cities = sorted({m.city for m in members if m.city})
         out[en.id] = _Who(

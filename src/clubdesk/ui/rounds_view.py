@@ -860,6 +860,9 @@ class RoundsSection(QWidget):
         top.addWidget(self.filter_box)
         top.addWidget(self.pair_button)
         top.addWidget(self.unpublish_button)
+        from clubdesk.ui.share_dialog import share_button  # issue 28: the round's pairings to the chat
+
+        top.addWidget(share_button(state, self, self._share_target))
         second = QHBoxLayout()
         second.addWidget(self.table_field, 2)
         second.addWidget(self.call_label, 3)
@@ -908,6 +911,11 @@ class RoundsSection(QWidget):
         self.timer.start(1000)
         state.dataChanged.connect(self._data_changed)
         self.reload_events()
+
+    def _share_target(self) -> tuple[int | None, int | None, str]:
+        ev = self.current_event()
+        r = self.round_box.currentData()
+        return (ev.id if ev is not None else None, int(r) if r is not None else None, "pairings")
 
     # ------------------------------------------------------------------ loading
     def current_event(self) -> events_service.EventInfo | None:

@@ -99,6 +99,9 @@ class StandingsSection(QWidget):
         top = QHBoxLayout()
         top.addWidget(QLabel(_("Event")))
         top.addWidget(self.event_box, 1)
+        from clubdesk.ui.share_dialog import share_button  # issue 28: standings, bracket, season to the chat
+
+        top.addWidget(share_button(state, self, self._share_target))
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.title)
@@ -110,6 +113,14 @@ class StandingsSection(QWidget):
         QShortcut(QKeySequence("F5"), self, self.refresh)
         state.dataChanged.connect(self._data_changed)
         self.reload_events()
+
+    def _share_target(self) -> tuple[int | None, int | None, str]:
+        kind = (
+            ("standings", "bracket", "prizes")[self.tabs.currentIndex()]
+            if self.tabs.currentIndex() < 3
+            else ""
+        )
+        return (self.event_box.currentData(), None, kind or "standings")
 
     def reload_events(self) -> None:
         current = self.event_box.currentData()
