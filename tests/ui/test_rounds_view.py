@@ -89,8 +89,10 @@ def test_table_by_qr_keyboard_game_approvals_and_standings(qtbot, active, tmp_pa
     press(qtbot, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: panel.table.status == "pending", timeout=2000)
     assert panel.table.score == (3, 0)
-    # the list shows the table awaiting confirmation
-    assert section.model.data(section.model.index(0, 4)) == "awaiting confirmation"
+    # the list shows the table awaiting confirmation (refreshed once the save's signal is handled)
+    qtbot.waitUntil(
+        lambda: section.model.data(section.model.index(0, 4)) == "awaiting confirmation", timeout=2000
+    )
     # standings do not count it yet: the result is final only when both sides approve (T8c, G13)
     standings.select_event(ev)
     points = {

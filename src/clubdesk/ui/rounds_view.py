@@ -375,6 +375,7 @@ class TablePanel(QWidget):
         while the sheet is as the form left it, else built again from the stored entries; whatever was
         half-typed is cleared, so nothing left over is saved by the next Enter."""
         self.table = table
+        self._refresh_table()  # the list may be older than this desk's last save (issue 25's version)
         self._update_status()
         self.message.setText("")
         form = self.form
@@ -412,6 +413,16 @@ class TablePanel(QWidget):
             self.approve_a.setText(t.scorer)
         if t.counter:
             self.approve_b.setText(t.counter)
+
+    def _refresh_table(self) -> None:
+        """This table as stored now (its state and the version the next change is checked against)."""
+        try:
+            rv = R.get_round(self.state.db, self.ev.id, self.round_no)
+        except ServiceError:
+            return
+        for t in rv.tables:
+            if t.table == self.table.table:
+                self.table = t
 
     def reload(self) -> None:
         try:
@@ -598,6 +609,7 @@ class TablePanel(QWidget):
                     override=self._override(),
                     expected_version=seen,
                 )
+        self._refresh_table()  # this desk's own change: the version it shows moves on at once (issue 25)
         self.reason = None
         self.message.setText("")
         QTimer.singleShot(0, self._saved)
