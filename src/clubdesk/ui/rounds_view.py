@@ -357,13 +357,8 @@ class TablePanel(QWidget):
     def follow_store(self) -> None:
         """After a change made elsewhere (a penalty, a referee's decision): the table's state, and the sheet
         built again only when its stored entries differ from the form's (what is being typed is kept)."""
-        try:
-            rv = R.get_round(self.state.db, self.ev.id, self.round_no)
-        except ServiceError:
+        if not self._refresh_table():
             return
-        for t in rv.tables:
-            if t.table == self.table.table:
-                self.table = t
         self._update_status()
         if isinstance(self.form, SheetEntryForm):
             games = RS.table_entries(self.state.db, self.ev.id, self.round_no, self.table.table)
@@ -414,24 +409,21 @@ class TablePanel(QWidget):
         if t.counter:
             self.approve_b.setText(t.counter)
 
-    def _refresh_table(self) -> None:
-        """This table as stored now (its state and the version the next change is checked against)."""
+    def _refresh_table(self) -> bool:
+        """This table as stored now (its state and the version the next change is checked against);
+        False when its round cannot be read (the table is left as shown)."""
         try:
             rv = R.get_round(self.state.db, self.ev.id, self.round_no)
         except ServiceError:
-            return
+            return False
         for t in rv.tables:
             if t.table == self.table.table:
                 self.table = t
+        return True
 
     def reload(self) -> None:
-        try:
-            rv = R.get_round(self.state.db, self.ev.id, self.round_no)
-        except ServiceError:
+        if not self._refresh_table():
             return
-        for t in rv.tables:
-            if t.table == self.table.table:
-                self.table = t
         self._update_status()
         if isinstance(self.form, SheetEntryForm):
             self.form.check_every_change = self.table.status == "confirmed" or self.table.locked
