@@ -149,7 +149,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         QTimer.singleShot(int(args.quit_after * 1000), window.close)
         QTimer.singleShot(int(args.quit_after * 1000) + 200, app.quit)
-    return int(app.exec())
+    code = int(app.exec())
+    db.close()  # a clean shutdown: the next start needs no full integrity check (issue 23)
+    return code
 
 
 if __name__ == "__main__":  # pragma: no cover
