@@ -266,26 +266,6 @@ def _rescore(s: Session, ev: Event) -> list[TableChange]:
     return out
 
 
-def _compare(
-    before: ST.EventStandings, after: ST.EventStandings
-) -> tuple[dict[int, tuple[str, str]], dict[int, dict[str, tuple[float | int, float | int]]]]:
-    bmap = {r.entrant: r for r in before.rows}
-    places: dict[int, tuple[str, str]] = {}
-    tbs: dict[int, dict[str, tuple[float | int, float | int]]] = {}
-    for r in after.rows:
-        b = bmap.get(r.entrant)
-        if b is None:
-            continue
-        if b.place != r.place:
-            places[r.entrant] = (b.place, r.place)
-        diff = {c: (b.tiebreaks.get(c, 0), v) for c, v in r.tiebreaks.items() if b.tiebreaks.get(c) != v}
-        if b.points != r.points:
-            diff["PTS"] = (b.points, r.points)
-        if diff:
-            tbs[r.entrant] = diff
-    return places, tbs
-
-
 def _standings(s: Session, ev: Event) -> ST.EventStandings:
     return ST.session_standings(s, ev)
 
@@ -300,7 +280,7 @@ def _run(s: Session, ev: Event, changes: Mapping[str, object]) -> ReadingsPrevie
     tables = _rescore(s, ev)
     s.flush()
     after_st = _standings(s, ev)
-    places, tbs = _compare(before_st, after_st)
+    places, tbs = ST.standings_changes(before_st, after_st)
     diff = {k: (params[k], new_params[k]) for k in checked if params[k] != new_params[k]}
     return ReadingsPreview(ev.id, diff, tuple(tables), places, tbs, dict(R.entrant_names(s, ev.id)))
 

@@ -190,6 +190,28 @@ def event_standings(db: Database, event_id: int) -> EventStandings:
         return _view(s, ev, n, played, st)
 
 
+def standings_changes(
+    before: EventStandings, after: EventStandings
+) -> tuple[dict[int, tuple[str, str]], dict[int, dict[str, tuple[float | int, float | int]]]]:
+    """What moved between two standings of one event: each entrant's (old, new) place, and the points and
+    tie-break values that changed, (old, new) by code ("PTS" for the points)."""
+    bmap = {r.entrant: r for r in before.rows}
+    places: dict[int, tuple[str, str]] = {}
+    tbs: dict[int, dict[str, tuple[float | int, float | int]]] = {}
+    for r in after.rows:
+        b = bmap.get(r.entrant)
+        if b is None:
+            continue
+        if b.place != r.place:
+            places[r.entrant] = (b.place, r.place)
+        diff = {c: (b.tiebreaks.get(c, 0), v) for c, v in r.tiebreaks.items() if b.tiebreaks.get(c) != v}
+        if b.points != r.points:
+            diff["PTS"] = (b.points, r.points)
+        if diff:
+            tbs[r.entrant] = diff
+    return places, tbs
+
+
 def _view(s: Session, ev: Event, n: EventNight, played: list[F.Played], st: Standings) -> EventStandings:
     names = R.entrant_names(s, ev.id)
     scale = st.scale
@@ -726,20 +748,7 @@ def correction_preview(
         before_v = _view(s, ev, n, played, st)
         after_st = compute_standings(ev, n, after_played, ids, disqualified=R.disqualified_ids(s, ev))
         after_v = _view(s, ev, n, after_played, after_st)
-        bmap = {r.entrant: r for r in before_v.rows}
-        places: dict[int, tuple[str, str]] = {}
-        tbs: dict[int, dict[str, tuple[float | int, float | int]]] = {}
-        for r in after_v.rows:
-            b = bmap.get(r.entrant)
-            if b is None:
-                continue
-            if b.place != r.place:
-                places[r.entrant] = (b.place, r.place)
-            diff = {c: (b.tiebreaks.get(c, 0), v) for c, v in r.tiebreaks.items() if b.tiebreaks.get(c) != v}
-            if b.points != r.points:
-                diff["PTS"] = (b.points, r.points)
-            if diff:
-                tbs[r.entrant] = diff
+        places, tbs = standings_changes(before_v, after_v)
         ratings: dict[str, tuple[float, float]] = {}
         if family == "tavla":
             ma, mb = R.entrant_members(s, m.side_a), R.entrant_members(s, m.side_b)
