@@ -673,6 +673,16 @@ KEEP_DAYS = 30
 KEEP_MONTHS = 12
 
 
+def _free_name(folder: Path, stem: str, suffix: str) -> Path:
+    """``folder/stem+suffix``, or ``stem-2``, ``stem-3``… when backups were made within the same second."""
+    target = folder / f"{stem}{suffix}"
+    n = 1
+    while target.exists():
+        n += 1
+        target = folder / f"{stem}-{n}{suffix}"
+    return target
+
+
 def backup_database(
     source: Path, folder: Path, *, reason: str = "manual", now: datetime | None = None
 ) -> BackupInfo:
@@ -681,12 +691,7 @@ def backup_database(
     if not folder.exists():
         folder.mkdir(parents=True, exist_ok=True)
     made = now or datetime.now()
-    stem = f"{source.stem}-{made.strftime(BACKUP_STAMP)}-{reason}"
-    target = folder / f"{stem}.sqlite3"
-    n = 1
-    while target.exists():
-        n += 1
-        target = folder / f"{stem}-{n}.sqlite3"
+    target = _free_name(folder, f"{source.stem}-{made.strftime(BACKUP_STAMP)}-{reason}", ".sqlite3")
     try:
         backup_file(source, target)
     except sqlite3.OperationalError as exc:
@@ -731,12 +736,7 @@ def backup_server(
         )
     folder.mkdir(parents=True, exist_ok=True)
     made = now or datetime.now()
-    stem = f"{db.name}-{made.strftime(BACKUP_STAMP)}-{reason}"
-    target = folder / f"{stem}.pgdump"
-    n = 1
-    while target.exists():
-        n += 1
-        target = folder / f"{stem}-{n}.pgdump"
+    target = _free_name(folder, f"{db.name}-{made.strftime(BACKUP_STAMP)}-{reason}", ".pgdump")
     u = db._url
     env = dict(os.environ)
     if u.password:
