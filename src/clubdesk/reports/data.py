@@ -147,6 +147,21 @@ class PairingTable:
     sides: tuple[PairingSide, PairingSide | None]  # None: a bye
     result: str = ""  # "3-1" once known
 
+    def shared_row(self) -> tuple[str, str, str, str, str, str]:
+        """Table, side 1, its points, result, side 2 (or BYE), its points: the pairings row of the shared
+        images and of the static site (issue 28)."""
+        from clubdesk.i18n import _
+
+        a, b = self.sides
+        return (
+            str(self.table),
+            a.name,
+            a.points,
+            self.result or "–",
+            b.name if b is not None else _("BYE"),
+            b.points if b is not None else "",
+        )
+
 
 @dataclass(frozen=True)
 class PairingsData:

@@ -138,19 +138,7 @@ def _standings(sd: D.StandingsData) -> str:
 
 def _round(ev: SiteEvent, pd: D.PairingsData) -> str:
     heads = [_("Table"), _("Side 1"), _("Pts"), _("Result"), _("Side 2"), _("Pts")]
-    rows = []
-    for t in pd.tables:
-        a, b = t.sides
-        rows.append(
-            [
-                str(t.table),
-                a.name,
-                a.points,
-                t.result or "–",
-                b.name if b is not None else _("BYE"),
-                b.points if b is not None else "",
-            ]
-        )
+    rows = [t.shared_row() for t in pd.tables]
     out = f"<h2>{e(_('Pairings, round {n}').format(n=pd.round))}</h2>\n"
     if pd.call_time:
         out += f'<p class="note">{e(_("Tables are called at {time}.").format(time=pd.call_time))}</p>\n'

@@ -159,19 +159,7 @@ def _sheets(db: Database, kind: str, event_id: int, round_no: int | None) -> lis
 
     if kind == "pairings":
         pd = REP.pairings_data(db, event_id, round_no)
-        rows = []
-        for t in pd.tables:
-            a, b = t.sides
-            rows.append(
-                (
-                    str(t.table),
-                    a.name,
-                    a.points,
-                    t.result or "–",
-                    b.name if b is not None else _("BYE"),
-                    b.points if b is not None else "",
-                )
-            )
+        rows = [t.shared_row() for t in pd.tables]
         by_table = Sheet(
             title=_("Pairings, round {n}").format(n=pd.round),
             columns=(
