@@ -444,3 +444,36 @@ db.close()
             assert c.exec_driver_sql("SELECT count(*) FROM alembic_version").scalar() == 1
     finally:
         db.close()
+
+
+def test_a_prize_is_paid_once_even_in_the_same_instant(
+    make_db: DbMaker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rule T13e (never paid twice) across two desks: both read "unpaid" at once unless the payment holds
+    the event's lock (issue 25); the second desk is told it was paid."""
+    from clubdesk.services import prize_payments as PP
+
+    target = make_db.url_or_path("club")
+    a = Database(target, backups_dir=tmp_path / "b")
+    b = Database(target, backups_dir=tmp_path / "b")
+    try:
+        ev, _ids = make_event(a, ruleset="tavla", fmt="swiss", players=4, rounds=2, match_lengths=[3])
+        R.configure(a, DESK, ev, prize_plan={"places": [{"place": 1, "fixed": 5000}]})
+        for _rno in range(2):
+            rv = R.propose_round(a, DESK, ev, seed=1)
+            R.publish_round(a, DESK, ev)
+            for t in rv.tables:
+                RS.set_score(a, DESK, ev, rv.round, t.table, (3, 1), confirm=True)
+        _slowed(monkeypatch, R, "entrant_names")
+        out = _at_once(
+            lambda: PP.pay_prize(a, DESK, ev, 1, "cash"), lambda: PP.pay_prize(b, DESK, ev, 1, "card")
+        )
+        assert out == ["already-paid", "ok"]
+        with a.session() as s:
+            paid = s.scalar(
+                select(func.count()).select_from(AuditEntry).where(AuditEntry.action == "prize-paid")
+            )
+        assert paid == 1
+    finally:
+        a.close()
+        b.close()

@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from clubdesk.db import Database
+from clubdesk.db import Database, lock_event
 from clubdesk.i18n import _
 from clubdesk.models.money import METHODS
 from clubdesk.models.result import FinalPlace, PrizeAward
@@ -70,6 +70,8 @@ def pay_prize(
         )
     with db.session() as s:
         ev = R.get_event(s, event_id)
+        # issue 25: one desk at a time per event, so two desks paying the same prize at once pay it once (T13e)
+        lock_event(s, ev.id)
         names = R.entrant_names(s, ev.id)
         places = {
             fp.entrant_id: fp.place_from
