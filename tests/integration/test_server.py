@@ -131,6 +131,32 @@ def test_two_desks_correcting_the_same_table_one_is_refused_with_who_and_when(db
     RS.replace_entries(db, budi, ev, 1, table.table, {1: [GAME]}, expected_version=now.version)
 
 
+def test_confirm_referee_and_forfeit_are_refused_on_a_table_changed_elsewhere(db: Database) -> None:
+    """Issue 25: an approval, a referee's decision or a forfeit given from a desk that shows an older state
+    of the table is refused, naming who changed it, and changes nothing (rules G13, T8c, T3b)."""
+    ev, rv = _published_round(db)
+    table = rv.tables[0].table
+    RS.set_score(db, DESK, ev, 1, table, (25, 3))
+    seen = {t.table: t for t in R.get_round(db, ev, 1).tables}[table]
+    ayse = Actor("Ayşe", Role.SECRETARY)
+    referee = Actor("Rıza", Role.REFEREE)
+    RS.set_score(db, ayse, ev, 1, table, (3, 25), expected_version=seen.version)  # another desk corrects
+    for call in (
+        lambda: RS.confirm(db, DESK, ev, 1, table, 0, "AB", expected_version=seen.version),
+        lambda: RS.referee_decision(db, referee, ev, 1, table, approve=True, expected_version=seen.version),
+        lambda: RS.forfeit(db, referee, ev, 1, table, 1, override="absent", expected_version=seen.version),
+    ):
+        with pytest.raises(ServiceError) as refused:
+            call()
+        assert refused.value.code == "changed-elsewhere" and "Ayşe" in refused.value.message
+    now = {t.table: t for t in R.get_round(db, ev, 1).tables}[table]
+    assert now.score == (3, 25) and now.status != "confirmed" and now.kind != "forfeit"
+    # with the version it shows now, the desk approves what it has seen
+    RS.confirm(db, DESK, ev, 1, table, 0, "AB", expected_version=now.version)
+    RS.confirm(db, DESK, ev, 1, table, 1, "CD")
+    assert {t.table: t for t in R.get_round(db, ev, 1).tables}[table].status == "confirmed"
+
+
 def test_two_desks_correcting_at_the_same_moment_one_wins(make_db: DbMaker, tmp_path: Path) -> None:
     target = make_db.url_or_path("club")
     db = Database(target, backups_dir=tmp_path / "b")

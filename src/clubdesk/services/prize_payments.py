@@ -70,7 +70,7 @@ def pay_prize(
         )
     with db.session() as s:
         ev = R.get_event(s, event_id)
-        # issue 25: one desk at a time per event, so two desks paying the same prize at once pay it once (T13e)
+        # issue 25: one desk at a time per event: two desks paying one prize at once pay it once (T13e)
         lock_event(s, ev.id)
         names = R.entrant_names(s, ev.id)
         places = {

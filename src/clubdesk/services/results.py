@@ -526,18 +526,21 @@ def confirm(
     *,
     override: str | None = None,
     member: str | None = None,
+    expected_version: int | None = None,
 ) -> TableResult:
     """One side approves the result (rules G13, E6, T8c): side 0's scorer, side 1's counter. The result
     is final when both have approved. Refused while the sheet is incomplete. ``member``: the player of
     that side who approves (rule E6: the scorer of the home pair, the counter of the rival pair); he is
-    recorded as such and his name is the approval."""
+    recorded as such and his name is the approval. ``expected_version``: the table's version the desk
+    showed; a table another desk changed meanwhile is refused (issue 25), so nobody approves a result
+    he has not seen."""
     if side not in (0, 1):
         raise ServiceError("bad-side", _("A side is 0 (home) or 1."))
     if not initials.strip() and not member:
         raise ServiceError("initials-required", _("Write the name or initials of who approves."))
     with db.session() as s:
         ev = R.get_event(s, event_id)
-        _rnd, m = _open_table(s, actor, ev, round_no, table_no, override)
+        _rnd, m = _open_table(s, actor, ev, round_no, table_no, override, expected_version)
         if member:
             player = _side_member(s, m, side, member, _("scorer") if side == 0 else _("counter"))
             initials = player.name
@@ -585,12 +588,14 @@ def referee_decision(
     approve: bool,
     note: str = "",
     override: str | None = None,
+    expected_version: int | None = None,
 ) -> TableResult:
-    """Rule T8c: the referee-approved result is the official one; or the referee marks it disputed."""
+    """Rule T8c: the referee-approved result is the official one; or the referee marks it disputed.
+    ``expected_version`` as for :func:`confirm` (issue 25)."""
     R.require_referee(actor, _("approve or dispute a result"))
     with db.session() as s:
         ev = R.get_event(s, event_id)
-        _rnd, m = _open_table(s, actor, ev, round_no, table_no, override)
+        _rnd, m = _open_table(s, actor, ev, round_no, table_no, override, expected_version)
         before = match_snapshot(m)
         if approve:
             if not m.finished:
@@ -654,15 +659,17 @@ def forfeit(
     excuse: str | None = None,
     now: datetime | None = None,
     override: str | None = None,
+    expected_version: int | None = None,
 ) -> TableResult:
     """Rules G15, T3b, T9a: after the table-call time plus the waiting time (10 minutes, a parameter) the
     absent side loses by forfeit (tavla: match length–0; dominoes: the match awarded). An accepted excuse
-    is recorded instead and the match postponed (G15, G20)."""
+    is recorded instead and the match postponed (G15, G20). ``expected_version`` as for :func:`confirm`
+    (issue 25: no forfeit for a table where another desk has just entered a result)."""
     if absent_side not in (0, 1):
         raise ServiceError("bad-side", _("A side is 0 (home) or 1."))
     with db.session() as s:
         ev = R.get_event(s, event_id)
-        rnd, m = _open_table(s, actor, ev, round_no, table_no, override)
+        rnd, m = _open_table(s, actor, ev, round_no, table_no, override, expected_version)
         if m.status == "confirmed" and override is None:
             raise ServiceError(
                 "already-confirmed", _("Table {t} already has a confirmed result.").format(t=table_no)

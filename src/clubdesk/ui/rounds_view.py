@@ -653,7 +653,8 @@ class TablePanel(QWidget):
     # ------------------------------------------------------------------ approvals, referee, forfeit
     def _run(self, fn: Callable[[], Any], done: str) -> bool:
         try:
-            fn()
+            with self._another_desk():
+                fn()
         except ServiceError as exc:
             self.message.setStyleSheet(themed("color: #b00020; font-weight: 600;"))
             self.message.setText(exc.message)
@@ -710,6 +711,7 @@ class TablePanel(QWidget):
                 side,
                 initials,
                 member=member or None,
+                expected_version=self.table.version or None,
             ),
             _("Approved by {who}.").format(who=who),
         )
@@ -717,7 +719,13 @@ class TablePanel(QWidget):
     def referee(self, approve: bool) -> bool:
         return self._run(
             lambda: RS.referee_decision(
-                self.state.db, self.actor(), self.ev.id, self.round_no, self.table.table, approve=approve
+                self.state.db,
+                self.actor(),
+                self.ev.id,
+                self.round_no,
+                self.table.table,
+                approve=approve,
+                expected_version=self.table.version or None,
             ),
             _("Referee approved the result.") if approve else _("Marked disputed."),
         )
@@ -726,7 +734,13 @@ class TablePanel(QWidget):
         # rules T3b, G15, T9a: one action after the table call's waiting time
         ok = self._run(
             lambda: RS.forfeit(
-                self.state.db, self.actor(), self.ev.id, self.round_no, self.table.table, absent_side
+                self.state.db,
+                self.actor(),
+                self.ev.id,
+                self.round_no,
+                self.table.table,
+                absent_side,
+                expected_version=self.table.version or None,
             ),
             _("Forfeit recorded."),
         )
