@@ -721,7 +721,8 @@ def backup_server(
     db: Database, folder: Path, *, reason: str = "manual", now: datetime | None = None
 ) -> BackupInfo:
     """A club server's backup with ``pg_dump`` (custom format, restorable with ``pg_restore``), checked by
-    reading its table of contents back; refused with a clear message when pg_dump is not installed."""
+    reading its table of contents back; refused with a clear message when pg_dump is not installed. The
+    folder's dumps are then rotated like the file's backups."""
     import shutil
     import subprocess
 
@@ -775,7 +776,7 @@ def backup_server(
         head = c.exec_driver_sql(
             "SELECT row_hash FROM audit_log WHERE row_hash IS NOT NULL ORDER BY id DESC LIMIT 1"
         ).scalar()
-    return BackupInfo(
+    info = BackupInfo(
         file=target,
         bytes=target.stat().st_size,
         integrity=integrity,
@@ -783,6 +784,8 @@ def backup_server(
         audit_head=str(head) if head else None,
         made=made,
     )
+    rotate_backups(folder, db.name, now=made)  # the same keeping rule as the file's backups (issue 25)
+    return info
 
 
 def _backup_time(path: Path, stem: str) -> datetime | None:

@@ -257,8 +257,20 @@ def test_db_copy_file_to_server_and_back_keeps_every_row(
         assert "result_entries" in out and "ok" in out
         a, b = Database(club), Database(back)
         try:
-            assert verify_same(a, b) == []  # the same rows, table by table
-            assert verify_chain(b).ok
+            # the same rows, table by table, but for the audit log: each copy is written in both logs
+            assert [t for t, _x, _y in verify_same(a, b)] == ["audit_log"]
+            assert verify_chain(a).ok and verify_chain(b).ok
+            with a.session() as sa, b.session() as sb:
+                out_of_club = sa.scalars(
+                    select(AuditEntry.action).where(AuditEntry.action.like("database.copy%"))
+                ).all()
+                into_back = sb.scalars(
+                    select(AuditEntry.action).where(AuditEntry.action.like("database.copy%"))
+                ).all()
+            assert out_of_club == ["database.copy-out"]  # the club file: a whole copy was taken
+            # the home file carries the server's history (copied in from the club file), then its own
+            # copy-in; the server's copy-out is written after the copy, so only the server has it
+            assert into_back == ["database.copy-in", "database.copy-in"]
         finally:
             a.close()
             b.close()
@@ -303,8 +315,22 @@ def test_server_backup_uses_pg_dump_and_says_so_without_it(
     ev, _rv = _published_round(db)
     if shutil.which("pg_dump") is None:
         pytest.skip("pg_dump not installed")
-    info = safety.backup(db, DESK, folder=tmp_path / "dumps")
+    # twelve older dumps of today: the backup rotates them like the file's (the last 10 kept)
+    from datetime import datetime, timedelta
+
+    from clubdesk.db import BACKUP_STAMP, KEEP_LAST
+
+    dumps = tmp_path / "dumps"
+    dumps.mkdir()
+    start = datetime.now() - timedelta(minutes=30)
+    for k in range(12):
+        (
+            dumps / f"{db.name}-{(start + timedelta(minutes=k)).strftime(BACKUP_STAMP)}-auto.pgdump"
+        ).write_bytes(b"x")
+    info = safety.backup(db, DESK, folder=dumps)
     assert info.file.suffix == ".pgdump" and info.bytes > 0 and info.integrity == "ok"
+    kept = sorted(dumps.glob("*.pgdump"))
+    assert len(kept) == KEEP_LAST and info.file in kept
     listed = subprocess.run(["pg_restore", "--list", str(info.file)], capture_output=True, text=True)
     assert "TABLE DATA public matches" in listed.stdout
     assert info.revision == db.revision()

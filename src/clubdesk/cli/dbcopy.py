@@ -49,7 +49,7 @@ def cmd_copy(ctx: Context, args: argparse.Namespace) -> Output:
         require(ctx.actor(), "database.backup", source)
         destination = _open(args.destination, ctx)
         try:
-            report = copy_database(source, destination)
+            report = copy_database(source, destination, ctx.actor())
         finally:
             destination.close()
     finally:

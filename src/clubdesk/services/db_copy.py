@@ -25,6 +25,7 @@ from sqlalchemy.engine import Connection
 from clubdesk.db import Database, DatabaseError
 from clubdesk.i18n import _
 from clubdesk.models import Base
+from clubdesk.services.base import Actor, audit
 
 CHUNK = 500
 
@@ -114,8 +115,10 @@ def _reset_sequences(conn: Connection) -> None:
             )
 
 
-def copy_database(source: Database, destination: Database) -> CopyReport:
-    """Copy every row of ``source`` into the empty ``destination`` and verify it (see the module doc)."""
+def copy_database(source: Database, destination: Database, actor: Actor | None = None) -> CopyReport:
+    """Copy every row of ``source`` into the empty ``destination`` and verify it (see the module doc).
+    With ``actor``, both audit logs say so once the copy is verified: the source that a whole copy of the
+    club (contacts included) was taken, and where to; the destination where its rows came from."""
     if source.location == destination.location:
         raise DatabaseError("copy-self", _("The source and the destination are the same database."))
     if source.revision() != destination.revision():
@@ -159,7 +162,14 @@ def copy_database(source: Database, destination: Database) -> CopyReport:
                 )
     finally:
         src_conn.close()
-    return CopyReport(source.location, destination.location, tuple(results))
+    report = CopyReport(source.location, destination.location, tuple(results))
+    if actor is not None:
+        summary = {"source": report.source, "destination": report.destination, "rows": report.rows}
+        with destination.session() as s:
+            audit(s, actor, "database.copy-in", "database", destination.name, after=summary)
+        with source.session() as s:
+            audit(s, actor, "database.copy-out", "database", source.name, after=summary)
+    return report
 
 
 def verify_same(a: Database, b: Database) -> list[tuple[str, tuple[int, str], tuple[int, str]]]:
