@@ -373,6 +373,43 @@ def row_first_paint(folder: Path) -> Row:
     return Row("start to first paint (demo)", proj, fl, "<= 2.5x the bare window", proj <= 2.5 * fl)
 
 
+def rows_server() -> list[Row]:
+    """Issue 25's targets on the club server, when one is given (``CLUBDESK_BENCH_PG_URL`` or the tests'
+    ``CLUBDESK_TEST_PG_URL``; ``bash scripts/dev.sh pg`` starts a private cluster and prints its URL): the
+    hand entry round trip over localhost, floor the same on the SQLite file; and another desk hearing it."""
+    import os
+
+    url = os.environ.get("CLUBDESK_BENCH_PG_URL") or os.environ.get("CLUBDESK_TEST_PG_URL")
+    if not url:
+        print("club server rows skipped: set CLUBDESK_BENCH_PG_URL", file=sys.stderr, flush=True)
+        return []
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.integration's event builder
+    from benchmarks.server import _round_trip, measure_server
+
+    with tempfile.TemporaryDirectory(prefix="clubdesk-bench-file-") as tmp:
+        file_db = Database(Path(tmp) / "bench.sqlite3")
+        on_file = _round_trip(file_db)
+        file_db.close()
+    trips, heard = measure_server(url)
+    pg95, file95 = p95(trips) / 1000, p95(on_file) / 1000
+    return [
+        Row(
+            "hand entry round trip on the club server (PostgreSQL, localhost), p95; floor: same on a file",
+            pg95,
+            file95,
+            "<= 0.050 s",
+            pg95 <= 0.050,
+        ),
+        Row(
+            "another desk hears a change on the club server (LISTEN/NOTIFY), max",
+            max(heard) / 1000 if heard else float("inf"),
+            None,
+            "<= 1 s",
+            bool(heard) and max(heard) <= 1000,
+        ),
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
@@ -403,6 +440,10 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(row)
             print(f"  {row.path}: {row.project:.4f}", file=log, flush=True)
         db.engine.dispose()
+    try:
+        rows += rows_server()
+    except Exception as exc:  # noqa: BLE001 - an unreachable server is reported, the other rows stand
+        print(f"club server rows failed: {exc!r}", file=sys.stderr, flush=True)
     if args.json:
         print(json.dumps([r.as_json() for r in rows], indent=2))
     else:

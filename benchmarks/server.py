@@ -48,15 +48,10 @@ def _report(name: str, times: list[float]) -> None:
     )
 
 
-def main() -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        db = Database(Path(tmp) / "bench.sqlite3")
-        _report("sqlite", _round_trip(db))
-        db.close()
-    url = os.environ.get("CLUBDESK_BENCH_PG_URL") or os.environ.get("CLUBDESK_TEST_PG_URL")
-    if not url:
-        print("postgresql   skipped: set CLUBDESK_BENCH_PG_URL")
-        return
+def measure_server(url: str) -> tuple[list[float], list[float]]:
+    """On a fresh database ``clubdesk_bench`` of the server at ``url`` (dropped after): the hand entry round
+    trips (ms) and how long another desk took to hear each of 20 changes (ms). ``benchmarks/run`` prints
+    both as rows."""
     admin = create_engine(url, isolation_level="AUTOCOMMIT")
     with admin.connect() as c:
         c.exec_driver_sql("DROP DATABASE IF EXISTS clubdesk_bench WITH (FORCE)")
@@ -64,10 +59,10 @@ def main() -> None:
     target = make_url(url).set(database="clubdesk_bench").render_as_string(hide_password=False)
     try:
         db = Database(target)
-        _report("postgresql", _round_trip(db))
+        trips = _round_trip(db)
         other = Database(target)
         conn = listen_changes(other)
-        heard = []
+        heard: list[float] = []
         ev, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=3, match_lengths=[99])
         R.propose_round(db, DESK, ev)
         rv = R.publish_round(db, DESK, ev)
@@ -81,13 +76,27 @@ def main() -> None:
                     heard.append((time.perf_counter() - start) * 1000)
                     break
         conn.close()
-        print(f"{'postgresql':<12} another desk hears it: max {max(heard):6.1f} ms (n={len(heard)})")
         other.close()
         db.close()
+        return trips, heard
     finally:
         with admin.connect() as c:
             c.exec_driver_sql("DROP DATABASE IF EXISTS clubdesk_bench WITH (FORCE)")
         admin.dispose()
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Database(Path(tmp) / "bench.sqlite3")
+        _report("sqlite", _round_trip(db))
+        db.close()
+    url = os.environ.get("CLUBDESK_BENCH_PG_URL") or os.environ.get("CLUBDESK_TEST_PG_URL")
+    if not url:
+        print("postgresql   skipped: set CLUBDESK_BENCH_PG_URL")
+        return
+    trips, heard = measure_server(url)
+    _report("postgresql", trips)
+    print(f"{'postgresql':<12} another desk hears it: max {max(heard):6.1f} ms (n={len(heard)})")
 
 
 if __name__ == "__main__":
