@@ -111,3 +111,31 @@ def test_a_database_refusal_no_screen_caught_is_shown_not_lost(monkeypatch: pyte
     refusal = unreachable_error("club@hall-pc", OSError("connection refused"))
     sys.excepthook(DatabaseError, refusal, None)
     assert shown == [str(refusal)] and "cannot be reached" in shown[0] and "nothing was saved" in shown[0]
+
+
+def test_another_desks_new_event_reaches_the_standings_list(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """What a notification makes the window do (issue 25): an event another desk created appears in the
+    Standings section's list without the user pressing anything (the Events section, built too, follows)."""
+    from clubdesk.services import events as ES
+    from clubdesk.ui.events_view import EventsSection
+    from clubdesk.ui.live_refresh import LiveRefresh
+    from clubdesk.ui.standings_view import StandingsSection
+    from clubdesk.ui.state import DeskState
+
+    club = tmp_path / "club.sqlite3"
+    mine, other = Database(club, backups_dir=None), Database(club, backups_dir=None)
+    try:
+        state = DeskState(mine)
+        standings, events = StandingsSection(state), EventsSection(state)
+        qtbot.addWidget(standings)
+        qtbot.addWidget(events)
+        made = ES.create_event(
+            other, DESK, ES.EventData(name="Perşembe Gecesi", ruleset="tavla", format="swiss")
+        )
+        assert standings.event_box.findData(made.id) < 0
+        LiveRefresh(state)._flush()  # what the LISTEN thread triggers once another desk's commit is heard
+        assert standings.event_box.findData(made.id) >= 0
+        assert "Perşembe Gecesi" in standings.event_box.itemText(standings.event_box.findData(made.id))
+    finally:
+        mine.close()
+        other.close()

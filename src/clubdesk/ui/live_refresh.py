@@ -1,7 +1,8 @@
 """Live refresh across desks (issue 25): the club server's NOTIFY turned into the window's ``dataChanged``.
 
 A background thread holds one LISTEN connection; every committed change on any desk arrives within a
-fraction of a second and, gathered over 300 ms, makes the window reload its rounds, desk and members data.
+fraction of a second and, gathered over 300 ms, makes the window reload its events, rounds, desk and
+members data.
 A lost connection is said in the status bar and retried every two seconds; on SQLite nothing runs.
 """
 
@@ -17,7 +18,9 @@ from clubdesk.i18n import _
 from clubdesk.ui.state import DeskState
 
 log = logging.getLogger("clubdesk.live")
-AREAS = ("rounds", "desk", "members")  # the sections that reload from what another desk changed
+# the areas that reload from what another desk changed ("events": a new or changed event reaches the
+# Standings, Reports and Events lists too, not only the rounds and the desk)
+AREAS = ("events", "rounds", "desk", "members")
 
 
 class LiveRefresh(QObject):
