@@ -150,7 +150,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         QTimer.singleShot(int(args.quit_after * 1000), window.close)
         QTimer.singleShot(int(args.quit_after * 1000) + 200, app.quit)
     code = int(app.exec())
-    db.close()  # a clean shutdown: the next start needs no full integrity check (issue 23)
+    # a clean shutdown: the next start needs no full integrity check (issue 23); the database in use,
+    # which Settings may have switched (issue 25)
+    state.db.close()
     return code
 
 

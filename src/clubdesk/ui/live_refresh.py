@@ -41,6 +41,15 @@ class LiveRefresh(QObject):
         self.notified.connect(self._queue)
         self.connection.connect(self._connection)
         self.online = True
+        state.databaseChanged.connect(lambda _db: self.restart())
+
+    def restart(self) -> None:
+        """Listen on the database the window now uses (nothing on a file)."""
+        self.stop()
+        self._stop = threading.Event()
+        self._pending.clear()
+        self._connection(True)
+        self.start()
 
     def start(self) -> None:
         if not self.state.db.is_server or self._thread is not None:

@@ -188,6 +188,7 @@ class MainWindow(QMainWindow):
         state.actorChanged.connect(lambda _a: self._refresh_status())
         state.actorChanged.connect(lambda _a: self._apply_role())
         state.dataChanged.connect(self._data_changed)
+        state.databaseChanged.connect(self._database_changed)
         self._refresh_status()
         # issue 22: the shell paints first; the first section's screen is built right after
         self.nav.blockSignals(True)
@@ -274,6 +275,24 @@ class MainWindow(QMainWindow):
         app = QApplication.instance()
         if app is not None:
             install_qt_translator(app, lang)
+        self._rebuild()
+        self.statusBar().showMessage(_("Language: {name}").format(name=LANGUAGE_NAMES.get(lang, lang)), 8000)
+
+    def _database_changed(self, _db: object) -> None:
+        """Issue 25: another database (the club server or this PC's file) without a restart: every screen is
+        built again on it (in its club's language), on the section that was open; after the slot that
+        switched has returned, since that slot's screen is rebuilt too."""
+        QTimer.singleShot(0, self._on_new_database)
+
+    def _on_new_database(self) -> None:
+        lang = settings_service.club_settings(self.state.db).language
+        if lang != i18n.current_language():
+            self.set_language(lang)
+        else:
+            self._rebuild()
+        self.statusBar().showMessage(_("Now using {where}.").format(where=self.state.db.location), 8000)
+
+    def _rebuild(self) -> None:
         key = self.current_section()
         self.nav.blockSignals(True)
         self.nav.clear()
@@ -291,7 +310,6 @@ class MainWindow(QMainWindow):
         self.focus_section()
         self._refresh_status()
         self._apply_role()  # a scorer's session still shows only the night's screens (issue 23)
-        self.statusBar().showMessage(_("Language: {name}").format(name=LANGUAGE_NAMES.get(lang, lang)), 8000)
 
     def current_page(self) -> QWidget | None:
         """The section's own widget (inside the scroll area that holds it)."""

@@ -268,6 +268,11 @@ class AutoBackup(QObject):
         self.timer = QTimer(self)
         self.timer.setInterval(safety.AUTO_INTERVAL_MINUTES * 60 * 1000)
         self.timer.timeout.connect(lambda: self.run("auto", only_if_changed=True))
+        state.databaseChanged.connect(lambda _db: self._switched())
+
+    def _switched(self) -> None:
+        self._marker = -1
+        self.run("open")  # the database this desk switched to gets its opening backup (issue 25)
 
     def start(self) -> None:
         self.run("open")

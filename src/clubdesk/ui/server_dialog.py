@@ -3,6 +3,8 @@ at start (the password from the keyring, else asked)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -28,13 +30,17 @@ from clubdesk.server import (
     store_password,
 )
 
+if TYPE_CHECKING:
+    from clubdesk.ui.state import DeskState
+
 
 class ServerDialog(QDialog):
     """Host, port, database, user and password; "Connect" tries them (and brings the server's schema to
     this ClubDesk's) before this PC remembers the choice."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, state: DeskState | None = None) -> None:
         super().__init__(parent)
+        self.state = state  # given: the desk may switch to the server at once (issue 25)
         self.setWindowTitle(_("Connect to club server"))
         current = load_choice()
         self.host = QLineEdit(current.host if current else "")
@@ -79,7 +85,7 @@ class ServerDialog(QDialog):
             return
         password = self.password.text() or None
         try:
-            Database(choice.url(), password=password, backups_dir=paths.backups_dir()).close()
+            opened = Database(choice.url(), password=password, backups_dir=paths.backups_dir())
         except DatabaseError as exc:
             self.message.setText(str(exc))
             return
@@ -90,18 +96,75 @@ class ServerDialog(QDialog):
             if kept
             else _("The password will be asked when ClubDesk starts.")
         )
+        where = f"{choice.host}:{choice.port}/{choice.database}"
+        if self.state is not None and ask_switch(self, where, note):
+            if switch_desk(self.state, opened, self):
+                self.accept()
+                return
+        else:
+            opened.close()
         QMessageBox.information(
             self,
             _("Club server"),
             _("This desk will use the club server {where} from the next start. {note}").format(
-                where=f"{choice.host}:{choice.port}/{choice.database}", note=note
+                where=where, note=note
             ),
         )
         self.accept()
 
 
-def use_this_pc_file(parent: QWidget | None = None) -> None:
+def ask_switch(parent: QWidget | None, where: str, note: str = "") -> bool:
+    answer = QMessageBox.question(
+        parent,
+        _("Club server"),
+        _("Use {where} now? Every screen reloads on it; nothing entered here is lost. {note}").format(
+            where=where, note=note
+        ),
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+        QMessageBox.StandardButton.Yes,
+    )
+    return answer == QMessageBox.StandardButton.Yes
+
+
+def switch_desk(state: DeskState, db: Database, parent: QWidget | None = None) -> bool:
+    """Issue 25: this desk goes on with ``db`` without a restart. The database it leaves gets its closing
+    backup and is closed; where the new one has staff accounts, the person acting proves it by PIN there
+    (issue 23). False (and ``db`` closed) when the PIN is not given."""
+    from clubdesk.services import safety, staff
+    from clubdesk.services.base import ServiceError
+
+    actor = state.actor
+    if staff.has_accounts(db):
+        from clubdesk.ui.safety_panel import PinDialog
+
+        login = PinDialog(db, previous=state.actor, parent=parent)
+        if login.exec() != QDialog.DialogCode.Accepted or login.actor is None:
+            db.close()
+            return False
+        actor = login.actor
+    try:
+        safety.backup_quietly(state.db, reason="close")
+    except (ServiceError, DatabaseError, OSError):
+        pass  # as on closing the window: never in the way
+    old = state.switch_database(db)
+    if actor != state.actor:
+        state.actor = actor
+        state.actorChanged.emit(actor)
+    old.close()
+    return True
+
+
+def use_this_pc_file(parent: QWidget | None = None, state: DeskState | None = None) -> None:
     save_choice(None)
+    path = paths.default_db_path()
+    if state is not None and ask_switch(parent, str(path)):
+        try:
+            opened = Database(path, backups_dir=paths.backups_dir())
+        except DatabaseError as exc:
+            QMessageBox.warning(parent, _("Club server"), str(exc))
+            return
+        switch_desk(state, opened, parent)
+        return
     QMessageBox.information(
         parent, _("Club server"), _("This desk will use this PC's own file from the next start.")
     )

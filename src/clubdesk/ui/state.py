@@ -15,6 +15,7 @@ from clubdesk.services.base import DEFAULT_ACTOR, Actor, Role
 class DeskState(QObject):
     actorChanged = Signal(object)
     dataChanged = Signal(str)  # a section name whose data changed ("members", "events", ...)
+    databaseChanged = Signal(object)  # the Database now open (issue 25: file <-> club server, no restart)
 
     def __init__(self, db: Database, actor: Actor = DEFAULT_ACTOR) -> None:
         super().__init__()
@@ -30,6 +31,14 @@ class DeskState(QObject):
             except (KeyError, TypeError, ValueError):
                 continue
         return out
+
+    def switch_database(self, db: Database) -> Database:
+        """Use ``db`` from now on (the window rebuilds its screens on it); returns the one it replaces,
+        for the caller to close."""
+        old = self.db
+        self.db = db
+        self.databaseChanged.emit(db)
+        return old
 
     def set_actor(self, actor: Actor) -> None:
         recent = [a for a in self.recent_actors() if a != actor]
