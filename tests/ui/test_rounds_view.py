@@ -444,6 +444,12 @@ def test_an_open_table_follows_a_change_made_elsewhere(qtbot, active, tmp_path: 
     state.dataChanged.emit("discipline")
     assert section.panel is panel and panel.form.entries == [game]
     assert panel.table.status == "in_play" and "1–0" in panel.status.text()
+    # issue 25: a hand entered at another desk on the club server arrives as "rounds" (live refresh)
+    other = {**game, "winner": 1}
+    RS.add_entry(db, DESK, ev, 1, 1, other)
+    state.dataChanged.emit("rounds")
+    assert section.panel is panel and panel.form.entries == [game, other]
+    assert "1–1" in panel.status.text()
 
 
 def test_a_substitute_asked_for_by_name_takes_the_seat(qtbot, active, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -1018,9 +1018,9 @@ class RoundsSection(QWidget):
     def _data_changed(self, section: str) -> None:
         if section in ("events", "desk"):
             self.reload_events()
-        elif section == "rounds":
-            self.load_round()
-        elif section in ("discipline", "discipline-section"):  # a penalty or decision can change a table
+        elif section in ("rounds", "discipline", "discipline-section"):
+            # another desk's hand (live refresh says "rounds", issue 25), a penalty or a decision can
+            # change the open table: its sheet follows (found in the two-window check on the club server)
             self.load_round()
             if self.panel is not None:
                 self.panel.follow_store()
