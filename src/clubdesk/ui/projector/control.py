@@ -127,7 +127,7 @@ class ProjectorControl(QWidget):
         self.seconds = QSpinBox()
         self.seconds.setObjectName("projectorSeconds")
         self.seconds.setRange(3, 300)
-        self.seconds.setSuffix(" " + _("s"))
+        self.seconds.setSuffix(" " + _("seconds"))
         stored = settings_service.get(state.db, SECONDS_KEY, DEFAULT_SECONDS)
         self.seconds.setValue(stored if isinstance(stored, int) else DEFAULT_SECONDS)
         self.prev_button = QPushButton(_("◀ Previous page"))

@@ -63,12 +63,12 @@ def _empty(kind: str, title: str, text: str) -> list[Page]:
     return [Page(kind, title, lines=(text,), empty=True)]
 
 
-def _round_title(data: HallData, what: str) -> str:
-    return _("Round {n} · {what}").format(n=data.round, what=what) if data.round else what
+def _round_title(data: HallData, with_round: str, without: str) -> str:
+    return _(with_round).format(n=data.round) if data.round else _(without)
 
 
 def tables_pages(data: HallData, per: int) -> list[Page]:
-    title = _round_title(data, _("tables"))
+    title = _round_title(data, N_("Round {n} · tables"), N_("Pairings"))
     if data.round is None or not data.tables:
         return _empty(
             "tables", _("Pairings"), _("The pairings appear here when the desk publishes the round.")
@@ -88,7 +88,7 @@ def names_pages(data: HallData, per: int) -> list[Page]:
         return _empty(
             "names", _("Where do I play?"), _("The pairings appear here when the desk publishes the round.")
         )
-    title = _round_title(data, _("where do I play?"))
+    title = _round_title(data, N_("Round {n} · where do I play?"), N_("Where do I play?"))
     columns = (
         Column(_("Name"), 0.46, name=True),
         Column(_("Table"), 0.14, "c"),
@@ -135,11 +135,11 @@ def _left(delta_seconds: float) -> str:
 
 def countdown_page(data: HallData, now: datetime) -> Page:
     """The table call and the forfeit deadline with the time left (rules T3b and G15)."""
-    title = _round_title(data, _("table call"))
+    title = _round_title(data, N_("Round {n} · table call"), N_("Table call"))
     lines: list[str] = []
     if data.round is not None and data.call_at is not None:
         call = data.call_at.strftime("%H:%M")
-        lines.append(_("Tables are called at {time}").format(time=call))
+        lines.append(_("Tables are called at {time}.").format(time=call))
         left = (data.call_at - now).total_seconds()
         lines.append(_("in {left}").format(left=_left(left)) if left > 0 else _("Go to your table now."))
     if data.round is not None and data.forfeit_due is not None:
