@@ -239,3 +239,20 @@ def test_view_menu_opens_the_projector_with_its_shortcut(qtbot, tmp_path) -> Non
     assert open_projector(main, ask_screen=False) is control  # a second time: the same one, brought forward
     control.close()
     assert not control.projector.isVisible()
+
+
+def test_the_screen_dialog_names_each_screen_with_its_size(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtGui import QGuiApplication
+
+    from clubdesk.ui.projector.control import ScreenDialog
+
+    dialog = ScreenDialog()
+    qtbot.addWidget(dialog)
+    screens = QGuiApplication.screens()
+    assert dialog.list.count() == len(screens)
+    size = screens[0].geometry()
+    assert f"{size.width()} × {size.height()}" in dialog.list.item(0).text()
+    screen, full = dialog.chosen()
+    assert screen is not None
+    if len(screens) == 1:  # one screen: a window to try it out, not full screen over the desk
+        assert not full

@@ -51,6 +51,7 @@ class ScreenDialog(QDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(_("Projector: choose the screen"))
+        self.setMinimumWidth(440)
         self.screens = list(QGuiApplication.screens())
         self.list = QListWidget()
         self.list.setObjectName("projectorScreens")
@@ -197,7 +198,7 @@ class ProjectorControl(QWidget):
         state.dataChanged.connect(lambda what: self.reload_events() if what == "events" else None)
         projector.set_seconds(self.seconds.value())
         self.reload_events()
-        self.resize(460, 480)
+        self.resize(460, 420)
 
     def reload_events(self) -> None:
         current = self.event_box.currentData()
