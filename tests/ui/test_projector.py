@@ -212,6 +212,7 @@ def test_before_any_event_the_hall_is_told_what_comes(qtbot, tmp_path) -> None: 
     qtbot.addWidget(win)
     qtbot.addWidget(control)
     win.show()
+    control.show()
     assert any("choose an event in the projector control" in t for t in win.board.texts())
     assert not control.empty.isHidden()  # the desk is told to create an event first
     # an event whose round is not published yet: the proposed draft is not shown to the hall
@@ -239,6 +240,9 @@ def test_view_menu_opens_the_projector_with_its_shortcut(qtbot, tmp_path) -> Non
     assert open_projector(main, ask_screen=False) is control  # a second time: the same one, brought forward
     control.close()
     assert not control.projector.isVisible()
+    assert open_projector(main, ask_screen=False) is control  # opened again after a close
+    assert control.projector.isVisible()
+    control.close()
 
 
 def test_the_screen_dialog_names_each_screen_with_its_size(qtbot) -> None:  # type: ignore[no-untyped-def]

@@ -30,11 +30,13 @@ def open_projector(window: QMainWindow, *, ask_screen: bool = True) -> Projector
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return None
         screen, full = dialog.chosen()
-    state = window.state  # type: ignore[attr-defined]
-    projector = ProjectorWindow(state, window)
-    control = ProjectorControl(state, projector, window)
-    window.projector_control = control  # type: ignore[attr-defined]
-    place_on(projector, screen, full)
+    if control is None:  # one projector and one control per window, opened again after a close
+        state = window.state  # type: ignore[attr-defined]
+        control = ProjectorControl(state, ProjectorWindow(state, window), window)
+        window.projector_control = control  # type: ignore[attr-defined]
+    else:
+        control.reload_events()
+    place_on(control.projector, screen, full)
     control.show()
     return control
 

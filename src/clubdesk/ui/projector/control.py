@@ -195,7 +195,7 @@ class ProjectorControl(QWidget):
         self.screen_button.clicked.connect(self.choose_screen)
         self.close_button.clicked.connect(self.close)
         projector.pageChanged.connect(self._now_showing)
-        state.dataChanged.connect(lambda what: self.reload_events() if what == "events" else None)
+        state.dataChanged.connect(self._data_changed)
         projector.set_seconds(self.seconds.value())
         self.reload_events()
         self.resize(460, 420)
@@ -214,6 +214,10 @@ class ProjectorControl(QWidget):
             self.event_box.setCurrentIndex(self.event_box.findData(current))
         self.event_box.blockSignals(False)
         self.projector.set_event(self.event_box.currentData())
+
+    def _data_changed(self, what: str) -> None:
+        if what == "events" and self.isVisible():
+            self.reload_events()
 
     def _seconds(self, value: int) -> None:
         self.projector.set_seconds(value)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QRect, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QCloseEvent,
     QColor,
@@ -266,7 +266,6 @@ class Board(QWidget):
 class ProjectorWindow(QWidget):
     """The hall's screen. ``only`` None cycles every kind of page; a kind shows just that (on demand)."""
 
-    closed = Signal()
     pageChanged = Signal()
 
     def __init__(self, state: DeskState, parent: QWidget | None = None) -> None:
@@ -301,7 +300,7 @@ class ProjectorWindow(QWidget):
         self._soon.setSingleShot(True)
         self._soon.setInterval(150)
         self._soon.timeout.connect(self.reload)
-        state.dataChanged.connect(lambda _what: self._soon.start())
+        state.dataChanged.connect(self._data_changed)
         self.resize(1280, 720)
 
     # -------------------------------------------------------------------- what to show
@@ -328,6 +327,10 @@ class ProjectorWindow(QWidget):
         except ServiceError as exc:
             self.data = P.empty(self.event_id, "", exc.message)
         self._paginate()
+
+    def _data_changed(self, _what: str) -> None:
+        if self.isVisible():  # a closed projector reads nothing
+            self._soon.start()
 
     def _poll(self) -> None:
         try:
@@ -408,9 +411,15 @@ class ProjectorWindow(QWidget):
         for timer in (self.cycle, self.poll, self.tick):
             if not timer.isActive():
                 timer.start()
+        self._soon.start()  # what changed while it was closed
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
         for timer in (self.cycle, self.poll, self.tick, self._soon):
             timer.stop()
-        self.closed.emit()
         super().closeEvent(event)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt API
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:  # the window switched language
+            self.setWindowTitle(_("ClubDesk projector"))
+            self._soon.start()
