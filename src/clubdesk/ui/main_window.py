@@ -195,6 +195,9 @@ class MainWindow(QMainWindow):
         self.nav.setCurrentRow(0)
         self.nav.blockSignals(False)
         self._apply_role()
+        from clubdesk.ui.projector import install_projector_menu  # issue 21: View › Projector…
+
+        install_projector_menu(self)
         self._restore_geometry()
         QTimer.singleShot(0, lambda: self._open_section(max(0, self.nav.currentRow())))
 
