@@ -318,7 +318,7 @@ def _result_word(m: Match, me: int) -> str:
     if m.kind == "both-lost":
         return _("lost")
     if m.winner is None:
-        return _("drawn")
+        return _("drew")  # a drawn match (the msgid "drawn" is a drawn lot)
     won = m.winner == me
     if m.kind == "forfeit":
         return _("won by forfeit") if won else _("lost by forfeit")

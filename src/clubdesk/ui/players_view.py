@@ -105,7 +105,7 @@ def history_columns() -> list[Col]:
         Col(_("Opponent"), lambda r: r.opponent),
         Col(_("Result"), lambda r: _("won") if r.won else _("lost")),
         Col(_("Rating"), lambda r: f"{r.after:.1f}", right=True),
-        Col(_("Change"), lambda r: f"{r.after - r.before:+.1f}", right=True),
+        Col(_("Rating change"), lambda r: f"{r.after - r.before:+.1f}", right=True),
     ]
 
 
