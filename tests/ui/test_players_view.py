@@ -18,7 +18,7 @@ from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
 from clubdesk.services import share as SH
 from clubdesk.services.base import Actor, Role
-from clubdesk.ui.crosstable_panel import FIXED
+from clubdesk.ui.crosstable_panel import DETAIL_ROLE, FIXED
 from clubdesk.ui.players_view import PlayerCardDialog, RatingsSection
 from clubdesk.ui.standings_view import StandingsSection
 from clubdesk.ui.state import DeskState
@@ -114,6 +114,9 @@ def test_crosstable_tab_shows_the_cells_of_crosstable_data(qtbot, night) -> None
     assert [model.index(r, 1).data() for r in range(model.rowCount())] == [r.name for r in data.rows]
     tip = model.index(0, FIXED).data(Qt.ItemDataRole.ToolTipRole)
     assert "table" in tip and "side" in tip
+    # under each round-1 result: the side and the score (every table ended 5-3 for side A)
+    details = sorted(model.index(r, FIXED).data(DETAIL_ROLE) for r in range(model.rowCount()))
+    assert details == ["A 5–3", "A 5–3", "B 3–5", "B 3–5"]
 
 
 def test_crosstable_empty_state_before_round_one(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
+from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -16,6 +17,9 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QStackedWidget,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
@@ -29,6 +33,7 @@ from clubdesk.ui.state import DeskState
 from clubdesk.ui.widgets.tables import row_table
 
 FIXED = 3  # rank, name, points; then one column per round
+DETAIL_ROLE = Qt.ItemDataRole.UserRole + 2  # a round cell's side and score ("A 5–3"), drawn under the result
 ModelIndex = QModelIndex | QPersistentModelIndex
 
 
@@ -76,9 +81,52 @@ class CrossTableModel(QAbstractTableModel):
             return line.cells[col - FIXED].text
         if role == Qt.ItemDataRole.ToolTipRole and col >= FIXED:
             return PL.cell_text(line.cells[col - FIXED])
+        if role == DETAIL_ROLE and col >= FIXED:
+            c = line.cells[col - FIXED]
+            return " ".join(x for x in (c.side, c.score) if x)
         if role == Qt.ItemDataRole.TextAlignmentRole and col != 1:
             return int(Qt.AlignmentFlag.AlignCenter)
         return None
+
+
+class RoundCellDelegate(QStyledItemDelegate):
+    """A round cell: the result as ``crosstable_data`` writes it, and below it, smaller, the side at the table
+    and the score (the opponent is in the tooltip)."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:
+        detail = index.data(DETAIL_ROLE)
+        if not detail:
+            super().paint(painter, option, index)
+            return
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        text = opt.text
+        opt.text = ""
+        style = opt.widget.style() if opt.widget is not None else None
+        if style is not None:
+            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        r = option.rect
+        half = r.height() // 2
+        painter.save()
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        pen = option.palette.highlightedText() if selected else option.palette.text()
+        painter.setPen(pen.color())
+        painter.drawText(QRect(r.left(), r.top() + 1, r.width(), half), Qt.AlignmentFlag.AlignCenter, text)
+        small = painter.font()
+        small.setPointSizeF(max(6.0, small.pointSizeF() * 0.8))
+        painter.setFont(small)
+        painter.drawText(
+            QRect(r.left(), r.top() + half, r.width(), r.height() - half),
+            Qt.AlignmentFlag.AlignCenter,
+            detail,
+        )
+        painter.restore()
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: ModelIndex) -> QSize:  # noqa: N802 - Qt API
+        base = super().sizeHint(option, index)
+        detail = index.data(DETAIL_ROLE)
+        width = option.fontMetrics.horizontalAdvance(detail or "") + 8
+        return QSize(max(base.width(), width), int(option.fontMetrics.height() * 2.4))
 
 
 class CrossTablePanel(QWidget):
@@ -89,6 +137,7 @@ class CrossTablePanel(QWidget):
         self.model = CrossTableModel()
         self.table = row_table(self.model, "crosstable")
         self.table.setAlternatingRowColors(True)
+        self.delegate = RoundCellDelegate(self.table)
         self.empty = QLabel()
         self.empty.setObjectName("crosstableEmpty")
         self.empty.setWordWrap(True)
@@ -99,7 +148,10 @@ class CrossTablePanel(QWidget):
         self.legend = QLabel(
             _("Per round: the opponent's rank and the result (+ won, − lost, = drawn); + alone: a bye.")
             + " "
-            + _("Point at a cell for the opponent, the side and the score.")
+            + _(
+                "Below the result: the side at the table (A first named) and the score; "
+                "point at a cell for the opponent."
+            )
         )
         self.legend.setWordWrap(True)
         self.save_button = QPushButton(_("Save as PDF…"))
@@ -152,6 +204,9 @@ class CrossTablePanel(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        for col in range(FIXED, self.model.columnCount()):
+            self.table.setItemDelegateForColumn(col, self.delegate)
+        self.table.verticalHeader().setDefaultSectionSize(int(self.table.fontMetrics().height() * 2.4))
 
     def request(self) -> report_service.ReportRequest | None:
         if self.event_id is None:
