@@ -418,9 +418,9 @@ def player_card(db: Database, number: str, viewer: Actor | None = None) -> Playe
     if show_incidents:
         from clubdesk.services import discipline as DS
 
-        for ev_id, ev_name, own in incident_events:
+        for ev_id, ev_name, his in incident_events:
             for inc in DS.discipline_list(db, ev_id).incidents:
-                if inc.entrant not in own and inc.player_number != number:
+                if inc.entrant not in his and inc.player_number != number:
                     continue
                 incidents.append(
                     CardIncident(

@@ -207,7 +207,7 @@ class RatingsSection(QWidget):
             self.stack.setCurrentWidget(self.empty)
             self._show_player()
             return
-        self.stack.setCurrentWidget(self.stack.widget(0))
+        self.stack.setCurrentIndex(0)
         if not any(p.rated for p in self.ratings):
             self.hint.setText(
                 _(
