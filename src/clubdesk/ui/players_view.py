@@ -348,6 +348,9 @@ class PlayerCardDialog(QDialog):
         self.results_model = Rows(result_columns())
         self.results_model.set_rows(c.results)
         self.results_view, _p2 = _view(self.results_model, "cardResults")
+        for view, wide in ((self.events_view, 1), (self.results_view, 3)):  # the names take the spare width
+            view.horizontalHeader().setStretchLastSection(False)
+            view.horizontalHeader().setSectionResizeMode(wide, QHeaderView.ResizeMode.Stretch)
         self.tabs.addTab(
             self._or_empty(
                 self.events_view,
