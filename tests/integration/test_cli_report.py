@@ -40,6 +40,7 @@ def cli(capsys: pytest.CaptureFixture[str], db: Path, *args: str) -> tuple[int, 
         ("prizes", [], "Prize list"),
         ("season", [], "Season ranking 2025"),
         ("incident-act", ["--round", "1", "--table", "1"], "Match act"),
+        ("crosstable", [], "Cross-table"),  # issue 21
     ],
 )
 def test_each_kind(

@@ -70,7 +70,16 @@ def _actions(db: Database, tmp_path: Path) -> dict[str, Callable[[Actor], Any]]:
         "staff.manage": lambda a: staff.add_staff(db, a, f"Hakem {a.role}", "referee", "4321"),
         "database.backup": lambda a: safety.backup(db, a),
         "database.restore": lambda a: safety.restore(db, a, backup),
+        "incidents.view": lambda a: _incidents(db, a, nums[0]),
     }
+
+
+def _incidents(db: Database, viewer: Actor, number: str) -> None:
+    """Issue 21: a player card gathers incidents only for a viewer allowed to see them."""
+    from clubdesk.services.players import player_card
+
+    if not player_card(db, number, viewer).incidents_shown:
+        raise ServiceError("not-allowed", "no incidents on the card")
 
 
 def _contacts(db: Database, viewer: Actor) -> None:

@@ -66,7 +66,8 @@ def test_f2_asks_for_a_pin_and_a_wrong_one_switches_nobody(qtbot, db: Database) 
     assert results == [""]
     assert window.state.actor == Actor("Ayu", Role.SCORER)
     # a scorer's session shows only the night's screens, and their shortcuts do nothing
-    assert _visible_sections(window) == ["desk", "rounds", "standings", "discipline"]
+    # (issue 21: the Ratings are public, a scorer sees them too; the player card hides incidents from him)
+    assert _visible_sections(window) == ["desk", "rounds", "standings", "ratings", "discipline"]
     qtbot.keyClick(window, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
     assert window.current_section() != "members"
 

@@ -313,7 +313,8 @@ class _Report:
         if self.private:
             canvas.setFont(SANS_BOLD, 8)
             canvas.setFillColor(colors.HexColor("#a0141e"))
-            canvas.drawCentredString(width / 2, MARGIN + 1.5 * mm, _("PRIVATE: organiser and referee only"))
+            # above the footer rule: a long "printed on" line (Turkish) no longer runs into it
+            canvas.drawCentredString(width / 2, MARGIN + 6 * mm, _("PRIVATE: organiser and referee only"))
         canvas.restoreState()
 
 

@@ -37,6 +37,7 @@ PERMISSIONS: dict[str, tuple[frozenset[Role], str]] = {
     "staff.manage": (frozenset({S}), N_("manage staff accounts")),
     "database.backup": (frozenset({S, R}), N_("make backups")),
     "database.restore": (frozenset({S}), N_("restore a backup")),
+    "incidents.view": (frozenset({S, R}), N_("see a player's incidents")),  # issue 21: the player card
 }
 
 

@@ -38,7 +38,7 @@ from clubdesk.services import formats as F
 from clubdesk.services import rounds as R
 from clubdesk.services import settings as settings_service
 from clubdesk.services import standings as ST
-from clubdesk.services.base import ServiceError
+from clubdesk.services.base import Actor, ServiceError
 from clubdesk.timefmt import local_text
 
 KINDS: tuple[str, ...] = (
@@ -50,6 +50,7 @@ KINDS: tuple[str, ...] = (
     "receipts",
     "prizes",
     "season",
+    "crosstable",  # issue 21
 )
 KIND_LABELS: dict[str, str] = {
     "score-sheets": N_("Score sheets"),
@@ -60,7 +61,9 @@ KIND_LABELS: dict[str, str] = {
     "receipts": N_("Receipts"),
     "prizes": N_("Prize list"),
     "season": N_("Season ranking"),
+    "crosstable": N_("Cross-table"),
 }
+PLAYER_CARD = "player-card"  # issue 21: a member's card (ReportRequest.member), not an event's report
 PAPERS: dict[str, D.PageSize] = {"a4": "A4", "letter": "Letter"}
 DEFAULT_SUPER_FINAL = 8  # rule T12d: the season's top players are invited; a club may set its own number
 
@@ -78,6 +81,8 @@ class ReportRequest:
     language: str | None = None  # None: the app's language
     paper: str = "a4"
     printed_on: dt.datetime | None = None  # None: now
+    member: str | None = None  # issue 21: the member number of a player card (kind "player-card")
+    viewer: Actor | None = None  # issue 21: who prints a player card (its incidents: organiser only)
 
 
 # ------------------------------------------------------------------------------------------ helpers
@@ -1373,6 +1378,49 @@ def contact_list_report(
     return _write(out, lambda p: contact_list(p, header, data))
 
 
+# ------------------------------------------------------------------------------------------ issue 21
+def crosstable_report(
+    db: Database,
+    event_id: int,
+    out: str | Path,
+    *,
+    language: str | None = None,
+    paper: str = "a4",
+    printed_on: dt.datetime | None = None,
+) -> int:
+    """The event's cross-table (public: names and results, rule T14)."""
+    from clubdesk.reports.crosstable import crosstable
+    from clubdesk.services import players as PL
+    from clubdesk.services.share import crosstable_legend
+
+    header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)
+    with _in_language(header.language):
+        data = PL.crosstable(db, event_id)
+        legend = crosstable_legend()
+    return _write(out, lambda p: crosstable(p, header, data, legend))
+
+
+def player_card_report(
+    db: Database,
+    number: str,
+    out: str | Path,
+    *,
+    viewer: Actor | None = None,
+    language: str | None = None,
+    paper: str = "a4",
+    printed_on: dt.datetime | None = None,
+) -> int:
+    """A member's player card: never a phone or an e-mail (rule T14); his incidents only when ``viewer``
+    may see them (``incidents.view``), and then the page is marked private."""
+    from clubdesk.reports.player_card import player_card
+    from clubdesk.services import players as PL
+
+    header = report_header(db, None, language=language, paper=paper, printed_on=printed_on)
+    with _in_language(header.language):
+        data = PL.player_card(db, number, viewer)
+    return _write(out, lambda p: player_card(p, header, data))
+
+
 # ------------------------------------------------------------------------------------------ one entry
 def _in_language(lang: str) -> Any:
     from clubdesk.reports.frame import report_language
@@ -1389,6 +1437,23 @@ def generate(
     """CONTRACTS.md §4 ``report KIND EVENT [--round R] [--table T] [--lang L] --out FILE.pdf``: the number
     of pages written. An unknown kind, event, round or table is refused before anything is written."""
     kind = request.kind
+    if kind == PLAYER_CARD:  # issue 21: a member's card, no event
+        if not request.member:
+            raise ServiceError("no-member", _("Choose a member for the player card."))
+        _paper(request.paper)
+        _language(db, request.language)
+        pages = player_card_report(
+            db,
+            request.member,
+            out,
+            viewer=request.viewer,
+            language=request.language,
+            paper=request.paper,
+            printed_on=request.printed_on,
+        )
+        if progress is not None:
+            progress(1, 1)
+        return pages
     if kind not in KINDS:
         raise ServiceError("unknown-report", _("Unknown report kind: {kind}").format(kind=kind), kind=kind)
     if request.table is not None and kind not in ("score-sheets", "incident-act"):
@@ -1419,6 +1484,8 @@ def generate(
         pages = receipts_report(db, ev, out, **common)
     elif kind == "prizes":
         pages = prizes_report(db, ev, out, **common)
+    elif kind == "crosstable":
+        pages = crosstable_report(db, ev, out, **common)
     else:
         pages = season_report(db, ev, out, **common)
     if progress is not None:

@@ -629,6 +629,7 @@ class MembersPanel(QWidget):
             (_("&Import CSV…"), self.import_csv, "importAction"),
             (_("E&xport CSV…"), self.export_csv, "exportAction"),
             (_("&Merge…"), self.merge, "mergeAction"),
+            (_("Player &card…"), self.player_card, "playerCardAction"),  # issue 21
         )
         for text, slot, name in specs:
             action = QAction(text, self)
@@ -733,6 +734,14 @@ class MembersPanel(QWidget):
                 n=n, file=path
             )
         )
+
+    def player_card(self) -> None:
+        """Issue 21: the selected member's card (events, results, rating; incidents for the organiser)."""
+        chosen = self.selected()
+        if chosen:
+            from clubdesk.ui.players_view import open_player_card
+
+            open_player_card(self.state, chosen[0].number, self)
 
     def merge(self) -> None:
         chosen = self.selected()

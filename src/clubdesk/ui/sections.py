@@ -56,6 +56,12 @@ SECTIONS: tuple[Section, ...] = (
         "clubdesk.ui.standings_view:StandingsSection",
     ),
     Section(
+        "ratings",
+        N_("Ratings"),
+        N_("Tavla ratings with their history, and each player's card."),
+        "clubdesk.ui.players_view:RatingsSection",
+    ),
+    Section(
         "discipline",
         N_("Discipline"),
         N_("Incidents for the match act, penalties, appeals and the audit log."),

@@ -96,6 +96,10 @@ class StandingsSection(QWidget):
 
         self.prizes = PrizesPanel(state)  # rule T13e (issue 19)
         self.tabs.addTab(self.prizes, _("Prizes"))
+        from clubdesk.ui.crosstable_panel import CrossTablePanel
+
+        self.crosstable = CrossTablePanel(state)  # issue 21: the round-by-round grid
+        self.tabs.addTab(self.crosstable, _("Cross-table"))
         top = QHBoxLayout()
         top.addWidget(QLabel(_("Event")))
         top.addWidget(self.event_box, 1)
@@ -120,6 +124,8 @@ class StandingsSection(QWidget):
             if self.tabs.currentIndex() < 3
             else ""
         )
+        if self.tabs.currentWidget() is self.crosstable:  # issue 21
+            kind = "crosstable"
         return (self.event_box.currentData(), None, kind or "standings")
 
     def reload_events(self) -> None:
@@ -154,8 +160,10 @@ class StandingsSection(QWidget):
             self.model.set_standings([], [])
             self.title.setText(_("No event yet."))
             self.prizes.show_event(None)
+            self.crosstable.show_event(None)
             return
         self.prizes.show_event(ev.id)
+        self.crosstable.show_event(ev.id)
         try:
             st = ST.event_standings(self.state.db, ev.id)
         except ServiceError as exc:
