@@ -39,7 +39,17 @@ def test_window_opens_with_sections_and_status_bar(qtbot, db: Database) -> None:
     window = _window(qtbot, db)
     nav = window.findChild(QListWidget, "navigation")
     titles = [nav.item(i).text() for i in range(nav.count())]
-    assert titles == ["Members", "Events", "Desk", "Rounds", "Standings", "Discipline", "Reports", "Settings"]
+    assert titles == [
+        "Members",
+        "Events",
+        "Desk",
+        "Rounds",
+        "Standings",
+        "Season",
+        "Discipline",
+        "Reports",
+        "Settings",
+    ]
     assert str(db.path) in window.db_label.text()
     assert "Secretary" in window.actor_label.text()
 

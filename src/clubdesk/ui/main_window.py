@@ -78,7 +78,7 @@ class EmptySection(QWidget):
 
 
 # Sections a scorer's session does not show (issue 23): the secretary's and the organiser's screens.
-SECRETARY_SECTIONS = frozenset({"members", "events", "reports", "settings"})
+SECRETARY_SECTIONS = frozenset({"members", "events", "season", "reports", "settings"})
 
 
 class ActorDialog(QDialog):

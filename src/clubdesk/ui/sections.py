@@ -56,6 +56,12 @@ SECTIONS: tuple[Section, ...] = (
         "clubdesk.ui.standings_view:StandingsSection",
     ),
     Section(
+        "season",
+        N_("Season"),
+        N_("The season ranking, the Super Final invitations and starting lives."),
+        "clubdesk.ui.season_view:SeasonSection",
+    ),
+    Section(
         "discipline",
         N_("Discipline"),
         N_("Incidents for the match act, penalties, appeals and the audit log."),
