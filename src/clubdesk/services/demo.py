@@ -501,6 +501,7 @@ def _season_demo(db: Database, actor: Actor, options: DemoOptions, members: list
         ("Kadıköy Night 2", "round-robin", "local", 14),
         ("Regional Cup", "single-elimination", "regional", 7),
     )
+    regulars = rng.sample(members, min(len(members), 11))  # the same faces most weeks: best 2 of 3 drops some
     ids: list[int] = []
     for name, fmt, klass, ago in nights:
         full = SEASON_DEMO_PREFIX + name
@@ -527,7 +528,7 @@ def _season_demo(db: Database, actor: Actor, options: DemoOptions, members: list
         ids.append(info.id)
         R.configure(db, actor, info.id, prize_plan=SEASON_DEMO_PLAN, season_scale=SEASON_DEMO_SCALE)
         count = 8 if fmt == "single-elimination" else 5
-        for number in rng.sample(members, len(members)):
+        for number in rng.sample(regulars, len(regulars)):
             if count == 0:
                 break
             try:

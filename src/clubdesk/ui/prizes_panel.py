@@ -237,7 +237,7 @@ class PrizesPanel(QWidget):
         self.awards_empty.setWordWrap(True)
         self.awards_model = RowsModel(
             [
-                Column(_("Place"), lambda p: p.place_text),
+                Column(_("Place"), self._place_text),
                 Column(_("Name"), lambda p: p.name),
                 Column(_("Prize"), self._prize_text),
                 Column(_("Amount"), lambda p: money(p.amount, p.currency) if p.kind == "money" else "", True),
@@ -296,6 +296,10 @@ class PrizesPanel(QWidget):
         row.addWidget(self.report_message, 1)
         v.addLayout(row)
         return w
+
+    @staticmethod
+    def _place_text(p: PP.PrizeLine) -> str:
+        return PP.label_category(p.place_text) if p.key.startswith("cat:") else p.place_text  # T13d
 
     @staticmethod
     def _prize_text(p: PP.PrizeLine) -> str:
