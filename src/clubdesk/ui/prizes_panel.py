@@ -617,7 +617,11 @@ class PrizesPanel(QWidget):
 
     # ------------------------------------------------------------------------------------------ awards
     def _load_awards(self) -> None:
-        lines = PP.prize_lines(self.state.db, self.event_id) if self.ctx is not None else []
+        lines = (
+            PP.prize_lines(self.state.db, self.event_id)
+            if self.ctx is not None and self.event_id is not None
+            else []
+        )
         self.awards_model.set_rows(lines)
         ctx = self.ctx
         if ctx is None:

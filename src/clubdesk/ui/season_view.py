@@ -6,6 +6,8 @@ coefficient; the season ranking (best N of M, shared places averaged: the season
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -21,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from clubdesk import labels as L
 from clubdesk.i18n import _
+from clubdesk.reports import data as D
 from clubdesk.services import reports as report_service
 from clubdesk.services import season as SE
 from clubdesk.services.base import ServiceError
@@ -33,6 +36,11 @@ from clubdesk.ui.widgets.tables import row_table
 
 def _coefficient(c: int | None) -> str:
     return "—" if c is None else f"×{c / 100:g}"
+
+
+def _event_cell(k: int) -> Callable[[D.SeasonRowData], str]:
+    """The k-th event's cell of a ranking row: its points, "(12)" when not counted, "" when not played."""
+    return lambda r: r.events[k] if k < len(r.events) else ""
 
 
 class SeasonSection(QWidget):
@@ -191,7 +199,7 @@ class SeasonSection(QWidget):
             columns.append(
                 Column(
                     _("Event {n}").format(n=k + 1),
-                    lambda r, k=k: r.events[k] if k < len(r.events) else "",
+                    _event_cell(k),
                     True,
                 )
             )
