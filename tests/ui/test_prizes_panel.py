@@ -115,6 +115,9 @@ def test_the_plan_is_edited_previewed_and_saved_like_night_config(qtbot, tmp_pat
     # live: 50 % of 30.00 = 15.00, 60 % of it to the winner
     assert panel.preview_amounts()["1"] == money(900, "EUR")
     assert panel.preview_amounts()["2"] == money(2500, "EUR")
+    panel.refresh()  # a result confirmed meanwhile: the unsaved plan stays on screen
+    assert panel.places.rowCount() == 2 and panel.pool_rate.value() == 50
+    assert panel.preview_amounts()["1"] == money(900, "EUR")
     assert panel.save_plan()
     saved = json.loads(R.night_settings(db, ev)["prize_plan"])
     assert saved["pool_rate"] == 5000

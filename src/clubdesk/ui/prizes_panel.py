@@ -105,6 +105,7 @@ class PrizesPanel(QWidget):
         self.ctx: PP.PrizeContext | None = None
         self.exp = 2
         self._loading = False
+        self.dirty = False  # the plan on screen differs from the stored one
         self.context = QLabel("")
         self.context.setObjectName("prizeContext")
         self.context.setWordWrap(True)
@@ -457,21 +458,29 @@ class PrizesPanel(QWidget):
 
     # ------------------------------------------------------------------------------------------ showing
     def show_event(self, event_id: int | None) -> None:
+        if event_id != self.event_id:
+            self.dirty = False  # another event: its own plan
         self.event_id = event_id
         self.refresh()
 
     def refresh(self) -> None:
+        """Reread the event; a plan being edited (not saved yet) is kept while results come in."""
         self.ctx = None
         if self.event_id is not None:
             try:
                 self.ctx = PP.prize_context(self.state.db, self.event_id)
             except ServiceError as exc:
                 self.context.setText(exc.message)
-        self._load_plan()
+        if self.dirty and self.ctx is not None and not self.ctx.finished:
+            self._show_context()
+            self.update_preview()
+        else:
+            self._load_plan()
         self._load_awards()
 
     def _load_plan(self) -> None:
         self._loading = True
+        self.dirty = False
         self.places.setRowCount(0)
         self.categories.setRowCount(0)
         ctx = self.ctx
@@ -494,11 +503,7 @@ class PrizesPanel(QWidget):
                 self.add_category_row(c, c.items[0] if c.items else None)
                 for it in c.items[1:]:
                     self.add_category_row(CategoryPrize(c.category, c.rank), it)
-        self.context.setText(
-            _("{n} entrants · fees collected (net of refunds): {fees} · entry fee {fee}").format(
-                n=ctx.entrants, fees=money(ctx.collected, ctx.currency), fee=money(ctx.fee, ctx.currency)
-            )
-        )
+        self._show_context()
         self.preview_n.blockSignals(True)
         self.preview_n.setValue(ctx.entrants)
         self.preview_n.blockSignals(False)
@@ -511,6 +516,15 @@ class PrizesPanel(QWidget):
             else "",
         )
         self.update_preview()
+
+    def _show_context(self) -> None:
+        ctx = self.ctx
+        if ctx is not None:
+            self.context.setText(
+                _("{n} entrants · fees collected (net of refunds): {fees} · entry fee {fee}").format(
+                    n=ctx.entrants, fees=money(ctx.collected, ctx.currency), fee=money(ctx.fee, ctx.currency)
+                )
+            )
 
     def _set_locked(self, locked: bool, reason: str) -> None:
         self.lock_reason.setText(reason)
@@ -526,6 +540,7 @@ class PrizesPanel(QWidget):
 
     def _changed(self, *_args: object) -> None:
         if not self._loading:
+            self.dirty = True
             self.update_preview()
 
     def update_preview(self) -> None:
@@ -610,6 +625,7 @@ class PrizesPanel(QWidget):
         except ServiceError as exc:
             set_message(self.plan_message, exc.message, False)
             return False
+        self.dirty = False
         self.refresh()
         set_message(self.plan_message, _("Prize plan saved."), True)
         self.state.dataChanged.emit("prizes")
