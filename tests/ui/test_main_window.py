@@ -45,11 +45,12 @@ def test_window_opens_with_sections_and_status_bar(qtbot, db: Database) -> None:
         "Desk",
         "Rounds",
         "Standings",
+        "Season",
         "Ratings",
         "Discipline",
         "Reports",
         "Settings",
-    ]  # issue 21: Ratings
+    ]  # issue 21: Season, Ratings
     assert str(db.path) in window.db_label.text()
     assert "Secretary" in window.actor_label.text()
 
@@ -57,7 +58,8 @@ def test_window_opens_with_sections_and_status_bar(qtbot, db: Database) -> None:
 def test_each_section_is_reachable_by_its_shortcut(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
     window = _window(qtbot, db)
     for i, section in reversed(list(enumerate(SECTIONS))):
-        qtbot.keyClick(window, Qt.Key(Qt.Key.Key_1 + i), Qt.KeyboardModifier.ControlModifier)
+        key = Qt.Key.Key_0 if i == 9 else Qt.Key(Qt.Key.Key_1 + i)  # the tenth section: Ctrl+0
+        qtbot.keyClick(window, key, Qt.KeyboardModifier.ControlModifier)
         assert window.current_section() == section.key
         assert window.current_page() is window.pages[section.key]
 

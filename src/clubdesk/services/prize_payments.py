@@ -10,11 +10,15 @@ from typing import Any
 from sqlalchemy import select
 
 from clubdesk.db import Database, lock_event
-from clubdesk.i18n import _
-from clubdesk.models.money import METHODS
+from clubdesk.i18n import N_, _
+from clubdesk.models.event import Entrant
+from clubdesk.models.money import METHODS, Payment
 from clubdesk.models.result import FinalPlace, PrizeAward
+from clubdesk.models.round import EventNight
 from clubdesk.services import rounds as R
 from clubdesk.services.base import Actor, ServiceError, audit
+from clubdesk.standings.prizes import Item, PrizePlan, award_prizes
+from clubdesk.standings.season import Placing
 
 
 @dataclass(frozen=True)
@@ -58,9 +62,11 @@ def pay_prize(
     entrant: int | None = None,
     paid_to: str | None = None,
     now: datetime | None = None,
+    award: int | None = None,
 ) -> PrizePayment:
     """Record the payment of the place prize of ``place`` (``entrant`` picks one when players share the
-    place, T13c). Refused: an unknown method, no such prize, a choice needed, or already paid."""
+    place, T13c); ``award`` pays that one award instead (a category prize, T13d, won at ``place``).
+    Refused: an unknown method, no such prize, a choice needed, or already paid."""
     if method not in METHODS:
         raise ServiceError(
             "bad-method",
@@ -80,7 +86,8 @@ def pay_prize(
         awards = [
             a
             for a in s.scalars(select(PrizeAward).where(PrizeAward.event_id == ev.id).order_by(PrizeAward.id))
-            if a.award_key.startswith("place") and places.get(a.entrant_id) == place
+            if (a.id == award if award is not None else a.award_key.startswith("place"))
+            and places.get(a.entrant_id) == place
         ]
         if entrant is not None:
             awards = [a for a in awards if a.entrant_id == entrant]
@@ -157,6 +164,18 @@ class PrizeLine:
     paid_at: datetime | None
     paid_by: str
     method: str
+    place_to: int = 0  # the last place of a shared place (T13c): 5-8; 0 for a category prize
+    paid_to: str = ""
+    key: str = ""  # the engine's award id: "place:1:money:e12", "cat:women:1:item0"
+
+    @property
+    def place_text(self) -> str:
+        """ "3", "5-8" (shared, T13c) or the category's code ("women", T13d)."""
+        if self.key.startswith("cat:"):
+            return self.key.split(":")[1]
+        if not self.place:
+            return ""
+        return str(self.place) if self.place_to <= self.place else f"{self.place}-{self.place_to}"
 
 
 def prize_lines(db: Database, event_id: int) -> list[PrizeLine]:
@@ -165,13 +184,13 @@ def prize_lines(db: Database, event_id: int) -> list[PrizeLine]:
         ev = R.get_event(s, event_id)
         names = R.entrant_names(s, ev.id)
         places = {
-            fp.entrant_id: fp.place_from
+            fp.entrant_id: (fp.place_from, fp.place_to)
             for fp in s.scalars(select(FinalPlace).where(FinalPlace.event_id == ev.id))
         }
         out = [
             PrizeLine(
                 a.id,
-                places.get(a.entrant_id, 0),
+                places.get(a.entrant_id, (0, 0))[0],
                 a.entrant_id,
                 names.get(a.entrant_id) or "",
                 a.kind,
@@ -181,7 +200,144 @@ def prize_lines(db: Database, event_id: int) -> list[PrizeLine]:
                 a.paid_at,
                 a.paid_by,
                 a.paid_method,
+                places.get(a.entrant_id, (0, 0))[1],
+                a.paid_to,
+                a.award_key,
             )
             for a in s.scalars(select(PrizeAward).where(PrizeAward.event_id == ev.id))
         ]
-        return sorted(out, key=lambda x: (x.place == 0, x.place, x.award))
+        # place prizes by place, then the category prizes (T13d)
+        return sorted(out, key=lambda x: (x.key.startswith("cat:"), x.place == 0, x.place, x.award))
+
+
+# ------------------------------------------------------------------------------------------ the plan
+@dataclass(frozen=True)
+class PrizeContext:
+    """What the Prizes screen needs of an event besides its awards: the plan as stored, the entrants and
+    the fees actually collected (T13b), and whether the event is over (the prizes are then awarded)."""
+
+    event_id: int
+    currency: str
+    plan_json: str
+    plan: PrizePlan | None
+    plan_error: str
+    entrants: int  # registered (and disqualified) entrants
+    collected: int  # fees collected net of refunds, minor units
+    fee: int  # the entry fee of one entrant (what a further entrant would pay), minor units
+    finished: bool
+    event_date: date
+
+
+def prize_context(db: Database, event_id: int) -> PrizeContext:
+    from clubdesk.services.standings import prize_plan_from
+    from clubdesk.standings.prizes import PrizeError
+
+    with db.session() as s:
+        ev = R.get_event(s, event_id)
+        n = s.get(EventNight, ev.id)
+        raw = n.prize_plan if n is not None else "{}"
+        plan: PrizePlan | None = None
+        error = ""
+        try:
+            plan = prize_plan_from(raw, ev.currency)
+        except PrizeError as exc:
+            error = exc.message or exc.code
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            error = _("The prize plan or season scale is not well formed: {e}").format(e=exc)
+        entrants = list(s.scalars(select(Entrant).where(Entrant.event_id == ev.id)))
+        fees = [
+            p.amount
+            for p in s.scalars(
+                select(Payment)
+                .join(Entrant, Entrant.id == Payment.entrant_id)
+                .where(Entrant.event_id == ev.id)
+            )
+        ]
+        per = 1
+        if ev.fee_per == "person":
+            per = {"single": 1, "pair": 2}.get(ev.entry_type, 4)
+        return PrizeContext(
+            event_id=ev.id,
+            currency=ev.currency,
+            plan_json=raw or "{}",
+            plan=plan,
+            plan_error=error,
+            entrants=sum(1 for e in entrants if e.status in ("registered", "disqualified")),
+            collected=max(0, sum(fees)),
+            fee=(ev.fee or 0) * per,
+            finished=n is not None and n.finished_at is not None,
+            event_date=ev.starts_on or date.today(),
+        )
+
+
+@dataclass(frozen=True)
+class PreviewLine:
+    """One place (or category prize) of the preview: its money and items, or why nobody gets it."""
+
+    place: str  # "1", or a category's code with its rank: "women 1"
+    amount: int
+    items: tuple[str, ...]  # item kinds with their descriptions
+    awarded: bool  # False: no entrant for this place with this many entrants
+
+
+@dataclass(frozen=True)
+class PrizePreview:
+    entrants: int
+    fees: int  # the fees the pool is taken from (T13b)
+    actual: bool  # True: the fees actually collected; False: ``entrants`` x the entry fee
+    pool: int
+    lines: tuple[PreviewLine, ...]
+    undistributed: int  # planned money no place gets with this many entrants
+
+
+def prize_preview(ctx: PrizeContext, plan: PrizePlan, entrants: int | None = None) -> PrizePreview:
+    """The amounts of ``plan`` if the event ended with ``entrants`` entrants at places 1..N (none shared): the
+    prize engine's own award_prizes (T13a-T13c). With the current entrant count the pool comes from the fees
+    actually collected (T13b); with another count, from that many entry fees. Category prizes (T13d) show
+    their money, as if the category has enough entrants."""
+    n = ctx.entrants if entrants is None else max(0, entrants)
+    actual = n == ctx.entrants
+    fees = ctx.collected if actual else n * ctx.fee
+    ranking = [Placing(f"e{k}", k) for k in range(1, n + 1)]
+    prizes = award_prizes(plan, ranking, event_date=ctx.event_date, collected=fees)
+    by_place: dict[int, int] = {}
+    for a in prizes.awards:
+        by_place[a.place_from] = by_place.get(a.place_from, 0) + a.amount
+    lines = [
+        PreviewLine(
+            str(p.place),
+            by_place.get(p.place, 0),
+            tuple(_item_text(i) for i in p.items),
+            p.place <= n,
+        )
+        for p in sorted(plan.places, key=lambda p: p.place)
+    ]
+    _places, cats = plan.money_by_line(prizes.pool)
+    lines += [
+        PreviewLine(
+            f"{label_category(c.category.code)} {c.rank}",
+            cats[(c.category.code, c.rank)],
+            tuple(_item_text(i) for i in c.items),
+            n >= max(c.rank, plan.category_minimum),
+        )
+        for c in plan.categories
+    ]
+    undistributed = sum(v for p, v in _places.items() if p > n)
+    return PrizePreview(n, fees, actual, prizes.pool, tuple(lines), undistributed)
+
+
+def _item_text(item: Item) -> str:
+    kind = payment_item_label(str(item.kind))
+    return f"{kind}: {item.description}" if item.description else kind
+
+
+CATEGORY_LABELS = {"women": N_("women"), "youth": N_("youth"), "veterans": N_("veterans")}
+ITEM_LABELS = {"trophy": N_("trophy"), "goods": N_("goods"), "free-entry": N_("free entry")}
+
+
+def label_category(code: str) -> str:
+    return _(CATEGORY_LABELS[code]) if code in CATEGORY_LABELS else code
+
+
+def payment_item_label(kind: str) -> str:
+    return _(ITEM_LABELS[kind]) if kind in ITEM_LABELS else kind

@@ -28,7 +28,18 @@ from clubdesk.services import formats as F
 from clubdesk.services import rounds as R
 from clubdesk.services.base import ServiceError
 from clubdesk.standings.places import elimination_places
-from clubdesk.standings.prizes import PlacePrize, PrizePlan, award_prizes
+from clubdesk.standings.prizes import (
+    VETERANS,
+    WOMEN,
+    YOUTH,
+    Category,
+    CategoryPrize,
+    Item,
+    PlacePrize,
+    PrizeKind,
+    PrizePlan,
+    award_prizes,
+)
 from clubdesk.standings.ratings import RatedMatch, RatingState, match_order_key, rate_matches
 from clubdesk.standings.season import Placing, SeasonScale, place_points
 from clubdesk.standings.table import Standings, format_value, standings
@@ -568,7 +579,20 @@ def finish_if_over(s: Session, ev: Event) -> None:
     order = {r.entrant: i for i, r in enumerate(st.rows)}
     placings: list[Placing] = []
     for e, (a, b) in places.items():
-        placings.append(Placing(e, a, b, order=order.get(e, 0), disqualified=e in dq))
+        # rule T13d: a single player's gender and birth year decide his categories (pairs, teams: none)
+        who = R.entrant_members(s, int(e))
+        one = who[0] if len(who) == 1 else None
+        placings.append(
+            Placing(
+                e,
+                a,
+                b,
+                order=order.get(e, 0),
+                disqualified=e in dq,
+                gender=one.gender if one is not None else None,
+                birth_year=one.birth_year if one is not None else None,
+            )
+        )
     scale = _season_scale(n)
     for p in placings:
         pts = 0
@@ -642,16 +666,76 @@ def _prize_plan(n: EventNight, ev: Event) -> PrizePlan | None:
 
 
 def prize_plan_from(raw: str | dict[str, Any] | None, currency: str) -> PrizePlan | None:
-    """Rules T13a-T13c: ``{"pool_rate": 8000, "places": [{"place": 1, "fixed": 0, "pool_share": 5000}]}``
-    (basis points, 10 000 = 100 %; fixed money in minor units)."""
+    """Rules T13a-T13d: ``{"pool_rate": 8000, "places": [{"place": 1, "fixed": 0, "pool_share": 5000,
+    "items": [{"kind": "trophy", "description": "Cup"}]}], "categories": [{"code": "women", "rank": 1,
+    "fixed": 0, "pool_share": 0, "items": []}], "category_minimum": 3}`` (basis points, 10 000 = 100 %;
+    fixed money in minor units; a category is women, youth or veterans, or gives its own gender/ages)."""
     data = json.loads(raw or "{}") if isinstance(raw, str) or raw is None else raw
     if not data:
         return None
+
+    def items(d: dict[str, Any]) -> tuple[Item, ...]:
+        return tuple(
+            Item(PrizeKind(str(i["kind"])), str(i.get("description", ""))) for i in d.get("items", [])
+        )
+
     places = tuple(
-        PlacePrize(int(p["place"]), int(p.get("fixed", 0)), int(p.get("pool_share", 0)))
+        PlacePrize(int(p["place"]), int(p.get("fixed", 0)), int(p.get("pool_share", 0)), items(p))
         for p in data.get("places", [])
     )
-    return PrizePlan(currency, places, pool_rate=int(data.get("pool_rate", 10_000)))
+    cats = []
+    for c in data.get("categories", []):
+        code = str(c["code"])
+        known = CATEGORIES.get(code)
+        cat = (
+            known
+            if known is not None and not ({"gender", "min_age", "max_age"} & set(c))
+            else Category(code, c.get("gender"), c.get("min_age"), c.get("max_age"))
+        )
+        cats.append(
+            CategoryPrize(
+                cat, int(c.get("rank", 1)), int(c.get("fixed", 0)), int(c.get("pool_share", 0)), items(c)
+            )
+        )
+    return PrizePlan(
+        currency,
+        places,
+        tuple(cats),
+        pool_rate=int(data.get("pool_rate", 10_000)),
+        category_minimum=int(data.get("category_minimum", 1)),
+        seed=int(data.get("seed", 0)),
+    )
+
+
+CATEGORIES = {c.code: c for c in (WOMEN, YOUTH, VETERANS)}  # rule T13d: the usual categories
+
+
+def prize_plan_json(plan: PrizePlan) -> dict[str, Any]:
+    """The JSON ``night-config --prize-plan`` takes for ``plan`` (what :func:`prize_plan_from` reads back)."""
+
+    def items(its: tuple[Item, ...]) -> list[dict[str, str]]:
+        return [{"kind": str(i.kind), "description": i.description} for i in its]
+
+    def cat(c: CategoryPrize) -> dict[str, Any]:
+        out: dict[str, Any] = {"code": c.category.code, "rank": c.rank, "fixed": c.fixed}
+        out["pool_share"] = c.pool_share
+        if CATEGORIES.get(c.category.code) != c.category:
+            out.update(gender=c.category.gender, min_age=c.category.min_age, max_age=c.category.max_age)
+        return {**out, "items": items(c.items)}
+
+    out: dict[str, Any] = {
+        "pool_rate": plan.pool_rate,
+        "places": [
+            {"place": p.place, "fixed": p.fixed, "pool_share": p.pool_share, "items": items(p.items)}
+            for p in sorted(plan.places, key=lambda p: p.place)
+        ],
+    }
+    if plan.categories:
+        out["categories"] = [cat(c) for c in plan.categories]
+        out["category_minimum"] = plan.category_minimum
+    if plan.seed:
+        out["seed"] = plan.seed
+    return out
 
 
 def final_places(db: Database, event_id: int) -> list[dict[str, Any]]:

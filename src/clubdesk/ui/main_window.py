@@ -1,8 +1,8 @@
 """The main window: a sidebar of sections, the section's screen, and a status bar.
 
-Keyboard: Ctrl+1 … Ctrl+8 open the sections in sidebar order (no section uses them) and put the focus in
-the section's first field; F2 switches the acting person (F2 then Enter picks the previous person at once);
-Ctrl+PgDown / Ctrl+PgUp move between a section's tabs; Tab leaves a table (``ui/shortcuts.py``).
+Keyboard: Ctrl+1 … Ctrl+9 and Ctrl+0 open the ten sections in sidebar order (no section uses them) and put
+the focus in the section's first field; F2 switches the acting person (F2 then Enter picks the previous person
+at once); Ctrl+PgDown / Ctrl+PgUp move between a section's tabs; Tab leaves a table (``ui/shortcuts.py``).
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ class EmptySection(QWidget):
 
 
 # Sections a scorer's session does not show (issue 23): the secretary's and the organiser's screens.
-SECRETARY_SECTIONS = frozenset({"members", "events", "reports", "settings"})
+SECRETARY_SECTIONS = frozenset({"members", "events", "season", "reports", "settings"})
 
 
 class ActorDialog(QDialog):
@@ -148,6 +148,11 @@ class _Pages(Mapping[str, QWidget]):
         return len(self._window._holders)
 
 
+def section_digit(index: int) -> int:
+    """The digit of the sidebar's Ctrl+digit for the section at ``index``: 1 … 9, then 0 for the tenth."""
+    return (index + 1) % 10
+
+
 class MainWindow(QMainWindow):
     def __init__(self, state: DeskState) -> None:
         super().__init__()
@@ -162,8 +167,8 @@ class MainWindow(QMainWindow):
         self._built: dict[str, QWidget] = {}
         self.pages = _Pages(self)
         self._build_sections()
-        for i in range(len(SECTIONS)):
-            shortcut = QShortcut(QKeySequence(f"Ctrl+{i + 1}"), self)
+        for i in range(min(len(SECTIONS), 10)):
+            shortcut = QShortcut(QKeySequence(f"Ctrl+{section_digit(i)}"), self)
             shortcut.activated.connect(lambda i=i: self._open_row(i))
         self.nav.currentRowChanged.connect(self._open_section)
         central = QWidget()
@@ -207,7 +212,7 @@ class MainWindow(QMainWindow):
 
     def focus_section(self) -> None:
         """The focus goes into the section just opened (its own ``focus_first`` or its first field), so its
-        keys work at once and the sidebar keeps only Ctrl+1 … Ctrl+8."""
+        keys work at once and the sidebar keeps only Ctrl+1 … Ctrl+0."""
         page = self.current_page()
         if page is None:
             return
@@ -228,7 +233,8 @@ class MainWindow(QMainWindow):
         for i, section in enumerate(SECTIONS):
             item = QListWidgetItem(_(section.title))
             item.setData(Qt.ItemDataRole.UserRole, section.key)
-            item.setToolTip(_("Ctrl+{n}").format(n=i + 1))
+            if i < 10:
+                item.setToolTip(_("Ctrl+{n}").format(n=section_digit(i)))
             self.nav.addItem(item)
             # each section scrolls inside the window, so a small screen still shows all of it
             holder = QScrollArea()

@@ -56,6 +56,12 @@ SECTIONS: tuple[Section, ...] = (
         "clubdesk.ui.standings_view:StandingsSection",
     ),
     Section(
+        "season",
+        N_("Season"),
+        N_("The season ranking, the Super Final invitations and starting lives."),
+        "clubdesk.ui.season_view:SeasonSection",
+    ),
+    Section(
         "ratings",
         N_("Ratings"),
         N_("Tavla ratings with their history, and each player's card."),

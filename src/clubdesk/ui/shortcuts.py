@@ -1,6 +1,6 @@
 """One keyboard map without clashes (issue 20).
 
-The window owns Ctrl+1 … Ctrl+8 (the sidebar's sections) and F2 (the acting person); a section's own keys
+The window owns Ctrl+1 … Ctrl+0 (the sidebar's sections) and F2 (the acting person); a section's own keys
 never repeat them. Inside a section, tabs move with Ctrl+PgDown / Ctrl+PgUp (and their Alt+letter), Tab
 leaves a table for the next field, and opening a section puts the focus in its first field.
 

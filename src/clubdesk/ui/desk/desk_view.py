@@ -2,7 +2,7 @@
 check-in; register, pay, withdraw, promote; the check-in screen; the cash box; the outbox.
 
 Keyboard: Ctrl+PgDown / Ctrl+PgUp or Alt+T, Alt+C, Alt+B, Alt+O switch tabs (Entrants, Check-in, Cash box,
-Outbox; Ctrl+1 … Ctrl+8 are the window's sections); in Entrants, Alt+N focuses the member field (a name
+Outbox; Ctrl+1 … Ctrl+0 are the window's sections); in Entrants, Alt+N focuses the member field (a name
 offers the matching members, or type the number; Enter registers), Alt+A the amount (Enter pays the
 selected entrant); Alt+W withdraws, Alt+U promotes the selected entrant.
 """
@@ -452,7 +452,7 @@ class DeskSection(QWidget):
         self.outbox_view = OutboxView(self)
         self.tabs = QTabWidget()
         self.tabs.setObjectName("deskTabs")
-        # Alt+letter or Ctrl+PgDown/PgUp: Ctrl+1 … Ctrl+8 belong to the window's sidebar (issue 20)
+        # Alt+letter or Ctrl+PgDown/PgUp: Ctrl+1 … Ctrl+0 belong to the window's sidebar (issue 20)
         self.tabs.addTab(self.entrants_view, _("En&trants"))
         self.tabs.addTab(self.checkin_view, _("&Check-in"))
         self.tabs.addTab(self.cashbox_view, _("Cash &box"))
