@@ -679,7 +679,7 @@ class EventsSection(QWidget):
         self.new_button.setObjectName("newEvent")
         self.new_button.clicked.connect(self.new_event)
         # issue 21: a weekly night is last week's event again, with the next date
-        self.copy_button = QPushButton(_("New event &from…"))
+        self.copy_button = QPushButton(_("New event fro&m…"))
         self.copy_button.setObjectName("copyEvent")
         self.copy_button.setToolTip(
             _("Ctrl+Shift+N: the selected event's settings and prize plan, next week")
