@@ -217,6 +217,7 @@ class TiebreakPicker(QWidget):
         codes = [c.strip().upper() for c in stored.split(",") if c.strip()]
         self.use_preset.setChecked(not codes)
         self._fill(codes or list(preset) or ["PTS"])
+        self.explanation.setText(code_text(self.codes()[-1]))  # the last code's meaning, to start
 
     def _fill(self, codes: list[str]) -> None:
         if "PTS" not in codes:
