@@ -1,5 +1,6 @@
 """Event and desk commands (CONTRACTS.md §4): ``event create|list|show|status``, ``register``, ``withdraw``,
-``pay``, ``refund``, ``promote``, ``checkin``, ``no-shows``, ``entrants``, ``cashbox``, ``outbox``.
+``pay``, ``refund``, ``promote``, ``checkin``, ``no-shows``, ``entrants``, ``cashbox``, ``outbox``; and
+``event-copy`` (issue 21: next week's night from this week's).
 
 Amounts on the command line and in ``--json`` output are decimal numbers in the currency's major unit
 ("12.50"); they are stored as integer minor units.
@@ -127,6 +128,18 @@ def register(sub: Any) -> None:
         help=_("en, id, es or tr; club: the club's; left out: show it"),
     )
 
+    cp = add_command(
+        sub,
+        "event-copy",
+        cmd_event_copy,
+        _("a new event with the settings and prize plan of an event (no entrants): a weekly night"),
+    )
+    cp.add_argument("event", type=int)
+    cp.add_argument(
+        "--date", type=_date, default=None, help=_("its first day (default: a week later, same weekday)")
+    )
+    cp.add_argument("--name", default=None, help=_("its name (default: the same name)"))
+
     r = add_command(sub, "register", cmd_register, _("register a member (or a pair, or a team) for an event"))
     r.add_argument("event", type=int)
     r.add_argument("number", help=_("member number"))
@@ -251,6 +264,21 @@ def _event_json(info: Any) -> dict[str, Any]:
         "currency": info.currency,
         "parent": info.parent_event_id,
     }
+
+
+def cmd_event_copy(ctx: Context, args: argparse.Namespace) -> Output:
+    """Issue 21: ``{"id", "name", ..., "copied_from", "starts_on"}``."""
+    from clubdesk.services import events as ev_service
+
+    info = ev_service.copy_event(ctx.database(), ctx.actor(), args.event, starts_on=args.date, name=args.name)
+    data = _event_json(info)
+    data |= {"copied_from": args.event, "starts_on": info.starts_on.isoformat() if info.starts_on else None}
+    return Output(
+        data,
+        _("Event {id} ({name}) created from event {src}, on {day}.").format(
+            id=info.id, name=info.name, src=args.event, day=data["starts_on"]
+        ),
+    )
 
 
 def cmd_event_list(ctx: Context, args: argparse.Namespace) -> Output:

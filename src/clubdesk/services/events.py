@@ -360,6 +360,106 @@ def update_event(db: Database, actor: Actor, event_id: int, data: EventData) -> 
         return _info(s, ev)
 
 
+def next_week(day: date | None, today: date | None = None) -> date:
+    """Issue 21: a weekly night's next date, the same weekday one week later; an event without a date
+    is copied to a week from today."""
+    from datetime import timedelta
+
+    return (day or today or date.today()) + timedelta(days=7)
+
+
+def copy_event(
+    db: Database,
+    actor: Actor,
+    event_id: int,
+    *,
+    starts_on: date | None = None,
+    name: str | None = None,
+) -> EventInfo:
+    """Issue 21 ("New event from…"): a new open event with the settings of ``event_id``: the ruleset and its
+    overrides (the rule readings too), format, fees, refund policy, capacity, times, its night settings
+    (result mode, tie-breaks, lives, waiting time, games per encounter, the worth of a requested bye), the
+    prize plan, the season scale and the report language. Not copied: entrants, payments, rounds and
+    results, the draw's state. Its dates move to ``starts_on`` (default: one week later, same weekday),
+    the times of day kept. A side event's copy stands alone (its main event is last week's). One
+    transaction, audited like a new event (``event.create``, with ``copied_from``)."""
+    from datetime import timedelta
+
+    from clubdesk.models.club import Setting
+    from clubdesk.models.round import EventNight
+
+    require(actor, "events.edit", db)  # permission table (issue 23)
+    with db.session() as s:
+        src = load_event(s, event_id)
+        data = _info(s, src).data()
+        new_day = starts_on or next_week(src.starts_on)
+        base = src.starts_on or (src.start_at.date() if src.start_at else None)
+        shift = timedelta(days=(new_day - base).days) if base is not None else None
+
+        def moved(value: Any) -> Any:
+            return None if value is None or shift is None else value + shift
+
+        changes: dict[str, Any] = {
+            "name": data.name if name is None or not name.strip() else name,
+            "starts_on": new_day,
+            "ends_on": moved(data.ends_on),
+            "early_until": moved(data.early_until),
+            "registration_closes_at": moved(data.registration_closes_at),
+            "start_at": moved(data.start_at),
+        }
+        if data.parent_event_id is not None:  # last week's main event is not this week's
+            changes |= {"parent_event_id": None, "side_fee_rule": "full", "side_discount_percent": 0}
+        data = EventData(**{**asdict(data), **changes})
+        _refuse(field_errors(s, data))
+        ev = Event(status="open")
+        _apply(ev, data)
+        s.add(ev)
+        s.flush()
+        night: dict[str, Any] = {}
+        old = s.get(EventNight, src.id)
+        if old is not None:
+            state = json.loads(old.state or "{}")
+            kept = {k: state[k] for k in ("requested_bye",) if k in state}  # not the draw, nor byes asked
+            copy = EventNight(
+                event_id=ev.id,
+                result_mode=old.result_mode,
+                tiebreaks=old.tiebreaks,
+                lives=old.lives,
+                call_minutes=old.call_minutes,
+                encounter_games=old.encounter_games,
+                deadline=moved(old.deadline),
+                state=json.dumps(kept),
+                prize_plan=old.prize_plan,
+                season_scale=old.season_scale,
+            )
+            s.add(copy)
+            night = {
+                "result_mode": copy.result_mode,
+                "tiebreaks": copy.tiebreaks,
+                "lives": copy.lives,
+                "call_minutes": copy.call_minutes,
+                "encounter_games": copy.encounter_games,
+                "deadline": copy.deadline,
+                "prize_plan": copy.prize_plan,
+                "season_scale": copy.season_scale,
+                **kept,
+            }
+        language = s.get(Setting, _language_key(src.id))
+        if language is not None:
+            s.add(Setting(key=_language_key(ev.id), value=language.value))
+        s.flush()
+        audit(
+            s,
+            actor,
+            "event.create",
+            "event",
+            ev.id,
+            after={**_snapshot(ev), "copied_from": src.id, "night": night},
+            event_id=ev.id,
+        )
+        return _info(s, ev)
+
+
 def get_event(db: Database, event_id: int) -> EventInfo:
     with db.session() as s:
         return _info(s, load_event(s, event_id))
