@@ -26,6 +26,7 @@ from clubdesk.games import EntryError, load_ruleset, replay
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
 from clubdesk.models.event import Event
+from clubdesk.models.member import Member
 from clubdesk.models.result import Match, ResultEntry
 from clubdesk.models.round import Round
 from clubdesk.models.table_entry import RefereeCall, TablePost, TableState, TableToken
@@ -330,14 +331,69 @@ def _read_only(ev: Event, rnd: Round, m: Match) -> str:
     return ""
 
 
+def _seat_names(s: Session, ev: Event, m: Match, family: str) -> tuple[str, ...] | None:
+    """The players at seats 1-4 by name (as :func:`clubdesk.services.seating.seat_names`, read-only)."""
+    if family not in ("gaple", "domino") or m.side_b is None:
+        return None
+    a = [x.name for x in R.entrant_members(s, m.side_a)]
+    b = [x.name for x in R.entrant_members(s, m.side_b)]
+    if not m.seats:  # pairs in register order, as on the printed sheet
+        return (a[0], b[0], a[1], b[1]) if len(a) == 2 and len(b) == 2 else None
+    try:
+        numbers = RS._seats_for(s, ev, m, 1)  # the seat draw (rule E7)
+    except ServiceError:
+        return None
+    if len(numbers) != 4:
+        return None
+    rows = s.execute(select(Member.number, Member.name).where(Member.number.in_(numbers))).all()
+    names = {str(n): str(x) for n, x in rows}
+    return tuple(names.get(n, n) for n in numbers)
+
+
+def _open_call(s: Session, ref: TableRef) -> bool:
+    return (
+        s.scalar(
+            select(RefereeCall.id).where(
+                RefereeCall.event_id == ref.event_id,
+                RefereeCall.round_no == ref.round_no,
+                RefereeCall.table_no == ref.table_no,
+                RefereeCall.handled.is_(False),
+            )
+        )
+        is not None
+    )
+
+
+def _live_key(m: Match, state: str, called: bool) -> str:
+    return f"{m.version or 0}.{state}.{int(called)}.{m.status}"
+
+
+def live_key(db: Database, token: str) -> str | None:
+    """What the page's live poll compares (one small read): it changes whenever the page would."""
+    with db.read_session() as s:
+        row = s.scalar(select(TableToken).where(TableToken.token == token))
+        if row is None:
+            return None
+        ref = TableRef(row.event_id, row.round_no, row.table_no, row.token)
+        rnd = s.scalar(select(Round).where(Round.event_id == ref.event_id, Round.number == ref.round_no))
+        m = (
+            None
+            if rnd is None
+            else s.scalar(select(Match).where(Match.round_id == rnd.id, Match.table_no == ref.table_no))
+        )
+        if m is None:
+            return None
+        hands = (
+            s.scalar(select(func.count()).select_from(ResultEntry).where(ResultEntry.match_id == m.id)) or 0
+        )
+        return _live_key(m, _state_of(m, s.get(TableState, m.id), int(hands)), _open_call(s, ref))
+
+
 def page(db: Database, token: str) -> TablePage | None:
-    """The table page's data, or None for a token that opens nothing."""
+    """The table page's data, or None for a token that opens nothing (one read-only transaction)."""
     ref = table_for_token(db, token)
     if ref is None:
         return None
-    from clubdesk.services import seating
-
-    seats_list = seating.seat_names(db, ref.event_id, ref.round_no, ref.table_no)
     with db.read_session() as s:
         ev = R.get_event(s, ref.event_id)
         rnd, m = R.find_table(s, ev, ref.round_no, ref.table_no)
@@ -347,18 +403,11 @@ def page(db: Database, token: str) -> TablePage | None:
         entries = RS.match_entries(s, m).get(1, [])
         n_hands = len(entries)
         ts = s.get(TableState, m.id)
-        called = (
-            s.scalar(
-                select(RefereeCall.id).where(
-                    RefereeCall.event_id == ev.id,
-                    RefereeCall.round_no == m.round_no,
-                    RefereeCall.table_no == m.table_no,
-                    RefereeCall.handled.is_(False),
-                )
-            )
-            is not None
-        )
-        seats = tuple(seats_list) if seats_list else None
+        called = _open_call(s, ref)
+        seats = _seat_names(s, ev, m, family)
+        read_only = _read_only(ev, rnd, m)
+        if not read_only and family == "domino" and R.night(s, ev).encounter_games > 0:
+            read_only = _("A team encounter is entered at the desk.")
         rows: list[HandRow] = []
         totals = (0, 0)
         games_won = (0, 0)
@@ -400,7 +449,7 @@ def page(db: Database, token: str) -> TablePage | None:
             match_status=m.status,
             state=_state_of(m, ts, n_hands),
             version=m.version or 0,
-            read_only=_read_only(ev, rnd, m),
+            read_only=read_only,
             rows=tuple(rows),
             totals=totals,
             games_won=games_won,
