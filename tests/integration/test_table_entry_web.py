@@ -293,6 +293,8 @@ def test_a_whole_gaple_match_on_two_phones_confirmed_by_the_other_side(
     assert "Player 1a" in page_text(a)  # the seats by name
     check_page(a)
     submit(a, "side0")
+    pips = [a.find_element("id", f"pips{i}") for i in range(4)]
+    assert [x.get_attribute("inputmode") for x in pips] == ["numeric"] * 4  # the phone's number keypad
     for n in range(1, 7):
         enter_gaple_out(a)
         check_page(a)

@@ -75,7 +75,12 @@ class HandRow:
     number: int
     text: str
     points: tuple[int, int]
-    totals: tuple[int, int]
+    totals: tuple[int, int]  # after this hand, in its game (tavla: the match score)
+    game: int = 1  # dominoes: the game of the match this hand belongs to
+
+
+def _pair(value: Any) -> tuple[int, int]:
+    return int(value[0]), int(value[1])
 
 
 @dataclass(frozen=True)
@@ -419,26 +424,20 @@ def page(db: Database, token: str) -> TablePage | None:
         if res is not None and family == "tavla":
             for i, (e, g) in enumerate(zip(entries, res["games"], strict=False), start=1):
                 rows.append(
-                    HandRow(i, _describe(family, e, sides, seats), tuple(g["points"]), tuple(g["score"]))
-                )  # type: ignore[arg-type]
-            totals = tuple(res["score"])  # type: ignore[assignment]
+                    HandRow(i, _describe(family, e, sides, seats), _pair(g["points"]), _pair(g["score"]))
+                )
+            totals = _pair(res["score"])
             crawford = bool(res["games"][-1].get("crawford")) if res["games"] else False
         elif res is not None:
             k = 0
-            for gm in res["games"]:
+            for game_no, gm in enumerate(res["games"], start=1):
                 for h in gm["hands"]:
                     if k < len(entries):
-                        rows.append(
-                            HandRow(
-                                k + 1,
-                                _describe(family, entries[k], sides, seats),
-                                tuple(h["points"]),  # type: ignore[arg-type]
-                                tuple(h["totals"]),  # type: ignore[arg-type]
-                            )
-                        )
+                        text = _describe(family, entries[k], sides, seats)
+                        rows.append(HandRow(k + 1, text, _pair(h["points"]), _pair(h["totals"]), game_no))
                     k += 1
-            totals = tuple(res["games"][-1]["totals"]) if res["games"] else (0, 0)  # type: ignore[assignment]
-            games_won = tuple(res["games_won"])  # type: ignore[assignment]
+            totals = _pair(res["games"][-1]["totals"]) if res["games"] else (0, 0)
+            games_won = _pair(res["games_won"])
         return TablePage(
             ref=ref,
             event_name=ev.name,
@@ -458,7 +457,11 @@ def page(db: Database, token: str) -> TablePage | None:
             winner=None if m.winner is None else (0 if m.winner == m.side_a else 1),
             match_length=params.get("match_length") if family == "tavla" else None,
             crawford=crawford,
-            finished_side=ts.finished_side if ts is not None and m.status == "pending" else None,
+            finished_side=(
+                ts.finished_side
+                if ts is not None and ts.state == "awaiting" and m.status == "pending"
+                else None
+            ),
             confirmed_by=ts.confirmed_by if ts is not None and ts.state == "confirmed" else "",
             referee=m.referee,
             referee_called=called,
@@ -579,6 +582,8 @@ def post_entry(
                 other=p.sides[1 - side]
             )
         _set_state(db, ref, "started", None, "")
+        if p.family == "tavla":
+            return _("Game {n} saved.").format(n=res.entries)
         return _("Hand {n} saved.").format(n=res.entries)
 
     return _idempotent(db, ref, client_id, "entry", work)
@@ -596,7 +601,7 @@ def undo(db: Database, ref: TableRef, *, client_id: str, version: int | None, ad
             if m.scorer or m.counter:
                 RS.reset_confirmation(m)
         _set_state(db, ref, "started", None, "")
-        return _("The last hand was undone.")
+        return _("The last game was undone.") if p.family == "tavla" else _("The last hand was undone.")
 
     return _idempotent(db, ref, client_id, "undo", work)
 
@@ -620,31 +625,20 @@ def confirm(
                     other=p.sides[1 - side]
                 ),
             )
-        if p.finished_side is None:  # finished at the desk: the side on the phone approves first
-            res = RS.confirm(
-                db,
-                actor,
-                ref.event_id,
-                ref.round_no,
-                ref.table_no,
-                side,
-                p.sides[side],
-                expected_version=p.version,
-            )
-            if res.status != "confirmed":
-                _set_state(db, ref, "awaiting", side, p.sides[side])
-                return _("Approved. {other} now confirms the result.").format(other=p.sides[1 - side])
-        else:
-            RS.confirm(
-                db,
-                actor,
-                ref.event_id,
-                ref.round_no,
-                ref.table_no,
-                side,
-                p.sides[side],
-                expected_version=p.version,
-            )
+        # finished at the desk (no side recorded): the side on the phone approves first, the other confirms
+        res = RS.confirm(
+            db,
+            actor,
+            ref.event_id,
+            ref.round_no,
+            ref.table_no,
+            side,
+            p.sides[side],
+            expected_version=p.version,
+        )
+        if res.status != "confirmed":
+            _set_state(db, ref, "awaiting", side, p.sides[side])
+            return _("Approved. {other} now confirms the result.").format(other=p.sides[1 - side])
         _set_state(db, ref, "confirmed", side, p.sides[side])
         return _("Confirmed at the table by {name}.").format(name=p.sides[side])
 
