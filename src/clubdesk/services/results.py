@@ -198,12 +198,14 @@ def add_entry(
     *,
     game_no: int = 1,
     override: str | None = None,
+    expected_version: int | None = None,
 ) -> TableResult:
     """Save one hand or game as entered (its own transaction: a crash loses nothing already saved). An
-    impossible entry is refused and nothing is written."""
+    impossible entry is refused and nothing is written. ``expected_version``: the table's version the
+    phone's page showed (issue 27); changed since, the hand is refused."""
     with db.session() as s:
         ev = R.get_event(s, event_id)
-        rnd, m = _open_table(s, actor, ev, round_no, table_no, override)
+        rnd, m = _open_table(s, actor, ev, round_no, table_no, override, expected_version)
         if m.status in ("confirmed",) and override is None:
             raise ServiceError(
                 "already-confirmed",
