@@ -107,7 +107,9 @@ def main() -> int:
         # server nobody listens on is refused with the translated one-line message, not an ImportError
         url = "postgresql+psycopg://clubdesk@127.0.0.1:9/clubdesk"
         print("$", cli, "--db", url, "info", flush=True)
-        refused = subprocess.run([cli, "--db", url, "info"], env=env, capture_output=True, text=True, timeout=120)
+        refused = subprocess.run(
+            [cli, "--db", url, "info"], env=env, capture_output=True, text=True, timeout=120
+        )
         check(
             refused.returncode == 1
             and "cannot be reached" in refused.stderr
