@@ -40,7 +40,8 @@ need_packages() {
 # to the distribution; these are the ones Qt opens at run time) and a font for the window: the .deb's Depends, and installed here for the smoke test.
 RUNTIME_DEPENDS=(libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libfreetype6 libdbus-1-3
   libglib2.0-0 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 libxcb-shape0
-  libxcb-xinerama0 libxcb-randr0 libxcb-xkb1 fonts-dejavu-core)
+  libxcb-xinerama0 libxcb-randr0 libxcb-xkb1 fonts-dejavu-core
+  libpq5)  # the club server (issue 25): psycopg loads Debian's libpq at run time (not a NEEDED entry)
 
 need_packages python3-venv dpkg-dev file desktop-file-utils appstream poppler-utils "${RUNTIME_DEPENDS[@]}"
 

@@ -103,6 +103,20 @@ def main() -> int:
         fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True).stdout
         check("DejaVuSans" in fonts, "DejaVu Sans embedded in the PDF")
 
+        # issue 25: the club server's driver (psycopg with its own libpq) and the keyring are in the bundle: a
+        # server nobody listens on is refused with the translated one-line message, not an ImportError
+        url = "postgresql+psycopg://clubdesk@127.0.0.1:9/clubdesk"
+        print("$", cli, "--db", url, "info", flush=True)
+        refused = subprocess.run(
+            [cli, "--db", url, "info"], env=env, capture_output=True, text=True, timeout=120
+        )
+        check(
+            refused.returncode == 1
+            and "cannot be reached" in refused.stderr
+            and "Traceback" not in refused.stderr,
+            f"a club server that does not answer is one clear refusal: {refused.stderr.strip()[-300:]}",
+        )
+
         proc = run([gui, "--demo", "--quit-after", str(args.quit_after)], env, timeout=120)
         log = (home / "data" / "logs" / "clubdesk.log").read_text(encoding="utf-8")
         check(f"opened {db}" in log, "clubdesk --demo opened the window offscreen and quit by its timer")
