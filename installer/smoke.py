@@ -24,9 +24,13 @@ import argparse
 import json
 import os
 import shutil
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 
@@ -48,6 +52,12 @@ def run(args: list[str], env: dict[str, str], timeout: int = 180) -> subprocess.
         print(proc.stdout[-2000:], proc.stderr[-4000:], sep="\n", file=sys.stderr)
         raise SystemExit(f"smoke: {args[0]} exited {proc.returncode}")
     return proc
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
 def check(condition: bool, what: str) -> None:
@@ -116,6 +126,31 @@ def main() -> int:
             and "Traceback" not in refused.stderr,
             f"a club server that does not answer is one clear refusal: {refused.stderr.strip()[-300:]}",
         )
+
+        # issue 27: the phones' web server runs from the bundle (uvicorn, Starlette, Jinja2, the static files)
+        port = free_port()
+        serve = [cli, "--db", str(db), "--json", "serve", "--port", str(port)]
+        print("$", " ".join(serve), flush=True)
+        server = subprocess.Popen(serve, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            started = json.loads(server.stdout.readline() or "{}") if server.stdout else {}
+            check(bool(started.get("urls")), f"clubdesk-cli serve started: {started}")
+            base = f"http://127.0.0.1:{port}"
+            css = urllib.request.urlopen(f"{base}/static/clubdesk.css", timeout=10)
+            check(css.status == 200 and b"{" in css.read(), "the stylesheet of the phones is served")
+            try:
+                urllib.request.urlopen(f"{base}/t/not-a-token", timeout=10)
+                check(False, "an unknown table token is refused")
+            except urllib.error.HTTPError as err:
+                check(err.code == 404, f"an unknown table token is a plain 404 ({err.code})")
+        finally:
+            server.send_signal(signal.SIGTERM)
+            try:
+                code = server.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                code = -1
+        check(code == 0, f"clubdesk-cli serve stops cleanly when told to (SIGTERM; exit {code})")
 
         proc = run([gui, "--demo", "--quit-after", str(args.quit_after)], env, timeout=120)
         log = (home / "data" / "logs" / "clubdesk.log").read_text(encoding="utf-8")
