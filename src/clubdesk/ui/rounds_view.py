@@ -2,7 +2,8 @@
 the table call with its countdown and one-action forfeits, and the pairing wizard.
 
 Keyboard: Ctrl+P pair the next round (wizard), Ctrl+T (or a QR scanner) to the table field — type a table
-number or scan ``CLUBDESK:TABLE:<event>:<round>:<table>`` and Enter opens the table; Ctrl+L back to the
+number or scan ``CLUBDESK:TABLE:<event>:<round>:<table>`` (or, while table entry on phones is on, the
+sheet's table address ``http://…/t/<token>``) and Enter opens the table; Ctrl+L back to the
 tables list (Enter opens the selected table); in a table: the scorer's initials once (the last ones given
 are offered, selected: Enter keeps them), then the entry form (see ``clubdesk.ui.score_entry``); Ctrl+1/Ctrl+2
 are the window's, so side approvals are Alt+A and Alt+B; Ctrl+I opens the incident form for the table.
@@ -54,6 +55,7 @@ from clubdesk.ui.models.tables_model import (
     COL_A,
     COL_APPROVED,
     COL_B,
+    COL_PHONES,
     COL_STATE,
     FILTERS,
     TABLE_ROLE,
@@ -68,6 +70,27 @@ from clubdesk.ui.widgets.fit import DropColumns, elided, fit_combo, fit_combos
 from clubdesk.ui.widgets.name_field import NameField
 
 QR_PREFIX = "CLUBDESK:TABLE:"
+TOKEN_PATH = "/t/"  # issue 27: a table's address on the phones, http://<desk>:<port>/t/<token>
+
+
+def parse_table_url(text: str) -> str | None:
+    """The token of a table's address as the sheet's QR carries it while table entry is on
+    (``http://192.168.1.20:8080/t/<token>``, a trailing slash or query allowed); None when it is not one."""
+    from urllib.parse import urlsplit
+
+    text = text.strip()
+    if not text.lower().startswith(("http://", "https://")):
+        return None
+    try:
+        path = urlsplit(text).path
+    except ValueError:
+        return None
+    if not path.startswith(TOKEN_PATH):
+        return None
+    token = path[len(TOKEN_PATH) :].strip("/")
+    if not token or "/" in token or not all(c.isalnum() or c in "-_" for c in token):
+        return None
+    return token
 
 
 def parse_table_query(text: str) -> tuple[int | None, int | None, int] | None:
@@ -852,8 +875,9 @@ class RoundsSection(QWidget):
         self.view.setWordWrap(False)
         self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.view.activated.connect(self._activated)
-        # a narrow list (a table open beside it on a laptop) drops the approvals first: the panel shows them
-        DropColumns(self.view, COL_A, [COL_APPROVED], min_stretch=110)
+        # a narrow list (a table open beside it on a laptop) drops the approvals first: the panel shows them;
+        # then the phones' state (issue 27), which the State column sums up
+        DropColumns(self.view, COL_A, [COL_APPROVED, COL_PHONES], min_stretch=110)
 
         top = QHBoxLayout()
         top.addWidget(QLabel(_("Event")))
@@ -991,7 +1015,7 @@ class RoundsSection(QWidget):
             if self.round.status == "proposed"
             else ""
         )
-        self.model.set_rows(self.round.tables)
+        self.model.set_rows(self.round.tables, self._phones(ev.id, int(r)))
         counts: dict[str, int] = {}
         for t in self.round.tables:
             counts[t.status] = counts.get(t.status, 0) + 1
@@ -1000,6 +1024,19 @@ class RoundsSection(QWidget):
             + ", ".join(f"{n} {state_label(s)}" for s, n in sorted(counts.items(), key=lambda x: -x[1]))
         )
         self._tick()
+
+    def _phones(self, event_id: int, round_no: int) -> dict[int, Any]:
+        """Each table's state on the phones (issue 27), {} when table entry never ran for the round."""
+        try:
+            from clubdesk.services import table_entry
+        except ImportError:  # pragma: no cover - the web part is always installed with the desk
+            return {}
+        try:
+            if not table_entry.tokens(self.state.db, event_id, round_no):
+                return {}
+            return dict(table_entry.table_status(self.state.db, event_id, round_no))
+        except (ServiceError, DatabaseError):
+            return {}
 
     def _data_changed(self, section: str) -> None:
         if section in ("events", "desk"):
@@ -1079,6 +1116,15 @@ class RoundsSection(QWidget):
 
     def open_from_field(self) -> None:
         parsed = parse_table_query(self.table_field.text())
+        token = parse_table_url(self.table_field.text()) if parsed is None else None
+        if token is not None:  # issue 27: the sheet's QR carries the table's address while table entry is on
+            from clubdesk.services import table_entry
+
+            ref = table_entry.table_for_token(self.state.db, token)
+            if ref is None:
+                self.info.setText(_("That table address is not one of this club's tables."))
+                return
+            parsed = (ref.event_id, ref.round_no, ref.table_no)
         if parsed is None:
             self.info.setText(_("Type a table number or scan a table's QR code."))
             return
