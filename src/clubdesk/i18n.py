@@ -12,6 +12,10 @@ This module imports neither Qt nor SQLAlchemy, so the pure engines may use it.
 from __future__ import annotations
 
 import gettext as _gettext
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import lru_cache
 from pathlib import Path
 
 DOMAIN = "clubdesk"
@@ -22,6 +26,8 @@ LANGUAGE_NAMES: dict[str, str] = {"en": "English", "id": "Bahasa Indonesia", "es
 
 _current: _gettext.NullTranslations = _gettext.NullTranslations()
 _current_lang = "en"
+# issue 27: a web request's own language (the table pages), never the desk window's process-wide one
+_local: ContextVar[tuple[str, _gettext.NullTranslations] | None] = ContextVar("clubdesk_lang", default=None)
 
 
 class _PseudoTranslations(_gettext.NullTranslations):
@@ -83,17 +89,39 @@ def retranslate(text: str, msgids: tuple[str, ...]) -> str:
     return text
 
 
+@lru_cache(maxsize=8)
+def _catalog(lang: str) -> _gettext.NullTranslations:
+    if lang == PSEUDO:
+        return _PseudoTranslations()
+    return _gettext.translation(DOMAIN, localedir=str(locale_dir()), languages=[lang], fallback=True)
+
+
+@contextmanager
+def language_context(lang: str) -> Iterator[str]:
+    """Within the block (this thread / asyncio task only) :func:`_` translates into ``lang``; the
+    process-wide language of the desk window is untouched (issue 27: each phone in its own language)."""
+    lang = lang if lang in LANGUAGES or lang == PSEUDO else "en"
+    token = _local.set((lang, _catalog(lang)))
+    try:
+        yield lang
+    finally:
+        _local.reset(token)
+
+
 def current_language() -> str:
-    return _current_lang
+    local = _local.get()
+    return _current_lang if local is None else local[0]
 
 
 def _(message: str) -> str:
     """Translate ``message`` into the current language."""
-    return _current.gettext(message)
+    local = _local.get()
+    return (_current if local is None else local[1]).gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    return _current.ngettext(singular, plural, n)
+    local = _local.get()
+    return (_current if local is None else local[1]).ngettext(singular, plural, n)
 
 
 def N_(message: str) -> str:

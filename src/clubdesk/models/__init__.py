@@ -30,3 +30,6 @@ __all__ += ["Appeal", "ClubIncidentKind", "Incident", "Penalty"]
 from clubdesk.models.staff import StaffAccount  # noqa: E402
 
 __all__ += ["StaffAccount"]
+from clubdesk.models.table_entry import RefereeCall, TablePost, TableState, TableToken  # noqa: E402
+
+__all__ += ["RefereeCall", "TablePost", "TableState", "TableToken"]

@@ -21,13 +21,18 @@ class Role(StrEnum):
     SECRETARY = "secretary"
     REFEREE = "referee"
     SCORER = "scorer"
+    TABLE = "table"  # issue 27: a player's phone at a table (audited with the table and its address)
 
 
 ROLE_LABELS = {
     Role.SECRETARY: N_("Secretary"),
     Role.REFEREE: N_("Referee"),
     Role.SCORER: N_("Scorer"),
+    # TRANSLATORS: the audit log's role of a result entered on a player's phone at the table
+    Role.TABLE: N_("Table phone"),
 }
+# the roles a person at the desk can hold (the phones' role is not one of them)
+DESK_ROLES: tuple[Role, ...] = (Role.SECRETARY, Role.REFEREE, Role.SCORER)
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from clubdesk.services import formats as F
 from clubdesk.services import reports as RP
 from clubdesk.services import rounds as R
 from clubdesk.services.base import ServiceError
+from clubdesk.services.text import fold
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,7 @@ class HallName:
     side: str
     table: int
     opponent: str  # "" for a bye
+    folded: str = ""  # the name lower-case without accents, for the page's filter (Şükrü found by "sukru")
 
 
 @dataclass(frozen=True)
@@ -145,9 +147,9 @@ def round_view(db: Database, event_id: int, round_no: int | None = None) -> Hall
             entrant = ids[k] if k < len(ids) else None
             members = [nm for _num, nm in who[entrant].members] if entrant in who else []
             if len(members) > 1:  # a pair or a team: each player finds his own name
-                lines += [HallName(nm, me.name, table, opponent) for nm in members]
+                lines += [HallName(nm, me.name, table, opponent, fold(nm)) for nm in members]
             else:
-                lines.append(HallName(me.name, "", table, opponent))
+                lines.append(HallName(me.name, "", table, opponent, fold(me.name)))
     key = collator()  # the page's language: Turkish Ç after C, Spanish Ñ after N
     lines.sort(key=lambda x: (key(x.name), x.name, x.table))
     locked = all(t.locked for t in rv.tables) if rv.tables else False

@@ -198,12 +198,14 @@ def add_entry(
     *,
     game_no: int = 1,
     override: str | None = None,
+    expected_version: int | None = None,
 ) -> TableResult:
     """Save one hand or game as entered (its own transaction: a crash loses nothing already saved). An
-    impossible entry is refused and nothing is written."""
+    impossible entry is refused and nothing is written. ``expected_version``: the table's version the
+    phone's page showed (issue 27); changed since, the hand is refused."""
     with db.session() as s:
         ev = R.get_event(s, event_id)
-        rnd, m = _open_table(s, actor, ev, round_no, table_no, override)
+        rnd, m = _open_table(s, actor, ev, round_no, table_no, override, expected_version)
         if m.status in ("confirmed",) and override is None:
             raise ServiceError(
                 "already-confirmed",
@@ -526,6 +528,7 @@ def confirm(
     *,
     override: str | None = None,
     member: str | None = None,
+    expected_version: int | None = None,
 ) -> TableResult:
     """One side approves the result (rules G13, E6, T8c): side 0's scorer, side 1's counter. The result
     is final when both have approved. Refused while the sheet is incomplete. ``member``: the player of
@@ -537,7 +540,7 @@ def confirm(
         raise ServiceError("initials-required", _("Write the name or initials of who approves."))
     with db.session() as s:
         ev = R.get_event(s, event_id)
-        _rnd, m = _open_table(s, actor, ev, round_no, table_no, override)
+        _rnd, m = _open_table(s, actor, ev, round_no, table_no, override, expected_version)
         if member:
             player = _side_member(s, m, side, member, _("scorer") if side == 0 else _("counter"))
             initials = player.name

@@ -994,6 +994,9 @@ def publish_round(
             if forfeited:
                 after_change(s, ev)
         out = view(s, ev, rnd)
+        from clubdesk.services.table_entry import ensure_in
+
+        ensure_in(s, ev.id, rnd.number)  # issue 27: every table of the round gets its phones' token
         audit(
             s,
             actor,
@@ -1078,6 +1081,9 @@ def unpublish_round(
         rnd.start_at = None
         for m in ms:
             m.seats = ""
+        from clubdesk.services.table_entry import drop_tokens
+
+        drop_tokens(s, ev.id, rnd.number)  # issue 27: the withdrawn tables' phone pages open nothing
         earlier = [r for r in rounds[:-1] if r.status != "proposed"]
         ev.current_round = earlier[-1].number if earlier else 0
         out = view(s, ev, rnd)

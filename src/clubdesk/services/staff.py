@@ -21,7 +21,7 @@ from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
 from clubdesk.models.staff import StaffAccount
-from clubdesk.services.base import Actor, Role, ServiceError, audit
+from clubdesk.services.base import DESK_ROLES, Actor, Role, ServiceError, audit
 from clubdesk.services.permissions import require
 
 MAX_FAILURES = 5
@@ -104,6 +104,8 @@ def add_staff(db: Database, actor: Actor, name: str, role: Role | str, pin: str)
     name, pin = _check_name(name), _check_pin(pin)
     try:
         role = Role(role)
+        if role not in DESK_ROLES:  # issue 27: the phones' role is no person's account
+            raise ValueError(role)
     except ValueError:
         raise ServiceError("bad-role", _("Unknown role: {role}").format(role=role)) from None
     with db.session() as s:

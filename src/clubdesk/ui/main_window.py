@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 from clubdesk import i18n
 from clubdesk.i18n import LANGUAGE_NAMES, _
 from clubdesk.services import settings as settings_service
-from clubdesk.services.base import ROLE_LABELS, Actor, Role
+from clubdesk.services.base import DESK_ROLES, ROLE_LABELS, Actor, Role
 from clubdesk.ui.sections import SECTIONS, Section, load_factory
 from clubdesk.ui.shortcuts import first_field, leave_tables_by_tab, tab_pages
 from clubdesk.ui.state import DeskState
@@ -90,7 +90,7 @@ class ActorDialog(QDialog):
         self.name = QComboBox()
         self.name.setEditable(True)
         self.role = QComboBox()
-        for role in Role:
+        for role in DESK_ROLES:
             self.role.addItem(_(ROLE_LABELS[role]), role)
         recent = state.recent_actors()
         others = [a for a in recent if a != state.actor]

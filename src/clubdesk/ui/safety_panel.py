@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 from clubdesk.db import Database, DatabaseError
 from clubdesk.i18n import _
 from clubdesk.services import safety, staff
-from clubdesk.services.base import ROLE_LABELS, Actor, Role, ServiceError
+from clubdesk.services.base import DESK_ROLES, ROLE_LABELS, Actor, Role, ServiceError
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.theme import themed
 
@@ -128,7 +128,7 @@ class DataSafetyPanel(QWidget):
         self.new_name.setPlaceholderText(_("Name"))
         self.new_role = QComboBox()
         self.new_role.setObjectName("staffRole")
-        for role in Role:
+        for role in DESK_ROLES:
             self.new_role.addItem(_(ROLE_LABELS[role]), role)
         self.new_pin = QLineEdit()
         self.new_pin.setObjectName("staffPin")

@@ -19,68 +19,22 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from clubdesk import i18n
 from clubdesk.db import Database, DataVersion
-from clubdesk.i18n import LANGUAGE_NAMES, LANGUAGES, _, ngettext
+from clubdesk.i18n import LANGUAGE_NAMES, LANGUAGES
 from clubdesk.services import hall as H
 from clubdesk.services.base import ServiceError
+from clubdesk.web.render import render, request_language
+from clubdesk.web.security import LANG_COOKIE
 
-TEMPLATES = Path(__file__).resolve().parent / "templates"
-LANG_COOKIE = "clubdesk_lang"
 REFRESH_SECONDS = 5  # the script fetches the page's content again this often
 CACHE_SECONDS = 1.0  # on the club server (no data version): what a page shows is at most this old
-
-_env: Environment | None = None
-
-
-def _language(lang: str) -> Any:
-    """The request's language around a rendering (27a's ``i18n.language_context``)."""
-    return i18n.language_context(lang)
-
-
-def environment() -> Environment:
-    """The hall's Jinja2 environment: autoescaped, ``_``/``ngettext`` from ClubDesk's catalogs (in the
-    request's language, set around each rendering)."""
-    global _env
-    if _env is None:
-        env = Environment(
-            loader=FileSystemLoader(str(TEMPLATES)),
-            autoescape=select_autoescape(["html"]),
-            extensions=["jinja2.ext.i18n"],
-            trim_blocks=True,
-            lstrip_blocks=True,
-        )
-        env.install_gettext_callables(  # type: ignore[attr-defined]
-            lambda m: _(m), lambda s, p, n: ngettext(s, p, n), newstyle=True
-        )
-        from clubdesk.services.text import fold
-
-        env.filters["fold"] = fold  # "where do I play?": Şükrü found by typing sukru
-        _env = env
-    return _env
-
-
-def request_language(request: Request) -> str:
-    """``?lang=`` (the page's switch), the cookie it left, else the browser's first language we have."""
-    asked = request.query_params.get("lang", "")
-    if asked in LANGUAGES:
-        return asked
-    cookie = request.cookies.get(LANG_COOKIE, "")
-    if cookie in LANGUAGES:
-        return cookie
-    for part in request.headers.get("accept-language", "").split(","):
-        code = part.split(";")[0].strip().lower().split("-")[0]
-        if code in LANGUAGES:
-            return code
-    return "en"
 
 
 # ------------------------------------------------------------------------------------------ the cache
@@ -130,22 +84,17 @@ def _db(request: Request) -> Database:
 
 def _page(request: Request, template: str, status: int = 200, **values: Any) -> Response:
     lang = request_language(request)
-    with _language(lang):
-        html = (
-            environment()
-            .get_template(template)
-            .render(
-                lang=lang,
-                languages=[(code, LANGUAGE_NAMES[code]) for code in LANGUAGES],
-                refresh=REFRESH_SECONDS,
-                path=request.url.path,
-                **values,
-            )
-        )
-    response = HTMLResponse(html, status_code=status)
-    response.headers["Cache-Control"] = "no-store"
+    response = render(
+        template,
+        lang,
+        status_code=status,
+        languages=[(code, LANGUAGE_NAMES[code]) for code in LANGUAGES],
+        refresh=REFRESH_SECONDS,
+        path=request.url.path,
+        **values,
+    )
     if request.query_params.get("lang", "") in LANGUAGES:
-        response.set_cookie(LANG_COOKIE, lang, max_age=365 * 24 * 3600, samesite="lax")
+        response.set_cookie(LANG_COOKIE, lang, path="/", max_age=365 * 86400, samesite="lax")
     return response
 
 
@@ -163,7 +112,7 @@ def _values(request: Request, kind: str, make: Callable[[Database], Any], *key: 
     lang = request_language(request)
 
     def build() -> Any:
-        with _language(lang):
+        with i18n.language_context(lang):
             return make(db)
 
     return CACHE.get(db, (kind, lang, *key), build)

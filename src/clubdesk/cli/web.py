@@ -1,0 +1,74 @@
+"""Table entry on phones from the command line (issue 27): ``serve [--host H] [--port P]`` runs the web app
+without a window; it prints its addresses and runs until Ctrl+C (or SIGTERM), then stops cleanly. It binds
+only where it is told: the loopback by default, ``--host`` the hall network's address (``0.0.0.0``: all)."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+from typing import Any
+
+from clubdesk.cli.core import Context, Output, add_command
+from clubdesk.i18n import _
+
+
+def register(sub: Any) -> None:
+    from clubdesk.web.server import DEFAULT_HOST, DEFAULT_PORT
+
+    p = add_command(sub, "serve", cmd_serve, _("serve the table entry pages to the players' phones"))
+    p.add_argument(
+        "--host",
+        default=DEFAULT_HOST,
+        help=_(
+            "the address to serve on (default: this computer only; the hall network's address for phones)"
+        ),
+    )
+    p.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help=_("the port (default: {port})").format(port=DEFAULT_PORT),
+    )
+
+
+def cmd_serve(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.web.server import TableServer, local_addresses
+
+    server = TableServer(ctx.database(), args.host, args.port)
+    server.start()
+    stop = threading.Event()
+
+    def ask_stop(_sig: int, _frame: object) -> None:
+        stop.set()
+
+    old = signal.signal(signal.SIGTERM, ask_stop)
+    try:
+        if ctx.json:
+            import json
+
+            print(json.dumps({"urls": server.urls, "addresses": local_addresses()}), flush=True)
+        else:
+            print(_("Table entry is served at:"), flush=True)
+            for url in server.urls:
+                print(f"  {url}", flush=True)
+            if args.host in ("127.0.0.1", "localhost", "::1"):
+                print(
+                    _(
+                        "Only this computer can open it. "
+                        "For the phones, serve on the hall network's address: {a}"
+                    ).format(a=", ".join(a for a in local_addresses() if not a.startswith("127.")) or "-"),
+                    flush=True,
+                )
+            print(_("Press Ctrl+C to stop."), flush=True)
+        try:
+            while not stop.wait(0.5):
+                pass
+        except KeyboardInterrupt:
+            pass
+    finally:
+        signal.signal(signal.SIGTERM, old)
+        server.stop()
+    sys.stdout.flush()
+    return Output({"stopped": True, "urls": server.urls}, _("The server has stopped."))

@@ -1,0 +1,657 @@
+"""Results entered at the table on the players' phones (issue 27).
+
+Publishing a round gives each table a random token (>= 128 bits, :func:`ensure_tokens`); the token opens
+that table only, through the web app (``clubdesk.web``). Every hand goes through the same services the
+desk uses (:mod:`clubdesk.services.results`), so the rules engine validates it and a refused hand stores
+nothing. Both sides approve (rules G13, E6, T8c): the side that enters the last hand approves with it, the
+other side confirms on its phone ("confirmed at the table by …"); a dispute or the referee's decision at
+the desk wins. Every post carries a page-made id, stored once: a retry on a flaky Wi-Fi stores the hand
+once; a post made on a page older than the table (the desk or the other phone changed it) is refused.
+Each change is audited with role "table", the table and the phone's network address.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from clubdesk.db import Database
+from clubdesk.games import EntryError, load_ruleset, replay
+from clubdesk.i18n import _
+from clubdesk.models.base import utcnow
+from clubdesk.models.event import Event
+from clubdesk.models.result import Match, ResultEntry
+from clubdesk.models.round import Round
+from clubdesk.models.table_entry import RefereeCall, TablePost, TableState, TableToken
+from clubdesk.services import results as RS
+from clubdesk.services import rounds as R
+from clubdesk.services.base import Actor, Role, ServiceError, audit
+
+TOKEN_BYTES = 24  # secrets.token_urlsafe(24): 192 random bits, 32 characters
+STATES = ("not_started", "in_play", "awaiting_confirmation", "confirmed_at_table", "entered_at_desk")
+CLIENT_ID_MAX = 64
+
+
+@dataclass(frozen=True)
+class TableRef:
+    event_id: int
+    round_no: int
+    table_no: int
+    token: str
+
+
+@dataclass(frozen=True)
+class TableStatus:
+    """A table as the desk's Rounds screen shows it: ``state`` one of :data:`STATES`."""
+
+    state: str
+    hands: int
+    referee_called: bool
+    version: int = 0
+    confirmed_by: str = ""
+    match_status: str = ""
+
+
+@dataclass(frozen=True)
+class RefereeCallView:
+    id: int
+    event_id: int
+    round_no: int
+    table_no: int
+    at: datetime
+    handled: bool
+    handled_by: str
+
+
+@dataclass(frozen=True)
+class HandRow:
+    number: int
+    text: str
+    points: tuple[int, int]
+    totals: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class TablePage:
+    """Everything a table page shows, read in one transaction (plain data, no ORM objects)."""
+
+    ref: TableRef
+    event_name: str
+    ruleset: str
+    family: str  # gaple, domino, tavla
+    sides: tuple[str, str]
+    seats: tuple[str, ...] | None  # the players at seats 1-4 (dominoes pairs), None otherwise
+    match_status: str
+    state: str
+    version: int
+    read_only: str  # "" when entries may be made; else why not (translated)
+    rows: tuple[HandRow, ...]
+    totals: tuple[int, int]
+    games_won: tuple[int, int]
+    score: tuple[int, int]
+    finished: bool
+    winner: int | None
+    match_length: int | None
+    crawford: bool
+    finished_side: int | None
+    confirmed_by: str
+    referee: str
+    referee_called: bool
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def live_key(self) -> str:
+        """Changes whenever anything the page shows changes (the live poll compares it)."""
+        return f"{self.version}.{self.state}.{int(self.referee_called)}.{self.match_status}"
+
+
+@dataclass(frozen=True)
+class PostOutcome:
+    message: str
+    duplicate: bool = False
+
+
+# ------------------------------------------------------------------------------------------ tokens
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def ensure_in(s: Session, event_id: int, round_no: int) -> dict[int, str]:
+    """Every two-sided table of the round has its token (in the caller's transaction); idempotent."""
+    rnd = s.scalar(select(Round).where(Round.event_id == event_id, Round.number == round_no))
+    if rnd is None:
+        return {}
+    have = {
+        t.table_no: t.token
+        for t in s.scalars(
+            select(TableToken).where(TableToken.event_id == event_id, TableToken.round_no == round_no)
+        )
+    }
+    for m in s.scalars(select(Match).where(Match.round_id == rnd.id)):
+        if m.side_b is not None and m.table_no not in have:
+            tok = new_token()
+            s.add(TableToken(event_id=event_id, round_no=round_no, table_no=m.table_no, token=tok))
+            have[m.table_no] = tok
+    s.flush()
+    return dict(sorted(have.items()))
+
+
+def ensure_tokens(db: Database, actor: Actor, event_id: int, round_no: int) -> dict[int, str]:
+    """The tokens of a round's tables, made for the tables that have none (publishing calls this)."""
+    with db.session() as s:
+        R.find_round(s, R.get_event(s, event_id), round_no)
+        return ensure_in(s, event_id, round_no)
+
+
+def drop_tokens(s: Session, event_id: int, round_no: int) -> None:
+    """An unpublished round's tokens open nothing any more (in the caller's transaction)."""
+    for t in s.scalars(
+        select(TableToken).where(TableToken.event_id == event_id, TableToken.round_no == round_no)
+    ):
+        s.delete(t)
+
+
+def tokens(db: Database, event_id: int, round_no: int) -> dict[int, str]:
+    with db.read_session() as s:
+        rows = s.execute(
+            select(TableToken.table_no, TableToken.token).where(
+                TableToken.event_id == event_id, TableToken.round_no == round_no
+            )
+        ).all()
+    return {int(t): str(tok) for t, tok in sorted(rows)}
+
+
+def table_for_token(db: Database, token: str) -> TableRef | None:
+    if not token or len(token) > 64:
+        return None
+    with db.read_session() as s:
+        row = s.scalar(select(TableToken).where(TableToken.token == token))
+        if row is None:
+            return None
+        return TableRef(row.event_id, row.round_no, row.table_no, row.token)
+
+
+# ------------------------------------------------------------------------------------------ status
+
+
+def _state_of(m: Match, ts: TableState | None, hands: int) -> str:
+    if m.status == "confirmed" or m.status == "bye" or m.kind != "played":
+        if ts is not None and ts.state == "confirmed" and m.status == "confirmed" and not m.referee:
+            return "confirmed_at_table"
+        return "entered_at_desk"
+    if m.status in ("pending", "disputed"):
+        return "awaiting_confirmation"
+    if m.status == "in_play" or hands:
+        return "in_play"
+    return "not_started"
+
+
+def table_status(db: Database, event_id: int, round_no: int) -> dict[int, TableStatus]:
+    """Per table of the round: not started, in play (hands so far), awaiting confirmation, confirmed at the
+    table, entered at the desk; and whether the table has called the referee."""
+    with db.read_session() as s:
+        rnd = s.scalar(select(Round).where(Round.event_id == event_id, Round.number == round_no))
+        if rnd is None:
+            return {}
+        matches = list(s.scalars(select(Match).where(Match.round_id == rnd.id)))
+        ids = [m.id for m in matches]
+        counts = dict(
+            s.execute(
+                select(ResultEntry.match_id, func.count())
+                .where(ResultEntry.match_id.in_(ids))
+                .group_by(ResultEntry.match_id)
+            ).all()
+        )
+        states = {t.match_id: t for t in s.scalars(select(TableState).where(TableState.match_id.in_(ids)))}
+        called = set(
+            s.scalars(
+                select(RefereeCall.table_no).where(
+                    RefereeCall.event_id == event_id,
+                    RefereeCall.round_no == round_no,
+                    RefereeCall.handled.is_(False),
+                )
+            )
+        )
+        out: dict[int, TableStatus] = {}
+        for m in matches:
+            n = int(counts.get(m.id, 0))
+            ts = states.get(m.id)
+            out[m.table_no] = TableStatus(
+                _state_of(m, ts, n),
+                n,
+                m.table_no in called,
+                m.version or 0,
+                ts.confirmed_by if ts is not None else "",
+                m.status,
+            )
+        return out
+
+
+def referee_calls(db: Database, event_id: int, *, open_only: bool = False) -> list[RefereeCallView]:
+    with db.read_session() as s:
+        q = select(RefereeCall).where(RefereeCall.event_id == event_id)
+        if open_only:
+            q = q.where(RefereeCall.handled.is_(False))
+        return [
+            RefereeCallView(c.id, c.event_id, c.round_no, c.table_no, c.at, c.handled, c.handled_by)
+            for c in s.scalars(q.order_by(RefereeCall.at, RefereeCall.id))
+        ]
+
+
+def handle_referee_call(db: Database, actor: Actor, call_id: int) -> None:
+    """The desk marks a table's call for the referee as answered."""
+    with db.session() as s:
+        c = s.get(RefereeCall, call_id)
+        if c is None:
+            raise ServiceError("no-call", _("There is no such call for the referee."))
+        if not c.handled:
+            c.handled, c.handled_by, c.handled_at = True, actor.name, utcnow()
+            audit(
+                s,
+                actor,
+                "referee-call-handled",
+                "table",
+                c.id,
+                event_id=c.event_id,
+                round_no=c.round_no,
+                table_no=c.table_no,
+            )
+
+
+# ------------------------------------------------------------------------------------------ the page
+
+
+def phone_actor(ref: TableRef, address: str) -> Actor:
+    """Who a phone's change is audited as: role "table", the table and the phone's network address."""
+    return Actor(f"T{ref.table_no}@{address or '?'}"[:80], Role.TABLE)
+
+
+def _describe(
+    family: str, entry: dict[str, Any], sides: tuple[str, str], seats: tuple[str, ...] | None
+) -> str:
+    def seat(x: object) -> str:
+        if not isinstance(x, int) or not 0 <= x <= 3:
+            return "?"
+        who = seats[x] if seats else _("seat {n}").format(n=x + 1)
+        return f"{who} ({sides[x % 2]})"
+
+    kind = entry.get("type")
+    if kind == "game":
+        w = entry.get("winner")
+        name = sides[w] if w in (0, 1) else "?"
+        how = {"single": _("single"), "gammon": _("gammon"), "backgammon": _("backgammon")}.get(
+            str(entry.get("kind")), str(entry.get("kind"))
+        )
+        text = _("{name} wins: {how}, cube {cube}").format(name=name, how=how, cube=entry.get("cube", 1))
+        return text + (" · " + _("double refused") if entry.get("dropped") else "")
+    if kind in ("out", "domino"):
+        return _("{who} went out").format(who=seat(entry.get("seat")))
+    if kind == "block":
+        return (
+            _("Blocked hand")
+            if entry.get("seat") is None
+            else _("{who} blocked").format(who=seat(entry["seat"]))
+        )
+    if kind == "redeal":
+        return _("Dealt again")
+    if kind == "annulled":
+        return _("Hand annulled")
+    return str(kind)
+
+
+def _ruleset_params(ev: Event, m: Match) -> tuple[str, dict[str, Any]]:
+    family = load_ruleset(ev.ruleset).family
+    return family, RS.match_params(ev, m)
+
+
+def _read_only(ev: Event, rnd: Round, m: Match) -> str:
+    if m.side_b is None:
+        return _("Table {t} is a bye: it has no result to enter.").format(t=m.table_no)
+    if m.locked or rnd.number < (ev.current_round or rnd.number) or rnd.status == "closed":
+        return _("Round {r} is over: this page only shows its result (rule T10).").format(r=rnd.number)
+    if m.status == "disputed":
+        return _("The referee decides this table's result.")
+    if m.status == "confirmed":
+        return _("The result is confirmed.")
+    if m.status == "postponed":
+        return _("This match is postponed.")
+    if m.kind != "played":
+        return _("The desk entered this table's result.")
+    if rnd.status == "proposed":
+        return _("Round {r} is not published yet.").format(r=rnd.number)
+    return ""
+
+
+def page(db: Database, token: str) -> TablePage | None:
+    """The table page's data, or None for a token that opens nothing."""
+    ref = table_for_token(db, token)
+    if ref is None:
+        return None
+    from clubdesk.services import seating
+
+    seats_list = seating.seat_names(db, ref.event_id, ref.round_no, ref.table_no)
+    with db.read_session() as s:
+        ev = R.get_event(s, ref.event_id)
+        rnd, m = R.find_table(s, ev, ref.round_no, ref.table_no)
+        names = R.entrant_names(s, ev.id)
+        sides = (names.get(m.side_a, "?"), names.get(m.side_b, "?") if m.side_b is not None else "—")
+        family, params = _ruleset_params(ev, m)
+        entries = RS.match_entries(s, m).get(1, [])
+        n_hands = len(entries)
+        ts = s.get(TableState, m.id)
+        called = (
+            s.scalar(
+                select(RefereeCall.id).where(
+                    RefereeCall.event_id == ev.id,
+                    RefereeCall.round_no == m.round_no,
+                    RefereeCall.table_no == m.table_no,
+                    RefereeCall.handled.is_(False),
+                )
+            )
+            is not None
+        )
+        seats = tuple(seats_list) if seats_list else None
+        rows: list[HandRow] = []
+        totals = (0, 0)
+        games_won = (0, 0)
+        crawford = False
+        try:
+            res = replay(ev.ruleset, entries, params) if entries else None
+        except EntryError:
+            res = None
+        if res is not None and family == "tavla":
+            for i, (e, g) in enumerate(zip(entries, res["games"], strict=False), start=1):
+                rows.append(
+                    HandRow(i, _describe(family, e, sides, seats), tuple(g["points"]), tuple(g["score"]))
+                )  # type: ignore[arg-type]
+            totals = tuple(res["score"])  # type: ignore[assignment]
+            crawford = bool(res["games"][-1].get("crawford")) if res["games"] else False
+        elif res is not None:
+            k = 0
+            for gm in res["games"]:
+                for h in gm["hands"]:
+                    if k < len(entries):
+                        rows.append(
+                            HandRow(
+                                k + 1,
+                                _describe(family, entries[k], sides, seats),
+                                tuple(h["points"]),  # type: ignore[arg-type]
+                                tuple(h["totals"]),  # type: ignore[arg-type]
+                            )
+                        )
+                    k += 1
+            totals = tuple(res["games"][-1]["totals"]) if res["games"] else (0, 0)  # type: ignore[assignment]
+            games_won = tuple(res["games_won"])  # type: ignore[assignment]
+        return TablePage(
+            ref=ref,
+            event_name=ev.name,
+            ruleset=ev.ruleset,
+            family=family,
+            sides=sides,
+            seats=seats,
+            match_status=m.status,
+            state=_state_of(m, ts, n_hands),
+            version=m.version or 0,
+            read_only=_read_only(ev, rnd, m),
+            rows=tuple(rows),
+            totals=totals,
+            games_won=games_won,
+            score=(m.score_a, m.score_b),
+            finished=m.finished,
+            winner=None if m.winner is None else (0 if m.winner == m.side_a else 1),
+            match_length=params.get("match_length") if family == "tavla" else None,
+            crawford=crawford,
+            finished_side=ts.finished_side if ts is not None and m.status == "pending" else None,
+            confirmed_by=ts.confirmed_by if ts is not None and ts.state == "confirmed" else "",
+            referee=m.referee,
+            referee_called=called,
+            params=params,
+        )
+
+
+# ------------------------------------------------------------------------------------------ posts
+
+_locks_guard = threading.Lock()
+_locks: dict[str, threading.Lock] = {}
+
+
+def _lock_for(token: str) -> threading.Lock:
+    with _locks_guard:
+        return _locks.setdefault(token, threading.Lock())
+
+
+def _seen(db: Database, client_id: str) -> TablePost | None:
+    with db.read_session() as s:
+        row = s.scalar(select(TablePost).where(TablePost.client_id == client_id))
+        if row is not None:
+            s.expunge(row)
+        return row
+
+
+def _remember(db: Database, ref: TableRef, client_id: str, action: str, message: str) -> None:
+    with db.session() as s:
+        s.add(TablePost(client_id=client_id, token=ref.token, action=action, outcome=message))
+
+
+def _check_client_id(client_id: str) -> str:
+    client_id = (client_id or "").strip()
+    if not client_id or len(client_id) > CLIENT_ID_MAX:
+        raise ServiceError("bad-post", _("This form is out of date; the page has been reloaded."))
+    return client_id
+
+
+def _guard(db: Database, ref: TableRef, version: int | None) -> TablePage:
+    p = page(db, ref.token)
+    if p is None:
+        raise ServiceError("no-table", _("This table is not open."))
+    if p.read_only:
+        raise ServiceError("read-only", p.read_only)
+    if version is not None and version != p.version:
+        with db.read_session() as s:
+            _rnd, m = R.find_table(s, R.get_event(s, ref.event_id), ref.round_no, ref.table_no)
+            raise RS.changed_elsewhere(m)
+    return p
+
+
+def _idempotent(db: Database, ref: TableRef, client_id: str, action: str, work: Any) -> PostOutcome:
+    client_id = _check_client_id(client_id)
+    with _lock_for(ref.token):
+        done = _seen(db, client_id)
+        if done is not None:
+            return PostOutcome(done.outcome, duplicate=True)
+        message: str = work()
+        _remember(db, ref, client_id, action, message)
+        return PostOutcome(message)
+
+
+def _set_state(db: Database, ref: TableRef, state: str, side: int | None, name: str) -> None:
+    with db.session() as s:
+        _rnd, m = R.find_table(s, R.get_event(s, ref.event_id), ref.round_no, ref.table_no)
+        ts = s.get(TableState, m.id)
+        if ts is None:
+            ts = TableState(match_id=m.id, state="started", finished_by="", confirmed_by="")
+            s.add(ts)
+        ts.state = state
+        ts.updated_at = utcnow()
+        if state == "awaiting":
+            ts.finished_side, ts.finished_by, ts.confirmed_by = side, name, ""
+        elif state == "confirmed":
+            ts.confirmed_by = name
+        else:
+            ts.finished_side, ts.finished_by, ts.confirmed_by = None, "", ""
+
+
+def check_entry(family: str, entry: dict[str, Any]) -> dict[str, Any]:
+    """The shape a phone's hand must have before the engine judges it (the engine judges the rest)."""
+    allowed = {
+        "gaple": {"out", "block", "redeal"},
+        "domino": {"domino", "block", "annulled"},
+        "tavla": {"game"},
+    }[family]
+    if entry.get("type") not in allowed:
+        raise ServiceError("bad-entry", _("Choose what happened in the hand."))
+    return entry
+
+
+def post_entry(
+    db: Database,
+    ref: TableRef,
+    entry: dict[str, Any],
+    *,
+    client_id: str,
+    version: int | None,
+    side: int,
+    address: str,
+) -> PostOutcome:
+    """One hand (dominoes) or game (tavla) from a phone. The engine refuses an impossible one (its reason,
+    nothing stored). The hand that finishes the match is the entering side's approval (G13, E6, T8c)."""
+    if side not in (0, 1):
+        raise ServiceError("bad-side", _("Say which side you are first."))
+    actor = phone_actor(ref, address)
+
+    def work() -> str:
+        p = _guard(db, ref, version)
+        check_entry(p.family, entry)
+        res = RS.add_entry(
+            db, actor, ref.event_id, ref.round_no, ref.table_no, entry, expected_version=p.version
+        )
+        if res.finished:
+            RS.confirm(db, actor, ref.event_id, ref.round_no, ref.table_no, side, p.sides[side])
+            _set_state(db, ref, "awaiting", side, p.sides[side])
+            return _("The match is finished. {other} now confirms the result.").format(
+                other=p.sides[1 - side]
+            )
+        _set_state(db, ref, "started", None, "")
+        return _("Hand {n} saved.").format(n=res.entries)
+
+    return _idempotent(db, ref, client_id, "entry", work)
+
+
+def undo(db: Database, ref: TableRef, *, client_id: str, version: int | None, address: str) -> PostOutcome:
+    """Undo the last hand, until the result is confirmed."""
+    actor = phone_actor(ref, address)
+
+    def work() -> str:
+        p = _guard(db, ref, version)
+        RS.undo_last_entry(db, actor, ref.event_id, ref.round_no, ref.table_no, expected_version=p.version)
+        with db.session() as s:  # the approval given with the undone hand goes with it
+            _rnd, m = R.find_table(s, R.get_event(s, ref.event_id), ref.round_no, ref.table_no)
+            if m.scorer or m.counter:
+                RS.reset_confirmation(m)
+        _set_state(db, ref, "started", None, "")
+        return _("The last hand was undone.")
+
+    return _idempotent(db, ref, client_id, "undo", work)
+
+
+def confirm(
+    db: Database, ref: TableRef, *, client_id: str, version: int | None, side: int, address: str
+) -> PostOutcome:
+    """The other side confirms the finished match: the result is confirmed at the table (G13, E6, T8c)."""
+    if side not in (0, 1):
+        raise ServiceError("bad-side", _("Say which side you are first."))
+    actor = phone_actor(ref, address)
+
+    def work() -> str:
+        p = _guard(db, ref, version)
+        if not p.finished or p.match_status != "pending":
+            raise ServiceError("sheet-incomplete", _("The match is not finished, it cannot be confirmed."))
+        if p.finished_side == side:
+            raise ServiceError(
+                "same-side",
+                _("{other} confirms the result, not the side that entered it.").format(
+                    other=p.sides[1 - side]
+                ),
+            )
+        if p.finished_side is None:  # finished at the desk: the side on the phone approves first
+            res = RS.confirm(
+                db,
+                actor,
+                ref.event_id,
+                ref.round_no,
+                ref.table_no,
+                side,
+                p.sides[side],
+                expected_version=p.version,
+            )
+            if res.status != "confirmed":
+                _set_state(db, ref, "awaiting", side, p.sides[side])
+                return _("Approved. {other} now confirms the result.").format(other=p.sides[1 - side])
+        else:
+            RS.confirm(
+                db,
+                actor,
+                ref.event_id,
+                ref.round_no,
+                ref.table_no,
+                side,
+                p.sides[side],
+                expected_version=p.version,
+            )
+        _set_state(db, ref, "confirmed", side, p.sides[side])
+        return _("Confirmed at the table by {name}.").format(name=p.sides[side])
+
+    return _idempotent(db, ref, client_id, "confirm", work)
+
+
+def call_referee(db: Database, ref: TableRef, *, client_id: str, address: str) -> PostOutcome:
+    """The table calls the referee; the desk shows the call with the table."""
+    actor = phone_actor(ref, address)
+
+    def work() -> str:
+        with db.session() as s:
+            if s.scalar(select(TableToken.id).where(TableToken.token == ref.token)) is None:
+                raise ServiceError("no-table", _("This table is not open."))
+            open_call = s.scalar(
+                select(RefereeCall.id).where(
+                    RefereeCall.event_id == ref.event_id,
+                    RefereeCall.round_no == ref.round_no,
+                    RefereeCall.table_no == ref.table_no,
+                    RefereeCall.handled.is_(False),
+                )
+            )
+            if open_call is None:
+                c = RefereeCall(event_id=ref.event_id, round_no=ref.round_no, table_no=ref.table_no)
+                s.add(c)
+                s.flush()
+                audit(
+                    s,
+                    actor,
+                    "referee-call",
+                    "table",
+                    c.id,
+                    event_id=ref.event_id,
+                    round_no=ref.round_no,
+                    table_no=ref.table_no,
+                )
+        return _("The referee has been called to table {t}.").format(t=ref.table_no)
+
+    return _idempotent(db, ref, client_id, "referee", work)
+
+
+__all__ = [
+    "PostOutcome",
+    "RefereeCallView",
+    "STATES",
+    "TablePage",
+    "TableRef",
+    "TableStatus",
+    "call_referee",
+    "confirm",
+    "ensure_tokens",
+    "page",
+    "post_entry",
+    "referee_calls",
+    "table_for_token",
+    "table_status",
+    "tokens",
+    "undo",
+]

@@ -1,0 +1,267 @@
+"""The ASGI app of the hall's network (issue 27): the table pages by token and the hall pages.
+
+Plain HTML forms, POST-redirect-GET; a little JavaScript polls ``/t/<token>/live`` and reloads the page
+when the table changed (the desk, or the other side's phone). Every form carries a CSRF field (double
+submit, :class:`clubdesk.web.security.Csrf`) and a page-made post id (a retry stores once); bodies over
+16 KiB get 413. An unknown token is a plain 404 that reveals nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+from urllib.parse import quote, unquote
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from clubdesk import i18n
+from clubdesk.db import Database, DatabaseError
+from clubdesk.i18n import _
+from clubdesk.services import table_entry as TE
+from clubdesk.services.base import ServiceError
+from clubdesk.web import hall
+from clubdesk.web.render import STATIC, render, request_language
+from clubdesk.web.security import CSRF_COOKIE, LANG_COOKIE, MAX_BODY, BodyLimit, Csrf
+
+FLASH_COOKIE = "cd_flash"
+SIDE_COOKIE = "cd_side"
+CUBES = (1, 2, 4, 8, 16, 32, 64)
+
+
+def not_found() -> Response:
+    return PlainTextResponse("Not Found", status_code=404)
+
+
+def _int(form: Any, name: str, what: str, default: int | None = None) -> int:
+    raw = str(form.get(name, "") or "").strip()
+    if raw == "" and default is not None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ServiceError("bad-number", _("{what}: type a whole number").format(what=what)) from None
+    if not -100000 <= value <= 100000:
+        raise ServiceError("bad-number", _("{what}: type a whole number").format(what=what))
+    return value
+
+
+def _seat_or_none(form: Any, name: str) -> int | None:
+    raw = str(form.get(name, "") or "").strip()
+    if raw in ("", "none"):
+        return None
+    if raw not in ("0", "1", "2", "3"):
+        raise ServiceError("bad-seat", _("Choose a seat."))
+    return int(raw)
+
+
+def entry_from_form(family: str, form: Any) -> dict[str, Any]:
+    """The entry of CONTRACTS.md §1 that the phone's form describes (the engine judges whether it is
+    possible; this only reads the fields)."""
+    kind = str(form.get("type", "") or "")
+    if family == "tavla":  # rules T7a-T7c: one game, its winner, single/gammon/backgammon, the cube
+        winner = str(form.get("winner", ""))
+        if winner not in ("0", "1"):
+            raise ServiceError("bad-entry", _("Choose who won the game."))
+        how = str(form.get("kind", "single"))
+        if how not in ("single", "gammon", "backgammon"):
+            raise ServiceError("bad-entry", _("Choose single, gammon or backgammon."))
+        cube = _int(form, "cube", _("cube"), 1)
+        if cube not in CUBES:
+            raise ServiceError("bad-entry", _("The cube shows 1, 2, 4, 8, 16, 32 or 64."))
+        return {
+            "type": "game",
+            "winner": int(winner),
+            "kind": how,
+            "cube": cube,
+            "dropped": form.get("dropped") == "1",
+        }
+    if kind == "redeal":
+        return {"type": "redeal"}
+    if kind == "annulled":
+        return {"type": "annulled", "lead_lost": form.get("lead_lost") == "1"}
+    pips = [_int(form, f"pips{i}", _("pips of seat {n}").format(n=i + 1), 0) for i in range(4)]
+    if kind in ("out", "domino", "block"):
+        seat = _seat_or_none(form, "seat")
+        if seat is None and not (family == "domino" and kind == "block"):
+            raise ServiceError("bad-seat", _("Choose a seat."))
+    else:
+        raise ServiceError("bad-entry", _("Choose what happened in the hand."))
+    if family == "domino":
+        return (
+            {"type": "domino", "seat": seat, "pips": pips}
+            if kind == "domino"
+            else {"type": "block", "pips": pips}
+        )
+    dead = {"0-0": _seat_or_none(form, "dead00"), "6-6": _seat_or_none(form, "dead66")}
+    if kind == "block":
+        return {"type": "block", "seat": seat, "pips": pips, "dead": dead}
+    last = str(form.get("last_tile", "") or "")
+    return {
+        "type": "out",
+        "seat": seat,
+        "pips": pips,
+        "last_tile": last if last in ("0-0", "6-6") else None,
+        "two_ends": form.get("two_ends") == "1",
+        "dead": dead,
+    }
+
+
+class TableApp:
+    """The table routes, bound to one database and one CSRF secret."""
+
+    def __init__(self, db: Database, csrf: Csrf) -> None:
+        self.db = db
+        self.csrf = csrf
+
+    # ---------------------------------------------------------------- helpers
+    def _side(self, request: Request) -> int | None:
+        raw = request.cookies.get(SIDE_COOKIE, "")
+        return int(raw) if raw in ("0", "1") else None
+
+    def _flash(self, request: Request) -> dict[str, str] | None:
+        raw = request.cookies.get(FLASH_COOKIE)
+        if not raw:
+            return None
+        try:
+            data = json.loads(unquote(raw))
+        except ValueError:
+            return None
+        if not isinstance(data, dict):
+            return None
+        return {"kind": str(data.get("k", "ok")), "text": str(data.get("t", ""))[:500]}
+
+    def _back(self, token: str, kind: str = "", text: str = "") -> RedirectResponse:
+        resp = RedirectResponse(f"/t/{token}", status_code=303)
+        if text:
+            value = quote(json.dumps({"k": kind, "t": text[:500]}, ensure_ascii=False))
+            resp.set_cookie(FLASH_COOKIE, value, path=f"/t/{token}", httponly=True, samesite="strict")
+        return resp
+
+    # ---------------------------------------------------------------- pages
+    async def table(self, request: Request) -> Response:
+        token = request.path_params["token"]
+        lang = request_language(request)
+        with i18n.language_context(lang):
+            p = await run_in_threadpool(TE.page, self.db, token)
+        if p is None:
+            return not_found()
+        nonce = request.cookies.get(CSRF_COOKIE) or Csrf.new_nonce()
+        side = self._side(request)
+        resp = render(
+            "table.html",
+            lang,
+            p=p,
+            side=side,
+            csrf=self.csrf.field_for(nonce, token),
+            post_id=uuid.uuid4().hex,
+            flash=self._flash(request),
+            cubes=CUBES,
+            path=f"/t/{token}",
+        )
+        resp.set_cookie(CSRF_COOKIE, nonce, path="/", httponly=True, samesite="strict")
+        if request.cookies.get(FLASH_COOKIE):
+            resp.delete_cookie(FLASH_COOKIE, path=f"/t/{token}")
+        if request.query_params.get("lang") in i18n.LANGUAGES:
+            resp.set_cookie(LANG_COOKIE, lang, path="/", max_age=365 * 86400, samesite="lax")
+        return resp
+
+    async def live(self, request: Request) -> Response:
+        """The table's key (version, state, referee call): the page reloads when it changes."""
+        token = request.path_params["token"]
+        p = await run_in_threadpool(TE.page, self.db, token)
+        if p is None:
+            return not_found()
+        return JSONResponse({"key": p.live_key}, headers={"Cache-Control": "no-store"})
+
+    async def post(self, request: Request) -> Response:
+        token = request.path_params["token"]
+        action = request.path_params["action"]
+        if action not in ("entry", "undo", "confirm", "referee", "side"):
+            return not_found()
+        ref = await run_in_threadpool(TE.table_for_token, self.db, token)
+        if ref is None:
+            return not_found()
+        try:
+            form = await request.form(max_files=0, max_fields=50, max_part_size=MAX_BODY)
+        except Exception:  # a malformed body is no request at all
+            return PlainTextResponse("Bad Request", status_code=400)
+        if not self.csrf.valid(request.cookies.get(CSRF_COOKIE), token, str(form.get("csrf", "") or "")):
+            return PlainTextResponse("Forbidden", status_code=403)
+        lang = request_language(request)
+        if action == "side":
+            side = str(form.get("side", ""))
+            resp = self._back(token)
+            if side in ("0", "1"):
+                resp.set_cookie(SIDE_COOKIE, side, path=f"/t/{token}", httponly=True, samesite="strict")
+            return resp
+        address = request.client.host if request.client else "?"
+        version_raw = str(form.get("version", "") or "")
+        version = int(version_raw) if version_raw.isdigit() else None
+        client_id = str(form.get("post_id", "") or "")
+        side_now = self._side(request)
+
+        def work() -> TE.PostOutcome:
+            with i18n.language_context(lang):
+                if action == "entry":
+                    p = TE.page(self.db, token)
+                    if p is None:
+                        raise ServiceError("no-table", _("This table is not open."))
+                    entry = entry_from_form(p.family, form)
+                    return TE.post_entry(
+                        self.db,
+                        ref,
+                        entry,
+                        client_id=client_id,
+                        version=version,
+                        side=-1 if side_now is None else side_now,
+                        address=address,
+                    )
+                if action == "undo":
+                    return TE.undo(self.db, ref, client_id=client_id, version=version, address=address)
+                if action == "confirm":
+                    return TE.confirm(
+                        self.db,
+                        ref,
+                        client_id=client_id,
+                        version=version,
+                        side=-1 if side_now is None else side_now,
+                        address=address,
+                    )
+                return TE.call_referee(self.db, ref, client_id=client_id, address=address)
+
+        try:
+            out = await run_in_threadpool(work)
+        except (ServiceError, DatabaseError) as exc:
+            text = exc.message if isinstance(exc, ServiceError) else str(exc)
+            return self._back(token, "err", text)
+        return self._back(token, "ok", out.message)
+
+    def routes(self) -> list[BaseRoute]:
+        return [
+            Route("/t/{token}", self.table, methods=["GET"]),
+            Route("/t/{token}/live", self.live, methods=["GET"]),
+            Route("/t/{token}/{action}", self.post, methods=["POST"]),
+        ]
+
+
+def create_app(db: Database, *, csrf_secret: bytes | None = None) -> Starlette:
+    """The whole web face on ``db``: the table pages, the hall pages (``clubdesk.web.hall``) and the static
+    files shipped in the package (nothing fetched from outside)."""
+    tables = TableApp(db, Csrf(csrf_secret))
+    app = Starlette(
+        routes=[
+            *tables.routes(),
+            *hall.routes(),  # the hall pages find the database as request.app.state.db
+            Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
+        ],
+    )
+    app.state.db = db
+    app.state.csrf = tables.csrf
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
+    return app

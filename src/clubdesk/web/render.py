@@ -1,0 +1,61 @@
+"""Jinja2 pages in the request's own language (the same gettext catalogs as the window; the window's
+language is never changed by a request: :func:`clubdesk.i18n.language_context`)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+
+from clubdesk import i18n
+from clubdesk.web.security import LANG_COOKIE, pick_language
+
+HERE = Path(__file__).resolve().parent
+TEMPLATES = HERE / "templates"
+STATIC = HERE / "static"
+
+
+@lru_cache(maxsize=1)
+def environment() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(str(TEMPLATES)),
+        autoescape=select_autoescape(["html", "xml"]),
+        extensions=["jinja2.ext.i18n"],
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    # _() reads the request's language (a context variable), so one environment serves every language
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        lambda s: i18n._(s), lambda s, p, n: i18n.ngettext(s, p, n), newstyle=True
+    )
+    env.globals["LANGUAGE_NAMES"] = i18n.LANGUAGE_NAMES
+    env.globals["LANGUAGES"] = i18n.LANGUAGES
+    return env
+
+
+def request_language(request: Request) -> str:
+    return pick_language(
+        request.query_params.get("lang"),
+        request.cookies.get(LANG_COOKIE),
+        request.headers.get("accept-language"),
+    )
+
+
+def render(name: str, lang: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    """The template ``name`` rendered in ``lang`` (call inside :func:`clubdesk.i18n.language_context`
+    or not: this sets it for the rendering)."""
+    with i18n.language_context(lang):
+        html = environment().get_template(name).render(lang=lang, **context)
+    resp = HTMLResponse(html, status_code=status_code)
+    resp.headers["Cache-Control"] = "no-store"
+    resp.headers["X-Content-Type-Options"] = "nosniff"
+    resp.headers["Referrer-Policy"] = "no-referrer"  # the table's token never leaves in a Referer
+    resp.headers["Content-Security-Policy"] = (
+        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+        "frame-ancestors 'none'; form-action 'self'"
+    )
+    return resp

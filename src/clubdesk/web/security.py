@@ -1,0 +1,131 @@
+"""Safety of the web face (issue 27 item 8): CSRF tokens (double submit: a random cookie and a form field
+signed with the server's secret, stdlib hmac), a request body size limit, and the language of a request."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from clubdesk.i18n import LANGUAGES
+
+MAX_BODY = 16 * 1024  # bytes: a hand is a few hundred; anything bigger is refused with 413
+CSRF_COOKIE = "cd_csrf"
+LANG_COOKIE = "cd_lang"
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class Csrf:
+    """Per-server secret; the form field is HMAC(secret, cookie nonce + the page's path key)."""
+
+    def __init__(self, secret: bytes | None = None) -> None:
+        self.secret = secret or secrets.token_bytes(32)
+
+    @staticmethod
+    def new_nonce() -> str:
+        return secrets.token_urlsafe(18)
+
+    def field_for(self, nonce: str, key: str) -> str:
+        return hmac.new(self.secret, f"{nonce}|{key}".encode(), hashlib.sha256).hexdigest()
+
+    def valid(self, nonce: str | None, key: str, field: str | None) -> bool:
+        if not nonce or not field or len(nonce) > 64 or len(field) > 128:
+            return False
+        return hmac.compare_digest(self.field_for(nonce, key), field)
+
+
+class BodyLimit:
+    """ASGI middleware: a request whose body is larger than ``limit`` gets 413 and never reaches the app
+    (by its Content-Length, or by counting the chunks of a body sent without one)."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", []):
+            if name == b"content-length":
+                try:
+                    too_big = int(value) > self.limit
+                except ValueError:
+                    too_big = True
+                if too_big:
+                    await _plain(send, 413, b"Request too large")
+                    return
+        seen = 0
+        started = False
+
+        async def limited() -> Message:
+            nonlocal seen
+            msg = await receive()
+            if msg["type"] == "http.request":
+                seen += len(msg.get("body", b""))
+                if seen > self.limit:
+                    raise _TooLarge()
+            return msg
+
+        async def tracking_send(msg: Message) -> None:
+            nonlocal started
+            if msg["type"] == "http.response.start":
+                started = True
+            await send(msg)
+
+        try:
+            await self.app(scope, limited, tracking_send)
+        except _TooLarge:
+            if not started:
+                await _plain(send, 413, b"Request too large")
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _plain(send: Send, status: int, body: bytes) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"text/plain; charset=utf-8"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+def pick_language(query: str | None, cookie: str | None, accept: str | None) -> str:
+    """The page's language: the switch on the page (query), then the cookie it set, then the browser's
+    Accept-Language, else English."""
+    for value in (query, cookie):
+        if value in LANGUAGES:
+            return value
+    weighted: list[tuple[float, int, str]] = []
+    for i, part in enumerate((accept or "").split(",")[:20]):
+        bits = part.strip().split(";")
+        tag = bits[0].strip().lower()
+        q = 1.0
+        for b in bits[1:]:
+            b = b.strip()
+            if b.startswith("q="):
+                try:
+                    q = float(b[2:])
+                except ValueError:
+                    q = 0.0
+        base = tag.split("-")[0]
+        if base == "in":  # the old code of Bahasa Indonesia
+            base = "id"
+        if base in LANGUAGES and q > 0:
+            weighted.append((-q, i, base))
+    return sorted(weighted)[0][2] if weighted else "en"
