@@ -877,7 +877,8 @@ class RoundsSection(QWidget):
         self.view.activated.connect(self._activated)
         # a narrow list (a table open beside it on a laptop) drops the approvals first: the panel shows them;
         # then the phones' state (issue 27), which the State column sums up
-        DropColumns(self.view, COL_A, [COL_APPROVED, COL_PHONES], min_stretch=110)
+        self.drop = DropColumns(self.view, COL_A, [COL_APPROVED, COL_PHONES], min_stretch=110)
+        self.drop.off = {COL_PHONES}  # shown while table entry on phones is on, or once a phone was used
 
         top = QHBoxLayout()
         top.addWidget(QLabel(_("Event")))
@@ -1015,7 +1016,9 @@ class RoundsSection(QWidget):
             if self.round.status == "proposed"
             else ""
         )
-        self.model.set_rows(self.round.tables, self._phones(ev.id, int(r)))
+        phones = self._phones(ev.id, int(r))
+        self.drop.off = set() if phones else {COL_PHONES}
+        self.model.set_rows(self.round.tables, phones)
         counts: dict[str, int] = {}
         for t in self.round.tables:
             counts[t.status] = counts.get(t.status, 0) + 1
@@ -1026,15 +1029,14 @@ class RoundsSection(QWidget):
         self._tick()
 
     def _phones(self, event_id: int, round_no: int) -> dict[int, Any]:
-        """Each table's state on the phones (issue 27), {} when table entry never ran for the round."""
+        """Each table's state on the phones (issue 27) while table entry is on, or once a table used them
+        (confirmed at the table, a referee call); {} otherwise (the State column says it all then)."""
+        from clubdesk.services import phones, table_entry
+
         try:
-            from clubdesk.services import table_entry
-        except ImportError:  # pragma: no cover - the web part is always installed with the desk
-            return {}
-        try:
-            if not table_entry.tokens(self.state.db, event_id, round_no):
-                return {}
-            return dict(table_entry.table_status(self.state.db, event_id, round_no))
+            status = table_entry.table_status(self.state.db, event_id, round_no)
+            used = any(st.referee_called or st.state == "confirmed_at_table" for st in status.values())
+            return dict(status) if used or phones.base_url(self.state.db) else {}
         except (ServiceError, DatabaseError):
             return {}
 

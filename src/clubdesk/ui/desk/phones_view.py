@@ -33,9 +33,9 @@ from clubdesk.services import phones
 from clubdesk.services.base import ServiceError
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.theme import themed
+from clubdesk.web.server import DEFAULT_PORT
 
 log = logging.getLogger("clubdesk.phones")
-DEFAULT_PORT = 8080
 QR_PIXELS = 300
 
 
@@ -86,9 +86,10 @@ class TableEntry(QObject):
         server = TableServer(self.state.db, host, port)
         server.start()  # returns once listening, or raises ServiceError
         self.server = server
-        self.base = phones.check_base(f"http://{host}:{port}")
+        self.base = phones.check_base(f"http://{host}:{server.port}")  # port 0: the one chosen
         phones.set_base_url(self.state.db, self.state.actor, self.base)
         self.changed.emit()
+        self.state.dataChanged.emit("rounds")  # the Rounds screen shows the tables' phones
         return phones.hall_url(self.base)
 
     def stop(self) -> None:
@@ -105,6 +106,7 @@ class TableEntry(QObject):
             except Exception as exc:  # noqa: BLE001 - the database may be closing
                 log.info("table entry address not cleared: %s", exc)
             self.changed.emit()
+            self.state.dataChanged.emit("rounds")
 
 
 def table_entry(state: DeskState) -> TableEntry:
