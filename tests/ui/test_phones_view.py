@@ -138,7 +138,8 @@ def test_rounds_screen_shows_a_phones_hand_and_a_referee_call_without_user_actio
             ref = TE.table_for_token(phone_db, TE.tokens(phone_db, ev, 1)[table])
             assert ref is not None
             TE.post_entry(phone_db, ref, GAME, client_id="p-1", version=None, side=0, address="10.0.0.7")
-            qtbot.waitUntil(lambda: cell() == "in play · 1 hand", timeout=2000)  # ≤ 1 s + Qt's queue
+            # tavla: game by game; within 1 s (+ Qt's queue)
+            qtbot.waitUntil(lambda: cell() == "in play · 1 game", timeout=2000)
             assert cell(PHONE_ROLE) == "in_play"
             TE.call_referee(phone_db, ref, client_id="p-2", address="10.0.0.7")
             qtbot.waitUntil(lambda: cell().startswith("referee called"), timeout=2000)

@@ -1018,7 +1018,7 @@ class RoundsSection(QWidget):
         )
         phones = self._phones(ev.id, int(r))
         self.drop.off = set() if phones else {COL_PHONES}
-        self.model.set_rows(self.round.tables, phones)
+        self.model.set_rows(self.round.tables, phones, games=self._family(ev) == "tavla")
         counts: dict[str, int] = {}
         for t in self.round.tables:
             counts[t.status] = counts.get(t.status, 0) + 1
@@ -1027,6 +1027,14 @@ class RoundsSection(QWidget):
             + ", ".join(f"{n} {state_label(s)}" for s, n in sorted(counts.items(), key=lambda x: -x[1]))
         )
         self._tick()
+
+    def _family(self, ev: events_service.EventInfo) -> str:
+        from clubdesk.services import formats as F
+
+        try:
+            return str(F.ruleset_params(ev.ruleset, dict(ev.overrides or {}))[0])
+        except (ServiceError, ValueError, KeyError):
+            return ""
 
     def _phones(self, event_id: int, round_no: int) -> dict[int, Any]:
         """Each table's state on the phones (issue 27) while table entry is on, or once a table used them

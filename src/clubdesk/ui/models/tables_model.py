@@ -42,15 +42,18 @@ PHONE_STATES: dict[str, tuple[str, str, str]] = {
 REFEREE_COLOURS = ("#fecaca", "#7f1d1d")
 
 
-def phone_label(status: Any) -> str:
-    """What the Rounds screen says of a table's phones: the state, the hands so far while in play, and a
-    referee call before everything else (issue 27, item 5)."""
+def phone_label(status: Any, games: bool = False) -> str:
+    """What the Rounds screen says of a table's phones: the state, the hands (tavla: games, ``games``) so
+    far while in play, and a referee call before everything else (issue 27, item 5)."""
     if status is None:
         return ""
     state = str(getattr(status, "state", ""))
     if state == "in_play":
         hands = int(getattr(status, "hands", 0) or 0)
-        text = ngettext("in play · {n} hand", "in play · {n} hands", hands).format(n=hands)
+        if games:
+            text = ngettext("in play · {n} game", "in play · {n} games", hands).format(n=hands)
+        else:
+            text = ngettext("in play · {n} hand", "in play · {n} hands", hands).format(n=hands)
     else:
         text = _(PHONE_STATES[state][0]) if state in PHONE_STATES else state
     if getattr(status, "referee_called", False):
@@ -99,9 +102,11 @@ class TablesModel(PlainRowsModel[TableColumn]):
     def __init__(self) -> None:
         super().__init__(COLUMNS)
         self.phones: Mapping[int, Any] = {}  # table -> services.table_entry.TableStatus (issue 27)
+        self.games = False  # tavla: the phones enter games, not hands
 
-    def set_rows(self, rows: Any, phones: Mapping[int, Any] | None = None) -> None:
+    def set_rows(self, rows: Any, phones: Mapping[int, Any] | None = None, games: bool = False) -> None:
         self.phones = dict(phones or {})
+        self.games = games
         super().set_rows(rows)
 
     def _phone_cell(self, t: Any, role: int) -> Any:
@@ -111,7 +116,7 @@ class TablesModel(PlainRowsModel[TableColumn]):
         state = str(getattr(status, "state", ""))
         referee = bool(getattr(status, "referee_called", False))
         if role == Qt.ItemDataRole.DisplayRole:
-            return phone_label(status)
+            return phone_label(status, self.games)
         if role == PHONE_ROLE:
             return state
         if role == Qt.ItemDataRole.BackgroundRole:
