@@ -310,3 +310,20 @@ def test_table_links_refusals_are_one_line(
     assert TE.tokens(db, ev, 1) == before
     code, _out, err = cli(capsys, db.path, "table-links", "999", "--base", "http://desk:8765")
     assert code == 1 and len(err.strip().splitlines()) == 1
+
+
+def test_hall_page_follows_a_result_within_a_second_or_two(db: Database, server: TableServer) -> None:
+    import time
+
+    ev = tavla_night(db)
+    t = R.get_round(db, ev, 1).tables[0]
+    _status, before = get(base(server) + f"/hall/{ev}")
+    assert "3-0" not in before
+    for _k in range(3):
+        RS.add_entry(db, DESK, ev, 1, t.table, GAME)
+    RS.confirm(db, DESK, ev, 1, t.table, 0, "SC")
+    RS.confirm(db, DESK, ev, 1, t.table, 1, "CO")
+    deadline = time.monotonic() + 3
+    while "3-0" not in get(base(server) + f"/hall/{ev}")[1]:  # the page is built again once it changed
+        assert time.monotonic() < deadline, "the hall page still shows the result before"
+        time.sleep(0.1)

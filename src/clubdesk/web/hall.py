@@ -9,9 +9,9 @@ Every page is in the request's language (``?lang=``, then the language cookie, t
 ``Accept-Language``), translated through the same catalogs as the desk, without touching the desk window's
 language (``clubdesk.i18n.language_context``).
 
-The data comes from :mod:`clubdesk.services.hall` as plain values; what a page shows is kept until the
-database changes (SQLite's data version; on the club server, one second), so a hundred phones reading
-the hall cost one computation per change.
+The data comes from :mod:`clubdesk.services.hall` as plain values; a built page is kept until the
+database changes (SQLite's data version; on the club server, one second) and at least one second while
+the tables keep posting, so a hundred phones reading the hall cost one page a second, not one each.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from starlette.requests import Request
@@ -34,16 +35,28 @@ from clubdesk.web.render import render, request_language
 from clubdesk.web.security import LANG_COOKIE
 
 REFRESH_SECONDS = 5  # the script fetches the page's content again this often
-CACHE_SECONDS = 1.0  # on the club server (no data version): what a page shows is at most this old
+FRESH_SECONDS = 1.0  # a page is built at most once a second while the tables keep posting (live within 1 s)
 
 
 # ------------------------------------------------------------------------------------------ the cache
+@dataclass(frozen=True)
+class _Built:
+    version: int  # the database's data version it was built at (-1: the club server, no version)
+    at: float
+    status: int
+    body: bytes
+    headers: tuple[tuple[str, str], ...]
+    timed: bool  # it shows a countdown: built again every second even when nothing changed
+
+
 class _Cache:
-    """Page values kept until the database changes: SQLite's data version, else at most one second."""
+    """Built pages, kept while the database has not changed (SQLite's data version) and at least one second
+    while it keeps changing; one thread builds a page while the others serve the one before (no herd)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._values: dict[tuple[Any, ...], tuple[int, float, Any]] = {}
+        self._pages: dict[tuple[Any, ...], _Built] = {}
+        self._building: dict[tuple[Any, ...], threading.Lock] = {}
         self._watchers: dict[int, DataVersion | None] = {}
 
     def _version(self, db: Database) -> int:
@@ -59,20 +72,49 @@ class _Cache:
             watcher = self._watchers[id(db)]
         return watcher.value() if watcher is not None else -1
 
-    def get(self, db: Database, key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+    @staticmethod
+    def _fresh(hit: _Built | None, version: int, now: float) -> bool:
+        if hit is None:
+            return False
+        if now - hit.at < FRESH_SECONDS:
+            return True
+        return version >= 0 and hit.version == version and not hit.timed
+
+    def get(self, db: Database, key: tuple[Any, ...], build: Callable[[], Response]) -> _Built:
         version = self._version(db)
-        now = time.monotonic()
         full = (id(db), *key)
         with self._lock:
-            hit = self._values.get(full)
-        if hit is not None and hit[0] == version and (version >= 0 or now - hit[1] < CACHE_SECONDS):
-            return hit[2]
-        value = make()
-        with self._lock:
-            if len(self._values) > 512:
-                self._values.clear()
-            self._values[full] = (version, now, value)
-        return value
+            hit = self._pages.get(full)
+            building = self._building.setdefault(full, threading.Lock())
+        if self._fresh(hit, version, time.monotonic()):
+            assert hit is not None
+            return hit
+        if not building.acquire(blocking=hit is None):
+            assert hit is not None
+            return hit  # another request is building it: the page of a moment ago meanwhile
+        try:
+            with self._lock:
+                again = self._pages.get(full)
+            if again is not hit and self._fresh(again, version, time.monotonic()):
+                assert again is not None
+                return again
+            response = build()
+            headers = tuple((k, v) for k, v in response.headers.items() if k.lower() != "content-length")
+            made = _Built(
+                version,
+                time.monotonic(),
+                response.status_code,
+                bytes(response.body),
+                headers,
+                bool(getattr(response, "timed", False)),
+            )
+            with self._lock:
+                if len(self._pages) > 512:
+                    self._pages.clear()
+                self._pages[full] = made
+            return made
+        finally:
+            building.release()
 
 
 CACHE = _Cache()
@@ -82,72 +124,92 @@ def _db(request: Request) -> Database:
     return request.app.state.db  # type: ignore[no-any-return]
 
 
-def _page(request: Request, template: str, status: int = 200, **values: Any) -> Response:
-    lang = request_language(request)
-    response = render(
+def _render(lang: str, path: str, template: str, status: int = 200, **values: Any) -> Response:
+    return render(
         template,
         lang,
         status_code=status,
         languages=[(code, LANGUAGE_NAMES[code]) for code in LANGUAGES],
         refresh=REFRESH_SECONDS,
-        path=request.url.path,
+        path=path,
         **values,
     )
+
+
+def _serve(
+    request: Request, kind: str, make: Callable[[Database, str, str], Response], *key: Any
+) -> Response:
+    """The page ``make(db, lang, path)`` builds, from the cache (names sort in the page language's
+    alphabet, so each language has its own); the language cookie when the page's switch was used."""
+    db = _db(request)
+    lang = request_language(request)
+    path = request.url.path
+
+    def build() -> Response:
+        with i18n.language_context(lang):
+            return make(db, lang, path)
+
+    built = CACHE.get(db, (kind, lang, path, *key), build)
+    response = Response(built.body, status_code=built.status, headers=dict(built.headers))
     if request.query_params.get("lang", "") in LANGUAGES:
         response.set_cookie(LANG_COOKIE, lang, path="/", max_age=365 * 86400, samesite="lax")
     return response
 
 
-def _not_found(request: Request) -> Response:
-    return _page(request, "hall_missing.html", status=404)
+def _missing(lang: str, path: str) -> Response:
+    return _render(lang, path, "hall_missing.html", status=404)
 
 
 def _event_id(request: Request) -> int:
     return int(request.path_params["event_id"])
 
 
-def _values(request: Request, kind: str, make: Callable[[Database], Any], *key: Any) -> Any:
-    """What a page shows, computed once per database change and language (names sort in its alphabet)."""
-    db = _db(request)
-    lang = request_language(request)
-
-    def build() -> Any:
-        with i18n.language_context(lang):
-            return make(db)
-
-    return CACHE.get(db, (kind, lang, *key), build)
-
-
 # ------------------------------------------------------------------------------------------ pages
-def index(request: Request) -> Response:
-    events = _values(request, "events", H.events)
-    if len(events) == 1 and events[0].round is not None:
-        return pairings(request, events[0].id)
-    return _page(request, "hall_index.html", events=events)
-
-
-def pairings(request: Request, event_id: int | None = None) -> Response:
-    ev = _event_id(request) if event_id is None else event_id
-    raw = request.query_params.get("round", "")
-    round_no = int(raw) if raw.isdigit() else None
+def _pairings_page(db: Database, lang: str, path: str, ev: int, round_no: int | None) -> Response:
     try:
-        rv = _values(request, "round", lambda db: H.round_view(db, ev, round_no), ev, round_no)
+        rv = H.round_view(db, ev, round_no)
     except ServiceError:
         try:
-            event = _values(request, "event", lambda db: H.event(db, ev), ev)
+            event = H.event(db, ev)
         except ServiceError:
-            return _not_found(request)
-        return _page(request, "hall_pairings.html", event=event, rv=None, call_in=None)
-    return _page(request, "hall_pairings.html", event=rv.event, rv=rv, call_in=rv.call_in())
+            return _missing(lang, path)
+        return _render(lang, path, "hall_pairings.html", event=event, rv=None, call_in=None)
+    left = rv.call_in()
+    response = _render(lang, path, "hall_pairings.html", event=rv.event, rv=rv, call_in=left)
+    response.timed = left is not None  # type: ignore[attr-defined]
+    return response
+
+
+def index(request: Request) -> Response:
+    def make(db: Database, lang: str, path: str) -> Response:
+        events = H.events(db)
+        if len(events) == 1 and events[0].round is not None:  # the night's only event: where do I play?
+            return _pairings_page(db, lang, path, events[0].id, None)
+        return _render(lang, path, "hall_index.html", events=events)
+
+    return _serve(request, "index", make)
+
+
+def pairings(request: Request) -> Response:
+    ev = _event_id(request)
+    raw = request.query_params.get("round", "")
+    round_no = int(raw) if raw.isdigit() and len(raw) < 6 else None
+    return _serve(
+        request, "round", lambda db, lang, path: _pairings_page(db, lang, path, ev, round_no), ev, round_no
+    )
 
 
 def standings(request: Request) -> Response:
     ev = _event_id(request)
-    try:
-        st = _values(request, "standings", lambda db: H.standings(db, ev), ev)
-    except ServiceError:
-        return _not_found(request)
-    return _page(request, "hall_standings.html", event=st.event, st=st)
+
+    def make(db: Database, lang: str, path: str) -> Response:
+        try:
+            st = H.standings(db, ev)
+        except ServiceError:
+            return _missing(lang, path)
+        return _render(lang, path, "hall_standings.html", event=st.event, st=st)
+
+    return _serve(request, "standings", make, ev)
 
 
 def bracket(request: Request) -> Response:
@@ -156,19 +218,26 @@ def bracket(request: Request) -> Response:
 
     ev = _event_id(request)
 
-    def make(db: Database) -> Any:
-        event, bd = H.bracket(db, ev)
+    def make(db: Database, lang: str, path: str) -> Response:
+        try:
+            event, bd = H.bracket(db, ev)
+        except ServiceError:
+            return _missing(lang, path)
         rounds = [
             (title, [(side_text(m, 0), m.score, side_text(m, 1), m.winner) for m in ms])
             for title, ms in bracket_rounds(bd)
         ]
-        return event, bracket_svg(bd), rounds, bd.champion
+        return _render(
+            lang,
+            path,
+            "hall_bracket.html",
+            event=event,
+            svg=bracket_svg(bd),
+            rounds=rounds,
+            champion=bd.champion,
+        )
 
-    try:
-        event, svg, rounds, champion = _values(request, "bracket", make, ev)
-    except ServiceError:
-        return _not_found(request)
-    return _page(request, "hall_bracket.html", event=event, svg=svg, rounds=rounds, champion=champion)
+    return _serve(request, "bracket", make, ev)
 
 
 def routes() -> list[BaseRoute]:
