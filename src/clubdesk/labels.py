@@ -130,6 +130,8 @@ AUDIT_ACTION_LABELS: dict[str, str] = {
     "excuse": N_("absence excused"),
     "substitute": N_("player substituted"),
     "postpone": N_("match postponed"),
+    "referee-call": N_("referee called from the table"),  # issue 27: a phone's "Call the referee"
+    "referee-call-handled": N_("referee call answered"),
 }
 
 
@@ -147,6 +149,7 @@ ENTITY_LABELS: dict[str, str] = {  # what an audit row is about
     "outbox": N_("notification"),
     "round": N_("round"),
     "match": N_("table"),
+    "table": N_("table"),  # issue 27: a table's referee call
     "event_night": N_("night settings"),
     "setting": N_("setting"),
     "incident": N_("incident"),

@@ -26,6 +26,7 @@ from clubdesk.games import EntryError, load_ruleset, replay
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
 from clubdesk.models.event import Event
+from clubdesk.models.member import Member
 from clubdesk.models.result import Match, ResultEntry
 from clubdesk.models.round import Round
 from clubdesk.models.table_entry import RefereeCall, TablePost, TableState, TableToken
@@ -74,7 +75,12 @@ class HandRow:
     number: int
     text: str
     points: tuple[int, int]
-    totals: tuple[int, int]
+    totals: tuple[int, int]  # after this hand, in its game (tavla: the match score)
+    game: int = 1  # dominoes: the game of the match this hand belongs to
+
+
+def _pair(value: Any) -> tuple[int, int]:
+    return int(value[0]), int(value[1])
 
 
 @dataclass(frozen=True)
@@ -330,14 +336,69 @@ def _read_only(ev: Event, rnd: Round, m: Match) -> str:
     return ""
 
 
+def _seat_names(s: Session, ev: Event, m: Match, family: str) -> tuple[str, ...] | None:
+    """The players at seats 1-4 by name (as :func:`clubdesk.services.seating.seat_names`, read-only)."""
+    if family not in ("gaple", "domino") or m.side_b is None:
+        return None
+    a = [x.name for x in R.entrant_members(s, m.side_a)]
+    b = [x.name for x in R.entrant_members(s, m.side_b)]
+    if not m.seats:  # pairs in register order, as on the printed sheet
+        return (a[0], b[0], a[1], b[1]) if len(a) == 2 and len(b) == 2 else None
+    try:
+        numbers = RS._seats_for(s, ev, m, 1)  # the seat draw (rule E7)
+    except ServiceError:
+        return None
+    if len(numbers) != 4:
+        return None
+    rows = s.execute(select(Member.number, Member.name).where(Member.number.in_(numbers))).all()
+    names = {str(n): str(x) for n, x in rows}
+    return tuple(names.get(n, n) for n in numbers)
+
+
+def _open_call(s: Session, ref: TableRef) -> bool:
+    return (
+        s.scalar(
+            select(RefereeCall.id).where(
+                RefereeCall.event_id == ref.event_id,
+                RefereeCall.round_no == ref.round_no,
+                RefereeCall.table_no == ref.table_no,
+                RefereeCall.handled.is_(False),
+            )
+        )
+        is not None
+    )
+
+
+def _live_key(m: Match, state: str, called: bool) -> str:
+    return f"{m.version or 0}.{state}.{int(called)}.{m.status}"
+
+
+def live_key(db: Database, token: str) -> str | None:
+    """What the page's live poll compares (one small read): it changes whenever the page would."""
+    with db.read_session() as s:
+        row = s.scalar(select(TableToken).where(TableToken.token == token))
+        if row is None:
+            return None
+        ref = TableRef(row.event_id, row.round_no, row.table_no, row.token)
+        rnd = s.scalar(select(Round).where(Round.event_id == ref.event_id, Round.number == ref.round_no))
+        m = (
+            None
+            if rnd is None
+            else s.scalar(select(Match).where(Match.round_id == rnd.id, Match.table_no == ref.table_no))
+        )
+        if m is None:
+            return None
+        hands = (
+            s.scalar(select(func.count()).select_from(ResultEntry).where(ResultEntry.match_id == m.id)) or 0
+        )
+        return _live_key(m, _state_of(m, s.get(TableState, m.id), int(hands)), _open_call(s, ref))
+
+
 def page(db: Database, token: str) -> TablePage | None:
-    """The table page's data, or None for a token that opens nothing."""
+    """The table page's data, or None for a token that opens nothing (one read-only transaction)."""
     ref = table_for_token(db, token)
     if ref is None:
         return None
-    from clubdesk.services import seating
-
-    seats_list = seating.seat_names(db, ref.event_id, ref.round_no, ref.table_no)
     with db.read_session() as s:
         ev = R.get_event(s, ref.event_id)
         rnd, m = R.find_table(s, ev, ref.round_no, ref.table_no)
@@ -347,18 +408,11 @@ def page(db: Database, token: str) -> TablePage | None:
         entries = RS.match_entries(s, m).get(1, [])
         n_hands = len(entries)
         ts = s.get(TableState, m.id)
-        called = (
-            s.scalar(
-                select(RefereeCall.id).where(
-                    RefereeCall.event_id == ev.id,
-                    RefereeCall.round_no == m.round_no,
-                    RefereeCall.table_no == m.table_no,
-                    RefereeCall.handled.is_(False),
-                )
-            )
-            is not None
-        )
-        seats = tuple(seats_list) if seats_list else None
+        called = _open_call(s, ref)
+        seats = _seat_names(s, ev, m, family)
+        read_only = _read_only(ev, rnd, m)
+        if not read_only and family == "domino" and R.night(s, ev).encounter_games > 0:
+            read_only = _("A team encounter is entered at the desk.")
         rows: list[HandRow] = []
         totals = (0, 0)
         games_won = (0, 0)
@@ -370,26 +424,20 @@ def page(db: Database, token: str) -> TablePage | None:
         if res is not None and family == "tavla":
             for i, (e, g) in enumerate(zip(entries, res["games"], strict=False), start=1):
                 rows.append(
-                    HandRow(i, _describe(family, e, sides, seats), tuple(g["points"]), tuple(g["score"]))
-                )  # type: ignore[arg-type]
-            totals = tuple(res["score"])  # type: ignore[assignment]
+                    HandRow(i, _describe(family, e, sides, seats), _pair(g["points"]), _pair(g["score"]))
+                )
+            totals = _pair(res["score"])
             crawford = bool(res["games"][-1].get("crawford")) if res["games"] else False
         elif res is not None:
             k = 0
-            for gm in res["games"]:
+            for game_no, gm in enumerate(res["games"], start=1):
                 for h in gm["hands"]:
                     if k < len(entries):
-                        rows.append(
-                            HandRow(
-                                k + 1,
-                                _describe(family, entries[k], sides, seats),
-                                tuple(h["points"]),  # type: ignore[arg-type]
-                                tuple(h["totals"]),  # type: ignore[arg-type]
-                            )
-                        )
+                        text = _describe(family, entries[k], sides, seats)
+                        rows.append(HandRow(k + 1, text, _pair(h["points"]), _pair(h["totals"]), game_no))
                     k += 1
-            totals = tuple(res["games"][-1]["totals"]) if res["games"] else (0, 0)  # type: ignore[assignment]
-            games_won = tuple(res["games_won"])  # type: ignore[assignment]
+            totals = _pair(res["games"][-1]["totals"]) if res["games"] else (0, 0)
+            games_won = _pair(res["games_won"])
         return TablePage(
             ref=ref,
             event_name=ev.name,
@@ -400,7 +448,7 @@ def page(db: Database, token: str) -> TablePage | None:
             match_status=m.status,
             state=_state_of(m, ts, n_hands),
             version=m.version or 0,
-            read_only=_read_only(ev, rnd, m),
+            read_only=read_only,
             rows=tuple(rows),
             totals=totals,
             games_won=games_won,
@@ -409,7 +457,11 @@ def page(db: Database, token: str) -> TablePage | None:
             winner=None if m.winner is None else (0 if m.winner == m.side_a else 1),
             match_length=params.get("match_length") if family == "tavla" else None,
             crawford=crawford,
-            finished_side=ts.finished_side if ts is not None and m.status == "pending" else None,
+            finished_side=(
+                ts.finished_side
+                if ts is not None and ts.state == "awaiting" and m.status == "pending"
+                else None
+            ),
             confirmed_by=ts.confirmed_by if ts is not None and ts.state == "confirmed" else "",
             referee=m.referee,
             referee_called=called,
@@ -530,6 +582,8 @@ def post_entry(
                 other=p.sides[1 - side]
             )
         _set_state(db, ref, "started", None, "")
+        if p.family == "tavla":
+            return _("Game {n} saved.").format(n=res.entries)
         return _("Hand {n} saved.").format(n=res.entries)
 
     return _idempotent(db, ref, client_id, "entry", work)
@@ -547,7 +601,7 @@ def undo(db: Database, ref: TableRef, *, client_id: str, version: int | None, ad
             if m.scorer or m.counter:
                 RS.reset_confirmation(m)
         _set_state(db, ref, "started", None, "")
-        return _("The last hand was undone.")
+        return _("The last game was undone.") if p.family == "tavla" else _("The last hand was undone.")
 
     return _idempotent(db, ref, client_id, "undo", work)
 
@@ -571,31 +625,20 @@ def confirm(
                     other=p.sides[1 - side]
                 ),
             )
-        if p.finished_side is None:  # finished at the desk: the side on the phone approves first
-            res = RS.confirm(
-                db,
-                actor,
-                ref.event_id,
-                ref.round_no,
-                ref.table_no,
-                side,
-                p.sides[side],
-                expected_version=p.version,
-            )
-            if res.status != "confirmed":
-                _set_state(db, ref, "awaiting", side, p.sides[side])
-                return _("Approved. {other} now confirms the result.").format(other=p.sides[1 - side])
-        else:
-            RS.confirm(
-                db,
-                actor,
-                ref.event_id,
-                ref.round_no,
-                ref.table_no,
-                side,
-                p.sides[side],
-                expected_version=p.version,
-            )
+        # finished at the desk (no side recorded): the side on the phone approves first, the other confirms
+        res = RS.confirm(
+            db,
+            actor,
+            ref.event_id,
+            ref.round_no,
+            ref.table_no,
+            side,
+            p.sides[side],
+            expected_version=p.version,
+        )
+        if res.status != "confirmed":
+            _set_state(db, ref, "awaiting", side, p.sides[side])
+            return _("Approved. {other} now confirms the result.").format(other=p.sides[1 - side])
         _set_state(db, ref, "confirmed", side, p.sides[side])
         return _("Confirmed at the table by {name}.").format(name=p.sides[side])
 

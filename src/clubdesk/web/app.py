@@ -174,10 +174,10 @@ class TableApp:
     async def live(self, request: Request) -> Response:
         """The table's key (version, state, referee call): the page reloads when it changes."""
         token = request.path_params["token"]
-        p = await run_in_threadpool(TE.page, self.db, token)
-        if p is None:
+        key = await run_in_threadpool(TE.live_key, self.db, token)
+        if key is None:
             return not_found()
-        return JSONResponse({"key": p.live_key}, headers={"Cache-Control": "no-store"})
+        return JSONResponse({"key": key}, headers={"Cache-Control": "no-store"})
 
     async def post(self, request: Request) -> Response:
         token = request.path_params["token"]

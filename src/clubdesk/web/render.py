@@ -32,6 +32,7 @@ def environment() -> Environment:
     env.install_gettext_callables(  # type: ignore[attr-defined]
         lambda s: i18n._(s), lambda s, p, n: i18n.ngettext(s, p, n), newstyle=True
     )
+    env.filters["signed"] = lambda n: f"+{n}" if n > 0 else str(n)
     env.globals["LANGUAGE_NAMES"] = i18n.LANGUAGE_NAMES
     env.globals["LANGUAGES"] = i18n.LANGUAGES
     return env

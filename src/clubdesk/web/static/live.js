@@ -6,19 +6,22 @@
   var url = box.getAttribute("data-live");
   var key = box.getAttribute("data-key");
   var busy = false;
+  var leaving = false; // a form is being sent: its own answer reloads the page, the poll must not
   function poll() {
-    if (busy || document.hidden) { return; }
+    if (busy || leaving || document.hidden) { return; }
     busy = true;
     fetch(url, { cache: "no-store", credentials: "same-origin" })
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (d) {
         busy = false;
-        if (d && d.key !== key) { window.location.replace(window.location.pathname); }
+        if (d && d.key !== key && !leaving) { window.location.replace(window.location.pathname); }
       })
       .catch(function () { busy = false; });
   }
   window.setInterval(poll, 500);
+  window.addEventListener("pagehide", function () { leaving = true; });
   document.addEventListener("submit", function (e) {
+    leaving = true;
     var b = e.target.querySelector("button[type=submit]");
     if (b) { window.setTimeout(function () { b.disabled = true; }, 0); }
   });

@@ -1,0 +1,621 @@
+"""Issue 27: results entered at the table on the players' phones — a real server on 127.0.0.1 (a free port)
+and a real headless Chromium (Debian's ``chromium`` + ``chromium-driver``, installed by ``scripts/dev.sh
+test``; Selenium drives it, nothing is downloaded). Posts that a browser would not make (the same post twice,
+no CSRF field, an oversize body) go through http.client."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.parse
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from clubdesk.db import Database
+from clubdesk.models.member import Member
+from clubdesk.services import results as RS
+from clubdesk.services import rounds as R
+from clubdesk.services import standings as ST
+from clubdesk.services import table_entry as TE
+from clubdesk.web.server import TableServer
+from tests.integration.test_night_helpers import DESK, REF, make_event
+
+PHONE = "+62 811 5550 9876"  # marker contact data: never on any page (rule T14)
+EMAIL = "marker.contact@example.invalid"
+# gaple-club: seat 1 goes out, the others hold 60, 40 and 60 pips -> 120 points a hand; 3 hands a game,
+# 2 games the match (6 hands)
+OUT_HAND = {"seat": "0", "pips": ["0", "60", "40", "60"]}
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Iterator[Database]:
+    d = Database(tmp_path / "club.sqlite3", backups_dir=tmp_path / "backups")
+    try:
+        yield d
+    finally:
+        d.close()
+
+
+def _mark_contacts(db: Database) -> None:
+    with db.session() as s:
+        for m in s.query(Member):
+            m.phone, m.email = PHONE, EMAIL
+
+
+def gaple_night(db: Database) -> int:
+    ev, _ids = make_event(
+        db, ruleset="gaple-club", fmt="swiss", players=2, per_entrant=2, entry="pair", rounds=2
+    )
+    _mark_contacts(db)
+    R.propose_round(db, DESK, ev)
+    R.publish_round(db, DESK, ev)
+    return ev
+
+
+def tavla_night(db: Database, length: int = 3, players: int = 2) -> int:
+    ev, _ids = make_event(
+        db, ruleset="tavla", fmt="swiss", players=players, rounds=2, match_lengths=[length, length]
+    )
+    _mark_contacts(db)
+    R.propose_round(db, DESK, ev)
+    R.publish_round(db, DESK, ev)
+    return ev
+
+
+@pytest.fixture
+def server(db: Database) -> Iterator[TableServer]:
+    srv = TableServer(db, "127.0.0.1", 0)
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+# ------------------------------------------------------------------------------------------ browser
+
+Browser = Any
+
+
+@pytest.fixture
+def browsers(tmp_path: Path) -> Iterator[Callable[..., Browser]]:
+    """Headless Chromium sessions at a phone's 360x640, each with its own profile (its own cookies)."""
+    assert shutil.which("chromium") and Path("/usr/bin/chromedriver").is_file(), (
+        "scripts/dev.sh installs them"
+    )
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    made: list[Browser] = []
+
+    def make(lang: str = "en") -> Browser:
+        opts = webdriver.ChromeOptions()
+        opts.binary_location = shutil.which("chromium") or "chromium"
+        for arg in (
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--window-size=360,640",
+            f"--lang={lang}",
+            f"--user-data-dir={tmp_path / f'profile{len(made)}'}",
+        ):
+            opts.add_argument(arg)
+        opts.add_experimental_option("prefs", {"intl.accept_languages": lang})
+        driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+        driver.set_window_size(360, 640)
+        made.append(driver)
+        return driver
+
+    try:
+        yield make
+    finally:
+        for d in made:
+            d.quit()
+
+
+def page_text(driver: Browser) -> str:
+    return str(driver.find_element("tag name", "body").text)
+
+
+def fill(driver: Browser, field_id: str, value: str) -> None:
+    el = driver.find_element("id", field_id)
+    el.clear()
+    el.send_keys(value)
+
+
+def choose(driver: Browser, select_id: str, value: str) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    Select(driver.find_element("id", select_id)).select_by_value(value)
+
+
+def click(driver: Browser, el_id: str) -> None:
+    driver.find_element("id", el_id).click()
+
+
+def submit(driver: Browser, el_id: str) -> None:
+    """Press a button that posts its form, and wait for the page that the post-redirect-get brings."""
+    from selenium.webdriver.support import expected_conditions as EC
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    old = driver.find_element("tag name", "html")
+    driver.find_element("id", el_id).click()
+    WebDriverWait(driver, 15).until(EC.staleness_of(old))
+    wait_loaded(driver)
+
+
+def wait_loaded(driver: Browser, timeout: float = 10) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if driver.execute_script("return document.readyState") == "complete":
+            return
+        time.sleep(0.05)
+
+
+def enter_gaple_out(driver: Browser) -> None:
+    click(driver, "type-out")
+    choose(driver, "seat", OUT_HAND["seat"])
+    for i, p in enumerate(OUT_HAND["pips"]):
+        fill(driver, f"pips{i}", p)
+    submit(driver, "save")
+
+
+def no_sideways_scroll(driver: Browser) -> None:
+    width = driver.execute_script("return document.documentElement.scrollWidth")
+    assert width <= 360, f"the page is {width} px wide on a 360 px phone"
+
+
+def small_targets(driver: Browser) -> list[str]:
+    """Buttons, links, selects, text fields and choice labels smaller than 44 px high (touch targets)."""
+    return list(
+        driver.execute_script(
+            """
+            const out = [];
+            for (const el of document.querySelectorAll('button, a, select, input[type=text], label.choice')) {
+              const r = el.getBoundingClientRect();
+              if (r.width > 0 && r.height < 44) out.push(el.outerHTML.slice(0, 80) + ' ' + r.height);
+            }
+            return out;
+            """
+        )
+    )
+
+
+def check_page(driver: Browser) -> None:
+    no_sideways_scroll(driver)
+    assert small_targets(driver) == []
+    html = driver.page_source
+    assert PHONE not in html and EMAIL not in html  # rule T14
+
+
+# ------------------------------------------------------------------------------------------ http.client
+
+
+class Client:
+    """A phone without a browser: cookies kept, forms read from the page."""
+
+    def __init__(self, srv: TableServer) -> None:
+        self.port = srv.port
+        self.cookies: dict[str, str] = {}
+
+    def request(
+        self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None
+    ):  # type: ignore[no-untyped-def]
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        h = dict(headers or {})
+        if self.cookies:
+            h["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        conn.request(method, path, body=body, headers=h)
+        resp = conn.getresponse()
+        data = resp.read()
+        for key, value in resp.getheaders():
+            if key.lower() == "set-cookie":
+                name, _, rest = value.partition("=")
+                val = rest.split(";", 1)[0]
+                if "max-age=0" in value.lower() or val in ('""', ""):
+                    self.cookies.pop(name, None)
+                else:
+                    self.cookies[name] = val
+        conn.close()
+        return resp.status, data.decode("utf-8", "replace"), dict(resp.getheaders())
+
+    def get(self, path: str) -> tuple[int, str]:
+        status, text, _h = self.request("GET", path)
+        return status, text
+
+    def form_fields(self, html: str) -> dict[str, str]:
+        return {
+            "csrf": re.search(r'name="csrf" value="([^"]+)"', html).group(1),  # type: ignore[union-attr]
+            "version": re.search(r'name="version" value="(\d+)"', html).group(1),  # type: ignore[union-attr]
+            "post_id": re.search(r'name="post_id" value="([^"]+)"', html).group(1),  # type: ignore[union-attr]
+        }
+
+    def post(self, path: str, fields: dict[str, str]) -> tuple[int, str, dict[str, str]]:
+        body = urllib.parse.urlencode(fields).encode()
+        return self.request("POST", path, body, {"Content-Type": "application/x-www-form-urlencoded"})
+
+
+def flash(client: Client, token: str) -> str:
+    _status, html = client.get(f"/t/{token}")
+    m = re.search(r'class="flash[^"]*"[^>]*>([^<]*)<', html)
+    return "" if m is None else m.group(1)
+
+
+# ------------------------------------------------------------------------------------------ tests
+
+
+def test_publishing_gives_every_table_a_long_random_token(db: Database) -> None:
+    ev, _ids = make_event(
+        db, ruleset="gaple-club", fmt="swiss", players=8, per_entrant=2, entry="pair", rounds=2
+    )
+    R.propose_round(db, DESK, ev)
+    R.publish_round(db, DESK, ev)
+    toks = TE.tokens(db, ev, 1)
+    assert sorted(toks) == [1, 2, 3, 4]
+    assert len(set(toks.values())) == 4
+    assert all(len(t) >= 32 for t in toks.values())  # token_urlsafe(24): 192 bits >= 128
+    assert TE.ensure_tokens(db, DESK, ev, 1) == toks  # idempotent
+    ref = TE.table_for_token(db, toks[3])
+    assert ref is not None and (ref.event_id, ref.round_no, ref.table_no) == (ev, 1, 3)
+    assert TE.table_for_token(db, "x" + toks[3][1:]) is None
+    assert {s.state for s in TE.table_status(db, ev, 1).values()} == {"not_started"}
+    R.unpublish_round(db, REF, ev, "wrong draw")
+    assert TE.tokens(db, ev, 1) == {}
+    assert TE.table_for_token(db, toks[3]) is None
+
+
+def test_a_whole_gaple_match_on_two_phones_confirmed_by_the_other_side(
+    db: Database, server: TableServer, browsers: Callable[..., Browser]
+) -> None:
+    """Rules G13 (both sides approve): side A enters six hands, side B confirms on its own phone."""
+    ev = gaple_night(db)
+    token = TE.tokens(db, ev, 1)[1]
+    url = f"{server.urls[0]}t/{token}"
+    a = browsers()
+    a.get(url)
+    wait_loaded(a)
+    assert "Round 1, table 1" in page_text(a)
+    assert "E1" in page_text(a) and "E2" in page_text(a)
+    assert "Player 1a" in page_text(a)  # the seats by name
+    check_page(a)
+    submit(a, "side0")
+    pips = [a.find_element("id", f"pips{i}") for i in range(4)]
+    assert [x.get_attribute("inputmode") for x in pips] == ["numeric"] * 4  # the phone's number keypad
+    for n in range(1, 7):
+        enter_gaple_out(a)
+        check_page(a)
+        if n < 6:
+            assert f"Hand {n} saved." in page_text(a)
+            assert TE.table_status(db, ev, 1)[1].state == "in_play"
+            assert TE.table_status(db, ev, 1)[1].hands == n
+    text = page_text(a)
+    assert "The match is finished" in text and "Waiting for E2 to confirm the result." in text
+    assert TE.table_status(db, ev, 1)[1].state == "awaiting_confirmation"
+    assert RS.table_entries(db, ev, 1, 1)[1][0]["pips"] == [0, 60, 40, 60]
+    # the same side cannot confirm its own entry; the other side, on its own phone, can
+    assert a.find_elements("id", "confirm") == []
+    b = browsers()
+    b.get(url)
+    wait_loaded(b)
+    submit(b, "side1")
+    check_page(b)
+    submit(b, "confirm")
+    assert "Confirmed at the table by E2." in page_text(b)
+    st = TE.table_status(db, ev, 1)[1]
+    assert (st.state, st.confirmed_by, st.hands) == ("confirmed_at_table", "E2", 6)
+    view = R.get_round(db, ev, 1).tables[0]
+    assert view.status == "confirmed" and view.scorer == "E1" and view.counter == "E2"
+    # the service's standings show it: E1 won the match
+    rows = ST.event_standings(db, ev).rows
+    assert [(r.name, r.points) for r in rows] == [("E1", 1), ("E2", 0)]
+    # side A's phone follows without a tap (the live poll)
+    end = time.monotonic() + 5
+    while "Confirmed at the table by E2." not in page_text(a) and time.monotonic() < end:
+        time.sleep(0.1)
+    assert "Confirmed at the table by E2." in page_text(a)
+    check_page(a)
+    # audited as the table's phone with its address
+    from clubdesk.models.audit import AuditEntry
+
+    with db.session() as s:
+        rows_a = s.query(AuditEntry).filter(AuditEntry.actor_role == "table").all()
+        assert rows_a and all(r.table_no == 1 and "127.0.0.1" in r.actor_name for r in rows_a)
+        assert {r.action for r in rows_a} >= {"add-entry", "confirm"}
+
+
+def test_a_refused_hand_stores_nothing_and_says_why(
+    db: Database, server: TableServer, browsers: Callable[..., Browser]
+) -> None:
+    ev = gaple_night(db)
+    token = TE.tokens(db, ev, 1)[1]
+    d = browsers()
+    d.get(f"{server.urls[0]}t/{token}")
+    wait_loaded(d)
+    submit(d, "side0")
+    click(d, "type-out")
+    choose(d, "seat", "0")
+    for i, p in enumerate(["0", "60", "40", "70"]):  # 70 pips: a hand holds 0 to 69
+        fill(d, f"pips{i}", p)
+    submit(d, "save")
+    msg = d.find_element("id", "flash").text
+    assert "70" in msg and "69" in msg
+    assert RS.table_entries(db, ev, 1, 1) == {}
+    assert TE.table_status(db, ev, 1)[1].state == "not_started"
+    # undo of the last hand until confirmation
+    enter_gaple_out(d)
+    assert len(RS.table_entries(db, ev, 1, 1)[1]) == 1
+    submit(d, "undo")
+    assert "The last hand was undone." in page_text(d)
+    assert RS.table_entries(db, ev, 1, 1).get(1, []) == []
+
+
+def test_the_same_post_twice_stores_once_and_a_stale_page_is_refused(
+    db: Database, server: TableServer
+) -> None:
+    ev = gaple_night(db)
+    token = TE.tokens(db, ev, 1)[1]
+    c = Client(server)
+    status, html = c.get(f"/t/{token}")
+    assert status == 200
+    f = c.form_fields(html)
+    c.post(f"/t/{token}/side", {"csrf": f["csrf"], "side": "0", "post_id": "s", "version": f["version"]})
+    hand = {"type": "out", "seat": "0", "pips0": "0", "pips1": "60", "pips2": "40", "pips3": "60"}
+    for _ in range(2):  # a retry on a flaky Wi-Fi: the same page, the same post id
+        status, _text, headers = c.post(f"/t/{token}/entry", {**f, **hand})
+        assert status == 303
+    assert len(RS.table_entries(db, ev, 1, 1)[1]) == 1
+    # a new post from the old page (the table changed since): refused, what changed is said
+    status, _text, _h = c.post(f"/t/{token}/entry", {**f, **hand, "post_id": "another-id"})
+    assert status == 303
+    msg = flash(c, token)
+    assert "changed meanwhile" in msg and "nothing was saved" in msg
+    assert len(RS.table_entries(db, ev, 1, 1)[1]) == 1
+    # the desk changes the table: the phone's next post on the older page is refused too
+    _s, html = c.get(f"/t/{token}")
+    f = c.form_fields(html)
+    RS.add_entry(db, DESK, ev, 1, 1, {"type": "redeal"})
+    c.post(f"/t/{token}/entry", {**f, **hand})
+    assert "changed meanwhile by Desk" in flash(c, token)
+    assert len(RS.table_entries(db, ev, 1, 1)[1]) == 2
+    # and the live key the page polls has moved on, so the page reloads
+    _s, live = c.get(f"/t/{token}/live")
+    assert json.loads(live)["key"].split(".")[0] != f["version"]
+
+
+def test_csrf_missing_is_403_and_an_oversize_body_is_413(db: Database, server: TableServer) -> None:
+    ev = gaple_night(db)
+    token = TE.tokens(db, ev, 1)[1]
+    c = Client(server)
+    _s, html = c.get(f"/t/{token}")
+    f = c.form_fields(html)
+    hand = {"type": "redeal", "post_id": "p1", "version": f["version"]}
+    status, _t, _h = c.post(f"/t/{token}/entry", hand)
+    assert status == 403
+    status, _t, _h = c.post(f"/t/{token}/entry", {**hand, "csrf": "0" * 64})
+    assert status == 403
+    other = Client(server)  # a page of another browser: its field does not match this cookie
+    status, _t, _h = other.post(f"/t/{token}/entry", {**hand, "csrf": f["csrf"]})
+    assert status == 403
+    status, _t, _h = c.post(f"/t/{token}/entry", {**hand, "csrf": f["csrf"], "pad": "x" * 20000})
+    assert status == 413
+    assert RS.table_entries(db, ev, 1, 1) == {}
+
+
+def test_a_wrong_token_is_a_plain_404_and_a_past_round_is_read_only(
+    db: Database, server: TableServer
+) -> None:
+    ev = tavla_night(db, 1, players=4)
+    token = TE.tokens(db, ev, 1)[1]
+    c = Client(server)
+    for path in ("/t/" + "A" * 32, "/t/" + token[:-1], "/t/x/live", "/nothing"):
+        status, text = c.get(path)
+        assert status == 404 and text == "Not Found"
+    status, _t, _h = c.post("/t/" + "A" * 32 + "/entry", {"csrf": "x"})
+    assert status == 404
+    _s, html = c.get(f"/t/{token}")
+    early = {**c.form_fields(html), "version": ""}
+    RS.add_entry(
+        db, DESK, ev, 1, 1, {"type": "game", "winner": 0, "kind": "single", "cube": 1, "dropped": False}
+    )
+    for table in (1, 2):
+        if table == 2:
+            RS.add_entry(
+                db,
+                DESK,
+                ev,
+                1,
+                2,
+                {"type": "game", "winner": 1, "kind": "single", "cube": 1, "dropped": False},
+            )
+        RS.confirm(db, DESK, ev, 1, table, 0, "A")
+        RS.confirm(db, DESK, ev, 1, table, 1, "B")
+    R.propose_round(db, DESK, ev)
+    R.publish_round(db, DESK, ev)  # rule T10: round 1 is locked now
+    status, html = c.get(f"/t/{token}")
+    assert status == 200
+    assert "Round 1 is over" in html or "The result is confirmed." in html
+    assert 'id="entry"' not in html and 'id="undo"' not in html
+    status, _t, _h = c.post(f"/t/{token}/undo", {**early, "post_id": "late-undo"})  # an old page's form
+    assert status == 303 and "Round 1 is over" in flash(c, token)
+    assert len(RS.table_entries(db, ev, 1, 1)[1]) == 1
+    assert TE.table_status(db, ev, 1)[1].state == "entered_at_desk"
+
+
+def test_a_tavla_match_in_turkish_with_a_cube_and_a_gammon(
+    db: Database, server: TableServer, browsers: Callable[..., Browser]
+) -> None:
+    """Rules T7a-T7c (cube, gammon), T8c (both sides approve): Turkish from the browser's language."""
+    ev = tavla_night(db, 5)
+    token = TE.tokens(db, ev, 1)[1]
+    d = browsers("tr")
+    d.get(f"{server.urls[0]}t/{token}")
+    wait_loaded(d)
+    assert d.find_element("tag name", "html").get_attribute("lang") == "tr"
+    assert "1. tur, 1. masa" in page_text(d)
+    assert "5 puanlık maç" in page_text(d)
+    check_page(d)
+    submit(d, "side1")
+    click(d, "winner1")
+    click(d, "kind-gammon")
+    choose(d, "cube", "2")
+    submit(d, "save")  # 2 x gammon = 4 points
+    check_page(d)
+    assert d.find_element("id", "total1").text == "4"
+    assert "mars" in page_text(d) and "küp 2" in page_text(d)
+    click(d, "winner0")
+    submit(d, "save")  # a single game: 1-4
+    click(d, "winner1")
+    submit(d, "save")  # 1-5: the match is over
+    assert "Maç bitti" in page_text(d)
+    assert RS.table_entries(db, ev, 1, 1)[1][0] == {
+        "type": "game",
+        "winner": 1,
+        "kind": "gammon",
+        "cube": 2,
+        "dropped": False,
+    }
+    submit(d, "switchside")
+    submit(d, "confirm")
+    assert "Masada E1 tarafından teyit edildi." in page_text(d)
+    view = R.get_round(db, ev, 1).tables[0]
+    assert view.status == "confirmed" and view.score == (1, 5)
+    # the desk's window language is not touched by the phone's
+    from clubdesk import i18n
+
+    assert i18n.current_language() == "en"
+    # the language switch on the page is remembered
+    d.find_element("css selector", "a[hreflang=es]").click()
+    wait_loaded(d)
+    assert "Ronda 1, mesa 1" in page_text(d)
+    d.get(f"{server.urls[0]}t/{token}")
+    wait_loaded(d)
+    assert "Ronda 1, mesa 1" in page_text(d)
+
+
+def test_calling_the_referee_and_a_desk_dispute_wins(db: Database, server: TableServer) -> None:
+    ev = tavla_night(db, 1)
+    token = TE.tokens(db, ev, 1)[1]
+    c = Client(server)
+    _s, html = c.get(f"/t/{token}")
+    f = c.form_fields(html)
+    c.post(f"/t/{token}/referee", f)
+    c.post(f"/t/{token}/referee", f)  # the retry: one call
+    calls = TE.referee_calls(db, ev)
+    assert [(x.round_no, x.table_no, x.handled) for x in calls] == [(1, 1, False)]
+    assert TE.table_status(db, ev, 1)[1].referee_called
+    _s, html = c.get(f"/t/{token}")
+    assert "The referee has been called." in html
+    RS.add_entry(
+        db, DESK, ev, 1, 1, {"type": "game", "winner": 0, "kind": "single", "cube": 1, "dropped": False}
+    )
+    RS.referee_decision(db, REF, ev, 1, 1, approve=False, note="dice")
+    _s, html = c.get(f"/t/{token}")
+    assert (
+        "The referee decides this table&#39;s result." in html
+        or "The referee decides this table's result." in html
+    )
+    f = c.form_fields(html)
+    c.post(f"/t/{token}/side", {**f, "side": "1"})
+    _s, html = c.get(f"/t/{token}")
+    c.post(f"/t/{token}/confirm", c.form_fields(html))
+    assert R.get_round(db, ev, 1).tables[0].status == "disputed"
+    TE.handle_referee_call(db, REF, calls[0].id)
+    assert not TE.table_status(db, ev, 1)[1].referee_called
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_serve_cli_starts_stops_and_refuses_a_port_in_use(tmp_path: Path) -> None:
+    dbfile = tmp_path / "cli.sqlite3"
+    Database(dbfile, backups_dir=tmp_path / "b").close()
+    port = _free_port()
+    cmd = [
+        sys.executable,
+        "-c",
+        "from clubdesk.cli import main; raise SystemExit(main())",
+        "--db",
+        str(dbfile),
+        "serve",
+        "--port",
+        str(port),
+    ]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = proc.stdout.readline() if proc.stdout else ""  # "Table entry is served at:"
+        url = proc.stdout.readline().strip() if proc.stdout else ""
+        assert first.strip() and url == f"http://127.0.0.1:{port}/"
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        conn.request("GET", "/t/nothing")
+        assert conn.getresponse().status == 404
+        conn.close()
+        # a second server on the same port: one clear line, exit 1
+        again = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        assert again.returncode == 1
+        assert again.stderr.strip().splitlines() == [
+            f"clubdesk-cli: Port {port} is already in use on this computer; choose another port."
+        ]
+    finally:
+        proc.send_signal(2)  # Ctrl+C
+        out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 0, err
+    assert "The server has stopped." in out and "Traceback" not in err
+    with socket.socket() as s:  # the port is free again
+        s.bind(("127.0.0.1", port))
+
+
+def test_a_spanish_dominoes_table_hand_by_hand_with_both_approvals(db: Database, server: TableServer) -> None:
+    """Rules E18 (a hand: seat out, the pips left) and E6 (both pairs approve): two phones, no browser."""
+    ev, _ids = make_event(
+        db, ruleset="domino-es", fmt="swiss", players=2, per_entrant=2, entry="pair", rounds=1
+    )
+    R.propose_round(db, DESK, ev)
+    R.publish_round(db, DESK, ev)
+    token = TE.tokens(db, ev, 1)[1]
+    seats = R.get_round(db, ev, 1).tables[0].seats
+    assert seats  # the seat draw (E7): the page names the players at their seats
+    home, away = Client(server), Client(server)
+    for client, side in ((home, "0"), (away, "1")):
+        _s, html = client.get(f"/t/{token}")
+        client.post(f"/t/{token}/side", {**client.form_fields(html), "side": side})
+    hand = {"type": "domino", "seat": "1", "pips0": "30", "pips1": "0", "pips2": "20", "pips3": "10"}
+    for n in (1, 2):  # 60 points a hand to side 2 (seat 2 went out): 120 >= 100 ends the match
+        _s, html = away.get(f"/t/{token}")
+        away.post(f"/t/{token}/entry", {**away.form_fields(html), **hand})
+        assert TE.table_status(db, ev, 1)[1].hands == n
+    assert RS.table_entries(db, ev, 1, 1)[1][0] == {"type": "domino", "seat": 1, "pips": [30, 0, 20, 10]}
+    assert TE.table_status(db, ev, 1)[1].state == "awaiting_confirmation"
+    _s, html = home.get(f"/t/{token}")
+    assert 'id="confirm"' in html and "Player 1a" in html
+    home.post(f"/t/{token}/confirm", home.form_fields(html))
+    assert "Confirmed at the table by E1." in flash(home, token)
+    view = R.get_round(db, ev, 1).tables[0]
+    assert (view.status, view.scorer, view.counter, view.winner) == ("confirmed", "E1", "E2", _ids[1])
+
+
+def test_the_server_refuses_an_address_this_computer_does_not_have(db: Database) -> None:
+    from clubdesk.services.base import ServiceError
+
+    srv = TableServer(db, "192.0.2.77", 0)  # TEST-NET-1: no machine has it
+    with pytest.raises(ServiceError) as info:
+        srv.start()
+    assert info.value.code == "no-network"
+    assert "192.0.2.77" in info.value.message and "127.0.0.1" in info.value.message
+    assert not srv.running
