@@ -51,7 +51,8 @@ class _Built:
 
 class _Cache:
     """Built pages, kept while the database has not changed (SQLite's data version) and at least one second
-    while it keeps changing; one thread builds a page while the others serve the one before (no herd)."""
+    while it keeps changing; a page that is older is served once more while one background thread builds the
+    new one, so no reader waits for a build but the first of a page."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -89,32 +90,48 @@ class _Cache:
         if self._fresh(hit, version, time.monotonic()):
             assert hit is not None
             return hit
-        if not building.acquire(blocking=hit is None):
-            assert hit is not None
-            return hit  # another request is building it: the page of a moment ago meanwhile
-        try:
+        if hit is not None:
+            # the page of a moment ago at once; one thread builds the new one meanwhile (no reader waits)
+            if building.acquire(blocking=False):
+                threading.Thread(
+                    target=self._build,
+                    args=(full, version, build, building),
+                    name="clubdesk-hall",
+                    daemon=True,
+                ).start()
+            return hit
+        with building:  # the first reader of a page waits for it (the others wait for the same build)
             with self._lock:
                 again = self._pages.get(full)
-            if again is not hit and self._fresh(again, version, time.monotonic()):
-                assert again is not None
+            if again is not None:
                 return again
-            response = build()
-            headers = tuple((k, v) for k, v in response.headers.items() if k.lower() != "content-length")
-            made = _Built(
-                version,
-                time.monotonic(),
-                response.status_code,
-                bytes(response.body),
-                headers,
-                bool(getattr(response, "timed", False)),
-            )
-            with self._lock:
-                if len(self._pages) > 512:
-                    self._pages.clear()
-                self._pages[full] = made
-            return made
+            return self._store(full, version, build())
+
+    def _build(
+        self, full: tuple[Any, ...], version: int, build: Callable[[], Response], lock: threading.Lock
+    ) -> None:
+        try:
+            self._store(full, version, build())
+        except Exception:  # noqa: BLE001 - the page before stays; the next reader tries again
+            pass
         finally:
-            building.release()
+            lock.release()
+
+    def _store(self, full: tuple[Any, ...], version: int, response: Response) -> _Built:
+        headers = tuple((k, v) for k, v in response.headers.items() if k.lower() != "content-length")
+        made = _Built(
+            version,
+            time.monotonic(),
+            response.status_code,
+            bytes(response.body),
+            headers,
+            bool(getattr(response, "timed", False)),
+        )
+        with self._lock:
+            if len(self._pages) > 512:
+                self._pages.clear()
+            self._pages[full] = made
+        return made
 
 
 CACHE = _Cache()
