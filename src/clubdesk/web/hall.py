@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
@@ -81,7 +82,10 @@ class _Cache:
             return True
         return version >= 0 and hit.version == version and not hit.timed
 
-    def get(self, db: Database, key: tuple[Any, ...], build: Callable[[], Response]) -> _Built:
+    def get(
+        self, db: Database, key: tuple[Any, ...], build: Callable[[], Response], *, wait: bool = True
+    ) -> _Built | None:
+        """The page (built now for its first reader; ``wait=False``: None instead of building it here)."""
         version = self._version(db)
         full = (id(db), *key)
         with self._lock:
@@ -100,6 +104,8 @@ class _Cache:
                     daemon=True,
                 ).start()
             return hit
+        if not wait:
+            return None
         with building:  # the first reader of a page waits for it (the others wait for the same build)
             with self._lock:
                 again = self._pages.get(full)
@@ -153,7 +159,7 @@ def _render(lang: str, path: str, template: str, status: int = 200, **values: An
     )
 
 
-def _serve(
+async def _serve(
     request: Request, kind: str, make: Callable[[Database, str, str], Response], *key: Any
 ) -> Response:
     """The page ``make(db, lang, path)`` builds, from the cache (names sort in the page language's
@@ -166,7 +172,10 @@ def _serve(
         with i18n.language_context(lang):
             return make(db, lang, path)
 
-    built = CACHE.get(db, (kind, lang, path, *key), build)
+    full = (kind, lang, path, *key)
+    # a built page is served from the event loop (no thread for the hundred readers); a build in a thread
+    built = CACHE.get(db, full, build, wait=False) or await run_in_threadpool(CACHE.get, db, full, build)
+    assert built is not None
     response = Response(built.body, status_code=built.status, headers=dict(built.headers))
     if request.query_params.get("lang", "") in LANGUAGES:
         response.set_cookie(LANG_COOKIE, lang, path="/", max_age=365 * 86400, samesite="lax")
@@ -197,26 +206,26 @@ def _pairings_page(db: Database, lang: str, path: str, ev: int, round_no: int | 
     return response
 
 
-def index(request: Request) -> Response:
+async def index(request: Request) -> Response:
     def make(db: Database, lang: str, path: str) -> Response:
         events = H.events(db)
         if len(events) == 1 and events[0].round is not None:  # the night's only event: where do I play?
             return _pairings_page(db, lang, path, events[0].id, None)
         return _render(lang, path, "hall_index.html", events=events)
 
-    return _serve(request, "index", make)
+    return await _serve(request, "index", make)
 
 
-def pairings(request: Request) -> Response:
+async def pairings(request: Request) -> Response:
     ev = _event_id(request)
     raw = request.query_params.get("round", "")
     round_no = int(raw) if raw.isdigit() and len(raw) < 6 else None
-    return _serve(
+    return await _serve(
         request, "round", lambda db, lang, path: _pairings_page(db, lang, path, ev, round_no), ev, round_no
     )
 
 
-def standings(request: Request) -> Response:
+async def standings(request: Request) -> Response:
     ev = _event_id(request)
 
     def make(db: Database, lang: str, path: str) -> Response:
@@ -226,10 +235,10 @@ def standings(request: Request) -> Response:
             return _missing(lang, path)
         return _render(lang, path, "hall_standings.html", event=st.event, st=st)
 
-    return _serve(request, "standings", make, ev)
+    return await _serve(request, "standings", make, ev)
 
 
-def bracket(request: Request) -> Response:
+async def bracket(request: Request) -> Response:
     from clubdesk.reports.site import bracket_svg
     from clubdesk.services.share import bracket_rounds, side_text
 
@@ -254,7 +263,7 @@ def bracket(request: Request) -> Response:
             champion=bd.champion,
         )
 
-    return _serve(request, "bracket", make, ev)
+    return await _serve(request, "bracket", make, ev)
 
 
 def routes() -> list[BaseRoute]:
