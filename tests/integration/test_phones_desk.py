@@ -327,3 +327,20 @@ def test_hall_page_follows_a_result_within_a_second_or_two(db: Database, server:
     while "3-0" not in get(base(server) + f"/hall/{ev}")[1]:  # the page is built again once it changed
         assert time.monotonic() < deadline, "the hall page still shows the result before"
         time.sleep(0.1)
+
+
+def test_where_do_i_play_lists_each_player_of_a_pair_with_his_pair(db: Database) -> None:
+    from clubdesk.services import hall
+
+    ev, _ids = make_event(
+        db, ruleset="gaple-club", fmt="swiss", players=4, per_entrant=2, entry="pair", rounds=2
+    )
+    R.propose_round(db, DESK, ev)
+    rv = R.publish_round(db, DESK, ev)
+    view = hall.round_view(db, ev)
+    with db.session() as s:
+        players = sorted(m.name for m in s.query(Member))
+    assert sorted(line.name for line in view.by_name) == players  # every player finds his own name
+    for line in view.by_name:
+        t = next(t for t in rv.tables if t.table == line.table)
+        assert line.side in t.names and line.opponent in t.names and line.side != line.opponent

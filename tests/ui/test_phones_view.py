@@ -143,6 +143,11 @@ def test_rounds_screen_shows_a_phones_hand_and_a_referee_call_without_user_actio
             assert cell(PHONE_ROLE) == "in_play"
             TE.call_referee(phone_db, ref, client_id="p-2", address="10.0.0.7")
             qtbot.waitUntil(lambda: cell().startswith("referee called"), timeout=2000)
+            button = section.referee_button
+            assert button.isVisible() and f"table {table}" in button.text()
+            button.click()  # the referee came: the flag goes, the table's state stays
+            qtbot.waitUntil(lambda: cell() == "in play · 1 game", timeout=2000)
+            assert not button.isVisible() and TE.referee_calls(db, ev, open_only=True) == []
         finally:
             phone_db.close()
     finally:

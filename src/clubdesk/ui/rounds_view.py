@@ -847,6 +847,13 @@ class RoundsSection(QWidget):
         self.call_label.setObjectName("callLabel")
         self.call_label.setWordWrap(True)
         self.call_label.setStyleSheet("font-size: 12pt; font-weight: 600;")
+        # issue 27: a table that called the referee from a phone, until the desk says he came
+        self.calling: list[int] = []
+        self.referee_button = QPushButton()
+        self.referee_button.setObjectName("refereeCallButton")
+        self.referee_button.setStyleSheet(themed("color: #7f1d1d; font-weight: 600;"))
+        self.referee_button.setVisible(False)
+        self.referee_button.clicked.connect(self.answer_referee_call)
         self.counts = QLabel()
         self.counts.setObjectName("counts")
         self.info = QLabel()
@@ -895,6 +902,7 @@ class RoundsSection(QWidget):
         second = QHBoxLayout()
         second.addWidget(self.table_field, 2)
         second.addWidget(self.call_label, 3)
+        second.addWidget(self.referee_button)
         left = QWidget()
         lv = QVBoxLayout(left)
         lv.setContentsMargins(0, 0, 0, 0)
@@ -1017,6 +1025,8 @@ class RoundsSection(QWidget):
             else ""
         )
         phones = self._phones(ev.id, int(r))
+        self.calling = sorted(t for t, st in phones.items() if getattr(st, "referee_called", False))
+        self._show_calls()
         self.drop.off = set() if phones else {COL_PHONES}
         self.model.set_rows(self.round.tables, phones, games=self._family(ev) == "tavla")
         counts: dict[str, int] = {}
@@ -1027,6 +1037,44 @@ class RoundsSection(QWidget):
             + ", ".join(f"{n} {state_label(s)}" for s, n in sorted(counts.items(), key=lambda x: -x[1]))
         )
         self._tick()
+
+    def _calling_table(self) -> int | None:
+        """The table whose referee call the button answers: the open table's, else the first calling."""
+        if not self.calling:
+            return None
+        if self.panel is not None and self.panel.key[2] in self.calling:
+            return self.panel.key[2]
+        return self.calling[0]
+
+    def _show_calls(self) -> None:
+        table = self._calling_table()
+        self.referee_button.setVisible(table is not None)
+        if table is not None:
+            self.referee_button.setText(_("Referee call of table {t} answered").format(t=table))
+            self.referee_button.setToolTip(
+                ngettext(
+                    "Called the referee from a phone: table {tables}",
+                    "Called the referee from a phone: tables {tables}",
+                    len(self.calling),
+                ).format(tables=", ".join(str(t) for t in self.calling))
+            )
+
+    def answer_referee_call(self) -> bool:
+        """The referee came to the table that called him from a phone: the call is marked answered."""
+        from clubdesk.services import table_entry
+
+        ev, table = self.current_event(), self._calling_table()
+        if ev is None or table is None or self.round is None:
+            return False
+        try:
+            for call in table_entry.referee_calls(self.state.db, ev.id, open_only=True):
+                if call.round_no == self.round.round and call.table_no == table:
+                    table_entry.handle_referee_call(self.state.db, self.state.actor, call.id)
+        except ServiceError as exc:
+            self.info.setText(exc.message)
+            return False
+        self.state.dataChanged.emit("rounds")
+        return True
 
     def _family(self, ev: events_service.EventInfo) -> str:
         from clubdesk.services import formats as F
@@ -1186,6 +1234,7 @@ class RoundsSection(QWidget):
             self.splitter.setSizes([int(total * 0.4), total - int(total * 0.4)])
             self._split_set = True
         self.panel = panel
+        self._show_calls()
         self.panel.focus_first()
         for row in range(self.proxy.rowCount()):
             if self.proxy.data(self.proxy.index(row, 0), TABLE_ROLE) == table_no:
