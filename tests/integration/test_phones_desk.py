@@ -344,3 +344,28 @@ def test_where_do_i_play_lists_each_player_of_a_pair_with_his_pair(db: Database)
     for line in view.by_name:
         t = next(t for t in rv.tables if t.table == line.table)
         assert line.side in t.names and line.opponent in t.names and line.side != line.opponent
+
+
+def test_hall_counts_down_to_the_table_call(
+    db: Database, server: TableServer, browser: Callable[..., Any]
+) -> None:
+    import time
+    from datetime import timedelta
+
+    from selenium.webdriver.common.by import By
+
+    ev, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=3, match_lengths=[3])
+    R.propose_round(db, DESK, ev)
+    call = R.local_now() + timedelta(minutes=10)
+    R.publish_round(db, DESK, ev, call_at=call)  # rule T3b: the table call, local wall-clock time
+    d = browser("en")
+    d.get(base(server) + f"/hall/{ev}")
+    box = d.find_element(By.ID, "call")
+    assert f"Tables are called at {call:%H:%M}." in box.text
+    first = d.find_element(By.CSS_SELECTOR, "#call .countdown").text
+    minutes, seconds = (int(x) for x in first.split(":"))
+    assert 9 * 60 <= minutes * 60 + seconds <= 10 * 60
+    time.sleep(2.2)
+    assert d.find_element(By.CSS_SELECTOR, "#call .countdown").text != first  # the script counts down
+    _status, html = get(base(server) + f"/hall/{ev}")
+    assert 'class="countdown"' in html  # without the script the page says it too
