@@ -107,6 +107,7 @@ class Phone(threading.Thread):
         self.errors: list[str] = []
         self.stale = 0
         self.sent = 0
+        self.refusals: list[str] = []
 
     def _page(self) -> tuple[str, str]:
         status, text, _r = self.client.request("GET", f"/t/{self.token}")
@@ -151,6 +152,7 @@ class Phone(threading.Thread):
             if flash.get("k") == "err":  # the other phone entered first: the page reloads, enter again
                 self.stale += 1
                 last = flash.get("t", "refused")
+                self.refusals.append(last)
                 continue
             self.acked.add(post_id)
             self.post_times.append((posted - start) * 1000)
@@ -362,6 +364,7 @@ def run(tables: int, readers: int, seconds: float) -> dict[str, Any]:
         "hall_page_p50_ms": statistics.median(pages) if pages else None,
         "hall_page_p95_ms": p95(pages) if pages else None,
         "refused_table_changed": sum(p.stale for p in phones),
+        "refusal_samples": sorted({re.sub(r"\d+", "N", r) for p in phones for r in p.refusals})[:5],
         "errors": len(errors),
         "error_samples": sorted(set(errors))[:5],
         "hands_lost": lost,
@@ -406,6 +409,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     if out["error_samples"]:
         print("  e.g. " + "; ".join(out["error_samples"]))
+    if out["refusal_samples"]:
+        print("  refusals: " + "; ".join(out["refusal_samples"]))
     print(
         f"phone -> desk {out['phone_to_desk_s']:.2f} s (incl. the window's 0.6 s timer)  "
         f"desk -> phone {out['desk_to_phone_s']:.2f} s  target <= 1 s"
