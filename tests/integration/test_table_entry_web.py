@@ -166,6 +166,21 @@ def wait_loaded(driver: Browser, timeout: float = 10) -> None:
         time.sleep(0.05)
 
 
+def wait_for_text(driver: Browser, el_id: str, text: str, timeout: float = 5) -> bool:
+    """True once the element shows ``text`` (the page may reload meanwhile), False after ``timeout``."""
+    from selenium.common.exceptions import WebDriverException
+
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            if any(text in el.text for el in driver.find_elements("id", el_id)):
+                return True
+        except WebDriverException:  # the element went with a reload
+            pass
+        time.sleep(0.1)
+    return False
+
+
 def enter_gaple_out(driver: Browser) -> None:
     click(driver, "type-out")
     choose(driver, "seat", OUT_HAND["seat"])
@@ -323,10 +338,7 @@ def test_a_whole_gaple_match_on_two_phones_confirmed_by_the_other_side(
     rows = ST.event_standings(db, ev).rows
     assert [(r.name, r.points) for r in rows] == [("E1", 1), ("E2", 0)]
     # side A's phone follows without a tap (the live poll)
-    end = time.monotonic() + 5
-    while "Confirmed at the table by E2." not in page_text(a) and time.monotonic() < end:
-        time.sleep(0.1)
-    assert "Confirmed at the table by E2." in page_text(a)
+    assert wait_for_text(a, "state", "Confirmed at the table by E2.")
     check_page(a)
     # audited as the table's phone with its address
     from clubdesk.models.audit import AuditEntry
@@ -361,6 +373,9 @@ def test_a_refused_hand_stores_nothing_and_says_why(
     submit(d, "undo")
     assert "The last hand was undone." in page_text(d)
     assert RS.table_entries(db, ev, 1, 1).get(1, []) == []
+    # a hand entered at the desk shows on the phone without a tap (the live poll reloads the page)
+    RS.add_entry(db, DESK, ev, 1, 1, {"type": "redeal"})
+    assert wait_for_text(d, "hands", "Dealt again"), "the desk's hand did not reach the phone"
 
 
 def test_the_same_post_twice_stores_once_and_a_stale_page_is_refused(
