@@ -163,6 +163,47 @@ def listen_changes(db: Database) -> Any:
     return conn
 
 
+class DataVersion:
+    """SQLite's ``PRAGMA data_version`` on a connection of its own (issue 27): it moves whenever another
+    connection commits (the window's own, a table server's thread, ``clubdesk-cli serve`` in another
+    process), so a timer can follow the file without reading any table. ``changed()`` is cheap."""
+
+    def __init__(self, path: Path) -> None:
+        import threading
+
+        uri = f"{path.resolve().as_uri()}?mode=ro"
+        self._lock = threading.Lock()  # the web server's threads share one watcher
+        self._conn: sqlite3.Connection | None = sqlite3.connect(
+            uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False
+        )
+        self._last = -1
+        self._last = self._read()
+
+    def _read(self) -> int:
+        with self._lock:
+            if self._conn is None:
+                return -1
+            try:
+                return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
+            except sqlite3.Error:
+                return self._last
+
+    def value(self) -> int:
+        """The version now (it only ever differs from an earlier value after another connection's commit)."""
+        return self._read()
+
+    def changed(self) -> bool:
+        now = self._read()
+        moved, self._last = now != self._last, now
+        return moved
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+
 def known_revisions() -> list[str]:
     """Revision ids in order. Each migration file is named after its revision id (``0003_events.py``)."""
     return sorted(p.stem for p in (MIGRATIONS_DIR / "versions").glob("[0-9][0-9][0-9][0-9]_*.py"))

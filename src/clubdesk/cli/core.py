@@ -40,6 +40,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "clubdesk.cli.staff",
     "clubdesk.cli.dbcopy",
     "clubdesk.cli.share",
+    "clubdesk.cli.phones",  # issue 27: table-links
     "clubdesk.cli.web",  # issue 27: serve
 )
 

@@ -2,7 +2,9 @@
 
 Filled sheets are recomputed with the rules engines (:func:`clubdesk.games.replay`), so every running
 total, burn, fine and Crawford mark on paper is the one the app scores. Each sheet carries the table's QR
-code (``CLUBDESK:TABLE:<event>:<round>:<table>``, CONTRACTS.md §4) that the desk scans to open that table.
+code (``CLUBDESK:TABLE:<event>:<round>:<table>``, CONTRACTS.md §4) that the desk scans to open that table;
+while table entry on phones is on (issue 27) it carries the table's address instead (``sheet.qr``), which
+the players' phones open and the desk's scan field accepts as well.
 """
 
 from __future__ import annotations
@@ -67,7 +69,7 @@ def _top(
 ) -> list[Flowable]:
     """Title, the information block on the left (the table and round, then ``info``; ``info_columns``:
     each column's share of it) and the table's QR code on the right."""
-    payload = table_payload(sheet.event_id, sheet.round, sheet.table)
+    payload = sheet.qr or table_payload(sheet.event_id, sheet.round, sheet.table)
     iw = width - QR_SIZE - 8 * mm
     info = [[_("Table"), str(sheet.table), _("Round"), str(sheet.round)], *info]
     # long pair, team and player names wrap inside their cells instead of crossing the border

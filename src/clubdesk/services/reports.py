@@ -412,7 +412,9 @@ def score_sheets_data(
                 )
         if progress is not None:
             progress(k + 1, len(tables) + 1)
-    return sheets
+    from clubdesk.services import phones
+
+    return phones.with_table_urls(db, event_id, rno, sheets)  # issue 27: the QR opens the table on a phone
 
 
 def _substitutions(s: Session, m: Match, who: dict[int, _Who]) -> list[D.SubstitutionLine]:

@@ -2,8 +2,10 @@
 
 A background thread holds one LISTEN connection; every committed change on any desk arrives within a
 fraction of a second and, gathered over 300 ms, makes the window reload its events, rounds, desk and
-members data.
-A lost connection is said in the status bar and retried every two seconds; on SQLite nothing runs.
+members data. A lost connection is said in the status bar and retried every two seconds. On the SQLite file
+(issue 27) a timer reads the file's data version every 300 ms instead: a hand posted from a phone (the table
+server in the window's background, or ``clubdesk-cli serve`` in another process) reaches the Rounds screen
+within a second, without any user action.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import threading
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from clubdesk.db import listen_changes
+from clubdesk.db import DataVersion, listen_changes
 from clubdesk.i18n import _
 from clubdesk.ui.state import DeskState
 
@@ -21,6 +23,7 @@ log = logging.getLogger("clubdesk.live")
 # the areas that reload from what another desk changed ("events": a new or changed event reaches the
 # Standings, Reports and Events lists too, not only the rounds and the desk)
 AREAS = ("events", "rounds", "desk", "members")
+POLL_MS = 300  # SQLite: how often the file's data version is read (issue 27: desk <-> phone within 1 s)
 
 
 class LiveRefresh(QObject):
@@ -41,6 +44,10 @@ class LiveRefresh(QObject):
         self.notified.connect(self._queue)
         self.connection.connect(self._connection)
         self.online = True
+        self._version: DataVersion | None = None
+        self._poll = QTimer(self)
+        self._poll.setInterval(POLL_MS)
+        self._poll.timeout.connect(self._check_version)
         state.databaseChanged.connect(lambda _db: self.restart())
 
     def restart(self) -> None:
@@ -52,12 +59,33 @@ class LiveRefresh(QObject):
         self.start()
 
     def start(self) -> None:
-        if not self.state.db.is_server or self._thread is not None:
+        if not self.state.db.is_server:
+            self._start_polling()
+            return
+        if self._thread is not None:
             return
         self._thread = threading.Thread(target=self._run, name="clubdesk-listen", daemon=True)
         self._thread.start()
 
+    def _start_polling(self) -> None:
+        if self._version is not None:
+            return
+        try:
+            self._version = DataVersion(self.state.db.path)
+        except Exception as exc:  # noqa: BLE001 - the file cannot be watched: the window still works
+            log.info("data version not watched: %s", exc)
+            return
+        self._poll.start()
+
+    def _check_version(self) -> None:
+        if self._version is not None and self._version.changed():
+            self._queue("")
+
     def stop(self) -> None:
+        self._poll.stop()
+        if self._version is not None:
+            self._version.close()
+            self._version = None
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=3)

@@ -404,6 +404,9 @@ class MainWindow(QMainWindow):
         )
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
+        from clubdesk.ui.desk.phones_view import stop_table_entry
+
+        stop_table_entry(self.state)  # issue 27: the table server stops with the window
         data = base64.b64encode(bytes(self.saveGeometry().data())).decode("ascii")
         settings_service.put(self.state.db, self.state.actor, GEOMETRY_KEY, data, audited=False)
         super().closeEvent(event)

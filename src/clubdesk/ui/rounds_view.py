@@ -2,7 +2,8 @@
 the table call with its countdown and one-action forfeits, and the pairing wizard.
 
 Keyboard: Ctrl+P pair the next round (wizard), Ctrl+T (or a QR scanner) to the table field — type a table
-number or scan ``CLUBDESK:TABLE:<event>:<round>:<table>`` and Enter opens the table; Ctrl+L back to the
+number or scan ``CLUBDESK:TABLE:<event>:<round>:<table>`` (or, while table entry on phones is on, the
+sheet's table address ``http://…/t/<token>``) and Enter opens the table; Ctrl+L back to the
 tables list (Enter opens the selected table); in a table: the scorer's initials once (the last ones given
 are offered, selected: Enter keeps them), then the entry form (see ``clubdesk.ui.score_entry``); Ctrl+1/Ctrl+2
 are the window's, so side approvals are Alt+A and Alt+B; Ctrl+I opens the incident form for the table.
@@ -54,6 +55,7 @@ from clubdesk.ui.models.tables_model import (
     COL_A,
     COL_APPROVED,
     COL_B,
+    COL_PHONES,
     COL_STATE,
     FILTERS,
     TABLE_ROLE,
@@ -68,6 +70,27 @@ from clubdesk.ui.widgets.fit import DropColumns, elided, fit_combo, fit_combos
 from clubdesk.ui.widgets.name_field import NameField
 
 QR_PREFIX = "CLUBDESK:TABLE:"
+TOKEN_PATH = "/t/"  # issue 27: a table's address on the phones, http://<desk>:<port>/t/<token>
+
+
+def parse_table_url(text: str) -> str | None:
+    """The token of a table's address as the sheet's QR carries it while table entry is on
+    (``http://192.168.1.20:8080/t/<token>``, a trailing slash or query allowed); None when it is not one."""
+    from urllib.parse import urlsplit
+
+    text = text.strip()
+    if not text.lower().startswith(("http://", "https://")):
+        return None
+    try:
+        path = urlsplit(text).path
+    except ValueError:
+        return None
+    if not path.startswith(TOKEN_PATH):
+        return None
+    token = path[len(TOKEN_PATH) :].strip("/")
+    if not token or "/" in token or not all(c.isalnum() or c in "-_" for c in token):
+        return None
+    return token
 
 
 def parse_table_query(text: str) -> tuple[int | None, int | None, int] | None:
@@ -838,6 +861,13 @@ class RoundsSection(QWidget):
         self.call_label.setObjectName("callLabel")
         self.call_label.setWordWrap(True)
         self.call_label.setStyleSheet("font-size: 12pt; font-weight: 600;")
+        # issue 27: a table that called the referee from a phone, until the desk says he came
+        self.calling: list[int] = []
+        self.referee_button = QPushButton()
+        self.referee_button.setObjectName("refereeCallButton")
+        self.referee_button.setStyleSheet(themed("color: #7f1d1d; font-weight: 600;"))
+        self.referee_button.setVisible(False)
+        self.referee_button.clicked.connect(self.answer_referee_call)
         self.counts = QLabel()
         self.counts.setObjectName("counts")
         self.info = QLabel()
@@ -866,8 +896,10 @@ class RoundsSection(QWidget):
         self.view.setWordWrap(False)
         self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.view.activated.connect(self._activated)
-        # a narrow list (a table open beside it on a laptop) drops the approvals first: the panel shows them
-        DropColumns(self.view, COL_A, [COL_APPROVED], min_stretch=110)
+        # a narrow list (a table open beside it on a laptop) drops the approvals first: the panel shows them;
+        # then the phones' state (issue 27), which the State column sums up
+        self.drop = DropColumns(self.view, COL_A, [COL_APPROVED, COL_PHONES], min_stretch=110)
+        self.drop.off = {COL_PHONES}  # shown while table entry on phones is on, or once a phone was used
 
         top = QHBoxLayout()
         top.addWidget(QLabel(_("Event")))
@@ -884,6 +916,7 @@ class RoundsSection(QWidget):
         second = QHBoxLayout()
         second.addWidget(self.table_field, 2)
         second.addWidget(self.call_label, 3)
+        second.addWidget(self.referee_button)
         left = QWidget()
         lv = QVBoxLayout(left)
         lv.setContentsMargins(0, 0, 0, 0)
@@ -1005,7 +1038,11 @@ class RoundsSection(QWidget):
             if self.round.status == "proposed"
             else ""
         )
-        self.model.set_rows(self.round.tables)
+        phones = self._phones(ev.id, int(r))
+        self.calling = sorted(t for t, st in phones.items() if getattr(st, "referee_called", False))
+        self._show_calls()
+        self.drop.off = set() if phones else {COL_PHONES}
+        self.model.set_rows(self.round.tables, phones, games=self._family(ev) == "tavla")
         counts: dict[str, int] = {}
         for t in self.round.tables:
             counts[t.status] = counts.get(t.status, 0) + 1
@@ -1014,6 +1051,64 @@ class RoundsSection(QWidget):
             + ", ".join(f"{n} {state_label(s)}" for s, n in sorted(counts.items(), key=lambda x: -x[1]))
         )
         self._tick()
+
+    def _calling_table(self) -> int | None:
+        """The table whose referee call the button answers: the open table's, else the first calling."""
+        if not self.calling:
+            return None
+        if self.panel is not None and self.panel.key[2] in self.calling:
+            return self.panel.key[2]
+        return self.calling[0]
+
+    def _show_calls(self) -> None:
+        table = self._calling_table()
+        self.referee_button.setVisible(table is not None)
+        if table is not None:
+            self.referee_button.setText(_("Referee call of table {t} answered").format(t=table))
+            self.referee_button.setToolTip(
+                ngettext(
+                    "Called the referee from a phone: table {tables}",
+                    "Called the referee from a phone: tables {tables}",
+                    len(self.calling),
+                ).format(tables=", ".join(str(t) for t in self.calling))
+            )
+
+    def answer_referee_call(self) -> bool:
+        """The referee came to the table that called him from a phone: the call is marked answered."""
+        from clubdesk.services import table_entry
+
+        ev, table = self.current_event(), self._calling_table()
+        if ev is None or table is None or self.round is None:
+            return False
+        try:
+            for call in table_entry.referee_calls(self.state.db, ev.id, open_only=True):
+                if call.round_no == self.round.round and call.table_no == table:
+                    table_entry.handle_referee_call(self.state.db, self.state.actor, call.id)
+        except ServiceError as exc:
+            self.info.setText(exc.message)
+            return False
+        self.state.dataChanged.emit("rounds")
+        return True
+
+    def _family(self, ev: events_service.EventInfo) -> str:
+        from clubdesk.services import formats as F
+
+        try:
+            return str(F.ruleset_params(ev.ruleset, dict(ev.overrides or {}))[0])
+        except (ServiceError, ValueError, KeyError):
+            return ""
+
+    def _phones(self, event_id: int, round_no: int) -> dict[int, Any]:
+        """Each table's state on the phones (issue 27) while table entry is on, or once a table used them
+        (confirmed at the table, a referee call); {} otherwise (the State column says it all then)."""
+        from clubdesk.services import phones, table_entry
+
+        try:
+            status = table_entry.table_status(self.state.db, event_id, round_no)
+            used = any(st.referee_called or st.state == "confirmed_at_table" for st in status.values())
+            return dict(status) if used or phones.base_url(self.state.db) else {}
+        except (ServiceError, DatabaseError):
+            return {}
 
     def _data_changed(self, section: str) -> None:
         if section in ("events", "desk"):
@@ -1093,6 +1188,15 @@ class RoundsSection(QWidget):
 
     def open_from_field(self) -> None:
         parsed = parse_table_query(self.table_field.text())
+        token = parse_table_url(self.table_field.text()) if parsed is None else None
+        if token is not None:  # issue 27: the sheet's QR carries the table's address while table entry is on
+            from clubdesk.services import table_entry
+
+            ref = table_entry.table_for_token(self.state.db, token)
+            if ref is None:
+                self.info.setText(_("That table address is not one of this club's tables."))
+                return
+            parsed = (ref.event_id, ref.round_no, ref.table_no)
         if parsed is None:
             self.info.setText(_("Type a table number or scan a table's QR code."))
             return
@@ -1144,6 +1248,7 @@ class RoundsSection(QWidget):
             self.splitter.setSizes([int(total * 0.4), total - int(total * 0.4)])
             self._split_set = True
         self.panel = panel
+        self._show_calls()
         self.panel.focus_first()
         for row in range(self.proxy.rowCount()):
             if self.proxy.data(self.proxy.index(row, 0), TABLE_ROLE) == table_no:

@@ -1,10 +1,277 @@
-"""The hall pages (issue 27 item 7): pairings by table and by name, live standings, the countdown, the
-bracket; read-only for anyone on the hall's network. (Filled in by the hall-pages part of the issue.)"""
+"""The hall pages (issue 27, item 7): read-only pages for anyone on the hall's network — the round's pairings
+by table and by name ("where do I play?"), the countdown to the table call, the live standings and the
+bracket. Plain HTML that works without JavaScript; a few lines of script count the call down and refresh
+the page's content every few seconds. Phone-first (360 px wide), no phone number or e-mail (rule T14).
+
+Routes: ``/`` (the events of the night; the only one's pairings when there is one), ``/hall/<event>``
+(pairings, ``?round=R`` for another round), ``/hall/<event>/standings``, ``/hall/<event>/bracket``.
+Every page is in the request's language (``?lang=``, then the language cookie, then the browser's
+``Accept-Language``), translated through the same catalogs as the desk, without touching the desk window's
+language (``clubdesk.i18n.language_context``).
+
+The data comes from :mod:`clubdesk.services.hall` as plain values; a built page is kept until the
+database changes (SQLite's data version; on the club server, one second) and at least one second while
+the tables keep posting, so a hundred phones reading the hall cost one page a second, not one each.
+"""
 
 from __future__ import annotations
 
-from starlette.routing import BaseRoute
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from clubdesk import i18n
+from clubdesk.db import Database, DataVersion
+from clubdesk.i18n import LANGUAGE_NAMES, LANGUAGES
+from clubdesk.services import hall as H
+from clubdesk.services.base import ServiceError
+from clubdesk.web.render import render, request_language
+from clubdesk.web.security import LANG_COOKIE
+
+REFRESH_SECONDS = 5  # the script fetches the page's content again this often
+FRESH_SECONDS = 1.0  # a page is built at most once a second while the tables keep posting (live within 1 s)
+
+
+# ------------------------------------------------------------------------------------------ the cache
+@dataclass(frozen=True)
+class _Built:
+    version: int  # the database's data version it was built at (-1: the club server, no version)
+    at: float
+    status: int
+    body: bytes
+    headers: tuple[tuple[str, str], ...]
+    timed: bool  # it shows a countdown: built again every second even when nothing changed
+
+
+class _Cache:
+    """Built pages, kept while the database has not changed (SQLite's data version) and at least one second
+    while it keeps changing; a page that is older is served once more while one background thread builds the
+    new one, so no reader waits for a build but the first of a page."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pages: dict[tuple[Any, ...], _Built] = {}
+        self._building: dict[tuple[Any, ...], threading.Lock] = {}
+        self._watchers: dict[int, DataVersion | None] = {}
+
+    def _version(self, db: Database) -> int:
+        with self._lock:
+            if id(db) not in self._watchers:
+                watcher = None
+                if not db.is_server:
+                    try:
+                        watcher = DataVersion(db.path)
+                    except Exception:  # noqa: BLE001 - no watcher: the one-second rule applies
+                        watcher = None
+                self._watchers[id(db)] = watcher
+            watcher = self._watchers[id(db)]
+        return watcher.value() if watcher is not None else -1
+
+    @staticmethod
+    def _fresh(hit: _Built | None, version: int, now: float) -> bool:
+        if hit is None:
+            return False
+        if now - hit.at < FRESH_SECONDS:
+            return True
+        return version >= 0 and hit.version == version and not hit.timed
+
+    def get(
+        self, db: Database, key: tuple[Any, ...], build: Callable[[], Response], *, wait: bool = True
+    ) -> _Built | None:
+        """The page (built now for its first reader; ``wait=False``: None instead of building it here)."""
+        version = self._version(db)
+        full = (id(db), *key)
+        with self._lock:
+            hit = self._pages.get(full)
+            building = self._building.setdefault(full, threading.Lock())
+        if self._fresh(hit, version, time.monotonic()):
+            assert hit is not None
+            return hit
+        if hit is not None:
+            # the page of a moment ago at once; one thread builds the new one meanwhile (no reader waits)
+            if building.acquire(blocking=False):
+                threading.Thread(
+                    target=self._build,
+                    args=(full, version, build, building),
+                    name="clubdesk-hall",
+                    daemon=True,
+                ).start()
+            return hit
+        if not wait:
+            return None
+        with building:  # the first reader of a page waits for it (the others wait for the same build)
+            with self._lock:
+                again = self._pages.get(full)
+            if again is not None:
+                return again
+            return self._store(full, version, build())
+
+    def _build(
+        self, full: tuple[Any, ...], version: int, build: Callable[[], Response], lock: threading.Lock
+    ) -> None:
+        try:
+            self._store(full, version, build())
+        except Exception:  # noqa: BLE001 - the page before stays; the next reader tries again
+            pass
+        finally:
+            lock.release()
+
+    def _store(self, full: tuple[Any, ...], version: int, response: Response) -> _Built:
+        headers = tuple((k, v) for k, v in response.headers.items() if k.lower() != "content-length")
+        made = _Built(
+            version,
+            time.monotonic(),
+            response.status_code,
+            bytes(response.body),
+            headers,
+            bool(getattr(response, "timed", False)),
+        )
+        with self._lock:
+            if len(self._pages) > 512:
+                self._pages.clear()
+            self._pages[full] = made
+        return made
+
+
+CACHE = _Cache()
+
+
+def _db(request: Request) -> Database:
+    return request.app.state.db  # type: ignore[no-any-return]
+
+
+def _render(lang: str, path: str, template: str, status: int = 200, **values: Any) -> Response:
+    return render(
+        template,
+        lang,
+        status_code=status,
+        languages=[(code, LANGUAGE_NAMES[code]) for code in LANGUAGES],
+        refresh=REFRESH_SECONDS,
+        path=path,
+        **values,
+    )
+
+
+async def _serve(
+    request: Request, kind: str, make: Callable[[Database, str, str], Response], *key: Any
+) -> Response:
+    """The page ``make(db, lang, path)`` builds, from the cache (names sort in the page language's
+    alphabet, so each language has its own); the language cookie when the page's switch was used."""
+    db = _db(request)
+    lang = request_language(request)
+    path = request.url.path
+
+    def build() -> Response:
+        with i18n.language_context(lang):
+            return make(db, lang, path)
+
+    full = (kind, lang, path, *key)
+    # a built page is served from the event loop (no thread for the hundred readers); a build in a thread
+    built = CACHE.get(db, full, build, wait=False) or await run_in_threadpool(CACHE.get, db, full, build)
+    assert built is not None
+    response = Response(built.body, status_code=built.status, headers=dict(built.headers))
+    if request.query_params.get("lang", "") in LANGUAGES:
+        response.set_cookie(LANG_COOKIE, lang, path="/", max_age=365 * 86400, samesite="lax")
+    return response
+
+
+def _missing(lang: str, path: str) -> Response:
+    return _render(lang, path, "hall_missing.html", status=404)
+
+
+def _event_id(request: Request) -> int:
+    return int(request.path_params["event_id"])
+
+
+# ------------------------------------------------------------------------------------------ pages
+def _pairings_page(db: Database, lang: str, path: str, ev: int, round_no: int | None) -> Response:
+    try:
+        rv = H.round_view(db, ev, round_no)
+    except ServiceError:
+        try:
+            event = H.event(db, ev)
+        except ServiceError:
+            return _missing(lang, path)
+        return _render(lang, path, "hall_pairings.html", event=event, rv=None, call_in=None)
+    left = rv.call_in()
+    response = _render(lang, path, "hall_pairings.html", event=rv.event, rv=rv, call_in=left)
+    response.timed = left is not None  # type: ignore[attr-defined]
+    return response
+
+
+async def index(request: Request) -> Response:
+    def make(db: Database, lang: str, path: str) -> Response:
+        events = H.events(db)
+        if len(events) == 1 and events[0].round is not None:  # the night's only event: where do I play?
+            return _pairings_page(db, lang, path, events[0].id, None)
+        return _render(lang, path, "hall_index.html", events=events)
+
+    return await _serve(request, "index", make)
+
+
+async def pairings(request: Request) -> Response:
+    ev = _event_id(request)
+    raw = request.query_params.get("round", "")
+    round_no = int(raw) if raw.isdigit() and len(raw) < 6 else None
+    return await _serve(
+        request, "round", lambda db, lang, path: _pairings_page(db, lang, path, ev, round_no), ev, round_no
+    )
+
+
+async def standings(request: Request) -> Response:
+    ev = _event_id(request)
+
+    def make(db: Database, lang: str, path: str) -> Response:
+        try:
+            st = H.standings(db, ev)
+        except ServiceError:
+            return _missing(lang, path)
+        return _render(lang, path, "hall_standings.html", event=st.event, st=st)
+
+    return await _serve(request, "standings", make, ev)
+
+
+async def bracket(request: Request) -> Response:
+    from clubdesk.reports.site import bracket_svg
+    from clubdesk.services.share import bracket_rounds, side_text
+
+    ev = _event_id(request)
+
+    def make(db: Database, lang: str, path: str) -> Response:
+        try:
+            event, bd = H.bracket(db, ev)
+        except ServiceError:
+            return _missing(lang, path)
+        rounds = [
+            (title, [(side_text(m, 0), m.score, side_text(m, 1), m.winner) for m in ms])
+            for title, ms in bracket_rounds(bd)
+        ]
+        return _render(
+            lang,
+            path,
+            "hall_bracket.html",
+            event=event,
+            svg=bracket_svg(bd),
+            rounds=rounds,
+            champion=bd.champion,
+        )
+
+    return await _serve(request, "bracket", make, ev)
 
 
 def routes() -> list[BaseRoute]:
-    return []
+    """The hall's routes, mounted by :func:`clubdesk.web.app.create_app`."""
+    return [
+        Route("/", index, methods=["GET"], name="hall"),
+        Route("/hall", index, methods=["GET"], name="hall_events"),
+        Route("/hall/{event_id:int}", pairings, methods=["GET"], name="hall_pairings"),
+        Route("/hall/{event_id:int}/standings", standings, methods=["GET"], name="hall_standings"),
+        Route("/hall/{event_id:int}/bracket", bracket, methods=["GET"], name="hall_bracket"),
+    ]

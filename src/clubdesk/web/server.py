@@ -96,6 +96,12 @@ class TableServer:
         sock = socket.socket(family, socket.SOCK_STREAM)
         try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family in (
+                socket.AF_INET,
+                socket.AF_INET6,
+            ):  # issue 27 (27b): the accepted sockets inherit it;
+                # without it a response's header and body writes wait on the phone's delayed ACK (~40 ms each)
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             sock.bind((self.host, self.port))
             sock.listen(128)
         except OSError as exc:

@@ -1,8 +1,9 @@
 """The registration desk: pick the event; entrants with status, waiting-list position, paid/owed and
 check-in; register, pay, withdraw, promote; the check-in screen; the cash box; the outbox.
 
-Keyboard: Ctrl+PgDown / Ctrl+PgUp or Alt+T, Alt+C, Alt+B, Alt+O switch tabs (Entrants, Check-in, Cash box,
-Outbox; Ctrl+1 … Ctrl+0 are the window's sections); in Entrants, Alt+N focuses the member field (a name
+Keyboard: Ctrl+PgDown / Ctrl+PgUp or Alt+T, Alt+C, Alt+B, Alt+O, Alt+H switch tabs (Entrants, Check-in,
+Cash box, Outbox, Phones: table entry on the players' phones, issue 27; Ctrl+1 … Ctrl+0 are the window's
+sections); in Entrants, Alt+N focuses the member field (a name
 offers the matching members, or type the number; Enter registers), Alt+A the amount (Enter pays the
 selected entrant); Alt+W withdraws, Alt+U promotes the selected entrant.
 """
@@ -36,6 +37,7 @@ from clubdesk.timefmt import local_text
 from clubdesk.ui.desk.cashbox_view import METHOD_NAMES, CashBoxView
 from clubdesk.ui.desk.checkin_view import CheckinView
 from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, parse_money, set_message
+from clubdesk.ui.desk.phones_view import PhonesView
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.theme import themed
 from clubdesk.ui.widgets.name_field import NameField
@@ -450,6 +452,7 @@ class DeskSection(QWidget):
         self.checkin_view = CheckinView(state, self.event_id)
         self.cashbox_view = CashBoxView(state, self.event_id)
         self.outbox_view = OutboxView(self)
+        self.phones_view = PhonesView(state)
         self.tabs = QTabWidget()
         self.tabs.setObjectName("deskTabs")
         # Alt+letter or Ctrl+PgDown/PgUp: Ctrl+1 … Ctrl+0 belong to the window's sidebar (issue 20)
@@ -457,6 +460,7 @@ class DeskSection(QWidget):
         self.tabs.addTab(self.checkin_view, _("&Check-in"))
         self.tabs.addTab(self.cashbox_view, _("Cash &box"))
         self.tabs.addTab(self.outbox_view, _("&Outbox"))
+        self.tabs.addTab(self.phones_view, _("P&hones"))
         self.tabs.currentChanged.connect(self._tab_changed)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(18, 12, 18, 12)

@@ -88,6 +88,7 @@ class DropColumns(QObject):
         self.stretch = stretch
         self.droppable = droppable
         self.min_stretch = min_stretch
+        self.off: set[int] = set()  # columns the screen does not show now, whatever the room
         view.viewport().installEventFilter(self)
         model = view.model()
         model.modelReset.connect(self.apply)
@@ -104,7 +105,7 @@ class DropColumns(QObject):
         header = self.view.horizontalHeader()
         room = self.view.viewport().width()
         cols = range(header.count())
-        hidden: set[int] = set()
+        hidden: set[int] = set(self.off)
         for col in [None, *self.droppable]:
             if col is not None:
                 hidden.add(col)
