@@ -634,3 +634,40 @@ def test_the_server_refuses_an_address_this_computer_does_not_have(db: Database)
     assert info.value.code == "no-network"
     assert "192.0.2.77" in info.value.message and "127.0.0.1" in info.value.message
     assert not srv.running
+
+
+def test_a_hand_whose_answer_failed_is_stored_once_on_retry(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 27 item 6: the post id is stored in the hand's own transaction. A failure after the hand was
+    stored (here: the table's state cannot be written, the database busy) gives the phone an error; its
+    retry with the same post id stores nothing twice (the 64-table benchmark once stored two hands twice)."""
+    from clubdesk.db import DatabaseError
+
+    ev = gaple_night(db)
+    ref = TE.table_for_token(db, TE.tokens(db, ev, 1)[1])
+    assert ref is not None
+    hand = {
+        "type": "out",
+        "seat": 0,
+        "pips": [0, 60, 40, 60],
+        "last_tile": None,
+        "two_ends": False,
+        "dead": {},
+    }
+    real = TE._set_state
+    calls = {"n": 0}
+
+    def busy_once(*args: object, **kwargs: object) -> None:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise DatabaseError("busy", "The database is busy at another desk; try again.")
+        real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(TE, "_set_state", busy_once)
+    with pytest.raises(DatabaseError):
+        TE.post_entry(db, ref, hand, client_id="post-1", version=None, side=0, address="127.0.0.1")
+    assert len(RS.table_entries(db, ev, 1, 1)[1]) == 1  # the hand itself was stored
+    again = TE.post_entry(db, ref, hand, client_id="post-1", version=None, side=0, address="127.0.0.1")
+    assert again.duplicate
+    assert len(RS.table_entries(db, ev, 1, 1)[1]) == 1  # and only once

@@ -6,6 +6,7 @@ T9a, T9b); the round lock (T10) with the referee's written override; recomputati
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -199,10 +200,12 @@ def add_entry(
     game_no: int = 1,
     override: str | None = None,
     expected_version: int | None = None,
+    also: Callable[[Session, Match], None] | None = None,
 ) -> TableResult:
     """Save one hand or game as entered (its own transaction: a crash loses nothing already saved). An
     impossible entry is refused and nothing is written. ``expected_version``: the table's version the
-    phone's page showed (issue 27); changed since, the hand is refused."""
+    phone's page showed (issue 27); changed since, the hand is refused. ``also`` writes what belongs to
+    the same change in the same transaction (the phone's post id, issue 27: a retry never stores twice)."""
     with db.session() as s:
         ev = R.get_event(s, event_id)
         rnd, m = _open_table(s, actor, ev, round_no, table_no, override, expected_version)
@@ -233,6 +236,8 @@ def add_entry(
             after={**match_snapshot(m), "entry": entry, "game": game_no, "seq": seq},
             reason=override,
         )
+        if also is not None:
+            also(s, m)
         after_change(s, ev, m)
         return _result(s, m)
 
@@ -291,7 +296,9 @@ def undo_last_entry(
     *,
     game_no: int = 1,
     expected_version: int | None = None,
+    also: Callable[[Session, Match], None] | None = None,
 ) -> TableResult:
+    """Take back the table's last hand. ``also`` as for :func:`add_entry`."""
     with db.session() as s:
         ev = R.get_event(s, event_id)
         _rnd, m = _open_table(s, actor, ev, round_no, table_no, None, expected_version)
@@ -318,6 +325,8 @@ def undo_last_entry(
             before={**before, "entry": undone},
             after=match_snapshot(m),
         )
+        if also is not None:
+            also(s, m)
         return _result(s, m)
 
 

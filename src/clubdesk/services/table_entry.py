@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -21,7 +22,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database
+from clubdesk.db import Database, DatabaseError
 from clubdesk.games import EntryError, load_ruleset, replay
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
@@ -513,32 +514,58 @@ def _guard(db: Database, ref: TableRef, version: int | None) -> TablePage:
     return p
 
 
+Remember = Callable[[Session], None]
+
+
 def _idempotent(db: Database, ref: TableRef, client_id: str, action: str, work: Any) -> PostOutcome:
+    """Run ``work(remember)`` once per page-made post id. ``work`` calls ``remember(session)`` inside the
+    transaction of its change, so the post id is stored with the hand itself: a post repeated after a lost
+    answer, or after a failure once the hand was stored, finds it and stores nothing twice (issue 27 item 6;
+    a benchmark at 64 tables once stored two hands twice when the id had its own transaction)."""
     client_id = _check_client_id(client_id)
     with _lock_for(ref.token):
         done = _seen(db, client_id)
         if done is not None:
-            return PostOutcome(done.outcome, duplicate=True)
-        message: str = work()
-        _remember(db, ref, client_id, action, message)
+            return PostOutcome(done.outcome or _("This was saved already."), duplicate=True)
+        kept: list[bool] = []
+
+        def remember(s: Session) -> None:
+            s.add(TablePost(client_id=client_id, token=ref.token, action=action, outcome=""))
+            kept.append(True)
+
+        message: str = work(remember)
+        if not kept:
+            _remember(db, ref, client_id, action, message)
+            return PostOutcome(message)
+        try:  # the answer a repeated post gets; without it, "saved already"
+            with db.session() as s:
+                row = s.scalar(select(TablePost).where(TablePost.client_id == client_id))
+                if row is not None:
+                    row.outcome = message
+        except (ServiceError, DatabaseError):
+            pass
         return PostOutcome(message)
 
 
 def _set_state(db: Database, ref: TableRef, state: str, side: int | None, name: str) -> None:
     with db.session() as s:
         _rnd, m = R.find_table(s, R.get_event(s, ref.event_id), ref.round_no, ref.table_no)
-        ts = s.get(TableState, m.id)
-        if ts is None:
-            ts = TableState(match_id=m.id, state="started", finished_by="", confirmed_by="")
-            s.add(ts)
-        ts.state = state
-        ts.updated_at = utcnow()
-        if state == "awaiting":
-            ts.finished_side, ts.finished_by, ts.confirmed_by = side, name, ""
-        elif state == "confirmed":
-            ts.confirmed_by = name
-        else:
-            ts.finished_side, ts.finished_by, ts.confirmed_by = None, "", ""
+        _state_in(s, m, state, side, name)
+
+
+def _state_in(s: Session, m: Match, state: str, side: int | None, name: str) -> None:
+    ts = s.get(TableState, m.id)
+    if ts is None:
+        ts = TableState(match_id=m.id, state="started", finished_by="", confirmed_by="")
+        s.add(ts)
+    ts.state = state
+    ts.updated_at = utcnow()
+    if state == "awaiting":
+        ts.finished_side, ts.finished_by, ts.confirmed_by = side, name, ""
+    elif state == "confirmed":
+        ts.confirmed_by = name
+    else:
+        ts.finished_side, ts.finished_by, ts.confirmed_by = None, "", ""
 
 
 def check_entry(family: str, entry: dict[str, Any]) -> dict[str, Any]:
@@ -569,11 +596,18 @@ def post_entry(
         raise ServiceError("bad-side", _("Say which side you are first."))
     actor = phone_actor(ref, address)
 
-    def work() -> str:
+    def work(remember: Remember) -> str:
         p = _guard(db, ref, version)
         check_entry(p.family, entry)
         res = RS.add_entry(
-            db, actor, ref.event_id, ref.round_no, ref.table_no, entry, expected_version=p.version
+            db,
+            actor,
+            ref.event_id,
+            ref.round_no,
+            ref.table_no,
+            entry,
+            expected_version=p.version,
+            also=lambda s, m: (remember(s), _state_in(s, m, "started", None, "")),
         )
         if res.finished:
             RS.confirm(db, actor, ref.event_id, ref.round_no, ref.table_no, side, p.sides[side])
@@ -593,9 +627,17 @@ def undo(db: Database, ref: TableRef, *, client_id: str, version: int | None, ad
     """Undo the last hand, until the result is confirmed."""
     actor = phone_actor(ref, address)
 
-    def work() -> str:
+    def work(remember: Remember) -> str:
         p = _guard(db, ref, version)
-        RS.undo_last_entry(db, actor, ref.event_id, ref.round_no, ref.table_no, expected_version=p.version)
+        RS.undo_last_entry(
+            db,
+            actor,
+            ref.event_id,
+            ref.round_no,
+            ref.table_no,
+            expected_version=p.version,
+            also=lambda s, _m: remember(s),
+        )
         with db.session() as s:  # the approval given with the undone hand goes with it
             _rnd, m = R.find_table(s, R.get_event(s, ref.event_id), ref.round_no, ref.table_no)
             if m.scorer or m.counter:
@@ -614,7 +656,7 @@ def confirm(
         raise ServiceError("bad-side", _("Say which side you are first."))
     actor = phone_actor(ref, address)
 
-    def work() -> str:
+    def work(remember: Remember) -> str:
         p = _guard(db, ref, version)
         if not p.finished or p.match_status != "pending":
             raise ServiceError("sheet-incomplete", _("The match is not finished, it cannot be confirmed."))
@@ -649,7 +691,7 @@ def call_referee(db: Database, ref: TableRef, *, client_id: str, address: str) -
     """The table calls the referee; the desk shows the call with the table."""
     actor = phone_actor(ref, address)
 
-    def work() -> str:
+    def work(remember: Remember) -> str:
         with db.session() as s:
             if s.scalar(select(TableToken.id).where(TableToken.token == ref.token)) is None:
                 raise ServiceError("no-table", _("This table is not open."))
