@@ -6,8 +6,8 @@
 ``build`` stages the guide's sources in a temporary folder with the language's screenshots as ``_shots/``
 (``scripts/dev.sh screenshots`` makes them in ``build/screenshots/<lang>/``) and runs Sphinx with warnings as
 errors, so a missing picture, a broken link or a bad catalog fails the build. ``--out`` defaults to
-``build/guide`` (one folder per language); ``--package`` builds into ``src/clubdesk/resources/guide``, the copy
-that ships inside ClubDesk and that F1 opens.
+``build/guide`` (one folder per language); ``--package`` builds into ``src/clubdesk/resources/guide``,
+the copy that ships inside ClubDesk and that F1 opens.
 """
 
 from __future__ import annotations
@@ -48,8 +48,19 @@ def build(lang: str, out: Path, shots_root: Path) -> int:
         src = stage(Path(tmp), shots_root / lang)
         if out.exists():
             shutil.rmtree(out)
-        rc = sphinx("-b", "html", "-W", "--keep-going", "-E", "-D", f"language={lang}",
-                    "-d", str(Path(tmp) / "doctrees"), str(src), str(out))
+        rc = sphinx(
+            "-b",
+            "html",
+            "-W",
+            "--keep-going",
+            "-E",
+            "-D",
+            f"language={lang}",
+            "-d",
+            str(Path(tmp) / "doctrees"),
+            str(src),
+            str(out),
+        )
         if rc == 0:
             for junk in (".buildinfo", "objects.inv", ".doctrees"):
                 p = out / junk
