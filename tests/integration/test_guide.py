@@ -124,3 +124,17 @@ def test_cli_guide_not_built_is_one_clear_line(
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "scripts/dev.sh guide" in err[0]
     assert main(["guide", "--lang", "xx"]) == 1
+
+
+@pytest.mark.parametrize("lang", ["id", "es", "tr"])
+def test_a_translated_guide_shows_its_catalog_words(built_guide: Path, lang: str) -> None:
+    po = GUIDE / "locale" / lang / "LC_MESSAGES" / "first-night.po"
+    if not po.is_file():
+        pytest.skip(f"no {lang} catalog yet (test_every_msgid_of_the_guide_is_translated fails for it)")
+    with open(po, "rb") as f:
+        catalog = read_po(f)
+    title = catalog.get("Your first club night")
+    assert title is not None and title.string
+    html = (built_guide / lang / "first-night.html").read_text(encoding="utf-8")
+    assert f"<h1>{title.string}" in html
+    assert "<h1>Your first club night" not in html
