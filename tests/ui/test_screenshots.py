@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtGui import QImage
 from pypdf import PdfReader
+from PySide6.QtGui import QImage
 
 from tests.guide_helpers import script
 
