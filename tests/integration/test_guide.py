@@ -138,3 +138,36 @@ def test_a_translated_guide_shows_its_catalog_words(built_guide: Path, lang: str
     html = (built_guide / lang / "first-night.html").read_text(encoding="utf-8")
     assert f"<h1>{title.string}" in html
     assert "<h1>Your first club night" not in html
+
+
+def _app_labels(lang: str) -> dict[str, str]:
+    """The app's msgid -> msgstr, mnemonic '&' removed (what the window shows)."""
+    with open(ROOT / "resources" / "locale" / lang / "LC_MESSAGES" / "clubdesk.po", "rb") as f:
+        catalog = read_po(f)
+    labels = {}
+    for m in catalog:
+        if m.id and isinstance(m.id, str) and isinstance(m.string, str) and m.string:
+            labels.setdefault(m.id.replace("&", ""), m.string.replace("&", ""))
+    return labels
+
+
+@pytest.mark.parametrize("lang", ["id", "es", "tr"])
+def test_the_guide_names_buttons_as_the_translated_window_shows_them(lang: str) -> None:
+    """A **label** of the English guide that is a label of the app is, in the translated guide, the app's own
+    translation of it (so that a Turkish secretary finds the button the page names)."""
+    folder = GUIDE / "locale" / lang / "LC_MESSAGES"
+    if not folder.is_dir():
+        pytest.skip(f"no {lang} catalogs yet")
+    app = _app_labels(lang)
+    wrong = []
+    for po in sorted(folder.glob("*.po")):
+        with open(po, "rb") as f:
+            catalog = read_po(f)
+        for m in catalog:
+            if not m.id or not m.string or m.fuzzy:
+                continue
+            for label in re.findall(r"\*\*([^*]+)\*\*", m.id):
+                want = app.get(label)
+                if want and want != label and f"**{want}**" not in m.string:
+                    wrong.append(f"{po.stem} [{lang}]: **{label}** should be **{want}** in {m.string[:80]!r}")
+    assert wrong == [], "\n".join(wrong[:30])
