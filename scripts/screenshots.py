@@ -192,7 +192,7 @@ class Shooter:
         page = self.section("standings")
         target = getattr(page, "view", None)
         if target is not None and target.model() is not None and target.model().rowCount() > 1:
-            target.selectRow(1)
+            target.selectRow(2)  # a tied place: the explanation has something to say
         self.save("standings")
 
     def discipline(self) -> None:
@@ -219,6 +219,8 @@ def shoot(lang: str, demo_file: Path, out: Path, only: set[str] | None = None) -
 
     from clubdesk import i18n
     from clubdesk.db import Database
+    from clubdesk.services import safety
+    from clubdesk.services import settings as settings_service
     from clubdesk.ui.main_window import MainWindow
     from clubdesk.ui.qt_i18n import install_qt_translator
     from clubdesk.ui.state import DeskState
@@ -231,6 +233,9 @@ def shoot(lang: str, demo_file: Path, out: Path, only: set[str] | None = None) -
         db = Database(path)
         try:
             state = DeskState(db)
+            # the club's language is the window's (Settings shows it), and Backups lists one backup
+            settings_service.put(db, state.actor, settings_service.LANGUAGE, lang, audited=False)
+            safety.backup(db, state.actor)
             i18n.set_language(lang)
             install_qt_translator(app, lang)
             window = MainWindow(state)
