@@ -52,11 +52,16 @@ echo "== ClubDesk $VERSION ($ARCH)"
 echo "== build environment ($VENV)"
 [ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"
 "$VENV/bin/python" -m pip install -q --upgrade pip 2>&1 | grep -v "^WARNING: Location" || true
-"$VENV/bin/python" -m pip install -q -e "$ROOT[installer]" 2>&1 | grep -v "^WARNING: Location" || true
+"$VENV/bin/python" -m pip install -q -e "$ROOT[installer,guide]" 2>&1 | grep -v "^WARNING: Location" || true
 "$VENV/bin/python" -c "import clubdesk, PyInstaller"
 
 echo "== compiling the catalogs"
 "$VENV/bin/python" -m clubdesk.i18n_tools compile >/dev/null
+
+echo "== the user guide (issue 30): resources/guide/<lang>/, what F1 opens"
+[ -f "$ROOT/build/screenshots/en/members.png" ] \
+  || QT_QPA_PLATFORM=offscreen "$VENV/bin/python" "$ROOT/scripts/screenshots.py" >/dev/null
+"$VENV/bin/python" "$ROOT/scripts/guide.py" build --package >/dev/null
 
 echo "== PyInstaller (one folder)"
 rm -rf "$OUT/dist" "$OUT/work"

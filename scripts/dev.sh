@@ -5,6 +5,9 @@
 #   scripts/dev.sh setup  install only
 #   scripts/dev.sh pg     start a private PostgreSQL cluster for the tests and print its URL (pg-stop DIR ends it)
 #   scripts/dev.sh i18n   extract the message catalog template and compile the catalogs (Babel)
+#   scripts/dev.sh screenshots  the guide's pictures of the demo club, under Xvfb, in build/screenshots/<lang>/
+#   scripts/dev.sh guide  the user guide in build/guide/{en,id,es,tr}/ (warnings are errors), and the copy
+#                         F1 opens (resources/guide/<lang>/, built by setup too; never committed)
 # The compiled catalogs (resources/locale/<lang>/LC_MESSAGES/clubdesk.mo) are built here, never committed:
 # setup, test and demo compile every .po before anything runs.
 set -euo pipefail
@@ -38,7 +41,7 @@ system_packages() {
 python_packages() {
   [ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"
   "$VENV/bin/python" -m pip install -q --upgrade pip 2>&1 | grep -v "^WARNING: Location" || true
-  "$VENV/bin/python" -m pip install -q -e ".[test,dev]" 2>&1 | grep -v "^WARNING: Location" || true
+  "$VENV/bin/python" -m pip install -q -e ".[test,dev,guide]" 2>&1 | grep -v "^WARNING: Location" || true
   "$VENV/bin/python" -c "import clubdesk, PySide6, sqlalchemy, rustworkx" # fail loudly if the install did not work
 }
 
@@ -46,7 +49,40 @@ compile_catalogs() {
   "$VENV/bin/python" -m clubdesk.i18n_tools compile >/dev/null
 }
 
-setup() { system_packages; python_packages; compile_catalogs; }
+# The guide's pictures: the demo club's screens in each language, grabbed in-process under a private Xvfb
+# display at 1366x768 (offscreen when there is no Xvfb).
+screenshots() {
+  local display="" xpid="" rc=0 fd_file
+  if command -v Xvfb >/dev/null 2>&1; then
+    fd_file=$(mktemp)
+    Xvfb -displayfd 3 -screen 0 1366x768x24 -nolisten tcp 3>"$fd_file" >/dev/null 2>&1 &   # a free display
+    xpid=$!
+    for _ in $(seq 50); do [ -s "$fd_file" ] && break; sleep 0.1; done
+    display=":$(head -n1 "$fd_file")"
+    rm -f "$fd_file"
+    DISPLAY="$display" "$VENV/bin/python" scripts/screenshots.py "$@" || rc=$?
+    kill "$xpid" 2>/dev/null || true
+  else
+    QT_QPA_PLATFORM=offscreen "$VENV/bin/python" scripts/screenshots.py "$@" || rc=$?
+  fi
+  return $rc
+}
+
+# The guide inside the package (what F1 and `clubdesk-cli guide` open): pictures first if there are none.
+# Not fatal: a guide that does not build leaves F1 saying so, and tests/integration/test_guide.py fails.
+guide_package() {
+  [ -f build/screenshots/en/members.png ] || screenshots >/dev/null || true
+  "$VENV/bin/python" scripts/guide.py build --package >/dev/null \
+    || echo "the user guide did not build: scripts/dev.sh guide shows why" >&2
+}
+
+guide() {
+  screenshots
+  "$VENV/bin/python" scripts/guide.py build --out build/guide
+  "$VENV/bin/python" scripts/guide.py build --package >/dev/null
+}
+
+setup() { system_packages; python_packages; compile_catalogs; guide_package; }
 
 # A private PostgreSQL cluster for the tests (issue 25): a temporary folder, a unix socket in it, no TCP
 # (listen_addresses=''), owned by the `postgres` user when run as root; stopped at the end, also on failure.
@@ -124,5 +160,7 @@ case "${1:-}" in
   pg-stop) shift; PG_TMP=${1:?folder}; pg_stop ;;
   setup) setup ;;
   i18n) setup; i18n ;;
-  *) echo "usage: scripts/dev.sh demo|test|setup|i18n" >&2; exit 2 ;;
+  screenshots) setup; shift; screenshots "$@" ;;
+  guide) system_packages; python_packages; compile_catalogs; guide ;;
+  *) echo "usage: scripts/dev.sh demo|test|setup|i18n|screenshots|guide" >&2; exit 2 ;;
 esac

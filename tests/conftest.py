@@ -173,3 +173,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def built_guide(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The user guide built in en, id, es, tr with warnings as errors (issue 30), each picture the screenshot
+    script makes stood in for by a one-pixel PNG (the real ones come from ``scripts/dev.sh screenshots``)."""
+    from tests.guide_helpers import build_guide
+
+    return build_guide(tmp_path_factory.mktemp("guide"))

@@ -2,7 +2,9 @@
 
 Keyboard: Ctrl+1 … Ctrl+9 and Ctrl+0 open the ten sections in sidebar order (no section uses them) and put
 the focus in the section's first field; F2 switches the acting person (F2 then Enter picks the previous person
-at once); Ctrl+PgDown / Ctrl+PgUp move between a section's tabs; Tab leaves a table (``ui/shortcuts.py``).
+at once); Ctrl+PgDown / Ctrl+PgUp move between a section's tabs; Tab leaves a table (``ui/shortcuts.py``);
+F1 (and Help › User guide) opens the user guide at the page of the section in use, in the window's language
+(issue 30).
 """
 
 from __future__ import annotations
@@ -10,8 +12,8 @@ from __future__ import annotations
 import base64
 from collections.abc import Iterator, Mapping
 
-from PySide6.QtCore import QByteArray, QRect, Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtCore import QByteArray, QRect, Qt, QTimer, QUrl
+from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -190,6 +192,7 @@ class MainWindow(QMainWindow):
         self.staff_offer.clicked.connect(self.offer_staff_accounts)
         self.statusBar().addPermanentWidget(self.staff_offer)
         QShortcut(QKeySequence("F2"), self).activated.connect(self.switch_actor)
+        self._build_help_menu()
         state.actorChanged.connect(lambda _a: self._refresh_status())
         state.actorChanged.connect(lambda _a: self._apply_role())
         state.dataChanged.connect(self._data_changed)
@@ -205,6 +208,36 @@ class MainWindow(QMainWindow):
         install_projector_menu(self)
         self._restore_geometry()
         QTimer.singleShot(0, lambda: self._open_section(max(0, self.nav.currentRow())))
+
+    def _build_help_menu(self) -> None:
+        """Help › User guide (F1): the guide's page for the section in use (issue 30)."""
+        old = getattr(self, "guide_action", None)
+        if old is not None:  # a language switch builds the menu again: one F1 only
+            self.removeAction(old)
+            old.deleteLater()
+        self.menuBar().clear()
+        menu = self.menuBar().addMenu(_("Help"))
+        self.guide_action = QAction(_("User guide"), self)
+        self.guide_action.setObjectName("guideAction")
+        self.guide_action.setShortcut(QKeySequence("F1"))
+        self.guide_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        self.guide_action.triggered.connect(lambda _checked=False: self.open_guide())
+        menu.addAction(self.guide_action)
+        self.addAction(self.guide_action)  # F1 works while the menu is closed
+
+    def open_guide(self) -> str | None:
+        """Open the built guide at the current section's page in the window's language; the URL opened,
+        or None (and a message in the status bar) when the guide has not been built."""
+        from clubdesk.guide import page_url
+
+        url = page_url(self.current_section(), i18n.current_language())
+        if url is None:
+            self.statusBar().showMessage(
+                _("The user guide is not installed: build it with scripts/dev.sh guide."), 10000
+            )
+            return None
+        QDesktopServices.openUrl(QUrl(url))
+        return url
 
     def _open_section(self, row: int) -> None:
         self._show_row(row)
@@ -313,6 +346,7 @@ class MainWindow(QMainWindow):
         self._holders.clear()
         self._built.clear()
         self._build_sections()
+        self._build_help_menu()
         self.nav.blockSignals(False)
         self.show_section(key or SECTIONS[0].key)
         self._show_row(max(0, self.nav.currentRow()))

@@ -1,0 +1,76 @@
+"""Where the built user guide is, and which page belongs to which screen (issue 30).
+
+The guide (``docs/guide``, built by ``scripts/guide.py build --package``) ships as HTML inside the package,
+one folder per language: ``resources/guide/<lang>/index.html``. F1 in the window and ``clubdesk-cli guide``
+both ask this module. ``CLUBDESK_GUIDE_DIR`` points at another built guide (tests, a guide built elsewhere).
+No Qt here: the window turns :func:`page_url`'s answer into ``QDesktopServices.openUrl``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from clubdesk.i18n import LANGUAGE_NAMES
+from clubdesk.paths import resources_dir
+
+# A screen's section key -> the guide's page and anchor that explain it (docs/guide/*.md targets).
+SECTION_PAGES: dict[str, str] = {
+    "members": "first-night.html#members",
+    "events": "first-night.html#events",
+    "desk": "first-night.html#desk",
+    "rounds": "first-night.html#entry",
+    "standings": "first-night.html#standings",
+    "season": "prizes-seasons.html#seasons",  # issue 21's Season and Ratings sections
+    "ratings": "prizes-seasons.html#ratings",
+    "discipline": "corrections.html#discipline",
+    "reports": "first-night.html#printing",
+    "settings": "backups.html#backup",
+}
+START_PAGE = "index.html"
+
+
+def guide_root() -> Path:
+    override = os.environ.get("CLUBDESK_GUIDE_DIR")
+    return Path(override) if override else resources_dir() / "guide"
+
+
+def built_languages(root: Path | None = None) -> list[str]:
+    base = root or guide_root()
+    return [lang for lang in LANGUAGE_NAMES if (base / lang / START_PAGE).is_file()]
+
+
+def guide_dir(lang: str, root: Path | None = None) -> Path | None:
+    """The built guide in ``lang``, else in English, else None (not built)."""
+    base = root or guide_root()
+    for candidate in (lang, "en"):
+        folder = base / candidate
+        if (folder / START_PAGE).is_file():
+            return folder
+    return None
+
+
+def page_for(section: str) -> str:
+    return SECTION_PAGES.get(section, START_PAGE)
+
+
+def page_path(section: str, lang: str, root: Path | None = None) -> tuple[Path, str] | None:
+    """The HTML file for ``section``'s page in ``lang`` and its anchor ("" for none), or None if not built."""
+    folder = guide_dir(lang, root)
+    if folder is None:
+        return None
+    page, _sep, anchor = page_for(section).partition("#")
+    path = folder / page
+    if not path.is_file():
+        path, anchor = folder / START_PAGE, ""
+    return path, anchor
+
+
+def page_url(section: str, lang: str, root: Path | None = None) -> str | None:
+    """A ``file://`` URL of the page (with its anchor) for ``section`` in ``lang``, or None if not built."""
+    found = page_path(section, lang, root)
+    if found is None:
+        return None
+    path, anchor = found
+    url = path.resolve().as_uri()
+    return f"{url}#{anchor}" if anchor else url

@@ -1,0 +1,83 @@
+"""Issue 30: F1 (and Help › User guide) opens the built guide at the page of the section in use, in the
+window's language; nothing is launched (QDesktopServices.openUrl is replaced)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QDesktopServices
+
+from clubdesk import guide
+from clubdesk.ui.sections import SECTIONS
+
+LANGUAGES = ("en", "id", "es", "tr")
+
+
+@pytest.fixture
+def opened(monkeypatch: pytest.MonkeyPatch, built_guide: Path) -> list[str]:
+    monkeypatch.setenv("CLUBDESK_GUIDE_DIR", str(built_guide))
+    urls: list[str] = []
+    monkeypatch.setattr(
+        QDesktopServices, "openUrl", staticmethod(lambda url: urls.append(url.toString()) or True)
+    )
+    return urls
+
+
+def _target(url: str) -> tuple[Path, str]:
+    parsed = urlparse(url)
+    assert parsed.scheme == "file"
+    return Path(unquote(parsed.path)), parsed.fragment
+
+
+def test_every_section_has_a_page_that_explains_it() -> None:
+    assert set(guide.SECTION_PAGES) == {s.key for s in SECTIONS}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_f1_on_each_section_opens_its_page_in_the_window_language(  # type: ignore[no-untyped-def]
+    qtbot, window, opened: list[str], built_guide: Path, lang: str
+) -> None:
+    if lang != "en":
+        window.set_language(lang)
+    for section in SECTIONS:
+        window.show_section(section.key)
+        qtbot.keyClick(window.focusWidget() or window, Qt.Key.Key_F1)
+        assert len(opened) == 1, f"F1 on {section.key} opened {opened}"
+        path, anchor = _target(opened.pop())
+        page, _sep, want_anchor = guide.SECTION_PAGES[section.key].partition("#")
+        assert path == (built_guide / lang / page).resolve()
+        assert anchor == want_anchor
+        html = path.read_text(encoding="utf-8")
+        assert f'lang="{lang}"' in html and f'id="{anchor}"' in html
+
+
+def test_help_menu_opens_the_same_page(qtbot, window, opened: list[str], built_guide: Path) -> None:  # type: ignore[no-untyped-def]
+    window.show_section("discipline")
+    menu = window.menuBar().actions()[0].menu()
+    guide_item = next(a for a in menu.actions() if a.objectName() == "guideAction")
+    assert guide_item.shortcut().toString() == "F1"
+    guide_item.trigger()
+    path, anchor = _target(opened.pop())
+    assert path == (built_guide / "en" / "corrections.html").resolve() and anchor == "discipline"
+
+
+def test_a_language_without_a_built_guide_opens_the_english_one(tmp_path: Path, built_guide: Path) -> None:
+    import shutil
+
+    shutil.copytree(built_guide / "en", tmp_path / "en")
+    url = guide.page_url("rounds", "tr", tmp_path)
+    assert url is not None and _target(url)[0] == (tmp_path / "en" / "first-night.html").resolve()
+
+
+def test_f1_without_a_built_guide_says_so(  # type: ignore[no-untyped-def]
+    qtbot, window, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("CLUBDESK_GUIDE_DIR", str(tmp_path / "none"))
+    urls: list[object] = []
+    monkeypatch.setattr(QDesktopServices, "openUrl", staticmethod(lambda url: urls.append(url) or True))
+    qtbot.keyClick(window.focusWidget() or window, Qt.Key.Key_F1)
+    assert urls == []
+    assert "scripts/dev.sh guide" in window.statusBar().currentMessage()
