@@ -153,8 +153,11 @@ def _publish(
 
 
 # ------------------------------------------------------------------------------------------ images
-def _sheets(db: Database, kind: str, event_id: int, round_no: int | None) -> list[object]:
-    """The kind's tables (:class:`clubdesk.reports.images.Sheet`) from the PDFs' report data."""
+def _sheets(
+    db: Database, kind: str, event_id: int, round_no: int | None, header: D.ReportHeader
+) -> list[object]:
+    """The kind's tables (:class:`clubdesk.reports.images.Sheet`) from the PDFs' report data; the bracket
+    as a tree (:class:`clubdesk.reports.images.Tree`)."""
     from clubdesk.reports.images import Column, Sheet
 
     if kind == "pairings":
@@ -216,8 +219,11 @@ def _sheets(db: Database, kind: str, event_id: int, round_no: int | None) -> lis
             )
         ]
     if kind == "bracket":
+        from clubdesk.reports.images import bracket_tree
+
         bd = REP.bracket_data(db, event_id)
-        return [bracket_sheet(bd)]
+        title = _("Double elimination") if bd.kind == "double" else _("Single elimination")
+        return [bracket_tree(bd, header, title)]
     if kind == "crosstable":
         ct = crosstable_data(db, event_id)
         sheets: list[object] = []
@@ -301,28 +307,6 @@ def side_text(m: D.BracketMatchData, k: int) -> str:
     return name if name is not None else (m.labels[k] or "—")
 
 
-def bracket_sheet(bd: D.BracketData) -> object:
-    from clubdesk.reports.images import Column, Sheet
-
-    rows = []
-    for head, ms in bracket_rounds(bd):
-        for m in ms:
-            score = f"{m.score[0]}–{m.score[1]}" if m.score[0] or m.score[1] else "–"
-            rows.append((head, side_text(m, 0), score, side_text(m, 1)))
-    notes = (_("Champion") + ": " + bd.champion,) if bd.champion else ()
-    return Sheet(
-        title=_("Double elimination") if bd.kind == "double" else _("Single elimination"),
-        columns=(
-            Column(_("Round"), 0.6),
-            Column(_("Side 1"), 1.0),
-            Column(_("Result"), align="c", width=110),
-            Column(_("Side 2"), 1.0),
-        ),
-        rows=tuple(rows),
-        notes=notes,
-    )
-
-
 def season_sheet(se: D.SeasonData) -> object:
     from clubdesk.reports.images import Column, Sheet
 
@@ -378,7 +362,7 @@ def share_images(
     shown_round = rno if kind == "pairings" else None
     header = REP.report_header(db, event_id, round_no=shown_round, language=lang)
     with REP._in_language(lang):
-        sheets = _sheets(db, kind, event_id, rno if kind == "pairings" else None)
+        sheets = _sheets(db, kind, event_id, rno if kind == "pairings" else None, header)
         stem = image_stem(kind, event_id, shown_round)
 
         def write(tmp: Path) -> list[str]:
