@@ -63,9 +63,10 @@ class CrossTable:
 WIN, LOSS, DRAW = "+", "−", "="
 
 
-def crosstable_data(db: Database, event_id: int) -> CrossTable:
-    """Every entrant in standings order with, per round, the opponent's rank and the result."""
-    est = ST.event_standings(db, event_id)
+def crosstable_data(db: Database, event_id: int, est: ST.EventStandings | None = None) -> CrossTable:
+    """Every entrant in standings order with, per round, the opponent's rank and the result (``est``: the
+    event's standings when the caller has them already)."""
+    est = est if est is not None else ST.event_standings(db, event_id)
     rank_of = {r.entrant: r.rank for r in est.rows}
     with db.session() as s:
         ev = R.get_event(s, event_id)
@@ -436,15 +437,16 @@ def site_data(db: Database, season: str | None, lang: str) -> SiteData:
                 bracket = REP.bracket_data(db, eid)
             except ServiceError:
                 bracket = None
+        est = ST.event_standings(db, eid)  # once for the standings page and the cross-table
         events.append(
             SiteEvent(
                 id=eid,
                 name=name,
                 kind=f"{L.ruleset_label(ruleset)}, {L.format_label(fmt)}",
                 date=starts,
-                standings=REP.standings_data(db, eid),
-                rounds=tuple(REP.pairings_data(db, eid, n) for n in rounds),
-                cross=crosstable_data(db, eid),
+                standings=REP.standings_data(db, eid, est),
+                rounds=REP.pairings_rounds(db, eid, rounds),
+                cross=crosstable_data(db, eid, est),
                 bracket=bracket,
             )
         )
