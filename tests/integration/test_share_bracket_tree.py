@@ -162,3 +162,23 @@ def test_double_elimination_shows_both_brackets_and_the_final(tmp_path: Path, n:
             assert name is not None
             scores = {score_after(h) for ws in words for h in find_name(ws, name)}
             assert digits(m.score[k]) in scores, (m.id, name, m.score[k], scores)
+
+
+def test_unplayed_matches_show_the_id_their_labels_name(tmp_path: Path) -> None:
+    # round 1 played only: round 2 and the third-place match wait; "loser of W2-1" must be findable
+    entrants = [Entrant(id=str(i + 1), rating=2000 - 10 * i) for i in range(8)]
+    b = single_elimination(entrants, third_place=True)
+    scores = {}
+    for m in b.ready():
+        a, _c = b.sides(m.id)
+        assert a is not None
+        scores[m.id] = ("5", "2")
+        b = b.record(m.id, a)
+    bd = from_bracket(b, {str(i + 1): NAMES[i] for i in range(8)}, scores)
+    words = ocr_words(draw(bd, tmp_path)[0])
+    text = " ".join(w.text for w in words)
+    third = next(m for m in bd.matches if m.bracket == "3P")
+    assert third.labels[0] and third.labels[0] in text  # the label ("loser of W2-1") is drawn
+    for m in bd.matches:
+        if m.round == 2 and m.bracket == "W":
+            assert m.id in text.split(), (m.id, text)  # and the match it names shows its id

@@ -168,7 +168,8 @@ BOX_ROW = 46  # one side of a match box
 BOX_H = 2 * BOX_ROW
 SLOT = BOX_H + 26  # height of one first-column match
 GAP_X = 52
-SCORE_W = 58
+SCORE_W = 58  # the score column
+ID_W = 84  # in its place while a match is not played: its id ("W2-1", "GF2"), which labels name
 COL_HEAD = 46
 TILE_HEAD = 50
 CAPTION_H = 40  # room for a caption above each box of a tile that has one
@@ -348,11 +349,14 @@ def bracket_tree(bd: BracketData, header: ReportHeader, title: str) -> Tree:
                     elif bd.champion:
                         notes.append(_("Champion: {name}").format(name=bd.champion))
                 boxes = []
+                feeds_of: dict[str, tuple[str, int]] = {}
                 for m in members:
                     tgt = next((t for t in members if t.id == m.next_match), None)
-                    feeds = None
                     if tgt is not None:
-                        feeds = (tgt.id, _feeds_side(m, tgt, _feeders(tgt, members)))
+                        feeds_of[m.id] = (tgt.id, _feeds_side(m, tgt, _feeders(tgt, members)))
+                drawn = set(feeds_of.values())  # sides a line comes into: no "winner of W1-2" needed there
+                for m in members:
+                    feeds = feeds_of.get(m.id)
                     boxes.append(
                         TreeBox(
                             id=m.id,
@@ -362,7 +366,10 @@ def bracket_tree(bd: BracketData, header: ReportHeader, title: str) -> Tree:
                             + ys[m.id] * slot
                             + (CAPTION_H // 2 if captioned else 0),
                             sides=tuple(
-                                m.sides[k] if m.sides[k] is not None else (m.labels[k] or "—") for k in (0, 1)
+                                m.sides[k]
+                                if m.sides[k] is not None
+                                else ("" if (m.id, k) in drawn else (m.labels[k] or "—"))
+                                for k in (0, 1)
                             ),  # type: ignore[arg-type]
                             known=(m.sides[0] is not None, m.sides[1] is not None),
                             score=m.score,
@@ -530,6 +537,7 @@ def _draw_tile(p: Any, tile: Tile, y0: int) -> None:
         p.drawPolyline([QPointF(x1, y1), QPointF(mid, y1), QPointF(mid, y2), QPointF(x2, y2)])
     name_f = _font(SMALL_PX, condensed=True)
     bold_f = _font(SMALL_PX, bold=True, condensed=True)
+    id_f = _font(SMALL_PX, condensed=True)
     for box in tile.boxes:
         x, top = left(box.col), int(y0 + box.y - BOX_H / 2)
         if box.caption:
@@ -548,9 +556,15 @@ def _draw_tile(p: Any, tile: Tile, y0: int) -> None:
         p.setPen(QPen(QColor("#9aa9b8"), 1))
         p.drawLine(x, top + BOX_ROW, x + bw, top + BOX_ROW)
         has_score = any(box.score)
-        if has_score:
-            p.drawLine(x + bw - SCORE_W, top, x + bw - SCORE_W, top + BOX_H)
-        room = bw - 16 - (SCORE_W if has_score else 0)
+        cell_w = SCORE_W if has_score else ID_W
+        p.drawLine(x + bw - cell_w, top, x + bw - cell_w, top + BOX_H)
+        if not has_score:  # not played yet: its id, which the labels of later matches name ("loser of W2-1")
+            p.setFont(id_f)
+            p.setPen(QColor("#666666"))
+            cell = QRect(x + bw - cell_w, top, cell_w, BOX_H)
+            shown = QFontMetrics(id_f).elidedText(box.id, Qt.TextElideMode.ElideRight, cell_w - 2)
+            p.drawText(cell, int(Qt.AlignmentFlag.AlignCenter), shown)
+        room = bw - 16 - cell_w
         for k in (0, 1):
             f = bold_f if box.winner == k else name_f
             p.setFont(f)
