@@ -312,7 +312,7 @@ def bracket_tree(bd: BracketData, header: ReportHeader, title: str) -> Tree:
     notes: list[str] = []
     for heading, pool, col_of, heads in sections:
         if bd.kind == "double":
-            captions = finals_caps if heading == _("Final") else {}
+            captions = finals_caps if any(m.bracket == "GF" for m in pool) else {}
         else:
             captions = {m.id: _("Third place") for m in pool if m.bracket == "3P"}
         n = max(col_of.values(), default=0) + 1
