@@ -49,7 +49,7 @@ def test_png_written_by_clubdesk_decodes_to_the_painted_pixels(tmp_path: Path) -
     p.setPen(QColor(I.INK))
     p.drawText(QRect(140, 20, 160, 50), 0, "Işık 5–3")
     p.end()
-    rows, width, height = I._png_rows(img)
+    rows, width, height = I._png_rows(img)  # as the writer thread reads it
     path = tmp_path / "x.png"
     path.write_bytes(I.png_bytes(rows, width, height))
     back = QImage(str(path))  # read by Qt's own PNG reader (libpng)

@@ -618,7 +618,7 @@ def png_bytes(rows: bytes, width: int, height: int) -> bytes:
 
 
 def _png_rows(img: Any) -> tuple[bytes, int, int]:
-    """The image's rows for :func:`png_bytes` (read in the painting thread: Qt objects stay on it)."""
+    """The image's rows for :func:`png_bytes` (a QImage is reentrant: the writer thread reads its own)."""
     from PySide6.QtGui import QImage
 
     rgb = img.convertToFormat(QImage.Format.Format_RGB888)
@@ -627,8 +627,8 @@ def _png_rows(img: Any) -> tuple[bytes, int, int]:
     return b"".join(b"\0" + bits[i * bpl : i * bpl + 3 * w] for i in range(h)), w, h
 
 
-def _write_png(path: Path, rows: bytes, width: int, height: int) -> None:
-    path.write_bytes(png_bytes(rows, width, height))
+def _write_png(path: Path, img: Any) -> None:
+    path.write_bytes(png_bytes(*_png_rows(img)))
 
 
 def render(header: ReportHeader, sheets: Sequence[Sheet | Tree], out_dir: Path, stem: str) -> list[Path]:
@@ -746,7 +746,6 @@ def _paint(
     )
     p.end()
     path = out_dir / f"{stem}-{k:02d}.png"
-    rows, w, h = _png_rows(img)
     _give_back_none(before - sys.getrefcount(None))
-    writes.append(pool.submit(_write_png, path, rows, w, h))
+    writes.append(pool.submit(_write_png, path, img))  # painted: nothing else touches img now
     return path

@@ -122,10 +122,8 @@ class _Who:
     members: tuple[tuple[str, str], ...]  # (member number, member name)
 
 
-def _public(s: Session, ev: Event) -> dict[int, _Who]:
-    clubs = _clubs(s)
-    out: dict[int, _Who] = {}
-    # every entrant's current members in one query (as R.entrant_members, in its order)
+def _members_of(s: Session, ev: Event) -> dict[int, list[Member]]:
+    """Every entrant's current members in one query (as R.entrant_members, in its order)."""
     of: dict[int, list[Member]] = {}
     rows = s.execute(
         select(EntrantMember.entrant_id, Member)
@@ -136,6 +134,13 @@ def _public(s: Session, ev: Event) -> dict[int, _Who]:
     )
     for entrant_id, member in rows:
         of.setdefault(entrant_id, []).append(member)
+    return of
+
+
+def _public(s: Session, ev: Event) -> dict[int, _Who]:
+    clubs = _clubs(s)
+    out: dict[int, _Who] = {}
+    of = _members_of(s, ev)
     for en in _entrants(s, ev):
         members = of.get(en.id, [])
         club_names = sorted({clubs.get(m.club_id, "") for m in members if m.club_id is not None})
@@ -481,7 +486,7 @@ def _pairings_of(
 ) -> D.PairingsData:
     n = R.night(s, ev)
     played = [p for p in played_all if p.round < rno]
-    st = ST.compute_standings(ev, n, played, ids)
+    st = ST.compute_standings(ev, n, played, ids, codes=("PTS",))  # the points only: no tie-break shown
     before = {r.entrant: Fraction(r.points) / st.scale for r in st.rows}
     tables: list[D.PairingTable] = []
     for m in R.matches_of(s, ev.id, rnd.id):
@@ -859,8 +864,9 @@ def season_data(db: Database, event_id: int, super_final: int | None = None) -> 
                 continue
             columns.append((e.id, e.name))
             status = {en.id: en.status for en in _entrants(s, e)}
+            members = _members_of(s, e)  # one query per event, not per entrant
             for fp in places:
-                for m in R.entrant_members(s, fp.entrant_id):
+                for m in members.get(fp.entrant_id, []):
                     people[m.id] = m
                     scores.append(
                         EventScore(
