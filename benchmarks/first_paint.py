@@ -1,5 +1,8 @@
 """Child of benchmarks/run: start a window and exit at its first paint. ``project`` opens ClubDesk on the
-demo club (``CLUBDESK_HOME`` says where), ``bare`` a bare QMainWindow. The parent times the process."""
+demo club (``CLUBDESK_HOME`` says where), ``bare`` a bare QMainWindow. The parent times the process.
+
+``with-data``: ClubDesk again, exiting when its first section's screen is shown (the second target of
+issue 22: the first section's data shown ≤ 5× the bare window)."""
 
 from __future__ import annotations
 
@@ -12,28 +15,29 @@ from PySide6.QtWidgets import QApplication, QMainWindow
 
 
 class _FirstPaint(QObject):
-    def eventFilter(self, _obj: Any, event: Any) -> bool:  # noqa: N802 - Qt API
-        if event.type() == QEvent.Type.Paint:
+    def __init__(self, prefix: str = "") -> None:
+        super().__init__()
+        self.prefix = prefix  # only a widget whose object name starts so ("section_": a section's screen)
+
+    def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 - Qt API
+        if event.type() == QEvent.Type.Paint and obj.objectName().startswith(self.prefix):
             sys.stdout.flush()
             os._exit(0)
         return False
 
 
-_exec = QApplication.exec
-
-
-def _exec_until_paint(self: QApplication) -> int:
-    self._first_paint = _FirstPaint()  # type: ignore[attr-defined]
-    self.installEventFilter(self._first_paint)  # type: ignore[attr-defined]
+def _watch(app: QApplication, prefix: str = "") -> None:
+    """Exit at the first paint of any widget, from the application's start on (the window may paint its
+    shell before the event loop runs: issue 22)."""
+    app._first_paint = _FirstPaint(prefix)  # type: ignore[attr-defined]
+    app.installEventFilter(app._first_paint)  # type: ignore[attr-defined]
     QTimer.singleShot(20_000, lambda: os._exit(2))
-    return int(_exec())
 
-
-QApplication.exec = _exec_until_paint  # type: ignore[method-assign]
 
 if __name__ == "__main__":
+    app = QApplication(sys.argv[:1])
+    _watch(app, "section_" if sys.argv[1] == "with-data" else "")
     if sys.argv[1] == "bare":
-        app = QApplication(sys.argv[:1])
         w = QMainWindow()
         w.resize(1200, 780)
         w.show()
@@ -41,4 +45,5 @@ if __name__ == "__main__":
     else:
         from clubdesk.app import main
 
-        main(["--demo"])
+        main(["--demo"])  # "project" or "with-data"
+        os._exit(3)  # main returned without a paint

@@ -440,6 +440,22 @@ def rows_phones(quick: bool) -> list[Row]:
     ]
 
 
+def row_first_data(folder: Path) -> Row:
+    """The first section's screen shown (issue 22: ≤ 5× the bare window); after row_first_paint (its demo)."""
+    import os
+    import subprocess
+
+    env = {**os.environ, "CLUBDESK_HOME": str(folder / "home"), "QT_QPA_PLATFORM": "offscreen"}
+    child = [sys.executable, str(Path(__file__).with_name("first_paint.py"))]
+
+    def run(mode: str) -> None:
+        subprocess.run([*child, mode], env=env, check=False, timeout=120)
+
+    proj = statistics.median(times(lambda: run("with-data")))
+    fl = statistics.median(times(lambda: run("bare")))
+    return Row("start to the first section's data (demo)", proj, fl, "<= 5x the bare window", proj <= 5 * fl)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
@@ -462,6 +478,7 @@ def main(argv: list[str] | None = None) -> int:
             lambda: row_members(folder, 100_000),
             lambda: row_first_paint(folder),
             lambda: rows_phones(args.quick),  # issue 27: several rows
+            lambda: row_first_data(folder),
         ):
             try:
                 got = fn()

@@ -98,10 +98,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     paths.setup_logging()
     from PySide6.QtWidgets import QApplication, QMessageBox
 
-    from clubdesk.db import DatabaseError
-    from clubdesk.services import settings as settings_service
-    from clubdesk.ui.qt_i18n import install_qt_translator
-
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("ClubDesk")
     from clubdesk.ui.theme import load_fonts
@@ -110,6 +106,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     i18n.set_language(args.lang or "en")
     if isinstance(args.db, Path) and not args.db.exists() and not confirm_new_file(args.db):
         return 1  # issue 23: a mistyped --db does not silently start a new club
+    from clubdesk.ui.main_window import MainWindow
+
+    # issue 22: the window's shell is painted first; SQLAlchemy and the database load after it
+    window = MainWindow()
+    window.show()
+    app.processEvents()
+    from clubdesk.db import DatabaseError
+    from clubdesk.services import settings as settings_service
+    from clubdesk.ui.qt_i18n import install_qt_translator
+
     try:
         db = open_database(args)
     except DatabaseError as exc:
@@ -119,7 +125,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     i18n.set_language(lang)
     install_qt_translator(app, lang)
     from clubdesk.services import staff
-    from clubdesk.ui.main_window import MainWindow
     from clubdesk.ui.safety_panel import AutoBackup, PinDialog
     from clubdesk.ui.state import DeskState
 
@@ -129,12 +134,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ):  # issue 23: from the first account on, the desk opens for a person proved by PIN
         login = PinDialog(db)
         if login.exec() != PinDialog.DialogCode.Accepted or login.actor is None:
+            db.close()
             return 0
         state.actor = login.actor
     backups = AutoBackup(state, app)  # on opening, every 30 minutes with changes, on closing
     backups.start()
     app.aboutToQuit.connect(lambda: backups.run("close"))
-    window = MainWindow(state)
+    window.attach(state)
     from clubdesk.ui.live_refresh import LiveRefresh
 
     live = LiveRefresh(state, app)  # issue 25: other desks' changes on a club server, live
@@ -142,7 +148,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     live.start()
     app.aboutToQuit.connect(live.stop)
     _show_database_refusals(window)
-    window.show()
     log.info("opened %s", db.location)
     if args.quit_after is not None and args.quit_after >= 0:
         from PySide6.QtCore import QTimer

@@ -124,7 +124,8 @@ def expected_rows(
         if kind == "bracket":
             bd = REP.bracket_data(db, club.knockout)
             first = sorted((m for m in bd.matches if m.bracket == "W"), key=lambda m: (m.round, m.number))
-            return club.knockout, [(m.sides[0] or "", m.score[0] + m.score[1], "next") for m in first[:3]]
+            # the tree: each side's own score right after its name in the match's box
+            return club.knockout, [(m.sides[0] or "", m.score[0], "next") for m in first[:3]]
         if kind == "crosstable":
             sd = REP.standings_data(db, club.swiss)
             return club.swiss, [(r.name, r.points, "next") for r in sd.rows[:3]]

@@ -56,7 +56,8 @@ def test_f1_on_each_section_opens_its_page_in_the_window_language(  # type: igno
 
 def test_help_menu_opens_the_same_page(qtbot, window, opened: list[str], built_guide: Path) -> None:  # type: ignore[no-untyped-def]
     window.show_section("discipline")
-    menu = window.menuBar().actions()[0].menu()
+    menu = window.help_menu  # Help › User guide (the last menu, after View)
+    assert window.menuBar().actions()[-1].menu() is menu
     guide_item = next(a for a in menu.actions() if a.objectName() == "guideAction")
     assert guide_item.shortcut().toString() == "F1"
     guide_item.trigger()

@@ -260,3 +260,25 @@ def test_the_screen_dialog_names_each_screen_with_its_size(qtbot) -> None:  # ty
     assert screen is not None
     if len(screens) == 1:  # one screen: a window to try it out, not full screen over the desk
         assert not full
+
+
+def test_the_main_windows_menus_survive_a_language_switch(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """View › Projector… and Help › User guide are both in the real window, Help last, and still there
+    (translated, one of each) after the window switches language (issues 21 and 30 share the menu bar)."""
+    from clubdesk import i18n
+    from clubdesk.ui.main_window import MainWindow
+
+    db, _ev, _rv = _night(tmp_path)
+    window = MainWindow(DeskState(db, DESK))
+    qtbot.addWidget(window)
+    try:
+        for _round in range(2):
+            menus = [a.menu() for a in window.menuBar().actions()]
+            names = [m.objectName() for m in menus]
+            assert names.count("viewMenu") == 1 and menus[-1] is window.help_menu
+            view = menus[names.index("viewMenu")]
+            assert [a.objectName() for a in view.actions()] == ["openProjector"]
+            window.set_language("tr")
+        assert window.help_menu.title() != "Help"  # rebuilt in Turkish
+    finally:
+        i18n.set_language("en")

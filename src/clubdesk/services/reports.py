@@ -128,10 +128,8 @@ class _Who:
     members: tuple[tuple[str, str], ...]  # (member number, member name)
 
 
-def _public(s: Session, ev: Event) -> dict[int, _Who]:
-    clubs = _clubs(s)
-    out: dict[int, _Who] = {}
-    # every entrant's current members in one query (as R.entrant_members, in its order)
+def _members_of(s: Session, ev: Event) -> dict[int, list[Member]]:
+    """Every entrant's current members in one query (as R.entrant_members, in its order)."""
     of: dict[int, list[Member]] = {}
     rows = s.execute(
         select(EntrantMember.entrant_id, Member)
@@ -142,6 +140,13 @@ def _public(s: Session, ev: Event) -> dict[int, _Who]:
     )
     for entrant_id, member in rows:
         of.setdefault(entrant_id, []).append(member)
+    return of
+
+
+def _public(s: Session, ev: Event) -> dict[int, _Who]:
+    clubs = _clubs(s)
+    out: dict[int, _Who] = {}
+    of = _members_of(s, ev)
     for en in _entrants(s, ev):
         members = of.get(en.id, [])
         club_names = sorted({clubs.get(m.club_id, "") for m in members if m.club_id is not None})
@@ -466,37 +471,56 @@ def pairings_data(db: Database, event_id: int, round_no: int | None = None) -> D
     with db.session() as s:
         ev = _event(s, event_id)
         rno, rnd = _round(s, ev, round_no)
-        who = _public(s, ev)
-        n = R.night(s, ev)
-        played = [p for p in R.played_matches(s, ev) if p.round < rno]
-        ids = R.standing_ids(s, ev)
-        st = ST.compute_standings(ev, n, played, ids)
-        before = {r.entrant: Fraction(r.points) / st.scale for r in st.rows}
-        tables: list[D.PairingTable] = []
-        for m in R.matches_of(s, ev.id, rnd.id):
+        return _pairings_of(s, ev, rno, rnd, _public(s, ev), R.played_matches(s, ev), R.standing_ids(s, ev))
 
-            def side(entrant: int) -> D.PairingSide:
-                w = who[entrant]
-                return D.PairingSide(
-                    name=w.name,
-                    club=w.club,
-                    city=w.city,
-                    number=w.number or str(entrant),
-                    points=_fraction_text(before.get(str(entrant), Fraction(0))),
-                )
 
-            result = ""
-            if m.side_b is not None and m.status in R.FINAL_STATUSES:
-                result = f"{m.score_a}-{m.score_b}"
-            tables.append(
-                D.PairingTable(
-                    table=m.table_no,
-                    sides=(side(m.side_a), None if m.side_b is None else side(m.side_b)),
-                    result=result,
-                )
+def pairings_rounds(db: Database, event_id: int, rounds: Sequence[int]) -> tuple[D.PairingsData, ...]:
+    """:func:`pairings_data` of each of ``rounds``, the event's entrants and games read once (the static
+    site shows every round: issue 28's speed target)."""
+    with db.session() as s:
+        ev = _event(s, event_id)
+        who, played, ids = _public(s, ev), R.played_matches(s, ev), R.standing_ids(s, ev)
+        return tuple(_pairings_of(s, ev, *_round(s, ev, n), who, played, ids) for n in rounds)
+
+
+def _pairings_of(
+    s: Session,
+    ev: Event,
+    rno: int,
+    rnd: Round,
+    who: dict[int, _Who],
+    played_all: list[F.Played],
+    ids: list[str],
+) -> D.PairingsData:
+    n = R.night(s, ev)
+    played = [p for p in played_all if p.round < rno]
+    st = ST.compute_standings(ev, n, played, ids, codes=("PTS",))  # the points only: no tie-break shown
+    before = {r.entrant: Fraction(r.points) / st.scale for r in st.rows}
+    tables: list[D.PairingTable] = []
+    for m in R.matches_of(s, ev.id, rnd.id):
+
+        def side(entrant: int) -> D.PairingSide:
+            w = who[entrant]
+            return D.PairingSide(
+                name=w.name,
+                club=w.club,
+                city=w.city,
+                number=w.number or str(entrant),
+                points=_fraction_text(before.get(str(entrant), Fraction(0))),
             )
-        call = rnd.call_at.strftime("%H:%M") if rnd.call_at is not None and rnd.status != "proposed" else ""
-        return D.PairingsData(event_id=str(ev.id), round=rno, tables=tuple(tables), call_time=call)
+
+        result = ""
+        if m.side_b is not None and m.status in R.FINAL_STATUSES:
+            result = f"{m.score_a}-{m.score_b}"
+        tables.append(
+            D.PairingTable(
+                table=m.table_no,
+                sides=(side(m.side_a), None if m.side_b is None else side(m.side_b)),
+                result=result,
+            )
+        )
+    call = rnd.call_at.strftime("%H:%M") if rnd.call_at is not None and rnd.status != "proposed" else ""
+    return D.PairingsData(event_id=str(ev.id), round=rno, tables=tuple(tables), call_time=call)
 
 
 def _fraction_text(v: Fraction | float | int) -> str:
@@ -532,9 +556,10 @@ _NOTES = {
 }
 
 
-def standings_data(db: Database, event_id: int) -> D.StandingsData:
-    """The event's standings with its tie-break columns and each tie explained (T12b)."""
-    est = ST.event_standings(db, event_id)
+def standings_data(db: Database, event_id: int, est: ST.EventStandings | None = None) -> D.StandingsData:
+    """The event's standings with its tie-break columns and each tie explained (T12b); ``est``: the
+    event's standings when the caller has them already."""
+    est = est if est is not None else ST.event_standings(db, event_id)
     with db.session() as s:
         ev = _event(s, event_id)
         who = _public(s, ev)
@@ -856,8 +881,9 @@ def season_ranking(s: Session, ev: Event) -> SeasonRanking:
             continue
         columns.append((e.id, e.name))
         status = {en.id: en.status for en in _entrants(s, e)}
+        members = _members_of(s, e)  # one query per event, not per entrant (issue 28's 3 s target)
         for fp in places:
-            for m in R.entrant_members(s, fp.entrant_id):
+            for m in members.get(fp.entrant_id, []):
                 people[m.id] = m
                 scores.append(
                     EventScore(

@@ -63,9 +63,10 @@ class CrossTable:
 WIN, LOSS, DRAW = "+", "−", "="
 
 
-def crosstable_data(db: Database, event_id: int) -> CrossTable:
-    """Every entrant in standings order with, per round, the opponent's rank and the result."""
-    est = ST.event_standings(db, event_id)
+def crosstable_data(db: Database, event_id: int, est: ST.EventStandings | None = None) -> CrossTable:
+    """Every entrant in standings order with, per round, the opponent's rank and the result (``est``: the
+    event's standings when the caller has them already)."""
+    est = est if est is not None else ST.event_standings(db, event_id)
     rank_of = {r.entrant: r.rank for r in est.rows}
     with db.session() as s:
         ev = R.get_event(s, event_id)
@@ -153,8 +154,11 @@ def _publish(
 
 
 # ------------------------------------------------------------------------------------------ images
-def _sheets(db: Database, kind: str, event_id: int, round_no: int | None) -> list[object]:
-    """The kind's tables (:class:`clubdesk.reports.images.Sheet`) from the PDFs' report data."""
+def _sheets(
+    db: Database, kind: str, event_id: int, round_no: int | None, header: D.ReportHeader
+) -> list[object]:
+    """The kind's tables (:class:`clubdesk.reports.images.Sheet`) from the PDFs' report data; the bracket
+    as a tree (:class:`clubdesk.reports.images.Tree`)."""
     from clubdesk.reports.images import Column, Sheet
 
     if kind == "pairings":
@@ -216,8 +220,11 @@ def _sheets(db: Database, kind: str, event_id: int, round_no: int | None) -> lis
             )
         ]
     if kind == "bracket":
+        from clubdesk.reports.images import bracket_tree
+
         bd = REP.bracket_data(db, event_id)
-        return [bracket_sheet(bd)]
+        title = _("Double elimination") if bd.kind == "double" else _("Single elimination")
+        return [bracket_tree(bd, header, title)]
     if kind == "crosstable":
         ct = crosstable_data(db, event_id)
         sheets: list[object] = []
@@ -301,28 +308,6 @@ def side_text(m: D.BracketMatchData, k: int) -> str:
     return name if name is not None else (m.labels[k] or "—")
 
 
-def bracket_sheet(bd: D.BracketData) -> object:
-    from clubdesk.reports.images import Column, Sheet
-
-    rows = []
-    for head, ms in bracket_rounds(bd):
-        for m in ms:
-            score = f"{m.score[0]}–{m.score[1]}" if m.score[0] or m.score[1] else "–"
-            rows.append((head, side_text(m, 0), score, side_text(m, 1)))
-    notes = (_("Champion") + ": " + bd.champion,) if bd.champion else ()
-    return Sheet(
-        title=_("Double elimination") if bd.kind == "double" else _("Single elimination"),
-        columns=(
-            Column(_("Round"), 0.6),
-            Column(_("Side 1"), 1.0),
-            Column(_("Result"), align="c", width=110),
-            Column(_("Side 2"), 1.0),
-        ),
-        rows=tuple(rows),
-        notes=notes,
-    )
-
-
 def season_sheet(se: D.SeasonData) -> object:
     from clubdesk.reports.images import Column, Sheet
 
@@ -378,7 +363,7 @@ def share_images(
     shown_round = rno if kind == "pairings" else None
     header = REP.report_header(db, event_id, round_no=shown_round, language=lang)
     with REP._in_language(lang):
-        sheets = _sheets(db, kind, event_id, rno if kind == "pairings" else None)
+        sheets = _sheets(db, kind, event_id, rno if kind == "pairings" else None, header)
         stem = image_stem(kind, event_id, shown_round)
 
         def write(tmp: Path) -> list[str]:
@@ -452,15 +437,16 @@ def site_data(db: Database, season: str | None, lang: str) -> SiteData:
                 bracket = REP.bracket_data(db, eid)
             except ServiceError:
                 bracket = None
+        est = ST.event_standings(db, eid)  # once for the standings page and the cross-table
         events.append(
             SiteEvent(
                 id=eid,
                 name=name,
                 kind=f"{L.ruleset_label(ruleset)}, {L.format_label(fmt)}",
                 date=starts,
-                standings=REP.standings_data(db, eid),
-                rounds=tuple(REP.pairings_data(db, eid, n) for n in rounds),
-                cross=crosstable_data(db, eid),
+                standings=REP.standings_data(db, eid, est),
+                rounds=REP.pairings_rounds(db, eid, rounds),
+                cross=crosstable_data(db, eid, est),
                 bracket=bracket,
             )
         )

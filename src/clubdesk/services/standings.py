@@ -97,9 +97,11 @@ def compute_standings(
     names: dict[str, str] | None = None,
     *,
     disqualified: Sequence[str] = (),
+    codes: Sequence[str] | None = None,
 ) -> Standings:
     """The points table with the event's tie-breaks; a play-off (BC2) settles a tie for first.
-    ``disqualified`` entrants leave the ranking; their games stay for their opponents' tie-breaks (T9c)."""
+    ``disqualified`` entrants leave the ranking; their games stay for their opponents' tie-breaks (T9c).
+    ``codes``: other columns than the event's tie-breaks (``("PTS",)``: the points only, quicker)."""
     family, _p = R.params_of(ev)
     scheme = F.points_scheme(family, n.encounter_games)
     regular = [p for p in played if not F.is_playoff(p)]
@@ -108,7 +110,7 @@ def compute_standings(
     # rule T12b: the Buchholz reading of a round without an opponent is the event's bh_unplayed parameter
     # (tavla preset "none": seed 003's plain sum; "fide": the dummy opponent of REFERENCES.md)
     unplayed = Unplayed(str(_p.get("bh_unplayed", "fide")))
-    st = standings(data, codes_for(ev, n), names=names, unplayed=unplayed)
+    st = standings(data, codes_for(ev, n) if codes is None else codes, names=names, unplayed=unplayed)
     tied = [r for r in st.rows if r.rank == 1 and r.playoff]
     po = F.playoff_progress([r.entrant for r in tied], played)
     if po.champion is not None:  # rule BC2: the play-off decides the places among the tied

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QRect, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QGuiApplication, QKeySequence, QShortcut
@@ -36,13 +37,16 @@ from PySide6.QtWidgets import (
 
 from clubdesk import i18n
 from clubdesk.i18n import LANGUAGE_NAMES, _
-from clubdesk.services import settings as settings_service
-from clubdesk.services.base import DESK_ROLES, ROLE_LABELS, Actor, Role
 from clubdesk.ui.sections import SECTIONS, Section, load_factory
 from clubdesk.ui.shortcuts import first_field, leave_tables_by_tab, tab_pages
-from clubdesk.ui.state import DeskState
 from clubdesk.ui.theme import themed
 from clubdesk.ui.widgets.fit import fit_combos
+
+# issue 22: the window's shell paints before SQLAlchemy is imported; what needs the database (the
+# services, the desk state) is imported where it is used, once the database is open
+if TYPE_CHECKING:
+    from clubdesk.services.base import Actor
+    from clubdesk.ui.state import DeskState
 
 GEOMETRY_KEY = "ui.geometry"
 DEFAULT_SIZE = (1200, 780)
@@ -87,6 +91,8 @@ class ActorDialog(QDialog):
     """Who is acting at the desk now. The previous person is pre-selected, so F2, Enter switches back."""
 
     def __init__(self, state: DeskState, parent: QWidget | None = None) -> None:
+        from clubdesk.services.base import DESK_ROLES, ROLE_LABELS
+
         super().__init__(parent)
         self.setWindowTitle(_("Who is acting?"))
         self.name = QComboBox()
@@ -118,6 +124,8 @@ class ActorDialog(QDialog):
         self.name.setFocus()
 
     def _sync_role(self, index: int) -> None:
+        from clubdesk.services.base import Actor
+
         actor = self.name.itemData(index)
         if isinstance(actor, Actor):
             self.role.setCurrentIndex(self.role.findData(actor.role))
@@ -129,6 +137,8 @@ class ActorDialog(QDialog):
         super().accept()
 
     def chosen(self) -> Actor:
+        from clubdesk.services.base import Actor, Role
+
         return Actor(self.name.currentText().strip(), Role(self.role.currentData()))
 
 
@@ -156,9 +166,13 @@ def section_digit(index: int) -> int:
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, state: DeskState) -> None:
+    """``MainWindow(state)``: the whole window. ``MainWindow()``: its shell (the sidebar and the status bar)
+    to paint while the database opens (issue 22), then :meth:`attach` gives it the desk state."""
+
+    state: DeskState
+
+    def __init__(self, state: DeskState | None = None) -> None:
         super().__init__()
-        self.state = state
         self.setObjectName("mainWindow")
         self.nav = QListWidget()
         self.nav.setObjectName("navigation")
@@ -191,21 +205,41 @@ class MainWindow(QMainWindow):
         self.staff_offer.setFlat(True)
         self.staff_offer.clicked.connect(self.offer_staff_accounts)
         self.statusBar().addPermanentWidget(self.staff_offer)
+        self.staff_offer.setVisible(False)
         QShortcut(QKeySequence("F2"), self).activated.connect(self.switch_actor)
         self._build_help_menu()
+        self.nav.blockSignals(True)
+        self.nav.setCurrentRow(0)
+        self.nav.blockSignals(False)
+        self._shell_language = i18n.current_language()
+        if state is None:
+            self.fit_to_screen()
+        else:
+            self.attach(state)
+
+    def attached(self) -> bool:
+        return hasattr(self, "state")
+
+    def attach(self, state: DeskState) -> None:
+        """The database is open: the status, the role's sections, the saved geometry, the first screen."""
+        self.state = state
+        if i18n.current_language() != self._shell_language:  # the club's language, read from its database
+            for i, section in enumerate(SECTIONS):
+                self.nav.item(i).setText(_(section.title))
+                if i < 10:
+                    self.nav.item(i).setToolTip(_("Ctrl+{n}").format(n=section_digit(i)))
+            self.staff_offer.setText(_("Create the first staff account…"))
         state.actorChanged.connect(lambda _a: self._refresh_status())
         state.actorChanged.connect(lambda _a: self._apply_role())
         state.dataChanged.connect(self._data_changed)
         state.databaseChanged.connect(self._database_changed)
         self._refresh_status()
         # issue 22: the shell paints first; the first section's screen is built right after
-        self.nav.blockSignals(True)
-        self.nav.setCurrentRow(0)
-        self.nav.blockSignals(False)
         self._apply_role()
         from clubdesk.ui.projector import install_projector_menu  # issue 21: View › Projector…
 
         install_projector_menu(self)
+        self._build_help_menu()  # Help stays the last menu
         self._restore_geometry()
         QTimer.singleShot(0, lambda: self._open_section(max(0, self.nav.currentRow())))
 
@@ -215,8 +249,11 @@ class MainWindow(QMainWindow):
         if old is not None:  # a language switch builds the menu again: one F1 only
             self.removeAction(old)
             old.deleteLater()
-        self.menuBar().clear()
-        menu = self.menuBar().addMenu(_("Help"))
+        old_menu = getattr(self, "help_menu", None)
+        if old_menu is not None:  # only Help: the other menus (View › Projector…) stay, Help goes last
+            self.menuBar().removeAction(old_menu.menuAction())
+            old_menu.deleteLater()
+        menu = self.help_menu = self.menuBar().addMenu(_("Help"))
         self.guide_action = QAction(_("User guide"), self)
         self.guide_action.setObjectName("guideAction")
         self.guide_action.setShortcut(QKeySequence("F1"))
@@ -240,6 +277,8 @@ class MainWindow(QMainWindow):
         return url
 
     def _open_section(self, row: int) -> None:
+        if not self.attached():
+            return  # the shell: the database is still opening
         self._show_row(row)
         self.focus_section()
 
@@ -294,11 +333,15 @@ class MainWindow(QMainWindow):
         return page
 
     def _show_row(self, row: int) -> None:
+        if not self.attached():
+            return
         if 0 <= row < len(SECTIONS):
             self._page(SECTIONS[row].key)
         self.stack.setCurrentIndex(row)
 
     def _data_changed(self, what: str) -> None:
+        from clubdesk.services import settings as settings_service
+
         if what != "settings":
             return
         lang = settings_service.club_settings(self.state.db).language
@@ -327,6 +370,8 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(0, self._on_new_database)
 
     def _on_new_database(self) -> None:
+        from clubdesk.services import settings as settings_service
+
         lang = settings_service.club_settings(self.state.db).language
         if lang != i18n.current_language():
             self.set_language(lang)
@@ -373,6 +418,8 @@ class MainWindow(QMainWindow):
                 return
 
     def _refresh_status(self) -> None:
+        from clubdesk.services import settings as settings_service
+
         club = settings_service.club_settings(self.state.db).club_name
         self.setWindowTitle(_("ClubDesk — {club}").format(club=club))
         self.db_label.setText(_("Database: {path}").format(path=self.state.db.location))
@@ -389,6 +436,8 @@ class MainWindow(QMainWindow):
             field.setFocus()
 
     def switch_actor(self) -> None:
+        if not self.attached():
+            return
         from clubdesk.services import staff
         from clubdesk.ui.safety_panel import PinDialog
 
@@ -405,6 +454,8 @@ class MainWindow(QMainWindow):
 
     def _apply_role(self) -> None:
         """A scorer's session shows only the night's screens (issue 23)."""
+        from clubdesk.services.base import Role
+
         scorer = self.state.actor.role is Role.SCORER
         for row in range(self.nav.count()):
             item = self.nav.item(row)
@@ -414,6 +465,8 @@ class MainWindow(QMainWindow):
             self.show_section("rounds")
 
     def _restore_geometry(self) -> None:
+        from clubdesk.services import settings as settings_service
+
         raw = settings_service.get(self.state.db, GEOMETRY_KEY)
         if isinstance(raw, str) and self.restoreGeometry(QByteArray(base64.b64decode(raw))):
             if self.available().contains(self.geometry()):
@@ -438,9 +491,11 @@ class MainWindow(QMainWindow):
         )
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
-        from clubdesk.ui.desk.phones_view import stop_table_entry
+        if self.attached():
+            from clubdesk.services import settings as settings_service
+            from clubdesk.ui.desk.phones_view import stop_table_entry
 
-        stop_table_entry(self.state)  # issue 27: the table server stops with the window
-        data = base64.b64encode(bytes(self.saveGeometry().data())).decode("ascii")
-        settings_service.put(self.state.db, self.state.actor, GEOMETRY_KEY, data, audited=False)
+            stop_table_entry(self.state)  # issue 27: the table server stops with the window
+            data = base64.b64encode(bytes(self.saveGeometry().data())).decode("ascii")
+            settings_service.put(self.state.db, self.state.actor, GEOMETRY_KEY, data, audited=False)
         super().closeEvent(event)

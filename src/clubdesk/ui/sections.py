@@ -9,11 +9,14 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QWidget
 
 from clubdesk.i18n import N_
-from clubdesk.ui.state import DeskState
+
+if TYPE_CHECKING:  # issue 22: the sidebar paints before the database layer is imported
+    from clubdesk.ui.state import DeskState
 
 
 @dataclass(frozen=True)

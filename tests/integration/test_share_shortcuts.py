@@ -1,0 +1,59 @@
+"""The shortcuts that bring ``share`` under issue 28's speed target change nothing a member sees: the site
+reads every round's pairings in one go and the standings once for its standings page and cross-table,
+and the images' PNG files are written by ClubDesk's own encoder, which must give back the painted pixels.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from clubdesk.services import reports as REP
+from clubdesk.services import share as SH
+from clubdesk.services import standings as ST
+from tests.integration.test_reports_service import Club, build_club
+
+
+@pytest.fixture(scope="module")
+def club(tmp_path_factory: pytest.TempPathFactory) -> Club:
+    return build_club(tmp_path_factory.mktemp("shortcuts"))
+
+
+def test_every_round_read_in_one_go_equals_each_round_read_alone(club: Club) -> None:
+    together = REP.pairings_rounds(club.db, club.swiss, [1, 2, 3])
+    assert together == tuple(REP.pairings_data(club.db, club.swiss, n) for n in (1, 2, 3))
+    # the points are those before each round: nobody has any before round 1, somebody has before round 3
+    points = [{s.points for t in p.tables for s in t.sides if s is not None} for p in together]
+    assert points[0] == {"0"} and points[2] != {"0"}
+
+
+def test_standings_given_equal_standings_read(club: Club) -> None:
+    est = ST.event_standings(club.db, club.swiss)
+    assert REP.standings_data(club.db, club.swiss, est) == REP.standings_data(club.db, club.swiss)
+    assert SH.crosstable_data(club.db, club.swiss, est) == SH.crosstable_data(club.db, club.swiss)
+
+
+def test_png_written_by_clubdesk_decodes_to_the_painted_pixels(tmp_path: Path) -> None:
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QColor, QImage, QPainter
+
+    from clubdesk.reports import images as I
+
+    I._gui()
+    img = QImage(301, 77, QImage.Format.Format_RGB32)  # odd sizes: no row padding hides a mistake
+    img.fill(QColor("white"))
+    p = QPainter(img)
+    p.fillRect(QRect(10, 5, 120, 30), QColor(I.ACCENT))
+    p.setFont(I._font(28))
+    p.setPen(QColor(I.INK))
+    p.drawText(QRect(140, 20, 160, 50), 0, "Işık 5–3")
+    p.end()
+    rows, width, height = I._png_rows(img)  # as the writer thread reads it
+    path = tmp_path / "x.png"
+    path.write_bytes(I.png_bytes(rows, width, height))
+    back = QImage(str(path))  # read by Qt's own PNG reader (libpng)
+    assert (back.width(), back.height()) == (301, 77)
+    back = back.convertToFormat(QImage.Format.Format_RGB32)
+    assert all(back.pixel(x, y) == img.pixel(x, y) for y in range(77) for x in range(301))
+    assert back.pixel(20, 10) == QColor(I.ACCENT).rgb()
