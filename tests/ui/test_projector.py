@@ -282,3 +282,39 @@ def test_the_main_windows_menus_survive_a_language_switch(qtbot, tmp_path) -> No
         assert window.help_menu.title() != "Help"  # rebuilt in Turkish
     finally:
         i18n.set_language("en")
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)])
+def test_a_double_elimination_bracket_is_readable_from_eight_metres(qtbot, tmp_path, size) -> None:  # type: ignore[no-untyped-def]
+    """An 8-player double elimination fitted whole to the screen has names below 1/40 of its height: after
+    the drawn overview, every round of both brackets comes as rows of the other pages' large type, with
+    each match's players and result, and nothing of the bracket is left out."""
+    from clubdesk.services import share
+    from clubdesk.services.reports import bracket_data
+
+    names = [f"Oyuncu {k}" for k in range(1, 9)]
+    db, ev, rv = _night(tmp_path, players=8, names=names, fmt="double-elimination")
+    RS.set_score(db, REF, ev, 1, rv.tables[0].table, (3, 1), confirm=True)
+    win = _projector(qtbot, db, ev, size)
+    win.set_only("bracket")
+    assert win.pages[0].kind == "bracket" and not win.pages[0].columns  # the tree first
+    rounds = [p for p in win.pages if p.columns]
+    assert len(rounds) >= 2
+    expected = share.bracket_rounds(bracket_data(db, ev))  # the share images' and site's own reading
+    shown_rows = [r for p in rounds for r in p.rows]
+    assert len(shown_rows) == sum(len(ms) for _h, ms in expected)  # every match of every round, once
+    assert any(p.title.endswith(expected[0][0]) for p in rounds)
+    a, b = rv.tables[0].names
+    assert (
+        (a, "3 – 1", b) in shown_rows
+        or (b, "1 – 3", a) in shown_rows
+        or any(a in r and b in r and "3" in r[1] for r in shown_rows)
+    )
+    for k, page in enumerate(win.pages):
+        if not page.columns:
+            continue
+        win.show_index(k)
+        assert not win.board.bracket.isVisible()
+        drawn = [d for d in win.board.items if d.text in names]
+        for d in drawn:
+            assert QFontMetrics(d.font).height() >= size[1] / 40, (page.title, d.text)

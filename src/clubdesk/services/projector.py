@@ -74,6 +74,8 @@ class HallData:
     forfeit_due: datetime | None
     forfeit_rule: str  # "G15" or "T3b"
     announcement: str
+    # the bracket round by round (heading, rows of side 1, result, side 2): the projector's large-type pages
+    bracket_rounds: tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...] = ()
 
 
 def announcement(db: Database) -> str:
@@ -172,10 +174,22 @@ def hall_data(db: Database, event_id: int | None) -> HallData:
     )
     bracket: dict[str, Any] | None = None
     names: dict[str, str] = {}
+    rounds: list[tuple[str, tuple[tuple[str, str, str], ...]]] = []
     if elimination:
         raw = ST.bracket_data(db, event_id)
         if raw is not None:
             bracket, names = raw
+            from clubdesk.services.reports import bracket_data
+            from clubdesk.services.share import bracket_rounds, side_text
+
+            for head, matches in bracket_rounds(bracket_data(db, event_id)):
+                rows = tuple(
+                    (side_text(m, 0), " – ".join(m.score) if any(m.score) else "–", side_text(m, 1))
+                    for m in matches
+                )
+                # the winners' rounds say "Bracket · Round n" (not the night's round); the others name
+                # their bracket already ("Losers' bracket · Round n", "Final")
+                rounds.append((_("Bracket") + " · " + head if matches[0].bracket == "W" else head, rows))
     from clubdesk.services.share import standings_title
 
     return HallData(
@@ -195,4 +209,5 @@ def hall_data(db: Database, event_id: int | None) -> HallData:
         forfeit_due,
         forfeit_rule,
         text,
+        tuple(rounds),
     )

@@ -116,14 +116,24 @@ def standings_pages(data: HallData, per: int) -> list[Page]:
     return _paged("standings", data.standings_title, columns, rows, per)
 
 
-def bracket_pages(data: HallData) -> list[Page]:
+def bracket_pages(data: HallData, per: int) -> list[Page]:
+    """The bracket drawn whole (an overview), then its rounds as rows in the large type of the other pages:
+    a big bracket fitted to the screen has names too small for the 8 m rule, its rounds never do."""
     if not data.elimination:
         return _empty(
             "bracket", _("Bracket"), _("This event has no bracket: it is not an elimination event.")
         )
     if data.bracket is None:
         return _empty("bracket", _("Bracket"), _("The bracket appears here once the event is drawn."))
-    return [Page("bracket", _("Bracket"))]
+    pages = [Page("bracket", _("Bracket"))]
+    columns = (
+        Column(_("Side 1"), 0.40, name=True),
+        Column(_("Result"), 0.20, "c"),
+        Column(_("Side 2"), 0.40, name=True),
+    )
+    for head, rows in data.bracket_rounds:
+        pages += _paged("bracket", head, columns, list(rows), per)
+    return pages
 
 
 def _left(delta_seconds: float) -> str:
@@ -181,7 +191,7 @@ def build_pages(data: HallData, per: int, now: datetime, only: str | None = None
         "tables": lambda: tables_pages(data, per),
         "names": lambda: names_pages(data, per),
         "standings": lambda: standings_pages(data, per),
-        "bracket": lambda: bracket_pages(data),
+        "bracket": lambda: bracket_pages(data, per),
         "countdown": lambda: [countdown_page(data, now)],
         "announcement": lambda: announcement_pages(data),
     }

@@ -117,7 +117,9 @@ class Board(QWidget):
 
     def texts(self) -> list[str]:
         out = [d.text for d in self.items]
-        if self.bracket.isVisible() or (self.page is not None and self.page.kind == "bracket"):
+        if self.bracket.isVisible() or (
+            self.page is not None and self.page.kind == "bracket" and not self.page.columns
+        ):
             for box in self.bracket.boxes.values():
                 out.extend(box.texts)
         return out
@@ -183,8 +185,9 @@ class Board(QWidget):
                 center,
             )
         body = self.body_rect()
-        self.bracket.setVisible(page.kind == "bracket" and not page.empty)
-        if page.kind == "bracket" and not page.empty:
+        tree = page.kind == "bracket" and not page.empty and not page.columns  # else a round's rows
+        self.bracket.setVisible(tree)
+        if tree:
             self.bracket.setGeometry(body)
             self.bracket.fit()
             return
@@ -356,7 +359,13 @@ class ProjectorWindow(QWidget):
         page = self.pages[self.index] if self.pages else None
         if page is None:
             return
-        if bracket and page.kind == "bracket" and not page.empty and self.data.bracket is not None:
+        if (
+            bracket
+            and page.kind == "bracket"
+            and not page.empty
+            and not page.columns
+            and self.data.bracket is not None
+        ):
             self.board.bracket.set_bracket(self.data.bracket, self.data.bracket_names)
         footer = self.data.announcement if page.kind != "announcement" else ""
         self.board.show_page(page, self.data.event_name, footer, R.local_now().strftime("%H:%M"))
