@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
+from PySide6.QtWidgets import QFileDialog  # Save as PDF's dialog (ui/printing.ReportRunner.save_as)
 
-from clubdesk.ui import reports_view
 from clubdesk.ui.reports_view import ReportsSection
 from clubdesk.ui.state import DeskState
 from tests.integration.test_reports_service import Club, assert_public, build_club, text_of
@@ -40,9 +40,7 @@ def test_save_all_score_sheets_of_round_2(qtbot, club: Club, tmp_path: Path, mon
     view.round.setValue(2)
     assert view.table.value() == 0 and view.table.specialValueText()  # "all tables"
     target = tmp_path / "round2"
-    monkeypatch.setattr(
-        reports_view.QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), "PDF files (*.pdf)")
-    )
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), "PDF files (*.pdf)"))
     steps: list[int] = []
     view.progress.valueChanged.connect(steps.append)
     view.save_button.click()
@@ -63,7 +61,7 @@ def test_refusal_is_shown_and_writes_nothing(qtbot, club: Club, tmp_path: Path, 
     view = screen(qtbot, club)
     choose(view, club.swiss, "bracket")  # a Swiss has no bracket
     target = tmp_path / "b.pdf"
-    monkeypatch.setattr(reports_view.QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
     view.save_button.click()
     qtbot.waitUntil(lambda: view.save_button.isEnabled() and "bracket" in view.message.text(), timeout=20000)
     assert not target.exists()
@@ -73,7 +71,7 @@ def test_refusal_is_shown_and_writes_nothing(qtbot, club: Club, tmp_path: Path, 
 def test_cancelled_dialog_builds_nothing(qtbot, club: Club, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     view = screen(qtbot, club)
     choose(view, club.swiss, "standings")
-    monkeypatch.setattr(reports_view.QFileDialog, "getSaveFileName", lambda *a, **k: ("", ""))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: ("", ""))
     view.save_button.click()
     assert view.last_result is None and view.save_button.isEnabled()
 

@@ -10,7 +10,6 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import (
-    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -28,7 +27,7 @@ from clubdesk.i18n import _
 from clubdesk.services import players as PL
 from clubdesk.services import reports as report_service
 from clubdesk.services.base import ServiceError
-from clubdesk.ui.printing import ReportRunner, suggested_name
+from clubdesk.ui.printing import ReportRunner
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.widgets.tables import row_table
 
@@ -215,12 +214,8 @@ class CrossTablePanel(QWidget):
 
     def save_pdf(self) -> None:
         req = self.request()
-        if req is None:
-            return
-        path, _filter = QFileDialog.getSaveFileName(
-            self, _("Save as PDF"), suggested_name(req), _("PDF files (*.pdf)")
-        )
-        self.runner.save(req, path)
+        if req is not None:
+            self.runner.save_as(self, req)
 
     def print_report(self) -> None:
         req = self.request()

@@ -19,7 +19,6 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
-    QFileDialog,
     QGridLayout,
     QHBoxLayout,
     QHeaderView,
@@ -39,7 +38,7 @@ from clubdesk.i18n import _
 from clubdesk.services import players as PL
 from clubdesk.services import reports as report_service
 from clubdesk.services.base import ServiceError
-from clubdesk.ui.printing import ReportRunner, pdf_path
+from clubdesk.ui.printing import ReportRunner
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.widgets.rating_chart import RatingChart
 from clubdesk.ui.widgets.tables import PlainRowsModel
@@ -426,13 +425,7 @@ class PlayerCardDialog(QDialog):
         )
 
     def save_pdf(self, path: str | None = None) -> None:
-        if not path:
-            path, _filter = QFileDialog.getSaveFileName(
-                self, _("Save as PDF"), f"player-card-{self.number}.pdf", _("PDF files (*.pdf)")
-            )
-        out = pdf_path(path)
-        if out is not None:
-            self.runner.start(self.request(), out, "save")
+        self.runner.save_as(self, self.request(), path, name=f"player-card-{self.number}.pdf")
 
     def print_card(self) -> None:
         self.runner.print(self.request())

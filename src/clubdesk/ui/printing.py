@@ -203,6 +203,23 @@ class ReportRunner(QObject):
         if out is not None:
             self.start(req, out, SAVE)
 
+    def save_as(
+        self,
+        parent: QWidget,
+        req: report_service.ReportRequest,
+        chosen: str | None = None,
+        name: str | None = None,
+    ) -> None:
+        """ "Save as PDF…": the file asked for (``name`` or the request's own suggested), then built there;
+        ``chosen`` skips the dialog (tests, a path given)."""
+        from PySide6.QtWidgets import QFileDialog
+
+        if not chosen:
+            chosen, _filter = QFileDialog.getSaveFileName(
+                parent, _("Save as PDF"), name or suggested_name(req), _("PDF files (*.pdf)")
+            )
+        self.save(req, chosen)
+
     def print(self, req: report_service.ReportRequest) -> None:
         self.start(req, temp_pdf(req), PRINT, PRINT_DPI)
 

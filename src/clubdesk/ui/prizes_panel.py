@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDateEdit,
     QDoubleSpinBox,
-    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -59,7 +58,7 @@ from clubdesk.standings.prizes import (
     PrizePlan,
 )
 from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, set_message
-from clubdesk.ui.printing import JobResult, ReportRunner, suggested_name
+from clubdesk.ui.printing import JobResult, ReportRunner
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.widgets.fit import fit_combos
 from clubdesk.ui.widgets.tables import row_table
@@ -725,13 +724,8 @@ class PrizesPanel(QWidget):
 
     def save_pdf(self, path: str | None = None) -> None:
         req = self._request()
-        if req is None:
-            return
-        if path is None:
-            path, _filter = QFileDialog.getSaveFileName(
-                self, _("Save as PDF"), suggested_name(req), _("PDF files (*.pdf)")
-            )
-        self.runner.save(req, path)
+        if req is not None:
+            self.runner.save_as(self, req, path)
 
     def _report_done(self, result: JobResult) -> None:
         self.last_result = result

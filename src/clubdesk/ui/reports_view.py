@@ -11,7 +11,6 @@ from PySide6.QtCore import Qt, Slot
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (
     QComboBox,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -27,7 +26,7 @@ from clubdesk.i18n import LANGUAGE_NAMES, _, ngettext
 from clubdesk.services import events as event_service
 from clubdesk.services import reports as report_service
 from clubdesk.services import settings as settings_service
-from clubdesk.ui.printing import JobResult, ReportRunner, open_in_viewer, suggested_name
+from clubdesk.ui.printing import JobResult, ReportRunner, open_in_viewer
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.theme import themed
 
@@ -161,12 +160,8 @@ class ReportsSection(QWidget):
     @Slot()
     def save_pdf(self) -> None:
         req = self.request()
-        if req is None:
-            return
-        path, _filter = QFileDialog.getSaveFileName(
-            self, _("Save as PDF"), suggested_name(req), _("PDF files (*.pdf)")
-        )
-        self.runner.save(req, path)
+        if req is not None:
+            self.runner.save_as(self, req)
 
     @Slot()
     def print_report(self) -> None:

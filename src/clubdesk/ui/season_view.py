@@ -10,7 +10,6 @@ from collections.abc import Callable
 
 from PySide6.QtWidgets import (
     QComboBox,
-    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -28,7 +27,7 @@ from clubdesk.services import reports as report_service
 from clubdesk.services import season as SE
 from clubdesk.services.base import ServiceError
 from clubdesk.ui.desk.common import Column, RowsModel
-from clubdesk.ui.printing import JobResult, ReportRunner, suggested_name
+from clubdesk.ui.printing import JobResult, ReportRunner
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.widgets.fit import fit_combos
 from clubdesk.ui.widgets.tables import row_table
@@ -269,13 +268,8 @@ class SeasonSection(QWidget):
 
     def save_pdf(self, path: str | None = None) -> None:
         req = self._request()
-        if req is None:
-            return
-        if path is None:
-            path, _filter = QFileDialog.getSaveFileName(
-                self, _("Save as PDF"), suggested_name(req), _("PDF files (*.pdf)")
-            )
-        self.runner.save(req, path)
+        if req is not None:
+            self.runner.save_as(self, req, path)
 
     def _done(self, result: JobResult) -> None:
         self.last_result = result
