@@ -62,6 +62,7 @@ echo "== the user guide (issue 30): resources/guide/<lang>/, what F1 opens"
 [ -f "$ROOT/build/screenshots/en/members.png" ] \
   || QT_QPA_PLATFORM=offscreen "$VENV/bin/python" "$ROOT/scripts/screenshots.py" >/dev/null
 "$VENV/bin/python" "$ROOT/scripts/guide.py" build --package >/dev/null
+"$VENV/bin/python" installer/shrink_guide.py "$ROOT/src/clubdesk/resources/guide"
 
 echo "== PyInstaller (one folder)"
 rm -rf "$OUT/dist" "$OUT/work"
@@ -69,6 +70,7 @@ export CLUBDESK_SYSTEM_LIBS="$OUT/system-libs.txt"  # the spec lists the distrib
 "$VENV/bin/pyinstaller" --noconfirm --log-level WARN --distpath "$OUT/dist" --workpath "$OUT/work" \
   installer/clubdesk.spec
 BUNDLE="$OUT/dist/clubdesk"
+ln -sfn clubdesk "$BUNDLE/clubdesk-cli"  # one program, two names (installer/entry_gui.py dispatches)
 [ -x "$BUNDLE/clubdesk" ] && [ -x "$BUNDLE/clubdesk-cli" ]
 
 # Python's own shared objects (libpython, lib-dynload) and the like carry their symbol tables: strip them. Never
@@ -156,7 +158,8 @@ env -i PATH=/usr/bin:/bin /usr/bin/python3 -I installer/smoke.py "$STAGE/opt/clu
 if [ $INSTALL -eq 1 ]; then
   echo "== apt-get install ./$(basename "$DEB")"
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$DEB" >/dev/null
-  [ "$(readlink -f /usr/bin/clubdesk-cli)" = /opt/clubdesk/clubdesk-cli ]
+  [ "$(readlink /usr/bin/clubdesk-cli)" = /opt/clubdesk/clubdesk-cli ]
+  [ "$(readlink -f /usr/bin/clubdesk-cli)" = /opt/clubdesk/clubdesk ]
   set +e
   env -i PATH=/usr/bin:/bin /usr/bin/python3 -I installer/smoke.py /usr/bin --version "$VERSION"
   rc=$?
