@@ -275,6 +275,8 @@ class Shooter:
         page.tabs.setCurrentIndex(0)
 
     def projector(self) -> None:
+        from PySide6.QtCore import QCoreApplication, QEvent
+
         from clubdesk.ui.projector import ProjectorWindow
 
         # the event whose present round has the most tables: a full page of names
@@ -286,11 +288,12 @@ class Shooter:
         projector.set_only("names")
         self.save("projector", projector)
         projector.close()
-        # its timers read the database: stop them and delete it while the demo copy still exists
+        # its timers and the next language's LanguageChange read the database: delete it now, while the demo
+        # copy still exists
         for timer in (projector.cycle, projector.poll, projector.tick, projector._soon):
             timer.stop()
         projector.deleteLater()
-        self.settle()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
     def phones(self) -> None:
         page = self.section("desk")
