@@ -40,6 +40,14 @@ SHOTS: dict[str, str] = {
     "discipline": "Discipline, the match act",
     "reports": "Reports",
     "settings": "Settings, backups and staff accounts",
+    "night-settings": "Events, the Night settings tab of a finished season night",
+    "prizes-plan": "Standings › Prizes, Plan and preview",
+    "prizes-awards": "Standings › Prizes, Awards and payments (one prize paid)",
+    "season": "Season, the events, the ranking and the Super Final invitations",
+    "ratings": "Ratings, a player's chart and history",
+    "crosstable": "Standings › Cross-table",
+    "projector": "the projector window, the pairings by name",
+    "phones": "Desk › Phones, table entry off",
 }
 FILES: dict[str, str] = {"deskcard.pdf": "the desk card, the keyboard shortcuts"}
 
@@ -206,6 +214,92 @@ class Shooter:
     def settings(self) -> None:
         self.section("settings")
         self.save("settings")
+
+    def season_event(self, which: int = -1):  # type: ignore[no-untyped-def]
+        """A finished night of the demo season by date (0 the first: its winner is paid, T13e; 1 the round
+        robin; -1 the last, the regional cup); each has entrants, a prize plan and its awards."""
+        from clubdesk.services import demo
+        from clubdesk.services import events as events_service
+
+        nights = [
+            ev
+            for ev in events_service.list_events(self.window.state.db, include_finished=True)
+            if ev.name.startswith(demo.SEASON_DEMO_PREFIX)
+        ]
+        if not nights:
+            raise SystemExit("no season night in the demo")
+        nights.sort(key=lambda ev: (ev.starts_on is not None, ev.starts_on, ev.id))
+        return nights[which]
+
+    def night_settings(self) -> None:
+        ev = self.season_event()
+        page = self.section("events")
+        page.refresh(select=ev.id)
+        page.tabs.setCurrentWidget(page.settings)
+        self.save("night-settings")
+        page.tabs.setCurrentWidget(page.editor)
+
+    def _prizes(self, inner: int, name: str) -> None:
+        page = self.section("standings")
+        page.select_event(self.season_event(0).id)
+        page.tabs.setCurrentWidget(page.prizes)
+        page.prizes.inner.setCurrentIndex(inner)
+        if inner == 1:
+            page.prizes.select_place(1)  # the paid prize: its payment shows
+        self.save(name)
+        page.prizes.inner.setCurrentIndex(0)
+        page.tabs.setCurrentIndex(0)
+
+    def prizes_plan(self) -> None:
+        self._prizes(0, "prizes-plan")
+
+    def prizes_awards(self) -> None:
+        self._prizes(1, "prizes-awards")
+
+    def season(self) -> None:
+        self.section("season")
+        self.save("season")
+
+    def ratings(self) -> None:
+        page = self.section("ratings")
+        # the player with the longest history in ClubDesk: the chart and the history beside the list
+        best = max(page.ratings, key=lambda p: (p.rated, p.rating))
+        page.select_number(best.number)
+        self.save("ratings")
+
+    def crosstable(self) -> None:
+        page = self.section("standings")
+        page.select_event(self.season_event(1).id)  # the round robin: every round of every player
+        page.tabs.setCurrentWidget(page.crosstable)
+        self.save("crosstable")
+        page.tabs.setCurrentIndex(0)
+
+    def projector(self) -> None:
+        from PySide6.QtCore import QCoreApplication, QEvent
+
+        from clubdesk.ui.projector import ProjectorWindow
+
+        # the event whose present round has the most tables: a full page of names
+        ev = max(((len(r.round.tables), e.id, e) for e, r in self.events_with_rounds()))[2]
+        projector = ProjectorWindow(self.window.state, self.window)
+        projector.resize(*SIZE)
+        projector.show()
+        projector.set_event(ev.id)
+        projector.set_only("names")
+        self.save("projector", projector)
+        projector.close()
+        # its timers and the next language's LanguageChange read the database: delete it now, while the demo
+        # copy still exists
+        for timer in (projector.cycle, projector.poll, projector.tick, projector._soon):
+            timer.stop()
+        projector.deleteLater()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+    def phones(self) -> None:
+        page = self.section("desk")
+        page.tabs.setCurrentWidget(page.phones_view)  # table entry off: no server is started
+        self.save("phones")
+        page.tabs.setCurrentIndex(0)
 
     def desk_card(self) -> None:
         from clubdesk.ui.keymap import write_card

@@ -122,3 +122,23 @@ def test_the_widgets_merged_from_main_fit_too(qtbot, window, size) -> None:  # t
     problems += sideways(window)
     assert problems == []
     assert shown == {"import", "scorer"}  # the demo has a tavla table and a domino-es pairs table to open
+
+
+@pytest.mark.parametrize("lang", ["es", "tr", "id"])
+def test_the_events_screen_fits_in_each_language(qtbot, window, lang: str) -> None:  # type: ignore[no-untyped-def]
+    """Issue 30's pictures showed it: in Spanish the list's buttons and filter on one line made the Events
+    screen wider than a 1366-pixel laptop, and a sideways scroll bar hid the form's right edge."""
+    window.resize(1366, 768)
+    qtbot.waitUntil(lambda: window.width() == 1366, timeout=2000)
+    try:
+        window.set_language(lang)
+        window.show_section("events")
+        page = window.current_page()
+        page.table.selectRow(0)
+        problems = []
+        for k in range(page.tabs.count()):
+            page.tabs.setCurrentIndex(k)
+            problems += [f"{p} / {page.tabs.tabText(k)}" for p in sideways(window)]
+        assert problems == []
+    finally:
+        window.set_language("en")
