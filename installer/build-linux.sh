@@ -59,8 +59,8 @@ echo "== compiling the catalogs"
 "$VENV/bin/python" -m clubdesk.i18n_tools compile >/dev/null
 
 echo "== the user guide (issue 30): resources/guide/<lang>/, what F1 opens"
-[ -f "$ROOT/build/screenshots/en/members.png" ] \
-  || QT_QPA_PLATFORM=offscreen "$VENV/bin/python" "$ROOT/scripts/screenshots.py" >/dev/null
+# always made again: pictures left from an older checkout would lack the newer screens the guide shows
+QT_QPA_PLATFORM=offscreen "$VENV/bin/python" "$ROOT/scripts/screenshots.py" >/dev/null
 "$VENV/bin/python" "$ROOT/scripts/guide.py" build --package >/dev/null
 "$VENV/bin/python" installer/shrink_guide.py "$ROOT/src/clubdesk/resources/guide"
 
