@@ -201,13 +201,19 @@ def add_entry(
     override: str | None = None,
     expected_version: int | None = None,
     also: Callable[[Session, Match], None] | None = None,
+    check: Callable[[Session, Event, Round, Match], None] | None = None,
 ) -> TableResult:
     """Save one hand or game as entered (its own transaction: a crash loses nothing already saved). An
     impossible entry is refused and nothing is written. ``expected_version``: the table's version the
     phone's page showed (issue 27); changed since, the hand is refused. ``also`` writes what belongs to
-    the same change in the same transaction (the phone's post id, issue 27: a retry never stores twice)."""
+    the same change in the same transaction (the phone's post id, issue 27: a retry never stores twice).
+    ``check`` may refuse the change (a ServiceError) under the same write lock, before anything is
+    written (the phone's page rules, issue 27: no second read of the table page per hand)."""
     with db.session() as s:
         ev = R.get_event(s, event_id)
+        if check is not None:
+            rnd, m = R.find_table(s, ev, round_no, table_no)
+            check(s, ev, rnd, m)
         rnd, m = _open_table(s, actor, ev, round_no, table_no, override, expected_version)
         if m.status in ("confirmed",) and override is None:
             raise ServiceError(
@@ -538,6 +544,7 @@ def confirm(
     override: str | None = None,
     member: str | None = None,
     expected_version: int | None = None,
+    also: Callable[[Session, Match], None] | None = None,
 ) -> TableResult:
     """One side approves the result (rules G13, E6, T8c): side 0's scorer, side 1's counter. The result
     is final when both have approved. Refused while the sheet is incomplete. ``member``: the player of
@@ -585,6 +592,8 @@ def confirm(
             before=before,
             after={**match_snapshot(m), "side": side},
         )
+        if also is not None:  # issue 27: the table's state and post id in the approval's transaction
+            also(s, m)
         after_change(s, ev, m)
         return _result(s, m)
 

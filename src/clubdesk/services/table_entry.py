@@ -26,7 +26,7 @@ from clubdesk.db import Database, DatabaseError
 from clubdesk.games import EntryError, load_ruleset, replay
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
-from clubdesk.models.event import Event
+from clubdesk.models.event import Entrant, Event
 from clubdesk.models.member import Member
 from clubdesk.models.result import Match, ResultEntry
 from clubdesk.models.round import Round
@@ -184,6 +184,15 @@ def table_for_token(db: Database, token: str) -> TableRef | None:
         if row is None:
             return None
         return TableRef(row.event_id, row.round_no, row.table_no, row.token)
+
+
+def family_of(db: Database, ref: TableRef) -> str:
+    """The game family of the table's event (gaple, domino, tavla): what the phone's form describes."""
+    with db.read_session() as s:
+        ruleset = s.scalar(select(Event.ruleset).where(Event.id == ref.event_id))
+    if ruleset is None:
+        raise ServiceError("no-table", _("This table is not open."))
+    return load_ruleset(ruleset).family
 
 
 # ------------------------------------------------------------------------------------------ status
@@ -356,6 +365,13 @@ def _seat_names(s: Session, ev: Event, m: Match, family: str) -> tuple[str, ...]
     return tuple(names.get(n, n) for n in numbers)
 
 
+def _side_names(s: Session, m: Match) -> tuple[str, str]:
+    """The two sides' names (this table's entrants only, not the whole event's)."""
+    a = s.get(Entrant, m.side_a)
+    b = s.get(Entrant, m.side_b) if m.side_b is not None else None
+    return (a.name if a is not None else "?", b.name if b is not None else ("?" if m.side_b else "—"))
+
+
 def _open_call(s: Session, ref: TableRef) -> bool:
     return (
         s.scalar(
@@ -514,43 +530,43 @@ def _guard(db: Database, ref: TableRef, version: int | None) -> TablePage:
     return p
 
 
-Remember = Callable[[Session], None]
+Remember = Callable[..., None]  # remember(session, outcome="")
 
 
 def _idempotent(db: Database, ref: TableRef, client_id: str, action: str, work: Any) -> PostOutcome:
-    """Run ``work(remember)`` once per page-made post id. ``work`` calls ``remember(session)`` inside the
-    transaction of its change, so the post id is stored with the hand itself: a post repeated after a lost
-    answer, or after a failure once the hand was stored, finds it and stores nothing twice (issue 27 item 6;
-    a benchmark at 64 tables once stored two hands twice when the id had its own transaction)."""
+    """Run ``work(remember)`` once per page-made post id. ``work`` calls ``remember(session, outcome)``
+    inside the transaction of its change, so the post id (and the answer a repeated post gets) is stored
+    with the hand itself: a post repeated after a lost answer, or after a failure once the hand was
+    stored, finds it and stores nothing twice (issue 27 item 6; a benchmark at 64 tables once stored two
+    hands twice when the id had its own transaction). One transaction per post (issue 27's targets)."""
     client_id = _check_client_id(client_id)
     with _lock_for(ref.token):
         done = _seen(db, client_id)
         if done is not None:
             return PostOutcome(done.outcome or _("This was saved already."), duplicate=True)
-        kept: list[bool] = []
+        kept: list[str] = []
 
-        def remember(s: Session) -> None:
-            s.add(TablePost(client_id=client_id, token=ref.token, action=action, outcome=""))
-            kept.append(True)
+        def remember(s: Session, outcome: str = "") -> None:
+            row = s.scalar(select(TablePost).where(TablePost.client_id == client_id)) if kept else None
+            if row is None:
+                s.add(TablePost(client_id=client_id, token=ref.token, action=action, outcome=outcome))
+            else:
+                row.outcome = outcome
+            kept.append(outcome)
 
         message: str = work(remember)
         if not kept:
             _remember(db, ref, client_id, action, message)
             return PostOutcome(message)
-        try:  # the answer a repeated post gets; without it, "saved already"
-            with db.session() as s:
-                row = s.scalar(select(TablePost).where(TablePost.client_id == client_id))
-                if row is not None:
-                    row.outcome = message
-        except (ServiceError, DatabaseError):
-            pass
+        if kept[-1] != message:
+            try:  # the answer a repeated post gets; without it, "saved already"
+                with db.session() as s:
+                    row = s.scalar(select(TablePost).where(TablePost.client_id == client_id))
+                    if row is not None:
+                        row.outcome = message
+            except (ServiceError, DatabaseError):
+                pass
         return PostOutcome(message)
-
-
-def _set_state(db: Database, ref: TableRef, state: str, side: int | None, name: str) -> None:
-    with db.session() as s:
-        _rnd, m = R.find_table(s, R.get_event(s, ref.event_id), ref.round_no, ref.table_no)
-        _state_in(s, m, state, side, name)
 
 
 def _state_in(s: Session, m: Match, state: str, side: int | None, name: str) -> None:
@@ -596,9 +612,36 @@ def post_entry(
         raise ServiceError("bad-side", _("Say which side you are first."))
     actor = phone_actor(ref, address)
 
+    def saved(family: str, n: int) -> str:
+        return _("Game {n} saved.").format(n=n) if family == "tavla" else _("Hand {n} saved.").format(n=n)
+
     def work(remember: Remember) -> str:
-        p = _guard(db, ref, version)
-        check_entry(p.family, entry)
+        seen: dict[str, Any] = {}
+
+        def check(s: Session, ev: Event, rnd: Round, m: Match) -> None:
+            # the table page's rules, under the hand's own write lock (no second read of the page)
+            if s.scalar(select(TableToken.id).where(TableToken.token == ref.token)) is None:
+                raise ServiceError("no-table", _("This table is not open."))
+            family = load_ruleset(ev.ruleset).family
+            read_only = _read_only(ev, rnd, m)
+            if not read_only and family == "domino" and R.night(s, ev).encounter_games > 0:
+                read_only = _("A team encounter is entered at the desk.")
+            if read_only:
+                raise ServiceError("read-only", read_only)
+            if version is not None and version != (m.version or 0):
+                raise RS.changed_elsewhere(m)
+            check_entry(family, entry)
+            seen["family"] = family
+            seen["sides"] = _side_names(s, m)
+
+        def also(s: Session, m: Match) -> None:
+            _state_in(s, m, "started", None, "")
+            if m.finished:
+                remember(s)  # the approval's transaction stores the answer
+                return
+            n = s.scalar(select(func.count()).select_from(ResultEntry).where(ResultEntry.match_id == m.id))
+            remember(s, saved(seen["family"], int(n or 0)))
+
         res = RS.add_entry(
             db,
             actor,
@@ -606,19 +649,23 @@ def post_entry(
             ref.round_no,
             ref.table_no,
             entry,
-            expected_version=p.version,
-            also=lambda s, m: (remember(s), _state_in(s, m, "started", None, "")),
+            expected_version=version,
+            also=also,
+            check=check,
         )
         if res.finished:
-            RS.confirm(db, actor, ref.event_id, ref.round_no, ref.table_no, side, p.sides[side])
-            _set_state(db, ref, "awaiting", side, p.sides[side])
-            return _("The match is finished. {other} now confirms the result.").format(
-                other=p.sides[1 - side]
+            sides = seen["sides"]
+            message = _("The match is finished. {other} now confirms the result.").format(
+                other=sides[1 - side]
             )
-        _set_state(db, ref, "started", None, "")
-        if p.family == "tavla":
-            return _("Game {n} saved.").format(n=res.entries)
-        return _("Hand {n} saved.").format(n=res.entries)
+
+            def approve(s: Session, m: Match) -> None:
+                _state_in(s, m, "awaiting", side, sides[side])
+                remember(s, message)
+
+            RS.confirm(db, actor, ref.event_id, ref.round_no, ref.table_no, side, sides[side], also=approve)
+            return message
+        return saved(seen["family"], res.entries)
 
     return _idempotent(db, ref, client_id, "entry", work)
 
@@ -629,6 +676,14 @@ def undo(db: Database, ref: TableRef, *, client_id: str, version: int | None, ad
 
     def work(remember: Remember) -> str:
         p = _guard(db, ref, version)
+        message = _("The last game was undone.") if p.family == "tavla" else _("The last hand was undone.")
+
+        def also(s: Session, m: Match) -> None:  # one transaction: the hand, its approval, the state
+            if m.scorer or m.counter:  # the approval given with the undone hand goes with it
+                RS.reset_confirmation(m)
+            _state_in(s, m, "started", None, "")
+            remember(s, message)
+
         RS.undo_last_entry(
             db,
             actor,
@@ -636,14 +691,9 @@ def undo(db: Database, ref: TableRef, *, client_id: str, version: int | None, ad
             ref.round_no,
             ref.table_no,
             expected_version=p.version,
-            also=lambda s, _m: remember(s),
+            also=also,
         )
-        with db.session() as s:  # the approval given with the undone hand goes with it
-            _rnd, m = R.find_table(s, R.get_event(s, ref.event_id), ref.round_no, ref.table_no)
-            if m.scorer or m.counter:
-                RS.reset_confirmation(m)
-        _set_state(db, ref, "started", None, "")
-        return _("The last game was undone.") if p.family == "tavla" else _("The last hand was undone.")
+        return message
 
     return _idempotent(db, ref, client_id, "undo", work)
 
@@ -668,7 +718,18 @@ def confirm(
                 ),
             )
         # finished at the desk (no side recorded): the side on the phone approves first, the other confirms
-        res = RS.confirm(
+        said: list[str] = []
+
+        def also(s: Session, m: Match) -> None:  # the table's state in the approval's own transaction
+            if m.status != "confirmed":
+                _state_in(s, m, "awaiting", side, p.sides[side])
+                said.append(_("Approved. {other} now confirms the result.").format(other=p.sides[1 - side]))
+            else:
+                _state_in(s, m, "confirmed", side, p.sides[side])
+                said.append(_("Confirmed at the table by {name}.").format(name=p.sides[side]))
+            remember(s, said[-1])
+
+        RS.confirm(
             db,
             actor,
             ref.event_id,
@@ -677,12 +738,9 @@ def confirm(
             side,
             p.sides[side],
             expected_version=p.version,
+            also=also,
         )
-        if res.status != "confirmed":
-            _set_state(db, ref, "awaiting", side, p.sides[side])
-            return _("Approved. {other} now confirms the result.").format(other=p.sides[1 - side])
-        _set_state(db, ref, "confirmed", side, p.sides[side])
-        return _("Confirmed at the table by {name}.").format(name=p.sides[side])
+        return said[-1]
 
     return _idempotent(db, ref, client_id, "confirm", work)
 
@@ -717,7 +775,9 @@ def call_referee(db: Database, ref: TableRef, *, client_id: str, address: str) -
                     round_no=ref.round_no,
                     table_no=ref.table_no,
                 )
-        return _("The referee has been called to table {t}.").format(t=ref.table_no)
+            message = _("The referee has been called to table {t}.").format(t=ref.table_no)
+            remember(s, message)
+        return message
 
     return _idempotent(db, ref, client_id, "referee", work)
 

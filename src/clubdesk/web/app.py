@@ -208,11 +208,8 @@ class TableApp:
 
         def work() -> TE.PostOutcome:
             with i18n.language_context(lang):
-                if action == "entry":
-                    p = TE.page(self.db, token)
-                    if p is None:
-                        raise ServiceError("no-table", _("This table is not open."))
-                    entry = entry_from_form(p.family, form)
+                if action == "entry":  # the table's rules are checked in the hand's transaction
+                    entry = entry_from_form(TE.family_of(self.db, ref), form)
                     return TE.post_entry(
                         self.db,
                         ref,
