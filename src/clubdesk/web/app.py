@@ -13,6 +13,7 @@ import uuid
 from typing import Any
 from urllib.parse import quote, unquote
 
+from markupsafe import escape
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -26,12 +27,15 @@ from clubdesk.i18n import _
 from clubdesk.services import table_entry as TE
 from clubdesk.services.base import ServiceError
 from clubdesk.web import hall
-from clubdesk.web.render import STATIC, render, request_language
+from clubdesk.web.render import STATIC, html_response, render_html, request_language
 from clubdesk.web.security import CSRF_COOKIE, LANG_COOKIE, MAX_BODY, BodyLimit, Csrf
 
 FLASH_COOKIE = "cd_flash"
 SIDE_COOKIE = "cd_side"
 CUBES = (1, 2, 4, 8, 16, 32, 64)
+MARK_CSRF = "@@clubdesk-csrf@@"  # where a cached table page takes each request's own values
+MARK_POST = "@@clubdesk-post@@"
+MARK_FLASH = "@@clubdesk-flash@@"
 
 
 def not_found() -> Response:
@@ -148,22 +152,34 @@ class TableApp:
         token = request.path_params["token"]
         lang = request_language(request)
         with i18n.language_context(lang):
-            p = await run_in_threadpool(TE.page, self.db, token)
-        if p is None:
+            cached = await run_in_threadpool(TE.cached_page, self.db, token)
+        if cached is None:
             return not_found()
         nonce = request.cookies.get(CSRF_COOKIE) or Csrf.new_nonce()
         side = self._side(request)
-        resp = render(
-            "table.html",
-            lang,
-            p=p,
-            side=side,
-            csrf=self.csrf.field_for(nonce, token),
-            post_id=uuid.uuid4().hex,
-            flash=self._flash(request),
-            cubes=CUBES,
-            path=f"/t/{token}",
-        )
+        flash = self._flash(request)
+        # the page of an unchanged table is rendered once per side and flash kind, with markers where
+        # this request's CSRF field, post id and message go (issue 27's targets: no render per request)
+        shape = (side, None if flash is None else flash["kind"])
+        html = cached.html.get(shape)
+        if html is None:
+            html = render_html(
+                "table.html",
+                lang,
+                p=cached.page,
+                side=side,
+                csrf=MARK_CSRF,
+                post_id=MARK_POST,
+                flash=None if flash is None else {"kind": flash["kind"], "text": MARK_FLASH},
+                cubes=CUBES,
+                path=f"/t/{token}",
+            )
+            cached.html[shape] = html
+        html = html.replace(MARK_CSRF, str(escape(self.csrf.field_for(nonce, token))))
+        html = html.replace(MARK_POST, uuid.uuid4().hex)
+        if flash is not None:
+            html = html.replace(MARK_FLASH, str(escape(flash["text"])))
+        resp = html_response(html)
         resp.set_cookie(CSRF_COOKIE, nonce, path="/", httponly=True, samesite="strict")
         if request.cookies.get(FLASH_COOKIE):
             resp.delete_cookie(FLASH_COOKIE, path=f"/t/{token}")

@@ -49,8 +49,17 @@ def request_language(request: Request) -> str:
 def render(name: str, lang: str, status_code: int = 200, **context: Any) -> HTMLResponse:
     """The template ``name`` rendered in ``lang`` (call inside :func:`clubdesk.i18n.language_context`
     or not: this sets it for the rendering)."""
+    return html_response(render_html(name, lang, **context), status_code)
+
+
+def render_html(name: str, lang: str, **context: Any) -> str:
+    """The template ``name`` rendered in ``lang``, as text."""
     with i18n.language_context(lang):
-        html = environment().get_template(name).render(lang=lang, **context)
+        return environment().get_template(name).render(lang=lang, **context)
+
+
+def html_response(html: str, status_code: int = 200) -> HTMLResponse:
+    """A page with the headers every page of the web app has."""
     resp = HTMLResponse(html, status_code=status_code)
     resp.headers["Cache-Control"] = "no-store"
     resp.headers["X-Content-Type-Options"] = "nosniff"
