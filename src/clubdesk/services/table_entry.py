@@ -18,9 +18,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import and_, func, select
+from sqlalchemy import and_, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from clubdesk import i18n
@@ -397,11 +398,9 @@ def _live_key(m: Match, state: str, called: bool) -> str:
     return f"{m.version or 0}.{state}.{int(called)}.{m.status}"
 
 
-def _key_row(s: Session, token: str) -> tuple[TableRef, str, str] | None:
-    """One query: the table of ``token``, its live key and the key of everything else its page shows
-    (the round's and the event's state, the lock, the hands, the table state). None: opens nothing."""
-    if not token or len(token) > 64:
-        return None
+@lru_cache(maxsize=1)
+def _key_statement() -> Any:
+    """The one query of :func:`_key_row`, built once (the token is its only parameter)."""
     hands = (
         select(func.count()).select_from(ResultEntry).where(ResultEntry.match_id == Match.id)
     ).scalar_subquery()
@@ -415,7 +414,7 @@ def _key_row(s: Session, token: str) -> tuple[TableRef, str, str] | None:
             RefereeCall.handled.is_(False),
         )
     ).scalar_subquery()
-    row = s.execute(
+    return (
         select(
             TableToken.event_id,
             TableToken.round_no,
@@ -436,8 +435,16 @@ def _key_row(s: Session, token: str) -> tuple[TableRef, str, str] | None:
         .join(Round, and_(Round.event_id == TableToken.event_id, Round.number == TableToken.round_no))
         .join(Match, and_(Match.round_id == Round.id, Match.table_no == TableToken.table_no))
         .outerjoin(TableState, TableState.match_id == Match.id)
-        .where(TableToken.token == token)
-    ).first()
+        .where(TableToken.token == bindparam("token"))
+    )
+
+
+def _key_row(s: Session, token: str) -> tuple[TableRef, str, str] | None:
+    """One query: the table of ``token``, its live key and the key of everything else its page shows
+    (the round's and the event's state, the lock, the hands, the table state). None: opens nothing."""
+    if not token or len(token) > 64:
+        return None
+    row = s.execute(_key_statement(), {"token": token}).first()
     if row is None:
         return None
     ev_id, round_no, table_no, version, status, kind, referee, locked = row[:8]

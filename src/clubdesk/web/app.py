@@ -13,7 +13,7 @@ import uuid
 from typing import Any
 from urllib.parse import quote, unquote
 
-from markupsafe import escape
+from markupsafe import Markup, escape
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -163,10 +163,14 @@ class TableApp:
         shape = (side, None if flash is None else flash["kind"])
         html = cached.html.get(shape)
         if html is None:
+            hands = cached.html.get("hands")
+            if hands is None:  # the hands so far: side-independent, the longest part of the page
+                hands = cached.html["hands"] = render_html("table_hands.html", lang, p=cached.page)
             html = render_html(
                 "table.html",
                 lang,
                 p=cached.page,
+                hands_html=Markup(hands),  # noqa: S704 - rendered by the autoescaping environment
                 side=side,
                 csrf=MARK_CSRF,
                 post_id=MARK_POST,
