@@ -15,7 +15,6 @@ from urllib.parse import quote, unquote
 
 from markupsafe import Markup, escape
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
@@ -27,7 +26,7 @@ from clubdesk.i18n import _
 from clubdesk.services import table_entry as TE
 from clubdesk.services.base import ServiceError
 from clubdesk.web import hall
-from clubdesk.web.render import STATIC, html_response, render_html, request_language
+from clubdesk.web.render import STATIC, html_response, in_thread, render_html, request_language
 from clubdesk.web.security import CSRF_COOKIE, LANG_COOKIE, MAX_BODY, BodyLimit, Csrf
 
 FLASH_COOKIE = "cd_flash"
@@ -152,7 +151,7 @@ class TableApp:
         token = request.path_params["token"]
         lang = request_language(request)
         with i18n.language_context(lang):
-            cached = await run_in_threadpool(TE.cached_page, self.db, token)
+            cached = await in_thread(TE.cached_page, self.db, token)
         if cached is None:
             return not_found()
         nonce = request.cookies.get(CSRF_COOKIE) or Csrf.new_nonce()
@@ -194,7 +193,7 @@ class TableApp:
     async def live(self, request: Request) -> Response:
         """The table's key (version, state, referee call): the page reloads when it changes."""
         token = request.path_params["token"]
-        key = await run_in_threadpool(TE.live_key, self.db, token)
+        key = await in_thread(TE.live_key, self.db, token)
         if key is None:
             return not_found()
         return JSONResponse({"key": key}, headers={"Cache-Control": "no-store"})
@@ -204,7 +203,7 @@ class TableApp:
         action = request.path_params["action"]
         if action not in ("entry", "undo", "confirm", "referee", "side"):
             return not_found()
-        ref = await run_in_threadpool(TE.table_for_token, self.db, token)
+        ref = await in_thread(TE.table_for_token, self.db, token)
         if ref is None:
             return not_found()
         try:
@@ -253,7 +252,7 @@ class TableApp:
                 return TE.call_referee(self.db, ref, client_id=client_id, address=address)
 
         try:
-            out = await run_in_threadpool(work)
+            out = await in_thread(work)
         except (ServiceError, DatabaseError) as exc:
             text = exc.message if isinstance(exc, ServiceError) else str(exc)
             return self._back(token, "err", text)
