@@ -106,10 +106,13 @@ def _open_table(
     table_no: int,
     override: str | None,
     expected_version: int | None = None,
+    check: Callable[[Session, Event, Round, Match], None] | None = None,
 ) -> tuple[Round, Match]:
     rnd, m = R.find_table(s, ev, round_no, table_no)
     if is_server(s):  # issue 25: one desk at a time changes a table; the next reads what it wrote
         s.refresh(m, with_for_update=True)
+    if check is not None:  # the caller's own refusals first (add_entry's ``check``)
+        check(s, ev, rnd, m)
     check_version(m, expected_version)
     if rnd.status == "proposed":
         raise ServiceError("round-not-published", _("Round {r} is not published yet.").format(r=round_no))
@@ -211,10 +214,7 @@ def add_entry(
     written (the phone's page rules, issue 27: no second read of the table page per hand)."""
     with db.session() as s:
         ev = R.get_event(s, event_id)
-        if check is not None:
-            rnd, m = R.find_table(s, ev, round_no, table_no)
-            check(s, ev, rnd, m)
-        rnd, m = _open_table(s, actor, ev, round_no, table_no, override, expected_version)
+        rnd, m = _open_table(s, actor, ev, round_no, table_no, override, expected_version, check)
         if m.status in ("confirmed",) and override is None:
             raise ServiceError(
                 "already-confirmed",
