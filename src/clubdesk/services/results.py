@@ -70,11 +70,14 @@ def _result(s: Session, m: Match) -> TableResult:
 def match_entries(s: Session, m: Match) -> dict[int, list[dict[str, Any]]]:
     """A table's sheet: the stored entries of each game, in order."""
     out: dict[int, list[dict[str, Any]]] = {}
-    rows = s.scalars(
-        select(ResultEntry).where(ResultEntry.match_id == m.id).order_by(ResultEntry.game_no, ResultEntry.seq)
+    s.flush()  # as the ORM query did (autoflush): entries added in this transaction are read back
+    rows = s.execute(  # plain rows, not ORM objects: a long match is read on every hand (issue 27)
+        select(ResultEntry.game_no, ResultEntry.data)
+        .where(ResultEntry.match_id == m.id)
+        .order_by(ResultEntry.game_no, ResultEntry.seq)
     )
-    for row in rows:
-        out.setdefault(row.game_no, []).append(json.loads(row.data))
+    for game_no, data in rows:
+        out.setdefault(game_no, []).append(json.loads(data))
     return out
 
 
