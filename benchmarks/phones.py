@@ -306,6 +306,15 @@ def refresh_times(path: Path, ev: int, token: str, table: int, host: str, port: 
         db.close()
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """The server process's CPU time so far (user + system; Linux /proc), None elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def run(tables: int, readers: int, seconds: float) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="clubdesk-phones-") as tmp:
         folder = Path(tmp)
@@ -325,10 +334,13 @@ def run(tables: int, readers: int, seconds: float) -> dict[str, Any]:
             paths = ["/", f"/hall/{ev}/standings"]
             hall = [Reader(bench, paths, random.uniform(0, READ_EVERY)) for _k in range(readers)]
             print(f"load for {seconds:.0f} s ...", file=sys.stderr, flush=True)
+            cpu_before = cpu_seconds(child.pid)
             for th in (*phones, *hall):
                 th.start()
             for th in (*phones, *hall):
                 th.join(timeout=seconds + 60)
+            cpu_after = cpu_seconds(child.pid)
+            server_cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
             hand = [x for p in phones for x in p.times]
             post = [x for p in phones for x in p.post_times]
             pages = [x for r in hall for x in r.times]
@@ -369,6 +381,8 @@ def run(tables: int, readers: int, seconds: float) -> dict[str, Any]:
         "error_samples": sorted(set(errors))[:5],
         "hands_lost": lost,
         "hands_doubled": doubled,
+        "server_cpu_s": server_cpu,
+        "server_cpu_ms_per_hand": None if server_cpu is None or not hand else server_cpu * 1000 / len(hand),
         "phone_to_desk_s": to_desk,
         "desk_to_phone_s": to_phone,
     }
@@ -411,6 +425,11 @@ def main(argv: list[str] | None = None) -> int:
         print("  e.g. " + "; ".join(out["error_samples"]))
     if out["refusal_samples"]:
         print("  refusals: " + "; ".join(out["refusal_samples"]))
+    if out["server_cpu_s"] is not None:
+        print(
+            f"server CPU {out['server_cpu_s']:.1f} s in {out['seconds']:g} s of load"
+            f" ({out['server_cpu_ms_per_hand']:.1f} ms per hand entered, hall pages included)"
+        )
     print(
         f"phone -> desk {out['phone_to_desk_s']:.2f} s (incl. the window's 0.6 s timer)  "
         f"desk -> phone {out['desk_to_phone_s']:.2f} s  target <= 1 s"

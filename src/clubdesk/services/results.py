@@ -70,11 +70,14 @@ def _result(s: Session, m: Match) -> TableResult:
 def match_entries(s: Session, m: Match) -> dict[int, list[dict[str, Any]]]:
     """A table's sheet: the stored entries of each game, in order."""
     out: dict[int, list[dict[str, Any]]] = {}
-    rows = s.scalars(
-        select(ResultEntry).where(ResultEntry.match_id == m.id).order_by(ResultEntry.game_no, ResultEntry.seq)
+    s.flush()  # as the ORM query did (autoflush): entries added in this transaction are read back
+    rows = s.execute(  # plain rows, not ORM objects: a long match is read on every hand (issue 27)
+        select(ResultEntry.game_no, ResultEntry.data)
+        .where(ResultEntry.match_id == m.id)
+        .order_by(ResultEntry.game_no, ResultEntry.seq)
     )
-    for row in rows:
-        out.setdefault(row.game_no, []).append(json.loads(row.data))
+    for game_no, data in rows:
+        out.setdefault(game_no, []).append(json.loads(data))
     return out
 
 
@@ -106,10 +109,13 @@ def _open_table(
     table_no: int,
     override: str | None,
     expected_version: int | None = None,
+    check: Callable[[Session, Event, Round, Match], None] | None = None,
 ) -> tuple[Round, Match]:
     rnd, m = R.find_table(s, ev, round_no, table_no)
     if is_server(s):  # issue 25: one desk at a time changes a table; the next reads what it wrote
         s.refresh(m, with_for_update=True)
+    if check is not None:  # the caller's own refusals first (add_entry's ``check``)
+        check(s, ev, rnd, m)
     check_version(m, expected_version)
     if rnd.status == "proposed":
         raise ServiceError("round-not-published", _("Round {r} is not published yet.").format(r=round_no))
@@ -201,14 +207,17 @@ def add_entry(
     override: str | None = None,
     expected_version: int | None = None,
     also: Callable[[Session, Match], None] | None = None,
+    check: Callable[[Session, Event, Round, Match], None] | None = None,
 ) -> TableResult:
     """Save one hand or game as entered (its own transaction: a crash loses nothing already saved). An
     impossible entry is refused and nothing is written. ``expected_version``: the table's version the
     phone's page showed (issue 27); changed since, the hand is refused. ``also`` writes what belongs to
-    the same change in the same transaction (the phone's post id, issue 27: a retry never stores twice)."""
+    the same change in the same transaction (the phone's post id, issue 27: a retry never stores twice).
+    ``check`` may refuse the change (a ServiceError) under the same write lock, before anything is
+    written (the phone's page rules, issue 27: no second read of the table page per hand)."""
     with db.session() as s:
         ev = R.get_event(s, event_id)
-        rnd, m = _open_table(s, actor, ev, round_no, table_no, override, expected_version)
+        rnd, m = _open_table(s, actor, ev, round_no, table_no, override, expected_version, check)
         if m.status in ("confirmed",) and override is None:
             raise ServiceError(
                 "already-confirmed",
@@ -538,6 +547,7 @@ def confirm(
     override: str | None = None,
     member: str | None = None,
     expected_version: int | None = None,
+    also: Callable[[Session, Match], None] | None = None,
 ) -> TableResult:
     """One side approves the result (rules G13, E6, T8c): side 0's scorer, side 1's counter. The result
     is final when both have approved. Refused while the sheet is incomplete. ``member``: the player of
@@ -585,6 +595,8 @@ def confirm(
             before=before,
             after={**match_snapshot(m), "side": side},
         )
+        if also is not None:  # issue 27: the table's state and post id in the approval's transaction
+            also(s, m)
         after_change(s, ev, m)
         return _result(s, m)
 

@@ -14,19 +14,22 @@ from __future__ import annotations
 
 import secrets
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import and_, bindparam, func, select
 from sqlalchemy.orm import Session
 
+from clubdesk import i18n
 from clubdesk.db import Database, DatabaseError
 from clubdesk.games import EntryError, load_ruleset, replay
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
-from clubdesk.models.event import Event
+from clubdesk.models.event import Entrant, Event
 from clubdesk.models.member import Member
 from clubdesk.models.result import Match, ResultEntry
 from clubdesk.models.round import Round
@@ -184,6 +187,20 @@ def table_for_token(db: Database, token: str) -> TableRef | None:
         if row is None:
             return None
         return TableRef(row.event_id, row.round_no, row.table_no, row.token)
+
+
+def family_of(db: Database, ref: TableRef) -> str:
+    """The game family of the table's event (gaple, domino, tavla): what the phone's form describes."""
+    known = _families.get((id(db), ref.event_id))
+    if known is not None:  # only reads the form: the hand's transaction checks the family again
+        return known
+    with db.read_session() as s:
+        ruleset = s.scalar(select(Event.ruleset).where(Event.id == ref.event_id))
+    if ruleset is None:
+        raise ServiceError("no-table", _("This table is not open."))
+    family = load_ruleset(ruleset).family
+    _families[(id(db), ref.event_id)] = family
+    return family
 
 
 # ------------------------------------------------------------------------------------------ status
@@ -356,6 +373,13 @@ def _seat_names(s: Session, ev: Event, m: Match, family: str) -> tuple[str, ...]
     return tuple(names.get(n, n) for n in numbers)
 
 
+def _side_names(s: Session, m: Match) -> tuple[str, str]:
+    """The two sides' names (this table's entrants only, not the whole event's)."""
+    a = s.get(Entrant, m.side_a)
+    b = s.get(Entrant, m.side_b) if m.side_b is not None else None
+    return (a.name if a is not None else "?", b.name if b is not None else ("?" if m.side_b else "—"))
+
+
 def _open_call(s: Session, ref: TableRef) -> bool:
     return (
         s.scalar(
@@ -374,25 +398,81 @@ def _live_key(m: Match, state: str, called: bool) -> str:
     return f"{m.version or 0}.{state}.{int(called)}.{m.status}"
 
 
+@lru_cache(maxsize=1)
+def _key_statement() -> Any:
+    """The one query of :func:`_key_row`, built once (the token is its only parameter)."""
+    hands = (
+        select(func.count()).select_from(ResultEntry).where(ResultEntry.match_id == Match.id)
+    ).scalar_subquery()
+    called = (
+        select(func.count())
+        .select_from(RefereeCall)
+        .where(
+            RefereeCall.event_id == TableToken.event_id,
+            RefereeCall.round_no == TableToken.round_no,
+            RefereeCall.table_no == TableToken.table_no,
+            RefereeCall.handled.is_(False),
+        )
+    ).scalar_subquery()
+    return (
+        select(
+            TableToken.event_id,
+            TableToken.round_no,
+            TableToken.table_no,
+            Match.version,
+            Match.status,
+            Match.kind,
+            Match.referee,
+            Match.locked,
+            Round.status,
+            Event.current_round,
+            TableState.state,
+            TableState.updated_at,
+            hands,
+            called,
+        )
+        .join(Event, Event.id == TableToken.event_id)
+        .join(Round, and_(Round.event_id == TableToken.event_id, Round.number == TableToken.round_no))
+        .join(Match, and_(Match.round_id == Round.id, Match.table_no == TableToken.table_no))
+        .outerjoin(TableState, TableState.match_id == Match.id)
+        .where(TableToken.token == bindparam("token"))
+    )
+
+
+def _key_row(s: Session, token: str) -> tuple[TableRef, str, str] | None:
+    """One query: the table of ``token``, its live key and the key of everything else its page shows
+    (the round's and the event's state, the lock, the hands, the table state). None: opens nothing."""
+    if not token or len(token) > 64:
+        return None
+    row = s.execute(_key_statement(), {"token": token}).first()
+    if row is None:
+        return None
+    ev_id, round_no, table_no, version, status, kind, referee, locked = row[:8]
+    rnd_status, current, ts_state, ts_at, n_hands, n_called = row[8:]
+    ref = TableRef(int(ev_id), int(round_no), int(table_no), token)
+    # the state as _state_of computes it, from the row's values
+    if status in ("confirmed", "bye") or kind != "played":
+        state = (
+            "confirmed_at_table"
+            if ts_state == "confirmed" and status == "confirmed" and not referee
+            else "entered_at_desk"
+        )
+    elif status in ("pending", "disputed"):
+        state = "awaiting_confirmation"
+    elif status == "in_play" or n_hands:
+        state = "in_play"
+    else:
+        state = "not_started"
+    live = f"{version or 0}.{state}.{int(bool(n_called))}.{status}"
+    full = f"{live}|{int(bool(locked))}.{rnd_status}.{current}.{ts_state}.{ts_at}.{n_hands}"
+    return ref, live, full
+
+
 def live_key(db: Database, token: str) -> str | None:
     """What the page's live poll compares (one small read): it changes whenever the page would."""
     with db.read_session() as s:
-        row = s.scalar(select(TableToken).where(TableToken.token == token))
-        if row is None:
-            return None
-        ref = TableRef(row.event_id, row.round_no, row.table_no, row.token)
-        rnd = s.scalar(select(Round).where(Round.event_id == ref.event_id, Round.number == ref.round_no))
-        m = (
-            None
-            if rnd is None
-            else s.scalar(select(Match).where(Match.round_id == rnd.id, Match.table_no == ref.table_no))
-        )
-        if m is None:
-            return None
-        hands = (
-            s.scalar(select(func.count()).select_from(ResultEntry).where(ResultEntry.match_id == m.id)) or 0
-        )
-        return _live_key(m, _state_of(m, s.get(TableState, m.id), int(hands)), _open_call(s, ref))
+        found = _key_row(s, token)
+    return None if found is None else found[1]
 
 
 def page(db: Database, token: str) -> TablePage | None:
@@ -401,73 +481,122 @@ def page(db: Database, token: str) -> TablePage | None:
     if ref is None:
         return None
     with db.read_session() as s:
-        ev = R.get_event(s, ref.event_id)
-        rnd, m = R.find_table(s, ev, ref.round_no, ref.table_no)
-        names = R.entrant_names(s, ev.id)
-        sides = (names.get(m.side_a, "?"), names.get(m.side_b, "?") if m.side_b is not None else "—")
-        family, params = _ruleset_params(ev, m)
-        entries = RS.match_entries(s, m).get(1, [])
-        n_hands = len(entries)
-        ts = s.get(TableState, m.id)
-        called = _open_call(s, ref)
-        seats = _seat_names(s, ev, m, family)
-        read_only = _read_only(ev, rnd, m)
-        if not read_only and family == "domino" and R.night(s, ev).encounter_games > 0:
-            read_only = _("A team encounter is entered at the desk.")
-        rows: list[HandRow] = []
-        totals = (0, 0)
-        games_won = (0, 0)
-        crawford = False
-        try:
-            res = replay(ev.ruleset, entries, params) if entries else None
-        except EntryError:
-            res = None
-        if res is not None and family == "tavla":
-            for i, (e, g) in enumerate(zip(entries, res["games"], strict=False), start=1):
-                rows.append(
-                    HandRow(i, _describe(family, e, sides, seats), _pair(g["points"]), _pair(g["score"]))
-                )
-            totals = _pair(res["score"])
-            crawford = bool(res["games"][-1].get("crawford")) if res["games"] else False
-        elif res is not None:
-            k = 0
-            for game_no, gm in enumerate(res["games"], start=1):
-                for h in gm["hands"]:
-                    if k < len(entries):
-                        text = _describe(family, entries[k], sides, seats)
-                        rows.append(HandRow(k + 1, text, _pair(h["points"]), _pair(h["totals"]), game_no))
-                    k += 1
-            totals = _pair(res["games"][-1]["totals"]) if res["games"] else (0, 0)
-            games_won = _pair(res["games_won"])
-        return TablePage(
-            ref=ref,
-            event_name=ev.name,
-            ruleset=ev.ruleset,
-            family=family,
-            sides=sides,
-            seats=seats,
-            match_status=m.status,
-            state=_state_of(m, ts, n_hands),
-            version=m.version or 0,
-            read_only=read_only,
-            rows=tuple(rows),
-            totals=totals,
-            games_won=games_won,
-            score=(m.score_a, m.score_b),
-            finished=m.finished,
-            winner=None if m.winner is None else (0 if m.winner == m.side_a else 1),
-            match_length=params.get("match_length") if family == "tavla" else None,
-            crawford=crawford,
-            finished_side=(
-                ts.finished_side
-                if ts is not None and ts.state == "awaiting" and m.status == "pending"
-                else None
-            ),
-            confirmed_by=ts.confirmed_by if ts is not None and ts.state == "confirmed" else "",
-            referee=m.referee,
-            referee_called=called,
-            params=params,
-        )
+        return _page_in(s, ref)
+
+
+def _page_in(s: Session, ref: TableRef) -> TablePage:
+    """The page of this table only (issue 22's rule: no whole-event work per hand)."""
+    ev = R.get_event(s, ref.event_id)
+    rnd, m = R.find_table(s, ev, ref.round_no, ref.table_no)
+    sides = _side_names(s, m)
+    family, params = _ruleset_params(ev, m)
+    entries = RS.match_entries(s, m).get(1, [])
+    n_hands = len(entries)
+    ts = s.get(TableState, m.id)
+    called = _open_call(s, ref)
+    seats = _seat_names(s, ev, m, family)
+    read_only = _read_only(ev, rnd, m)
+    if not read_only and family == "domino" and R.night(s, ev).encounter_games > 0:
+        read_only = _("A team encounter is entered at the desk.")
+    rows: list[HandRow] = []
+    totals = (0, 0)
+    games_won = (0, 0)
+    crawford = False
+    try:
+        res = replay(ev.ruleset, entries, params) if entries else None
+    except EntryError:
+        res = None
+    if res is not None and family == "tavla":
+        for i, (e, g) in enumerate(zip(entries, res["games"], strict=False), start=1):
+            rows.append(HandRow(i, _describe(family, e, sides, seats), _pair(g["points"]), _pair(g["score"])))
+        totals = _pair(res["score"])
+        crawford = bool(res["games"][-1].get("crawford")) if res["games"] else False
+    elif res is not None:
+        k = 0
+        for game_no, gm in enumerate(res["games"], start=1):
+            for h in gm["hands"]:
+                if k < len(entries):
+                    text = _describe(family, entries[k], sides, seats)
+                    rows.append(HandRow(k + 1, text, _pair(h["points"]), _pair(h["totals"]), game_no))
+                k += 1
+        totals = _pair(res["games"][-1]["totals"]) if res["games"] else (0, 0)
+        games_won = _pair(res["games_won"])
+    return TablePage(
+        ref=ref,
+        event_name=ev.name,
+        ruleset=ev.ruleset,
+        family=family,
+        sides=sides,
+        seats=seats,
+        match_status=m.status,
+        state=_state_of(m, ts, n_hands),
+        version=m.version or 0,
+        read_only=read_only,
+        rows=tuple(rows),
+        totals=totals,
+        games_won=games_won,
+        score=(m.score_a, m.score_b),
+        finished=m.finished,
+        winner=None if m.winner is None else (0 if m.winner == m.side_a else 1),
+        match_length=params.get("match_length") if family == "tavla" else None,
+        crawford=crawford,
+        finished_side=(
+            ts.finished_side if ts is not None and ts.state == "awaiting" and m.status == "pending" else None
+        ),
+        confirmed_by=ts.confirmed_by if ts is not None and ts.state == "confirmed" else "",
+        referee=m.referee,
+        referee_called=called,
+        params=params,
+    )
+
+
+# ------------------------------------------------------------------------------------------ the cache
+PAGE_SECONDS = 10.0  # a built page serves while its table's key stays (names changed at the desk: 10 s)
+
+
+@dataclass
+class CachedPage:
+    """A built table page and the HTML made from it (by the web app, per side and flash kind)."""
+
+    key: str
+    at: float
+    page: TablePage
+    html: dict[Any, str] = field(default_factory=dict)
+
+
+_pages_guard = threading.Lock()
+_pages: dict[tuple[int, str, str], CachedPage] = {}
+
+
+def cached_page(db: Database, token: str) -> CachedPage | None:
+    """The table page in the current language, built once per change of its table (one small read
+    checks the table's key; the page of an unchanged table is served from memory): the two phones and
+    the page after each post share one build (issue 27's targets)."""
+    cache_key = (id(db), token, i18n.current_language())
+    now = time.monotonic()
+    with db.read_session() as s:
+        found = _key_row(s, token)
+        if found is None:
+            return None
+        ref, _live, full = found
+        with _pages_guard:
+            hit = _pages.get(cache_key)
+        if hit is not None and hit.key == full and now - hit.at < PAGE_SECONDS:
+            return hit
+        built = CachedPage(full, now, _page_in(s, ref))  # the same snapshot as the key
+    with _pages_guard:
+        if len(_pages) > 4096:
+            _pages.clear()
+        _pages[cache_key] = built
+    return built
+
+
+def forget_pages() -> None:
+    with _pages_guard:
+        _pages.clear()
+
+
+_families: dict[tuple[int, int], str] = {}
 
 
 # ------------------------------------------------------------------------------------------ posts
@@ -502,9 +631,10 @@ def _check_client_id(client_id: str) -> str:
 
 
 def _guard(db: Database, ref: TableRef, version: int | None) -> TablePage:
-    p = page(db, ref.token)
-    if p is None:
+    cached = cached_page(db, ref.token)
+    if cached is None:
         raise ServiceError("no-table", _("This table is not open."))
+    p = cached.page
     if p.read_only:
         raise ServiceError("read-only", p.read_only)
     if version is not None and version != p.version:
@@ -514,43 +644,43 @@ def _guard(db: Database, ref: TableRef, version: int | None) -> TablePage:
     return p
 
 
-Remember = Callable[[Session], None]
+Remember = Callable[..., None]  # remember(session, outcome="")
 
 
 def _idempotent(db: Database, ref: TableRef, client_id: str, action: str, work: Any) -> PostOutcome:
-    """Run ``work(remember)`` once per page-made post id. ``work`` calls ``remember(session)`` inside the
-    transaction of its change, so the post id is stored with the hand itself: a post repeated after a lost
-    answer, or after a failure once the hand was stored, finds it and stores nothing twice (issue 27 item 6;
-    a benchmark at 64 tables once stored two hands twice when the id had its own transaction)."""
+    """Run ``work(remember)`` once per page-made post id. ``work`` calls ``remember(session, outcome)``
+    inside the transaction of its change, so the post id (and the answer a repeated post gets) is stored
+    with the hand itself: a post repeated after a lost answer, or after a failure once the hand was
+    stored, finds it and stores nothing twice (issue 27 item 6; a benchmark at 64 tables once stored two
+    hands twice when the id had its own transaction). One transaction per post (issue 27's targets)."""
     client_id = _check_client_id(client_id)
     with _lock_for(ref.token):
         done = _seen(db, client_id)
         if done is not None:
             return PostOutcome(done.outcome or _("This was saved already."), duplicate=True)
-        kept: list[bool] = []
+        kept: list[str] = []
 
-        def remember(s: Session) -> None:
-            s.add(TablePost(client_id=client_id, token=ref.token, action=action, outcome=""))
-            kept.append(True)
+        def remember(s: Session, outcome: str = "") -> None:
+            row = s.scalar(select(TablePost).where(TablePost.client_id == client_id)) if kept else None
+            if row is None:
+                s.add(TablePost(client_id=client_id, token=ref.token, action=action, outcome=outcome))
+            else:
+                row.outcome = outcome
+            kept.append(outcome)
 
         message: str = work(remember)
         if not kept:
             _remember(db, ref, client_id, action, message)
             return PostOutcome(message)
-        try:  # the answer a repeated post gets; without it, "saved already"
-            with db.session() as s:
-                row = s.scalar(select(TablePost).where(TablePost.client_id == client_id))
-                if row is not None:
-                    row.outcome = message
-        except (ServiceError, DatabaseError):
-            pass
+        if kept[-1] != message:
+            try:  # the answer a repeated post gets; without it, "saved already"
+                with db.session() as s:
+                    row = s.scalar(select(TablePost).where(TablePost.client_id == client_id))
+                    if row is not None:
+                        row.outcome = message
+            except (ServiceError, DatabaseError):
+                pass
         return PostOutcome(message)
-
-
-def _set_state(db: Database, ref: TableRef, state: str, side: int | None, name: str) -> None:
-    with db.session() as s:
-        _rnd, m = R.find_table(s, R.get_event(s, ref.event_id), ref.round_no, ref.table_no)
-        _state_in(s, m, state, side, name)
 
 
 def _state_in(s: Session, m: Match, state: str, side: int | None, name: str) -> None:
@@ -596,9 +726,36 @@ def post_entry(
         raise ServiceError("bad-side", _("Say which side you are first."))
     actor = phone_actor(ref, address)
 
+    def saved(family: str, n: int) -> str:
+        return _("Game {n} saved.").format(n=n) if family == "tavla" else _("Hand {n} saved.").format(n=n)
+
     def work(remember: Remember) -> str:
-        p = _guard(db, ref, version)
-        check_entry(p.family, entry)
+        seen: dict[str, Any] = {}
+
+        def check(s: Session, ev: Event, rnd: Round, m: Match) -> None:
+            # the table page's rules, under the hand's own write lock (no second read of the page)
+            if s.scalar(select(TableToken.id).where(TableToken.token == ref.token)) is None:
+                raise ServiceError("no-table", _("This table is not open."))
+            family = load_ruleset(ev.ruleset).family
+            read_only = _read_only(ev, rnd, m)
+            if not read_only and family == "domino" and R.night(s, ev).encounter_games > 0:
+                read_only = _("A team encounter is entered at the desk.")
+            if read_only:
+                raise ServiceError("read-only", read_only)
+            if version is not None and version != (m.version or 0):
+                raise RS.changed_elsewhere(m)
+            check_entry(family, entry)
+            seen["family"] = family
+            seen["sides"] = _side_names(s, m)
+
+        def also(s: Session, m: Match) -> None:
+            _state_in(s, m, "started", None, "")
+            if m.finished:
+                remember(s)  # the approval's transaction stores the answer
+                return
+            n = s.scalar(select(func.count()).select_from(ResultEntry).where(ResultEntry.match_id == m.id))
+            remember(s, saved(seen["family"], int(n or 0)))
+
         res = RS.add_entry(
             db,
             actor,
@@ -606,19 +763,23 @@ def post_entry(
             ref.round_no,
             ref.table_no,
             entry,
-            expected_version=p.version,
-            also=lambda s, m: (remember(s), _state_in(s, m, "started", None, "")),
+            expected_version=version,
+            also=also,
+            check=check,
         )
         if res.finished:
-            RS.confirm(db, actor, ref.event_id, ref.round_no, ref.table_no, side, p.sides[side])
-            _set_state(db, ref, "awaiting", side, p.sides[side])
-            return _("The match is finished. {other} now confirms the result.").format(
-                other=p.sides[1 - side]
+            sides = seen["sides"]
+            message = _("The match is finished. {other} now confirms the result.").format(
+                other=sides[1 - side]
             )
-        _set_state(db, ref, "started", None, "")
-        if p.family == "tavla":
-            return _("Game {n} saved.").format(n=res.entries)
-        return _("Hand {n} saved.").format(n=res.entries)
+
+            def approve(s: Session, m: Match) -> None:
+                _state_in(s, m, "awaiting", side, sides[side])
+                remember(s, message)
+
+            RS.confirm(db, actor, ref.event_id, ref.round_no, ref.table_no, side, sides[side], also=approve)
+            return message
+        return saved(seen["family"], res.entries)
 
     return _idempotent(db, ref, client_id, "entry", work)
 
@@ -629,6 +790,14 @@ def undo(db: Database, ref: TableRef, *, client_id: str, version: int | None, ad
 
     def work(remember: Remember) -> str:
         p = _guard(db, ref, version)
+        message = _("The last game was undone.") if p.family == "tavla" else _("The last hand was undone.")
+
+        def also(s: Session, m: Match) -> None:  # one transaction: the hand, its approval, the state
+            if m.scorer or m.counter:  # the approval given with the undone hand goes with it
+                RS.reset_confirmation(m)
+            _state_in(s, m, "started", None, "")
+            remember(s, message)
+
         RS.undo_last_entry(
             db,
             actor,
@@ -636,14 +805,9 @@ def undo(db: Database, ref: TableRef, *, client_id: str, version: int | None, ad
             ref.round_no,
             ref.table_no,
             expected_version=p.version,
-            also=lambda s, _m: remember(s),
+            also=also,
         )
-        with db.session() as s:  # the approval given with the undone hand goes with it
-            _rnd, m = R.find_table(s, R.get_event(s, ref.event_id), ref.round_no, ref.table_no)
-            if m.scorer or m.counter:
-                RS.reset_confirmation(m)
-        _set_state(db, ref, "started", None, "")
-        return _("The last game was undone.") if p.family == "tavla" else _("The last hand was undone.")
+        return message
 
     return _idempotent(db, ref, client_id, "undo", work)
 
@@ -668,7 +832,18 @@ def confirm(
                 ),
             )
         # finished at the desk (no side recorded): the side on the phone approves first, the other confirms
-        res = RS.confirm(
+        said: list[str] = []
+
+        def also(s: Session, m: Match) -> None:  # the table's state in the approval's own transaction
+            if m.status != "confirmed":
+                _state_in(s, m, "awaiting", side, p.sides[side])
+                said.append(_("Approved. {other} now confirms the result.").format(other=p.sides[1 - side]))
+            else:
+                _state_in(s, m, "confirmed", side, p.sides[side])
+                said.append(_("Confirmed at the table by {name}.").format(name=p.sides[side]))
+            remember(s, said[-1])
+
+        RS.confirm(
             db,
             actor,
             ref.event_id,
@@ -677,12 +852,9 @@ def confirm(
             side,
             p.sides[side],
             expected_version=p.version,
+            also=also,
         )
-        if res.status != "confirmed":
-            _set_state(db, ref, "awaiting", side, p.sides[side])
-            return _("Approved. {other} now confirms the result.").format(other=p.sides[1 - side])
-        _set_state(db, ref, "confirmed", side, p.sides[side])
-        return _("Confirmed at the table by {name}.").format(name=p.sides[side])
+        return said[-1]
 
     return _idempotent(db, ref, client_id, "confirm", work)
 
@@ -717,7 +889,9 @@ def call_referee(db: Database, ref: TableRef, *, client_id: str, address: str) -
                     round_no=ref.round_no,
                     table_no=ref.table_no,
                 )
-        return _("The referee has been called to table {t}.").format(t=ref.table_no)
+            message = _("The referee has been called to table {t}.").format(t=ref.table_no)
+            remember(s, message)
+        return message
 
     return _idempotent(db, ref, client_id, "referee", work)
 
@@ -729,6 +903,8 @@ __all__ = [
     "TablePage",
     "TableRef",
     "TableStatus",
+    "CachedPage",
+    "cached_page",
     "call_referee",
     "confirm",
     "ensure_tokens",

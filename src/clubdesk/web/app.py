@@ -13,8 +13,8 @@ import uuid
 from typing import Any
 from urllib.parse import quote, unquote
 
+from markupsafe import Markup, escape
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
@@ -26,12 +26,15 @@ from clubdesk.i18n import _
 from clubdesk.services import table_entry as TE
 from clubdesk.services.base import ServiceError
 from clubdesk.web import hall
-from clubdesk.web.render import STATIC, render, request_language
+from clubdesk.web.render import STATIC, html_response, in_thread, render_html, request_language
 from clubdesk.web.security import CSRF_COOKIE, LANG_COOKIE, MAX_BODY, BodyLimit, Csrf
 
 FLASH_COOKIE = "cd_flash"
 SIDE_COOKIE = "cd_side"
 CUBES = (1, 2, 4, 8, 16, 32, 64)
+MARK_CSRF = "@@clubdesk-csrf@@"  # where a cached table page takes each request's own values
+MARK_POST = "@@clubdesk-post@@"
+MARK_FLASH = "@@clubdesk-flash@@"
 
 
 def not_found() -> Response:
@@ -148,22 +151,38 @@ class TableApp:
         token = request.path_params["token"]
         lang = request_language(request)
         with i18n.language_context(lang):
-            p = await run_in_threadpool(TE.page, self.db, token)
-        if p is None:
+            cached = await in_thread(TE.cached_page, self.db, token)
+        if cached is None:
             return not_found()
         nonce = request.cookies.get(CSRF_COOKIE) or Csrf.new_nonce()
         side = self._side(request)
-        resp = render(
-            "table.html",
-            lang,
-            p=p,
-            side=side,
-            csrf=self.csrf.field_for(nonce, token),
-            post_id=uuid.uuid4().hex,
-            flash=self._flash(request),
-            cubes=CUBES,
-            path=f"/t/{token}",
-        )
+        flash = self._flash(request)
+        # the page of an unchanged table is rendered once per side and flash kind, with markers where
+        # this request's CSRF field, post id and message go (issue 27's targets: no render per request)
+        shape = (side, None if flash is None else flash["kind"])
+        html = cached.html.get(shape)
+        if html is None:
+            hands = cached.html.get("hands")
+            if hands is None:  # the hands so far: side-independent, the longest part of the page
+                hands = cached.html["hands"] = render_html("table_hands.html", lang, p=cached.page)
+            html = render_html(
+                "table.html",
+                lang,
+                p=cached.page,
+                hands_html=Markup(hands),  # noqa: S704 - rendered by the autoescaping environment
+                side=side,
+                csrf=MARK_CSRF,
+                post_id=MARK_POST,
+                flash=None if flash is None else {"kind": flash["kind"], "text": MARK_FLASH},
+                cubes=CUBES,
+                path=f"/t/{token}",
+            )
+            cached.html[shape] = html
+        html = html.replace(MARK_CSRF, str(escape(self.csrf.field_for(nonce, token))))
+        html = html.replace(MARK_POST, uuid.uuid4().hex)
+        if flash is not None:
+            html = html.replace(MARK_FLASH, str(escape(flash["text"])))
+        resp = html_response(html)
         resp.set_cookie(CSRF_COOKIE, nonce, path="/", httponly=True, samesite="strict")
         if request.cookies.get(FLASH_COOKIE):
             resp.delete_cookie(FLASH_COOKIE, path=f"/t/{token}")
@@ -174,7 +193,7 @@ class TableApp:
     async def live(self, request: Request) -> Response:
         """The table's key (version, state, referee call): the page reloads when it changes."""
         token = request.path_params["token"]
-        key = await run_in_threadpool(TE.live_key, self.db, token)
+        key = await in_thread(TE.live_key, self.db, token)
         if key is None:
             return not_found()
         return JSONResponse({"key": key}, headers={"Cache-Control": "no-store"})
@@ -184,7 +203,7 @@ class TableApp:
         action = request.path_params["action"]
         if action not in ("entry", "undo", "confirm", "referee", "side"):
             return not_found()
-        ref = await run_in_threadpool(TE.table_for_token, self.db, token)
+        ref = await in_thread(TE.table_for_token, self.db, token)
         if ref is None:
             return not_found()
         try:
@@ -208,11 +227,8 @@ class TableApp:
 
         def work() -> TE.PostOutcome:
             with i18n.language_context(lang):
-                if action == "entry":
-                    p = TE.page(self.db, token)
-                    if p is None:
-                        raise ServiceError("no-table", _("This table is not open."))
-                    entry = entry_from_form(p.family, form)
+                if action == "entry":  # the table's rules are checked in the hand's transaction
+                    entry = entry_from_form(TE.family_of(self.db, ref), form)
                     return TE.post_entry(
                         self.db,
                         ref,
@@ -236,7 +252,7 @@ class TableApp:
                 return TE.call_referee(self.db, ref, client_id=client_id, address=address)
 
         try:
-            out = await run_in_threadpool(work)
+            out = await in_thread(work)
         except (ServiceError, DatabaseError) as exc:
             text = exc.message if isinstance(exc, ServiceError) else str(exc)
             return self._back(token, "err", text)

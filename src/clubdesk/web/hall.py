@@ -22,7 +22,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
@@ -32,7 +31,7 @@ from clubdesk.db import Database, DataVersion
 from clubdesk.i18n import LANGUAGE_NAMES, LANGUAGES
 from clubdesk.services import hall as H
 from clubdesk.services.base import ServiceError
-from clubdesk.web.render import render, request_language
+from clubdesk.web.render import in_thread, render, request_language
 from clubdesk.web.security import LANG_COOKIE
 
 REFRESH_SECONDS = 5  # the script fetches the page's content again this often
@@ -174,7 +173,7 @@ async def _serve(
 
     full = (kind, lang, path, *key)
     # a built page is served from the event loop (no thread for the hundred readers); a build in a thread
-    built = CACHE.get(db, full, build, wait=False) or await run_in_threadpool(CACHE.get, db, full, build)
+    built = CACHE.get(db, full, build, wait=False) or await in_thread(CACHE.get, db, full, build)
     assert built is not None
     response = Response(built.body, status_code=built.status, headers=dict(built.headers))
     if request.query_params.get("lang", "") in LANGUAGES:

@@ -3,10 +3,16 @@ language is never changed by a request: :func:`clubdesk.i18n.language_context`).
 
 from __future__ import annotations
 
+import asyncio
+import functools
+import weakref
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+import anyio.to_thread
+from anyio import CapacityLimiter
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
@@ -14,6 +20,8 @@ from starlette.responses import HTMLResponse
 from clubdesk import i18n
 from clubdesk.web.security import LANG_COOKIE, pick_language
 
+T = TypeVar("T")
+THREADS = 8  # the database work of requests runs in at most this many threads at once
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
 STATIC = HERE / "static"
@@ -49,8 +57,17 @@ def request_language(request: Request) -> str:
 def render(name: str, lang: str, status_code: int = 200, **context: Any) -> HTMLResponse:
     """The template ``name`` rendered in ``lang`` (call inside :func:`clubdesk.i18n.language_context`
     or not: this sets it for the rendering)."""
+    return html_response(render_html(name, lang, **context), status_code)
+
+
+def render_html(name: str, lang: str, **context: Any) -> str:
+    """The template ``name`` rendered in ``lang``, as text."""
     with i18n.language_context(lang):
-        html = environment().get_template(name).render(lang=lang, **context)
+        return environment().get_template(name).render(lang=lang, **context)
+
+
+def html_response(html: str, status_code: int = 200) -> HTMLResponse:
+    """A page with the headers every page of the web app has."""
     resp = HTMLResponse(html, status_code=status_code)
     resp.headers["Cache-Control"] = "no-store"
     resp.headers["X-Content-Type-Options"] = "nosniff"
@@ -60,3 +77,18 @@ def render(name: str, lang: str, status_code: int = 200, **context: Any) -> HTML
         "frame-ancestors 'none'; form-action 'self'"
     )
     return resp
+
+
+_limiters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, CapacityLimiter] = weakref.WeakKeyDictionary()
+
+
+async def in_thread(func: Callable[..., T], *args: Any) -> T:
+    """``func(*args)`` in a worker thread, at most :data:`THREADS` at once (issue 27's targets): the
+    writes queue on SQLite's write lock anyway, and fewer threads contending for the interpreter leave
+    the event loop free to serve the cached hall pages and table pages at once (starlette's own pool
+    runs up to 40)."""
+    loop = asyncio.get_running_loop()
+    limiter = _limiters.get(loop)
+    if limiter is None:
+        limiter = _limiters[loop] = CapacityLimiter(THREADS)
+    return await anyio.to_thread.run_sync(functools.partial(func, *args), limiter=limiter)
