@@ -1,6 +1,6 @@
-"""Shrink the built guide's screenshots for the bundle: each PNG as 256 colours (a screen has few), about
-2.5 times smaller, so four languages of pictures fit the 150 MB target (issue 24). Only the copy that ships
-(``resources/guide/<lang>/_images``) is changed; ``scripts/dev.sh guide`` keeps the full pictures.
+"""Shrink the built guide's screenshots for the bundle: each PNG as 64 colours (a screen of flat widgets has
+few), about 3 times smaller, so four languages of pictures fit the 150 MB target (issue 24). Only the copy
+that ships (``resources/guide/<lang>/_images``) is changed; ``scripts/dev.sh guide`` keeps the full pictures.
 
     python installer/shrink_guide.py src/clubdesk/resources/guide
 """
@@ -19,7 +19,7 @@ def shrink(folder: Path) -> tuple[int, int]:
     for png in sorted(folder.rglob("*.png")):
         raw = png.read_bytes()
         with Image.open(io.BytesIO(raw)) as im:
-            small = im.convert("RGB").quantize(256, method=Image.Quantize.MEDIANCUT)
+            small = im.convert("RGB").quantize(64, method=Image.Quantize.MEDIANCUT)
             out = io.BytesIO()
             small.save(out, "PNG", optimize=True)
         before += len(raw)
