@@ -51,7 +51,7 @@ from clubdesk.standings.tiebreaks import TIEBREAK_CODES, TIEBREAK_NAMES
 from clubdesk.ui.desk.common import money, set_message
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.widgets.fit import fit_combos, fit_scroll
-from clubdesk.ui.widgets.forms import FieldWithError
+from clubdesk.ui.widgets.forms import FieldWithError, ask_save_discard, may_leave
 
 # A short explanation of each tie-break code (rule T12b and FIDE C.07), shown beside the code.
 TIEBREAK_HELP: dict[str, str] = {
@@ -520,23 +520,10 @@ class EventSettings(QWidget):
         self.save_button.setEnabled(self.dirty())
 
     def ask_discard(self) -> QMessageBox.StandardButton:
-        return QMessageBox.question(
-            self,
-            _("Unsaved changes"),
-            _("The night settings have unsaved changes. Save them first?"),
-            QMessageBox.StandardButton.Save
-            | QMessageBox.StandardButton.Discard
-            | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Save,
-        )
+        return ask_save_discard(self, _("The night settings have unsaved changes. Save them first?"))
 
     def confirm_discard(self) -> bool:
-        if not self.dirty():
-            return True
-        answer = self.ask_discard()
-        if answer == QMessageBox.StandardButton.Save:
-            return self.save()
-        return answer == QMessageBox.StandardButton.Discard
+        return may_leave(self.dirty(), self.ask_discard, self.save)
 
     # ------------------------------------------------------------------ load
     def load(self, event_id: int | None) -> None:

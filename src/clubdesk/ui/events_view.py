@@ -53,7 +53,7 @@ from clubdesk.standings.money import minor_to_major_str
 from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, parse_money, set_message
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.widgets.fit import DropColumns, fit_combos, fit_scroll
-from clubdesk.ui.widgets.forms import FieldWithError
+from clubdesk.ui.widgets.forms import FieldWithError, ask_save_discard, may_leave
 from clubdesk.ui.widgets.tables import row_table
 
 
@@ -309,24 +309,11 @@ class EventEditor(QWidget):
 
     def ask_discard(self) -> QMessageBox.StandardButton:
         """Save, Discard or Cancel for the unsaved edits (a method, so tests can answer it)."""
-        return QMessageBox.question(
-            self,
-            _("Unsaved changes"),
-            _("The event being edited has unsaved changes. Save them first?"),
-            QMessageBox.StandardButton.Save
-            | QMessageBox.StandardButton.Discard
-            | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Save,
-        )
+        return ask_save_discard(self, _("The event being edited has unsaved changes. Save them first?"))
 
     def confirm_discard(self) -> bool:
         """True when the form may be replaced: nothing unsaved, saved now, or discarded by choice."""
-        if not self.dirty():
-            return True
-        answer = self.ask_discard()
-        if answer == QMessageBox.StandardButton.Save:
-            return self.save()
-        return answer == QMessageBox.StandardButton.Discard
+        return may_leave(self.dirty(), self.ask_discard, self.save)
 
     def _lock(self, info: ev_service.EventInfo | None) -> None:
         """Once the draw is made, what the services refuse to change is read-only, and the form says why."""

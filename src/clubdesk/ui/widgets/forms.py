@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QMessageBox, QVBoxLayout, QWidget
 
 from clubdesk.ui.theme import themed
 
@@ -51,3 +51,28 @@ class EnterActs(QObject):
                 self.action()
                 return True
         return super().eventFilter(watched, event)
+
+
+def ask_save_discard(parent: QWidget, question: str) -> QMessageBox.StandardButton:
+    """Save, Discard or Cancel for a form's unsaved edits (Save preselected)."""
+    from clubdesk.i18n import _
+
+    return QMessageBox.question(
+        parent,
+        _("Unsaved changes"),
+        question,
+        QMessageBox.StandardButton.Save
+        | QMessageBox.StandardButton.Discard
+        | QMessageBox.StandardButton.Cancel,
+        QMessageBox.StandardButton.Save,
+    )
+
+
+def may_leave(dirty: bool, ask: Callable[[], QMessageBox.StandardButton], save: Callable[[], bool]) -> bool:
+    """True when a form may be replaced: nothing unsaved, saved now, or discarded by choice."""
+    if not dirty:
+        return True
+    answer = ask()
+    if answer == QMessageBox.StandardButton.Save:
+        return save()
+    return answer == QMessageBox.StandardButton.Discard
