@@ -7,7 +7,6 @@ the printed score sheet's QR that opens its table on a phone while table entry i
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import urllib.error
 import urllib.request
@@ -27,6 +26,7 @@ from clubdesk.services import rounds as R
 from clubdesk.services import table_entry as TE
 from clubdesk.web.server import TableServer
 from tests.integration.test_night_helpers import DESK, make_event
+from tests.phone_browser import phone_browsers
 
 PHONE = "+62 811 5550 4321"  # marker contact data: never on a hall page (rule T14)
 EMAIL = "hall.marker@example.invalid"
@@ -75,42 +75,8 @@ def base(srv: TableServer) -> str:
 @pytest.fixture
 def browser(tmp_path: Path) -> Iterator[Callable[..., Any]]:
     """Headless Chromium at a phone's 360x640 in a given browser language (its own profile each)."""
-    assert shutil.which("chromium") and Path("/usr/bin/chromedriver").is_file(), (
-        "scripts/dev.sh installs them"
-    )
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    made: list[Any] = []
-
-    def make(lang: str = "en") -> Any:
-        opts = webdriver.ChromeOptions()
-        opts.binary_location = shutil.which("chromium") or "chromium"
-        for arg in (
-            "--headless=new",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-dev-shm-usage",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            "--window-size=360,640",
-            f"--lang={lang}",
-            f"--user-data-dir={tmp_path / f'hall-profile{len(made)}'}",
-        ):
-            opts.add_argument(arg)
-        opts.add_experimental_option("prefs", {"intl.accept_languages": lang})
-        driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
-        driver.set_window_size(360, 640)
-        made.append(driver)
-        return driver
-
-    try:
+    with phone_browsers(tmp_path) as make:
         yield make
-    finally:
-        for d in made:
-            d.quit()
 
 
 def texts(driver: Any, css: str) -> list[list[str]]:

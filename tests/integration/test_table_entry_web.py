@@ -8,7 +8,6 @@ from __future__ import annotations
 import http.client
 import json
 import re
-import shutil
 import socket
 import subprocess
 import sys
@@ -28,6 +27,7 @@ from clubdesk.services import standings as ST
 from clubdesk.services import table_entry as TE
 from clubdesk.web.server import TableServer
 from tests.integration.test_night_helpers import DESK, REF, make_event
+from tests.phone_browser import phone_browsers
 
 PHONE = "+62 811 5550 9876"  # marker contact data: never on any page (rule T14)
 EMAIL = "marker.contact@example.invalid"
@@ -89,42 +89,8 @@ Browser = Any
 @pytest.fixture
 def browsers(tmp_path: Path) -> Iterator[Callable[..., Browser]]:
     """Headless Chromium sessions at a phone's 360x640, each with its own profile (its own cookies)."""
-    assert shutil.which("chromium") and Path("/usr/bin/chromedriver").is_file(), (
-        "scripts/dev.sh installs them"
-    )
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    made: list[Browser] = []
-
-    def make(lang: str = "en") -> Browser:
-        opts = webdriver.ChromeOptions()
-        opts.binary_location = shutil.which("chromium") or "chromium"
-        for arg in (
-            "--headless=new",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-dev-shm-usage",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            "--window-size=360,640",
-            f"--lang={lang}",
-            f"--user-data-dir={tmp_path / f'profile{len(made)}'}",
-        ):
-            opts.add_argument(arg)
-        opts.add_experimental_option("prefs", {"intl.accept_languages": lang})
-        driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
-        driver.set_window_size(360, 640)
-        made.append(driver)
-        return driver
-
-    try:
+    with phone_browsers(tmp_path) as make:
         yield make
-    finally:
-        for d in made:
-            d.quit()
 
 
 def page_text(driver: Browser) -> str:
