@@ -146,15 +146,8 @@ class Shooter:
         for ev, rounds in self.events_with_rounds():
             if load_ruleset(ev.ruleset).family != family:
                 continue
-            table = next((t for t in rounds.round.tables if t.sides[1] is not None), None)
-            if table is None:
+            if rounds.open_for_entry("SR") is None:
                 continue
-            panel = rounds.open_table(table.table)
-            if panel is None:
-                continue
-            if panel.form is None:
-                panel.initials.setText("SR")
-                panel._initials_given()
             self.save(f"entry-{family}")
             return
         raise SystemExit(f"no {family} table in the demo")

@@ -103,15 +103,9 @@ def test_the_widgets_merged_from_main_fit_too(qtbot, window, size) -> None:  # t
     shown: set[str] = set()
     for ev in events_service.list_events(window.state.db, include_finished=True):
         rounds.select_event(ev.id)
-        if rounds.round is None:
+        panel = rounds.open_for_entry("SR")
+        if panel is None:
             continue
-        table = next((t for t in rounds.round.tables if t.sides[1] is not None), None)
-        if table is None:
-            continue
-        panel = rounds.open_table(table.table)
-        if panel.form is None:
-            panel.initials.setText("SR")
-            panel._initials_given()
         if panel.scorer_box is not None and panel.scorer_box.isVisible():
             shown.add("scorer")
         button = panel.findChild(QPushButton, "importMatchFile")

@@ -163,17 +163,8 @@ def _open_table_keys(window, rounds, outside: set[str]) -> dict[str, str]:  # ty
     events.sort(key=lambda e: (e.entry_type != "team", load_ruleset(e.ruleset).family != "domino"))
     for ev in events:
         rounds.select_event(ev.id)
-        if rounds.round is None:
+        if rounds.open_for_entry("SR") is None:
             continue
-        table = next((t for t in rounds.round.tables if t.sides[1] is not None), None)
-        if table is None:
-            continue
-        panel = rounds.open_table(table.table)
-        if panel is None:
-            continue
-        if panel.form is None:
-            panel.initials.setText("SR")
-            panel._initials_given()
         for key, text in _keys_under(window, TABLE, outside).items():
             keys.setdefault(key, text)
         if keys:

@@ -1220,6 +1220,19 @@ class RoundsSection(QWidget):
         if table is not None:
             self.open_table(int(table))
 
+    def open_for_entry(self, initials: str) -> TablePanel | None:
+        """The round's first table with two sides, opened with the entry form showing (``initials`` given
+        when the table asks for them); None when the round has no such table. The desk card's keys, the
+        guide's pictures and the fit checks open a table this way."""
+        if self.round is None:
+            return None
+        table = next((t for t in self.round.tables if t.sides[1] is not None), None)
+        panel = self.open_table(table.table) if table is not None else None
+        if panel is not None and panel.form is None:
+            panel.initials.setText(initials)
+            panel._initials_given()
+        return panel
+
     def open_table(self, table_no: int) -> TablePanel | None:
         ev = self.current_event()
         if ev is None or self.round is None:
