@@ -115,13 +115,22 @@ def click(driver: Browser, el_id: str) -> None:
 
 def submit(driver: Browser, el_id: str) -> None:
     """Press a button that posts its form, and wait for the page that the post-redirect-get brings."""
-    from selenium.webdriver.support import expected_conditions as EC
-    from selenium.webdriver.support.ui import WebDriverWait
+    from selenium.common.exceptions import WebDriverException
 
-    old = driver.find_element("tag name", "html")
+    # Mark the current document; the new page after the redirect has no mark. (Waiting for the old <html>
+    # element to go stale is racy: chromedriver may answer "Node ... does not belong to the document".)
+    driver.execute_script("window.__clubdeskOld = true;")
     driver.find_element("id", el_id).click()
-    WebDriverWait(driver, 15).until(EC.staleness_of(old))
-    wait_loaded(driver)
+    end = time.monotonic() + 15
+    while time.monotonic() < end:
+        try:
+            script = "return window.__clubdeskOld !== true && document.readyState === 'complete'"
+            if driver.execute_script(script):
+                return
+        except WebDriverException:
+            pass  # the document is being replaced
+        time.sleep(0.05)
+    raise AssertionError(f"pressing {el_id!r} brought no new page within 15 s")
 
 
 def wait_loaded(driver: Browser, timeout: float = 10) -> None:
