@@ -45,6 +45,7 @@ from clubdesk.services import results as RS  # noqa: E402
 from clubdesk.services import rounds as R  # noqa: E402
 from clubdesk.services import table_entry as TE  # noqa: E402
 
+WORKERS = int(os.environ.get("CLUBDESK_BENCH_WORKERS", "2"))  # serve --workers: the server's processes
 HAND_EVERY = 2.0  # seconds between two games entered by one phone
 READ_EVERY = 5.0  # seconds between two loads by one hall reader (the hall page's own refresh)
 RETRY_SHARE = 0.05  # posts sent twice with the same post id (stored once)
@@ -254,6 +255,8 @@ def serve(path: Path, folder: Path) -> tuple[subprocess.Popen[str], str, int]:
             "127.0.0.1",
             "--port",
             "0",
+            "--workers",
+            str(WORKERS),
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

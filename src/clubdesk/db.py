@@ -28,6 +28,7 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -169,8 +170,6 @@ class DataVersion:
     process), so a timer can follow the file without reading any table. ``changed()`` is cheap."""
 
     def __init__(self, path: Path) -> None:
-        import threading
-
         uri = f"{path.resolve().as_uri()}?mode=ro"
         self._lock = threading.Lock()  # the web server's threads share one watcher
         self._conn: sqlite3.Connection | None = sqlite3.connect(
@@ -376,6 +375,10 @@ class Database:
     ) -> None:
         self.upgrade_backup: Path | None = None
         self.unclean_shutdown = False
+        # One writer at a time in this process (the window, the phones' request threads): a waiting thread
+        # is woken when the writer commits, instead of SQLite's busy handler sleeping in steps of up to
+        # 100 ms (issue 27's 64 tables: hands queued behind those sleeps for seconds).
+        self._writer = threading.RLock()
         if is_server_url(path):
             self._open_server(str(path), backups_dir, password)
             return
@@ -527,7 +530,7 @@ class Database:
         error. A lock held by another desk longer than the busy timeout is ``DatabaseError("busy")``.
         """
         try:
-            with self._sessions() as session, session.begin():
+            with self._write_turn(), self._sessions() as session, session.begin():
                 yield session
         except StaleDataError as exc:  # a versioned row (a match) changed by another desk meanwhile
             raise DatabaseError(
@@ -545,6 +548,14 @@ class Database:
             if code == "unreachable":
                 raise unreachable_error(self.url or "?", exc) from exc
             raise
+
+    @contextmanager
+    def _write_turn(self) -> Iterator[None]:
+        if self.is_server:  # the server orders its writers itself
+            yield
+            return
+        with self._writer:
+            yield
 
     @contextmanager
     def read_session(self) -> Iterator[Session]:

@@ -21,6 +21,7 @@ import pytest
 
 from clubdesk.db import Database
 from clubdesk.models.member import Member
+from clubdesk.services import phones
 from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
 from clubdesk.services import standings as ST
@@ -556,6 +557,12 @@ def test_serve_cli_starts_stops_and_refuses_a_port_in_use(tmp_path: Path) -> Non
         conn.request("GET", "/t/nothing")
         assert conn.getresponse().status == 404
         conn.close()
+        # while it serves, sheets printed meanwhile carry their table's address (as with the Desk's switch)
+        watch = Database(dbfile, backups_dir=tmp_path / "b")
+        try:
+            assert phones.base_url(watch) == f"http://127.0.0.1:{port}"
+        finally:
+            watch.engine.dispose()
         # a second server on the same port: one clear line, exit 1
         again = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
         assert again.returncode == 1
@@ -569,6 +576,44 @@ def test_serve_cli_starts_stops_and_refuses_a_port_in_use(tmp_path: Path) -> Non
     assert "The server has stopped." in out and "Traceback" not in err
     with socket.socket() as s:  # the port is free again
         s.bind(("127.0.0.1", port))
+    after = Database(dbfile, backups_dir=tmp_path / "b")
+    try:
+        assert phones.base_url(after) is None  # stopped: sheets carry the desk's own payload again
+    finally:
+        after.close()
+
+
+def test_two_server_processes_answer_any_phone_and_store_each_game_once(db: Database) -> None:
+    """``serve --workers 2`` (a big hall): two processes on one socket. A page served by one and its post
+    answered by the other agree (one CSRF secret); every game is stored once; stopping ends both."""
+    ev = tavla_night(db, 99)
+    token = TE.tokens(db, ev, 1)[1]
+    srv = TableServer(db, "127.0.0.1", 0, workers=2)
+    srv.start()
+    try:
+        children = list(srv._children)
+        assert len(children) == 1 and children[0].is_alive()
+        c = Client(srv)
+        _s, html = c.get(f"/t/{token}")
+        f = c.form_fields(html)
+        c.post(f"/t/{token}/side", {"csrf": f["csrf"], "side": "0"})
+        wins = [0, 1, 0, 0, 1, 0, 1, 1, 0, 0, 0, 1]
+        for k, winner in enumerate(wins):  # a fresh connection per request: either process may answer
+            _s, html = c.get(f"/t/{token}")
+            f = c.form_fields(html)
+            game = {"winner": str(winner), "kind": "gammon" if k == 3 else "single", "cube": "1"}
+            status, _t, _h = c.post(f"/t/{token}/entry", {**f, **game})
+            assert status == 303
+            assert "saved" in flash(c, token), k
+            status, _t, _h = c.post(f"/t/{token}/entry", {**f, **game})  # the retry: stored once
+        stored = RS.table_entries(db, ev, 1, 1)[1]
+        assert [e["winner"] for e in stored] == wins
+        page = TE.page(db, token)
+        # rule T7b: six single games (1 point each) and a gammon (2) for the first side, five for the other
+        assert page is not None and page.totals == (8, 5)
+    finally:
+        srv.stop()
+    assert not children[0].is_alive()
 
 
 def test_a_spanish_dominoes_table_hand_by_hand_with_both_approvals(db: Database, server: TableServer) -> None:

@@ -14,6 +14,12 @@ from clubdesk.cli.core import Context, Output, add_command
 from clubdesk.i18n import _
 
 
+def _serve_actor() -> Any:
+    from clubdesk.services.base import Actor, Role
+
+    return Actor("clubdesk-cli serve", Role.SECRETARY)  # the audit log names the server that switched it
+
+
 def register(sub: Any) -> None:
     from clubdesk.web.server import DEFAULT_HOST, DEFAULT_PORT
 
@@ -31,13 +37,28 @@ def register(sub: Any) -> None:
         default=DEFAULT_PORT,
         help=_("the port (default: {port})").format(port=DEFAULT_PORT),
     )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help=_("processes serving the phones (default: 1; 2 or more for a big hall on a club file)"),
+    )
 
 
 def cmd_serve(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.web.server import TableServer, local_addresses
+    from clubdesk.services import phones
+    from clubdesk.services.base import ServiceError
+    from clubdesk.web.server import MAX_WORKERS, TableServer, local_addresses
 
-    server = TableServer(ctx.database(), args.host, args.port)
+    if not 1 <= args.workers <= MAX_WORKERS:
+        raise ServiceError("bad-workers", _("--workers takes a number from 1 to {n}.").format(n=MAX_WORKERS))
+    serve_actor = _serve_actor()
+    db = ctx.database()
+    server = TableServer(db, args.host, args.port, workers=args.workers)
     server.start()
+    # as the Desk's switch does: score sheets printed meanwhile carry their table's address (issue 27)
+    base = server.urls[0].rstrip("/")
+    phones.set_base_url(db, serve_actor, base)
     stop = threading.Event()
 
     def ask_stop(_sig: int, _frame: object) -> None:
@@ -70,5 +91,7 @@ def cmd_serve(ctx: Context, args: argparse.Namespace) -> Output:
     finally:
         signal.signal(signal.SIGTERM, old)
         server.stop()
+        if phones.base_url(db) == base:  # off again, unless a window took over meanwhile
+            phones.set_base_url(db, serve_actor, None)
     sys.stdout.flush()
     return Output({"stopped": True, "urls": server.urls}, _("The server has stopped."))

@@ -179,6 +179,16 @@ def tokens(db: Database, event_id: int, round_no: int) -> dict[int, str]:
     return {int(t): str(tok) for t, tok in sorted(rows)}
 
 
+def posted_table(db: Database, token: str) -> TableRef | None:
+    """The table a post names: remembered once its page was served (the post's own transaction checks
+    the token again under the write lock, so a token dropped meanwhile stores nothing); else read."""
+    known = _refs.get((id(db), token))
+    return known if known is not None else table_for_token(db, token)
+
+
+_refs: dict[tuple[int, str], TableRef] = {}
+
+
 def table_for_token(db: Database, token: str) -> TableRef | None:
     if not token or len(token) > 64:
         return None
@@ -579,6 +589,7 @@ def cached_page(db: Database, token: str) -> CachedPage | None:
         if found is None:
             return None
         ref, _live, full = found
+        _refs[(id(db), token)] = ref
         with _pages_guard:
             hit = _pages.get(cache_key)
         if hit is not None and hit.key == full and now - hit.at < PAGE_SECONDS:
@@ -591,9 +602,31 @@ def cached_page(db: Database, token: str) -> CachedPage | None:
     return built
 
 
+def prime_in(s: Session, token: str) -> CachedPage | None:
+    """The page as the caller's transaction leaves it (after its change, before its commit): a post
+    builds the page it answers with from the rows it already holds; :func:`keep_page` caches it once the
+    commit succeeded, so the page after a hand is not read and replayed a second time (issue 27)."""
+    found = _key_row(s, token)
+    if found is None:
+        return None
+    ref, _live, full = found
+    return CachedPage(full, time.monotonic(), _page_in(s, ref))
+
+
+def keep_page(db: Database, token: str, built: CachedPage | None) -> None:
+    """Cache a page primed by a committed post (the next read still checks its key against the file)."""
+    if built is None:
+        return
+    with _pages_guard:
+        if len(_pages) > 4096:
+            _pages.clear()
+        _pages[(id(db), token, i18n.current_language())] = built
+
+
 def forget_pages() -> None:
     with _pages_guard:
         _pages.clear()
+    _refs.clear()
 
 
 _families: dict[tuple[int, int], str] = {}
@@ -647,7 +680,24 @@ def _guard(db: Database, ref: TableRef, version: int | None) -> TablePage:
 Remember = Callable[..., None]  # remember(session, outcome="")
 
 
-def _idempotent(db: Database, ref: TableRef, client_id: str, action: str, work: Any) -> PostOutcome:
+class _AlreadyDone(Exception):
+    """A post id found stored inside the post's own transaction: roll back, answer as before."""
+
+    def __init__(self, outcome: str) -> None:
+        super().__init__(outcome)
+        self.outcome = outcome
+
+
+def _seen_in(s: Session, client_id: str) -> None:
+    """Refuse, inside the write transaction, a post id stored already (a retry on a flaky Wi-Fi)."""
+    outcome = s.scalar(select(TablePost.outcome).where(TablePost.client_id == client_id))
+    if outcome is not None:
+        raise _AlreadyDone(outcome or _("This was saved already."))
+
+
+def _idempotent(
+    db: Database, ref: TableRef, client_id: str, action: str, work: Any, *, checks_inside: bool = False
+) -> PostOutcome:
     """Run ``work(remember)`` once per page-made post id. ``work`` calls ``remember(session, outcome)``
     inside the transaction of its change, so the post id (and the answer a repeated post gets) is stored
     with the hand itself: a post repeated after a lost answer, or after a failure once the hand was
@@ -655,9 +705,10 @@ def _idempotent(db: Database, ref: TableRef, client_id: str, action: str, work: 
     hands twice when the id had its own transaction). One transaction per post (issue 27's targets)."""
     client_id = _check_client_id(client_id)
     with _lock_for(ref.token):
-        done = _seen(db, client_id)
-        if done is not None:
-            return PostOutcome(done.outcome or _("This was saved already."), duplicate=True)
+        if not checks_inside:  # post_entry checks the post id in the hand's own transaction
+            done = _seen(db, client_id)
+            if done is not None:
+                return PostOutcome(done.outcome or _("This was saved already."), duplicate=True)
         kept: list[str] = []
 
         def remember(s: Session, outcome: str = "") -> None:
@@ -668,7 +719,10 @@ def _idempotent(db: Database, ref: TableRef, client_id: str, action: str, work: 
                 row.outcome = outcome
             kept.append(outcome)
 
-        message: str = work(remember)
+        try:
+            message: str = work(remember)
+        except _AlreadyDone as done:
+            return PostOutcome(done.outcome, duplicate=True)
         if not kept:
             _remember(db, ref, client_id, action, message)
             return PostOutcome(message)
@@ -734,6 +788,7 @@ def post_entry(
 
         def check(s: Session, ev: Event, rnd: Round, m: Match) -> None:
             # the table page's rules, under the hand's own write lock (no second read of the page)
+            _seen_in(s, client_id)  # a retry of a stored hand: its answer again, before any refusal
             if s.scalar(select(TableToken.id).where(TableToken.token == ref.token)) is None:
                 raise ServiceError("no-table", _("This table is not open."))
             family = load_ruleset(ev.ruleset).family
@@ -755,6 +810,7 @@ def post_entry(
                 return
             n = s.scalar(select(func.count()).select_from(ResultEntry).where(ResultEntry.match_id == m.id))
             remember(s, saved(seen["family"], int(n or 0)))
+            seen["page"] = prime_in(s, ref.token)
 
         res = RS.add_entry(
             db,
@@ -776,12 +832,16 @@ def post_entry(
             def approve(s: Session, m: Match) -> None:
                 _state_in(s, m, "awaiting", side, sides[side])
                 remember(s, message)
+                seen["page"] = prime_in(s, ref.token)
 
+            seen["page"] = None
             RS.confirm(db, actor, ref.event_id, ref.round_no, ref.table_no, side, sides[side], also=approve)
+            keep_page(db, ref.token, seen["page"])
             return message
+        keep_page(db, ref.token, seen.get("page"))
         return saved(seen["family"], res.entries)
 
-    return _idempotent(db, ref, client_id, "entry", work)
+    return _idempotent(db, ref, client_id, "entry", work, checks_inside=True)
 
 
 def undo(db: Database, ref: TableRef, *, client_id: str, version: int | None, address: str) -> PostOutcome:

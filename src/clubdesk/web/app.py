@@ -203,7 +203,7 @@ class TableApp:
         action = request.path_params["action"]
         if action not in ("entry", "undo", "confirm", "referee", "side"):
             return not_found()
-        ref = await in_thread(TE.table_for_token, self.db, token)
+        ref = await in_thread(TE.posted_table, self.db, token)
         if ref is None:
             return not_found()
         try:

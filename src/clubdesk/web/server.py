@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import multiprocessing
+import os
+import secrets
 import socket
 import threading
 import time
+from typing import Any
 
 from clubdesk.db import Database
 from clubdesk.i18n import _
@@ -21,28 +25,15 @@ from clubdesk.services.base import ServiceError
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 START_TIMEOUT = 10.0
+MAX_WORKERS = 8
 
 
 def local_addresses() -> list[str]:
-    """This machine's IPv4 addresses (loopback last): the networks the secretary can pick from."""
-    found: list[str] = []
-    try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            addr = str(info[4][0])
-            if addr not in found:
-                found.append(addr)
-    except OSError:
-        pass
-    try:  # the address of the default route (no packet is sent by a UDP connect)
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("192.0.2.1", 9))
-            addr = str(probe.getsockname()[0])
-            if addr not in found:
-                found.insert(0, addr)
-    except OSError:
-        pass
-    outside = [a for a in found if not a.startswith("127.")]
-    return [*outside, "127.0.0.1"]
+    """This machine's IPv4 addresses (loopback last): the networks the secretary can pick from (one list
+    for the window's Desk and ``clubdesk-cli serve``: :func:`clubdesk.services.phones.local_addresses`)."""
+    from clubdesk.services.phones import local_addresses as found
+
+    return found()
 
 
 def bind_error(exc: OSError, host: str, port: int) -> ServiceError:
@@ -76,16 +67,66 @@ def bind_error(exc: OSError, host: str, port: int) -> ServiceError:
     )
 
 
-class TableServer:
-    """The web app of ``db`` served on ``host``:``port`` (port 0: any free port) in a background thread."""
+def _config(app: Any) -> Any:
+    import uvicorn
 
-    def __init__(self, db: Database, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> None:
+    return uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        lifespan="off",
+        http="h11",
+        ws="none",
+        timeout_keep_alive=30,
+        server_header=False,
+        date_header=False,
+    )
+
+
+def _worker(path: str, secret: bytes, sock: socket.socket, parent: int) -> None:
+    """One more server process on the same listening socket (``TableServer(workers=N)``): the same app on
+    the same database file with the same CSRF secret, so any process answers any phone. It ends with
+    SIGTERM (as uvicorn does in a main thread) or when the process that started it is gone."""
+    import uvicorn
+
+    from clubdesk.web.app import create_app
+
+    db = Database(path, create=False)
+    server = uvicorn.Server(_config(create_app(db, csrf_secret=secret)))
+
+    def orphaned() -> None:
+        while not server.should_exit:
+            if os.getppid() != parent:
+                server.should_exit = True
+            time.sleep(1.0)
+
+    threading.Thread(target=orphaned, name="clubdesk-web-parent", daemon=True).start()
+    try:
+        asyncio.run(server.serve(sockets=[sock]))
+    finally:
+        sock.close()
+        db.engine.dispose()  # not db.close(): the window's or the first process's file marker stays
+
+
+class TableServer:
+    """The web app of ``db`` served on ``host``:``port`` (port 0: any free port) in a background thread.
+
+    ``workers`` > 1 (a club file, ``clubdesk-cli serve --workers N``): that many processes share the one
+    listening socket, so a hall of 64 tables uses more than one core of the interpreter (issue 27's
+    targets); the writes still queue on the file's write lock, and each process checks its cached pages
+    against the file on every read. The window serves with one (its own thread)."""
+
+    def __init__(
+        self, db: Database, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *, workers: int = 1
+    ) -> None:
         self.db = db
         self.host = host
         self.port = port
+        self.workers = 1 if db.is_server else max(1, min(int(workers), MAX_WORKERS))
         self._server: object | None = None
         self._thread: threading.Thread | None = None
         self._error: BaseException | None = None
+        self._children: list[Any] = []
 
     @property
     def running(self) -> bool:
@@ -120,18 +161,8 @@ class TableServer:
 
         sock = self._bind()
         self.port = int(sock.getsockname()[1])
-        config = uvicorn.Config(
-            create_app(self.db),
-            log_level="warning",
-            access_log=False,
-            lifespan="off",
-            http="h11",
-            ws="none",
-            timeout_keep_alive=30,
-            server_header=False,
-            date_header=False,
-        )
-        server = uvicorn.Server(config)
+        secret = secrets.token_bytes(32)  # one CSRF secret for every process of this server
+        server = uvicorn.Server(_config(create_app(self.db, csrf_secret=secret)))
         self._server = server
         self._error = None
 
@@ -145,6 +176,17 @@ class TableServer:
 
         self._thread = threading.Thread(target=run, name="clubdesk-web", daemon=True)
         self._thread.start()
+        if self.workers > 1:
+            spawn = multiprocessing.get_context("spawn")  # no fork of a threaded process (Qt, SQLAlchemy)
+            for _k in range(self.workers - 1):
+                child = spawn.Process(
+                    target=_worker,
+                    args=(str(self.db.path), secret, sock, os.getpid()),
+                    name="clubdesk-web-worker",
+                    daemon=True,
+                )
+                child.start()
+                self._children.append(child)
         deadline = time.monotonic() + START_TIMEOUT
         while not server.started:
             if not self._thread.is_alive() or time.monotonic() > deadline:
@@ -159,10 +201,18 @@ class TableServer:
 
     def stop(self) -> None:
         server, thread = self._server, self._thread
+        children, self._children = self._children, []
+        for child in children:
+            child.terminate()  # SIGTERM: uvicorn finishes the open requests
         if server is not None:
             server.should_exit = True  # type: ignore[attr-defined]
         if thread is not None:
             thread.join(timeout=10)
+        for child in children:
+            child.join(timeout=10)
+            if child.is_alive():
+                child.kill()
+                child.join(timeout=5)
         self._server = None
         self._thread = None
 
