@@ -310,10 +310,18 @@ def refresh_times(path: Path, ev: int, token: str, table: int, host: str, port: 
 
 
 def cpu_seconds(pid: int) -> float | None:
-    """The server process's CPU time so far (user + system; Linux /proc), None elsewhere."""
+    """The server's CPU time so far (user + system of the process and of its worker processes; Linux
+    /proc), None elsewhere."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        total = 0.0
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if stat.parent.name == str(pid) or fields[1] == str(pid):  # the server or a worker it started
+                total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return total
     except (OSError, ValueError, IndexError):
         return None
 

@@ -460,6 +460,26 @@ def _key_row(s: Session, token: str) -> tuple[TableRef, str, str] | None:
     ev_id, round_no, table_no, version, status, kind, referee, locked = row[:8]
     rnd_status, current, ts_state, ts_at, n_hands, n_called = row[8:]
     ref = TableRef(int(ev_id), int(round_no), int(table_no), token)
+    live, full = _keys(
+        version, status, kind, referee, locked, rnd_status, current, ts_state, ts_at, n_hands, bool(n_called)
+    )
+    return ref, live, full
+
+
+def _keys(
+    version: int | None,
+    status: str,
+    kind: str,
+    referee: str | None,
+    locked: bool,
+    rnd_status: str,
+    current: int | None,
+    ts_state: str | None,
+    ts_at: Any,
+    n_hands: int,
+    called: bool,
+) -> tuple[str, str]:
+    """(live key, full key) of a table from its values: what the page polls, and everything it shows."""
     # the state as _state_of computes it, from the row's values
     if status in ("confirmed", "bye") or kind != "played":
         state = (
@@ -473,9 +493,9 @@ def _key_row(s: Session, token: str) -> tuple[TableRef, str, str] | None:
         state = "in_play"
     else:
         state = "not_started"
-    live = f"{version or 0}.{state}.{int(bool(n_called))}.{status}"
+    live = f"{version or 0}.{state}.{int(called)}.{status}"
     full = f"{live}|{int(bool(locked))}.{rnd_status}.{current}.{ts_state}.{ts_at}.{n_hands}"
-    return ref, live, full
+    return live, full
 
 
 def live_key(db: Database, token: str) -> str | None:
@@ -494,10 +514,14 @@ def page(db: Database, token: str) -> TablePage | None:
         return _page_in(s, ref)
 
 
-def _page_in(s: Session, ref: TableRef) -> TablePage:
-    """The page of this table only (issue 22's rule: no whole-event work per hand)."""
-    ev = R.get_event(s, ref.event_id)
-    rnd, m = R.find_table(s, ev, ref.round_no, ref.table_no)
+def _page_in(s: Session, ref: TableRef, held: tuple[Event, Round, Match] | None = None) -> TablePage:
+    """The page of this table only (issue 22's rule: no whole-event work per hand). ``held``: the event,
+    round and match the caller's transaction holds already (a post priming its page)."""
+    if held is None:
+        ev = R.get_event(s, ref.event_id)
+        rnd, m = R.find_table(s, ev, ref.round_no, ref.table_no)
+    else:
+        ev, rnd, m = held
     sides = _side_names(s, m)
     family, params = _ruleset_params(ev, m)
     entries = RS.match_entries(s, m).get(1, [])
@@ -602,15 +626,36 @@ def cached_page(db: Database, token: str) -> CachedPage | None:
     return built
 
 
-def prime_in(s: Session, token: str) -> CachedPage | None:
+def prime_in(
+    s: Session, ref: TableRef, ev: Event, rnd: Round, m: Match, hands: int | None = None
+) -> CachedPage:
     """The page as the caller's transaction leaves it (after its change, before its commit): a post
     builds the page it answers with from the rows it already holds; :func:`keep_page` caches it once the
-    commit succeeded, so the page after a hand is not read and replayed a second time (issue 27)."""
-    found = _key_row(s, token)
-    if found is None:
-        return None
-    ref, _live, full = found
-    return CachedPage(full, time.monotonic(), _page_in(s, ref))
+    commit succeeded, so the page after a hand is not read a second time (issue 27). Its key is the one
+    :func:`_key_row` reads (the next read of the page compares them)."""
+    s.flush()  # the match's new version
+    page = _page_in(s, ref, (ev, rnd, m))
+    ts = s.get(TableState, m.id)
+    _live, full = _keys(
+        m.version,
+        m.status,
+        m.kind,
+        m.referee,
+        m.locked,
+        rnd.status,
+        ev.current_round,
+        None if ts is None else ts.state,
+        None if ts is None else ts.updated_at,
+        _hands_of(s, m) if hands is None else hands,  # every game's entries, as _key_row counts them
+        page.referee_called,
+    )
+    return CachedPage(full, time.monotonic(), page)
+
+
+def _hands_of(s: Session, m: Match) -> int:
+    return int(
+        s.scalar(select(func.count()).select_from(ResultEntry).where(ResultEntry.match_id == m.id)) or 0
+    )
 
 
 def keep_page(db: Database, token: str, built: CachedPage | None) -> None:
@@ -802,15 +847,16 @@ def post_entry(
             check_entry(family, entry)
             seen["family"] = family
             seen["sides"] = _side_names(s, m)
+            seen["held"] = (ev, rnd)
 
         def also(s: Session, m: Match) -> None:
             _state_in(s, m, "started", None, "")
             if m.finished:
                 remember(s)  # the approval's transaction stores the answer
                 return
-            n = s.scalar(select(func.count()).select_from(ResultEntry).where(ResultEntry.match_id == m.id))
-            remember(s, saved(seen["family"], int(n or 0)))
-            seen["page"] = prime_in(s, ref.token)
+            n = _hands_of(s, m)
+            remember(s, saved(seen["family"], n))
+            seen["page"] = prime_in(s, ref, *seen["held"], m, n)
 
         res = RS.add_entry(
             db,
@@ -832,7 +878,11 @@ def post_entry(
             def approve(s: Session, m: Match) -> None:
                 _state_in(s, m, "awaiting", side, sides[side])
                 remember(s, message)
-                seen["page"] = prime_in(s, ref.token)
+                ev, rnd = (
+                    R.get_event(s, ref.event_id),
+                    R.find_round(s, R.get_event(s, ref.event_id), ref.round_no),
+                )
+                seen["page"] = prime_in(s, ref, ev, rnd, m)
 
             seen["page"] = None
             RS.confirm(db, actor, ref.event_id, ref.round_no, ref.table_no, side, sides[side], also=approve)
