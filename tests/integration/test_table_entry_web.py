@@ -645,6 +645,57 @@ def test_a_spanish_dominoes_table_hand_by_hand_with_both_approvals(db: Database,
     assert (view.status, view.scorer, view.counter, view.winner) == ("confirmed", "E1", "E2", _ids[1])
 
 
+def test_a_spanish_team_encounter_game_by_game_with_the_seats_swapped(
+    db: Database, server: TableServer
+) -> None:
+    """Rule E7b: an encounter's two games one after another on the phones; in game 2 the pair that lost
+    game 1 has swapped seats; E18 hands; E6 both teams approve the encounter."""
+    ev, _ids = make_event(db, ruleset="domino-es", fmt="round-robin", players=2, per_entrant=4, entry="team")
+    R.configure(db, DESK, ev, encounter_games=2)
+    R.propose_round(db, DESK, ev)
+    R.publish_round(db, DESK, ev)
+    token = TE.tokens(db, ev, 1)[1]
+    home, away = Client(server), Client(server)
+    for client, side in ((home, "0"), (away, "1")):
+        _s, html = client.get(f"/t/{token}")
+        client.post(f"/t/{token}/side", {**client.form_fields(html), "side": side})
+    _s, html = home.get(f"/t/{token}")
+    assert "Game 1 of 2, hand 1" in html and 'name="game" value="1"' in html
+    # seat 1 goes out, 30 + 20 + 25 = 75 left in the others' hands: 75, then 150 >= 100 ends game 1
+    out0 = {"type": "domino", "seat": "0", "pips0": "0", "pips1": "30", "pips2": "20", "pips3": "25"}
+    for _n in (1, 2):
+        _s, html = home.get(f"/t/{token}")
+        home.post(f"/t/{token}/entry", {**home.form_fields(html), **out0, "game": "1"})
+    stored = {"type": "domino", "seat": 0, "pips": [0, 30, 20, 25]}
+    assert RS.table_entries(db, ev, 1, 1) == {1: [stored, stored]}  # both hands in game 1
+    _s, html = away.get(f"/t/{token}")
+    assert "Game 2 of 2, hand 1" in html and 'name="game" value="2"' in html
+    seats1, seats2 = RS.encounter_seats(db, ev, 1, 1, 1), RS.encounter_seats(db, ev, 1, 1, 2)
+    assert seats2 == [seats1[0], seats1[3], seats1[2], seats1[1]]  # the losers of game 1 swapped
+    with db.session() as s:
+        names = {m.number: m.name for m in s.query(Member)}
+    seat_options = re.findall(
+        r'<option value="(\d)">([^<]+) \(', html.split('id="seat"')[1].split("</select>")[0]
+    )
+    assert [name for _v, name in seat_options] == [names[n] for n in seats2]
+    # a hand posted to game 1 from an old form is refused, nothing stored
+    away.post(f"/t/{token}/entry", {**away.form_fields(html), **out0, "game": "1"})
+    assert "game 2" in flash(away, token) and len(RS.table_entries(db, ev, 1, 1).get(2, [])) == 0
+    out1 = {"type": "domino", "seat": "1", "pips0": "30", "pips1": "0", "pips2": "20", "pips3": "25"}
+    for _n in (1, 2):
+        _s, html = away.get(f"/t/{token}")
+        away.post(f"/t/{token}/entry", {**away.form_fields(html), **out1, "game": "2"})
+    assert len(RS.table_entries(db, ev, 1, 1)[2]) == 2
+    assert TE.table_status(db, ev, 1)[1].state == "awaiting_confirmation"
+    _s, html = home.get(f"/t/{token}")
+    assert 'id="confirm"' in html
+    home.post(f"/t/{token}/confirm", home.form_fields(html))
+    view = R.get_round(db, ev, 1).tables[0]
+    # one game each: a level encounter (E7b), confirmed by both teams at the table
+    assert view.status == "confirmed" and view.score == (1, 1) and view.scorer and view.counter
+    assert [r.points for r in ST.event_standings(db, ev).rows] == [0.5, 0.5]
+
+
 def test_the_server_refuses_an_address_this_computer_does_not_have(db: Database) -> None:
     from clubdesk.services.base import ServiceError
 

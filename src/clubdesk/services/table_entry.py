@@ -114,6 +114,9 @@ class TablePage:
     referee: str
     referee_called: bool
     params: dict[str, Any] = field(default_factory=dict)
+    encounter_games: int = 0  # a domino-es team encounter's games (rule E7b), 0 for one match sheet
+    game_no: int = 1  # the game hands are entered in now (an encounter's first unfinished game)
+    game_hands: int = 0  # the hands of that game so far
 
     @property
     def live_key(self) -> str:
@@ -364,8 +367,9 @@ def _read_only(ev: Event, rnd: Round, m: Match) -> str:
     return ""
 
 
-def _seat_names(s: Session, ev: Event, m: Match, family: str) -> tuple[str, ...] | None:
-    """The players at seats 1-4 by name (as :func:`clubdesk.services.seating.seat_names`, read-only)."""
+def _seat_names(s: Session, ev: Event, m: Match, family: str, game: int = 1) -> tuple[str, ...] | None:
+    """The players at seats 1-4 by name (as :func:`clubdesk.services.seating.seat_names`, read-only); in
+    game 2 of an encounter the pair that lost game 1 has swapped seats (rule E7b)."""
     if family not in ("gaple", "domino") or m.side_b is None:
         return None
     a = [x.name for x in R.entrant_members(s, m.side_a)]
@@ -373,7 +377,7 @@ def _seat_names(s: Session, ev: Event, m: Match, family: str) -> tuple[str, ...]
     if not m.seats:  # pairs in register order, as on the printed sheet
         return (a[0], b[0], a[1], b[1]) if len(a) == 2 and len(b) == 2 else None
     try:
-        numbers = RS._seats_for(s, ev, m, 1)  # the seat draw (rule E7)
+        numbers = RS._seats_for(s, ev, m, game)  # the seat draw (rule E7, E7b)
     except ServiceError:
         return None
     if len(numbers) != 4:
@@ -524,22 +528,30 @@ def _page_in(s: Session, ref: TableRef, held: tuple[Event, Round, Match] | None 
         ev, rnd, m = held
     sides = _side_names(s, m)
     family, params = _ruleset_params(ev, m)
-    entries = RS.match_entries(s, m).get(1, [])
-    n_hands = len(entries)
+    games = RS.match_entries(s, m)
+    entries = games.get(1, [])
+    n_hands = sum(len(v) for v in games.values())
     ts = s.get(TableState, m.id)
     called = _open_call(s, ref)
-    seats = _seat_names(s, ev, m, family)
     read_only = _read_only(ev, rnd, m)
-    if not read_only and family == "domino" and R.night(s, ev).encounter_games > 0:
-        read_only = _("A team encounter is entered at the desk.")
+    encounter = R.night(s, ev).encounter_games if family == "domino" else 0
     rows: list[HandRow] = []
     totals = (0, 0)
     games_won = (0, 0)
     crawford = False
-    try:
-        res = replay(ev.ruleset, entries, params) if entries else None
-    except EntryError:
+    game_no, game_hands = 1, len(entries)
+    if encounter > 0:  # rule E7b: the encounter's games one after another, each its own sheet
+        rows, totals, games_won, game_no, game_hands = _encounter_rows(
+            s, ev, m, params, games, sides, encounter
+        )
+        seats = _seat_names(s, ev, m, family, game_no)
         res = None
+    else:
+        seats = _seat_names(s, ev, m, family)
+        try:
+            res = replay(ev.ruleset, entries, params) if entries else None
+        except EntryError:
+            res = None
     if res is not None and family == "tavla":
         for i, (e, g) in enumerate(zip(entries, res["games"], strict=False), start=1):
             rows.append(HandRow(i, _describe(family, e, sides, seats), _pair(g["points"]), _pair(g["score"])))
@@ -581,7 +593,60 @@ def _page_in(s: Session, ref: TableRef, held: tuple[Event, Round, Match] | None 
         referee=m.referee,
         referee_called=called,
         params=params,
+        encounter_games=encounter,
+        game_no=game_no,
+        game_hands=game_hands,
     )
+
+
+def _encounter_rows(
+    s: Session,
+    ev: Event,
+    m: Match,
+    params: dict[str, Any],
+    games: dict[int, list[dict[str, Any]]],
+    sides: tuple[str, str],
+    encounter: int,
+) -> tuple[list[HandRow], tuple[int, int], tuple[int, int], int, int]:
+    """A team encounter's sheet (rule E7b): (rows of every game, the current game's totals, games won,
+    the game being entered, its hands so far)."""
+    from clubdesk.services import formats as F
+
+    try:
+        oc = F.outcome_from_entries(ev.ruleset, params, games, encounter_games=encounter)
+    except (ServiceError, EntryError):
+        return [], (0, 0), (0, 0), 1, len(games.get(1, []))
+    rows: list[HandRow] = []
+    k = 0
+    current, totals = 1, (0, 0)
+    for g, sheet in zip(sorted(games), oc.sheets, strict=False):
+        seats = _seat_names(s, ev, m, "domino", g)
+        entries = games[g]
+        i = 0
+        for gm in sheet["games"]:
+            for h in gm["hands"]:
+                if i < len(entries):
+                    k += 1
+                    text = _describe("domino", entries[i], sides, seats)
+                    rows.append(HandRow(k, text, _pair(h["points"]), _pair(h["totals"]), g))
+                i += 1
+        if sheet["games"]:
+            totals = _pair(sheet["games"][-1]["totals"])
+        current = g if not sheet["finished"] else min(g + 1, encounter)
+    if current not in games:
+        totals = (0, 0)  # the next game starts at nought
+    return rows, totals, _pair(oc.score), current, len(games.get(current, []))
+
+
+def current_game(s: Session, ev: Event, m: Match) -> int:
+    """The game of a team encounter that hands go to now (1 for one match sheet)."""
+    if load_ruleset(ev.ruleset).family != "domino":
+        return 1
+    encounter = R.night(s, ev).encounter_games
+    if encounter <= 0:
+        return 1
+    _family, params = _ruleset_params(ev, m)
+    return _encounter_rows(s, ev, m, params, RS.match_entries(s, m), ("", ""), encounter)[3]
 
 
 # ------------------------------------------------------------------------------------------ the cache
@@ -818,9 +883,11 @@ def post_entry(
     version: int | None,
     side: int,
     address: str,
+    game_no: int = 1,
 ) -> PostOutcome:
     """One hand (dominoes) or game (tavla) from a phone. The engine refuses an impossible one (its reason,
-    nothing stored). The hand that finishes the match is the entering side's approval (G13, E6, T8c)."""
+    nothing stored). The hand that finishes the match is the entering side's approval (G13, E6, T8c).
+    ``game_no``: the game of a team encounter the page entered it in (rule E7b)."""
     if side not in (0, 1):
         raise ServiceError("bad-side", _("Say which side you are first."))
     actor = phone_actor(ref, address)
@@ -838,12 +905,16 @@ def post_entry(
                 raise ServiceError("no-table", _("This table is not open."))
             family = load_ruleset(ev.ruleset).family
             read_only = _read_only(ev, rnd, m)
-            if not read_only and family == "domino" and R.night(s, ev).encounter_games > 0:
-                read_only = _("A team encounter is entered at the desk.")
             if read_only:
                 raise ServiceError("read-only", read_only)
             if version is not None and version != (m.version or 0):
                 raise RS.changed_elsewhere(m)
+            if game_no != 1 or family == "domino":
+                now = current_game(s, ev, m)
+                if game_no != now:  # rule E7b: an encounter's games one after another
+                    raise ServiceError(
+                        "wrong-game", _("Hands go to game {g} of the encounter now.").format(g=now)
+                    )
             check_entry(family, entry)
             seen["family"] = family
             seen["sides"] = _side_names(s, m)
@@ -865,6 +936,7 @@ def post_entry(
             ref.round_no,
             ref.table_no,
             entry,
+            game_no=game_no,
             expected_version=version,
             also=also,
             check=check,
@@ -914,6 +986,7 @@ def undo(db: Database, ref: TableRef, *, client_id: str, version: int | None, ad
             ref.event_id,
             ref.round_no,
             ref.table_no,
+            game_no=p.rows[-1].game if p.rows else 1,  # the game of the last hand (an encounter's, E7b)
             expected_version=p.version,
             also=also,
         )

@@ -237,6 +237,7 @@ class TableApp:
                         version=version,
                         side=-1 if side_now is None else side_now,
                         address=address,
+                        game_no=_int(form, "game", _("game"), 1),
                     )
                 if action == "undo":
                     return TE.undo(self.db, ref, client_id=client_id, version=version, address=address)
