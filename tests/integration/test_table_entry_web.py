@@ -696,6 +696,33 @@ def test_a_spanish_team_encounter_game_by_game_with_the_seats_swapped(
     assert [r.points for r in ST.event_standings(db, ev).rows] == [0.5, 0.5]
 
 
+def test_a_name_changed_at_the_desk_reaches_the_page_while_hands_keep_coming(
+    db: Database, server: TableServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page after a hand reuses the names it showed a moment ago, for a few seconds only."""
+    from clubdesk.models.event import Entrant
+
+    monkeypatch.setattr(TE, "PAGE_SECONDS", 0.5)
+    ev = tavla_night(db, 99)
+    token = TE.tokens(db, ev, 1)[1]
+    c = Client(server)
+    _s, html = c.get(f"/t/{token}")
+    c.post(f"/t/{token}/side", {**c.form_fields(html), "side": "0"})
+    game = {"winner": "0", "kind": "single", "cube": "1"}
+    with db.session() as s:
+        first = s.get(Entrant, R.get_round(db, ev, 1).tables[0].sides[0])
+        assert first is not None
+        first.name = "Renamed At The Desk"
+    shown = False
+    deadline = time.monotonic() + 5
+    while not shown and time.monotonic() < deadline:  # a hand every 0.1 s: the page is primed each time
+        _s, html = c.get(f"/t/{token}")
+        shown = "Renamed At The Desk" in html
+        c.post(f"/t/{token}/entry", {**c.form_fields(html), **game})
+        time.sleep(0.1)
+    assert shown, "the new name never reached the table page"
+
+
 def test_the_server_refuses_an_address_this_computer_does_not_have(db: Database) -> None:
     from clubdesk.services.base import ServiceError
 

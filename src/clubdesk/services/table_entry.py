@@ -117,6 +117,7 @@ class TablePage:
     encounter_games: int = 0  # a domino-es team encounter's games (rule E7b), 0 for one match sheet
     game_no: int = 1  # the game hands are entered in now (an encounter's first unfinished game)
     game_hands: int = 0  # the hands of that game so far
+    hands: int = 0  # every stored hand or game of the table (all games of an encounter)
 
     @property
     def live_key(self) -> str:
@@ -518,15 +519,22 @@ def page(db: Database, token: str) -> TablePage | None:
         return _page_in(s, ref)
 
 
-def _page_in(s: Session, ref: TableRef, held: tuple[Event, Round, Match] | None = None) -> TablePage:
+def _page_in(
+    s: Session,
+    ref: TableRef,
+    held: tuple[Event, Round, Match] | None = None,
+    sides: tuple[str, str] | None = None,
+) -> TablePage:
     """The page of this table only (issue 22's rule: no whole-event work per hand). ``held``: the event,
-    round and match the caller's transaction holds already (a post priming its page)."""
+    round and match the caller's transaction holds already (a post priming its page); ``sides``: their
+    names as the page of a moment ago showed them."""
     if held is None:
         ev = R.get_event(s, ref.event_id)
         rnd, m = R.find_table(s, ev, ref.round_no, ref.table_no)
     else:
         ev, rnd, m = held
-    sides = _side_names(s, m)
+    if sides is None:
+        sides = _side_names(s, m)
     family, params = _ruleset_params(ev, m)
     games = RS.match_entries(s, m)
     entries = games.get(1, [])
@@ -596,6 +604,7 @@ def _page_in(s: Session, ref: TableRef, held: tuple[Event, Round, Match] | None 
         encounter_games=encounter,
         game_no=game_no,
         game_hands=game_hands,
+        hands=n_hands,
     )
 
 
@@ -692,14 +701,20 @@ def cached_page(db: Database, token: str) -> CachedPage | None:
 
 
 def prime_in(
-    s: Session, ref: TableRef, ev: Event, rnd: Round, m: Match, hands: int | None = None
+    s: Session,
+    ref: TableRef,
+    ev: Event,
+    rnd: Round,
+    m: Match,
+    sides: tuple[str, str] | None = None,
+    read_at: float | None = None,
 ) -> CachedPage:
     """The page as the caller's transaction leaves it (after its change, before its commit): a post
     builds the page it answers with from the rows it already holds; :func:`keep_page` caches it once the
     commit succeeded, so the page after a hand is not read a second time (issue 27). Its key is the one
     :func:`_key_row` reads (the next read of the page compares them)."""
     s.flush()  # the match's new version
-    page = _page_in(s, ref, (ev, rnd, m))
+    page = _page_in(s, ref, (ev, rnd, m), sides)
     ts = s.get(TableState, m.id)
     _live, full = _keys(
         m.version,
@@ -711,16 +726,17 @@ def prime_in(
         ev.current_round,
         None if ts is None else ts.state,
         None if ts is None else ts.updated_at,
-        _hands_of(s, m) if hands is None else hands,  # every game's entries, as _key_row counts them
+        page.hands,  # every game's entries, as _key_row counts them
         page.referee_called,
     )
-    return CachedPage(full, time.monotonic(), page)
+    # ``read_at``: when the reused names were read, so a name changed at the desk shows within 10 s
+    return CachedPage(full, time.monotonic() if read_at is None else read_at, page)
 
 
-def _hands_of(s: Session, m: Match) -> int:
-    return int(
-        s.scalar(select(func.count()).select_from(ResultEntry).where(ResultEntry.match_id == m.id)) or 0
-    )
+def _shown(db: Database, token: str) -> CachedPage | None:
+    """The page this process served last for ``token`` in the current language (no read of the file)."""
+    with _pages_guard:
+        return _pages.get((id(db), token, i18n.current_language()))
 
 
 def keep_page(db: Database, token: str, built: CachedPage | None) -> None:
@@ -852,6 +868,13 @@ def _state_in(s: Session, m: Match, state: str, side: int | None, name: str) -> 
     if ts is None:
         ts = TableState(match_id=m.id, state="started", finished_by="", confirmed_by="")
         s.add(ts)
+    elif state == "started" and (ts.state, ts.finished_side, ts.finished_by, ts.confirmed_by) == (
+        "started",
+        None,
+        "",
+        "",
+    ):
+        return  # a hand in play: the table was started already (no row written per hand)
     ts.state = state
     ts.updated_at = utcnow()
     if state == "awaiting":
@@ -917,7 +940,12 @@ def post_entry(
                     )
             check_entry(family, entry)
             seen["family"] = family
-            seen["sides"] = _side_names(s, m)
+            shown = _shown(db, ref.token)
+            # the names the page showed a moment ago (a name changed at the desk shows within 10 s)
+            ok = shown is not None and shown.page.version == (m.version or 0)
+            ok = ok and shown is not None and time.monotonic() - shown.at < PAGE_SECONDS
+            seen["sides"] = shown.page.sides if ok and shown is not None else _side_names(s, m)
+            seen["read_at"] = shown.at if ok and shown is not None else None  # the names' age goes on
             seen["held"] = (ev, rnd)
 
         def also(s: Session, m: Match) -> None:
@@ -925,9 +953,9 @@ def post_entry(
             if m.finished:
                 remember(s)  # the approval's transaction stores the answer
                 return
-            n = _hands_of(s, m)
+            page = seen["page"] = prime_in(s, ref, *seen["held"], m, seen["sides"], seen["read_at"])
+            n = page.page.game_hands if page.page.encounter_games else page.page.hands
             remember(s, saved(seen["family"], n))
-            seen["page"] = prime_in(s, ref, *seen["held"], m, n)
 
         res = RS.add_entry(
             db,
@@ -950,11 +978,9 @@ def post_entry(
             def approve(s: Session, m: Match) -> None:
                 _state_in(s, m, "awaiting", side, sides[side])
                 remember(s, message)
-                ev, rnd = (
-                    R.get_event(s, ref.event_id),
-                    R.find_round(s, R.get_event(s, ref.event_id), ref.round_no),
-                )
-                seen["page"] = prime_in(s, ref, ev, rnd, m)
+                ev = R.get_event(s, ref.event_id)  # this transaction's own (not the hand's)
+                rnd = R.find_round(s, ev, ref.round_no)
+                seen["page"] = prime_in(s, ref, ev, rnd, m, sides, seen["read_at"])
 
             seen["page"] = None
             RS.confirm(db, actor, ref.event_id, ref.round_no, ref.table_no, side, sides[side], also=approve)
