@@ -1,22 +1,22 @@
 """The ASGI app of the hall's network (issue 27): the table pages by token and the hall pages.
 
-Plain HTML forms, POST-redirect-GET; a little JavaScript polls ``/t/<token>/live`` and reloads the page
-when the table changed (the desk, or the other side's phone). Every form carries a CSRF field (double
+Plain HTML forms; a post is answered with the table page itself, its message on it (no redirect and second
+request per hand: issue 27's targets; a reload or a retry of the post stores nothing twice, by the post id).
+A little JavaScript shows the table's own address after a post and polls ``/t/<token>/live``, reloading
+the page when the table changed (the desk, or the other side's phone). Every form carries a CSRF field (double
 submit, :class:`clubdesk.web.security.Csrf`) and a page-made post id (a retry stores once); bodies over
 16 KiB get 413. An unknown token is a plain 404 that reveals nothing.
 """
 
 from __future__ import annotations
 
-import json
 import uuid
 from typing import Any
-from urllib.parse import quote, unquote
 
 from markupsafe import Markup, escape
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -29,7 +29,6 @@ from clubdesk.web import hall
 from clubdesk.web.render import STATIC, html_response, in_thread, render_html, request_language
 from clubdesk.web.security import CSRF_COOKIE, LANG_COOKIE, MAX_BODY, BodyLimit, Csrf
 
-FLASH_COOKIE = "cd_flash"
 SIDE_COOKIE = "cd_side"
 CUBES = (1, 2, 4, 8, 16, 32, 64)
 MARK_CSRF = "@@clubdesk-csrf@@"  # where a cached table page takes each request's own values
@@ -163,25 +162,6 @@ class TableApp:
         raw = request.cookies.get(SIDE_COOKIE, "")
         return int(raw) if raw in ("0", "1") else None
 
-    def _flash(self, request: Request) -> dict[str, str] | None:
-        raw = request.cookies.get(FLASH_COOKIE)
-        if not raw:
-            return None
-        try:
-            data = json.loads(unquote(raw))
-        except ValueError:
-            return None
-        if not isinstance(data, dict):
-            return None
-        return {"kind": str(data.get("k", "ok")), "text": str(data.get("t", ""))[:500]}
-
-    def _back(self, token: str, kind: str = "", text: str = "") -> RedirectResponse:
-        resp = RedirectResponse(f"/t/{token}", status_code=303)
-        if text:
-            value = quote(json.dumps({"k": kind, "t": text[:500]}, ensure_ascii=False))
-            resp.set_cookie(FLASH_COOKIE, value, path=f"/t/{token}", httponly=True, samesite="strict")
-        return resp
-
     # ---------------------------------------------------------------- pages
     async def table(self, request: Request) -> Response:
         token = request.path_params["token"]
@@ -190,9 +170,20 @@ class TableApp:
             cached = await in_thread(TE.cached_page, self.db, token)
         if cached is None:
             return not_found()
+        return self._page(request, token, lang, cached, self._side(request), None)
+
+    def _page(
+        self,
+        request: Request,
+        token: str,
+        lang: str,
+        cached: TE.CachedPage,
+        side: int | None,
+        flash: dict[str, str] | None,
+    ) -> Response:
+        """The table page (for a GET, and as the answer to a post: the post's message on the page, no
+        second request for it; a reload of it or a retry stores nothing twice, by the post id)."""
         nonce = request.cookies.get(CSRF_COOKIE) or Csrf.new_nonce()
-        side = self._side(request)
-        flash = self._flash(request)
         # the page of an unchanged table is rendered once per side and flash kind, with markers where
         # this request's CSRF field, post id and message go (issue 27's targets: no render per request)
         shape = (side, None if flash is None else flash["kind"])
@@ -212,6 +203,7 @@ class TableApp:
                 flash=None if flash is None else {"kind": flash["kind"], "text": MARK_FLASH},
                 cubes=CUBES,
                 path=f"/t/{token}",
+                page_url=f"/t/{token}",
             )
             cached.html[shape] = html
         html = html.replace(MARK_CSRF, str(escape(self.csrf.field_for(nonce, token))))
@@ -220,8 +212,6 @@ class TableApp:
             html = html.replace(MARK_FLASH, str(escape(flash["text"])))
         resp = html_response(html)
         resp.set_cookie(CSRF_COOKIE, nonce, path="/", httponly=True, samesite="strict")
-        if request.cookies.get(FLASH_COOKIE):
-            resp.delete_cookie(FLASH_COOKIE, path=f"/t/{token}")
         if request.query_params.get("lang") in i18n.LANGUAGES:
             resp.set_cookie(LANG_COOKIE, lang, path="/", max_age=365 * 86400, samesite="lax")
         return resp
@@ -251,7 +241,12 @@ class TableApp:
         lang = request_language(request)
         if action == "side":
             side = str(form.get("side", ""))
-            resp = self._back(token)
+            with i18n.language_context(lang):
+                cached = await in_thread(TE.cached_page, self.db, token)
+            if cached is None:
+                return not_found()
+            chosen = int(side) if side in ("0", "1") else self._side(request)
+            resp = self._page(request, token, lang, cached, chosen, None)
             if side in ("0", "1"):
                 resp.set_cookie(SIDE_COOKIE, side, path=f"/t/{token}", httponly=True, samesite="strict")
             return resp
@@ -261,7 +256,7 @@ class TableApp:
         client_id = str(form.get("post_id", "") or "")
         side_now = self._side(request)
 
-        def work() -> TE.PostOutcome:
+        def act() -> TE.PostOutcome:
             with i18n.language_context(lang):
                 if action == "entry":  # the table's rules are checked in the hand's transaction
                     entry = entry_from_form(TE.family_of(self.db, ref), form)
@@ -288,12 +283,20 @@ class TableApp:
                     )
                 return TE.call_referee(self.db, ref, client_id=client_id, address=address)
 
-        try:
-            out = await in_thread(work)
-        except (ServiceError, DatabaseError) as exc:
-            text = exc.message if isinstance(exc, ServiceError) else str(exc)
-            return self._back(token, "err", text)
-        return self._back(token, "ok", out.message)
+        def work() -> tuple[dict[str, str], TE.CachedPage | None]:
+            """The change and the page after it, in one worker thread (the page is the one the change
+            primed: one small read)."""
+            try:
+                flash = {"kind": "ok", "text": act().message}
+            except (ServiceError, DatabaseError) as exc:
+                flash = {"kind": "err", "text": exc.message if isinstance(exc, ServiceError) else str(exc)}
+            with i18n.language_context(lang):
+                return flash, TE.cached_page(self.db, token)
+
+        flash, cached = await in_thread(work)
+        if cached is None:  # the round was unpublished meanwhile: its token opens nothing
+            return not_found()
+        return self._page(request, token, lang, cached, side_now, flash)
 
     def routes(self) -> list[BaseRoute]:
         return [
