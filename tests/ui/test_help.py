@@ -82,3 +82,27 @@ def test_f1_without_a_built_guide_says_so(  # type: ignore[no-untyped-def]
     qtbot.keyClick(window.focusWidget() or window, Qt.Key.Key_F1)
     assert urls == []
     assert "scripts/dev.sh guide" in window.statusBar().currentMessage()
+
+
+def test_f1_in_an_open_dialog_opens_the_page_of_its_section(  # type: ignore[no-untyped-def]
+    qtbot, window, opened: list[str], built_guide: Path
+) -> None:
+    """A scorer in a dialog (a correction, a new event) presses F1: the guide of the section opens."""
+    from PySide6.QtWidgets import QDialog, QLineEdit, QVBoxLayout
+
+    window.show_section("events")
+    dialog = QDialog(window)
+    QVBoxLayout(dialog).addWidget(field := QLineEdit())
+    dialog.setModal(True)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.windowHandle().requestActivate()
+    qtbot.waitUntil(dialog.isActiveWindow, timeout=2000)
+    field.setFocus()
+    qtbot.waitUntil(field.hasFocus, timeout=2000)
+    qtbot.keyClick(field, Qt.Key.Key_F1)
+    dialog.close()
+    assert len(opened) == 1, opened
+    path, _anchor = _target(opened.pop())
+    page = guide.SECTION_PAGES["events"].partition("#")[0]
+    assert path == (built_guide / "en" / page).resolve()

@@ -14,8 +14,16 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QRect, Qt, QTimer, QUrl
-from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDesktopServices,
+    QGuiApplication,
+    QKeySequence,
+    QShortcut,
+)
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -261,6 +269,25 @@ class MainWindow(QMainWindow):
         self.guide_action.triggered.connect(lambda _checked=False: self.open_guide())
         menu.addAction(self.guide_action)
         self.addAction(self.guide_action)  # F1 works while the menu is closed
+        if not getattr(self, "_dialog_f1", False):  # and in the window's dialogs (modal ones too)
+            self._dialog_f1 = True
+            app = QApplication.instance()
+            if isinstance(app, QApplication):
+                app.focusChanged.connect(self._f1_in_dialog)
+
+    def _f1_in_dialog(self, _old: QWidget | None, new: QWidget | None) -> None:
+        """A dialog of this window gets the focus: F1 there opens the guide at the section's page too (the
+        window's own shortcut does not reach a modal dialog; issue 30)."""
+        top = new.window() if new is not None else None
+        if not isinstance(top, QDialog) or top.property("clubdesk_f1"):
+            return
+        parent = top.parentWidget()
+        while parent is not None and parent is not self:
+            parent = parent.parentWidget()
+        if parent is None:
+            return  # a dialog of another window
+        top.setProperty("clubdesk_f1", True)
+        QShortcut(QKeySequence("F1"), top, lambda: self.open_guide())
 
     def open_guide(self) -> str | None:
         """Open the built guide at the current section's page in the window's language; the URL opened,
