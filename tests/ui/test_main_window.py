@@ -156,3 +156,23 @@ def test_pseudo_locale_every_visible_string_is_marked(qtbot, db: Database) -> No
     assert unmarked == []
     # every string translated on the screens is in the template (no _(key) of a string never extracted)
     assert sorted(i18n.pseudo_seen() - template_ids()) == []
+
+
+def test_standings_open_on_the_event_chosen_in_rounds_and_back(qtbot, window) -> None:  # type: ignore[no-untyped-def]
+    """The event the desk works on is chosen once: Rounds and Standings show the same one."""
+    window.show_section("rounds")
+    rounds = window.current_page()
+    box = rounds.event_box
+    assert box.count() >= 3
+    other = next(i for i in range(box.count()) if i != box.currentIndex())
+    box.setCurrentIndex(other)
+    chosen = box.itemData(other)
+    window.show_section("standings")
+    standings = window.current_page()
+    assert standings.event_box.currentData() == chosen
+    third = next(
+        i for i in range(standings.event_box.count()) if standings.event_box.itemData(i) != chosen
+    )
+    standings.event_box.setCurrentIndex(third)
+    window.show_section("rounds")
+    assert window.current_page().event_box.currentData() == standings.event_box.itemData(third)

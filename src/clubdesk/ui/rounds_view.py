@@ -961,6 +961,7 @@ class RoundsSection(QWidget):
         self.timer.timeout.connect(self._tick)
         self.timer.start(1000)
         state.dataChanged.connect(self._data_changed)
+        state.eventInUse.connect(self._follow_event)
         self.reload_events()
 
     def _share_target(self) -> tuple[int | None, int | None, str]:
@@ -984,8 +985,11 @@ class RoundsSection(QWidget):
             )
         if current is not None:
             self.event_box.setCurrentIndex(max(0, self.event_box.findData(current.id)))
-        else:  # first opening: the running event with the latest published round, else the first
-            self.event_box.setCurrentIndex(max(0, self.event_box.findData(R.default_event(self.state.db))))
+        else:  # first opening: the event in use at the desk, else the running one with the latest round
+            first = self.state.event_in_use
+            if first is None or self.event_box.findData(first) < 0:
+                first = R.default_event(self.state.db)
+            self.event_box.setCurrentIndex(max(0, self.event_box.findData(first)))
         self.event_box.blockSignals(False)
         self._event_changed()
 
@@ -999,8 +1003,16 @@ class RoundsSection(QWidget):
             self.panel = None
         self.placeholder.setVisible(True)
 
+    def _follow_event(self, event_id: int) -> None:
+        """Another section chose the event in use: this one shows it too."""
+        current = self.current_event()
+        if (current is None or current.id != event_id) and self.event_box.findData(event_id) >= 0:
+            self.select_event(event_id)
+
     def _event_changed(self, *_args: object) -> None:
         ev = self.current_event()
+        if ev is not None:
+            self.state.use_event(ev.id)
         self.round_box.blockSignals(True)
         self.round_box.clear()
         latest = None

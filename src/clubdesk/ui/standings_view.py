@@ -110,7 +110,8 @@ class StandingsSection(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.title)
         layout.addWidget(self.tabs, 1)
-        self.event_box.currentIndexChanged.connect(lambda _i: self.refresh())
+        self.event_box.currentIndexChanged.connect(lambda _i: self._event_chosen())
+        state.eventInUse.connect(self._follow_event)
         self.view.selectionModel().currentRowChanged.connect(
             lambda cur, _prev: self._show_explanation(cur.row())
         )
@@ -136,8 +137,10 @@ class StandingsSection(QWidget):
         for ev in self.events:
             kind = f"{L.ruleset_label(ev.ruleset)}, {L.format_label(ev.format)}"
             self.event_box.addItem(f"{ev.name} ({kind})", ev.id)
-        if current is None:  # first opening: the running event with the latest published round
-            current = R.default_event(self.state.db)
+        if current is None:  # first opening: the event in use at the desk, else the running one
+            current = self.state.event_in_use
+            if current is None or self.event_box.findData(current) < 0:
+                current = R.default_event(self.state.db)
         if current is not None:
             self.event_box.setCurrentIndex(max(0, self.event_box.findData(current)))
         self.event_box.blockSignals(False)
@@ -146,6 +149,15 @@ class StandingsSection(QWidget):
     def select_event(self, event_id: int) -> None:
         self.event_box.setCurrentIndex(self.event_box.findData(event_id))
         self.refresh()
+
+    def _event_chosen(self) -> None:
+        self.state.use_event(self.event_box.currentData())
+        self.refresh()
+
+    def _follow_event(self, event_id: int) -> None:
+        """Rounds (or another section) chose the event in use: the standings show it too."""
+        if self.event_box.currentData() != event_id and self.event_box.findData(event_id) >= 0:
+            self.event_box.setCurrentIndex(self.event_box.findData(event_id))  # refreshes
 
     def _data_changed(self, section: str) -> None:
         if section in ("events",):
