@@ -243,6 +243,57 @@ def row_tavla_result(db: Database, ids: dict[str, int], floor: list[float], n_le
     )
 
 
+def row_old_correction(db: Database, ids: dict[str, int], n_league: int) -> list[Row]:
+    """Issue 22: a referee's correction of round 1 of the league, with the window's background re-rating
+    on: the save (the re-rating is only noted) and then the background re-rating of everything after it
+    (``ratings.catch_up``, with its pauses for the window's own transactions), against a full re-rating
+    of every match in one transaction."""
+    from clubdesk.services import ratings as RT
+
+    ref = Actor("Ref", Role.REFEREE)
+    RT.rerate_in_background(db)
+    saves: list[float] = []
+    catch: list[float] = []
+    deferred = True
+    try:
+        for k in range(REPEAT):
+            score = (0, 5) if k % 2 == 0 else (5, 0)
+            saves += times(
+                lambda score=score: RS.set_score(
+                    db, ref, ids["league"], 1, 1, score, confirm=True, override="benchmark correction"
+                ),
+                1,
+            )
+            deferred = deferred and RT.pending(db)
+            t0 = time.perf_counter()
+            RT.catch_up(db)
+            catch.append(time.perf_counter() - t0)
+    finally:
+        RT.rerate_in_background(db, False)
+
+    def full() -> None:
+        with db.session() as s:
+            ST.recompute_ratings(s)
+
+    floor = statistics.median(times(full, 3))
+    return [
+        Row(
+            f"correction of an old tavla match, {n_league:,} matches: saved, re-rating noted (set_score)",
+            statistics.median(saves),
+            None,
+            "saved without re-rating; re-rated in the background",
+            deferred,
+        ),
+        Row(
+            f"background re-rating after it ({n_league:,} later matches, catch_up) vs one full re-rating",
+            statistics.median(catch),
+            floor,
+            "in the background with progress, the window usable",
+            True,
+        ),
+    ]
+
+
 def row_hand(db: Database, ids: dict[str, int], floor: list[float]) -> Row:
     ev = ids["gaple"]
     tables = R.get_round(db, ev, 1).tables
@@ -471,6 +522,7 @@ def main(argv: list[str] | None = None) -> int:
         floor = insert_floor(folder)
         for fn in (
             lambda: row_tavla_result(db, ids, floor, n_league),
+            lambda: row_old_correction(db, ids, n_league),  # issue 22: background re-rating
             lambda: row_hand(db, ids, floor),
             lambda: row_standings(db, ids, n_league),
             lambda: row_propose(db, ids),

@@ -113,3 +113,29 @@ def test_night_services_are_at_most_800_lines() -> None:
         and (n := len((SERVICES / f"{name}.py").read_text(encoding="utf-8").splitlines())) > 800
     }
     assert long == {}
+
+
+# docs/architecture.md, "The night's service modules": each line imports only from the lines below it
+LAYERS = [
+    ["explain", "readings"],
+    ["rounds"],
+    ["table_entry"],
+    ["results"],
+    ["forfeits"],
+    ["followups"],
+    ["standings", "night_config", "result_tables"],
+    ["round_data", "ratings", "prize_plans", "pair_names"],
+]
+
+
+def test_the_night_services_import_downwards_only() -> None:
+    graph = import_graph(module_level_only=False)
+    assert sorted(n for layer in LAYERS for n in layer) == sorted(CHECKED)
+    upward = {}
+    for i, layer in enumerate(LAYERS):
+        below = {n for lower in LAYERS[i + 1 :] for n in lower}
+        for name in layer:
+            wrong = (graph[name] & set(CHECKED)) - below
+            if wrong:
+                upward[name] = sorted(wrong)
+    assert upward == {}

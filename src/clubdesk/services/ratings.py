@@ -4,15 +4,20 @@
 
 from __future__ import annotations
 
+import json
+import time as _time
+import weakref
+from collections.abc import Callable
 from datetime import date, datetime, time
 from typing import Any
 
-from sqlalchemy import and_, delete, func, or_, select
+from sqlalchemy import Engine, and_, delete, func, or_, select
 from sqlalchemy.orm import Session
 
 from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
+from clubdesk.models.club import Setting
 from clubdesk.models.event import EntrantMember, Event
 from clubdesk.models.member import Member
 from clubdesk.models.result import Match, RatingEntry
@@ -96,9 +101,11 @@ def _rated_since(s: Session, since: RateKey | None) -> list[tuple[RatedMatch, in
     return out
 
 
-def _rerate(s: Session, cut: int | None, since: RateKey | None) -> None:
-    """Delete the history from row ``cut`` on (nothing when None) and rate every match from ``since``
-    (all when None) again, each member starting from his state just before."""
+def _begin(
+    s: Session, cut: int | None, since: RateKey | None
+) -> tuple[dict[str, RatingState], list[tuple[RatedMatch, int]]]:
+    """The first step of a re-rating: each member's state just before his first match from ``since`` on,
+    and those matches in rating order; the history from row ``cut`` on (nothing when None) is deleted."""
     tail: list[Any] = []
     if cut is not None:
         tail = list(
@@ -140,9 +147,17 @@ def _rerate(s: Session, cut: int | None, since: RateKey | None) -> None:
             select(Member).where(Member.id.in_([m for m in missing if str(m) not in initial]))
         ):
             initial[str(mem.id)] = RatingState(mem.rating, mem.rating_experience, mem.rating_experience)
-    book = rate_matches([rm for rm, _e in matches], initial)
-    event_of = {rm.match_id: e for rm, e in matches}
-    counts: dict[str, tuple[int, int]] = {k: (v.matches, v.experience) for k, v in initial.items()}
+    return initial, matches
+
+
+def _rate_part(
+    s: Session, part: list[tuple[RatedMatch, int]], states: dict[str, RatingState], touched: set[str]
+) -> dict[str, RatingState]:
+    """Rate ``part`` (in order) from ``states``, write its history rows and the members' ratings (of the
+    members it rates, and of ``touched``); returns the states after it."""
+    book = rate_matches([rm for rm, _e in part], states)
+    event_of = {rm.match_id: e for rm, e in part}
+    counts: dict[str, tuple[int, int]] = {k: (v.matches, v.experience) for k, v in states.items()}
     for ch in book.changes:
         mb, xb = counts.get(ch.member, (0, 0))
         s.add(
@@ -162,28 +177,34 @@ def _rerate(s: Session, cut: int | None, since: RateKey | None) -> None:
             )
         )
         counts[ch.member] = (mb + 1, xb + ch.match_length)
-    states = book.states
-    if states:
-        for mem in s.scalars(select(Member).where(Member.id.in_([int(k) for k in states]))):
-            mem.rating = round(states[str(mem.id)].rating, 4)
+        touched.add(ch.member)
+    after = book.states
+    if touched:
+        for mem in s.scalars(select(Member).where(Member.id.in_([int(k) for k in touched]))):
+            if str(mem.id) in after:
+                mem.rating = round(after[str(mem.id)].rating, 4)
+    return dict(after)
+
+
+def _rerate(s: Session, cut: int | None, since: RateKey | None) -> None:
+    """Delete the history from row ``cut`` on (nothing when None) and rate every match from ``since``
+    (all when None) again, each member starting from his state just before."""
+    initial, matches = _begin(s, cut, since)
+    _rate_part(s, matches, initial, set(initial))
 
 
 def recompute_ratings(s: Session) -> None:
     """Rule T12c: every rated match again in order. Each member starts from his rating before his first
     ClubDesk match; ``rating_experience`` of the register counts as matches already finished (it decides
-    the newcomer boost)."""
+    the newcomer boost). A background re-rating under way is covered by it, and stops."""
     s.flush()
     _rerate(s, s.scalar(select(func.min(RatingEntry.id))), None)
+    _set_pending(s, None)
 
 
-def rerate_from(s: Session, m: Match) -> None:
-    """Rule T12c after a change to match ``m``: only the matches from it on are rated again (from its
-    old place in the order when it moved or is no longer rated). A result of the latest round re-rates
-    that match alone."""
-    s.flush()
-    if s.scalar(select(RatingEntry.id).where(RatingEntry.played_on.is_(None)).limit(1)) is not None:
-        recompute_ratings(s)  # history written before 0011_speed without its days: once in full
-        return
+def _change_span(s: Session, m: Match) -> tuple[int | None, RateKey] | None:
+    """Where a change to match ``m`` cuts the history: (first history row to re-rate or None, first match
+    key to rate again); None when ``m`` was rated neither before nor now."""
     cuts: list[int] = []
     keys: list[RateKey] = []
     old = s.execute(
@@ -216,8 +237,176 @@ def rerate_from(s: Session, m: Match) -> None:
             cuts.append(nxt[0])
             keys.append((nxt[1], nxt[2]))
     if not keys:
+        return None
+    return (min(cuts) if cuts else None), min(keys)
+
+
+def rerate_from(s: Session, m: Match, *, defer: bool = True) -> None:
+    """Rule T12c after a change to match ``m``: only the matches from it on are rated again (from its
+    old place in the order when it moved or is no longer rated). A result of the latest round re-rates
+    that match alone.
+
+    Issue 22: when the window re-rates in the background (:func:`rerate_in_background`) and more than
+    :data:`BACKGROUND_AFTER` rated matches follow the change, or a background re-rating is already under
+    way, the change is only noted (:func:`pending`) and :func:`catch_up` does the work, from the earliest
+    changed match. ``defer=False`` (the correction preview) always re-rates here."""
+    s.flush()
+    if s.scalar(select(RatingEntry.id).where(RatingEntry.played_on.is_(None)).limit(1)) is not None:
+        recompute_ratings(s)  # history written before 0011_speed without its days: once in full
+        return
+    span = _change_span(s, m)
+    if span is None:
         return  # neither rated before nor now: no rating changes
-    _rerate(s, min(cuts) if cuts else None, min(keys))
+    cut, since = span
+    waiting = _pending(s)
+    background = defer and _in_background(s)
+    if waiting is not None:
+        cut, since = _merged(waiting, cut, since)
+        if background:
+            _note(s, cut, since)  # the running re-rating starts again from the earliest change
+            return
+    elif background and cut is not None and _following(s, cut) > BACKGROUND_AFTER:
+        _note(s, cut, since)
+        return
+    _rerate(s, cut, since)
+    if waiting is not None and defer:
+        _set_pending(s, None)  # done here in full (no window to do it in the background)
+
+
+# ------------------------------------------------------------------------------ background re-rating
+# Issue 22: a correction of an old tavla match re-rates every rated match after it. With more than a
+# handful of them the window saves the correction at once and re-rates in a worker thread (plain values
+# only: the database, numbers and rating states), in short transactions, with progress in the status
+# bar; a second correction meanwhile starts it again from the earliest changed match. What is still to
+# do is kept in the settings row ``ratings.pending`` (so a re-rating cut short by closing the window
+# goes on at the next start): {"cut": first history row to delete or null, "since": [day, match id],
+# "generation": bumped by every change noted}. The command line re-rates at once (no window).
+PENDING_KEY = "ratings.pending"
+BACKGROUND_AFTER = 50  # rated matches after the changed one re-rated at once; more go to the background
+CHUNK = 100  # matches per transaction of the background re-rating (about 0.05 s here)
+PAUSE = 0.12  # s between two of them: the window's own transactions (BEGIN IMMEDIATE) get their turn
+
+_BACKGROUND: weakref.WeakSet[Engine] = weakref.WeakSet()
+
+
+def rerate_in_background(db: Database, on: bool = True) -> None:
+    """The window re-rates long corrections of ``db`` in the background (it runs :func:`catch_up`)."""
+    if on:
+        _BACKGROUND.add(db.engine)
+    else:
+        _BACKGROUND.discard(db.engine)
+
+
+def _in_background(s: Session) -> bool:
+    bind = s.get_bind()
+    return isinstance(bind, Engine) and bind in _BACKGROUND
+
+
+def _following(s: Session, cut: int) -> int:
+    """The rated matches from history row ``cut`` on (two rows per match)."""
+    rows = s.scalar(select(func.count()).select_from(RatingEntry).where(RatingEntry.id >= cut)) or 0
+    return int(rows) // 2
+
+
+def _pending(s: Session) -> dict[str, Any] | None:
+    row = s.get(Setting, PENDING_KEY)
+    if row is None:
+        return None
+    data: dict[str, Any] = json.loads(row.value)
+    return data
+
+
+def _set_pending(s: Session, data: dict[str, Any] | None) -> None:
+    row = s.get(Setting, PENDING_KEY)
+    if data is None:
+        if row is not None:
+            s.delete(row)
+        return
+    value = json.dumps(data)
+    if row is None:
+        s.add(Setting(key=PENDING_KEY, value=value))
+    else:
+        row.value = value
+
+
+def _key_of(raw: Any) -> RateKey:
+    return date.fromisoformat(str(raw[0])), int(raw[1])
+
+
+def _merged(waiting: dict[str, Any], cut: int | None, since: RateKey) -> tuple[int | None, RateKey]:
+    cuts = [c for c in (waiting.get("cut"), cut) if c is not None]
+    return (min(cuts) if cuts else None), min(since, _key_of(waiting["since"]))
+
+
+def _note(s: Session, cut: int | None, since: RateKey) -> None:
+    waiting = _pending(s)
+    generation = 0
+    if waiting is not None:
+        cut, since = _merged(waiting, cut, since)
+        generation = int(waiting.get("generation", 0)) + 1
+    _set_pending(s, {"cut": cut, "since": [since[0].isoformat(), since[1]], "generation": generation})
+
+
+def pending(db: Database) -> bool:
+    """True while a re-rating waits for (or runs in) the background."""
+    with db.read_session() as s:
+        return s.get(Setting, PENDING_KEY) is not None
+
+
+def catch_up(
+    db: Database,
+    progress: Callable[[int, int], None] | None = None,
+    *,
+    chunk: int = CHUNK,
+    stop: Callable[[], bool] | None = None,
+    pause: float = PAUSE,
+) -> int:
+    """Do the re-rating :func:`rerate_from` noted (run by the window's worker thread; safe to call when
+        nothing waits). Short transactions of ``chunk`` matches, each checking that no other change was noted
+        meanwhile (else it starts again from the earliest changed match). ``stop()`` true: it stops between
+    two parts (what is left waits in the database). Returns the matches re-rated."""
+    done = 0
+    while True:
+        with db.session() as s:
+            waiting = _pending(s)
+            if waiting is None:
+                return done
+            generation = waiting.get("generation", 0)
+            cut = waiting.get("cut")
+            states, matches = _begin(s, None if cut is None else int(cut), _key_of(waiting["since"]))
+            touched = set(states)
+            if not matches:
+                _rate_part(s, [], states, touched)
+                _set_pending(s, None)
+                return done
+            _set_pending(s, {**waiting, "cut": None})  # the history from the cut on is gone now
+        total = len(matches)
+        start = 0
+        restarted = False
+        while start < total:
+            if stop is not None and stop():
+                return done
+            part = matches[start : start + chunk]
+            with db.session() as s:
+                now = _pending(s)
+                if now is None or now.get("generation", 0) != generation:
+                    restarted = True  # another correction (or a full re-rating) came meanwhile
+                    break
+                states = _rate_part(s, part, states, touched)
+                touched = set()
+                start += len(part)
+                if start < total:
+                    nxt = match_order_key(matches[start][0])
+                    _set_pending(s, {**now, "cut": None, "since": [nxt[0].isoformat(), nxt[1]]})
+                else:
+                    _set_pending(s, None)
+            done += len(part)
+            if progress is not None:
+                progress(start, total)
+            if start < total:
+                _time.sleep(pause)
+        if not restarted:
+            return done
 
 
 def rating_history(db: Database, number: str) -> list[dict[str, Any]]:

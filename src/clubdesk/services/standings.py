@@ -533,7 +533,7 @@ def correction_preview(
                 m.winner = int(winner) if winner else None
                 m.status, m.kind = "confirmed", "played"
                 s.flush()
-                rerate_from(s, m)
+                rerate_from(s, m, defer=False)  # the preview shows the new ratings at once
                 after = {x.number: x.rating for x in (ma[0], mb[0])}
                 nested.rollback()
                 ratings = {
