@@ -76,3 +76,32 @@ def test_a_short_tail_is_re_rated_at_once_even_with_a_window(tmp_path: Path) -> 
     assert not RT.pending(db)  # 20 later matches: no background work
     assert ratings_now(db) == full_recompute(db)
     RT.rerate_in_background(db, False)
+
+
+def test_one_window_re_rates_at_a_time_and_a_stopped_one_leaves_the_rest_waiting(tmp_path: Path) -> None:
+    """Two desks' windows on one club: the second finds the work claimed and leaves it; a window that
+    closes half-way leaves the rest in the database for the next one, which finishes it."""
+    db = open_db(tmp_path)
+    lg = tavla_league(db, MATCHES)
+    RT.rerate_in_background(db)
+    RS.set_score(db, REF, lg, 1, 1, (0, 5), confirm=True, override="score misread")
+    other: list[int] = []
+
+    def first(done: int, total: int) -> None:
+        if not other:
+            other.append(RT.catch_up(db, pause=0))  # the other desk's window, meanwhile
+
+    calls: list[int] = []
+
+    def closing() -> bool:
+        calls.append(1)
+        return len(calls) > 3  # the window closes after three parts
+
+    part = RT.catch_up(db, first, chunk=50, pause=0, stop=closing)
+    assert other == [0]  # claimed: the other window did nothing
+    assert part == 150 and RT.pending(db)  # three parts done, the rest waits
+    rest = RT.catch_up(db, chunk=50, pause=0)  # the next start picks it up at once (nobody claims it)
+    assert rest == MATCHES - 150
+    assert not RT.pending(db)
+    assert ratings_now(db) == full_recompute(db)
+    RT.rerate_in_background(db, False)

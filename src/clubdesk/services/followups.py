@@ -16,6 +16,7 @@ ends the event when it was the last; a tavla result re-rates from that match on.
 
 from __future__ import annotations
 
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from clubdesk.i18n import _
@@ -54,8 +55,32 @@ def after_change(s: Session, ev: Event, changed: Match | None = None) -> None:
     if family == "tavla":
         RT.rerate_from(s, changed)
     n = R.night(s, ev)
-    if final or n.finished_at is not None or ev.status == "finished":
+    if n.finished_at is not None or ev.status == "finished" or (final and _may_be_over(s, ev)):
         ST.finish_if_over(s, ev)
+
+
+def _may_be_over(s: Session, ev: Event) -> bool:
+    """``standings.is_over``'s tests that need no standings, in three indexed queries: every table of
+    the event has a final result, its latest round is not a proposal, and a Swiss event has played its
+    rounds. When they fail the event cannot be over, and an event that never finished has no places or
+    prizes to take back, so the standings are not built (issue 22: a result in a 20,000-match league)."""
+    open_table = s.scalar(
+        select(Match.id).where(Match.event_id == ev.id, Match.status.not_in(R.FINAL_STATUSES)).limit(1)
+    )
+    if open_table is not None:
+        return False
+    last = s.scalar(
+        select(Round.status).where(Round.event_id == ev.id).order_by(Round.number.desc()).limit(1)
+    )
+    if last == "proposed":
+        return False
+    if ev.format in (*F.ELIMINATION, "lives", "open-round-robin", *F.ROUND_ROBIN):
+        return True  # their end depends on the results: is_over decides
+    # a Swiss event (is_over's last case) is over only after its number of regular rounds
+    regular = s.scalar(
+        select(func.count()).select_from(Round).where(Round.event_id == ev.id, Round.kind == "regular")
+    )
+    return ev.rounds is not None and int(regular or 0) >= ev.rounds
 
 
 def check_bracket(s: Session, ev: Event) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import time as _time
+import uuid
 import weakref
 from collections.abc import Callable
 from datetime import date, datetime, time
@@ -284,6 +285,7 @@ def rerate_from(s: Session, m: Match, *, defer: bool = True) -> None:
 PENDING_KEY = "ratings.pending"
 BACKGROUND_AFTER = 50  # rated matches after the changed one re-rated at once; more go to the background
 CHUNK = 100  # matches per transaction of the background re-rating (about 0.05 s here)
+STALE_AFTER = 60  # s without progress after which another window takes the re-rating over
 PAUSE = 0.12  # s between two of them: the window's own transactions (BEGIN IMMEDIATE) get their turn
 
 _BACKGROUND: weakref.WeakSet[Engine] = weakref.WeakSet()
@@ -309,7 +311,8 @@ def _following(s: Session, cut: int) -> int:
 
 
 def _pending(s: Session) -> dict[str, Any] | None:
-    row = s.get(Setting, PENDING_KEY)
+    # FOR UPDATE on a club server (two desks note or re-rate at once); SQLite's BEGIN IMMEDIATE serialises
+    row = s.get(Setting, PENDING_KEY, with_for_update=True)
     if row is None:
         return None
     data: dict[str, Any] = json.loads(row.value)
@@ -344,7 +347,18 @@ def _note(s: Session, cut: int | None, since: RateKey) -> None:
     if waiting is not None:
         cut, since = _merged(waiting, cut, since)
         generation = int(waiting.get("generation", 0)) + 1
-    _set_pending(s, {"cut": cut, "since": [since[0].isoformat(), since[1]], "generation": generation})
+    _set_pending(
+        s,
+        {**(waiting or {}), "cut": cut, "since": [since[0].isoformat(), since[1]], "generation": generation},
+    )
+
+
+def _claimed_elsewhere(waiting: dict[str, Any], me: str) -> bool:
+    """Another worker (another desk's window) re-rates and showed progress lately."""
+    worker, beat = waiting.get("worker"), waiting.get("beat")
+    if worker in (None, me) or not beat:
+        return False
+    return (utcnow() - datetime.fromisoformat(str(beat))).total_seconds() < STALE_AFTER
 
 
 def pending(db: Database) -> bool:
@@ -362,15 +376,19 @@ def catch_up(
     pause: float = PAUSE,
 ) -> int:
     """Do the re-rating :func:`rerate_from` noted (run by the window's worker thread; safe to call when
-        nothing waits). Short transactions of ``chunk`` matches, each checking that no other change was noted
-        meanwhile (else it starts again from the earliest changed match). ``stop()`` true: it stops between
-    two parts (what is left waits in the database). Returns the matches re-rated."""
+    nothing waits). Short transactions of ``chunk`` matches, each checking that no other change was noted
+    meanwhile (else it starts again from the earliest changed match). One worker at a time: it claims the
+    noted work (another desk's window takes it over only after :data:`STALE_AFTER` seconds without
+    progress). ``stop()`` true: it stops between two parts (what is left waits in the database for the
+    next start). Returns the matches re-rated."""
     done = 0
+    me = uuid.uuid4().hex
     while True:
         with db.session() as s:
             waiting = _pending(s)
-            if waiting is None:
-                return done
+            if waiting is None or _claimed_elsewhere(waiting, me):
+                return done  # nothing to do, or another desk's window is doing it
+            waiting = {**waiting, "worker": me, "beat": utcnow().isoformat()}
             generation = waiting.get("generation", 0)
             cut = waiting.get("cut")
             states, matches = _begin(s, None if cut is None else int(cut), _key_of(waiting["since"]))
@@ -385,13 +403,20 @@ def catch_up(
         restarted = False
         while start < total:
             if stop is not None and stop():
+                with db.session() as s:  # the rest waits, claimed by nobody
+                    now = _pending(s)
+                    if now is not None and now.get("worker") == me:
+                        _set_pending(s, {**now, "worker": None})
                 return done
             part = matches[start : start + chunk]
             with db.session() as s:
                 now = _pending(s)
-                if now is None or now.get("generation", 0) != generation:
-                    restarted = True  # another correction (or a full re-rating) came meanwhile
+                if now is None or now.get("worker") != me:
+                    return done  # done by a full re-rating, or taken over by another desk
+                if now.get("generation", 0) != generation:
+                    restarted = True  # another correction came meanwhile: again from the earliest
                     break
+                now = {**now, "beat": utcnow().isoformat()}
                 states = _rate_part(s, part, states, touched)
                 touched = set()
                 start += len(part)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 
-from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QThreadPool, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar
 
 from clubdesk.db import Database
@@ -45,7 +45,7 @@ class RatingsCatchUp(QObject):
         state.databaseChanged.connect(self._database_changed)
         app = QCoreApplication.instance()
         if app is not None:
-            app.aboutToQuit.connect(self._stop.set)  # the rest waits in the database for the next start
+            app.aboutToQuit.connect(self._quit)  # the rest waits in the database for the next start
         QTimer.singleShot(0, self.check)  # a re-rating cut short when the window closed goes on
 
     def running(self) -> bool:
@@ -93,7 +93,8 @@ class RatingsCatchUp(QObject):
             )
         self.state.dataChanged.emit(AREA)  # the ratings screens reload
         self.done.emit(n)
-        self.check()  # a correction at the very end
+        if n:
+            self.check()  # a correction at the very end (0: nothing left, or another desk re-rates)
 
     def _failed(self, exc: object) -> None:
         self._worker = None
@@ -109,6 +110,13 @@ class RatingsCatchUp(QObject):
     def _database_changed(self, db: Database) -> None:
         RT.rerate_in_background(db)
         QTimer.singleShot(0, self.check)
+
+    def _quit(self) -> None:
+        """The window closes: the worker stops after the part it is doing (at most a few tenths of a
+        second); what is left is kept in the database and done at the next start."""
+        self._stop.set()
+        if self._worker is not None:
+            QThreadPool.globalInstance().waitForDone(5000)
 
     def _show(self, on: bool) -> None:
         self.label.setVisible(on)
