@@ -2,93 +2,24 @@
 internal entrant ids or club keys ("no. 1 73 plays no. 4 69", "same club (club2)"), and worked out again
 for a pairing changed by hand in the wizard.
 
-The engines explain with ids (they are pure and know no names). :func:`named` runs an explainer on the same
-entrants with each id and club key replaced by a token that sorts exactly as the id does (so the engine's
-rank order, which breaks ties by id, is unchanged), then writes the names in for the tokens.
+The naming itself is :mod:`clubdesk.services.pair_names` (``rounds`` builds on it when it proposes a
+round); the explanation of a proposed round edited by hand is ``rounds.explain_in``. Every old name stays
+importable from here (issue 22: no import cycle between ``rounds`` and this module).
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Mapping, Sequence
-
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+from collections.abc import Sequence
 
 from clubdesk.db import Database
-from clubdesk.models.club import Club
-from clubdesk.models.event import Event
-from clubdesk.pairing import Entrant, explain_lives, explain_swiss
-from clubdesk.services import formats as F
 from clubdesk.services import rounds as R
-from clubdesk.standings.tiebreaks import PointsScheme
-
-Pairs = Sequence[tuple[str, str | None]]
-ID_MARK = "\x01"  # lower than any character of an id: a token sorts exactly as its id does
-CLUB_MARK = "\x02"
-
-
-def club_names(s: Session) -> dict[str, str]:
-    """The field's club keys ("club<id>", ``rounds.the_field``) to the clubs' names."""
-    return {f"club{cid}": name for cid, name in s.execute(select(Club.id, Club.name)).all()}
-
-
-def named(
-    explain: Callable[..., list[str]],
-    entrants: Sequence[Entrant],
-    pairs: Pairs,
-    names: Mapping[str, str],
-    clubs: Mapping[str, str],
-    **options: object,
-) -> list[str]:
-    """``explain(entrants, pairs, **options)`` with names written in for ids and club keys."""
-
-    def tok(e: str) -> str:
-        return f"{ID_MARK}{e}{ID_MARK}"
-
-    def ctok(c: str | None) -> str | None:
-        return None if c is None else f"{CLUB_MARK}{c}{CLUB_MARK}"
-
-    ents = [
-        dataclasses.replace(
-            e, id=tok(e.id), club=ctok(e.club), opponents=frozenset(tok(o) for o in e.opponents)
-        )
-        for e in entrants
-    ]
-    tpairs = [(tok(a), None if b is None else tok(b)) for a, b in pairs]
-    lines = explain(ents, tpairs, **options)
-    out: list[str] = []
-    for line in lines:
-        for e in entrants:
-            line = line.replace(tok(e.id), names.get(e.id, e.id))
-        for e in entrants:
-            if e.club is not None:
-                line = line.replace(str(ctok(e.club)), clubs.get(e.club, e.club))
-        out.append(line.replace(ID_MARK, "").replace(CLUB_MARK, ""))
-    return out
-
-
-def explain_round(
-    s: Session,
-    ev: Event,
-    number: int,
-    fld: F.Field,
-    played: Sequence[F.Played],
-    scheme: PointsScheme,
-    pairs: Pairs,
-    names: Mapping[str, str],
-    lives: int | None = None,
-) -> list[str] | None:
-    """The explanation of a Swiss or lives round's pairs, in names; None for the other formats."""
-    fmt = ev.format
-    clubs = club_names(s)
-    if fmt == "lives":
-        ents = F.pairing_entrants(fld, played, scheme, lives=lives)
-        return named(explain_lives, ents, pairs, names, clubs)
-    if fmt == "swiss":
-        ents = F.pairing_entrants(fld, played, scheme)
-        return named(explain_swiss, ents, pairs, names, clubs, club_protection=number == 1)
-    return None
+from clubdesk.services.pair_names import CLUB_MARK as CLUB_MARK
+from clubdesk.services.pair_names import ID_MARK as ID_MARK
+from clubdesk.services.pair_names import Pairs as Pairs
+from clubdesk.services.pair_names import club_names as club_names
+from clubdesk.services.pair_names import explain_round as explain_round
+from clubdesk.services.pair_names import named as named
+from clubdesk.services.rounds import explain_in
 
 
 def explain_pairing(db: Database, event_id: int, pairs: Sequence[tuple[int, int | None]]) -> list[str] | None:
@@ -96,27 +27,3 @@ def explain_pairing(db: Database, event_id: int, pairs: Sequence[tuple[int, int 
     names; None when the format's explanation cannot be worked out again (brackets, fixed schedules)."""
     with db.session() as s:
         return explain_in(s, R.get_event(s, event_id), pairs)
-
-
-def explain_in(s: Session, ev: Event, pairs: Sequence[tuple[int, int | None]]) -> list[str] | None:
-    """:func:`explain_pairing` inside an open session (``rounds.set_tables`` stores it after an edit)."""
-    if ev.format not in ("swiss", "lives"):
-        return None
-    n = R.night(s, ev)
-    rounds = R.rounds_of(s, ev.id)
-    number = rounds[-1].number if rounds and rounds[-1].status == "proposed" else len(rounds) + 1
-    played = [p for p in R.played_matches(s, ev) if p.round < number]
-    family, _params = R.params_of(ev)
-    scheme = F.points_scheme(family, n.encounter_games)
-    names = {str(k): v for k, v in R.entrant_names(s, ev.id).items()}
-    spairs = [(str(a), None if b is None else str(b)) for a, b in pairs]
-    paired = {e for p in spairs for e in p if e is not None}
-    full = R.the_field(s, ev, number)
-    if not paired <= set(full.ids):
-        return None
-    # the field as the round was paired: who is in the pairs (a requested bye sits out, T4e)
-    fld = F.Field(tuple(e for e in full.ids if e in paired), full.ratings, full.clubs)
-    try:
-        return explain_round(s, ev, number, fld, played, scheme, spairs, names, lives=n.lives)
-    except (KeyError, ValueError):
-        return None

@@ -26,6 +26,7 @@ from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
 from clubdesk.services import standings as ST
 from clubdesk.services.base import Actor, ServiceError, audit
+from clubdesk.services.followups import after_change
 
 #: preset -> parameter -> (the reading before issue 29, the rule, what the parameter means)
 READINGS: dict[str, dict[str, tuple[object, str, str]]] = {
@@ -312,7 +313,7 @@ def apply_readings(
             # rule T10: a played table's result changes only by a referee's decision
             R.require_referee(actor, _("change the scores of played tables"))
             # round states, brackets, ratings, final places, season points and prizes follow the new scores
-            RS.after_change(s, ev)
+            after_change(s, ev)
         audit(
             s,
             actor,

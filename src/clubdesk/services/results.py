@@ -1,21 +1,20 @@
 """Results per table: entries (hand by hand, game by game) saved one by one as the source of truth, or the
-final score only; two-side confirmation (G13, E6, T8c) and referee approval or dispute; forfeits (G15, T3b,
-T9a, T9b); the round lock (T10) with the referee's written override; recomputation after every change.
+final score only; two-side confirmation (G13, E6, T8c) and referee approval or dispute; captains, scorers,
+substitutes and seats (E6, E7b); the round lock (T10) with the referee's written override. Forfeits are
+:mod:`clubdesk.services.forfeits`; what follows each change is :mod:`clubdesk.services.followups`.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database, is_server
-from clubdesk.games import EntryError
+from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
 from clubdesk.models.event import Event
@@ -23,176 +22,33 @@ from clubdesk.models.member import Member
 from clubdesk.models.result import Match, ResultEntry, Substitution
 from clubdesk.models.round import Round
 from clubdesk.services import formats as F
-from clubdesk.services import rounds as R
-from clubdesk.services.base import Actor, Role, ServiceError
+from clubdesk.services import round_data as R
+from clubdesk.services.base import Actor, ServiceError
 
-
-@dataclass(frozen=True)
-class TableResult:
-    table: int
-    score: tuple[int, int]
-    points: tuple[int, int] | None
-    status: str
-    finished: bool
-    winner: int | None
-    entries: int
-
-    def as_json(self) -> dict[str, Any]:
-        return {"table": self.table, "score": [self.score[0], self.score[1]], "status": self.status}
-
-
-def match_snapshot(m: Match) -> dict[str, Any]:
-    """A table's result as the audit log records it before and after a change."""
-    return {
-        "status": m.status,
-        "kind": m.kind,
-        "score": [m.score_a, m.score_b],
-        "points": [m.points_a, m.points_b],
-        "winner": m.winner,
-        "scorer": m.scorer,
-        "counter": m.counter,
-    }
-
-
-def _result(s: Session, m: Match) -> TableResult:
-    count = s.scalar(select(func.count()).select_from(ResultEntry).where(ResultEntry.match_id == m.id)) or 0
-    return TableResult(
-        m.table_no,
-        (m.score_a, m.score_b),
-        None if m.points_a is None or m.points_b is None else (m.points_a, m.points_b),
-        m.status,
-        m.finished,
-        m.winner,
-        int(count),
-    )
-
-
-def match_entries(s: Session, m: Match) -> dict[int, list[dict[str, Any]]]:
-    """A table's sheet: the stored entries of each game, in order."""
-    out: dict[int, list[dict[str, Any]]] = {}
-    s.flush()  # as the ORM query did (autoflush): entries added in this transaction are read back
-    rows = s.execute(  # plain rows, not ORM objects: a long match is read on every hand (issue 27)
-        select(ResultEntry.game_no, ResultEntry.data)
-        .where(ResultEntry.match_id == m.id)
-        .order_by(ResultEntry.game_no, ResultEntry.seq)
-    )
-    for game_no, data in rows:
-        out.setdefault(game_no, []).append(json.loads(data))
-    return out
-
-
-def changed_elsewhere(m: Match) -> ServiceError:
-    """Issue 25: the refusal of a change to a table that another desk changed since this desk read it."""
-    from clubdesk.timefmt import local_text
-
-    return ServiceError(
-        "changed-elsewhere",
-        _(
-            "Table {t} was changed meanwhile by {who} at {when}; nothing was saved. "
-            "The screen shows the table as it is now."
-        ).format(t=m.table_no, who=m.changed_by or "?", when=local_text(m.changed_at, "%H:%M:%S") or "?"),
-        table=m.table_no,
-        version=m.version,
-    )
-
-
-def check_version(m: Match, expected_version: int | None) -> None:
-    if expected_version is not None and expected_version != m.version:
-        raise changed_elsewhere(m)
-
-
-def _open_table(
-    s: Session,
-    actor: Actor,
-    ev: Event,
-    round_no: int,
-    table_no: int,
-    override: str | None,
-    expected_version: int | None = None,
-    check: Callable[[Session, Event, Round, Match], None] | None = None,
-) -> tuple[Round, Match]:
-    rnd, m = R.find_table(s, ev, round_no, table_no)
-    if is_server(s):  # issue 25: one desk at a time changes a table; the next reads what it wrote
-        s.refresh(m, with_for_update=True)
-    if check is not None:  # the caller's own refusals first (add_entry's ``check``)
-        check(s, ev, rnd, m)
-    check_version(m, expected_version)
-    if rnd.status == "proposed":
-        raise ServiceError("round-not-published", _("Round {r} is not published yet.").format(r=round_no))
-    if m.side_b is None:
-        raise ServiceError(
-            "bye-table", _("Table {t} is a bye: it has no result to enter.").format(t=table_no)
-        )
-    check_lock(actor, m, override)
-    return rnd, m
-
-
-def check_lock(actor: Actor, m: Match, override: str | None) -> None:
-    """Rule T10: once the next round has started, a result no longer changes, except by the referee's
-    override with a written reason."""
-    if not m.locked:
-        return
-    if override is None or not override.strip():
-        raise ServiceError(
-            "locked",
-            _(
-                "Round {r} is locked: the next round has started (rule T10). "
-                "A referee can override it with a written reason."
-            ).format(r=m.round_no),
-        )
-    if actor.role is not Role.REFEREE:
-        raise ServiceError("referee-only", _("Only a referee can override a locked result."))
-
-
-def _apply_outcome(m: Match, oc: F.Outcome) -> None:
-    m.score_a, m.score_b = oc.score
-    m.points_a, m.points_b = (None, None) if oc.points is None else oc.points
-    m.finished = oc.finished
-    m.winner = None if oc.winner is None else (m.side_a if oc.winner == 0 else m.side_b)
-
+# issue 22: what follows a change is ``followups``; forfeits and the shared table pieces have their own
+# modules. Every old name stays importable from here.
+from clubdesk.services.followups import after_change as after_change
+from clubdesk.services.followups import check_bracket as check_bracket
+from clubdesk.services.forfeits import apply_forfeit as apply_forfeit
+from clubdesk.services.forfeits import decide_late_notice as decide_late_notice
+from clubdesk.services.forfeits import forfeit as forfeit
+from clubdesk.services.forfeits import late_notice as late_notice
+from clubdesk.services.result_tables import TableResult as TableResult
+from clubdesk.services.result_tables import _apply_outcome as _apply_outcome
+from clubdesk.services.result_tables import _mark_in_play as _mark_in_play
+from clubdesk.services.result_tables import _open_table as _open_table
+from clubdesk.services.result_tables import _result as _result
+from clubdesk.services.result_tables import changed_elsewhere as changed_elsewhere
+from clubdesk.services.result_tables import check_lock as check_lock
+from clubdesk.services.result_tables import check_version as check_version
+from clubdesk.services.result_tables import match_entries as match_entries
+from clubdesk.services.result_tables import match_params as match_params
+from clubdesk.services.result_tables import match_snapshot as match_snapshot
+from clubdesk.services.result_tables import recompute_from_entries as recompute_from_entries
+from clubdesk.services.result_tables import referee_confirms as referee_confirms
+from clubdesk.services.result_tables import reset_confirmation as reset_confirmation
 
 apply_outcome = _apply_outcome  # the score, points, finished and winner of an outcome, onto the match
-
-
-def reset_confirmation(m: Match) -> None:
-    """A changed result needs approving again: the scorer's and counter's initials are cleared."""
-    m.scorer = ""
-    m.counter = ""
-    m.confirmed_at = None
-
-
-def match_params(ev: Event, m: Match) -> dict[str, Any]:
-    """The ruleset parameters of a table's match: the event's, with the round's match length (T8a)."""
-    _family, params = R.params_of(ev)
-    if m.match_length:
-        params = {**params, "match_length": m.match_length}
-    return params
-
-
-def referee_confirms(m: Match, actor: Actor) -> None:
-    """The referee's result is the official one: confirmed, in his name, now."""
-    m.status = "confirmed"
-    m.referee = actor.name
-    m.confirmed_at = utcnow()
-
-
-def recompute_from_entries(s: Session, ev: Event, m: Match, games: dict[int, list[dict[str, Any]]]) -> None:
-    """The table's score, points, winner and status as the rules engine computes them from ``games``
-    (an entry the engine refuses is the service's refusal)."""
-    n = R.night(s, ev)
-    params = match_params(ev, m)
-    try:
-        oc = F.outcome_from_entries(ev.ruleset, params, games, encounter_games=n.encounter_games)
-    except EntryError as exc:
-        raise F.entry_error_to_service(exc) from exc
-    _apply_outcome(m, oc)
-    m.kind = "played"
-    m.status = "pending" if oc.finished else ("in_play" if games else "waiting")
-
-
-def _mark_in_play(rnd: Round) -> None:
-    if rnd.status == "published":
-        rnd.status = "in_play"
 
 
 def add_entry(
@@ -646,193 +502,6 @@ def referee_decision(
         return _result(s, m)
 
 
-def apply_forfeit(
-    s: Session, actor: Actor, ev: Event, m: Match, absent_side: int, *, reason: str, kind: str = "absent"
-) -> None:
-    n = R.night(s, ev)
-    family, params = R.params_of(ev)
-    oc = F.forfeit_outcome(
-        family, params, 1 - absent_side, match_length=m.match_length, encounter_games=n.encounter_games
-    )
-    before = match_snapshot(m)
-    _apply_outcome(m, oc)
-    m.kind = "forfeit"
-    referee_confirms(m, actor)
-    m.note = reason
-    R.audit_match(
-        s,
-        actor,
-        "forfeit",
-        ev,
-        m,
-        before=before,
-        after={**match_snapshot(m), "absent_side": absent_side, "why": kind},
-        reason=reason,
-    )
-
-
-def forfeit(
-    db: Database,
-    actor: Actor,
-    event_id: int,
-    round_no: int,
-    table_no: int,
-    absent_side: int,
-    *,
-    excuse: str | None = None,
-    now: datetime | None = None,
-    override: str | None = None,
-    expected_version: int | None = None,
-) -> TableResult:
-    """Rules G15, T3b, T9a: after the table-call time plus the waiting time (10 minutes, a parameter) the
-    absent side loses by forfeit (tavla: match length–0; dominoes: the match awarded). An accepted excuse
-    is recorded instead and the match postponed (G15, G20). ``expected_version`` as for :func:`confirm`
-    (issue 25: no forfeit for a table where another desk has just entered a result)."""
-    if absent_side not in (0, 1):
-        raise ServiceError("bad-side", _("A side is 0 (home) or 1."))
-    with db.session() as s:
-        ev = R.get_event(s, event_id)
-        rnd, m = _open_table(s, actor, ev, round_no, table_no, override, expected_version)
-        if m.status == "confirmed" and override is None:
-            raise ServiceError(
-                "already-confirmed", _("Table {t} already has a confirmed result.").format(t=table_no)
-            )
-        now = now or R.local_now()
-        if excuse:
-            before = match_snapshot(m)
-            m.excuse = excuse
-            m.status = "postponed"
-            R.audit_match(
-                s,
-                actor,
-                "excuse",
-                ev,
-                m,
-                before=before,
-                after={**match_snapshot(m), "side": absent_side},
-                reason=excuse,
-            )
-            return _result(s, m)
-        if m.late_notice_by and m.late_notice_side == absent_side and m.status != "postponed":
-            # rule G15: a notice of lateness suspends the automatic walkover; the referee decides
-            at = m.late_notice_at.strftime("%H:%M") if m.late_notice_at else ""
-            raise ServiceError(
-                "late-notice",
-                _(
-                    "{who} gave notice at {at} that side {side} is late: no automatic walkover, "
-                    "the referee decides (rule G15)."
-                ).format(who=m.late_notice_by, at=at, side=absent_side),
-            )
-        due, rule = R.forfeit_deadline(s, ev, rnd)
-        due = due or now
-        if now < due and m.status != "postponed":
-            if rule == "G15":
-                start = rnd.start_at or rnd.call_at or due
-                msg = _(
-                    "Table {t}: the match starts at {s}; sides must be present by {d}, a walkover is "
-                    "possible from then (rule G15)."
-                ).format(t=table_no, s=start.strftime("%H:%M"), d=due.strftime("%H:%M"))
-            else:
-                call = rnd.call_at or rnd.published_at or now
-                msg = _("Table {t} was called at {c}; a forfeit is possible from {d} (rule T3b).").format(
-                    t=table_no, c=call.strftime("%H:%M"), d=due.strftime("%H:%M")
-                )
-            raise ServiceError("too-early", msg)
-        apply_forfeit(s, actor, ev, m, absent_side, reason=override or _("absent at the table call"))
-        after_change(s, ev, m)
-        return _result(s, m)
-
-
-def late_notice(
-    db: Database,
-    actor: Actor,
-    event_id: int,
-    round_no: int,
-    table_no: int,
-    side: int,
-    given_by: str,
-    *,
-    now: datetime | None = None,
-) -> TableResult:
-    """Rule G15: a notice (keterangan) that side ``side`` will be late, given at the desk by ``given_by``;
-    recorded with the time and audited. It suspends the automatic walkover: the referee decides
-    (:func:`decide_late_notice`)."""
-    if side not in (0, 1):
-        raise ServiceError("bad-side", _("A side is 0 (home) or 1."))
-    if not given_by.strip():
-        raise ServiceError("notice-by-required", _("Write who gave the notice of lateness."))
-    with db.session() as s:
-        ev = R.get_event(s, event_id)
-        _rnd, m = _open_table(s, actor, ev, round_no, table_no, None)
-        if m.status in R.FINAL_STATUSES:
-            raise ServiceError(
-                "already-confirmed", _("Table {t} already has a confirmed result.").format(t=table_no)
-            )
-        before = match_snapshot(m)
-        m.late_notice_by = given_by.strip()[:80]
-        m.late_notice_side = side
-        m.late_notice_at = now or R.local_now()
-        R.audit_match(
-            s,
-            actor,
-            "late-notice",
-            ev,
-            m,
-            before=before,
-            after={
-                **match_snapshot(m),
-                "side": side,
-                "given_by": m.late_notice_by,
-                "at": m.late_notice_at.isoformat(timespec="minutes"),
-            },
-            reason=given_by,
-        )
-        return _result(s, m)
-
-
-def decide_late_notice(
-    db: Database,
-    actor: Actor,
-    event_id: int,
-    round_no: int,
-    table_no: int,
-    *,
-    walkover: bool,
-    reason: str,
-    now: datetime | None = None,
-) -> TableResult:
-    """Rule G15: the referee's decision on a side that gave notice of lateness: the walkover after all
-    (``walkover``), or the match waits for it. Referee only, with a written reason; recorded and audited."""
-    if actor.role is not Role.REFEREE:
-        raise ServiceError("referee-only", _("Only the referee decides on a notice of lateness (rule G15)."))
-    if not reason.strip():
-        raise ServiceError("reason-required", _("Write the reason for the decision."))
-    with db.session() as s:
-        ev = R.get_event(s, event_id)
-        _rnd, m = _open_table(s, actor, ev, round_no, table_no, None)
-        if not m.late_notice_by or m.late_notice_side is None:
-            raise ServiceError("no-late-notice", _("Table {t} has no notice of lateness.").format(t=table_no))
-        if m.status in R.FINAL_STATUSES:
-            raise ServiceError(
-                "already-confirmed", _("Table {t} already has a confirmed result.").format(t=table_no)
-            )
-        side = m.late_notice_side
-        R.audit_match(
-            s,
-            actor,
-            "late-decision",
-            ev,
-            m,
-            before=match_snapshot(m),
-            after={**match_snapshot(m), "side": side, "walkover": walkover},
-            reason=reason,
-        )
-        if walkover:
-            apply_forfeit(s, actor, ev, m, side, reason=reason, kind="late")
-            after_change(s, ev, m)
-        return _result(s, m)
-
-
 def substitute(
     db: Database,
     actor: Actor,
@@ -913,66 +582,6 @@ def _seats_for(s: Session, ev: Event, m: Match, game_no: int) -> list[str]:
 
 
 # ------------------------------------------------------------------------------------------ downstream
-def after_change(s: Session, ev: Event, changed: Match | None = None) -> None:
-    """After every change: round states, ratings of tavla members, and when the event ends its places,
-    season points and prizes. With the ``changed`` match the work is in proportion to the change
-    (issue 22): a hand in play touches nothing else (the round, the standings and the event cannot
-    change while the table is open), and ratings move forward from that match only."""
-    s.flush()
-    if ev.format in F.ELIMINATION:
-        check_bracket(s, ev)
-    from clubdesk.services import standings as ST
-
-    family, _p = R.params_of(ev)
-    if changed is None:
-        for rnd in R.rounds_of(s, ev.id):
-            if rnd.kind != "deadline":
-                R.round_closed_check(s, ev, rnd)
-        if family == "tavla":
-            ST.recompute_ratings(s)
-        ST.finish_if_over(s, ev)
-        return
-    final = changed.status in R.FINAL_STATUSES
-    rnd = s.get(Round, changed.round_id)
-    if rnd is not None and rnd.kind != "deadline" and (final or rnd.status == "closed"):
-        R.round_closed_check(s, ev, rnd)
-    if family == "tavla":
-        ST.rerate_from(s, changed)
-    n = R.night(s, ev)
-    if final or n.finished_at is not None or ev.status == "finished":
-        ST.finish_if_over(s, ev)
-
-
-def check_bracket(s: Session, ev: Event) -> None:
-    """Rules T10, T4c, T4d: a correction (a referee's override) that changes who goes through is refused
-    when the bracket has moved on: a later table already published with the old winner would be wrong.
-    The refusal names that table; correct or discard it first. Nothing is written."""
-    st = R.state_of(R.night(s, ev))
-    if "bracket" not in st:
-        return
-    from clubdesk.pairing.elimination import Bracket
-
-    br = Bracket.from_data({**st["bracket"], "results": []})
-    tables = R.matches_of(s, ev.id)
-    for m in sorted(tables, key=lambda x: (x.round_no, x.ref)):
-        if m.ref and m.winner is not None and m.finished:  # a finished sheet awaiting approval counts
-            try:
-                br = br.record(m.ref, str(m.winner))
-            except ValueError:
-                continue  # reported below through the table's sides
-    for m in tables:
-        if not m.ref or m.side_b is None:
-            continue
-        if {str(m.side_a), str(m.side_b)} != set(br.sides(m.ref)):
-            raise ServiceError(
-                "bracket-advanced",
-                _(
-                    "This change alters who plays round {r} table {t} ({ref}), already published; "
-                    "the bracket cannot go back (rule T10)."
-                ).format(r=m.round_no, t=m.table_no, ref=m.ref),
-                round=m.round_no,
-                table=m.table_no,
-            )
 
 
 def sheet_games(entries: Any) -> dict[int, list[Any]]:

@@ -1,5 +1,6 @@
-"""Rounds of a competition night: propose (seeded), throw away, publish (tables, call time), lock (T10),
-postpone (G20), withdrawal (T9b) and the open league's deadline (BC3).
+"""Rounds of a competition night: propose (seeded), edit by hand, throw away, publish (tables, call time),
+take back, lock (T10) and postpone (G20). Withdrawal (T9b) and the open league's deadline (BC3) are
+:mod:`clubdesk.services.forfeits`, the night settings :mod:`clubdesk.services.night_config`.
 
 Every function is one transaction and writes an audit row with the event, round and table set.
 """
@@ -8,8 +9,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -17,206 +18,75 @@ from sqlalchemy.orm import Session
 
 from clubdesk.db import Database, lock_event
 from clubdesk.i18n import _
+from clubdesk.models.audit import AuditEntry
 from clubdesk.models.base import utcnow
 from clubdesk.models.event import Entrant, EntrantMember, Event
 from clubdesk.models.member import Member
-from clubdesk.models.result import Match
+from clubdesk.models.result import Match, ResultEntry
 from clubdesk.models.round import EventNight, Round
 from clubdesk.pairing import PairingImpossible, explain_lives, explain_swiss, verify_pairing
 from clubdesk.pairing.league import OpenLeague
 from clubdesk.services import formats as F
 from clubdesk.services.base import Actor, Role, ServiceError, audit
+from clubdesk.services.followups import after_change
+from clubdesk.services.forfeits import apply_forfeit
 
-FINAL_STATUSES = ("confirmed", "bye")
-BYE_FORMATS = ("swiss", "lives", "open-round-robin")  # a requested bye (T4e, T4g, league)
-DONE_STATUSES = ("confirmed", "bye", "postponed")
-
-
-# ------------------------------------------------------------------------------------------ plain views
-@dataclass(frozen=True)
-class TableView:
-    table: int
-    sides: tuple[int, int | None]
-    names: tuple[str, str | None]
-    status: str
-    kind: str
-    score: tuple[int, int]
-    points: tuple[int, int] | None
-    winner: int | None
-    ref: str
-    locked: bool
-    scorer: str
-    counter: str
-    match_length: int | None
-    seats: dict[str, Any] | None
-    version: int = 0  # issue 25: the match version this view was read at (give it back when changing)
-
-
-@dataclass(frozen=True)
-class RoundView:
-    event: int
-    round: int
-    status: str
-    kind: str
-    seed: int
-    call_at: datetime | None
-    tables: tuple[TableView, ...]
-    explanations: tuple[str, ...]
-    start_at: datetime | None = None  # rule G15: the match start
-    forfeit_due: datetime | None = None  # from this time an absent side can be forfeited (G15 / T3b)
-    forfeit_rule: str = ""  # "G15" (before the start) or "T3b" (after the table call)
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "round": self.round,
-            "tables": [{"table": t.table, "sides": [t.sides[0], t.sides[1]]} for t in self.tables],
-        }
-
-
-# ------------------------------------------------------------------------------------------ loading
-def get_event(s: Session, event_id: int) -> Event:
-    ev = s.get(Event, event_id)
-    if ev is None:
-        raise ServiceError("no-such-event", _("There is no event {id}.").format(id=event_id), event=event_id)
-    return ev
-
-
-def night(s: Session, ev: Event) -> EventNight:
-    n = s.get(EventNight, ev.id)
-    if n is None:
-        n = EventNight(
-            event_id=ev.id,
-            result_mode="entries",
-            tiebreaks="",
-            lives=2,
-            call_minutes=ev.arrival_deadline_minutes or 10,
-            encounter_games=2 if ev.entry_type == "team" and ev.ruleset == "domino-es" else 0,
-            state="{}",
-            prize_plan="{}",
-            season_scale="{}",
-        )
-        s.add(n)
-        s.flush()
-    return n
+# issue 22: the rounds' and tables' reads and views (``round_data``), the night settings (``night_config``),
+# forfeits, withdrawal and the league deadline (``forfeits``) and the standings' reads of the results
+# (``standings``) have their own modules; every old name stays importable from here.
+from clubdesk.services.forfeits import league_deadline as league_deadline
+from clubdesk.services.forfeits import withdraw_from_play as withdraw_from_play
+from clubdesk.services.night_config import EVENT_KEYS as EVENT_KEYS
+from clubdesk.services.night_config import LIMITS as LIMITS
+from clubdesk.services.night_config import LOCKED_WHEN_FINISHED as LOCKED_WHEN_FINISHED
+from clubdesk.services.night_config import LOCKED_WHILE_RUNNING as LOCKED_WHILE_RUNNING
+from clubdesk.services.night_config import SETTING_KEYS as SETTING_KEYS
+from clubdesk.services.night_config import _check_limits as _check_limits
+from clubdesk.services.night_config import _check_money_settings as _check_money_settings
+from clubdesk.services.night_config import _plain as _plain
+from clubdesk.services.night_config import _same_setting as _same_setting
+from clubdesk.services.night_config import _setting_locks as _setting_locks
+from clubdesk.services.night_config import _tiebreak_text as _tiebreak_text
+from clubdesk.services.night_config import configure as configure
+from clubdesk.services.night_config import night_settings as night_settings
+from clubdesk.services.night_config import request_bye as request_bye
+from clubdesk.services.night_config import requested_byes as requested_byes
+from clubdesk.services.night_config import setting_locks as setting_locks
+from clubdesk.services.pair_names import club_names, explain_round, named
+from clubdesk.services.round_data import BYE_FORMATS as BYE_FORMATS
+from clubdesk.services.round_data import DONE_STATUSES as DONE_STATUSES
+from clubdesk.services.round_data import FINAL_STATUSES as FINAL_STATUSES
+from clubdesk.services.round_data import RoundView as RoundView
+from clubdesk.services.round_data import TableView as TableView
+from clubdesk.services.round_data import _withdrawn_ids as _withdrawn_ids
+from clubdesk.services.round_data import audit_match as audit_match
+from clubdesk.services.round_data import default_event as default_event
+from clubdesk.services.round_data import disqualified_ids as disqualified_ids
+from clubdesk.services.round_data import entrant_members as entrant_members
+from clubdesk.services.round_data import entrant_names as entrant_names
+from clubdesk.services.round_data import find_round as find_round
+from clubdesk.services.round_data import find_table as find_table
+from clubdesk.services.round_data import forfeit_deadline as forfeit_deadline
+from clubdesk.services.round_data import get_event as get_event
+from clubdesk.services.round_data import get_round as get_round
+from clubdesk.services.round_data import local_now as local_now
+from clubdesk.services.round_data import match_length_for as match_length_for
+from clubdesk.services.round_data import matches_of as matches_of
+from clubdesk.services.round_data import night as night
+from clubdesk.services.round_data import params_of as params_of
+from clubdesk.services.round_data import require_referee as require_referee
+from clubdesk.services.round_data import round_closed_check as round_closed_check
+from clubdesk.services.round_data import rounds_of as rounds_of
+from clubdesk.services.round_data import state_of as state_of
+from clubdesk.services.round_data import table_view as table_view
+from clubdesk.services.round_data import view as view
+from clubdesk.services.standings import compute_standings
+from clubdesk.services.standings import played_matches as played_matches
+from clubdesk.services.standings import standing_ids as standing_ids
+from clubdesk.services.table_entry import drop_tokens, ensure_in
 
 
-def state_of(n: EventNight) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(n.state or "{}")
-    return data
-
-
-def params_of(ev: Event) -> tuple[str, dict[str, Any]]:
-    overrides = json.loads(ev.ruleset_overrides or "{}")
-    if ev.target:
-        overrides.setdefault("target", ev.target)
-    return F.ruleset_params(ev.ruleset, overrides)
-
-
-def match_length_for(ev: Event, round_no: int) -> int | None:
-    """Rule T8a: the match length of each round (the last one given goes on)."""
-    family, params = params_of(ev)
-    if family != "tavla":
-        return None
-    lengths = [int(x) for x in json.loads(ev.match_lengths or "[]")]
-    if lengths:
-        return lengths[min(round_no, len(lengths)) - 1]
-    return int(params.get("match_length", 5))
-
-
-def rounds_of(s: Session, event_id: int) -> list[Round]:
-    return list(s.scalars(select(Round).where(Round.event_id == event_id).order_by(Round.number)))
-
-
-def matches_of(s: Session, event_id: int, round_id: int | None = None) -> list[Match]:
-    q = select(Match).where(Match.event_id == event_id)
-    if round_id is not None:
-        q = q.where(Match.round_id == round_id)
-    return list(s.scalars(q.order_by(Match.round_no, Match.table_no)))
-
-
-def entrant_names(s: Session, event_id: int) -> dict[int, str]:
-    return {e.id: e.name for e in s.scalars(select(Entrant).where(Entrant.event_id == event_id))}
-
-
-def played_matches(s: Session, ev: Event) -> list[F.Played]:
-    """Final tables (confirmed results, forfeits, byes) and latecomers' missed rounds as zero-point byes.
-    Row tuples, not ORM objects (issue 22: a 20,000-match league)."""
-    out: list[F.Played] = []
-    seen: dict[int, set[int]] = {}
-    published = set(
-        s.scalars(select(Round.number).where(Round.event_id == ev.id, Round.status != "proposed"))
-    )
-    rows = s.execute(
-        select(
-            Match.round_no,
-            Match.side_a,
-            Match.side_b,
-            Match.status,
-            Match.kind,
-            Match.score_a,
-            Match.score_b,
-            Match.points_a,
-            Match.points_b,
-            Match.winner,
-            Match.ref,
-        )
-        .where(Match.event_id == ev.id)
-        .order_by(Match.round_no, Match.table_no)
-    )
-    for rno, a, b, status, kind, sa, sb, pa, pb, winner, ref in rows:
-        seen.setdefault(rno, set()).update({a, *([b] if b else [])})
-        if status not in FINAL_STATUSES or rno not in published:
-            continue  # a proposed round's bye is not final until the round is published
-        out.append(
-            F.Played(
-                rno,
-                str(a),
-                None if b is None else str(b),
-                kind,
-                sa,
-                sb,
-                pa,
-                pb,
-                None if winner is None else str(winner),
-                ref,
-            )
-        )
-    # rule T3a (desk issue): a latecomer's rounds before joining are zero-point byes
-    if ev.format in ("swiss", "lives", "open-round-robin"):
-        for e in s.scalars(select(Entrant).where(Entrant.event_id == ev.id)):
-            if e.joins_from_round:
-                for r in sorted(published):
-                    if r < e.joins_from_round and e.id not in seen.get(r, set()):
-                        out.append(F.Played(r, str(e.id), None, "zero-bye"))
-    return out
-
-
-def standing_ids(s: Session, ev: Event) -> list[str]:
-    """Everybody who has played or been drawn (withdrawn entrants keep their results, T9b). Set-based:
-    two queries whatever the field (issue 22)."""
-    drawn = set(s.scalars(select(Match.side_a).where(Match.event_id == ev.id)))
-    drawn |= set(s.scalars(select(Match.side_b).where(Match.event_id == ev.id, Match.side_b.is_not(None))))
-    ids: list[str] = []
-    for eid, status, checked_in in s.execute(
-        select(Entrant.id, Entrant.status, Entrant.checked_in_at)
-        .where(Entrant.event_id == ev.id)
-        .order_by(Entrant.id)
-    ):
-        if eid in drawn or (status == "registered" and checked_in is not None):
-            ids.append(str(eid))
-    return ids
-
-
-def entrant_members(s: Session, entrant_id: int) -> list[Member]:
-    rows = s.scalars(
-        select(Member)
-        .join(EntrantMember, EntrantMember.member_id == Member.id)
-        .where(EntrantMember.entrant_id == entrant_id, EntrantMember.left_at.is_(None))
-        .order_by(EntrantMember.id)
-    )
-    return list(rows)
-
-
+# ------------------------------------------------------------------------------------------ the field
 def the_field(s: Session, ev: Event, round_no: int) -> F.Field:
     """Rule T3a: registered and checked in; latecomers from their first round; withdrawn ones are out.
     The players of every entrant in one query (issue 22: no query per entrant)."""
@@ -246,389 +116,6 @@ def the_field(s: Session, ev: Event, round_no: int) -> F.Field:
         club_ids = {c for _r, c in members}
         clubs[str(e.id)] = f"club{club_ids.pop()}" if len(club_ids) == 1 and None not in club_ids else None
     return F.Field(tuple(ids), ratings, clubs)
-
-
-def find_round(s: Session, ev: Event, number: int) -> Round:
-    rnd = s.scalar(select(Round).where(Round.event_id == ev.id, Round.number == number))
-    if rnd is None:
-        raise ServiceError("no-such-round", _("Event {e} has no round {r}.").format(e=ev.id, r=number))
-    return rnd
-
-
-def find_table(s: Session, ev: Event, round_no: int, table_no: int) -> tuple[Round, Match]:
-    rnd = find_round(s, ev, round_no)
-    m = s.scalar(select(Match).where(Match.round_id == rnd.id, Match.table_no == table_no))
-    if m is None:
-        raise ServiceError(
-            "no-such-table",
-            _("Round {r} has no table {t}.").format(r=round_no, t=table_no),
-            round=round_no,
-            table=table_no,
-        )
-    return rnd, m
-
-
-def table_view(m: Match, names: dict[int, str]) -> TableView:
-    return TableView(
-        m.table_no,
-        (m.side_a, m.side_b),
-        (names.get(m.side_a, str(m.side_a)), None if m.side_b is None else names.get(m.side_b)),
-        m.status,
-        m.kind,
-        (m.score_a, m.score_b),
-        None if m.points_a is None or m.points_b is None else (m.points_a, m.points_b),
-        m.winner,
-        m.ref,
-        m.locked,
-        m.scorer,
-        m.counter,
-        m.match_length,
-        json.loads(m.seats) if m.seats else None,
-        m.version or 0,
-    )
-
-
-def forfeit_deadline(s: Session, ev: Event, rnd: Round) -> tuple[datetime | None, str]:
-    """When an absent side can be forfeited, and the rule that says so.
-
-    The ruleset's ``forfeit_from`` says what the night's waiting time counts from: ``"start"`` (rule G15,
-    gaple: present N minutes *before* the match starts, so the deadline is start - N; without a recorded
-    start time the table call is the start) or ``"call"`` (rule T3b, tavla: N minutes *after* the table
-    call). N is the night's ``call_minutes`` (default 10)."""
-    n = night(s, ev)
-    _family, params = params_of(ev)
-    minutes = timedelta(minutes=n.call_minutes)
-    if params.get("forfeit_from", "call") == "start":
-        base = rnd.start_at or rnd.call_at or rnd.published_at
-        return (base - minutes if base else None), "G15"
-    base = rnd.call_at or rnd.published_at
-    return (base + minutes if base else None), "T3b"
-
-
-def view(s: Session, ev: Event, rnd: Round) -> RoundView:
-    names = entrant_names(s, ev.id)
-    due, rule = forfeit_deadline(s, ev, rnd) if rnd.status != "proposed" else (None, "")
-    return RoundView(
-        ev.id,
-        rnd.number,
-        rnd.status,
-        rnd.kind,
-        rnd.seed,
-        rnd.call_at,
-        tuple(table_view(m, names) for m in matches_of(s, ev.id, rnd.id)),
-        tuple(json.loads(rnd.explanations or "[]")),
-        rnd.start_at,
-        due,
-        rule,
-    )
-
-
-def get_round(db: Database, event_id: int, round_no: int | None = None) -> RoundView:
-    """A round (the latest when ``round_no`` is None)."""
-    with db.session() as s:
-        ev = get_event(s, event_id)
-        rounds = rounds_of(s, ev.id)
-        if not rounds:
-            raise ServiceError("no-round", _("Event {e} has no round yet.").format(e=ev.id))
-        rnd = rounds[-1] if round_no is None else find_round(s, ev, round_no)
-        return view(s, ev, rnd)
-
-
-def default_event(db: Database) -> int | None:
-    """The event a night screen opens on: the running event whose latest round was published most
-    recently; None when no event is running with a published round (the screen then shows its first)."""
-    with db.session() as s:
-        row = s.execute(
-            select(Round.event_id)
-            .join(Event, Event.id == Round.event_id)
-            .where(Event.status == "running", Round.published_at.is_not(None))
-            .order_by(Round.published_at.desc(), Round.id.desc())
-            .limit(1)
-        ).first()
-        return None if row is None else int(row[0])
-
-
-# ------------------------------------------------------------------------------------------ settings
-SETTING_KEYS: tuple[str, ...] = (
-    "result_mode",
-    "tiebreaks",
-    "lives",
-    "call_minutes",
-    "encounter_games",
-    "deadline",
-    "prize_plan",
-    "season_scale",
-    "requested_bye",
-    "season",  # the event's season name (T12d), kept on the event
-    "coefficient_class",  # the event's class in the season scale (T12d), kept on the event
-)
-# Issue 21: a change of these would alter the results already played, so they stay as they are once the
-# event has a published round (tie-break order T12b, lives T4g, games per encounter E7b, the worth of a
-# requested bye) ...
-LOCKED_WHILE_RUNNING: tuple[str, ...] = ("tiebreaks", "lives", "encounter_games", "requested_bye")
-# ... and these once the event is finished: the prizes (T13) and season points (T12d) are given out then.
-LOCKED_WHEN_FINISHED: tuple[str, ...] = ("prize_plan", "season_scale", "season", "coefficient_class")
-EVENT_KEYS: tuple[str, ...] = ("season", "coefficient_class")  # kept on the event, not its night
-LIMITS: dict[str, tuple[int, int]] = {"lives": (1, 20), "call_minutes": (0, 240), "encounter_games": (0, 20)}
-
-
-def _setting_locks(s: Session, ev: Event, n: EventNight | None) -> dict[str, str]:
-    """Setting -> why it can no longer change (issue 21); settings not named may change."""
-    finished = ev.status == "finished" or (n is not None and n.finished_at is not None)
-    if finished:
-        reason = _("The event is finished: its prizes and season points are given out, so they stay.")
-        return {k: reason for k in SETTING_KEYS if k not in ("call_minutes", "result_mode", "deadline")}
-    published = s.scalar(select(Round.id).where(Round.event_id == ev.id, Round.status != "proposed").limit(1))
-    if published is None and ev.status != "running":
-        return {}
-    reason = _(
-        "The event is running: the tie-break order, lives, games per encounter and the worth of a "
-        "requested bye would change results already played, so they stay as they are."
-    )
-    return {k: reason for k in LOCKED_WHILE_RUNNING}
-
-
-def setting_locks(db: Database, event_id: int) -> dict[str, str]:
-    """The night settings that can no longer change, each with the reason (the screen shows them)."""
-    with db.session() as s:
-        ev = get_event(s, event_id)
-        return _setting_locks(s, ev, s.get(EventNight, ev.id))
-
-
-def _tiebreak_text(value: Any) -> str:
-    """The tie-break order as stored ("PTS,IAV,GAV,BH"; "" = the preset's); unknown or repeated codes
-    are refused (rule T12b: the order is the event's, from the codes the standings know)."""
-    from clubdesk.standings.tiebreaks import TIEBREAK_CODES
-
-    items = value.split(",") if isinstance(value, str) else list(value)
-    codes = [str(c).strip().upper() for c in items if str(c).strip()]
-    for c in codes:
-        if c not in TIEBREAK_CODES:
-            raise ServiceError(
-                "bad-setting",
-                _("Unknown tie-break {code}; choose from {codes}.").format(
-                    code=c, codes=", ".join(TIEBREAK_CODES)
-                ),
-                field="tiebreaks",
-            )
-    twice = sorted({c for c in codes if codes.count(c) > 1})
-    if twice:
-        raise ServiceError(
-            "bad-setting",
-            _("Tie-break {code} is listed twice.").format(code=twice[0]),
-            field="tiebreaks",
-        )
-    return ",".join(codes)
-
-
-def _check_limits(settings: dict[str, Any]) -> None:
-    for key, (low, high) in LIMITS.items():
-        if key not in settings:
-            continue
-        value = settings[key]
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            messages = {
-                "lives": _("Lives are a whole number from {a} to {b} (rule T4g)."),
-                "call_minutes": _("The waiting time is {a} to {b} minutes (rules T3b, G15)."),
-                "encounter_games": _("Games per encounter are {a} to {b}; 0 is one game (rule E7b)."),
-            }
-            raise ServiceError("bad-setting", messages[key].format(a=low, b=high), field=key)
-
-
-def configure(db: Database, actor: Actor, event_id: int, **settings: Any) -> dict[str, Any]:
-    """Night settings: result_mode (entries/score), tiebreaks ("PTS,IAV,GAV,BH"), lives (T4g),
-    call_minutes (T3b, G15), encounter_games (E7b), deadline (BC3), prize_plan, season_scale (JSON),
-    requested_bye, and the event's season name and coefficient class (T12d).
-
-    Issue 21: a setting that would alter results already played is refused once the event runs (and the
-    prize plan and season settings once it is finished), unless it keeps its value; a refusal names the
-    setting (``field``) and writes nothing."""
-    allowed = set(SETTING_KEYS)
-    bad = sorted(set(settings) - allowed)
-    if bad:
-        raise ServiceError("bad-setting", _("Unknown setting: {k}.").format(k=", ".join(bad)))
-    if settings.get("result_mode", "entries") not in ("entries", "score"):
-        raise ServiceError(
-            "bad-setting", _("Results are entered as 'entries' or 'score'."), field="result_mode"
-        )
-    settings = dict(settings)
-    if "tiebreaks" in settings:
-        settings["tiebreaks"] = _tiebreak_text(settings["tiebreaks"])
-    _check_limits(settings)
-    for key in EVENT_KEYS:
-        if key in settings:
-            settings[key] = str(settings[key] or "").strip()
-            if len(settings[key]) > 40:
-                raise ServiceError("bad-setting", _("At most 40 characters."), field=key)
-    with db.session() as s:
-        ev = get_event(s, event_id)
-        on_event = {k: settings.pop(k) for k in EVENT_KEYS if k in settings}
-        stored = s.get(EventNight, ev.id)
-        checked = dict(settings)
-        if "coefficient_class" in on_event and "season_scale" not in checked and stored is not None:
-            checked["season_scale"] = stored.season_scale  # the new class must be in the stored scale
-        _check_money_settings(ev, checked, on_event.get("coefficient_class"))
-        locks = _setting_locks(s, ev, stored)
-        n = night(s, ev)
-        st = state_of(n)
-        bye_kind = settings.pop("requested_bye", None)
-        current: dict[str, Any] = {k: getattr(n, k) for k in settings}
-        current |= {k: getattr(ev, k) for k in on_event}
-        if bye_kind is not None:
-            current["requested_bye"] = st.get("requested_bye", "zero-bye")
-        wanted = {**settings, **on_event, **({} if bye_kind is None else {"requested_bye": bye_kind})}
-        for k, v in wanted.items():
-            if k in locks and not _same_setting(k, current[k], v):
-                raise ServiceError("setting-locked", locks[k], field=k)
-        before = {k: _plain(getattr(n, k)) for k in settings}
-        before |= {k: getattr(ev, k) for k in on_event}
-        for k, v in settings.items():
-            setattr(
-                n, k, json.dumps(v) if k in ("prize_plan", "season_scale") and not isinstance(v, str) else v
-            )
-        for k, v in on_event.items():
-            setattr(ev, k, v)
-        if bye_kind is not None:  # what a requested bye is worth (kept in the night's state)
-            if bye_kind not in F.REQUESTED_BYE_KINDS:
-                raise ServiceError(
-                    "bad-setting",
-                    _("A requested bye is a zero-bye, half-bye or full-bye, not {k}.").format(k=bye_kind),
-                    field="requested_bye",
-                )
-            before["requested_bye"] = st.get("requested_bye", "zero-bye")
-            n.state = json.dumps({**st, "requested_bye": bye_kind})
-            settings["requested_bye"] = bye_kind
-        audit(
-            s,
-            actor,
-            "configure",
-            "event_night",
-            ev.id,
-            before=before,
-            after={k: _plain(v) for k, v in {**settings, **on_event}.items()},
-            event_id=ev.id,
-        )
-        out = {k: _plain(getattr(n, k)) for k in allowed if k not in ("requested_bye", *EVENT_KEYS)}
-        return {
-            **out,
-            "requested_bye": state_of(n).get("requested_bye", "zero-bye"),
-            "season": ev.season,
-            "coefficient_class": ev.coefficient_class,
-        }
-
-
-def _same_setting(key: str, old: Any, new: Any) -> bool:
-    """Whether a setting keeps its value (JSON plans compared as data, tie-breaks as codes)."""
-    if key in ("prize_plan", "season_scale"):
-        a = json.loads(old or "{}") if isinstance(old, str) or old is None else old
-        b = json.loads(new or "{}") if isinstance(new, str) or new is None else new
-        return bool(a == b)
-    if key == "tiebreaks":
-        return _tiebreak_text(old or "") == _tiebreak_text(new or "")
-    return bool(old == new)
-
-
-def night_settings(db: Database, event_id: int) -> dict[str, Any]:
-    """The event night's settings as plain values (what ``night-config`` writes): result_mode
-    ("entries"/"score"), tiebreaks, lives (T4g), call_minutes (T3b, G15), encounter_games (E7b), deadline
-    (BC3), prize_plan and season_scale (JSON text), requested_bye (the kind of a requested bye)."""
-    with db.session() as s:
-        ev = get_event(s, event_id)
-        n = s.get(EventNight, ev.id)
-        if n is None:  # not configured yet: the defaults night() would store, nothing written
-            n = EventNight(
-                event_id=ev.id,
-                result_mode="entries",
-                tiebreaks="",
-                lives=2,
-                call_minutes=ev.arrival_deadline_minutes or 10,
-                encounter_games=2 if ev.entry_type == "team" and ev.ruleset == "domino-es" else 0,
-                state="{}",
-                prize_plan="{}",
-                season_scale="{}",
-            )
-        return {
-            "result_mode": n.result_mode,
-            "tiebreaks": n.tiebreaks,
-            "lives": n.lives,
-            "call_minutes": n.call_minutes,
-            "encounter_games": n.encounter_games,
-            "deadline": n.deadline,
-            "prize_plan": n.prize_plan,
-            "season_scale": n.season_scale,
-            "requested_bye": str(state_of(n).get("requested_bye", "zero-bye")),
-            "season": ev.season,
-            "coefficient_class": ev.coefficient_class,
-        }
-
-
-# ------------------------------------------------------------------------------------------ requested byes
-def requested_byes(db: Database, event_id: int) -> dict[int, int]:
-    """Entrants who asked for a bye: entrant -> round number."""
-    with db.session() as s:
-        ev = get_event(s, event_id)
-        n = s.get(EventNight, ev.id)
-        asked = state_of(n).get("requested_byes", {}) if n is not None else {}
-        return {int(k): int(v) for k, v in asked.items()}
-
-
-def request_bye(
-    db: Database, actor: Actor, event_id: int, entrant_id: int, *, cancel: bool = False
-) -> dict[int, int]:
-    """An entrant asks not to be paired in the next round (Swiss T4e, lives T4g, open league): the pairing
-    leaves him out and he gets a requested bye, worth zero points unless the event set ``requested_bye``
-    to "half-bye" or "full-bye" (night-config). ``cancel`` withdraws the request. Returns every request."""
-    with db.session() as s:
-        ev = get_event(s, event_id)
-        if ev.format not in BYE_FORMATS:
-            raise ServiceError(
-                "no-requested-bye",
-                _("A bye can be requested in a Swiss, lives or open league event, not in a {f}.").format(
-                    f=ev.format
-                ),
-            )
-        ent = s.get(Entrant, entrant_id)
-        if ent is None or ent.event_id != ev.id:
-            raise ServiceError(
-                "no-such-entrant", _("Entrant {id} is not in this event.").format(id=entrant_id)
-            )
-        if ent.status != "registered":
-            raise ServiceError(
-                "not-playing",
-                _("{name} is not playing in this event ({s}).").format(name=ent.name, s=ent.status),
-            )
-        n = night(s, ev)
-        if n.finished_at is not None:
-            raise ServiceError("event-finished", _("The event is finished."))
-        rounds = rounds_of(s, ev.id)
-        if rounds and rounds[-1].status == "proposed":
-            raise ServiceError(
-                "round-proposed",
-                _("Round {r} is already proposed: throw it away first, then record the bye.").format(
-                    r=rounds[-1].number
-                ),
-            )
-        number = rounds[-1].number + 1 if rounds else 1
-        st = state_of(n)
-        asked = {str(k): int(v) for k, v in st.get("requested_byes", {}).items() if int(v) >= number}
-        before = dict(asked)
-        if cancel:
-            asked.pop(str(ent.id), None)
-        else:
-            asked[str(ent.id)] = number
-        n.state = json.dumps({**st, "requested_byes": asked})
-        audit(
-            s,
-            actor,
-            "cancel-bye" if cancel else "request-bye",
-            "entrant",
-            ent.id,
-            before=before,
-            after=asked,
-            event_id=ev.id,
-            round_no=number,
-        )
-        return {int(k): v for k, v in asked.items()}
 
 
 # ------------------------------------------------------------------------------------------ manual tables
@@ -679,9 +166,7 @@ def set_tables(
         else:
             forced = _check_edit(s, ev, n, new, names, actor, force_reason)
             if {frozenset(p) for p in new} != set(refs):  # pairs changed by hand: explained again (issue 20)
-                from clubdesk.services import explain as EX
-
-                lines = EX.explain_in(s, ev, new)
+                lines = explain_in(s, ev, new)
                 if lines is not None:
                     kept_lines = json.loads(rnd.explanations or "[]")[len(paired) :]  # the requested byes
                     rnd.explanations = json.dumps([*lines, *kept_lines], ensure_ascii=False)
@@ -756,43 +241,6 @@ def _check_edit(
     )
 
 
-def _check_money_settings(ev: Event, settings: dict[str, Any], new_class: str | None = None) -> None:
-    """A prize plan (T13) or season scale (T12d) is checked when it is set, not when the event ends;
-    ``new_class`` is the coefficient class being set with it (else the event's). A refusal names its
-    field."""
-    from clubdesk.services.standings import prize_plan_from, season_scale_from
-    from clubdesk.standings.prizes import PrizeError
-    from clubdesk.standings.season import SeasonError
-
-    for key in ("prize_plan", "season_scale"):
-        if key not in settings:
-            continue
-        try:
-            if key == "prize_plan":
-                prize_plan_from(settings[key], ev.currency)
-                continue
-            scale = season_scale_from(settings[key])
-        except (PrizeError, SeasonError) as exc:
-            raise ServiceError("bad-setting", exc.message or exc.code, field=key) from exc
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise ServiceError(
-                "bad-setting",
-                _("The prize plan or season scale is not well formed: {e}").format(e=exc),
-                field=key,
-            ) from exc
-        klass = ev.coefficient_class if new_class is None else new_class
-        if scale is not None and klass and klass not in scale.coefficients:
-            raise ServiceError(
-                "bad-setting",
-                _("The season scale has no coefficient for this event's class {c}.").format(c=klass),
-                field="coefficient_class",
-            )
-
-
-def _plain(v: Any) -> Any:
-    return v.isoformat() if isinstance(v, datetime) else v
-
-
 # ------------------------------------------------------------------------------------------ propose
 def _open_tables(s: Session, ev: Event) -> list[Match]:
     return [m for m in matches_of(s, ev.id) if m.status not in DONE_STATUSES]
@@ -808,8 +256,6 @@ def _total_rounds(ev: Event, st: dict[str, Any]) -> int | None:
 
 def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = None) -> RoundView:
     """Propose the next round from the event's format (nothing is final until published)."""
-    from clubdesk.services import explain as EX  # it builds on this module
-
     with db.session() as s:
         lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
         ev = get_event(s, event_id)
@@ -905,7 +351,7 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
                     raise ServiceError("event-over", _("Fewer than two entrants have lives left."))
                 pairs = F.propose_lives(fld, played, scheme, seed, lives=n.lives)
                 ents = F.pairing_entrants(fld, played, scheme, lives=n.lives)
-                lines = EX.named(explain_lives, ents, pairs, names, EX.club_names(s))  # in names (issue 20)
+                lines = named(explain_lives, ents, pairs, names, club_names(s))  # in names (issue 20)
             else:  # swiss
                 total = ev.rounds
                 if total is not None and number > total:
@@ -915,8 +361,8 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
                 else:
                     pairs = F.propose_swiss(fld, played, scheme, seed, round_no=number)
                     ents = F.pairing_entrants(fld, played, scheme)
-                    lines = EX.named(  # in names, not entrant ids or club keys (issue 20)
-                        explain_swiss, ents, pairs, names, EX.club_names(s), club_protection=number == 1
+                    lines = named(  # in names, not entrant ids or club keys (issue 20)
+                        explain_swiss, ents, pairs, names, club_names(s), club_protection=number == 1
                     )
         except PairingImpossible as exc:
             raise ServiceError("pairing-impossible", exc.reason) from exc
@@ -1019,8 +465,6 @@ def _playoff_or_over(
     """Rule BC2: after the last round a tie on first place is settled by a play-off: (pairs, round kind,
     match refs ``PO1``..., explanation lines). Two or more tied: a knockout among them (see
     :class:`clubdesk.services.formats.Playoff`)."""
-    from clubdesk.services.standings import compute_standings
-
     regular = [p for p in played if not F.is_playoff(p)]
     st = compute_standings(ev, n, regular, standing_ids_from(played, fld), disqualified=disqualified)
     tied = [r.entrant for r in st.rows if r.playoff and r.rank == 1]
@@ -1115,8 +559,6 @@ def publish_round(
         gone = _withdrawn_ids(s, ev)
         forfeited: list[int] = []
         if gone:
-            from clubdesk.services.results import after_change, apply_forfeit
-
             for m in matches_of(s, ev.id, rnd.id):
                 # rule T9b: a fixed schedule still pairs a withdrawn entrant; he forfeits the match
                 if m.side_b is not None and (m.side_a in gone or m.side_b in gone):
@@ -1128,8 +570,6 @@ def publish_round(
             if forfeited:
                 after_change(s, ev)
         out = view(s, ev, rnd)
-        from clubdesk.services.table_entry import ensure_in
-
         ensure_in(s, ev.id, rnd.number)  # issue 27: every table of the round gets its phones' token
         audit(
             s,
@@ -1150,9 +590,6 @@ def unpublish_round(
     """Rule T10: the referee takes back the latest published round (it becomes proposed again) while no
     table of it has an entry or a result and its start time has not passed; the results that publishing
     it locked unlock. Reason required; audited. After that point the earlier round stays locked."""
-    from clubdesk.models.audit import AuditEntry
-    from clubdesk.models.result import ResultEntry
-
     if actor.role is not Role.REFEREE:
         raise ServiceError("referee-only", _("Only the referee can unpublish a round (rule T10)."))
     if not reason.strip():
@@ -1215,8 +652,6 @@ def unpublish_round(
         rnd.start_at = None
         for m in ms:
             m.seats = ""
-        from clubdesk.services.table_entry import drop_tokens
-
         drop_tokens(s, ev.id, rnd.number)  # issue 27: the withdrawn tables' phone pages open nothing
         earlier = [r for r in rounds[:-1] if r.status != "proposed"]
         ev.current_round = earlier[-1].number if earlier else 0
@@ -1263,226 +698,25 @@ def postpone(
         return table_view(m, entrant_names(s, ev.id))
 
 
-def audit_match(
-    s: Session,
-    actor: Actor,
-    action: str,
-    ev: Event,
-    m: Match,
-    *,
-    before: Any,
-    after: Any,
-    reason: str | None = None,
-) -> None:
-    """The audit row of a change to one table's match, filed under its event, round and table; the
-    match remembers who changed it and when (issue 25: named when another desk's change is refused)."""
-    m.changed_by = actor.name
-    m.changed_at = utcnow()
-    audit(
-        s,
-        actor,
-        action,
-        "match",
-        m.id,
-        before=before,
-        after=after,
-        event_id=ev.id,
-        round_no=m.round_no,
-        table_no=m.table_no,
-        reason=reason,
-    )
-
-
-def round_closed_check(s: Session, ev: Event, rnd: Round) -> None:
-    """A round is closed when every table has a final result (postponed ones keep it open, G20)."""
-    ms = matches_of(s, ev.id, rnd.id)
-    if rnd.status in ("published", "in_play") and ms and all(m.status in FINAL_STATUSES for m in ms):
-        rnd.status = "closed"
-        rnd.closed_at = utcnow()
-    elif rnd.status == "closed" and not all(m.status in FINAL_STATUSES for m in ms):
-        rnd.status = "in_play"
-        rnd.closed_at = None
-
-
-def local_now() -> datetime:
-    """The club's local wall-clock time: table calls (T3b), arrival (G15) and deadlines (BC3) are typed
-    and compared in local time, like the desk's times; audit timestamps stay UTC."""
-    return datetime.now().replace(microsecond=0)
-
-
-def require_referee(actor: Actor, what: str) -> None:
-    if actor.role is not Role.REFEREE:
-        raise ServiceError("referee-only", _("Only a referee can {what}.").format(what=what))
-
-
-def league_deadline(
-    db: Database,
-    actor: Actor,
-    event_id: int,
-    at_fault: dict[str, int] | None = None,
-    now: datetime | None = None,
-) -> list[dict[str, Any]]:
-    """Rule BC3: at the deadline every unplayed league match is lost by WO by the side at fault, or by
-    both sides when nobody is named. Writes one final table per match in a closing round."""
-    with db.session() as s:
-        ev = get_event(s, event_id)
-        if ev.format != "open-round-robin":
-            raise ServiceError("not-a-league", _("Only an open league has a deadline."))
-        n = night(s, ev)
-        now = now or local_now()  # the deadline is a local wall-clock time (BC3)
-        if n.deadline is not None and now < n.deadline:
-            raise ServiceError(
-                "before-deadline",
-                _("The deadline is {d}; it has not passed yet.").format(
-                    d=n.deadline.isoformat(" ", "minutes")
-                ),
-            )
-        st = state_of(n)
-        if "league" not in st:
-            raise ServiceError("no-round", _("The league has not been drawn yet."))
-        rounds = rounds_of(s, ev.id)
-        if rounds and rounds[-1].status == "proposed":
-            raise ServiceError("round-proposed", _("Publish or throw away the proposed round first."))
-        # open tables of the league that were never played are forfeited too
-        open_refs = {m.ref: m for m in matches_of(s, ev.id) if m.status not in FINAL_STATUSES}
-        played = played_matches(s, ev)
-        lg = F.league_with_results(st["league"], played)
-        faults = {k: str(v) for k, v in (at_fault or {}).items()}
-        gone = {str(x) for x in _withdrawn_ids(s, ev)}
-        for lm in lg.pending():
-            # rule T9b: a withdrawn entrant's remaining league matches are his forfeits
-            at_fault_side = [x for x in (lm.home, lm.away) if x in gone]
-            if lm.id not in faults and len(at_fault_side) == 1:
-                faults[lm.id] = at_fault_side[0]
-        try:
-            closed = lg.close(faults)
-        except ValueError as exc:
-            raise ServiceError("bad-fault", str(exc)) from exc
-        new = closed.results[len(lg.results) :]
-        number = rounds[-1].number + 1 if rounds else 1
-        rnd = Round(
-            event_id=ev.id,
-            number=number,
-            status="closed",
-            kind="deadline",
-            seed=0,
-            explanations="[]",
-            published_at=now,
-            call_at=now,
-            closed_at=now,
-        )
-        s.add(rnd)
-        s.flush()
-        out: list[dict[str, Any]] = []
-        family, params = params_of(ev)
-        for t, res in enumerate(new, start=1):
-            lm = closed.match(res.match_id)
-            old = open_refs.get(res.match_id)
-            if old is not None:
-                s.delete(old)
-                s.flush()
-            kind = "forfeit" if res.winner is not None else "both-lost"
-            score = (0, 0)
-            if res.winner is not None:
-                oc = F.forfeit_outcome(
-                    family,
-                    params,
-                    0 if res.winner == lm.home else 1,
-                    match_length=match_length_for(ev, number),
-                    encounter_games=n.encounter_games,
-                )
-                score = oc.score
-            m = Match(
-                event_id=ev.id,
-                round_id=rnd.id,
-                round_no=number,
-                table_no=t,
-                side_a=int(lm.home),
-                side_b=int(lm.away),
-                ref=lm.id,
-                status="confirmed",
-                kind=kind,
-                score_a=score[0],
-                score_b=score[1],
-                winner=None if res.winner is None else int(res.winner),
-                finished=True,
-                scorer="",
-                counter="",
-                referee=actor.name,
-                confirmed_at=now,
-                locked=False,
-                excuse="",
-                seats="",
-                note=closed.explain(lm.id),
-            )
-            s.add(m)
-            out.append(
-                {
-                    "match": lm.id,
-                    "sides": [int(lm.home), int(lm.away)],
-                    "winner": m.winner,
-                    "outcome": res.outcome.value,
-                }
-            )
-        n.state = json.dumps({**st, "league": closed.to_data()})
-        audit(s, actor, "league-deadline", "event", ev.id, after=out, event_id=ev.id, round_no=number)
-        s.flush()
-        from clubdesk.services.results import after_change
-
-        after_change(s, ev)
-        return out
-
-
-def disqualified_ids(s: Session, ev: Event) -> list[str]:
-    """Rule T9c: entrants disqualified from the event (out of ranking, prizes and season points)."""
-    rows = s.scalars(
-        select(Entrant.id)
-        .where(Entrant.event_id == ev.id, Entrant.status == "disqualified")
-        .order_by(Entrant.id)
-    )
-    return [str(x) for x in rows]
-
-
-def _withdrawn_ids(s: Session, ev: Event) -> set[int]:
-    return set(s.scalars(select(Entrant.id).where(Entrant.event_id == ev.id, Entrant.status == "withdrawn")))
-
-
-def withdraw_from_play(db: Database, actor: Actor, event_id: int, entrant_id: int, reason: str) -> list[int]:
-    """Rule T9b: a player who withdraws forfeits his remaining (open) matches. Returns the tables."""
-    from clubdesk.services.results import apply_forfeit
-
-    with db.session() as s:
-        ev = get_event(s, event_id)
-        ent = s.get(Entrant, entrant_id)
-        if ent is None or ent.event_id != ev.id:
-            raise ServiceError(
-                "no-such-entrant", _("Entrant {id} is not in this event.").format(id=entrant_id)
-            )
-        tables: list[int] = []
-        for m in matches_of(s, ev.id):
-            if m.status in FINAL_STATUSES or entrant_id not in (m.side_a, m.side_b) or m.side_b is None:
-                continue
-            rnd = s.get(Round, m.round_id)
-            if rnd is None or rnd.status == "proposed":
-                continue
-            apply_forfeit(
-                s, actor, ev, m, 0 if m.side_a == entrant_id else 1, reason=reason, kind="withdrawal"
-            )
-            tables.append(m.table_no)
-        if ent.status == "registered":
-            ent.status = "withdrawn"
-            ent.withdrawn_at = utcnow()
-        audit(
-            s,
-            actor,
-            "withdraw-from-play",
-            "entrant",
-            ent.id,
-            after={"forfeited_tables": tables},
-            event_id=ev.id,
-            reason=reason,
-        )
-        from clubdesk.services.results import after_change
-
-        after_change(s, ev)
-        return tables
+def explain_in(s: Session, ev: Event, pairs: Sequence[tuple[int, int | None]]) -> list[str] | None:
+    """:func:`explain_pairing` inside an open session (``rounds.set_tables`` stores it after an edit)."""
+    if ev.format not in ("swiss", "lives"):
+        return None
+    n = night(s, ev)
+    rounds = rounds_of(s, ev.id)
+    number = rounds[-1].number if rounds and rounds[-1].status == "proposed" else len(rounds) + 1
+    played = [p for p in played_matches(s, ev) if p.round < number]
+    family, _params = params_of(ev)
+    scheme = F.points_scheme(family, n.encounter_games)
+    names = {str(k): v for k, v in entrant_names(s, ev.id).items()}
+    spairs = [(str(a), None if b is None else str(b)) for a, b in pairs]
+    paired = {e for p in spairs for e in p if e is not None}
+    full = the_field(s, ev, number)
+    if not paired <= set(full.ids):
+        return None
+    # the field as the round was paired: who is in the pairs (a requested bye sits out, T4e)
+    fld = F.Field(tuple(e for e in full.ids if e in paired), full.ratings, full.clubs)
+    try:
+        return explain_round(s, ev, number, fld, played, scheme, spairs, names, lives=n.lives)
+    except (KeyError, ValueError):
+        return None

@@ -1,47 +1,52 @@
 """Standings of an event after every confirmed result (with the event's tie-breaks and explanations),
-FIBS ratings of tavla members stored as history (T12c), final places (T12a), season points (T12d) and
-prize awards (T13a-T13e) when the event ends, and the correction preview.
+final places (T12a), season points (T12d) and prize awards (T13a-T13e) when the event ends, and the
+correction preview. What follows a change, and in which order, is :mod:`clubdesk.services.followups`;
+ratings are :mod:`clubdesk.services.ratings`, the prize plan and season scale settings
+:mod:`clubdesk.services.prize_plans`.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import date, datetime, time
+from datetime import date
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import and_, delete, func, or_, select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from clubdesk.collation import sort_key
 from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
-from clubdesk.models.event import Entrant, EntrantMember, Event
-from clubdesk.models.member import Member
+from clubdesk.models.event import Entrant, Event
 from clubdesk.models.money import Payment
-from clubdesk.models.result import FinalPlace, Match, PrizeAward, RatingEntry
-from clubdesk.models.round import EventNight
+from clubdesk.models.result import FinalPlace, Match, PrizeAward
+from clubdesk.models.round import EventNight, Round
 from clubdesk.services import formats as F
-from clubdesk.services import rounds as R
+from clubdesk.services import round_data as R
 from clubdesk.services.base import ServiceError
+
+# issue 22: ratings and the prize plan / season scale settings live in their own modules; their old
+# names stay importable from here
+from clubdesk.services.prize_plans import CATEGORIES as CATEGORIES
+from clubdesk.services.prize_plans import _prize_plan, _season_scale
+from clubdesk.services.prize_plans import prize_plan_from as prize_plan_from
+from clubdesk.services.prize_plans import prize_plan_json as prize_plan_json
+from clubdesk.services.prize_plans import season_scale_from as season_scale_from
+from clubdesk.services.ratings import RateKey as RateKey
+from clubdesk.services.ratings import _rated_conditions as _rated_conditions
+from clubdesk.services.ratings import _rated_since as _rated_since
+from clubdesk.services.ratings import _rerate as _rerate
+from clubdesk.services.ratings import _tavla_rulesets as _tavla_rulesets
+from clubdesk.services.ratings import rating_history as rating_history
+from clubdesk.services.ratings import recompute_ratings as recompute_ratings
+from clubdesk.services.ratings import rerate_from
+from clubdesk.services.round_data import FINAL_STATUSES
 from clubdesk.standings.places import elimination_places
-from clubdesk.standings.prizes import (
-    VETERANS,
-    WOMEN,
-    YOUTH,
-    Category,
-    CategoryPrize,
-    Item,
-    PlacePrize,
-    PrizeKind,
-    PrizePlan,
-    award_prizes,
-)
-from clubdesk.standings.ratings import RatedMatch, RatingState, match_order_key, rate_matches
-from clubdesk.standings.season import Placing, SeasonScale, place_points
+from clubdesk.standings.prizes import award_prizes
+from clubdesk.standings.season import Placing, place_points
 from clubdesk.standings.table import Standings, format_value, standings
 from clubdesk.standings.tiebreaks import Unplayed
 
@@ -182,8 +187,8 @@ def _places(
 
 def _build(s: Session, ev: Event) -> tuple[EventNight, list[F.Played], list[str], Standings]:
     n = R.night(s, ev)
-    played = R.played_matches(s, ev)
-    ids = R.standing_ids(s, ev)
+    played = played_matches(s, ev)
+    ids = standing_ids(s, ev)
     names = {str(k): v for k, v in R.entrant_names(s, ev.id).items()}
     dq = R.disqualified_ids(s, ev)
     return n, played, ids, compute_standings(ev, n, played, ids, names, disqualified=dq)
@@ -311,230 +316,9 @@ def bracket_data(db: Database, event_id: int) -> tuple[dict[str, Any], dict[str,
         st = R.state_of(n) if n is not None else {}
         if "bracket" not in st:
             return None
-        br = F.bracket_with_results(st["bracket"], R.played_matches(s, ev))
+        br = F.bracket_with_results(st["bracket"], played_matches(s, ev))
         names = {str(k): v for k, v in R.entrant_names(s, ev.id).items()}
         return br.to_data(), names
-
-
-# ------------------------------------------------------------------------------------------ ratings (T12c)
-# Rule T12c rates matches in order: day of confirmation, then match id. ``rating_history`` rows are written
-# in that order (their ids follow it), each with its match's day (``played_on``, migration 0011_speed), so
-# a change re-rates only the matches from the changed one on (issue 22): a result of the latest round
-# re-rates one match, a correction of an old one what follows it.
-RateKey = tuple[date, int]
-
-
-def _tavla_rulesets(s: Session) -> list[str]:
-    out: list[str] = []
-    for rs in s.scalars(select(Event.ruleset).distinct()):
-        try:
-            if F.ruleset_params(rs)[0] == "tavla":
-                out.append(rs)
-        except Exception:  # noqa: BLE001 - an unknown preset is no tavla event
-            continue
-    return out
-
-
-def _rated_conditions(rulesets: list[str]) -> list[Any]:
-    tavla_events = select(Event.id).where(Event.ruleset.in_(rulesets))
-    return [
-        Match.status == "confirmed",
-        Match.kind == "played",
-        Match.side_b.is_not(None),
-        Match.winner.is_not(None),
-        Match.event_id.in_(tavla_events),
-    ]
-
-
-def _rated_since(s: Session, since: RateKey | None) -> list[tuple[RatedMatch, int]]:
-    """Played, confirmed tavla matches between single members from ``since`` on (all when None), in
-    rating order, with their event: set-based (one query for the matches, one for their players)."""
-    rulesets = _tavla_rulesets(s)
-    if not rulesets:
-        return []
-    cond = _rated_conditions(rulesets)
-    if since is not None:
-        start = datetime.combine(since[0], time.min)
-        cond.append(or_(Match.confirmed_at.is_(None), Match.confirmed_at >= start))
-    rows = s.execute(
-        select(
-            Match.id,
-            Match.event_id,
-            Match.side_a,
-            Match.side_b,
-            Match.winner,
-            Match.confirmed_at,
-            Match.match_length,
-        ).where(*cond)
-    ).all()
-    if not rows:
-        return []
-    sides = select(Match.side_a).where(*cond).union(select(Match.side_b).where(*cond))
-    players: dict[int, list[int]] = {}
-    for ent, mem in s.execute(
-        select(EntrantMember.entrant_id, EntrantMember.member_id)
-        .join(Member, Member.id == EntrantMember.member_id)
-        .where(EntrantMember.left_at.is_(None), EntrantMember.entrant_id.in_(sides))
-        .order_by(EntrantMember.id)
-    ):
-        players.setdefault(ent, []).append(mem)
-    today = utcnow().date()
-    out: list[tuple[RatedMatch, int]] = []
-    for mid, ev_id, a, b, winner, confirmed_at, length in rows:
-        ma, mb = players.get(a, []), players.get(b or 0, [])
-        if len(ma) != 1 or len(mb) != 1:
-            continue
-        day = confirmed_at.date() if confirmed_at is not None else today
-        if since is not None and (day, mid) < since:
-            continue
-        w, lo = (ma[0], mb[0]) if winner == a else (mb[0], ma[0])
-        out.append((RatedMatch(str(mid), day, str(w), str(lo), length or 1, sequence=mid), ev_id))
-    out.sort(key=lambda x: match_order_key(x[0]))
-    return out
-
-
-def _rerate(s: Session, cut: int | None, since: RateKey | None) -> None:
-    """Delete the history from row ``cut`` on (nothing when None) and rate every match from ``since``
-    (all when None) again, each member starting from his state just before."""
-    tail: list[Any] = []
-    if cut is not None:
-        tail = list(
-            s.execute(
-                select(
-                    RatingEntry.member_id,
-                    RatingEntry.before,
-                    RatingEntry.matches_before,
-                    RatingEntry.experience_before,
-                )
-                .where(RatingEntry.id >= cut)
-                .order_by(RatingEntry.id)
-            )
-        )
-    initial: dict[str, RatingState] = {}
-    for mem_id, before, mb, xb in tail:  # the state before a member's first re-rated match
-        initial.setdefault(str(mem_id), RatingState(before, mb, xb))
-    matches = _rated_since(s, since)
-    if cut is not None:
-        s.execute(delete(RatingEntry).where(RatingEntry.id >= cut))
-    missing = {int(p) for rm, _e in matches for p in (rm.winner, rm.loser) if p not in initial}
-    if missing:
-        last = (
-            select(func.max(RatingEntry.id))
-            .where(RatingEntry.member_id.in_(missing))
-            .group_by(RatingEntry.member_id)
-        )
-        for mem_id, after, mb, xb, n in s.execute(
-            select(
-                RatingEntry.member_id,
-                RatingEntry.after,
-                RatingEntry.matches_before,
-                RatingEntry.experience_before,
-                RatingEntry.match_length,
-            ).where(RatingEntry.id.in_(last))
-        ):
-            initial[str(mem_id)] = RatingState(after, mb + 1, xb + n)
-        for mem in s.scalars(
-            select(Member).where(Member.id.in_([m for m in missing if str(m) not in initial]))
-        ):
-            initial[str(mem.id)] = RatingState(mem.rating, mem.rating_experience, mem.rating_experience)
-    book = rate_matches([rm for rm, _e in matches], initial)
-    event_of = {rm.match_id: e for rm, e in matches}
-    counts: dict[str, tuple[int, int]] = {k: (v.matches, v.experience) for k, v in initial.items()}
-    for ch in book.changes:
-        mb, xb = counts.get(ch.member, (0, 0))
-        s.add(
-            RatingEntry(
-                member_id=int(ch.member),
-                opponent_id=int(ch.opponent),
-                match_id=int(ch.match_id),
-                event_id=event_of[ch.match_id],
-                won=ch.won,
-                match_length=ch.match_length,
-                k=ch.k,
-                before=ch.before,
-                after=ch.after,
-                matches_before=mb,
-                experience_before=xb,
-                played_on=ch.played_on,
-            )
-        )
-        counts[ch.member] = (mb + 1, xb + ch.match_length)
-    states = book.states
-    if states:
-        for mem in s.scalars(select(Member).where(Member.id.in_([int(k) for k in states]))):
-            mem.rating = round(states[str(mem.id)].rating, 4)
-
-
-def recompute_ratings(s: Session) -> None:
-    """Rule T12c: every rated match again in order. Each member starts from his rating before his first
-    ClubDesk match; ``rating_experience`` of the register counts as matches already finished (it decides
-    the newcomer boost)."""
-    s.flush()
-    _rerate(s, s.scalar(select(func.min(RatingEntry.id))), None)
-
-
-def rerate_from(s: Session, m: Match) -> None:
-    """Rule T12c after a change to match ``m``: only the matches from it on are rated again (from its
-    old place in the order when it moved or is no longer rated). A result of the latest round re-rates
-    that match alone."""
-    s.flush()
-    if s.scalar(select(RatingEntry.id).where(RatingEntry.played_on.is_(None)).limit(1)) is not None:
-        recompute_ratings(s)  # history written before 0011_speed without its days: once in full
-        return
-    cuts: list[int] = []
-    keys: list[RateKey] = []
-    old = s.execute(
-        select(RatingEntry.id, RatingEntry.played_on)
-        .where(RatingEntry.match_id == m.id)
-        .order_by(RatingEntry.id)
-        .limit(1)
-    ).first()
-    if old is not None:
-        cuts.append(old[0])
-        keys.append((old[1], m.id))
-    rated_now = (
-        m.status == "confirmed" and m.kind == "played" and m.side_b is not None and m.winner is not None
-    )
-    if rated_now:
-        new_key = ((m.confirmed_at or utcnow()).date(), m.id)
-        keys.append(new_key)
-        nxt = s.execute(
-            select(RatingEntry.id, RatingEntry.played_on, RatingEntry.match_id)
-            .where(
-                or_(
-                    RatingEntry.played_on > new_key[0],
-                    and_(RatingEntry.played_on == new_key[0], RatingEntry.match_id >= new_key[1]),
-                )
-            )
-            .order_by(RatingEntry.played_on, RatingEntry.match_id, RatingEntry.id)
-            .limit(1)
-        ).first()
-        if nxt is not None:
-            cuts.append(nxt[0])
-            keys.append((nxt[1], nxt[2]))
-    if not keys:
-        return  # neither rated before nor now: no rating changes
-    _rerate(s, min(cuts) if cuts else None, min(keys))
-
-
-def rating_history(db: Database, number: str) -> list[dict[str, Any]]:
-    with db.session() as s:
-        mem = s.scalar(select(Member).where(Member.number == number))
-        if mem is None:
-            raise ServiceError("no-such-member", _("There is no member {n}.").format(n=number))
-        rows = s.scalars(select(RatingEntry).where(RatingEntry.member_id == mem.id).order_by(RatingEntry.id))
-        return [
-            {
-                "match": r.match_id,
-                "event": r.event_id,
-                "won": r.won,
-                "length": r.match_length,
-                "k": r.k,
-                "before": round(r.before, 4),
-                "after": round(r.after, 4),
-            }
-            for r in rows
-        ]
 
 
 # ------------------------------------------------------------------------------------------ event end
@@ -644,102 +428,6 @@ def finish_if_over(s: Session, ev: Event) -> None:
     ev.status = "finished"
 
 
-def _season_scale(n: EventNight) -> SeasonScale | None:
-    return season_scale_from(n.season_scale)
-
-
-def season_scale_from(raw: str | dict[str, Any] | None) -> SeasonScale | None:
-    """Rule T12d: ``{"base_points": [100, 70, ...], "coefficients": {"local": 100, "regional": 150}}``
-    (coefficients in hundredths). Raises KeyError/ValueError/SeasonError when badly formed."""
-    data = json.loads(raw or "{}") if isinstance(raw, str) or raw is None else raw
-    if not data:
-        return None
-    best_of = data.get("best_of")
-    return SeasonScale(
-        tuple(int(x) for x in data["base_points"]),
-        {str(k): int(v) for k, v in data["coefficients"].items()},
-        best_of=None if best_of in (None, 0, "") else int(best_of),  # rule T12d: best N results count
-        seed=int(data.get("seed", 0)),
-    )
-
-
-def _prize_plan(n: EventNight, ev: Event) -> PrizePlan | None:
-    return prize_plan_from(n.prize_plan, ev.currency)
-
-
-def prize_plan_from(raw: str | dict[str, Any] | None, currency: str) -> PrizePlan | None:
-    """Rules T13a-T13d: ``{"pool_rate": 8000, "places": [{"place": 1, "fixed": 0, "pool_share": 5000,
-    "items": [{"kind": "trophy", "description": "Cup"}]}], "categories": [{"code": "women", "rank": 1,
-    "fixed": 0, "pool_share": 0, "items": []}], "category_minimum": 3}`` (basis points, 10 000 = 100 %;
-    fixed money in minor units; a category is women, youth or veterans, or gives its own gender/ages)."""
-    data = json.loads(raw or "{}") if isinstance(raw, str) or raw is None else raw
-    if not data:
-        return None
-
-    def items(d: dict[str, Any]) -> tuple[Item, ...]:
-        return tuple(
-            Item(PrizeKind(str(i["kind"])), str(i.get("description", ""))) for i in d.get("items", [])
-        )
-
-    places = tuple(
-        PlacePrize(int(p["place"]), int(p.get("fixed", 0)), int(p.get("pool_share", 0)), items(p))
-        for p in data.get("places", [])
-    )
-    cats = []
-    for c in data.get("categories", []):
-        code = str(c["code"])
-        known = CATEGORIES.get(code)
-        cat = (
-            known
-            if known is not None and not ({"gender", "min_age", "max_age"} & set(c))
-            else Category(code, c.get("gender"), c.get("min_age"), c.get("max_age"))
-        )
-        cats.append(
-            CategoryPrize(
-                cat, int(c.get("rank", 1)), int(c.get("fixed", 0)), int(c.get("pool_share", 0)), items(c)
-            )
-        )
-    return PrizePlan(
-        currency,
-        places,
-        tuple(cats),
-        pool_rate=int(data.get("pool_rate", 10_000)),
-        category_minimum=int(data.get("category_minimum", 1)),
-        seed=int(data.get("seed", 0)),
-    )
-
-
-CATEGORIES = {c.code: c for c in (WOMEN, YOUTH, VETERANS)}  # rule T13d: the usual categories
-
-
-def prize_plan_json(plan: PrizePlan) -> dict[str, Any]:
-    """The JSON ``night-config --prize-plan`` takes for ``plan`` (what :func:`prize_plan_from` reads back)."""
-
-    def items(its: tuple[Item, ...]) -> list[dict[str, str]]:
-        return [{"kind": str(i.kind), "description": i.description} for i in its]
-
-    def cat(c: CategoryPrize) -> dict[str, Any]:
-        out: dict[str, Any] = {"code": c.category.code, "rank": c.rank, "fixed": c.fixed}
-        out["pool_share"] = c.pool_share
-        if CATEGORIES.get(c.category.code) != c.category:
-            out.update(gender=c.category.gender, min_age=c.category.min_age, max_age=c.category.max_age)
-        return {**out, "items": items(c.items)}
-
-    out: dict[str, Any] = {
-        "pool_rate": plan.pool_rate,
-        "places": [
-            {"place": p.place, "fixed": p.fixed, "pool_share": p.pool_share, "items": items(p.items)}
-            for p in sorted(plan.places, key=lambda p: p.place)
-        ],
-    }
-    if plan.categories:
-        out["categories"] = [cat(c) for c in plan.categories]
-        out["category_minimum"] = plan.category_minimum
-    if plan.seed:
-        out["seed"] = plan.seed
-    return out
-
-
 def final_places(db: Database, event_id: int) -> list[dict[str, Any]]:
     with db.session() as s:
         ev = R.get_event(s, event_id)
@@ -845,7 +533,7 @@ def correction_preview(
                 m.winner = int(winner) if winner else None
                 m.status, m.kind = "confirmed", "played"
                 s.flush()
-                rerate_from(s, m)
+                rerate_from(s, m, defer=False)  # the preview shows the new ratings at once
                 after = {x.number: x.rating for x in (ma[0], mb[0])}
                 nested.rollback()
                 ratings = {
@@ -866,3 +554,73 @@ def correction_preview(
         return CorrectionPreview(
             places, tbs, ratings, tuple(later), winner != (None if m.winner is None else str(m.winner))
         )
+
+
+# ------------------------------------------------------------------------------------------ results read
+def played_matches(s: Session, ev: Event) -> list[F.Played]:
+    """Final tables (confirmed results, forfeits, byes) and latecomers' missed rounds as zero-point byes.
+    Row tuples, not ORM objects (issue 22: a 20,000-match league)."""
+    out: list[F.Played] = []
+    seen: dict[int, set[int]] = {}
+    published = set(
+        s.scalars(select(Round.number).where(Round.event_id == ev.id, Round.status != "proposed"))
+    )
+    rows = s.execute(
+        select(
+            Match.round_no,
+            Match.side_a,
+            Match.side_b,
+            Match.status,
+            Match.kind,
+            Match.score_a,
+            Match.score_b,
+            Match.points_a,
+            Match.points_b,
+            Match.winner,
+            Match.ref,
+        )
+        .where(Match.event_id == ev.id)
+        .order_by(Match.round_no, Match.table_no)
+    )
+    for rno, a, b, status, kind, sa, sb, pa, pb, winner, ref in rows:
+        seen.setdefault(rno, set()).update({a, *([b] if b else [])})
+        if status not in FINAL_STATUSES or rno not in published:
+            continue  # a proposed round's bye is not final until the round is published
+        out.append(
+            F.Played(
+                rno,
+                str(a),
+                None if b is None else str(b),
+                kind,
+                sa,
+                sb,
+                pa,
+                pb,
+                None if winner is None else str(winner),
+                ref,
+            )
+        )
+    # rule T3a (desk issue): a latecomer's rounds before joining are zero-point byes
+    if ev.format in ("swiss", "lives", "open-round-robin"):
+        for e in s.scalars(select(Entrant).where(Entrant.event_id == ev.id)):
+            if e.joins_from_round:
+                for r in sorted(published):
+                    if r < e.joins_from_round and e.id not in seen.get(r, set()):
+                        out.append(F.Played(r, str(e.id), None, "zero-bye"))
+    return out
+
+
+def standing_ids(s: Session, ev: Event) -> list[str]:
+    """Everybody who has played or been drawn (withdrawn entrants keep their results, T9b). Set-based:
+    two queries whatever the field (issue 22)."""
+    drawn = set(s.scalars(select(Match.side_a).where(Match.event_id == ev.id)))
+    drawn |= set(s.scalars(select(Match.side_b).where(Match.event_id == ev.id, Match.side_b.is_not(None))))
+    ids: list[str] = []
+    for eid, status, checked_in in s.execute(
+        select(Entrant.id, Entrant.status, Entrant.checked_in_at)
+        .where(Entrant.event_id == ev.id)
+        .order_by(Entrant.id)
+    ):
+        if eid in drawn or (status == "registered" and checked_in is not None):
+            ids.append(str(eid))
+    return ids

@@ -35,7 +35,7 @@ from clubdesk.models.result import Match, ResultEntry
 from clubdesk.models.round import Round
 from clubdesk.models.table_entry import RefereeCall, TablePost, TableState, TableToken
 from clubdesk.services import results as RS
-from clubdesk.services import rounds as R
+from clubdesk.services import round_data as R
 from clubdesk.services.base import Actor, Role, ServiceError, audit
 
 TOKEN_BYTES = 24  # secrets.token_urlsafe(24): 192 random bits, 32 characters

@@ -248,6 +248,9 @@ class MainWindow(QMainWindow):
 
         install_projector_menu(self)
         self._build_help_menu()  # Help stays the last menu
+        from clubdesk.ui.ratings_catch_up import RatingsCatchUp  # issue 22: long re-ratings off the GUI
+
+        self.ratings_catch_up = RatingsCatchUp(state, self.statusBar())
         self._restore_geometry()
         QTimer.singleShot(0, lambda: self._open_section(max(0, self.nav.currentRow())))
 

@@ -186,6 +186,7 @@ class RatingsSection(QWidget):
             "members",
             "events",
             "desk",
+            "ratings",  # issue 22: a background re-rating is done
             "all",
             "",
         ):
