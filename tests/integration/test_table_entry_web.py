@@ -706,8 +706,9 @@ def test_a_name_changed_at_the_desk_reaches_the_page_while_hands_keep_coming(
 ) -> None:
     """The page after a hand reuses the names it showed a moment ago, for a few seconds only."""
     from clubdesk.models.event import Entrant
+    from clubdesk.services import table_pages
 
-    monkeypatch.setattr(TE, "PAGE_SECONDS", 0.5)
+    monkeypatch.setattr(table_pages, "PAGE_SECONDS", 0.5)
     ev = tavla_night(db, 99)
     token = TE.tokens(db, ev, 1)[1]
     c = Client(server)

@@ -170,9 +170,7 @@ def test_standings_open_on_the_event_chosen_in_rounds_and_back(qtbot, window) ->
     window.show_section("standings")
     standings = window.current_page()
     assert standings.event_box.currentData() == chosen
-    third = next(
-        i for i in range(standings.event_box.count()) if standings.event_box.itemData(i) != chosen
-    )
+    third = next(i for i in range(standings.event_box.count()) if standings.event_box.itemData(i) != chosen)
     standings.event_box.setCurrentIndex(third)
     window.show_section("rounds")
     assert window.current_page().event_box.currentData() == standings.event_box.itemData(third)
