@@ -107,6 +107,7 @@ def test_the_plan_is_edited_previewed_and_saved_like_night_config(qtbot, tmp_pat
     fixed = panel.places.cellWidget(1, 1)
     assert isinstance(fixed, QDoubleSpinBox)
     fixed.setValue(25)
+    assert fixed.text() == money(2500, "EUR")  # typed as the prize list shows it: 25,00 €
     panel.add_category_row()
     cfixed = panel.categories.cellWidget(0, 2)
     assert isinstance(cfixed, QDoubleSpinBox)

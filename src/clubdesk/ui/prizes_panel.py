@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from PySide6.QtCore import QDate, Qt
+from PySide6.QtCore import QDate, QLocale, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -57,7 +57,7 @@ from clubdesk.standings.prizes import (
     PrizeKind,
     PrizePlan,
 )
-from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, set_message
+from clubdesk.ui.desk.common import CURRENCY_LOCALES, ROW_ROLE, Column, RowsModel, money, set_message
 from clubdesk.ui.printing import JobResult, ReportRunner
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.widgets.fit import fit_combos
@@ -69,11 +69,30 @@ PLACE_COLS = 5  # place, fixed, pool share, item, description
 CAT_COLS = 6  # category, rank, fixed, pool share, item, description
 
 
-def _money_box(exp: int) -> QDoubleSpinBox:
+def _money_box(exp: int, currency: str = "") -> QDoubleSpinBox:
+    """An amount in the event's currency, typed and shown as the prize list shows it (₺800,00, not 800.00):
+    the currency's own decimal and group separators and its symbol."""
     box = QDoubleSpinBox()
     box.setDecimals(exp)
     box.setRange(0, 10**12 / 10**exp)
     box.setGroupSeparatorShown(True)
+    if currency:
+        locale = CURRENCY_LOCALES.get(currency, "en")
+        box.setLocale(QLocale(locale))
+        try:  # the symbol where the prize list puts it: ₺800,00, Rp1.500.000, 25,00 €
+            from babel.numbers import format_currency, get_currency_symbol
+
+            symbol = get_currency_symbol(currency, locale=locale)
+            sample = format_currency(0, currency, locale=locale)
+            at = sample.find(symbol)
+            if at == 0:
+                gap = sample[len(symbol) : len(symbol) + 1]
+                box.setPrefix(symbol + (gap if gap in ("\xa0", " ") else ""))
+            elif at > 0:
+                gap = sample[at - 1 : at]
+                box.setSuffix((gap if gap in ("\xa0", " ") else "") + symbol)
+        except Exception:  # noqa: BLE001 - an unknown currency keeps its bare number
+            pass
     return box
 
 
@@ -103,6 +122,7 @@ class PrizesPanel(QWidget):
         self.event_id: int | None = None
         self.ctx: PP.PrizeContext | None = None
         self.exp = 2
+        self.currency = ""
         self._loading = False
         self.dirty = False  # the plan on screen differs from the stored one
         self.context = QLabel("")
@@ -318,7 +338,7 @@ class PrizesPanel(QWidget):
 
     # ------------------------------------------------------------------------------------------ plan rows
     def _money_cell(self, table: QTableWidget, row: int, col: int, minor: int) -> None:
-        box = _money_box(self.exp)
+        box = _money_box(self.exp, self.currency)
         box.setValue(minor / 10**self.exp)
         box.valueChanged.connect(self._changed)
         table.setCellWidget(row, col, box)
@@ -490,6 +510,7 @@ class PrizesPanel(QWidget):
             self.update_preview()
             return
         self.exp = currency_exponent(ctx.currency)
+        self.currency = ctx.currency
         plan = ctx.plan
         self.pool_rate.setValue((plan.pool_rate if plan else BASIS) / 100)
         self.category_minimum.setValue(plan.category_minimum if plan else 1)
