@@ -583,6 +583,20 @@ class Database:
             _sidecar(self.path).unlink(missing_ok=True)
 
 
+@event.listens_for(Session, "loaded_as_persistent")
+def _hold(session: Session, instance: object) -> None:
+    """Every row a transaction loads stays in its identity map until the transaction ends: SQLAlchemy keeps
+    unchanged rows only weakly, so a row read twice in one change (the event's night settings, a table's
+    state) was read twice from the file (issue 22/27: a hand's work in proportion to the hand)."""
+    session.info.setdefault("clubdesk.held", []).append(instance)
+
+
+@event.listens_for(Session, "after_transaction_end")
+def _let_go(session: Session, transaction: Any) -> None:
+    if transaction.parent is None:  # the outermost transaction: its rows may go
+        session.info.pop("clubdesk.held", None)
+
+
 @event.listens_for(Session, "after_flush")
 def _after_flush(session: Session, flush_context: Any) -> None:
     _note_changes(session, flush_context)

@@ -329,7 +329,7 @@ def _idempotent(
         return PostOutcome(message)
 
 
-def _state_in(s: Session, m: Match, state: str, side: int | None, name: str) -> None:
+def _state_in(s: Session, m: Match, state: str, side: int | None, name: str) -> TableState:
     ts = s.get(TableState, m.id)
     if ts is None:
         ts = TableState(match_id=m.id, state="started", finished_by="", confirmed_by="")
@@ -340,7 +340,7 @@ def _state_in(s: Session, m: Match, state: str, side: int | None, name: str) -> 
         "",
         "",
     ):
-        return  # a hand in play: the table was started already (no row written per hand)
+        return ts  # a hand in play: the table was started already (no row written per hand)
     ts.state = state
     ts.updated_at = utcnow()
     if state == "awaiting":
@@ -349,6 +349,7 @@ def _state_in(s: Session, m: Match, state: str, side: int | None, name: str) -> 
         ts.confirmed_by = name
     else:
         ts.finished_side, ts.finished_by, ts.confirmed_by = None, "", ""
+    return ts  # held by the caller: the session keeps only weak references to unchanged rows
 
 
 def check_entry(family: str, entry: dict[str, Any]) -> dict[str, Any]:
@@ -415,7 +416,7 @@ def post_entry(
             seen["held"] = (ev, rnd)
 
         def also(s: Session, m: Match) -> None:
-            _state_in(s, m, "started", None, "")
+            seen["state"] = _state_in(s, m, "started", None, "")  # held: the page reads it again
             if m.finished:
                 remember(s)  # the approval's transaction stores the answer
                 return
