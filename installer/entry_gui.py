@@ -4,8 +4,13 @@ On Linux the bundle has ONE program: ``clubdesk-cli`` is a link to it, and the n
 the command line (each program carries the whole Python archive: one instead of two saves 15 MB).
 """
 
+import multiprocessing
 import os
 import sys
+
+# ``serve --workers N`` starts its other processes by running this program again (spawn): they must
+# become those processes here, before any window or command line
+multiprocessing.freeze_support()
 
 if os.path.basename(sys.argv[0]).split(".")[0] == "clubdesk-cli":
     from clubdesk.cli import main
