@@ -588,6 +588,20 @@ def test_serve_cli_starts_stops_and_refuses_a_port_in_use(tmp_path: Path) -> Non
         after.close()
 
 
+def test_serve_refuses_a_bad_number_of_workers_in_one_line(tmp_path: Path) -> None:
+    dbfile = tmp_path / "cli.sqlite3"
+    Database(dbfile, backups_dir=tmp_path / "b").close()
+    cmd = [sys.executable, "-c", "from clubdesk.cli import main; raise SystemExit(main())"]
+    out = subprocess.run(
+        [*cmd, "--db", str(dbfile), "serve", "--port", "0", "--workers", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 1
+    assert out.stderr.strip().splitlines() == ["clubdesk-cli: --workers takes a number from 1 to 8."]
+
+
 def test_two_server_processes_answer_any_phone_and_store_each_game_once(db: Database) -> None:
     """``serve --workers 2`` (a big hall): two processes on one socket. A page served by one and its post
     answered by the other agree (one CSRF secret); every game is stored once; stopping ends both."""
