@@ -21,7 +21,7 @@ from clubdesk import i18n
 from clubdesk.web.security import LANG_COOKIE, pick_language
 
 T = TypeVar("T")
-THREADS = 8  # the database work of requests runs in at most this many threads at once
+THREADS = 2  # the database work of requests runs in at most this many threads at once (per process)
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
 STATIC = HERE / "static"
