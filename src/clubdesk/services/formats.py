@@ -340,10 +340,11 @@ def pairing_entrants(
     pts: dict[str, int] = defaultdict(int)
     opp: dict[str, set[str]] = defaultdict(set)
     byes: dict[str, int] = defaultdict(int)
+    # the points of every table in one engine call (issue 22: not one call per stored match)
+    everyone = list(dict.fromkeys([*fld.ids, *(x for p in played for x in (p.a, p.b) if x is not None)]))
+    for e, recs in event_data(everyone, played, scheme, "swiss").records.items():
+        pts[e] += sum(r.points for r in recs)
     for p in played:
-        data = event_data(list({p.a, *([p.b] if p.b else [])}), [p], scheme, "swiss")
-        for e, recs in data.records.items():
-            pts[e] += sum(r.points for r in recs)
         if p.b is None:
             if p.kind == "bye":
                 byes[p.a] += 1
@@ -366,17 +367,31 @@ def pairing_entrants(
 
 
 def propose_swiss(
-    fld: Field, played: Sequence[Played], scheme: PointsScheme, seed: int, *, round_no: int
+    fld: Field,
+    played: Sequence[Played],
+    scheme: PointsScheme,
+    seed: int,
+    *,
+    round_no: int,
+    entrants: Sequence[PEntrant] | None = None,
 ) -> list[tuple[str, str | None]]:
-    """Rule T4e; club protection (T4b) in round 1."""
-    return pair_swiss(pairing_entrants(fld, played, scheme), seed=seed, club_protection=round_no == 1)
+    """Rule T4e; club protection (T4b) in round 1. ``entrants``: :func:`pairing_entrants` already made."""
+    ents = pairing_entrants(fld, played, scheme) if entrants is None else entrants
+    return pair_swiss(ents, seed=seed, club_protection=round_no == 1)
 
 
 def propose_lives(
-    fld: Field, played: Sequence[Played], scheme: PointsScheme, seed: int, *, lives: int
+    fld: Field,
+    played: Sequence[Played],
+    scheme: PointsScheme,
+    seed: int,
+    *,
+    lives: int,
+    entrants: Sequence[PEntrant] | None = None,
 ) -> list[tuple[str, str | None]]:
-    """Rule T4g: only entrants with lives left are paired."""
-    ents = [e for e in pairing_entrants(fld, played, scheme, lives=lives) if (e.lives or 0) > 0]
+    """Rule T4g: only entrants with lives left are paired. ``entrants``: as :func:`propose_swiss`."""
+    made = pairing_entrants(fld, played, scheme, lives=lives) if entrants is None else entrants
+    ents = [e for e in made if (e.lives or 0) > 0]
     return pair_lives(ents, seed=seed)
 
 
