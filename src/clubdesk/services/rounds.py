@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Select, String, cast, select
 from sqlalchemy.orm import Session
 
 from clubdesk.db import Database, lock_event
@@ -135,75 +135,114 @@ def matches_of(s: Session, event_id: int, round_id: int | None = None) -> list[M
 
 
 def entrant_names(s: Session, event_id: int) -> dict[int, str]:
-    return {e.id: e.name for e in s.scalars(select(Entrant).where(Entrant.event_id == event_id))}
+    rows = s.execute(select(Entrant.id, Entrant.name).where(Entrant.event_id == event_id))
+    return {eid: name for eid, name in rows}
 
 
 def played_matches(s: Session, ev: Event) -> list[F.Played]:
     """Final tables (confirmed results, forfeits, byes) and latecomers' missed rounds as zero-point byes.
     Row tuples, not ORM objects (issue 22: a 20,000-match league)."""
-    out: list[F.Played] = []
-    seen: dict[int, set[int]] = {}
+    return played_and_drawn(s, ev)[0]
+
+
+def plain_rows(s: Session, stmt: Select[Any]) -> list[tuple[Any, ...]]:
+    """``stmt``'s rows as plain tuples inside the session's transaction, read straight from the driver's
+    cursor on SQLite (issue 22: a 20,000-row read without a result object per row). Nothing is flushed."""
+    conn = s.connection()
+    if conn.dialect.name != "sqlite":
+        return [tuple(r) for r in conn.execute(stmt)]
+    compiled = stmt.compile(dialect=conn.dialect, compile_kwargs={"render_postcompile": True})
+    params = compiled.construct_params()
+    args = tuple(params[k] for k in compiled.positiontup or ())
+    cur = conn.connection.cursor()
+    try:
+        cur.execute(str(compiled), args)
+        return list(cur.fetchall())
+    finally:
+        cur.close()
+
+
+def played_and_drawn(s: Session, ev: Event) -> tuple[list[F.Played], set[str]]:
+    """:func:`played_matches` and every entrant drawn at a table of the event (any status, for
+    :func:`standing_ids`). The final tables are read as :class:`~clubdesk.services.formats.Played` rows
+    as they come from the database (ids as text), the others only for their sides (issue 22)."""
+    if s.autoflush:
+        s.flush()  # the reads below do not autoflush as an ORM query would
     published = set(
-        s.scalars(select(Round.number).where(Round.event_id == ev.id, Round.status != "proposed"))
+        s.connection()
+        .execute(select(Round.number).where(Round.event_id == ev.id, Round.status != "proposed"))
+        .scalars()
     )
-    rows = s.execute(
+    rows = plain_rows(
+        s,
         select(
             Match.round_no,
-            Match.side_a,
-            Match.side_b,
-            Match.status,
+            cast(Match.side_a, String),
+            cast(Match.side_b, String),
             Match.kind,
             Match.score_a,
             Match.score_b,
             Match.points_a,
             Match.points_b,
-            Match.winner,
+            cast(Match.winner, String),
             Match.ref,
         )
-        .where(Match.event_id == ev.id)
-        .order_by(Match.round_no, Match.table_no)
+        .where(Match.event_id == ev.id, Match.status.in_(FINAL_STATUSES))
+        .order_by(Match.round_no, Match.table_no),
     )
-    for rno, a, b, status, kind, sa, sb, pa, pb, winner, ref in rows:
-        seen.setdefault(rno, set()).update({a, *([b] if b else [])})
-        if status not in FINAL_STATUSES or rno not in published:
-            continue  # a proposed round's bye is not final until the round is published
-        out.append(
-            F.Played(
-                rno,
-                str(a),
-                None if b is None else str(b),
-                kind,
-                sa,
-                sb,
-                pa,
-                pb,
-                None if winner is None else str(winner),
-                ref,
-            )
-        )
+    make = F.Played._make
+    # a proposed round's bye is not final until the round is published
+    out = [make(r) for r in rows if r[0] in published]
+    drawn = {r[1] for r in rows}
+    drawn.update(r[2] for r in rows if r[2] is not None)
+    others = plain_rows(
+        s,
+        select(Match.round_no, cast(Match.side_a, String), cast(Match.side_b, String)).where(
+            Match.event_id == ev.id, Match.status.not_in(FINAL_STATUSES)
+        ),
+    )
+    for _r, a, b in others:
+        drawn.add(a)
+        if b is not None:
+            drawn.add(b)
     # rule T3a (desk issue): a latecomer's rounds before joining are zero-point byes
     if ev.format in ("swiss", "lives", "open-round-robin"):
-        for e in s.scalars(select(Entrant).where(Entrant.event_id == ev.id)):
-            if e.joins_from_round:
-                for r in sorted(published):
-                    if r < e.joins_from_round and e.id not in seen.get(r, set()):
-                        out.append(F.Played(r, str(e.id), None, "zero-bye"))
-    return out
+        late = s.connection().execute(
+            select(Entrant.id, Entrant.joins_from_round)
+            .where(Entrant.event_id == ev.id, Entrant.joins_from_round.is_not(None))
+            .order_by(Entrant.id)
+        )
+        late_ids = [(str(e), j) for e, j in late if j]
+        if late_ids:
+            seen: dict[int, set[str]] = {}
+            for r in (*rows, *others):
+                seen.setdefault(r[0], set()).update({r[1], *([r[2]] if r[2] else [])})
+            for eid, joins in late_ids:
+                for rn in sorted(published):
+                    if rn < joins and eid not in seen.get(rn, set()):
+                        out.append(F.Played(rn, eid, None, "zero-bye"))
+    return out, drawn
 
 
-def standing_ids(s: Session, ev: Event) -> list[str]:
+def standing_ids(s: Session, ev: Event, drawn: set[str] | None = None) -> list[str]:
     """Everybody who has played or been drawn (withdrawn entrants keep their results, T9b). Set-based:
-    two queries whatever the field (issue 22)."""
-    drawn = set(s.scalars(select(Match.side_a).where(Match.event_id == ev.id)))
-    drawn |= set(s.scalars(select(Match.side_b).where(Match.event_id == ev.id, Match.side_b.is_not(None))))
+    two queries whatever the field (issue 22); ``drawn`` (ids as text) from :func:`played_and_drawn`
+    saves them."""
+    if drawn is None:
+        drawn = {str(x) for x in s.scalars(select(Match.side_a).where(Match.event_id == ev.id))}
+        drawn |= {
+            str(x)
+            for x in s.scalars(select(Match.side_b).where(Match.event_id == ev.id, Match.side_b.is_not(None)))
+        }
     ids: list[str] = []
     for eid, status, checked_in in s.execute(
         select(Entrant.id, Entrant.status, Entrant.checked_in_at)
         .where(Entrant.event_id == ev.id)
         .order_by(Entrant.id)
     ):
-        if eid in drawn or (status == "registered" and checked_in is not None):
-            ids.append(str(eid))
+        key = str(eid)
+        if key in drawn or (status == "registered" and checked_in is not None):
+            ids.append(key)
     return ids
 
 

@@ -5,8 +5,10 @@ prize awards (T13a-T13e) when the event ends, and the correction preview.
 
 from __future__ import annotations
 
+import gc
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time
 from fractions import Fraction
@@ -104,7 +106,9 @@ def compute_standings(
     ``codes``: other columns than the event's tie-breaks (``("PTS",)``: the points only, quicker)."""
     family, _p = R.params_of(ev)
     scheme = F.points_scheme(family, n.encounter_games)
-    regular = [p for p in played if not F.is_playoff(p)]
+    prefix = F.PLAYOFF_PREFIX  # F.is_playoff inline: 20,000 tables in a big league (issue 22)
+    playoffs = [p for p in played if p.ref.startswith(prefix)]
+    regular = [p for p in played if not p.ref.startswith(prefix)] if playoffs else played
     # rule T9c: a disqualified entrant is out of the ranking, so the next one takes his place
     data = F.event_data(ids, regular, scheme, ev.format, disqualified=[d for d in disqualified if d in ids])
     # rule T12b: the Buchholz reading of a round without an opponent is the event's bh_unplayed parameter
@@ -112,7 +116,7 @@ def compute_standings(
     unplayed = Unplayed(str(_p.get("bh_unplayed", "fide")))
     st = standings(data, codes_for(ev, n) if codes is None else codes, names=names, unplayed=unplayed)
     tied = [r for r in st.rows if r.rank == 1 and r.playoff]
-    po = F.playoff_progress([r.entrant for r in tied], played)
+    po = F.playoff_progress([r.entrant for r in tied], playoffs)  # the same: it reads the play-offs only
     if po.champion is not None:  # rule BC2: the play-off decides the places among the tied
         ranks = po.ranks()
         shared = [ranks[r.entrant] for r in tied]
@@ -180,27 +184,52 @@ def _places(
     return out
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector paused while a standings table is built (issue 22): a 20,000-match
+    league makes some 80,000 small tuples, none in a cycle, and each burst set off full collections of
+    the whole program's objects (a third of the time). Reference counting frees everything as usual."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def _build(s: Session, ev: Event) -> tuple[EventNight, list[F.Played], list[str], Standings]:
+    n, played, ids, st, _names = _build_named(s, ev)
+    return n, played, ids, st
+
+
+def _build_named(
+    s: Session, ev: Event
+) -> tuple[EventNight, list[F.Played], list[str], Standings, dict[int, str]]:
+    """:func:`_build` and the entrants' names, each read once (issue 22: one read of the matches)."""
     n = R.night(s, ev)
-    played = R.played_matches(s, ev)
-    ids = R.standing_ids(s, ev)
-    names = {str(k): v for k, v in R.entrant_names(s, ev.id).items()}
-    dq = R.disqualified_ids(s, ev)
-    return n, played, ids, compute_standings(ev, n, played, ids, names, disqualified=dq)
+    with _collector_paused():
+        played, drawn = R.played_and_drawn(s, ev)
+        ids = R.standing_ids(s, ev, drawn)
+        by_id = R.entrant_names(s, ev.id)
+        names = {str(k): v for k, v in by_id.items()}
+        dq = R.disqualified_ids(s, ev)
+        st = compute_standings(ev, n, played, ids, names, disqualified=dq)
+    return n, played, ids, st, by_id
 
 
 def session_standings(s: Session, ev: Event) -> EventStandings:
     """The standings inside the caller's session (to compare before and after a change that is not saved)."""
-    n, played, _ids, st = _build(s, ev)
-    return _view(s, ev, n, played, st)
+    n, played, _ids, st, names = _build_named(s, ev)
+    return _view(s, ev, n, played, st, names)
 
 
 def event_standings(db: Database, event_id: int) -> EventStandings:
     """CONTRACTS.md §4 ``standings``: rows with rank, entrant, name, points and tie-break values."""
     with db.session() as s:
         ev = R.get_event(s, event_id)
-        n, played, ids, st = _build(s, ev)
-        return _view(s, ev, n, played, st)
+        n, played, _ids, st, names = _build_named(s, ev)
+        return _view(s, ev, n, played, st, names)
 
 
 def standings_changes(
@@ -225,8 +254,15 @@ def standings_changes(
     return places, tbs
 
 
-def _view(s: Session, ev: Event, n: EventNight, played: list[F.Played], st: Standings) -> EventStandings:
-    names = R.entrant_names(s, ev.id)
+def _view(
+    s: Session,
+    ev: Event,
+    n: EventNight,
+    played: list[F.Played],
+    st: Standings,
+    names: dict[int, str] | None = None,
+) -> EventStandings:
+    names = R.entrant_names(s, ev.id) if names is None else names
     scale = st.scale
     places = _places(s, ev, n, played, st) if ev.format in (*F.ELIMINATION, "lives") else {}
     left = F.lives_left([r.entrant for r in st.rows], played, n.lives) if ev.format == "lives" else None
