@@ -27,6 +27,8 @@ from clubdesk.standings import (
     Unplayed,
     standings,
 )
+from clubdesk.standings.summed import SUMMED_CODES, pair_sums_from_rows, summed_calculator
+from clubdesk.standings.table import standings_with
 from clubdesk.standings.tiebreaks import MatchRow, event_from_rows
 
 BYES = {"bye": Kind.BYE, "zero-bye": Kind.ZERO_BYE, "half-bye": Kind.HALF_BYE, "full-bye": Kind.FULL_BYE}
@@ -141,3 +143,50 @@ def test_whole_table_equals_the_plain_reading(ev: tuple, codes: list[str]) -> No
     fast = standings(event_from_rows(ids, rows, scheme, fmt=fmt), tb)
     ref = standings(reference(ids, rows, scheme, fmt), tb)
     assert fast == ref
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    stored_events(),
+    st.lists(st.sampled_from(sorted(SUMMED_CODES - {"PTS"})), max_size=4, unique=True),
+    st.sampled_from(list(Unplayed)),
+    st.data(),
+)
+def test_pair_sums_give_the_game_by_game_table(
+    ev: tuple, codes: list[str], unplayed: Unplayed, data: st.DataObject
+) -> None:
+    # issue 22: the database sums the plain played games per pair; points, IAV, GAV, BH and wins from
+    # those sums (and the other tables one by one) equal the game-by-game table (rules T12b, BC3)
+    ids, rows, scheme, fmt = ev
+    dq = data.draw(st.sets(st.sampled_from(ids), max_size=2))
+    tb = ("PTS", *codes)
+    sums, rest = pair_sums_from_rows(rows)
+    others = event_from_rows(ids, rest, scheme, fmt=fmt)
+    calc = summed_calculator(ids, sums, others, tb, unplayed=unplayed)
+    assert calc is not None  # one table per entrant and round: nothing it cannot be sure of
+    fast = standings_with(calc, ids, tb, scale=scheme.scale, disqualified=dq)
+    event = event_from_rows(ids, rows, scheme, fmt=fmt, disqualified=dq)
+    assert fast == standings(event, tb, unplayed=unplayed)
+    full = TiebreakCalculator(event, unplayed=unplayed)
+    for c in ("PTS", "GAV", "BH", "WIN"):
+        assert calc.values(c) == full.values(c)
+    assert summed_calculator(ids, sums, others, ("PTS", "SB")) is None  # a code it does not sum
+
+
+def test_a_withdrawal_after_the_last_game_counts_as_draws_for_the_opponents() -> None:
+    # rule T9b / FIDE C.07 16.3: b plays rounds 1-2 and withdraws (zero-point byes in rounds 3-4);
+    # for a's Buchholz b counts 1 (his win) + 2 x half a win = 2 points, whether the games come summed
+    rows: list[MatchRow] = [
+        (1, "a", "b", "played", 0, 1, None, None, None, ""),
+        (1, "c", "d", "played", 1, 0, None, None, None, ""),
+        (2, "a", "c", "played", 1, 0, None, None, None, ""),
+        (2, "b", "d", "played", 0, 1, None, None, None, ""),
+        (3, "b", None, "zero-bye", 0, 0, None, None, None, ""),
+        (4, "b", None, "zero-bye", 0, 0, None, None, None, ""),
+    ]
+    ids = ["a", "b", "c", "d"]
+    sums, rest = pair_sums_from_rows(rows)
+    calc = summed_calculator(ids, sums, event_from_rows(ids, rest), ("PTS", "BH"))
+    assert calc is not None
+    assert calc.values("BH")["a"] == 2 + 1  # b: 1 + 2 x 1/2; c: 1
+    assert calc.values("BH") == TiebreakCalculator(event_from_rows(ids, rows)).values("BH")

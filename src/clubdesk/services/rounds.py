@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Select, String, cast, select
+from sqlalchemy import Select, String, and_, case, cast, func, not_, or_, select
 from sqlalchemy.orm import Session
 
 from clubdesk.db import Database, lock_event
@@ -26,6 +26,7 @@ from clubdesk.pairing import PairingImpossible, explain_lives, explain_swiss, ve
 from clubdesk.pairing.league import OpenLeague
 from clubdesk.services import formats as F
 from clubdesk.services.base import Actor, Role, ServiceError, audit
+from clubdesk.standings.summed import NOT_PLAIN, PairSums
 
 FINAL_STATUSES = ("confirmed", "bye")
 BYE_FORMATS = ("swiss", "lives", "open-round-robin")  # a requested bye (T4e, T4g, league)
@@ -222,6 +223,105 @@ def played_and_drawn(s: Session, ev: Event) -> tuple[list[F.Played], set[str]]:
                     if rn < joins and eid not in seen.get(rn, set()):
                         out.append(F.Played(rn, eid, None, "zero-bye"))
     return out, drawn
+
+
+def summed_tables(s: Session, ev: Event) -> tuple[list[PairSums], list[F.Played], list[F.Played], set[str]]:
+    """The event's tables as the standings' per-pair sums read them (issue 22): the plain played games
+    of the regular rounds summed per pair in SQL (``summed.PairSums``), the other final tables one by
+    one (byes, forfeits, both-lost, latecomers' zero-point byes, as :func:`played_matches` has them),
+    the play-off tables (BC2), and every entrant drawn at any table (for :func:`standing_ids`)."""
+    if s.autoflush:
+        s.flush()  # the reads below do not autoflush as an ORM query would
+    conn = s.connection()
+    published = set(
+        conn.execute(
+            select(Round.number).where(Round.event_id == ev.id, Round.status != "proposed")
+        ).scalars()
+    )
+    pub = select(Round.number).where(Round.event_id == ev.id, Round.status != "proposed")
+    plain = and_(
+        Match.event_id == ev.id,
+        Match.status.in_(FINAL_STATUSES),
+        Match.round_no.in_(pub),
+        func.substr(Match.ref, 1, len(F.PLAYOFF_PREFIX)) != F.PLAYOFF_PREFIX,
+        Match.side_b.is_not(None),
+        Match.kind.not_in(NOT_PLAIN),
+    )
+    sums = [
+        PairSums(a, b, int(n), int(w), int(lo), int(d), int(last))
+        for a, b, n, w, lo, d, last in plain_rows(
+            s,
+            select(
+                cast(Match.side_a, String),
+                cast(Match.side_b, String),
+                func.count(),
+                func.sum(case((Match.score_a > Match.score_b, 1), else_=0)),
+                func.sum(case((Match.score_a < Match.score_b, 1), else_=0)),
+                func.sum(
+                    func.coalesce(Match.points_a, Match.score_a)
+                    - func.coalesce(Match.points_b, Match.score_b)
+                ),
+                func.max(Match.round_no),
+            )
+            .where(plain)
+            .group_by(Match.side_a, Match.side_b),
+        )
+    ]
+    rows = plain_rows(
+        s,
+        select(
+            Match.status,
+            Match.round_no,
+            cast(Match.side_a, String),
+            cast(Match.side_b, String),
+            Match.kind,
+            Match.score_a,
+            Match.score_b,
+            Match.points_a,
+            Match.points_b,
+            cast(Match.winner, String),
+            Match.ref,
+        )
+        .where(Match.event_id == ev.id, not_(plain))
+        .order_by(Match.round_no, Match.table_no),
+    )
+    make = F.Played._make
+    rest: list[F.Played] = []
+    playoffs: list[F.Played] = []
+    drawn = {p.a for p in sums} | {p.b for p in sums}
+    for r in rows:
+        drawn.add(r[2])
+        if r[3] is not None:
+            drawn.add(r[3])
+        if r[0] in FINAL_STATUSES and r[1] in published:  # a proposed round's bye is not final yet
+            p = make(r[1:])
+            (playoffs if p.ref.startswith(F.PLAYOFF_PREFIX) else rest).append(p)
+    # rule T3a (desk issue): a latecomer's rounds before joining are zero-point byes
+    if ev.format in ("swiss", "lives", "open-round-robin"):
+        late = [
+            (str(e), j)
+            for e, j in conn.execute(
+                select(Entrant.id, Entrant.joins_from_round)
+                .where(Entrant.event_id == ev.id, Entrant.joins_from_round.is_not(None))
+                .order_by(Entrant.id)
+            )
+            if j
+        ]
+        if late:
+            keys = [int(e) for e, _j in late]
+            seen: dict[int, set[str]] = {}
+            for rn, a, b in plain_rows(
+                s,
+                select(Match.round_no, cast(Match.side_a, String), cast(Match.side_b, String)).where(
+                    Match.event_id == ev.id, or_(Match.side_a.in_(keys), Match.side_b.in_(keys))
+                ),
+            ):
+                seen.setdefault(rn, set()).update({a, *([b] if b else [])})
+            for eid, joins in late:
+                for rn in sorted(published):
+                    if rn < joins and eid not in seen.get(rn, set()):
+                        rest.append(F.Played(rn, eid, None, "zero-bye"))
+    return sums, rest, playoffs, drawn
 
 
 def standing_ids(s: Session, ev: Event, drawn: set[str] | None = None) -> list[str]:

@@ -44,7 +44,8 @@ from clubdesk.standings.prizes import (
 )
 from clubdesk.standings.ratings import RatedMatch, RatingState, match_order_key, rate_matches
 from clubdesk.standings.season import Placing, SeasonScale, place_points
-from clubdesk.standings.table import Standings, format_value, standings
+from clubdesk.standings.summed import SUMMED_CODES, summed_calculator
+from clubdesk.standings.table import Standings, format_value, standings, standings_with
 from clubdesk.standings.tiebreaks import Unplayed
 
 
@@ -115,6 +116,11 @@ def compute_standings(
     # (tavla preset "none": seed 003's plain sum; "fide": the dummy opponent of REFERENCES.md)
     unplayed = Unplayed(str(_p.get("bh_unplayed", "fide")))
     st = standings(data, codes_for(ev, n) if codes is None else codes, names=names, unplayed=unplayed)
+    return _after_playoff(st, playoffs)
+
+
+def _after_playoff(st: Standings, playoffs: list[F.Played]) -> Standings:
+    """Rule BC2: a finished play-off decides the places among those tied for first."""
     tied = [r for r in st.rows if r.rank == 1 and r.playoff]
     po = F.playoff_progress([r.entrant for r in tied], playoffs)  # the same: it reads the play-offs only
     if po.champion is not None:  # rule BC2: the play-off decides the places among the tied
@@ -199,15 +205,23 @@ def _collector_paused() -> Iterator[None]:
 
 
 def _build(s: Session, ev: Event) -> tuple[EventNight, list[F.Played], list[str], Standings]:
-    n, played, ids, st, _names = _build_named(s, ev)
+    """The standings with every final table (the callers read the tables too)."""
+    n, played, ids, st, _names = _build_named(s, ev, R.night(s, ev))
     return n, played, ids, st
 
 
+def _build_shown(s: Session, ev: Event) -> tuple[EventNight, list[F.Played], Standings, dict[int, str]]:
+    """The standings to show: from the per-pair sums where they serve (:func:`_summed_build`), else
+    from every table; with the tables :func:`_view` reads and the entrants' names."""
+    n = R.night(s, ev)
+    got = _summed_build(s, ev, n) or _build_named(s, ev, n)
+    return got[0], got[1], got[3], got[4]
+
+
 def _build_named(
-    s: Session, ev: Event
+    s: Session, ev: Event, n: EventNight
 ) -> tuple[EventNight, list[F.Played], list[str], Standings, dict[int, str]]:
     """:func:`_build` and the entrants' names, each read once (issue 22: one read of the matches)."""
-    n = R.night(s, ev)
     with _collector_paused():
         played, drawn = R.played_and_drawn(s, ev)
         ids = R.standing_ids(s, ev, drawn)
@@ -218,9 +232,38 @@ def _build_named(
     return n, played, ids, st, by_id
 
 
+def _summed_build(
+    s: Session, ev: Event, n: EventNight
+) -> tuple[EventNight, list[F.Played], list[str], Standings, dict[int, str]] | None:
+    """The standings from the plain played games summed per pair in SQL (issue 22: a 20,000-match
+    league reads some 5,000 sums instead of 20,000 tables), exactly as the game-by-game table; None
+    where that cannot be sure (other tie-breaks, brackets and lives, which need every table). The
+    tables returned are only the unsummed ones (the view reads them for brackets and lives only)."""
+    if ev.format in (*F.ELIMINATION, "lives"):
+        return None
+    codes = codes_for(ev, n)
+    if not {"PTS", *codes} <= SUMMED_CODES:
+        return None
+    family, params = R.params_of(ev)
+    scheme = F.points_scheme(family, n.encounter_games)
+    sums, rest, playoffs, drawn = R.summed_tables(s, ev)
+    ids = R.standing_ids(s, ev, drawn)
+    by_id = R.entrant_names(s, ev.id)
+    names = {str(k): v for k, v in by_id.items()}
+    dq = [d for d in R.disqualified_ids(s, ev) if d in ids]  # rule T9c: out of the ranking
+    others = F.event_data(ids, rest, scheme, ev.format, disqualified=dq)
+    # rule T12b: the Buchholz reading of a round without an opponent (bh_unplayed), as compute_standings
+    unplayed = Unplayed(str(params.get("bh_unplayed", "fide")))
+    calc = summed_calculator(ids, sums, others, {"PTS", *codes}, unplayed=unplayed)
+    if calc is None:
+        return None
+    st = standings_with(calc, ids, codes, scale=scheme.scale, disqualified=dq, names=names)
+    return n, [*rest, *playoffs], ids, _after_playoff(st, playoffs), by_id
+
+
 def session_standings(s: Session, ev: Event) -> EventStandings:
     """The standings inside the caller's session (to compare before and after a change that is not saved)."""
-    n, played, _ids, st, names = _build_named(s, ev)
+    n, played, st, names = _build_shown(s, ev)
     return _view(s, ev, n, played, st, names)
 
 
@@ -228,7 +271,7 @@ def event_standings(db: Database, event_id: int) -> EventStandings:
     """CONTRACTS.md §4 ``standings``: rows with rank, entrant, name, points and tie-break values."""
     with db.session() as s:
         ev = R.get_event(s, event_id)
-        n, played, _ids, st, names = _build_named(s, ev)
+        n, played, st, names = _build_shown(s, ev)
         return _view(s, ev, n, played, st, names)
 
 
