@@ -7,12 +7,12 @@ Every function is one transaction and writes an audit row with the event, round 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Select, String, and_, case, cast, func, not_, or_, select
+from sqlalchemy import ColumnElement, Select, String, and_, case, cast, func, not_, or_, select
 from sqlalchemy.orm import Session
 
 from clubdesk.db import Database, lock_event
@@ -146,18 +146,30 @@ def played_matches(s: Session, ev: Event) -> list[F.Played]:
     return played_and_drawn(s, ev)[0]
 
 
-def plain_rows(s: Session, stmt: Select[Any]) -> list[tuple[Any, ...]]:
-    """``stmt``'s rows as plain tuples inside the session's transaction, read straight from the driver's
-    cursor on SQLite (issue 22: a 20,000-row read without a result object per row). Nothing is flushed."""
+_PLAIN_SQL: dict[tuple[Any, ...], str] = {}  # (dialect, key) -> the statement's SQL, values written in
+
+
+def plain_rows(
+    s: Session, build: Callable[[], Select[Any]], key: tuple[Any, ...] | None = None
+) -> list[tuple[Any, ...]]:
+    """The rows of the statement ``build()`` makes, as plain tuples inside the session's transaction,
+    read straight from the driver's cursor on SQLite (issue 22: a 20,000-row read without a result
+    object per row). ``key``: what the statement depends on (its values are written into the SQL, which
+    is kept, so the statement is neither built nor compiled again). Nothing is flushed."""
     conn = s.connection()
     if conn.dialect.name != "sqlite":
-        return [tuple(r) for r in conn.execute(stmt)]
-    compiled = stmt.compile(dialect=conn.dialect, compile_kwargs={"render_postcompile": True})
-    params = compiled.construct_params()
-    args = tuple(params[k] for k in compiled.positiontup or ())
+        return [tuple(r) for r in conn.execute(build())]
+    full = None if key is None else (id(conn.dialect), *key)
+    sql = None if full is None else _PLAIN_SQL.get(full)
+    if sql is None:
+        sql = str(build().compile(dialect=conn.dialect, compile_kwargs={"literal_binds": True}))
+        if full is not None:
+            if len(_PLAIN_SQL) > 2000:
+                _PLAIN_SQL.clear()
+            _PLAIN_SQL[full] = sql
     cur = conn.connection.cursor()
     try:
-        cur.execute(str(compiled), args)
+        cur.execute(sql)
         return list(cur.fetchall())
     finally:
         cur.close()
@@ -174,34 +186,13 @@ def played_and_drawn(s: Session, ev: Event) -> tuple[list[F.Played], set[str]]:
         .execute(select(Round.number).where(Round.event_id == ev.id, Round.status != "proposed"))
         .scalars()
     )
-    rows = plain_rows(
-        s,
-        select(
-            Match.round_no,
-            cast(Match.side_a, String),
-            cast(Match.side_b, String),
-            Match.kind,
-            Match.score_a,
-            Match.score_b,
-            Match.points_a,
-            Match.points_b,
-            cast(Match.winner, String),
-            Match.ref,
-        )
-        .where(Match.event_id == ev.id, Match.status.in_(FINAL_STATUSES))
-        .order_by(Match.round_no, Match.table_no),
-    )
+    rows = plain_rows(s, lambda: _final_rows(ev.id), ("final-rows", ev.id))
     make = F.Played._make
     # a proposed round's bye is not final until the round is published
     out = [make(r) for r in rows if r[0] in published]
     drawn = {r[1] for r in rows}
     drawn.update(r[2] for r in rows if r[2] is not None)
-    others = plain_rows(
-        s,
-        select(Match.round_no, cast(Match.side_a, String), cast(Match.side_b, String)).where(
-            Match.event_id == ev.id, Match.status.not_in(FINAL_STATUSES)
-        ),
-    )
+    others = plain_rows(s, lambda: _open_sides(ev.id), ("open-sides", ev.id))
     for _r, a, b in others:
         drawn.add(a)
         if b is not None:
@@ -225,50 +216,68 @@ def played_and_drawn(s: Session, ev: Event) -> tuple[list[F.Played], set[str]]:
     return out, drawn
 
 
-def summed_tables(s: Session, ev: Event) -> tuple[list[PairSums], list[F.Played], list[F.Played], set[str]]:
-    """The event's tables as the standings' per-pair sums read them (issue 22): the plain played games
-    of the regular rounds summed per pair in SQL (``summed.PairSums``), the other final tables one by
-    one (byes, forfeits, both-lost, latecomers' zero-point byes, as :func:`played_matches` has them),
-    the play-off tables (BC2), and every entrant drawn at any table (for :func:`standing_ids`)."""
-    if s.autoflush:
-        s.flush()  # the reads below do not autoflush as an ORM query would
-    conn = s.connection()
-    published = set(
-        conn.execute(
-            select(Round.number).where(Round.event_id == ev.id, Round.status != "proposed")
-        ).scalars()
+def _final_rows(event_id: int) -> Select[Any]:
+    """The final tables of an event as :class:`~clubdesk.services.formats.Played` rows (ids as text)."""
+    return (
+        select(
+            Match.round_no,
+            cast(Match.side_a, String),
+            cast(Match.side_b, String),
+            Match.kind,
+            Match.score_a,
+            Match.score_b,
+            Match.points_a,
+            Match.points_b,
+            cast(Match.winner, String),
+            Match.ref,
+        )
+        .where(Match.event_id == event_id, Match.status.in_(FINAL_STATUSES))
+        .order_by(Match.round_no, Match.table_no)
     )
-    pub = select(Round.number).where(Round.event_id == ev.id, Round.status != "proposed")
-    plain = and_(
-        Match.event_id == ev.id,
+
+
+def _open_sides(event_id: int) -> Select[Any]:
+    return select(Match.round_no, cast(Match.side_a, String), cast(Match.side_b, String)).where(
+        Match.event_id == event_id, Match.status.not_in(FINAL_STATUSES)
+    )
+
+
+def _plain_games(event_id: int) -> ColumnElement[bool]:
+    """The plain played games of the regular rounds: final, of a published round, no play-off (BC2),
+    two sides and no kind that :func:`~clubdesk.standings.tiebreaks.event_from_rows` reads otherwise."""
+    pub = select(Round.number).where(Round.event_id == event_id, Round.status != "proposed")
+    return and_(
+        Match.event_id == event_id,
         Match.status.in_(FINAL_STATUSES),
         Match.round_no.in_(pub),
         func.substr(Match.ref, 1, len(F.PLAYOFF_PREFIX)) != F.PLAYOFF_PREFIX,
         Match.side_b.is_not(None),
         Match.kind.not_in(NOT_PLAIN),
     )
-    sums = [
-        PairSums(a, b, int(n), int(w), int(lo), int(d), int(last))
-        for a, b, n, w, lo, d, last in plain_rows(
-            s,
-            select(
-                cast(Match.side_a, String),
-                cast(Match.side_b, String),
-                func.count(),
-                func.sum(case((Match.score_a > Match.score_b, 1), else_=0)),
-                func.sum(case((Match.score_a < Match.score_b, 1), else_=0)),
-                func.sum(
-                    func.coalesce(Match.points_a, Match.score_a)
-                    - func.coalesce(Match.points_b, Match.score_b)
-                ),
-                func.max(Match.round_no),
-            )
-            .where(plain)
-            .group_by(Match.side_a, Match.side_b),
+
+
+def _pair_sums(event_id: int) -> Select[Any]:
+    """:class:`~clubdesk.standings.summed.PairSums` of an event's plain played games, summed in SQL."""
+    return (
+        select(
+            cast(Match.side_a, String),
+            cast(Match.side_b, String),
+            func.count(),
+            func.sum(case((Match.score_a > Match.score_b, 1), else_=0)),
+            func.sum(case((Match.score_a < Match.score_b, 1), else_=0)),
+            func.sum(
+                func.coalesce(Match.points_a, Match.score_a) - func.coalesce(Match.points_b, Match.score_b)
+            ),
+            func.max(Match.round_no),
         )
-    ]
-    rows = plain_rows(
-        s,
+        .where(_plain_games(event_id))
+        .group_by(Match.side_a, Match.side_b)
+    )
+
+
+def _unsummed(event_id: int) -> Select[Any]:
+    """Every other table of an event, with its status (final or not), as :func:`_final_rows` reads it."""
+    return (
         select(
             Match.status,
             Match.round_no,
@@ -282,9 +291,33 @@ def summed_tables(s: Session, ev: Event) -> tuple[list[PairSums], list[F.Played]
             cast(Match.winner, String),
             Match.ref,
         )
-        .where(Match.event_id == ev.id, not_(plain))
-        .order_by(Match.round_no, Match.table_no),
+        .where(Match.event_id == event_id, not_(_plain_games(event_id)))
+        .order_by(Match.round_no, Match.table_no)
     )
+
+
+def _int_sums(row: Sequence[Any]) -> PairSums:
+    """A row of sums from a server, whose SUM may come as a decimal."""
+    a, b, *counts = row
+    return PairSums(a, b, *(int(x) for x in counts))
+
+
+def summed_tables(s: Session, ev: Event) -> tuple[list[PairSums], list[F.Played], list[F.Played], set[str]]:
+    """The event's tables as the standings' per-pair sums read them (issue 22): the plain played games
+    of the regular rounds summed per pair in SQL (``summed.PairSums``), the other final tables one by
+    one (byes, forfeits, both-lost, latecomers' zero-point byes, as :func:`played_matches` has them),
+    the play-off tables (BC2), and every entrant drawn at any table (for :func:`standing_ids`)."""
+    if s.autoflush:
+        s.flush()  # the reads below do not autoflush as an ORM query would
+    conn = s.connection()
+    published = set(
+        conn.execute(
+            select(Round.number).where(Round.event_id == ev.id, Round.status != "proposed")
+        ).scalars()
+    )
+    as_read = PairSums._make if conn.dialect.name == "sqlite" else _int_sums
+    sums = [as_read(r) for r in plain_rows(s, lambda: _pair_sums(ev.id), ("pair-sums", ev.id))]
+    rows = plain_rows(s, lambda: _unsummed(ev.id), ("unsummed", ev.id))
     make = F.Played._make
     rest: list[F.Played] = []
     playoffs: list[F.Played] = []
@@ -312,7 +345,7 @@ def summed_tables(s: Session, ev: Event) -> tuple[list[PairSums], list[F.Played]
             seen: dict[int, set[str]] = {}
             for rn, a, b in plain_rows(
                 s,
-                select(Match.round_no, cast(Match.side_a, String), cast(Match.side_b, String)).where(
+                lambda: select(Match.round_no, cast(Match.side_a, String), cast(Match.side_b, String)).where(
                     Match.event_id == ev.id, or_(Match.side_a.in_(keys), Match.side_b.in_(keys))
                 ),
             ):

@@ -13,8 +13,8 @@ the 2026 rules, or a voluntarily unplayed round in the same round as an entrant'
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 from clubdesk.i18n import _
 from clubdesk.standings.tiebreaks import (
@@ -34,10 +34,10 @@ from clubdesk.standings.tiebreaks import (
 SUMMED_CODES = frozenset({"PTS", "IAV", "GAV", "BH", "WIN"})
 
 
-@dataclass(frozen=True)
-class PairSums:
+class PairSums(NamedTuple):
     """The played games of ``a`` against ``b`` (as stored: ``a`` the first side): how many, how many
-    ``a`` won and lost (the rest drawn), ``a``'s summed point difference and the last round."""
+    ``a`` won and lost (the rest drawn), ``a``'s summed point difference and the last round. A named
+    tuple: a row of the database's sums as it is read (issue 22)."""
 
     a: str
     b: str
@@ -63,7 +63,6 @@ class SummedCalculator:
         self.entrants = tuple(entrants)
         self.unplayed = unplayed
         self.rr = fmt is Format.ROUND_ROBIN
-        known = set(self.entrants)
         win, draw, loss = scheme.win, scheme.draw, scheme.loss
         counts_win = [p > 0 and p >= win for p in (win, draw, loss)]
         pts: dict[str, int] = dict.fromkeys(self.entrants, 0)
@@ -71,22 +70,26 @@ class SummedCalculator:
         last: dict[str, int] = dict.fromkeys(self.entrants, 0)
         self.h2h: dict[str, dict[str, int]] = {e: {} for e in self.entrants}
         self.games: dict[str, dict[str, int]] = {e: {} for e in self.entrants}
-        for p in sums:
-            if p.a not in known or p.b not in known:
-                raise ValueError(_("unknown entrant in {a} - {b}").format(a=p.a, b=p.b))
-            draws = p.games - p.wins - p.losses
-            for e, o, w, lo, d in (
-                (p.a, p.b, p.wins, p.losses, p.diff),
-                (p.b, p.a, p.losses, p.wins, -p.diff),
-            ):
-                pts[e] += w * win + draws * draw + lo * loss
-                wins[e] += w * counts_win[0] + draws * counts_win[1] + lo * counts_win[2]
-                h = self.h2h[e]
-                h[o] = h.get(o, 0) + d
-                g = self.games[e]
-                g[o] = g.get(o, 0) + p.games
-                if p.last_round > last[e]:
-                    last[e] = p.last_round
+        h2h, games = self.h2h, self.games
+        cw, cd, cl = counts_win
+        for a, b, n, w, lo, d, lr in sums:
+            ha, hb = h2h.get(a), h2h.get(b)
+            if ha is None or hb is None:
+                raise ValueError(_("round {r}: unknown entrant in {a} - {b}").format(r=lr, a=a, b=b))
+            dr = n - w - lo
+            pts[a] += w * win + dr * draw + lo * loss
+            pts[b] += lo * win + dr * draw + w * loss
+            wins[a] += w * cw + dr * cd + lo * cl
+            wins[b] += lo * cw + dr * cd + w * cl
+            ha[b] = ha.get(b, 0) + d
+            hb[a] = hb.get(a, 0) - d
+            ga, gb = games[a], games[b]
+            ga[b] = ga.get(b, 0) + n
+            gb[a] = gb.get(a, 0) + n
+            if lr > last[a]:
+                last[a] = lr
+            if lr > last[b]:
+                last[b] = lr
         self.recs: dict[str, tuple[RoundRecord, ...]] = {e: others.records.get(e, ()) for e in self.entrants}
         for e, recs in self.recs.items():
             h = self.h2h[e]
