@@ -146,11 +146,12 @@ def played_matches(s: Session, ev: Event) -> list[F.Played]:
     return played_and_drawn(s, ev)[0]
 
 
+AnySelect = Select[*tuple[Any, ...]]  # a select of any columns
 _PLAIN_SQL: dict[tuple[Any, ...], str] = {}  # (dialect, key) -> the statement's SQL, values written in
 
 
 def plain_rows(
-    s: Session, build: Callable[[], Select[Any]], key: tuple[Any, ...] | None = None
+    s: Session, build: Callable[[], AnySelect], key: tuple[Any, ...] | None = None
 ) -> list[tuple[Any, ...]]:
     """The rows of the statement ``build()`` makes, as plain tuples inside the session's transaction,
     read straight from the driver's cursor on SQLite (issue 22: a 20,000-row read without a result
@@ -216,7 +217,7 @@ def played_and_drawn(s: Session, ev: Event) -> tuple[list[F.Played], set[str]]:
     return out, drawn
 
 
-def _final_rows(event_id: int) -> Select[Any]:
+def _final_rows(event_id: int) -> AnySelect:
     """The final tables of an event as :class:`~clubdesk.services.formats.Played` rows (ids as text)."""
     return (
         select(
@@ -236,7 +237,7 @@ def _final_rows(event_id: int) -> Select[Any]:
     )
 
 
-def _open_sides(event_id: int) -> Select[Any]:
+def _open_sides(event_id: int) -> AnySelect:
     return select(Match.round_no, cast(Match.side_a, String), cast(Match.side_b, String)).where(
         Match.event_id == event_id, Match.status.not_in(FINAL_STATUSES)
     )
@@ -256,7 +257,7 @@ def _plain_games(event_id: int) -> ColumnElement[bool]:
     )
 
 
-def _pair_sums(event_id: int) -> Select[Any]:
+def _pair_sums(event_id: int) -> AnySelect:
     """:class:`~clubdesk.standings.summed.PairSums` of an event's plain played games, summed in SQL."""
     return (
         select(
@@ -275,7 +276,7 @@ def _pair_sums(event_id: int) -> Select[Any]:
     )
 
 
-def _unsummed(event_id: int) -> Select[Any]:
+def _unsummed(event_id: int) -> AnySelect:
     """Every other table of an event, with its status (final or not), as :func:`_final_rows` reads it."""
     return (
         select(
@@ -404,7 +405,7 @@ def the_field(s: Session, ev: Event, round_no: int) -> F.Field:
         .order_by(EntrantMember.id)
     ):
         players.setdefault(ent, []).append((rating, club))
-    for eid, status, checked_in, joins, rating in s.execute(  # row tuples, no ORM object per entrant
+    for eid, status, checked_in, joins, own in s.execute(  # row tuples, no ORM object per entrant
         select(Entrant.id, Entrant.status, Entrant.checked_in_at, Entrant.joins_from_round, Entrant.rating)
         .where(Entrant.event_id == ev.id)
         .order_by(Entrant.id)
@@ -416,8 +417,8 @@ def the_field(s: Session, ev: Event, round_no: int) -> F.Field:
         key = str(eid)
         ids.append(key)
         members = players.get(eid, [])
-        if rating is not None:
-            ratings[key] = round(rating)
+        if own is not None:
+            ratings[key] = round(own)
         elif members:
             ratings[key] = round(sum(r for r, _c in members) / len(members))
         club_ids = {c for _r, c in members}
