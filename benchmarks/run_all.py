@@ -143,7 +143,8 @@ def _entrants(s: Any, ev: int, groups: list[list[int]]) -> list[int]:
 
 def build_club(folder: Path, n_league: int) -> tuple[Database, dict[str, int]]:
     """A club database: a tavla league of ``n_league`` confirmed matches (101 players, rated), a tavla
-    night with round 1 published, a 64-pair gaple night with round 1 published, a 512-entrant Swiss."""
+    night with round 1 published, a 64-pair gaple night with round 1 published, a 512-entrant and a
+    1,024-entrant Swiss."""
     rng = random.Random(22)
     db = Database(folder / "club.sqlite3", backups_dir=folder / "backups")
     ids: dict[str, int] = {}
@@ -200,6 +201,10 @@ def build_club(folder: Path, n_league: int) -> tuple[Database, dict[str, int]]:
         sw = _event(s, "Open Swiss 512", "tavla", "swiss", 9)
         _entrants(s, sw, [[m] for m in big_members])
         ids["swiss"] = sw
+        huge_members = _members(s, 1024, "W", rng)  # issue 22: propose_round at 1,024 entrants too
+        sw2 = _event(s, "Open Swiss 1024", "tavla", "swiss", 10)
+        _entrants(s, sw2, [[m] for m in huge_members])
+        ids["swiss1024"] = sw2
     with db.session() as s:
         ST.recompute_ratings(s)  # the league's rating history, once
     for key in ("tavla", "gaple"):
@@ -336,8 +341,8 @@ def row_standings(db: Database, ids: dict[str, int], n_league: int) -> Row:
     )
 
 
-def row_propose(db: Database, ids: dict[str, int]) -> Row:
-    sw = ids["swiss"]
+def row_propose(db: Database, ids: dict[str, int], key: str = "swiss", size: int = 512) -> Row:
+    sw = ids[key]
     proj_ts = []
     for _ in range(REPEAT):
         t0 = time.perf_counter()
@@ -354,7 +359,7 @@ def row_propose(db: Database, ids: dict[str, int]) -> Row:
     fl = statistics.median(times(lambda: pair_swiss(field, club_protection=True)))
     proj = statistics.median(proj_ts)
     return Row(
-        "propose_round, 512 entrants",
+        f"propose_round, {size:,} entrants",
         proj,
         fl,
         "<= 1.5x the engine alone",
@@ -525,6 +530,7 @@ def main(argv: list[str] | None = None) -> int:
             lambda: row_hand(db, ids, floor),
             lambda: row_standings(db, ids, n_league),
             lambda: row_propose(db, ids),
+            lambda: row_propose(db, ids, "swiss1024", 1024),
             lambda: row_audit(folder, 200_000 if args.quick else 1_200_000),
             lambda: row_members(folder, 100_000),
             lambda: row_first_paint(folder),

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clubdesk.pairing import Entrant, PairingImpossible, pair_swiss, verify_pairing
-from clubdesk.pairing.swiss import explain_swiss
+from clubdesk.pairing.swiss import _fold, explain_swiss, rank_swiss
 
 Pairs = list[tuple[str, str | None]]
 
@@ -366,3 +366,42 @@ def test_pruned_graph_gives_the_complete_graph_optimum(seed: int) -> None:
     pairs = pair_swiss(entrants, club_protection=protect)
     check_round(entrants, pairs, protect)
     assert criteria(entrants, pairs, protect) == criteria(entrants, full, protect)
+
+
+@given(
+    n=st.integers(0, 24),
+    clubs=st.integers(1, 30),
+    ratings=st.integers(1, 5),
+    seed=st.integers(0, 10**6),
+)
+@settings(max_examples=150, deadline=None)
+def test_round_one_club_notes_without_a_second_pairing(n: int, clubs: int, ratings: int, seed: int) -> None:
+    # rule T4b (issue 22): in round 1 the explanation names every club clash protection avoided; the
+    # unprotected pairing it compares with is taken from the fold (1st v (k+1)th) instead of pairing the
+    # field again. Reference: the notes built from the engine's own unprotected pairing.
+    rng = random.Random(seed)
+    entrants = [
+        Entrant(
+            f"r{i:02d}",
+            rating=rng.randint(1, ratings),
+            club=None if rng.random() < 0.3 else f"c{rng.randint(1, clubs)}",
+        )
+        for i in range(n)
+    ]
+    protected = pair_swiss(entrants, club_protection=True)
+    unprotected = pair_swiss(entrants)
+    assert _fold(rank_swiss(entrants)) == unprotected
+    taken = {frozenset(p) for p in protected if p[1] is not None}
+    club = {e.id: e.club for e in entrants}
+    avoided = [
+        (a, b)
+        for a, b in unprotected
+        if b is not None and frozenset((a, b)) not in taken and club[a] is not None and club[a] == club[b]
+    ]
+    lines = explain_swiss(entrants, protected, club_protection=True)
+    text = "\n".join(lines)
+    for a, b in avoided:
+        assert f"club clash avoided: {a} and {b} are both of {club[a]}" in text
+    assert text.count("club clash avoided") == sum(
+        1 for a, b in protected for x in dict.fromkeys((a, b)) if x is not None and x in {*sum(avoided, ())}
+    )

@@ -20,6 +20,7 @@ CHECKED = [
     "followups",
     "table_entry",
     "table_pages",
+    "result_rows",
     "round_data",
     "result_tables",
     "forfeits",
@@ -124,6 +125,7 @@ LAYERS = [
     ["forfeits"],
     ["followups"],
     ["standings", "night_config", "result_tables"],
+    ["result_rows"],
     ["round_data", "ratings", "prize_plans", "pair_names"],
 ]
 

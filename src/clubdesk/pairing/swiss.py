@@ -424,6 +424,40 @@ def _club_notes(
     return notes
 
 
+def _fold(ranked: list[Entrant]) -> list[tuple[str, str | None]] | None:
+    """The unprotected pairing of a field that is one score group with no rematch and no bye received
+    (round 1), without a matching: 1st v (k+1)th, 2nd v (k+2)th, ..., the bye to the last; None otherwise.
+
+    It is the only pairing with every half penalty 0 (criterion 5) once criterion 2 gives the bye to the
+    lowest-ranked entrant and criteria 3 and 4 (without club protection) weigh every pair alike, so
+    :func:`pair_swiss` finds exactly this one."""
+    ids = {e.id for e in ranked}
+    if any(e.score != ranked[0].score or e.byes or e.opponents & ids for e in ranked):
+        return None
+    n = len(ranked)
+    k = n // 2
+    pairs: list[tuple[str, str | None]] = [(ranked[i].id, ranked[i + k].id) for i in range(k)]
+    if n % 2:
+        pairs.append((ranked[-1].id, None))
+    return pairs
+
+
+def _unprotected(entrants: Sequence[Entrant], ranked: list[Entrant]) -> list[tuple[str, str | None]]:
+    """The pairing without club protection (T4b), for the notes of the clashes protection avoided: none
+    to find when no two entrants share a club; round 1 by :func:`_fold`; else the engine once more."""
+    _check_ids(entrants)  # as pair_swiss would
+    clubs = [e.club for e in entrants if e.club is not None]
+    if len(clubs) == len(set(clubs)):
+        return []  # a note needs a same-club pair, and no two entrants share a club
+    fold = _fold(ranked)
+    if fold is not None:
+        return fold
+    try:
+        return pair_swiss(entrants)
+    except PairingImpossible:
+        return []
+
+
 def explain_swiss(
     entrants: Sequence[Entrant], pairs: Sequence[tuple[str, str | None]], *, club_protection: bool = False
 ) -> list[str]:
@@ -442,11 +476,7 @@ def explain_swiss(
     if not club_protection:
         return lines
     by_id = {e.id: e for e in entrants}
-    try:
-        unprotected = pair_swiss(entrants)
-    except PairingImpossible:
-        unprotected = []
-    notes = _club_notes(entrants, pairs, unprotected)
+    notes = _club_notes(entrants, pairs, _unprotected(entrants, ranked))
     out: list[str] = []
     for line, (a, b) in zip(lines, pairs, strict=True):
         extra = [notes[x] for x in dict.fromkeys((a, b)) if x is not None and x in notes]

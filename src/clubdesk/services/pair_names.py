@@ -10,6 +10,7 @@ rank order, which breaks ties by id, is unchanged), then writes the names in for
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Mapping, Sequence
 
 from sqlalchemy import select
@@ -28,6 +29,8 @@ ID_MARK = "\x01"  # lower than any character of an id: a token sorts exactly as 
 
 
 CLUB_MARK = "\x02"
+_ID_TOKEN = re.compile(f"{ID_MARK}([^{ID_MARK}]*){ID_MARK}")
+_CLUB_TOKEN = re.compile(f"{CLUB_MARK}([^{CLUB_MARK}]*){CLUB_MARK}")
 
 
 def club_names(s: Session) -> dict[str, str]:
@@ -59,13 +62,22 @@ def named(
     ]
     tpairs = [(tok(a), None if b is None else tok(b)) for a, b in pairs]
     lines = explain(ents, tpairs, **options)
+    # every token written over in one pass per line (issue 22: not one replace per entrant and line)
+    ids = {e.id for e in entrants}
+    known = {e.club for e in entrants if e.club is not None}
+
+    def name(m: re.Match[str]) -> str:
+        e = m.group(1)
+        return names.get(e, e) if e in ids else e
+
+    def club(m: re.Match[str]) -> str:
+        c = m.group(1)
+        return clubs.get(c, c) if c in known else c
+
     out: list[str] = []
     for line in lines:
-        for e in entrants:
-            line = line.replace(tok(e.id), names.get(e.id, e.id))
-        for e in entrants:
-            if e.club is not None:
-                line = line.replace(str(ctok(e.club)), clubs.get(e.club, e.club))
+        line = _ID_TOKEN.sub(name, line)
+        line = _CLUB_TOKEN.sub(club, line)
         out.append(line.replace(ID_MARK, "").replace(CLUB_MARK, ""))
     return out
 

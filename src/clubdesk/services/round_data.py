@@ -134,7 +134,8 @@ def matches_of(s: Session, event_id: int, round_id: int | None = None) -> list[M
 
 
 def entrant_names(s: Session, event_id: int) -> dict[int, str]:
-    return {e.id: e.name for e in s.scalars(select(Entrant).where(Entrant.event_id == event_id))}
+    rows = s.execute(select(Entrant.id, Entrant.name).where(Entrant.event_id == event_id))
+    return {eid: name for eid, name in rows}
 
 
 def entrant_members(s: Session, entrant_id: int) -> list[Member]:

@@ -53,6 +53,10 @@ from clubdesk.services.night_config import request_bye as request_bye
 from clubdesk.services.night_config import requested_byes as requested_byes
 from clubdesk.services.night_config import setting_locks as setting_locks
 from clubdesk.services.pair_names import club_names, explain_round, named
+from clubdesk.services.result_rows import AnySelect as AnySelect
+from clubdesk.services.result_rows import plain_rows as plain_rows
+from clubdesk.services.result_rows import played_and_drawn as played_and_drawn
+from clubdesk.services.result_rows import summed_tables as summed_tables
 from clubdesk.services.round_data import BYE_FORMATS as BYE_FORMATS
 from clubdesk.services.round_data import DONE_STATUSES as DONE_STATUSES
 from clubdesk.services.round_data import FINAL_STATUSES as FINAL_STATUSES
@@ -102,19 +106,24 @@ def the_field(s: Session, ev: Event, round_no: int) -> F.Field:
         .order_by(EntrantMember.id)
     ):
         players.setdefault(ent, []).append((rating, club))
-    for e in s.scalars(select(Entrant).where(Entrant.event_id == ev.id).order_by(Entrant.id)):
-        if e.status != "registered" or e.checked_in_at is None:
+    for eid, status, checked_in, joins, own in s.execute(  # row tuples, no ORM object per entrant
+        select(Entrant.id, Entrant.status, Entrant.checked_in_at, Entrant.joins_from_round, Entrant.rating)
+        .where(Entrant.event_id == ev.id)
+        .order_by(Entrant.id)
+    ):
+        if status != "registered" or checked_in is None:
             continue
-        if e.joins_from_round and e.joins_from_round > round_no:
+        if joins and joins > round_no:
             continue
-        ids.append(str(e.id))
-        members = players.get(e.id, [])
-        if e.rating is not None:
-            ratings[str(e.id)] = round(e.rating)
+        key = str(eid)
+        ids.append(key)
+        members = players.get(eid, [])
+        if own is not None:
+            ratings[key] = round(own)
         elif members:
-            ratings[str(e.id)] = round(sum(r for r, _c in members) / len(members))
+            ratings[key] = round(sum(r for r, _c in members) / len(members))
         club_ids = {c for _r, c in members}
-        clubs[str(e.id)] = f"club{club_ids.pop()}" if len(club_ids) == 1 and None not in club_ids else None
+        clubs[key] = f"club{club_ids.pop()}" if len(club_ids) == 1 and None not in club_ids else None
     return F.Field(tuple(ids), ratings, clubs)
 
 
@@ -349,8 +358,8 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
                 alive = [e for e, v in F.lives_left(fld.ids, played, n.lives).items() if v > 0]
                 if len(alive) < 2:
                     raise ServiceError("event-over", _("Fewer than two entrants have lives left."))
-                pairs = F.propose_lives(fld, played, scheme, seed, lives=n.lives)
                 ents = F.pairing_entrants(fld, played, scheme, lives=n.lives)
+                pairs = F.propose_lives(fld, played, scheme, seed, lives=n.lives, entrants=ents)
                 lines = named(explain_lives, ents, pairs, names, club_names(s))  # in names (issue 20)
             else:  # swiss
                 total = ev.rounds
@@ -359,8 +368,8 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
                         ev, n, played, fld, names, disqualified_ids(s, ev)
                     )
                 else:
-                    pairs = F.propose_swiss(fld, played, scheme, seed, round_no=number)
-                    ents = F.pairing_entrants(fld, played, scheme)
+                    ents = F.pairing_entrants(fld, played, scheme)  # once for the pairing and its lines
+                    pairs = F.propose_swiss(fld, played, scheme, seed, round_no=number, entrants=ents)
                     lines = named(  # in names, not entrant ids or club keys (issue 20)
                         explain_swiss, ents, pairs, names, club_names(s), club_protection=number == 1
                     )

@@ -7,7 +7,9 @@ ratings are :mod:`clubdesk.services.ratings`, the prize plan and season scale se
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import gc
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
@@ -22,9 +24,10 @@ from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
 from clubdesk.models.event import Entrant, Event
 from clubdesk.models.money import Payment
-from clubdesk.models.result import FinalPlace, Match, PrizeAward
-from clubdesk.models.round import EventNight, Round
+from clubdesk.models.result import FinalPlace, PrizeAward
+from clubdesk.models.round import EventNight
 from clubdesk.services import formats as F
+from clubdesk.services import result_rows as RR
 from clubdesk.services import round_data as R
 from clubdesk.services.base import ServiceError
 
@@ -43,11 +46,13 @@ from clubdesk.services.ratings import _tavla_rulesets as _tavla_rulesets
 from clubdesk.services.ratings import rating_history as rating_history
 from clubdesk.services.ratings import recompute_ratings as recompute_ratings
 from clubdesk.services.ratings import rerate_from
-from clubdesk.services.round_data import FINAL_STATUSES
+from clubdesk.services.result_rows import played_matches as played_matches
+from clubdesk.services.result_rows import standing_ids as standing_ids
 from clubdesk.standings.places import elimination_places
 from clubdesk.standings.prizes import award_prizes
 from clubdesk.standings.season import Placing, place_points
-from clubdesk.standings.table import Standings, format_value, standings
+from clubdesk.standings.summed import SUMMED_CODES, summed_calculator
+from clubdesk.standings.table import Standings, format_value, standings, standings_with
 from clubdesk.standings.tiebreaks import Unplayed
 
 
@@ -109,15 +114,22 @@ def compute_standings(
     ``codes``: other columns than the event's tie-breaks (``("PTS",)``: the points only, quicker)."""
     family, _p = R.params_of(ev)
     scheme = F.points_scheme(family, n.encounter_games)
-    regular = [p for p in played if not F.is_playoff(p)]
+    prefix = F.PLAYOFF_PREFIX  # F.is_playoff inline: 20,000 tables in a big league (issue 22)
+    playoffs = [p for p in played if p.ref.startswith(prefix)]
+    regular = [p for p in played if not p.ref.startswith(prefix)] if playoffs else played
     # rule T9c: a disqualified entrant is out of the ranking, so the next one takes his place
     data = F.event_data(ids, regular, scheme, ev.format, disqualified=[d for d in disqualified if d in ids])
     # rule T12b: the Buchholz reading of a round without an opponent is the event's bh_unplayed parameter
     # (tavla preset "none": seed 003's plain sum; "fide": the dummy opponent of REFERENCES.md)
     unplayed = Unplayed(str(_p.get("bh_unplayed", "fide")))
     st = standings(data, codes_for(ev, n) if codes is None else codes, names=names, unplayed=unplayed)
+    return _after_playoff(st, playoffs)
+
+
+def _after_playoff(st: Standings, playoffs: list[F.Played]) -> Standings:
+    """Rule BC2: a finished play-off decides the places among those tied for first."""
     tied = [r for r in st.rows if r.rank == 1 and r.playoff]
-    po = F.playoff_progress([r.entrant for r in tied], played)
+    po = F.playoff_progress([r.entrant for r in tied], playoffs)  # the same: it reads the play-offs only
     if po.champion is not None:  # rule BC2: the play-off decides the places among the tied
         ranks = po.ranks()
         shared = [ranks[r.entrant] for r in tied]
@@ -185,27 +197,89 @@ def _places(
     return out
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector paused while a standings table is built (issue 22): a 20,000-match
+    league makes some 80,000 small tuples, none in a cycle, and each burst set off full collections of
+    the whole program's objects (a third of the time). Reference counting frees everything as usual."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def _build(s: Session, ev: Event) -> tuple[EventNight, list[F.Played], list[str], Standings]:
+    """The standings with every final table (the callers read the tables too)."""
+    n, played, ids, st, _names = _build_named(s, ev, R.night(s, ev))
+    return n, played, ids, st
+
+
+def _build_shown(s: Session, ev: Event) -> tuple[EventNight, list[F.Played], Standings, dict[int, str]]:
+    """The standings to show: from the per-pair sums where they serve (:func:`_summed_build`), else
+    from every table; with the tables :func:`_view` reads and the entrants' names."""
     n = R.night(s, ev)
-    played = played_matches(s, ev)
-    ids = standing_ids(s, ev)
-    names = {str(k): v for k, v in R.entrant_names(s, ev.id).items()}
-    dq = R.disqualified_ids(s, ev)
-    return n, played, ids, compute_standings(ev, n, played, ids, names, disqualified=dq)
+    got = _summed_build(s, ev, n) or _build_named(s, ev, n)
+    return got[0], got[1], got[3], got[4]
+
+
+def _build_named(
+    s: Session, ev: Event, n: EventNight
+) -> tuple[EventNight, list[F.Played], list[str], Standings, dict[int, str]]:
+    """:func:`_build` and the entrants' names, each read once (issue 22: one read of the matches)."""
+    with _collector_paused():
+        played, drawn = RR.played_and_drawn(s, ev)
+        ids = RR.standing_ids(s, ev, drawn)
+        by_id = R.entrant_names(s, ev.id)
+        names = {str(k): v for k, v in by_id.items()}
+        dq = R.disqualified_ids(s, ev)
+        st = compute_standings(ev, n, played, ids, names, disqualified=dq)
+    return n, played, ids, st, by_id
+
+
+def _summed_build(
+    s: Session, ev: Event, n: EventNight
+) -> tuple[EventNight, list[F.Played], list[str], Standings, dict[int, str]] | None:
+    """The standings from the plain played games summed per pair in SQL (issue 22: a 20,000-match
+    league reads some 5,000 sums instead of 20,000 tables), exactly as the game-by-game table; None
+    where that cannot be sure (other tie-breaks, brackets and lives, which need every table). The
+    tables returned are only the unsummed ones (the view reads them for brackets and lives only)."""
+    if ev.format in (*F.ELIMINATION, "lives"):
+        return None
+    codes = codes_for(ev, n)
+    if not {"PTS", *codes} <= SUMMED_CODES:
+        return None
+    family, params = R.params_of(ev)
+    scheme = F.points_scheme(family, n.encounter_games)
+    sums, rest, playoffs, drawn = RR.summed_tables(s, ev)
+    ids = RR.standing_ids(s, ev, drawn)
+    by_id = R.entrant_names(s, ev.id)
+    names = {str(k): v for k, v in by_id.items()}
+    dq = [d for d in R.disqualified_ids(s, ev) if d in ids]  # rule T9c: out of the ranking
+    others = F.event_data(ids, rest, scheme, ev.format, disqualified=dq)
+    # rule T12b: the Buchholz reading of a round without an opponent (bh_unplayed), as compute_standings
+    unplayed = Unplayed(str(params.get("bh_unplayed", "fide")))
+    calc = summed_calculator(ids, sums, others, {"PTS", *codes}, unplayed=unplayed)
+    if calc is None:
+        return None
+    st = standings_with(calc, ids, codes, scale=scheme.scale, disqualified=dq, names=names)
+    return n, [*rest, *playoffs], ids, _after_playoff(st, playoffs), by_id
 
 
 def session_standings(s: Session, ev: Event) -> EventStandings:
     """The standings inside the caller's session (to compare before and after a change that is not saved)."""
-    n, played, _ids, st = _build(s, ev)
-    return _view(s, ev, n, played, st)
+    n, played, st, names = _build_shown(s, ev)
+    return _view(s, ev, n, played, st, names)
 
 
 def event_standings(db: Database, event_id: int) -> EventStandings:
     """CONTRACTS.md §4 ``standings``: rows with rank, entrant, name, points and tie-break values."""
     with db.session() as s:
         ev = R.get_event(s, event_id)
-        n, played, ids, st = _build(s, ev)
-        return _view(s, ev, n, played, st)
+        n, played, st, names = _build_shown(s, ev)
+        return _view(s, ev, n, played, st, names)
 
 
 def standings_changes(
@@ -230,8 +304,15 @@ def standings_changes(
     return places, tbs
 
 
-def _view(s: Session, ev: Event, n: EventNight, played: list[F.Played], st: Standings) -> EventStandings:
-    names = R.entrant_names(s, ev.id)
+def _view(
+    s: Session,
+    ev: Event,
+    n: EventNight,
+    played: list[F.Played],
+    st: Standings,
+    names: dict[int, str] | None = None,
+) -> EventStandings:
+    names = R.entrant_names(s, ev.id) if names is None else names
     scale = st.scale
     places = _places(s, ev, n, played, st) if ev.format in (*F.ELIMINATION, "lives") else {}
     left = F.lives_left([r.entrant for r in st.rows], played, n.lives) if ev.format == "lives" else None
@@ -554,73 +635,3 @@ def correction_preview(
         return CorrectionPreview(
             places, tbs, ratings, tuple(later), winner != (None if m.winner is None else str(m.winner))
         )
-
-
-# ------------------------------------------------------------------------------------------ results read
-def played_matches(s: Session, ev: Event) -> list[F.Played]:
-    """Final tables (confirmed results, forfeits, byes) and latecomers' missed rounds as zero-point byes.
-    Row tuples, not ORM objects (issue 22: a 20,000-match league)."""
-    out: list[F.Played] = []
-    seen: dict[int, set[int]] = {}
-    published = set(
-        s.scalars(select(Round.number).where(Round.event_id == ev.id, Round.status != "proposed"))
-    )
-    rows = s.execute(
-        select(
-            Match.round_no,
-            Match.side_a,
-            Match.side_b,
-            Match.status,
-            Match.kind,
-            Match.score_a,
-            Match.score_b,
-            Match.points_a,
-            Match.points_b,
-            Match.winner,
-            Match.ref,
-        )
-        .where(Match.event_id == ev.id)
-        .order_by(Match.round_no, Match.table_no)
-    )
-    for rno, a, b, status, kind, sa, sb, pa, pb, winner, ref in rows:
-        seen.setdefault(rno, set()).update({a, *([b] if b else [])})
-        if status not in FINAL_STATUSES or rno not in published:
-            continue  # a proposed round's bye is not final until the round is published
-        out.append(
-            F.Played(
-                rno,
-                str(a),
-                None if b is None else str(b),
-                kind,
-                sa,
-                sb,
-                pa,
-                pb,
-                None if winner is None else str(winner),
-                ref,
-            )
-        )
-    # rule T3a (desk issue): a latecomer's rounds before joining are zero-point byes
-    if ev.format in ("swiss", "lives", "open-round-robin"):
-        for e in s.scalars(select(Entrant).where(Entrant.event_id == ev.id)):
-            if e.joins_from_round:
-                for r in sorted(published):
-                    if r < e.joins_from_round and e.id not in seen.get(r, set()):
-                        out.append(F.Played(r, str(e.id), None, "zero-bye"))
-    return out
-
-
-def standing_ids(s: Session, ev: Event) -> list[str]:
-    """Everybody who has played or been drawn (withdrawn entrants keep their results, T9b). Set-based:
-    two queries whatever the field (issue 22)."""
-    drawn = set(s.scalars(select(Match.side_a).where(Match.event_id == ev.id)))
-    drawn |= set(s.scalars(select(Match.side_b).where(Match.event_id == ev.id, Match.side_b.is_not(None))))
-    ids: list[str] = []
-    for eid, status, checked_in in s.execute(
-        select(Entrant.id, Entrant.status, Entrant.checked_in_at)
-        .where(Entrant.event_id == ev.id)
-        .order_by(Entrant.id)
-    ):
-        if eid in drawn or (status == "registered" and checked_in is not None):
-            ids.append(str(eid))
-    return ids

@@ -12,6 +12,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Protocol
 
 from clubdesk.i18n import _
 from clubdesk.standings.tiebreaks import (
@@ -78,8 +79,20 @@ class _Split:
     values: dict[str, Value]
 
 
+class Calculator(Protocol):
+    """What the ranking reads: :class:`TiebreakCalculator`, or the per-pair sums of ``summed.py``."""
+
+    def values(self, code: str) -> dict[str, Value]: ...
+
+    def iav(self, group: Iterable[str]) -> dict[str, int]: ...
+
+    def mutual(self, group: Iterable[str]) -> tuple[dict[str, Fraction], dict[str, int]]: ...
+
+    def direct_encounter(self, group: Sequence[str]) -> tuple[list[list[str]], dict[str, Fraction]]: ...
+
+
 class _Ranker:
-    def __init__(self, calc: TiebreakCalculator, codes: tuple[str, ...]) -> None:
+    def __init__(self, calc: Calculator, codes: tuple[str, ...]) -> None:
         self.calc = calc
         self.codes = codes
         self.splits: list[_Split] = []
@@ -169,11 +182,34 @@ def standings(
     games stay for their opponents' tie-breaks (rules T9b, T9c). Entrants still tied on one of
     ``playoff_places`` are flagged for a play-off (rule BC2). ``unplayed``: the Buchholz reading of a round
     without an opponent (rule T12b, parameter ``bh_unplayed``)."""
-    tb = _normalise(codes)
     calc = TiebreakCalculator(event, rules, unplayed)
+    return standings_with(
+        calc,
+        event.entrants,
+        codes,
+        scale=event.scheme.scale,
+        disqualified=event.disqualified,
+        playoff_places=playoff_places,
+        names=names,
+    )
+
+
+def standings_with(
+    calc: Calculator,
+    entrants: Sequence[str],
+    codes: Sequence[str] = ("PTS",),
+    *,
+    scale: int = 1,
+    disqualified: Iterable[str] = (),
+    playoff_places: Iterable[int] = (1,),
+    names: dict[str, str] | None = None,
+) -> Standings:
+    """:func:`standings` from a calculator already made (issue 22: ``summed.SummedCalculator``)."""
+    tb = _normalise(codes)
     ranker = _Ranker(calc, tb)
     # rule T9c: a disqualified entrant leaves the ranking; his games stay in the calculator
-    ranked = [e for e in event.entrants if e not in event.disqualified]
+    gone = frozenset(disqualified)
+    ranked = [e for e in entrants if e not in gone]
     tiers = ranker.rank(ranked, 0)
     decisive = set(playoff_places)
     per_code: dict[str, dict[str, Value]] = {c: calc.values(c) for c in tb if c not in GROUP_CODES}
@@ -202,8 +238,8 @@ def standings(
             vals = {c: (group_vals[c][e] if c in GROUP_CODES else per_code[c][e]) for c in tb}
             rows.append(StandingRow(pos, e, Fraction(pts[e]), vals, len(tier) > 1, playoff))
         pos += len(tier)
-    expl = _explain(rows, ranker.splits, tb, event.scheme.scale, names or {})
-    return Standings(tuple(rows), tuple(expl), tb, event.scheme.scale)
+    expl = _explain(rows, ranker.splits, tb, scale, names or {})
+    return Standings(tuple(rows), tuple(expl), tb, scale)
 
 
 def _explain(

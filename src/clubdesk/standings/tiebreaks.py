@@ -19,6 +19,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
+from operator import attrgetter
+from typing import NamedTuple
 
 from clubdesk.i18n import N_, _
 
@@ -159,10 +161,11 @@ class PointsScheme:
 CHESS_SCHEME = PointsScheme(win=2, draw=1, loss=0, scale=2)
 
 
-@dataclass(frozen=True)
-class RoundRecord:
+class RoundRecord(NamedTuple):
     """One entrant's round: ``points`` earned (stored units), the opponent (``None`` for a bye)
-    and the score for and against used by the point-difference tie-breaks (IAV, GAV)."""
+    and the score for and against used by the point-difference tie-breaks (IAV, GAV).
+
+    A named tuple, not a dataclass: a 20,000-match league makes 40,000 of them (issue 22)."""
 
     round: int
     kind: Kind
@@ -219,43 +222,149 @@ def event_from_matches(
     disqualified: Iterable[str] = (),
 ) -> EventData:
     """Per-entrant records from match results (points per result from ``scheme``)."""
+    rows = (
+        (m.round, m.a, m.b, str(m.kind), m.score_a, m.score_b, m.points_a, m.points_b, None, "")
+        for m in matches
+    )
+    return _event_from_rows(
+        entrants, rows, scheme, fmt=fmt, ratings=ratings, disqualified=disqualified, stored=False
+    )
+
+
+#: One stored table as a plain tuple: (round, a, b, kind, score_a, score_b, points_a, points_b, winner,
+#: ref); ``kind`` is a :class:`MatchKind` value or ``"both-lost"`` (rule BC3), ``b`` None for a bye. The
+#: standings read neither the winner (the scores decide) nor the ref: they are there so that a stored
+#: table's row is passed on as it is read.
+MatchRow = tuple[int, str, str | None, str, int, int, int | None, int | None, str | None, str]
+
+_BY_ROUND = attrgetter("round")
+_BYE_KINDS: dict[str, Kind] = {
+    MatchKind.BYE: Kind.BYE,
+    MatchKind.FULL_BYE: Kind.FULL_BYE,
+    MatchKind.HALF_BYE: Kind.HALF_BYE,
+    MatchKind.ZERO_BYE: Kind.ZERO_BYE,
+}
+
+
+def event_from_rows(
+    entrants: Sequence[str],
+    rows: Iterable[MatchRow],
+    scheme: PointsScheme | None = None,
+    *,
+    fmt: Format = Format.SWISS,
+    ratings: Mapping[str, int] | None = None,
+    disqualified: Iterable[str] = (),
+) -> EventData:
+    """The engine's input from stored tables as plain tuples (:data:`MatchRow`), in one pass (issue 22: a
+    20,000-match league without an object per match on the way). A bye kind gives ``a`` a bye whatever
+    ``b``; ``"both-lost"`` (rule BC3) is a forfeit loss for both sides, recorded after the round's other
+    records; ``"forfeit"`` a forfeit won by the higher score; any other kind with both sides a played game;
+    a row with neither is left out. Rows in round order need no sort."""
+    return _event_from_rows(
+        entrants, rows, scheme, fmt=fmt, ratings=ratings, disqualified=disqualified, stored=True
+    )
+
+
+def _event_from_rows(
+    entrants: Sequence[str],
+    rows: Iterable[MatchRow],
+    scheme: PointsScheme | None,
+    *,
+    fmt: Format,
+    ratings: Mapping[str, int] | None,
+    disqualified: Iterable[str],
+    stored: bool,
+) -> EventData:
+    """:func:`event_from_matches` (``stored`` False: a row without ``b`` is a bye) and
+    :func:`event_from_rows` (``stored`` True: the service's stored kinds, ``both-lost`` included)."""
     scheme = scheme or PointsScheme()
-    known = set(entrants)
     recs: dict[str, list[RoundRecord]] = {e: [] for e in entrants}
+    extra: dict[str, list[RoundRecord]] = {}
+    bye_points = {k: (kind, scheme.points_for(kind)) for k, kind in _BYE_KINDS.items()}
+    played = Kind.PLAYED
+    win, draw, loss = scheme.win, scheme.draw, scheme.loss
+    fwin, floss = Kind.FORFEIT_WIN, Kind.FORFEIT_LOSS
+    fw_pts, fl_pts = scheme.points_for(fwin), scheme.points_for(floss)
+    forfeit, both_lost = str(MatchKind.FORFEIT), "both-lost"
     rounds = 0
-    bye_kinds = {
-        MatchKind.BYE: Kind.BYE,
-        MatchKind.FULL_BYE: Kind.FULL_BYE,
-        MatchKind.HALF_BYE: Kind.HALF_BYE,
-        MatchKind.ZERO_BYE: Kind.ZERO_BYE,
-    }
-    for m in matches:
-        rounds = max(rounds, m.round)
-        if m.a not in known or (m.b is not None and m.b not in known):
-            raise ValueError(_("round {r}: unknown entrant in {a} - {b}").format(r=m.round, a=m.a, b=m.b))
-        if m.b is None or m.kind in bye_kinds:
-            kind = bye_kinds.get(m.kind, Kind.BYE)
-            recs[m.a].append(RoundRecord(m.round, kind, scheme.points_for(kind)))
+    last = 0
+    ordered = True
+    new, rec = tuple.__new__, RoundRecord  # a record without the named tuple's own __new__ frame
+    plain = str(MatchKind.PLAYED)
+    for rnd, a, b, kind, sa, sb, pa, pb, _w, _ref in rows:
+        if kind == plain and b is not None:  # the common case first: a played game
+            la, lb = recs.get(a), recs.get(b)
+            if la is None or lb is None:
+                raise ValueError(_("round {r}: unknown entrant in {a} - {b}").format(r=rnd, a=a, b=b))
+            fa = sa if pa is None else pa
+            fb = sb if pb is None else pb
+            pts_a, pts_b = (win, loss) if sa > sb else (loss, win) if sa < sb else (draw, draw)
+            la.append(new(rec, (rnd, played, pts_a, b, fa, fb)))
+            lb.append(new(rec, (rnd, played, pts_b, a, fb, fa)))
+            if rnd > rounds:
+                rounds = rnd
+            elif rnd < last:
+                ordered = False
+            last = rnd
             continue
-        fa = m.score_a if m.points_a is None else m.points_a
-        fb = m.score_b if m.points_b is None else m.points_b
-        outcome = (m.score_a > m.score_b) - (m.score_a < m.score_b)
-        if m.kind is MatchKind.FORFEIT:
-            if outcome == 0:
+        bye = bye_points.get(kind)
+        if stored and kind == both_lost:
+            if b is None:
+                continue
+            # rule BC3: not played by the deadline, lost by both (a forfeit loss each, no score)
+            extra.setdefault(a, []).append(RoundRecord(rnd, floss, scheme.forfeit_loss, b))
+            extra.setdefault(b, []).append(RoundRecord(rnd, floss, scheme.forfeit_loss, a))
+            if rnd > rounds:
+                rounds = rnd
+            continue
+        if bye is not None or b is None:
+            if stored and bye is None:
+                continue  # a stored table without a second side and no bye kind counts for nobody
+            if b is not None and not stored and b not in recs:
+                raise ValueError(_("round {r}: unknown entrant in {a} - {b}").format(r=rnd, a=a, b=b))
+            lst = recs.get(a)
+            if lst is None:
                 raise ValueError(
-                    _("round {r}: a forfeit needs a winner ({a} - {b})").format(r=m.round, a=m.a, b=m.b)
+                    _("round {r}: unknown entrant in {a} - {b}").format(r=rnd, a=a, b=None if stored else b)
                 )
-            ka = Kind.FORFEIT_WIN if outcome > 0 else Kind.FORFEIT_LOSS
-            kb = Kind.FORFEIT_LOSS if outcome > 0 else Kind.FORFEIT_WIN
-            pa, pb = scheme.points_for(ka), scheme.points_for(kb)
+            k, p = bye if bye is not None else bye_points[MatchKind.BYE]
+            lst.append(RoundRecord(rnd, k, p))
         else:
-            ka = kb = Kind.PLAYED
-            pa, pb = scheme.points_for(ka, outcome), scheme.points_for(kb, -outcome)
-        recs[m.a].append(RoundRecord(m.round, ka, pa, m.b, fa, fb))
-        recs[m.b].append(RoundRecord(m.round, kb, pb, m.a, fb, fa))
+            la, lb = recs.get(a), recs.get(b)
+            if la is None or lb is None:
+                raise ValueError(_("round {r}: unknown entrant in {a} - {b}").format(r=rnd, a=a, b=b))
+            fa = sa if pa is None else pa
+            fb = sb if pb is None else pb
+            if kind == forfeit:
+                if sa == sb:
+                    raise ValueError(
+                        _("round {r}: a forfeit needs a winner ({a} - {b})").format(r=rnd, a=a, b=b)
+                    )
+                if sa > sb:
+                    la.append(RoundRecord(rnd, fwin, fw_pts, b, fa, fb))
+                    lb.append(RoundRecord(rnd, floss, fl_pts, a, fb, fa))
+                else:
+                    la.append(RoundRecord(rnd, floss, fl_pts, b, fa, fb))
+                    lb.append(RoundRecord(rnd, fwin, fw_pts, a, fb, fa))
+            else:
+                pts_a, pts_b = (win, loss) if sa > sb else (loss, win) if sa < sb else (draw, draw)
+                la.append(RoundRecord(rnd, played, pts_a, b, fa, fb))
+                lb.append(RoundRecord(rnd, played, pts_b, a, fb, fa))
+        if rnd > rounds:
+            rounds = rnd
+        elif rnd < last:
+            ordered = False
+        last = rnd
+    records: dict[str, tuple[RoundRecord, ...]] = {}
+    for e, lst in recs.items():
+        more = extra.get(e)
+        if more is not None:  # the round's records first, then the both-lost ones, in round order
+            records[e] = tuple(sorted(sorted(lst, key=_BY_ROUND) + more, key=_BY_ROUND))
+        else:
+            records[e] = tuple(lst if ordered else sorted(lst, key=_BY_ROUND))
     return EventData(
         entrants=tuple(entrants),
-        records={e: tuple(sorted(r, key=lambda x: x.round)) for e, r in recs.items()},
+        records=records,
         scheme=scheme,
         fmt=fmt,
         rounds=rounds,
@@ -281,9 +390,9 @@ class TiebreakCalculator:
         self.adj2: dict[str, int] = {}
         self._recs: dict[str, tuple[RoundRecord, ...]] = {}
         for e in event.entrants:
-            recs = tuple(sorted(event.records.get(e, ()), key=lambda r: r.round))
+            recs = tuple(sorted(event.records.get(e, ()), key=_BY_ROUND))
             self._recs[e] = recs
-            total = 2 * sum(r.points for r in recs)
+            total = 2 * sum([p for _r, _k, p, _o, _f, _a in recs])
             self.pts2[e] = total
             # rule T9b + FIDE C.07 16.3: voluntarily unplayed rounds after an entrant's last appearance
             # (a withdrawal's remaining rounds, rule T9b) count as draws for his opponents. A forfeit
@@ -298,6 +407,8 @@ class TiebreakCalculator:
             self.adj2[e] = adj
         self._contrib: dict[str, list[tuple[bool, int, int]]] | None = None
         self._cache: dict[str, dict[str, Value]] = {}
+        self._h2h: dict[str, dict[str, int]] | None = None
+        self._iav: dict[frozenset[str], dict[str, int]] = {}
 
     # -- helpers ---------------------------------------------------------------------------
     def records(self, e: str) -> tuple[RoundRecord, ...]:
@@ -344,6 +455,36 @@ class TiebreakCalculator:
             out[e] = lst
         self._contrib = out
         return out
+
+    def _buchholz(self) -> dict[str, Value]:
+        """Plain Buchholz: the sum of what :meth:`_contributions` gives each round (the opponent's score
+        or the dummy's), per entrant in one pass over his rounds."""
+        if self._contrib is not None:
+            return {e: Fraction(sum([c[1] for c in lst]), 2) for e, lst in self._contrib.items()}
+        pts2, adj2 = self.pts2, self.adj2
+        res: dict[str, Value] = {}
+        played = Kind.PLAYED
+        if self.unplayed is Unplayed.NONE:  # rule T12b (bh_unplayed = none): the real opponents' points
+            for e, recs in self._recs.items():
+                res[e] = Fraction(
+                    sum([pts2[o] for _r, k, _p, o, _f, _a in recs if k is played and o in pts2]), 2
+                )
+            return res
+        rr = self.event.fmt is Format.ROUND_ROBIN
+        rules26 = self.rules is Rules.FIDE_2026
+        bye_cap = self.half2 * self.event.rounds
+        for e, recs in self._recs.items():
+            own = pts2[e]
+            total = 0
+            for _r, k, _p, o, _f, _a in recs:
+                if k is played or (rr and o is not None):
+                    total += adj2[o] if o in adj2 else own
+                elif rules26:
+                    total += min(own, adj2[o]) if o is not None and o in adj2 else min(own, bye_cap)
+                else:
+                    total += own
+            res[e] = Fraction(total, 2)
+        return res
 
     @staticmethod
     def _cut(
@@ -392,6 +533,8 @@ class TiebreakCalculator:
         res: dict[str, Value] = {}
         if code == "PTS":
             res = {e: Fraction(p, 2) for e, p in self.pts2.items()}
+        elif code == "BH":  # no cut: the sum of the values, without a list of contributions per entrant
+            res = self._buchholz()
         elif code.startswith("BH") or code.startswith("SB"):
             cuts = {"": (0, 0), "-C1": (1, 0), "-C2": (2, 0), "-M1": (1, 1)}[code[2:]]
             contrib = self._contributions()
@@ -419,18 +562,45 @@ class TiebreakCalculator:
                 rs = [ratings.get(r.opponent, 0) for r in recs if r.kind is Kind.PLAYED and r.opponent]
                 rs = [x for x in rs if x > 0]
                 res[e] = (2 * sum(rs) + len(rs)) // (2 * len(rs)) if rs else 0  # rounded half up
-        elif code == "GAV":
-            for e, recs in self._recs.items():
-                res[e] = sum(r.score_for - r.score_against for r in recs if r.opponent is not None)
+        elif code == "GAV":  # the head-to-head differences summed over every opponent (one pass, shared)
+            for e, d in self._head_to_head().items():
+                res[e] = sum(d.values())
         else:
             raise ValueError(_("unknown tie-break {code!r}").format(code=code))
         self._cache[code] = res
         return res
 
+    def _head_to_head(self) -> dict[str, dict[str, int]]:
+        """Per entrant and opponent: the point difference of all their games, summed once (issue 22)."""
+        if self._h2h is None:
+            h2h: dict[str, dict[str, int]] = {}
+            for e, recs in self._recs.items():
+                d: dict[str, int] = {}
+                get = d.get
+                for _rnd, _kind, _pts, o, sf, sa in recs:
+                    if o is not None:
+                        d[o] = get(o, 0) + sf - sa
+                h2h[e] = d
+            self._h2h = h2h
+        return self._h2h
+
     def iav(self, group: Iterable[str]) -> dict[str, int]:  # rule T12b: ikili averaj
-        """Ikili averaj (rule T12b): point difference in the matches among ``group``."""
-        g = set(group)
-        return {e: sum(r.score_for - r.score_against for r in self._recs[e] if r.opponent in g) for e in g}
+        """Ikili averaj (rule T12b): point difference in the matches among ``group``; from the summed
+        head-to-head differences, each group once (linear in the pairs that met, not in the games)."""
+        g = frozenset(group)
+        got = self._iav.get(g)
+        if got is not None:
+            return dict(got)
+        h2h = self._head_to_head()
+        out: dict[str, int] = {}
+        for e in g:
+            d = h2h[e]
+            if len(d) <= len(g):
+                out[e] = sum([v for o, v in d.items() if o in g])
+            else:
+                out[e] = sum([d[o] for o in g if o in d])
+        self._iav[g] = out
+        return dict(out)
 
     def mutual(self, group: Iterable[str]) -> tuple[dict[str, Fraction], dict[str, int]]:
         """Direct encounter sums (stored units) among ``group`` and the mutual games still missing
