@@ -93,6 +93,9 @@ def _number_key(number: str) -> str:
     return "0" + number.zfill(40) if number.isdigit() else "1" + fold(number)
 
 
+NAME_COLUMN, RATING_COLUMN = 1, 4  # in member_columns()
+
+
 def member_columns() -> list[Column]:
     # rule T14: no phone, no e-mail in the table
     return [
@@ -396,6 +399,17 @@ class RegisterModel(RowsModel):
         self.set_rows(first.rows)
         self.more, self.after = first.more, first.after
 
+    def data(self, index: Any, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == SORT_ROLE and index.isValid() and index.column() == NAME_COLUMN:
+            # the pages come in the language's alphabet (the stored keys): a row's place is its name's order,
+            # and the collation table need not load to sort what SQL sorted (issue 22)
+            return index.row()
+        if role == Qt.ItemDataRole.TextAlignmentRole:  # without computing every column's sort key to know
+            if index.isValid() and index.column() == RATING_COLUMN:
+                return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return None
+        return super().data(index, role)
+
     def _read(self, after: tuple[bytes, str] | None) -> ms.MemberPage:
         return ms.member_page(
             self.db, self.search, include_inactive=self.include_inactive, limit=self.page, after=after
@@ -624,11 +638,25 @@ class ClubsPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(row)
         layout.addWidget(self.view)
+        self.stale = True
         self.reload()
 
     def reload(self) -> None:
+        """The clubs, read when the tab is shown (issue 22: the register's tab opens first, without sorting
+        the clubs in the language's alphabet, which loads the collation table)."""
+        self.stale = True
+        if self.isVisible():
+            self._load()
+
+    def _load(self) -> None:
+        self.stale = False
         self.model.set_rows(ms.list_clubs(self.state.db))
         self.view.resizeColumnsToContents()
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt API
+        if self.stale:
+            self._load()
+        super().showEvent(event)
 
     def selected(self) -> ms.ClubInfo | None:
         rows = self.view.selectionModel().selectedRows()
