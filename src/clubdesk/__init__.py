@@ -1,11 +1,13 @@
 """ClubDesk: competition desk for gaple, Spanish dominoes and tavla clubs."""
 
-from importlib.metadata import PackageNotFoundError, version
+from typing import Any
 
 
 def _version() -> str:
     """The version has one source, ``pyproject.toml``: read through the installed metadata (a pip install, the
     installer's bundle), or from the checkout's pyproject.toml when ClubDesk runs from a source tree."""
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version("clubdesk")
     except PackageNotFoundError:  # pragma: no cover - a source tree without an install
@@ -19,4 +21,11 @@ def _version() -> str:
             return "0.0.0"
 
 
-__version__ = _version()
+def __getattr__(name: str) -> Any:
+    """``clubdesk.__version__``, read when first asked for (issue 22: importlib.metadata costs ~50 ms at
+    every start, before the window's first paint)."""
+    if name == "__version__":
+        value = _version()
+        globals()["__version__"] = value
+        return value
+    raise AttributeError(name)

@@ -52,6 +52,9 @@ def _show_database_refusals(window: object) -> None:
     sys.excepthook = hook
 
 
+OPENING_BACKUP_AFTER_MS = 1500
+
+
 def open_database(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from clubdesk.db import Database
 
@@ -138,7 +141,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         state.actor = login.actor
     backups = AutoBackup(state, app)  # on opening, every 30 minutes with changes, on closing
-    backups.start()
+    # issue 22: the opening backup once the first section shows its data, not before
+    from PySide6.QtCore import QTimer
+
+    QTimer.singleShot(OPENING_BACKUP_AFTER_MS, backups.start)
     app.aboutToQuit.connect(lambda: backups.run("close"))
     window.attach(state)
     from clubdesk.ui.live_refresh import LiveRefresh
@@ -150,8 +156,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     _show_database_refusals(window)
     log.info("opened %s", db.location)
     if args.quit_after is not None and args.quit_after >= 0:
-        from PySide6.QtCore import QTimer
-
         QTimer.singleShot(int(args.quit_after * 1000), window.close)
         QTimer.singleShot(int(args.quit_after * 1000) + 200, app.quit)
     code = int(app.exec())

@@ -114,3 +114,45 @@ def sorted_names(items: Iterable[_T], name: Callable[[_T], str], lang: str | Non
     """``items`` in the alphabetical order of their names."""
     key = collator(lang)
     return sorted(items, key=lambda it: key(name(it)))
+
+
+# --------------------------------------------------------------------------- stored keys (issue 22)
+
+# The languages whose alphabet has a stored key column of its own (members.sort_key_es / sort_key_tr); every
+# other language sorts by the DUCET alone (members.sort_key).
+STORED_LANGUAGES: tuple[str, ...] = ("es", "tr")
+
+
+def stored_language(lang: str | None = None) -> str:
+    """The stored key a language sorts by: "es", "tr", or "" (the DUCET: English, Indonesian)."""
+    fixed = (lang or current_language() or "en").split("_")[0]
+    return fixed if fixed in STORED_LANGUAGES else ""
+
+
+def _weight(out: bytearray, w: int) -> None:
+    """One weight, order-preserving and prefix-free: 0-7F one byte, to 3FFF two, to FFFF three bytes (the
+    DUCET's secondary and tertiary weights, nearly all below 80, take one byte)."""
+    if w < 0x80:
+        out.append(w)
+    elif w < 0x4000:
+        out += bytes((0x80 | (w >> 8), w & 0xFF))
+    else:
+        out += bytes((0xC0 | (w >> 16), (w >> 8) & 0xFF, w & 0xFF))
+
+
+def sort_bytes(text: str, lang: str | None = None) -> bytes:
+    """:func:`sort_key` as bytes that compare (bytewise, as SQLite and PostgreSQL compare a BLOB / bytea) the
+    same way, for the members' stored, indexed sort key (issue 22). A tailored key's letters are each their
+    primaries and position (all above 0) closed by a 0; a 0 then ends the letters, before the DUCET key."""
+    out = bytearray()
+    for level in sort_key(text, lang):
+        if level and isinstance(level[0], tuple):
+            for unit in level:
+                for i, w in enumerate(unit):
+                    _weight(out, w + 1 if i == len(unit) - 1 else w)  # the position 0/1 as 1/2: above 0
+                out.append(0)
+            out.append(0)
+        else:
+            for w in level:
+                _weight(out, w)
+    return bytes(out)

@@ -7,7 +7,7 @@ from datetime import datetime
 import pytest
 from PySide6.QtCore import QDate, Qt
 
-from clubdesk.services import desk
+from clubdesk.services import desk, desk_base  # the desk clock lives in desk_base (issue 22 split)
 from clubdesk.services.base import Actor
 from clubdesk.services.events import EventData, create_event
 from clubdesk.services.members import MemberData, create_member
@@ -52,7 +52,7 @@ def test_register_and_pay_from_the_desk(qtbot, db, monkeypatch: pytest.MonkeyPat
     # The desk stamps a payment with the wall clock and the cash box shows the day picked when it opened:
     # both are pinned to the same evening, so a run across midnight cannot put the payment on another day.
     night = datetime(2025, 3, 1, 20, 0)
-    monkeypatch.setattr(desk, "_now", lambda now: now if now is not None else night)
+    monkeypatch.setattr(desk_base, "_now", lambda now: now if now is not None else night)
     section = DeskSection(DeskState(db, ACTOR))
     qtbot.addWidget(section)
     section.cashbox_view.date.setDate(QDate(2025, 3, 1))

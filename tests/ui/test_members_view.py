@@ -158,6 +158,8 @@ def test_merging_a_member_with_itself_is_refused_in_the_dialog(qtbot, db: Databa
 def test_clubs_tab_lists_clubs_with_member_counts(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
     demo.fill_demo(db)
     section = _section(qtbot, db)
+    section.show()
+    section.tabs.setCurrentWidget(section.clubs)  # the clubs are read when their tab is shown (issue 22)
     model = section.clubs.model
     assert model.rowCount() == 4
     total = sum(int(model.index(r, 2).data()) for r in range(4))
@@ -181,3 +183,29 @@ def test_the_federation_licence_is_a_field_of_the_member_dialog(qtbot, db: Datab
     again.licence.setText("x" * 41)
     assert again.save() is False
     assert again.fields["licence"].error.text() == "The licence number is too long (40 characters at most)."
+
+
+def test_the_register_reads_the_next_page_as_the_view_scrolls(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
+    # issue 22: a keystroke reads one page; the next one comes when the view reaches the end, and the count
+    # of every match comes once the typing pauses
+    for i in range(60):
+        ms.create_member(db, Actor("AB"), ms.MemberData(name=f"Ahmet Kaya {i:02d}", number=str(100 + i)))
+    section = _section(qtbot, db)
+    panel = section.members
+    panel.model.page = 25
+    panel.reload()
+    assert panel.proxy.rowCount() == 25
+    assert panel.count.text() == "25 members shown, more below"
+    qtbot.waitUntil(lambda: panel.count.text() == "60 members (25 shown)", timeout=3000)
+    panel.view.scrollToBottom()
+    qtbot.waitUntil(lambda: panel.proxy.rowCount() == 50, timeout=3000)
+    panel.view.scrollToBottom()
+    qtbot.waitUntil(lambda: panel.proxy.rowCount() == 60, timeout=3000)
+    assert panel.count.text() == "60 members"
+    assert _table_names(section) == [f"Ahmet Kaya {i:02d}" for i in range(60)]
+    panel.view.sortByColumn(0, Qt.SortOrder.DescendingOrder)  # another order: the whole register is read
+    assert [panel.proxy.index(r, 0).data() for r in range(3)] == ["159", "158", "157"]
+    panel.view.sortByColumn(1, Qt.SortOrder.AscendingOrder)
+    qtbot.keyClicks(panel.search, "kaya 3")  # 3, 13, 23, 30-39, 43, 53: one page, counted at once
+    assert _table_names(section) == [f"Ahmet Kaya {i:02d}" for i in (3, 13, 23, *range(30, 40), 43, 53)]
+    assert panel.count.text() == "15 members"

@@ -58,6 +58,9 @@ def register(sub: Any) -> None:
 
     lst = add_command(msub, "list", cmd_list, _("list active members (no phone, no e-mail)"))
     lst.add_argument("--search", default="", help=_("filter by number, name, club or city"))
+    lst.add_argument(
+        "--limit", type=int, default=None, help=_("show at most this many members (in name order)")
+    )
 
     exp = add_command(msub, "export", cmd_export, _("export the register to CSV (for the organiser)"))
     exp.add_argument("file", type=Path)
@@ -150,7 +153,10 @@ def cmd_list(ctx: Context, args: argparse.Namespace) -> Output:
     from clubdesk.services import members
 
     # rule T14: number, name, club, city, rating only; never phone or e-mail
-    return Output([m.as_json() for m in members.public_list(ctx.database(), args.search)])
+    if args.limit is not None and args.limit < 1:
+        raise Refused(_("--limit must be 1 or more."))
+    found = members.public_list(ctx.database(), args.search, limit=args.limit)  # issue 22: a page in SQL
+    return Output([m.as_json() for m in found])
 
 
 def cmd_export(ctx: Context, args: argparse.Namespace) -> Output:

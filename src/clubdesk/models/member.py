@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Boolean, DateTime, Float, ForeignKey, Integer, String, Text, event
+from sqlalchemy import Boolean, DateTime, Float, ForeignKey, Index, Integer, LargeBinary, String, Text, event
 from sqlalchemy.orm import Mapped, mapped_column
 
 from clubdesk.models.base import Base, utcnow
@@ -39,6 +39,18 @@ class Member(Base):
     # issue 22 (0011_speed): number, name and city folded (case and accents ignored) for the search in SQL;
     # kept by the listener below on every write through the ORM
     search_text: Mapped[str] = mapped_column(Text, default="", server_default="")
+    # issue 22 (0015_member_search): the name's collation key (clubdesk.collation.sort_bytes) in the DUCET
+    # (English, Indonesian) and in the Spanish and Turkish alphabets, so the register pages in SQL in the
+    # order the Members screen shows; kept by the listener below
+    sort_key: Mapped[bytes] = mapped_column(LargeBinary, default=b"", server_default="")
+    sort_key_es: Mapped[bytes] = mapped_column(LargeBinary, default=b"", server_default="")
+    sort_key_tr: Mapped[bytes] = mapped_column(LargeBinary, default=b"", server_default="")
+
+    __table_args__ = (
+        Index("ix_members_sort_key", "sort_key", "number"),
+        Index("ix_members_sort_key_es", "sort_key_es", "number"),
+        Index("ix_members_sort_key_tr", "sort_key_tr", "number"),
+    )
 
 
 def member_search_text(number: str, name: str, city: str) -> str:
@@ -48,7 +60,21 @@ def member_search_text(number: str, name: str, city: str) -> str:
     return " ".join(fold(x or "") for x in (number, name, city))
 
 
+def member_sort_keys(name: str) -> dict[str, bytes]:
+    """The stored sort keys of a member's name, by column (issue 22)."""
+    from clubdesk.collation import sort_bytes
+
+    return {
+        "sort_key": sort_bytes(name or "", "en"),
+        "sort_key_es": sort_bytes(name or "", "es"),
+        "sort_key_tr": sort_bytes(name or "", "tr"),
+    }
+
+
 @event.listens_for(Member, "before_insert")
 @event.listens_for(Member, "before_update")
 def _fold_for_search(_mapper: Any, _conn: Any, m: Member) -> None:
     m.search_text = member_search_text(m.number, m.name, m.city)
+    for column, key in member_sort_keys(m.name).items():
+        if getattr(m, column, None) != key:
+            setattr(m, column, key)

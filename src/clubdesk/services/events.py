@@ -36,10 +36,13 @@ from clubdesk.models.event import (
     Entrant,
     Event,
 )
+from clubdesk.services import desk
 from clubdesk.services.base import Actor, ServiceError, audit
+from clubdesk.services.common import _MESSAGE_LOCALES as _MESSAGE_LOCALES  # re-exported (issue 22: moved)
 from clubdesk.services.common import load_event
+from clubdesk.services.common import money_text as money_text  # re-exported (issue 22: moved)
 from clubdesk.services.permissions import require
-from clubdesk.standings.money import MoneyError, currency_exponent, minor_to_major_str
+from clubdesk.standings.money import MoneyError, currency_exponent
 
 MAX_FEE_MINOR = 10**9  # nobody charges more than that many minor units for an entry
 MAX_CAPACITY = 10_000
@@ -133,24 +136,6 @@ class EventInfo:
         if not self.match_lengths:
             return None
         return self.match_lengths[min(round_no, len(self.match_lengths)) - 1]
-
-
-_MESSAGE_LOCALES = {"id": "id_ID", "es": "es_ES", "tr": "tr_TR"}
-
-
-def money_text(amount: int, currency: str) -> str:
-    """Minor units for messages: "12.50 EUR" in English, through Babel in the other languages ("12,50 €",
-    "₺250,00", "Rp 5.000")."""
-    from clubdesk.i18n import current_language
-    from clubdesk.standings.money import format_money
-
-    locale = _MESSAGE_LOCALES.get(current_language())
-    if locale is not None:
-        try:
-            return format_money(amount, currency, locale)
-        except Exception:  # noqa: BLE001 - an unknown currency still prints
-            pass
-    return f"{minor_to_major_str(amount, currency)} {currency}"
 
 
 def _info(s: Session, ev: Event) -> EventInfo:
@@ -577,8 +562,6 @@ def demo_tavla_tournament(db: Database, actor: Actor, options: Any, members: lis
     """
     import random
     from datetime import timedelta
-
-    from clubdesk.services import desk
 
     game = getattr(options, "game", None)
     if game not in (None, "tavla"):

@@ -28,7 +28,7 @@ def member_choices(db: Database, text: str, limit: int = LIMIT) -> list[Choice]:
     if not fold(text).strip():
         return []
     out: list[Choice] = []
-    for m in member_service.list_members(db, text)[:limit]:
+    for m in member_service.list_members(db, text, limit=limit):  # issue 22: LIMIT in SQL
         extra = f" · {m.club}" if m.club else ""
         out.append(Choice(f"{m.name} — {m.number}{extra}", m.number))
     return out

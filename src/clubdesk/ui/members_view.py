@@ -12,7 +12,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QSortFilterProxyModel, Qt
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+    QTimer,
+)
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -84,6 +91,9 @@ class RowsModel(PlainRowsModel[Column]):
 def _number_key(number: str) -> str:
     """Numeric numbers first, in numeric order; then the others alphabetically."""
     return "0" + number.zfill(40) if number.isdigit() else "1" + fold(number)
+
+
+NAME_COLUMN, RATING_COLUMN = 1, 4  # in member_columns()
 
 
 def member_columns() -> list[Column]:
@@ -370,6 +380,60 @@ class ImportDialog(QDialog):
         return True
 
 
+class RegisterModel(RowsModel):
+    """The register a page at a time (issue 22): the first page of a search, and the next one each time
+    the view scrolls to the end (Qt's canFetchMore / fetchMore), read with the keyset of the last row."""
+
+    def __init__(self, columns: list[Column], db: Any, page: int = ms.PAGE) -> None:
+        super().__init__(columns)
+        self.db = db
+        self.page = page
+        self.search = ""
+        self.include_inactive = False
+        self.more = False
+        self.after: tuple[bytes, str] | None = None
+
+    def load(self, search: str, include_inactive: bool) -> None:
+        self.search, self.include_inactive = search, include_inactive
+        first = self._read(None)
+        self.set_rows(first.rows)
+        self.more, self.after = first.more, first.after
+
+    def data(self, index: Any, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == SORT_ROLE and index.isValid() and index.column() == NAME_COLUMN:
+            # the pages come in the language's alphabet (the stored keys): a row's place is its name's order,
+            # and the collation table need not load to sort what SQL sorted (issue 22)
+            return index.row()
+        if role == Qt.ItemDataRole.TextAlignmentRole:  # without computing every column's sort key to know
+            if index.isValid() and index.column() == RATING_COLUMN:
+                return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return None
+        return super().data(index, role)
+
+    def _read(self, after: tuple[bytes, str] | None) -> ms.MemberPage:
+        return ms.member_page(
+            self.db, self.search, include_inactive=self.include_inactive, limit=self.page, after=after
+        )
+
+    def canFetchMore(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> bool:  # noqa: B008, N802
+        return not parent.isValid() and self.more
+
+    def fetchMore(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> None:  # noqa: B008, N802
+        if parent.isValid() or not self.more:
+            return
+        nxt = self._read(self.after)
+        self.more, self.after = nxt.more, nxt.after
+        if nxt.rows:
+            start = len(self.rows)
+            self.beginInsertRows(QModelIndex(), start, start + len(nxt.rows) - 1)
+            self.rows.extend(nxt.rows)
+            self.endInsertRows()
+
+    def fetch_all(self) -> None:
+        while self.more:
+            self.fetchMore()
+
+
 # --------------------------------------------------------------------------- merge dialog
 
 
@@ -574,11 +638,25 @@ class ClubsPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(row)
         layout.addWidget(self.view)
+        self.stale = True
         self.reload()
 
     def reload(self) -> None:
+        """The clubs, read when the tab is shown (issue 22: the register's tab opens first, without sorting
+        the clubs in the language's alphabet, which loads the collation table)."""
+        self.stale = True
+        if self.isVisible():
+            self._load()
+
+    def _load(self) -> None:
+        self.stale = False
         self.model.set_rows(ms.list_clubs(self.state.db))
         self.view.resizeColumnsToContents()
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt API
+        if self.stale:
+            self._load()
+        super().showEvent(event)
 
     def selected(self) -> ms.ClubInfo | None:
         rows = self.view.selectionModel().selectedRows()
@@ -611,14 +689,23 @@ class MembersPanel(QWidget):
         self.search.textChanged.connect(self.reload)
         self.show_inactive = QCheckBox(_("Show inactive"))
         self.show_inactive.toggled.connect(self.reload)
-        self.model = RowsModel(member_columns())
+        self.model = RegisterModel(member_columns(), state.db)
         self.view, self.proxy = _table(self.model)
         self.view.setObjectName("membersTable")
         self.view.verticalHeader().setDefaultSectionSize(26)
         self.view.doubleClicked.connect(lambda _i: self.edit())
         self.view.sortByColumn(1, Qt.SortOrder.AscendingOrder)
+        # the pages come in name order; another order is the whole register's, so all of it is read
+        self.view.horizontalHeader().sortIndicatorChanged.connect(lambda *_a: self._whole_if_sorted())
         self.count = QLabel("")
         self.count.setObjectName("memberCount")
+        self.model.rowsInserted.connect(lambda *_a: self._show_count())
+        # issue 22: counting every match reads the register; done once the typing pauses
+        self.count_timer = QTimer(self)
+        self.count_timer.setSingleShot(True)
+        self.count_timer.setInterval(250)
+        self.count_timer.timeout.connect(self._count_all)
+        self.total: int | None = None
         # a tool bar folds the buttons that do not fit into its extension menu, so the window can stay narrow
         self.toolbar = QToolBar()
         self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
@@ -665,15 +752,46 @@ class MembersPanel(QWidget):
         self.reload()
 
     def reload(self) -> None:
-        rows = ms.list_members(
-            self.state.db, self.search.text(), include_inactive=self.show_inactive.isChecked()
-        )
-        self.model.set_rows(rows)
+        """The first page of the search (issue 22: a page per keystroke, the rest as the view scrolls)."""
+        self.total = None
+        self.model.load(self.search.text(), self.show_inactive.isChecked())
+        self._whole_if_sorted()
         self.view.resizeColumnsToContents()
         header = self.view.horizontalHeader()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)  # the name takes the spare width
-        self.count.setText(ngettext("{n} member", "{n} members", len(rows)).format(n=len(rows)))
+        self._show_count()
+        if self.model.more:
+            self.count_timer.start()
+        else:
+            self.count_timer.stop()
+
+    def _whole_if_sorted(self) -> None:
+        header = self.view.horizontalHeader()
+        if (header.sortIndicatorSection(), header.sortIndicatorOrder()) != (1, Qt.SortOrder.AscendingOrder):
+            self.model.fetch_all()
+
+    def _count_all(self) -> None:
+        self.total = ms.count_matching(
+            self.state.db, self.search.text(), include_inactive=self.show_inactive.isChecked()
+        )
+        self._show_count()
+
+    def _show_count(self) -> None:
+        shown = len(self.model.rows)
+        if not self.model.more:
+            self.total = shown
+        if self.total is not None:
+            n = self.total
+            text = ngettext("{n} member", "{n} members", n).format(n=n)
+            if shown < n:
+                text = ngettext("{n} member ({shown} shown)", "{n} members ({shown} shown)", n).format(
+                    n=n, shown=shown
+                )
+        else:
+            text = ngettext("{shown} member shown, more below", "{shown} members shown, more below", shown)
+            text = text.format(shown=shown)
+        self.count.setText(text)
 
     def selected(self) -> list[ms.MemberInfo]:
         rows = sorted(self.view.selectionModel().selectedRows(), key=lambda i: i.row())

@@ -3,21 +3,42 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QMainWindow, QMenu
 
 from clubdesk.i18n import _
-from clubdesk.ui.projector.control import ProjectorControl, ScreenDialog, place_on
-from clubdesk.ui.projector.window import ProjectorWindow
+
+if TYPE_CHECKING:
+    from clubdesk.ui.projector.control import ProjectorControl
+    from clubdesk.ui.projector.window import ProjectorWindow
 
 SHORTCUT = "Ctrl+Shift+P"
 
 __all__ = ["ProjectorControl", "ProjectorWindow", "install_projector_menu", "open_projector"]
 
 
+def __getattr__(name: str) -> Any:
+    """Issue 22: the control and the window (and the services and reports they use) load when first used,
+    not with the main window's menu; ``from clubdesk.ui.projector import ProjectorControl`` still works."""
+    if name in ("ProjectorControl", "ScreenDialog", "place_on"):
+        from clubdesk.ui.projector import control
+
+        return getattr(control, name)
+    if name == "ProjectorWindow":
+        from clubdesk.ui.projector import window
+
+        return window.ProjectorWindow
+    raise AttributeError(name)
+
+
 def open_projector(window: QMainWindow, *, ask_screen: bool = True) -> ProjectorControl | None:
     """Open the projector (or bring its control forward when it is open already); None when cancelled."""
+    from clubdesk.ui.projector.control import ProjectorControl, ScreenDialog, place_on
+    from clubdesk.ui.projector.window import ProjectorWindow
+
     control: ProjectorControl | None = getattr(window, "projector_control", None)
     if control is not None and control.projector.isVisible():
         control.show()
