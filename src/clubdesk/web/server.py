@@ -14,6 +14,7 @@ import multiprocessing
 import os
 import secrets
 import socket
+import sys
 import threading
 import time
 from typing import Any
@@ -26,6 +27,7 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 START_TIMEOUT = 10.0
 MAX_WORKERS = 8
+REUSE_PORT = sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT")
 
 
 def local_addresses() -> list[str]:
@@ -83,7 +85,9 @@ def _config(app: Any) -> Any:
     )
 
 
-def _worker(path: str, secret: bytes, sock: socket.socket, parent: int) -> None:
+def _worker(
+    path: str, secret: bytes, where: socket.socket | tuple[str, int], parent: int, ready: Any = None
+) -> None:
     """One more server process on the same listening socket (``TableServer(workers=N)``): the same app on
     the same database file with the same CSRF secret, so any process answers any phone. It ends with
     SIGTERM (as uvicorn does in a main thread) or when the process that started it is gone."""
@@ -91,14 +95,18 @@ def _worker(path: str, secret: bytes, sock: socket.socket, parent: int) -> None:
 
     from clubdesk.web.app import create_app
 
+    # its own socket on the same port (Linux: the system shares the connections), else the first one's
+    sock = _listen(*where, reuse_port=True) if isinstance(where, tuple) else where
     db = Database(path, create=False)
     server = uvicorn.Server(_config(create_app(db, csrf_secret=secret)))
 
     def orphaned() -> None:
         while not server.should_exit:
+            if ready is not None and server.started and not ready.is_set():
+                ready.set()  # listening: the first process may say where the server is
             if os.getppid() != parent:
                 server.should_exit = True
-            time.sleep(1.0)
+            time.sleep(0.05 if ready is not None and not ready.is_set() else 1.0)
 
     threading.Thread(target=orphaned, name="clubdesk-web-parent", daemon=True).start()
     try:
@@ -108,11 +116,34 @@ def _worker(path: str, secret: bytes, sock: socket.socket, parent: int) -> None:
         db.engine.dispose()  # not db.close(): the window's or the first process's file marker stays
 
 
+def _listen(host: str, port: int, *, reuse_port: bool = False) -> socket.socket:
+    """A listening socket on ``host``:``port``, or the translated refusal. ``reuse_port`` (Linux): more
+    processes of one server each listen on the same port, and the system shares the phones' connections
+    among them (one socket shared by all went mostly to the first process: 90 % of a core against 15 %)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if reuse_port:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        # issue 27 (27b): the accepted sockets inherit it; without it a response's header and body writes
+        # wait on the phone's delayed ACK (~40 ms each)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        raise bind_error(exc, host, port) from exc
+    sock.set_inheritable(True)
+    return sock
+
+
 class TableServer:
     """The web app of ``db`` served on ``host``:``port`` (port 0: any free port) in a background thread.
 
-    ``workers`` > 1 (a club file, ``clubdesk-cli serve --workers N``): that many processes share the one
-    listening socket, so a hall of 64 tables uses more than one core of the interpreter (issue 27's
+    ``workers`` > 1 (a club file, ``clubdesk-cli serve --workers N``): that many processes serve the one
+    port (on Linux each its own socket, the system sharing the connections among them; elsewhere one
+    shared socket), so a hall of 64 tables uses more than one core of the interpreter (issue 27's
     targets); the writes still queue on the file's write lock, and each process checks its cached pages
     against the file on every read. The window serves with one (its own thread)."""
 
@@ -133,23 +164,10 @@ class TableServer:
         return self._thread is not None and self._thread.is_alive()
 
     def _bind(self) -> socket.socket:
-        family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM)
-        try:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            if family in (
-                socket.AF_INET,
-                socket.AF_INET6,
-            ):  # issue 27 (27b): the accepted sockets inherit it;
-                # without it a response's header and body writes wait on the phone's delayed ACK (~40 ms each)
-                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            sock.bind((self.host, self.port))
-            sock.listen(128)
-        except OSError as exc:
-            sock.close()
-            raise bind_error(exc, self.host, self.port) from exc
-        sock.set_inheritable(True)
-        return sock
+        shared = self.workers > 1 and REUSE_PORT
+        if shared and self.port:  # a port another program listens on, even one sharing it, is refused
+            _listen(self.host, self.port).close()
+        return _listen(self.host, self.port, reuse_port=shared)
 
     def start(self) -> None:
         """Listen, or raise the translated refusal (port in use, no such network, port not allowed)."""
@@ -178,15 +196,26 @@ class TableServer:
         self._thread.start()
         if self.workers > 1:
             spawn = multiprocessing.get_context("spawn")  # no fork of a threaded process (Qt, SQLAlchemy)
+            where: socket.socket | tuple[str, int] = (self.host, self.port) if REUSE_PORT else sock
+            readies = []
             for _k in range(self.workers - 1):
+                ready = spawn.Event()
                 child = spawn.Process(
                     target=_worker,
-                    args=(str(self.db.path), secret, sock, os.getpid()),
+                    args=(str(self.db.path), secret, where, os.getpid(), ready),
                     name="clubdesk-web-worker",
                     daemon=True,
                 )
                 child.start()
                 self._children.append(child)
+                readies.append((child, ready))
+            # every process listens before the address is given out: phones that connect at once are
+            # shared among all of them (a keep-alive connection stays with the process that took it)
+            until = time.monotonic() + 3 * START_TIMEOUT
+            for child, ready in readies:
+                while not ready.wait(0.05):
+                    if not child.is_alive() or time.monotonic() > until:
+                        break  # the others serve; the first process is enough
         deadline = time.monotonic() + START_TIMEOUT
         while not server.started:
             if not self._thread.is_alive() or time.monotonic() > deadline:
