@@ -271,8 +271,38 @@ def _key_row(s: Session, token: str) -> tuple[TableRef, str, str] | None:
     if not token or len(token) > 64:
         return None
     row = s.execute(_key_statement(), {"token": token}).first()
-    if row is None:
+    return None if row is None else _row_keys(tuple(row), token)
+
+
+_KEY_SQL: dict[int, str] = {}  # the key statement compiled for SQLite, once per dialect
+
+
+def _key_of(db: Database, token: str) -> tuple[TableRef, str, str] | None:
+    """:func:`_key_row` without a transaction of its own on a club file: the one statement on a pooled
+    driver connection (one statement reads one state of the file; the phones ask this on every page
+    and every live poll: issue 27's targets). On the club server, in a read transaction."""
+    if not token or len(token) > 64:
         return None
+    if db.is_server:
+        with db.read_session() as s:
+            return _key_row(s, token)
+    sql = _KEY_SQL.get(id(db.engine.dialect))
+    if sql is None:
+        sql = _KEY_SQL[id(db.engine.dialect)] = str(_key_statement().compile(dialect=db.engine.dialect))
+    raw = db.engine.raw_connection()
+    try:
+        cur = raw.cursor()
+        try:
+            cur.execute(sql, (token,))
+            row = cur.fetchone()
+        finally:
+            cur.close()
+    finally:
+        raw.close()
+    return None if row is None else _row_keys(tuple(row), token)
+
+
+def _row_keys(row: tuple[Any, ...], token: str) -> tuple[TableRef, str, str]:
     ev_id, round_no, table_no, version, status, kind, referee, locked = row[:8]
     rnd_status, current, ts_state, ts_at, n_hands, n_called = row[8:]
     ref = TableRef(int(ev_id), int(round_no), int(table_no), token)
@@ -295,7 +325,10 @@ def _keys(
     n_hands: int,
     called: bool,
 ) -> tuple[str, str]:
-    """(live key, full key) of a table from its values: what the page polls, and everything it shows."""
+    """(live key, full key) of a table from its values: what the page polls, and everything it shows.
+    ``ts_at`` as the file stores it or as the ORM reads it: both written the same way."""
+    if isinstance(ts_at, datetime):
+        ts_at = ts_at.isoformat(sep=" ", timespec="microseconds")  # SQLite's text of a DateTime
     # the state as _state_of computes it, from the row's values
     if status in ("confirmed", "bye") or kind != "played":
         state = (
@@ -316,8 +349,7 @@ def _keys(
 
 def live_key(db: Database, token: str) -> str | None:
     """What the page's live poll compares (one small read): it changes whenever the page would."""
-    with db.read_session() as s:
-        found = _key_row(s, token)
+    found = _key_of(db, token)
     return None if found is None else found[1]
 
 
@@ -504,17 +536,20 @@ def cached_page(db: Database, token: str) -> CachedPage | None:
     the page after each post share one build (issue 27's targets)."""
     cache_key = (id(db), token, i18n.current_language())
     now = time.monotonic()
+    found = _key_of(db, token)
+    if found is None:
+        return None
+    ref, _live, full = found
+    _refs[(id(db), token)] = ref
+    with _pages_guard:
+        hit = _pages.get(cache_key)
+    if hit is not None and hit.key == full and now - hit.at < PAGE_SECONDS:
+        return hit
     with db.read_session() as s:
-        found = _key_row(s, token)
-        if found is None:
+        again = _key_row(s, token)  # the key of the snapshot the page is built from
+        if again is None:
             return None
-        ref, _live, full = found
-        _refs[(id(db), token)] = ref
-        with _pages_guard:
-            hit = _pages.get(cache_key)
-        if hit is not None and hit.key == full and now - hit.at < PAGE_SECONDS:
-            return hit
-        built = CachedPage(full, now, _page_in(s, ref))  # the same snapshot as the key
+        built = CachedPage(again[2], now, _page_in(s, again[0]))
     with _pages_guard:
         if len(_pages) > 4096:
             _pages.clear()
