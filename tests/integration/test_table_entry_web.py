@@ -791,3 +791,39 @@ def test_a_hand_whose_answer_failed_is_stored_once_on_retry(
     again = TE.post_entry(db, ref, hand, client_id="post-1", version=None, side=0, address="127.0.0.1")
     assert again.duplicate
     assert len(RS.table_entries(db, ev, 1, 1)[1]) == 1  # and only once
+
+
+def test_the_page_key_read_without_a_transaction_is_the_one_read_in_one(db: Database) -> None:
+    """The table page is served from memory while its key stays: the key read on a bare connection (each
+    page, each live poll) must change exactly when the key read in a transaction does, and the page a
+    post primes must carry it (else a phone would be shown a stale table, or never a cached one)."""
+    from clubdesk.services import table_pages as TP
+
+    ev = tavla_night(db, 99)
+    token = TE.tokens(db, ev, 1)[1]
+    ref = TE.table_for_token(db, token)
+    assert ref is not None
+
+    def keys() -> tuple[str, str]:
+        fast = TP._key_of(db, token)
+        with db.read_session() as s:
+            slow = TP._key_row(s, token)
+        assert fast is not None and slow is not None
+        assert fast[1:] == slow[1:]
+        return fast[1], fast[2]
+
+    seen = [keys()]
+    game = {"type": "game", "winner": 0, "kind": "single", "cube": 1, "dropped": False}
+    for k in range(3):  # hands from a phone: each primes the page with the key read afterwards
+        page = TE.cached_page(db, token)
+        assert page is not None
+        TE.post_entry(db, ref, game, client_id=f"k{k}", version=page.page.version, side=0, address="x")
+        seen.append(keys())
+        primed = TP._shown(db, token)
+        assert primed is not None and primed.key == seen[-1][1]
+        assert TE.cached_page(db, token) is primed  # the page after the hand is the primed one
+    RS.add_entry(db, DESK, ev, 1, 1, game)  # the desk
+    seen.append(keys())
+    TE.call_referee(db, ref, client_id="ref", address="x")  # the referee is called
+    seen.append(keys())
+    assert len({full for _live, full in seen}) == len(seen)  # every change moved the key
