@@ -50,6 +50,7 @@ from clubdesk.services.table_pages import (  # the page's names, importable from
     keep_page,
     live_key,
     page,
+    peek,
     prime_in,
     table_for_token,
 )
@@ -597,4 +598,5 @@ __all__ = [
     "current_game",
     "keep_page",
     "prime_in",
+    "peek",
 ]

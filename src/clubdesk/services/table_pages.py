@@ -530,6 +530,20 @@ _pages_guard = threading.Lock()
 _pages: dict[tuple[int, str, str], CachedPage] = {}
 
 
+def peek(db: Database, token: str) -> tuple[bool, CachedPage | None]:
+    """(does ``token`` open a table, its page from memory if still current): one statement, no build,
+    so the web app asks it on its event loop and builds (:func:`cached_page`) in a thread only on a miss."""
+    found = _key_of(db, token)
+    if found is None:
+        return False, None
+    ref, _live, full = found
+    _refs[(id(db), token)] = ref
+    with _pages_guard:
+        hit = _pages.get((id(db), token, i18n.current_language()))
+    fresh = hit is not None and hit.key == full and time.monotonic() - hit.at < PAGE_SECONDS
+    return True, hit if fresh else None
+
+
 def cached_page(db: Database, token: str) -> CachedPage | None:
     """The table page in the current language, built once per change of its table (one small read
     checks the table's key; the page of an unchanged table is served from memory): the two phones and

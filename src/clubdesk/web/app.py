@@ -167,7 +167,14 @@ class TableApp:
         token = request.path_params["token"]
         lang = request_language(request)
         with i18n.language_context(lang):
-            cached = await in_thread(TE.cached_page, self.db, token)
+            if self.db.is_server:
+                cached = await in_thread(TE.cached_page, self.db, token)
+            else:  # a club file: one small read on the event loop; a thread only to build the page
+                known, cached = TE.peek(self.db, token)
+                if not known:
+                    return not_found()
+                if cached is None:
+                    cached = await in_thread(TE.cached_page, self.db, token)
         if cached is None:
             return not_found()
         return self._page(request, token, lang, cached, self._side(request), None)
@@ -219,7 +226,10 @@ class TableApp:
     async def live(self, request: Request) -> Response:
         """The table's key (version, state, referee call): the page reloads when it changes."""
         token = request.path_params["token"]
-        key = await in_thread(TE.live_key, self.db, token)
+        if self.db.is_server:
+            key = await in_thread(TE.live_key, self.db, token)
+        else:  # a club file: one small read, on the event loop (each phone asks twice a second)
+            key = TE.live_key(self.db, token)
         if key is None:
             return not_found()
         return JSONResponse({"key": key}, headers={"Cache-Control": "no-store"})
