@@ -3,7 +3,8 @@ project figure, floor (the same work done bare), ratio and target, medians of >=
 
     benchmarks/run [--quick] [--json]
 
-``--quick`` builds the audit log with 200,000 rows instead of 1,200,000 and skips the 1 M-entry database.
+``--quick`` builds the audit log with 200,000 rows instead of 1,200,000 and skips the 1 M-entry database
+(benchmarks/bigdb.py: its size, open + standings, first paint and memory rows).
 Nothing is asserted: the figures are printed (``--json``: a list of rows with path, project, floor,
 ratio, target, holds). Figures are seconds unless the target says otherwise.
 """
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bigdb, reports
 
 from sqlalchemy import insert, text  # noqa: E402
 
@@ -456,6 +458,119 @@ def row_first_data(folder: Path) -> Row:
     return Row("start to the first section's data (demo)", proj, fl, "<= 5x the bare window", proj <= 5 * fl)
 
 
+# ------------------------------------------------------------------------------------------ big database
+_PAIR_CHILD = """
+import resource, sys
+sys.path.insert(0, sys.argv[2])
+from clubdesk.db import Database
+from clubdesk.services import rounds as R
+from clubdesk.services.base import Actor, Role
+db = Database(sys.argv[1])
+R.propose_round(db, Actor("Desk", Role.SECRETARY), int(sys.argv[3]))
+db.close()
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+"""
+_BARE_CHILD = """
+import resource, sys
+sys.path.insert(0, sys.argv[2])
+from clubdesk.db import Database
+db = Database(sys.argv[1])
+db.close()
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+"""
+
+
+def _child_mb(code: str, *args: str) -> float:
+    import subprocess
+
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    done = subprocess.run(
+        [sys.executable, "-c", code, args[0], src, *args[1:]], capture_output=True, text=True, timeout=600
+    )
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+def row_pairing_memory(folder: Path, n: int = 1024) -> Row:
+    """Peak memory of a child process proposing round 1 of an n-entrant Swiss (issue 22: ≤ 100 MB); floor:
+    a child that opens the same database and does nothing."""
+    path = folder / f"swiss{n}.sqlite3"
+    db = Database(path, backups_dir=folder / "backups")
+    with db.session() as s:
+        ids = _members(s, n, "W", random.Random(1024))
+        ev = _event(s, f"Open Swiss {n}", "tavla", "swiss", 11)
+        _entrants(s, ev, [[m] for m in ids])
+    db.close()
+    proj = statistics.median(_child_mb(_PAIR_CHILD, str(path), str(ev)) for _ in range(3))
+    fl = statistics.median(_child_mb(_BARE_CHILD, str(path)) for _ in range(3))
+    return Row(f"pairing {n:,} entrants (propose_round), peak RSS MB", proj, fl, "<= 100 MB", proj <= 100)
+
+
+def rows_big(folder: Path, entries: int = 1_000_000) -> list[Row]:
+    """Issue 22's rows on a database of ``entries`` hand entries (benchmarks/bigdb.py builds it)."""
+    import os
+    import subprocess
+
+    import bigdb
+
+    t0 = time.perf_counter()
+    path = folder / "big.sqlite3"
+    info = bigdb.build(path, entries)
+    sz = bigdb.sizes(path)
+    n = info["entries"]
+    print(
+        f"  built {n:,} entries in {time.perf_counter() - t0:.0f} s ({sz['file_bytes'] / 2**20:.0f} MB)",
+        file=sys.stderr,
+        flush=True,
+    )
+    mb = 2**20
+    rows = [
+        Row(
+            f"{n:,} hand entries: audit log MB (floor: the entries, MB)",
+            sz["audit_bytes"] / mb,
+            sz["entries_bytes"] / mb,
+            "<= 1x the entries",
+            sz["audit_bytes"] <= sz["entries_bytes"],
+        )
+    ]
+    event = info["events"][len(info["events"]) // 2]
+
+    def open_and_standings() -> None:
+        db = Database(path, backups_dir=folder / "backups")
+        ST.event_standings(db, event)
+        db.close()
+
+    open_and_standings()  # the first open may check the file (issue 23); then as a desk opens it daily
+    proj = statistics.median(times(open_and_standings))
+    rows.append(
+        Row(f"{n:,} hand entries: open + one event's standings", proj, None, "<= 0.500 s", proj <= 0.5)
+    )
+    env = {**os.environ, "CLUBDESK_HOME": str(folder / "home-big"), "QT_QPA_PLATFORM": "offscreen"}
+    child = [sys.executable, str(Path(__file__).with_name("first_paint.py"))]
+
+    def run(*args: str) -> str:
+        return subprocess.run([*child, *args], env=env, capture_output=True, text=True, timeout=300).stdout
+
+    run("project", str(path))  # its first open (the file's check and first backup), not timed
+    proj = statistics.median(times(lambda: run("project", str(path))))
+    fl = statistics.median(times(lambda: run("bare")))
+    rows.append(
+        Row(f"{n:,} hand entries: start to first paint", proj, fl, "<= 3x the bare window", proj <= 3 * fl)
+    )
+    env["CLUBDESK_BENCH_RSS"] = "1"
+    rss = statistics.median(float(run("with-data", str(path)).split()[-1]) for _ in range(3))
+    bare = statistics.median(float(run("bare").split()[-1]) for _ in range(3))
+    rows.append(
+        Row(
+            f"{n:,} hand entries: GUI peak RSS MB at the first section's data",
+            rss,
+            bare,
+            "<= 250 MB",
+            rss <= 250,
+        )
+    )
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
@@ -479,6 +594,8 @@ def main(argv: list[str] | None = None) -> int:
             lambda: row_first_paint(folder),
             lambda: rows_phones(args.quick),  # issue 27: several rows
             lambda: row_first_data(folder),
+            lambda: row_pairing_memory(folder),  # issue 22: memory (cheap: also with --quick)
+            *([] if args.quick else [lambda: rows_big(folder)]),  # issue 22: the 1 M-entry database
         ):
             try:
                 got = fn()
