@@ -462,20 +462,11 @@ def row_first_data(folder: Path) -> Row:
 _PAIR_CHILD = """
 import resource, sys
 sys.path.insert(0, sys.argv[2])
-from clubdesk.db import Database
-from clubdesk.services import rounds as R
-from clubdesk.services.base import Actor, Role
-db = Database(sys.argv[1])
-R.propose_round(db, Actor("Desk", Role.SECRETARY), int(sys.argv[3]))
-db.close()
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
-"""
-_BARE_CHILD = """
-import resource, sys
-sys.path.insert(0, sys.argv[2])
-from clubdesk.db import Database
-db = Database(sys.argv[1])
-db.close()
+from clubdesk.pairing import Entrant, pair_swiss
+n = int(sys.argv[1])
+field = [Entrant(f"e{i}", rating=2400 - i, club=f"club{i % 40}") for i in range(n)]
+if sys.argv[3] == "pair":
+    pair_swiss(field, club_protection=True)
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
 """
 
@@ -487,22 +478,50 @@ def _child_mb(code: str, *args: str) -> float:
     done = subprocess.run(
         [sys.executable, "-c", code, args[0], src, *args[1:]], capture_output=True, text=True, timeout=600
     )
+    if done.returncode != 0 or not done.stdout.strip():
+        raise RuntimeError(f"memory child failed: {done.stderr.strip()[-400:]}")
     return float(done.stdout.strip().splitlines()[-1])
 
 
-def row_pairing_memory(folder: Path, n: int = 1024) -> Row:
-    """Peak memory of a child process proposing round 1 of an n-entrant Swiss (issue 22: ≤ 100 MB); floor:
-    a child that opens the same database and does nothing."""
-    path = folder / f"swiss{n}.sqlite3"
-    db = Database(path, backups_dir=folder / "backups")
-    with db.session() as s:
-        ids = _members(s, n, "W", random.Random(1024))
-        ev = _event(s, f"Open Swiss {n}", "tavla", "swiss", 11)
-        _entrants(s, ev, [[m] for m in ids])
-    db.close()
-    proj = statistics.median(_child_mb(_PAIR_CHILD, str(path), str(ev)) for _ in range(3))
-    fl = statistics.median(_child_mb(_BARE_CHILD, str(path)) for _ in range(3))
-    return Row(f"pairing {n:,} entrants (propose_round), peak RSS MB", proj, fl, "<= 100 MB", proj <= 100)
+def row_sheets() -> Row:
+    """64 filled gaple score sheets against a bare ReportLab canvas drawing the same hand cells
+    (benchmarks/reports.py); CPU seconds, the machine being shared (issue 22: <= 2x the floor)."""
+    import io
+
+    from reports import H, canvas_floor, sixty_four_sheets
+
+    from clubdesk.reports.score_sheets import score_sheets
+
+    sheets = sixty_four_sheets()
+    score_sheets(io.BytesIO(), H, sheets[:2])  # fonts and imports, not timed
+
+    def cpu(fn: Callable[[], object]) -> float:
+        out = []
+        for _ in range(REPEAT):
+            t0 = time.process_time()
+            fn()
+            out.append(time.process_time() - t0)
+        return statistics.median(out)
+
+    proj = cpu(lambda: score_sheets(io.BytesIO(), H, sheets))
+    fl = cpu(lambda: canvas_floor(io.BytesIO(), sheets))
+    return Row(
+        "64 filled score sheets (CPU s; floor: a bare canvas, the same cells)",
+        proj,
+        fl,
+        "<= 2x floor",
+        proj <= 2 * fl,
+    )
+
+
+def row_pairing_memory(n: int = 1024) -> Row:
+    """Peak memory of a child process pairing round 1 of an n-entrant Swiss with club protection (the
+    engine, issue 22: <= 100 MB); floor: the same child building the field without pairing it."""
+    proj = statistics.median(_child_mb(_PAIR_CHILD, str(n), "pair") for _ in range(3))
+    fl = statistics.median(_child_mb(_PAIR_CHILD, str(n), "field") for _ in range(3))
+    return Row(
+        f"pairing {n:,} entrants (pair_swiss, round 1), peak RSS MB", proj, fl, "<= 100 MB", proj <= 100
+    )
 
 
 def rows_big(folder: Path, entries: int = 1_000_000) -> list[Row]:
@@ -600,7 +619,8 @@ def main(argv: list[str] | None = None) -> int:
             lambda: row_first_paint(folder),
             lambda: rows_phones(args.quick),  # issue 27: several rows
             lambda: row_first_data(folder),
-            lambda: row_pairing_memory(folder),  # issue 22: memory (cheap: also with --quick)
+            row_sheets,  # issue 22: 64 score sheets
+            row_pairing_memory,  # issue 22: memory (cheap: also with --quick)
             *([] if args.quick else [lambda: rows_big(folder)]),  # issue 22: the 1 M-entry database
         ):
             try:
