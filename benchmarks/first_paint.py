@@ -2,7 +2,10 @@
 demo club (``CLUBDESK_HOME`` says where), ``bare`` a bare QMainWindow. The parent times the process.
 
 ``with-data``: ClubDesk again, exiting when its first section's screen is shown (the second target of
-issue 22: the first section's data shown ≤ 5× the bare window)."""
+issue 22: the first section's data shown ≤ 5× the bare window).
+
+A second argument names a database to open instead of the demo club (issue 22's 1 M-entry database);
+with ``CLUBDESK_BENCH_RSS=1`` the child prints its peak resident memory (MB) when it exits."""
 
 from __future__ import annotations
 
@@ -21,6 +24,9 @@ class _FirstPaint(QObject):
 
     def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 - Qt API
         if event.type() == QEvent.Type.Paint and obj.objectName().startswith(self.prefix):
+            if os.environ.get("CLUBDESK_BENCH_RSS"):  # this process's own peak (VmHWM, MB): ru_maxrss
+                with open("/proc/self/status") as fh:  # would carry the parent's over the exec (Linux)
+                    print(next(int(x.split()[1]) for x in fh if x.startswith("VmHWM:")) / 1024)
             sys.stdout.flush()
             os._exit(0)
         return False
@@ -45,5 +51,5 @@ if __name__ == "__main__":
     else:
         from clubdesk.app import main
 
-        main(["--demo"])  # "project" or "with-data"
+        main(["--db", sys.argv[2]] if len(sys.argv) > 2 else ["--demo"])  # "project" or "with-data"
         os._exit(3)  # main returned without a paint

@@ -45,6 +45,65 @@ def gaple_match(rng: random.Random) -> tuple[dict[str, object], ...]:
     return tuple(entries)
 
 
+def sixty_four_sheets() -> list[d.GapleSheetData]:
+    """The 64 filled gaple sheets of issue 22's row (seeded)."""
+    rng = random.Random(1)
+    return [
+        d.GapleSheetData("7", 3, t + 1, ("Ayşe", "Iğdır", "İsmail", "Peña"), entries=gaple_match(rng))
+        for t in range(64)
+    ]
+
+
+def canvas_floor(out: object, sheets: list[d.GapleSheetData]) -> int:
+    """The floor of issue 22's row: a bare ReportLab canvas drawing the same hand cells (18 per hand: the
+    entry's fields and the running totals as text, right-aligned numbers) with one path of rules per
+    page and a page per sheet, in the same font; no layout, no header, no QR code."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen.canvas import Canvas
+
+    from clubdesk.reports.fonts import COND, register_fonts
+
+    register_fonts()
+    c = Canvas(out, pagesize=A4)  # type: ignore[arg-type]
+    widths = [14, 23, 36, 22, 19, 19, 19, 19, 26, 26, 22, 22, 22, 27, 27, 29, 29, 60]
+    xs = [30.0]
+    for w in widths:
+        xs.append(xs[-1] + w)
+    for sheet in sheets:
+        c.setFont(COND, 8)
+        y = 780.0
+        tot = [0, 0]
+        rows = []
+        for n, e in enumerate(sheet.entries):
+            pips = list(e.get("pips") or [0, 0, 0, 0])  # type: ignore[call-overload]
+            a, b = int(pips[1]) + int(pips[3]), int(pips[0]) + int(pips[2])
+            tot = [tot[0] + a, tot[1] + b]
+            dead = e.get("dead") or {}
+            rows.append(
+                [str(n + 1), "1", str(e.get("type")), str(e.get("seat")), *[str(x) for x in pips]]
+                + [str(dead.get("0-0") or ""), str(dead.get("6-6") or ""), str(e.get("last_tile") or "")]  # type: ignore[union-attr]
+                + ["×2" if e.get("two_ends") else "", "", str(a), str(b), str(tot[0]), str(tot[1]), ""]
+            )
+        p = c.beginPath()
+        for cells in rows:
+            for i, text in enumerate(cells):
+                if text:
+                    if 4 <= i < 17:
+                        c.drawRightString(xs[i + 1] - 3, y, text)
+                    else:
+                        c.drawString(xs[i] + 3, y, text)
+            p.moveTo(xs[0], y - 4)
+            p.lineTo(xs[-1], y - 4)
+            y -= 14.1
+        for x in xs:
+            p.moveTo(x, 784)
+            p.lineTo(x, y + 10)
+        c.drawPath(p, stroke=1, fill=0)
+        c.showPage()
+    c.save()
+    return len(sheets)
+
+
 def timed(label: str, fn: object) -> None:
     t0 = time.perf_counter()
     pages = fn()  # type: ignore[operator]
@@ -53,12 +112,10 @@ def timed(label: str, fn: object) -> None:
 
 def main() -> None:
     rng = random.Random(1)
-    sheets = [
-        d.GapleSheetData("7", 3, t + 1, ("Ayşe", "Iğdır", "İsmail", "Peña"), entries=gaple_match(rng))
-        for t in range(64)
-    ]
+    sheets = sixty_four_sheets()
     print(f"(64 gaple matches, {sum(len(s.entries) for s in sheets)} hands in all)")
     timed("64 filled gaple score sheets", lambda: score_sheets(io.BytesIO(), H, sheets))
+    timed("  floor: a bare canvas, the same cells", lambda: canvas_floor(io.BytesIO(), sheets))
     rows = tuple(
         d.StandingsRow(
             i + 1,

@@ -3,7 +3,8 @@ project figure, floor (the same work done bare), ratio and target, medians of >=
 
     benchmarks/run [--quick] [--json]
 
-``--quick`` builds the audit log with 200,000 rows instead of 1,200,000 and skips the 1 M-entry database.
+``--quick`` builds the audit log with 200,000 rows instead of 1,200,000 and skips the 1 M-entry database
+(benchmarks/bigdb.py: its size, open + standings, first paint and memory rows).
 Nothing is asserted: the figures are printed (``--json``: a list of rows with path, project, floor,
 ratio, target, holds). Figures are seconds unless the target says otherwise.
 """
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bigdb, reports
 
 from sqlalchemy import insert, text  # noqa: E402
 
@@ -513,6 +515,145 @@ def row_first_data(folder: Path) -> Row:
     return Row("start to the first section's data (demo)", proj, fl, "<= 5x the bare window", proj <= 5 * fl)
 
 
+# ------------------------------------------------------------------------------------------ big database
+_PAIR_CHILD = """
+import sys
+sys.path.insert(0, sys.argv[2])
+from clubdesk.pairing import Entrant, pair_swiss
+n = int(sys.argv[1])
+field = [Entrant(f"e{i}", rating=2400 - i, club=f"club{i % 40}") for i in range(n)]
+if sys.argv[3] == "pair":
+    pair_swiss(field, club_protection=True)
+# the peak of this process's own memory: ru_maxrss would carry the parent's over the exec (Linux)
+print(next(int(x.split()[1]) for x in open("/proc/self/status") if x.startswith("VmHWM:")) / 1024)
+"""
+
+
+def _child_mb(code: str, *args: str) -> float:
+    import subprocess
+
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    done = subprocess.run(
+        [sys.executable, "-c", code, args[0], src, *args[1:]], capture_output=True, text=True, timeout=600
+    )
+    if done.returncode != 0 or not done.stdout.strip():
+        raise RuntimeError(f"memory child failed: {done.stderr.strip()[-400:]}")
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+def row_sheets() -> Row:
+    """64 filled gaple score sheets against a bare ReportLab canvas drawing the same hand cells
+    (benchmarks/reports.py); CPU seconds, the machine being shared (issue 22: <= 2x the floor)."""
+    import io
+
+    from reports import H, canvas_floor, sixty_four_sheets
+
+    from clubdesk.reports.score_sheets import score_sheets
+
+    sheets = sixty_four_sheets()
+    score_sheets(io.BytesIO(), H, sheets[:2])  # fonts and imports, not timed
+
+    def cpu(fn: Callable[[], object]) -> float:
+        out = []
+        for _ in range(REPEAT):
+            t0 = time.process_time()
+            fn()
+            out.append(time.process_time() - t0)
+        return statistics.median(out)
+
+    proj = cpu(lambda: score_sheets(io.BytesIO(), H, sheets))
+    fl = cpu(lambda: canvas_floor(io.BytesIO(), sheets))
+    return Row(
+        "64 filled score sheets (CPU s; floor: a bare canvas, the same cells)",
+        proj,
+        fl,
+        "<= 2x floor",
+        proj <= 2 * fl,
+    )
+
+
+def row_pairing_memory(n: int = 1024) -> Row:
+    """Peak memory of a child process pairing round 1 of an n-entrant Swiss with club protection (the
+    engine, issue 22: <= 100 MB); floor: the same child building the field without pairing it."""
+    proj = statistics.median(_child_mb(_PAIR_CHILD, str(n), "pair") for _ in range(3))
+    fl = statistics.median(_child_mb(_PAIR_CHILD, str(n), "field") for _ in range(3))
+    return Row(
+        f"pairing {n:,} entrants (pair_swiss, round 1), peak RSS MB", proj, fl, "<= 100 MB", proj <= 100
+    )
+
+
+def rows_big(folder: Path, entries: int = 1_000_000) -> list[Row]:
+    """Issue 22's rows on a database of ``entries`` hand entries (benchmarks/bigdb.py builds it)."""
+    import os
+    import subprocess
+
+    import bigdb
+
+    t0 = time.perf_counter()
+    path = folder / "big.sqlite3"
+    info = bigdb.build(path, entries)
+    sz = bigdb.sizes(path)
+    n = info["entries"]
+    print(
+        f"  built {n:,} entries in {time.perf_counter() - t0:.0f} s ({sz['file_bytes'] / 2**20:.0f} MB)",
+        file=sys.stderr,
+        flush=True,
+    )
+    mb = 2**20
+    rows = [
+        Row(
+            f"{n:,} hand entries: audit log MB (floor: the entries, MB)",
+            sz["audit_bytes"] / mb,
+            sz["entries_bytes"] / mb,
+            "<= 1x the entries",
+            sz["audit_bytes"] <= sz["entries_bytes"],
+        )
+    ]
+    event = info["events"][len(info["events"]) // 2]
+
+    def open_and_standings() -> None:
+        db = Database(path, backups_dir=folder / "backups")
+        ST.event_standings(db, event)
+        db.close()
+
+    open_and_standings()  # the first open may check the file (issue 23); then as a desk opens it daily
+    proj = statistics.median(times(open_and_standings))
+    rows.append(
+        Row(f"{n:,} hand entries: open + one event's standings", proj, None, "<= 0.500 s", proj <= 0.5)
+    )
+    env = {**os.environ, "CLUBDESK_HOME": str(folder / "home-big"), "QT_QPA_PLATFORM": "offscreen"}
+    child = [sys.executable, str(Path(__file__).with_name("first_paint.py"))]
+
+    def run(*args: str) -> str:
+        out = subprocess.run([*child, *args], env=env, capture_output=True, text=True, timeout=300).stdout
+        if len(args) > 1:  # the child left at its first paint: close the file as the desk does at night
+            from clubdesk.db import _sidecar
+
+            _sidecar(path).unlink(missing_ok=True)
+            Database(path, backups_dir=folder / "backups").close()
+        return out
+
+    run("project", str(path))  # its first open (the file's check and first backup), not timed
+    proj = statistics.median(times(lambda: run("project", str(path))))
+    fl = statistics.median(times(lambda: run("bare")))
+    rows.append(
+        Row(f"{n:,} hand entries: start to first paint", proj, fl, "<= 3x the bare window", proj <= 3 * fl)
+    )
+    env["CLUBDESK_BENCH_RSS"] = "1"
+    rss = statistics.median(float(run("with-data", str(path)).split()[-1]) for _ in range(3))
+    bare = statistics.median(float(run("bare").split()[-1]) for _ in range(3))
+    rows.append(
+        Row(
+            f"{n:,} hand entries: GUI peak RSS MB at the first section's data",
+            rss,
+            bare,
+            "<= 250 MB",
+            rss <= 250,
+        )
+    )
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
@@ -538,6 +679,9 @@ def main(argv: list[str] | None = None) -> int:
             lambda: row_first_paint(folder),
             lambda: rows_phones(args.quick),  # issue 27: several rows
             lambda: row_first_data(folder),
+            row_sheets,  # issue 22: 64 score sheets
+            row_pairing_memory,  # issue 22: memory (cheap: also with --quick)
+            *([] if args.quick else [lambda: rows_big(folder)]),  # issue 22: the 1 M-entry database
         ):
             try:
                 got = fn()

@@ -6,7 +6,8 @@
   write lock and two desks cannot both pass the same check; a lock held too long by another desk is one
   clear refusal.
 - Opening is safe: a 0-byte, damaged or foreign file is refused and never written to; ``quick_check``
-  runs on every open, the full ``integrity_check`` after an unclean shutdown; a new database is built
+  runs on every open (issue 22: except of a file ClubDesk closed cleanly and nothing changed since), the
+  full ``integrity_check`` after an unclean shutdown; a new database is built
   beside the target and moved into place only when complete, so a kill during creation leaves nothing.
 - Migrations (Alembic, packaged in ``clubdesk/models/migrations``) run in ONE transaction under the write
   lock: a kill leaves the old or the new schema, never half; a second process opening the same old file
@@ -274,11 +275,13 @@ def current_revision(path: Path) -> str | None:
         con.close()
 
 
-def check_file(path: Path, *, full: bool = False) -> str:
+def check_file(path: Path, *, full: bool = False, pages: bool = True) -> str:
     """Refuse a file that is not a sound ClubDesk database; return its revision.
 
     0-byte, damaged (``quick_check``/``integrity_check`` fails), foreign (an SQLite file without ClubDesk's
     tables) and unknown-schema files are refused with a translated :class:`DatabaseError`. Never writes.
+    ``pages=False`` leaves out the check that reads every page (issue 22: a file ClubDesk closed cleanly
+    and nothing touched since, see :func:`_closed_clean`).
     """
     if not path.is_file():
         raise DatabaseError("no-such-file", _("{path} does not exist.").format(path=path))
@@ -292,7 +295,7 @@ def check_file(path: Path, *, full: bool = False) -> str:
         try:
             names = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             check = "integrity_check" if full else "quick_check"
-            result = [r[0] for r in con.execute(f"PRAGMA {check}")]
+            result = [r[0] for r in con.execute(f"PRAGMA {check}")] if pages or full else ["ok"]
         finally:
             con.close()
     except sqlite3.OperationalError as exc:
@@ -354,6 +357,30 @@ def backup_file(source: Path, target: Path) -> Path:
     return target
 
 
+def _stamp(path: Path) -> Path:
+    """Written when ClubDesk closes the file cleanly: its size and modification time then (issue 22)."""
+    return path.with_name(path.name + ".closed")
+
+
+def _file_mark(path: Path) -> str | None:
+    wal = path.with_name(path.name + "-wal")
+    if wal.exists() and wal.stat().st_size:
+        return None  # changes still in the write-ahead log: the next open checks the pages
+    st = path.stat()
+    return f"{st.st_size} {st.st_mtime_ns}"
+
+
+def _closed_clean(path: Path) -> bool:
+    """Whether ClubDesk closed this file cleanly and nothing changed it since (same size, same time to the
+    nanosecond, no write-ahead log). Then opening skips ``quick_check``, which reads every page (at a
+    million hand entries about a second, issue 22); any other open still runs it."""
+    try:
+        mark = _file_mark(path)
+        return mark is not None and _stamp(path).read_text(encoding="ascii").strip() == mark
+    except (OSError, UnicodeError):
+        return False
+
+
 def _sidecar(path: Path) -> Path:
     """Present while a ClubDesk has the file open: found at the next open, it means an unclean shutdown."""
     return path.with_name(path.name + ".open")
@@ -397,7 +424,10 @@ class Database:
             if self.path.is_dir() or not self.path.is_file():
                 raise _not_a_database(self.path)
             self.unclean_shutdown = _sidecar(self.path).exists()
-            check_file(self.path, full=self.unclean_shutdown)
+            clean = not self.unclean_shutdown and _closed_clean(self.path)
+            with suppress(OSError):
+                _stamp(self.path).unlink(missing_ok=True)  # from here on ClubDesk may write
+            check_file(self.path, full=self.unclean_shutdown, pages=not clean)
             self._migrate()
         elif create:
             _create(self.path)
@@ -581,6 +611,10 @@ class Database:
             return
         with suppress(OSError):
             _sidecar(self.path).unlink(missing_ok=True)
+            mark = _file_mark(self.path)
+            if mark is not None:
+                _stamp(self.path).touch(mode=FILE_MODE)
+                _stamp(self.path).write_text(mark, encoding="ascii")
 
 
 @event.listens_for(Session, "loaded_as_persistent")

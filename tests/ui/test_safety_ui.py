@@ -119,6 +119,26 @@ def test_auto_backup_skips_quiet_periods(db: Database) -> None:
     assert len(safety.backups(db)) == 2
 
 
+def test_the_opening_backup_runs_beside_the_desk(db: Database) -> None:
+    """Issue 22: the opening backup is made on a thread of its own (at a million hand entries it takes
+    seconds); the closing one waits for it, and quiet periods are still skipped."""
+    from clubdesk.ui.safety_panel import AutoBackup
+
+    state = DeskState(db, SEC)
+    auto = AutoBackup(state)
+    auto.start()
+    auto.timer.stop()
+    auto.wait()
+    assert len(safety.backups(db)) == 1
+    auto.run_later("auto", only_if_changed=True)  # nothing changed since: no second copy
+    auto.wait()
+    assert len(safety.backups(db)) == 1
+    settings_service.put(db, SEC, "club.name", "Changed")
+    auto.run_later("auto", only_if_changed=True)
+    auto.run("close")  # waits for the one running, then makes its own
+    assert len(safety.backups(db)) == 3
+
+
 def test_the_window_asks_before_creating_a_new_database(qtbot, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from PySide6.QtWidgets import QMessageBox
 

@@ -31,8 +31,9 @@ that bye is impossible is the complete graph used.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import islice
 
 import rustworkx as rx
 
@@ -63,13 +64,20 @@ def _identity(x: int) -> int:
     return x
 
 
-def _perfect_matching(n_nodes: int, edges: list[tuple[int, int, int]]) -> dict[int, int] | None:
-    """Maximum-weight perfect matching of ``n_nodes`` vertices, or ``None`` when none is perfect."""
+_EDGE_CHUNK = 8192  # edges handed to the graph at a time (issue 22: never the whole list in memory)
+
+
+def _perfect_matching(n_nodes: int, edges: Iterable[tuple[int, int, int]]) -> dict[int, int] | None:
+    """Maximum-weight perfect matching of ``n_nodes`` vertices, or ``None`` when none is perfect. The
+    edges are added in chunks as they come: round 1 of 1,024 entrants has 523,776 of them, and a list of
+    them all as Python tuples cost more memory than the graph itself (issue 22: pairing 1,024 <= 100 MB)."""
     if n_nodes == 0:
         return {}
     graph: rx.PyGraph[None, int] = rx.PyGraph(multigraph=False)
     graph.add_nodes_from([None] * n_nodes)
-    graph.add_edges_from(edges)
+    it = iter(edges)
+    while chunk := list(islice(it, _EDGE_CHUNK)):
+        graph.add_edges_from(chunk)
     matching = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=_identity)
     if 2 * len(matching) != n_nodes:
         return None
@@ -228,10 +236,11 @@ class _SwissGraph:
             w += n * m[3] + (n - abs(i - j)) * m[4] + 1
         return w
 
-    def edges(self, allowed: set[tuple[int, int]] | None, byes: Sequence[int]) -> list[tuple[int, int, int]]:
+    def edges(
+        self, allowed: set[tuple[int, int]] | None, byes: Sequence[int]
+    ) -> Iterator[tuple[int, int, int]]:
         """Legal edges between the score groups ``allowed`` (pairs of group indices, all when None), plus
-        the bye edges of ``byes``."""
-        out: list[tuple[int, int, int]] = []
+        the bye edges of ``byes``, one at a time."""
         groups = self.groups
         weight = self.weight
         for ga, (_sa, a0, a1) in enumerate(groups):
@@ -243,12 +252,11 @@ class _SwissGraph:
                     met = self.met[i]
                     for j in range(max(b0, i + 1), b1):
                         if j not in met:
-                            out.append((i, j, weight(i, j)))
+                            yield (i, j, weight(i, j))
         if self.odd:
             m0 = self.mult[0]
             for i in byes:
-                out.append((i, self.n, (i + 1) * m0))
-        return out
+                yield (i, self.n, (i + 1) * m0)
 
     def squares(self, mate: dict[int, int]) -> int:
         return sum((self.scores[i] - self.scores[j]) ** 2 for i, j in mate.items() if i < j < self.n)

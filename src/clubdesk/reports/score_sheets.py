@@ -10,6 +10,7 @@ the players' phones open and the desk's scan field accepts as well.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any
 
@@ -18,6 +19,7 @@ from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, Table, Ta
 
 from clubdesk.games import load_ruleset, replay
 from clubdesk.i18n import _
+from clubdesk.reports.cellgrid import fast_grid
 from clubdesk.reports.data import (
     DominoSheetData,
     GapleSheetData,
@@ -314,7 +316,8 @@ def _gaple(sheet: GapleSheetData, st: Styles, width: float) -> list[Flowable]:
                 if p.seat_change and g + 1 < len(result["games"]):
                     text += " · " + _("opponents change seats (G19)")
                 _separator(len(rows), text, rows, extra)
-        story.append(grid(rows, widths, font_size=8, right=range(4, 17), extra=extra))
+        # issue 22: the hands drawn straight on the canvas (the same look as grid())
+        story.append(fast_grid(rows, widths, font_size=8, right=range(4, 17), extra=extra))
         story.append(Spacer(1, 3 * mm))
         gw = result["games_won"]
         winner = "" if result["winner"] is None else (pair_a if result["winner"] == 0 else pair_b)
@@ -512,7 +515,7 @@ def _domino(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
                         else _(" (abandonment, E20: the pair loses the game)")
                     )
                 _separator(len(rows), _game_won(g, won_by, game["totals"]) + end, rows, extra)
-        story.append(grid(rows, widths, font_size=8, right=range(4, 12), center=(2, 12), extra=extra))
+        story.append(fast_grid(rows, widths, font_size=8, right=range(4, 12), center=(2, 12), extra=extra))
         # the final line: games won and the winner, as the engine has them (E18)
         gw = result.get("games_won") or [0, 0]
         winner = "" if result.get("winner") is None else (pair1, pair2)[int(result["winner"])]
@@ -661,8 +664,16 @@ def header_widths(labels: Sequence[str], fixed: Sequence[float], width: float) -
 
 
 def _heads(labels: Sequence[Any], widths: Sequence[float]) -> list[Any]:
-    """Header cells that wrap between words in narrow columns and shrink rather than break a word."""
+    """Header cells that wrap between words in narrow columns and shrink rather than break a word; made
+    once per set of labels and widths (issue 22: every sheet of a night has the same heads)."""
+    if all(isinstance(x, str) for x in labels):
+        return list(_same_heads(tuple(labels), tuple(widths)))
     return heads(labels, widths, size=HEAD_SIZE, center=True)
+
+
+@lru_cache(maxsize=32)
+def _same_heads(labels: tuple[str, ...], widths: tuple[float, ...]) -> tuple[Any, ...]:
+    return tuple(heads(labels, widths, size=HEAD_SIZE, center=True))
 
 
 _NOTE_B = _bold_note_style()

@@ -71,6 +71,19 @@ def _json(value: Any) -> str | None:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
 
 
+def changed_fields(before: Any, after: Any) -> tuple[Any, Any]:
+    """What an audit row stores (issue 22): for an update, the before and after of only the fields that
+    changed (a field present on one side only counts as changed); an insert keeps the new fields and a
+    delete the old ones. Anything that is not a pair of mappings is kept whole."""
+    if not isinstance(before, dict) or not isinstance(after, dict):
+        return before, after
+    keys = [k for k in {**before, **after} if k not in before or k not in after or before[k] != after[k]]
+    return (
+        {k: before[k] for k in keys if k in before},
+        {k: after[k] for k in keys if k in after},
+    )
+
+
 def audit(
     session: Session,
     actor: Actor,
@@ -85,7 +98,9 @@ def audit(
     table_no: int | None = None,
     reason: str | None = None,
 ) -> None:
-    """Write one audit row in the caller's transaction (so it lands exactly when the change does)."""
+    """Write one audit row in the caller's transaction (so it lands exactly when the change does). Of an
+    update only the changed fields are stored, each before and after (issue 22: :func:`changed_fields`);
+    the row's hash covers what is stored (issue 23)."""
     if not actor.name.strip():
         raise ServiceError("actor-required", _("Say who is acting before changing anything."))
     from clubdesk.models.base import utcnow
@@ -101,6 +116,9 @@ def audit(
         "event_id": event_id,
         "round_no": round_no,
         "table_no": table_no,
+    }
+    before, after = changed_fields(before, after)
+    values |= {
         "before": _json(before),
         "after": _json(after),
         "reason": reason,

@@ -643,6 +643,7 @@ def unpublish_round(
         row = s.scalars(
             select(AuditEntry)
             .where(
+                AuditEntry.event_id == ev.id,  # the event's index (issue 22: none on action alone)
                 AuditEntry.action == "publish",
                 AuditEntry.entity == "round",
                 AuditEntry.entity_id == str(rnd.id),

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer
@@ -259,26 +260,63 @@ class DataSafetyPanel(QWidget):
 
 
 class AutoBackup(QObject):
-    """Backups on opening, every 30 minutes while changes happen, and on closing (rotated in backups/)."""
+    """Backups on opening, every 30 minutes while changes happen, and on closing (rotated in backups/).
+
+    The opening and the 30-minute backups run on a thread of their own (issue 22: copying and checking a
+    database of a million hand entries takes seconds, and the desk is not kept waiting for it); the
+    closing backup waits for one still running and is then made before the window goes."""
 
     def __init__(self, state: DeskState, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.state = state
         self._marker = -1
+        self._thread: threading.Thread | None = None
         self.timer = QTimer(self)
         self.timer.setInterval(safety.AUTO_INTERVAL_MINUTES * 60 * 1000)
-        self.timer.timeout.connect(lambda: self.run("auto", only_if_changed=True))
+        self.timer.timeout.connect(lambda: self.run_later("auto", only_if_changed=True))
         state.databaseChanged.connect(lambda _db: self._switched())
 
     def _switched(self) -> None:
         self._marker = -1
-        self.run("open")  # the database this desk switched to gets its opening backup (issue 25)
+        self.run_later("open")  # the database this desk switched to gets its opening backup (issue 25)
 
     def start(self) -> None:
-        self.run("open")
+        self.run_later("open")
         self.timer.start()
 
+    def wait(self) -> None:
+        """Until the backup running in the background (if any) is finished."""
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+    def run_later(self, reason: str, *, only_if_changed: bool = False) -> None:
+        """:meth:`run` on a background thread; nothing when one is still running."""
+        if self._thread is not None and self._thread.is_alive():
+            return
+        marker = self._changes()
+        if marker is None or (only_if_changed and marker == self._marker):
+            return
+        db = self.state.db
+
+        def work() -> None:
+            try:
+                safety.backup_quietly(db, reason=reason)
+            except (ServiceError, DatabaseError, OSError):
+                return  # never in the way of the night; the next tick tries again
+            self._marker = marker  # changes made during the copy are in the next one
+
+        self._thread = threading.Thread(target=work, name="clubdesk-backup", daemon=True)
+        self._thread.start()
+
+    def _changes(self) -> int | None:
+        try:
+            return safety.change_marker(self.state.db)
+        except (ServiceError, DatabaseError, OSError):
+            return None
+
     def run(self, reason: str, *, only_if_changed: bool = False) -> None:
+        self.wait()
         marker = safety.change_marker(self.state.db)
         if only_if_changed and marker == self._marker:
             return

@@ -1,0 +1,248 @@
+"""A ruled grid of plain text cells drawn straight on the canvas (issue 22: 64 filled score sheets).
+
+It looks like :func:`clubdesk.reports.frame.grid` (bold shaded header row, light stripes, aligned number
+columns, full-width separator rows, 0.4 pt rules, 0.9 pt box, the header repeated on every page) but
+does not go through ReportLab's ``Table``, which measures and styles each of a sheet's thousand cells
+one by one. Here every row has the same height, a text's width is measured once per text and font, and
+each page part's rules are one path. :func:`fast_grid` falls back to ``grid`` for anything else (a style
+command other than a whole-row separator). A flowable body cell (a wrapped note) is wrapped once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from reportlab.lib import colors
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import Flowable
+
+from clubdesk.reports.fonts import COND, COND_BOLD, register_fonts
+from clubdesk.reports.frame import HEAD_BG, INK, RULE, ZEBRA, grid
+
+PAD_TOP, PAD_BOTTOM, PAD_SIDE = 2.0, 2.5, 3.0  # as grid()'s TOP/BOTTOM/LEFT/RIGHTPADDING
+
+
+@lru_cache(maxsize=8192)
+def _width(text: str, font: str, size: float) -> float:
+    return float(stringWidth(text, font, size))
+
+
+class _Row:
+    __slots__ = ("cells", "separator", "background", "font", "size", "flows", "height")
+
+    def __init__(
+        self, cells: Sequence[str], separator: bool, background: Any, font: str, size: float
+    ) -> None:
+        self.cells = cells
+        self.separator = separator
+        self.background = background
+        self.font = font
+        self.size = size
+        # a wrapped note: its column -> the flowable, its height, and with its space before and after
+        self.flows: dict[int, tuple[Flowable, float, float]] = {}
+        self.height = size * 1.2 + PAD_TOP + PAD_BOTTOM  # one line at the Table's default leading
+
+
+class CellGrid(Flowable):  # type: ignore[misc]
+    """The header row (ReportLab flowables or text), then rows of text; splits between rows."""
+
+    def __init__(
+        self,
+        head: Sequence[Any],
+        rows: Sequence[_Row],
+        widths: Sequence[float],
+        align: Sequence[str],
+        font_size: float,
+    ) -> None:
+        super().__init__()
+        self.head = list(head)
+        self.rows = list(rows)
+        self.widths = list(widths)
+        self.align = list(align)
+        self.font_size = font_size
+        self.hAlign = "CENTER"  # as a Table
+        self._head_h = 0.0
+        self._head_parts: list[tuple[Any, float, float]] = []
+
+    def _row_h(self, row: _Row) -> float:
+        return row.height
+
+    def _wrap_head(self) -> float:
+        if self._head_parts:
+            return self._head_h
+        h = 0.0  # the tallest cell, as the Table measures it (a text: one line at 1.2 x its size)
+        parts = []
+        for cell, w in zip(self.head, self.widths, strict=True):
+            if isinstance(cell, str):
+                parts.append((cell, w, self.font_size * 1.2))
+                h = max(h, self.font_size * 1.2)
+                continue
+            _w, ch = cell.wrap(w - 2 * PAD_SIDE, 10_000)
+            parts.append((cell, w, ch))
+            h = max(h, ch)
+        self._head_parts = parts
+        self._head_h = h + PAD_TOP + PAD_BOTTOM
+        return self._head_h
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:  # noqa: ARG002
+        self.width = sum(self.widths)
+        self.height = self._wrap_head() + sum(self._row_h(r) for r in self.rows)
+        return self.width, self.height
+
+    def split(self, avail_width: float, avail_height: float) -> list[Flowable]:  # noqa: ARG002
+        room = avail_height - self._wrap_head()
+        n = 0
+        for r in self.rows:
+            room -= self._row_h(r)
+            if room < 0:
+                break
+            n += 1
+        if n == 0 or n == len(self.rows):
+            return []
+        return [self._part(self.rows[:n]), self._part(self.rows[n:])]
+
+    def _part(self, rows: Sequence[_Row]) -> CellGrid:
+        part = CellGrid(self.head, rows, self.widths, self.align, self.font_size)
+        part._head_parts, part._head_h = self._head_parts, self._head_h
+        return part
+
+    def draw(self) -> None:
+        c = self.canv
+        widths = self.widths
+        xs = [0.0]
+        for w in widths:
+            xs.append(xs[-1] + w)
+        total = xs[-1]
+        heights = [self._wrap_head()] + [self._row_h(r) for r in self.rows]
+        tops = [self.height]
+        for h in heights:
+            tops.append(tops[-1] - h)
+        # backgrounds: the header, the stripes and the separators
+        c.saveState()
+        c.setFillColor(HEAD_BG)
+        c.rect(0, tops[1], total, heights[0], stroke=0, fill=1)
+        for k, row in enumerate(self.rows, start=1):
+            if row.background is not None:
+                c.setFillColor(row.background)
+                c.rect(0, tops[k + 1], total, heights[k], stroke=0, fill=1)
+        # the header cells, vertically centred like the Table's
+        c.setFillColor(INK)
+        for i, (cell, _w, ch) in enumerate(self._head_parts):
+            avail = heights[0] - PAD_TOP - PAD_BOTTOM
+            if isinstance(cell, str):
+                c.setFont(COND_BOLD, self.font_size)
+                self._font = None
+                c.drawString(xs[i] + PAD_SIDE, tops[1] + PAD_BOTTOM + (avail - ch) / 2, cell)
+            else:
+                cell.drawOn(c, xs[i] + PAD_SIDE, tops[1] + PAD_BOTTOM + (avail - ch) / 2)
+        # the rows: a row's texts in one text object, each text measured once per font; a row with a
+        # note draws each text on its own, as a Table does (text read back from the PDF keeps the note
+        # apart from the row's last figure)
+        self._font: tuple[str, float] | None = None
+        for k, row in enumerate(self.rows, start=1):
+            top, h = tops[k], heights[k]
+            out = c if row.flows else c.beginText()
+            if out is not c:
+                self._font = None
+            if row.separator:
+                cell = row.cells[0] if row.cells else ""
+                self._text(out, cell, 0.0, total, top, h, row.font, row.size, "LEFT")
+            else:
+                for i, cell in enumerate(row.cells):
+                    if cell:
+                        self._text(out, cell, xs[i], widths[i], top, h, row.font, row.size, self.align[i])
+            if out is not c:
+                c.drawText(out)
+                self._font = None
+            for i, (flow, fh, spaced) in row.flows.items():  # placed as the Table's MIDDLE places it
+                flow.drawOn(c, xs[i] + PAD_SIDE, top - h + (h + PAD_BOTTOM - PAD_TOP + spaced) / 2 - fh)
+                self._font = None
+        # the rules: one path for the page part, then the box
+        p = c.beginPath()
+        for y in tops[1:-1]:
+            p.moveTo(0, y)
+            p.lineTo(total, y)
+        for i in range(1, len(widths)):
+            x = xs[i]
+            run_top: float | None = tops[0]
+            for k in range(1, len(heights)):
+                sep = self.rows[k - 1].separator
+                if sep and run_top is not None:
+                    p.moveTo(x, run_top)
+                    p.lineTo(x, tops[k])
+                    run_top = None
+                elif not sep and run_top is None:
+                    run_top = tops[k]
+            if run_top is not None:
+                p.moveTo(x, run_top)
+                p.lineTo(x, tops[-1])
+        c.setStrokeColor(RULE)
+        c.setLineWidth(0.4)
+        c.drawPath(p, stroke=1, fill=0)
+        c.setStrokeColor(INK)
+        c.setLineWidth(0.9)
+        c.rect(0, tops[-1], total, tops[0] - tops[-1], stroke=1, fill=0)
+        c.restoreState()
+
+    def _text(
+        self, out: Any, text: str, x: float, w: float, top: float, h: float, font: str, size: float, al: str
+    ) -> None:
+        """One text into ``out``: a text object (``setTextOrigin``/``textOut``) or the canvas itself."""
+        y = top - h + (PAD_BOTTOM + h - PAD_TOP + size * 1.2) / 2 - size  # the Table's MIDDLE
+        if self._font != (font, size):
+            out.setFont(font, size)
+            self._font = (font, size)
+        if al == "RIGHT":
+            x = x + w - PAD_SIDE - _width(text, font, size)
+        elif al == "CENTER":
+            x = x + (w - _width(text, font, size)) / 2
+        else:
+            x = x + PAD_SIDE
+        if out is self.canv:
+            out.drawString(x, y, text)
+        else:
+            out.setTextOrigin(x, y)
+            out.textOut(text)
+
+
+def fast_grid(
+    rows: Sequence[Sequence[Any]],
+    widths: Sequence[float],
+    *,
+    font_size: float = 8.5,
+    right: Sequence[int] = (),
+    center: Sequence[int] = (),
+    extra: Sequence[tuple[Any, ...]] = (),
+) -> Flowable:
+    """``grid(rows, widths, ...)`` with one header row, drawn as a :class:`CellGrid` when ``extra`` only
+    marks whole-row separators (SPAN, BACKGROUND, FONT over a whole row)."""
+    register_fonts()
+    body = rows[1:]
+    seps: dict[int, dict[str, Any]] = {}
+    plain = all(isinstance(c, str | Flowable) for r in body for c in r)
+    for cmd in extra:
+        name, start, end = cmd[0], cmd[1], cmd[2]
+        if start[0] != 0 or end[0] != -1 or start[1] != end[1] or name not in ("SPAN", "BACKGROUND", "FONT"):
+            plain = False
+            break
+        seps.setdefault(start[1], {})[name] = cmd[3:]
+    if not plain:
+        return grid(rows, widths, font_size=font_size, right=right, center=center, extra=extra)
+    align = ["RIGHT" if i in right else "CENTER" if i in center else "LEFT" for i in range(len(widths))]
+    out = []
+    for k, cells in enumerate(body, start=1):
+        sep = seps.get(k, {})
+        font, size = (sep["FONT"][0], float(sep["FONT"][1])) if "FONT" in sep else (COND, font_size)
+        stripe = ZEBRA if (k - 1) % 2 == 1 else None
+        background = colors.toColor(sep["BACKGROUND"][0]) if "BACKGROUND" in sep else stripe
+        row = _Row([c if isinstance(c, str) else "" for c in cells], "SPAN" in sep, background, font, size)
+        for i, c in enumerate(cells):
+            if not isinstance(c, str):
+                _w, fh = c.wrap(widths[i] - 2 * PAD_SIDE, 10_000)
+                spaced = fh + c.getSpaceBefore() + c.getSpaceAfter()
+                row.flows[i] = (c, fh, spaced)
+                row.height = max(row.height, spaced + PAD_TOP + PAD_BOTTOM)
+        out.append(row)
+    return CellGrid(rows[0], out, widths, align, font_size)

@@ -1,0 +1,117 @@
+"""Issue 22: the audit log stores what changed. An update's row holds the before and after of only the
+fields that changed, an insert the new fields, a hand's row the hand itself; the audit view and the CSV
+export show each changed field before and after; the hash chain of issue 23 covers the new rows, and rows
+written earlier as whole snapshots stay readable and verifiable."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sqlite3
+from pathlib import Path
+
+from clubdesk.db import Database, upgrade
+from clubdesk.services import audit_chain
+from clubdesk.services import discipline as D
+from clubdesk.services import members as M
+from clubdesk.services import results as RS
+from clubdesk.services import rounds as R
+from clubdesk.services.audit_chain import verify_chain
+from tests.integration.test_night_helpers import DESK, make_event, open_db
+
+HAND = {"type": "out", "seat": 1, "pips": [7, 0, 12, 3], "last_tile": None, "two_ends": False, "dead": {}}
+
+
+def _last(db: Database, action: str) -> D.AuditRow:
+    return next(r for r in D.audit_rows(db) if r.action == action)
+
+
+def test_an_update_stores_only_the_changed_fields_before_and_after(tmp_path: Path) -> None:
+    db = open_db(tmp_path)
+    M.create_member(db, DESK, M.MemberData(name="Siti Rahayu", number="0101", city="Bandung"))
+    created = _last(db, "member.create")
+    assert created.before is None
+    inserted = json.loads(created.after or "")
+    assert inserted["name"] == "Siti Rahayu" and inserted["city"] == "Bandung"  # an insert: the new fields
+
+    M.update_member(db, DESK, "0101", M.MemberData(name="Siti Rahayu", number="0101", city="Jakarta"))
+    changed = _last(db, "member.change")
+    assert json.loads(changed.before or "") == {"city": "Bandung"}
+    assert json.loads(changed.after or "") == {"city": "Jakarta"}
+
+    D.export_audit_csv(db, tmp_path / "audit.csv")
+    with (tmp_path / "audit.csv").open(encoding="utf-8-sig") as fh:
+        rows = list(csv.DictReader(fh))
+    row = next(r for r in rows if r["action"] == "member.change")
+    assert row["actor"] == "Desk" and row["entity_id"] == "0101"
+    assert json.loads(row["before"]) == {"city": "Bandung"}
+    assert json.loads(row["after"]) == {"city": "Jakarta"}
+    assert verify_chain(db).ok
+
+
+def test_a_hand_row_holds_the_hand_and_the_fields_it_moved(tmp_path: Path) -> None:
+    db = open_db(tmp_path)
+    ev, _ids = make_event(db, ruleset="gaple-tournament", fmt="swiss", players=4, rounds=2)
+    R.propose_round(db, DESK, ev)
+    R.publish_round(db, DESK, ev)
+    RS.add_entry(db, DESK, ev, 1, 1, HAND)
+    first = _last(db, "add-entry")
+    RS.add_entry(db, DESK, ev, 1, 1, HAND)
+    second = _last(db, "add-entry")
+    assert second.id != first.id and (second.event, second.round, second.table) == (ev, 1, 1)
+    before, after = json.loads(second.before or ""), json.loads(second.after or "")
+    assert after["entry"] == HAND and after["seq"] == 2
+    sheet = RS.table_entries(db, ev, 1, 1)[1]
+    assert sheet == [HAND, HAND]
+    # the first hand moved the table from waiting into play; the second left the match's fields alone
+    assert json.loads(first.before or "")["status"] == "waiting"
+    assert json.loads(first.after or "")["status"] == "in_play"
+    assert before == {} and set(after) == {"entry", "game", "seq"}
+    RS.undo_last_entry(db, DESK, ev, 1, 1)
+    undone = _last(db, "undo-entry")
+    assert json.loads(undone.before or "")["entry"] == HAND  # a delete keeps what was removed
+    assert verify_chain(db).ok
+
+
+def test_snapshot_rows_of_before_the_upgrade_stay_readable_and_verifiable(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    upgrade(path, "0013_table_entry")
+    snapshot = {"status": "in_play", "kind": "played", "score": [0, 0], "points": [None, None]}
+    prev = audit_chain.GENESIS
+    con = sqlite3.connect(path)
+    for i in range(3):
+        values = {
+            "at": f"2026-11-0{i + 1} 20:00:00.000000",
+            "actor_name": "AB",
+            "actor_role": "scorer",
+            "action": "add-entry",
+            "entity": "match",
+            "entity_id": "7",
+            "event_id": 1,
+            "round_no": 1,
+            "table_no": 3,
+            "before": json.dumps(snapshot),
+            "after": json.dumps({**snapshot, "score": [i + 1, 0], "entry": HAND}),
+            "reason": None,
+        }
+        digest = audit_chain.row_hash(prev, values)
+        cols = ", ".join([*values, "prev_hash", "row_hash"])
+        con.execute(
+            f"INSERT INTO audit_log ({cols}) VALUES ({', '.join('?' * (len(values) + 2))})",
+            [*values.values(), prev, digest],
+        )
+        prev = digest
+    con.commit()
+    con.close()
+    db = Database(path, backups_dir=tmp_path / "bk")  # upgrades to the head (0016_audit_diff)
+    try:
+        M.create_member(db, DESK, M.MemberData(name="Budi", number="0202"))
+        M.update_member(db, DESK, "0202", M.MemberData(name="Budi Santoso", number="0202"))
+        report = verify_chain(db)
+        old = [r for r in D.audit_rows(db) if r.action == "add-entry"]
+        new = _last(db, "member.change")
+    finally:
+        db.close()
+    assert report.ok and report.rows == 5
+    assert len(old) == 3 and json.loads(old[0].after or "")["kind"] == "played"  # whole snapshots, as written
+    assert json.loads(new.after or "") == {"name": "Budi Santoso"}
