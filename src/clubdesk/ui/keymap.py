@@ -25,6 +25,7 @@ WIZARD = "wizard"
 # (where, key) -> what it does; "*" is any screen (the section's tabs)
 DESCRIPTIONS: dict[tuple[str, str], str] = {
     (WINDOW, "F1"): N_("the user guide, at the page of this screen"),
+    ("*", "F1"): N_("the user guide, at the page of this screen"),  # in the window's dialogs too
     (WINDOW, "F2"): N_("change the person acting"),
     ("*", "Ctrl+PgDown"): N_("next tab"),
     ("*", "Ctrl+PgUp"): N_("previous tab"),
