@@ -21,7 +21,7 @@ from datetime import timedelta
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -961,7 +961,6 @@ class RoundsSection(QWidget):
         self.timer.timeout.connect(self._tick)
         self.timer.start(1000)
         state.dataChanged.connect(self._data_changed)
-        state.eventInUse.connect(self._follow_event)
         self.reload_events()
 
     def _share_target(self) -> tuple[int | None, int | None, str]:
@@ -1003,11 +1002,16 @@ class RoundsSection(QWidget):
             self.panel = None
         self.placeholder.setVisible(True)
 
-    def _follow_event(self, event_id: int) -> None:
-        """Another section chose the event in use: this one shows it too."""
-        current = self.current_event()
-        if (current is None or current.id != event_id) and self.event_box.findData(event_id) >= 0:
-            self.select_event(event_id)
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
+        """Shown again: the event another section chose meanwhile is the one shown here too."""
+        super().showEvent(event)
+        wanted, current = self.state.event_in_use, self.current_event()
+        if (
+            wanted is not None
+            and (current is None or current.id != wanted)
+            and self.event_box.findData(wanted) >= 0
+        ):
+            self.select_event(wanted)
 
     def _event_changed(self, *_args: object) -> None:
         ev = self.current_event()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QSortFilterProxyModel, Qt
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -111,7 +111,6 @@ class StandingsSection(QWidget):
         layout.addWidget(self.title)
         layout.addWidget(self.tabs, 1)
         self.event_box.currentIndexChanged.connect(lambda _i: self._event_chosen())
-        state.eventInUse.connect(self._follow_event)
         self.view.selectionModel().currentRowChanged.connect(
             lambda cur, _prev: self._show_explanation(cur.row())
         )
@@ -154,10 +153,16 @@ class StandingsSection(QWidget):
         self.state.use_event(self.event_box.currentData())
         self.refresh()
 
-    def _follow_event(self, event_id: int) -> None:
-        """Rounds (or another section) chose the event in use: the standings show it too."""
-        if self.event_box.currentData() != event_id and self.event_box.findData(event_id) >= 0:
-            self.event_box.setCurrentIndex(self.event_box.findData(event_id))  # refreshes
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
+        """Shown again: the event Rounds (or another section) chose meanwhile is the one shown here too."""
+        super().showEvent(event)
+        wanted = self.state.event_in_use
+        if (
+            wanted is not None
+            and self.event_box.currentData() != wanted
+            and self.event_box.findData(wanted) >= 0
+        ):
+            self.event_box.setCurrentIndex(self.event_box.findData(wanted))  # refreshes
 
     def _data_changed(self, section: str) -> None:
         if section in ("events",):

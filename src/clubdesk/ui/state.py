@@ -16,7 +16,6 @@ class DeskState(QObject):
     actorChanged = Signal(object)
     dataChanged = Signal(str)  # a section name whose data changed ("members", "events", ...)
     databaseChanged = Signal(object)  # the Database now open (issue 25: file <-> club server, no restart)
-    eventInUse = Signal(int)  # the event the desk works on: Rounds and Standings show the same one
 
     def __init__(self, db: Database, actor: Actor = DEFAULT_ACTOR) -> None:
         super().__init__()
@@ -25,11 +24,10 @@ class DeskState(QObject):
         self.event_in_use: int | None = None
 
     def use_event(self, event_id: int | None) -> None:
-        """The event chosen in one section is the one the others open on (no second choice per screen)."""
-        if event_id is None or event_id == self.event_in_use:
-            return
-        self.event_in_use = event_id
-        self.eventInUse.emit(event_id)
+        """The event chosen in one section is the one the others show when they are shown next (no second
+        choice per screen; read when a section is shown, not sent to every screen)."""
+        if event_id is not None:
+            self.event_in_use = event_id
 
     def recent_actors(self) -> list[Actor]:
         raw = settings_service.get(self.db, settings_service.RECENT_ACTORS, []) or []
