@@ -18,7 +18,7 @@ from clubdesk.models.round import EventNight, Round
 from clubdesk.services import formats as F
 from clubdesk.services.base import Actor, ServiceError, audit
 from clubdesk.services.prize_plans import prize_plan_from, season_scale_from
-from clubdesk.services.round_data import BYE_FORMATS, get_event, night, rounds_of, state_of
+from clubdesk.services.round_data import BYE_FORMATS, default_night, get_event, night, rounds_of, state_of
 from clubdesk.standings.prizes import PrizeError
 from clubdesk.standings.season import SeasonError
 from clubdesk.standings.tiebreaks import TIEBREAK_CODES
@@ -216,17 +216,7 @@ def night_settings(db: Database, event_id: int) -> dict[str, Any]:
         ev = get_event(s, event_id)
         n = s.get(EventNight, ev.id)
         if n is None:  # not configured yet: the defaults night() would store, nothing written
-            n = EventNight(
-                event_id=ev.id,
-                result_mode="entries",
-                tiebreaks="",
-                lives=2,
-                call_minutes=ev.arrival_deadline_minutes or 10,
-                encounter_games=2 if ev.entry_type == "team" and ev.ruleset == "domino-es" else 0,
-                state="{}",
-                prize_plan="{}",
-                season_scale="{}",
-            )
+            n = default_night(ev)
         return {
             "result_mode": n.result_mode,
             "tiebreaks": n.tiebreaks,

@@ -96,21 +96,26 @@ def played_and_drawn(s: Session, ev: Event) -> tuple[list[F.Played], set[str]]:
     return out, drawn
 
 
+def _played_columns() -> tuple[Any, ...]:
+    """A table's columns in the order of :class:`~clubdesk.services.formats.Played` (ids as text)."""
+    return (
+        Match.round_no,
+        cast(Match.side_a, String),
+        cast(Match.side_b, String),
+        Match.kind,
+        Match.score_a,
+        Match.score_b,
+        Match.points_a,
+        Match.points_b,
+        cast(Match.winner, String),
+        Match.ref,
+    )
+
+
 def _final_rows(event_id: int) -> AnySelect:
     """The final tables of an event as :class:`~clubdesk.services.formats.Played` rows (ids as text)."""
     return (
-        select(
-            Match.round_no,
-            cast(Match.side_a, String),
-            cast(Match.side_b, String),
-            Match.kind,
-            Match.score_a,
-            Match.score_b,
-            Match.points_a,
-            Match.points_b,
-            cast(Match.winner, String),
-            Match.ref,
-        )
+        select(*_played_columns())
         .where(Match.event_id == event_id, Match.status.in_(FINAL_STATUSES))
         .order_by(Match.round_no, Match.table_no)
     )
@@ -158,19 +163,7 @@ def _pair_sums(event_id: int) -> AnySelect:
 def _unsummed(event_id: int) -> AnySelect:
     """Every other table of an event, with its status (final or not), as :func:`_final_rows` reads it."""
     return (
-        select(
-            Match.status,
-            Match.round_no,
-            cast(Match.side_a, String),
-            cast(Match.side_b, String),
-            Match.kind,
-            Match.score_a,
-            Match.score_b,
-            Match.points_a,
-            Match.points_b,
-            cast(Match.winner, String),
-            Match.ref,
-        )
+        select(Match.status, *_played_columns())
         .where(Match.event_id == event_id, not_(_plain_games(event_id)))
         .order_by(Match.round_no, Match.table_no)
     )

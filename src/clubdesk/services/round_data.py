@@ -80,20 +80,25 @@ def get_event(s: Session, event_id: int) -> Event:
     return ev
 
 
+def default_night(ev: Event) -> EventNight:
+    """The settings of an event night not configured yet (not added to any session)."""
+    return EventNight(
+        event_id=ev.id,
+        result_mode="entries",
+        tiebreaks="",
+        lives=2,
+        call_minutes=ev.arrival_deadline_minutes or 10,
+        encounter_games=2 if ev.entry_type == "team" and ev.ruleset == "domino-es" else 0,
+        state="{}",
+        prize_plan="{}",
+        season_scale="{}",
+    )
+
+
 def night(s: Session, ev: Event) -> EventNight:
     n = s.get(EventNight, ev.id)
     if n is None:
-        n = EventNight(
-            event_id=ev.id,
-            result_mode="entries",
-            tiebreaks="",
-            lives=2,
-            call_minutes=ev.arrival_deadline_minutes or 10,
-            encounter_games=2 if ev.entry_type == "team" and ev.ruleset == "domino-es" else 0,
-            state="{}",
-            prize_plan="{}",
-            season_scale="{}",
-        )
+        n = default_night(ev)
         s.add(n)
         s.flush()
     return n
