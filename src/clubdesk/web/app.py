@@ -166,18 +166,19 @@ class TableApp:
     async def table(self, request: Request) -> Response:
         token = request.path_params["token"]
         lang = request_language(request)
-        with i18n.language_context(lang):
-            if self.db.is_server:
-                cached = await in_thread(TE.cached_page, self.db, token)
-            else:  # a club file: one small read on the event loop; a thread only to build the page
-                known, cached = TE.peek(self.db, token)
-                if not known:
-                    return not_found()
-                if cached is None:
-                    cached = await in_thread(TE.cached_page, self.db, token)
+        cached = await self._current(token, lang)
         if cached is None:
             return not_found()
         return self._page(request, token, lang, cached, self._side(request), None)
+
+    async def _current(self, token: str, lang: str) -> TE.CachedPage | None:
+        """The table's page as it is now in ``lang``, None for a token that opens nothing."""
+        with i18n.language_context(lang):
+            if not self.db.is_server:  # a club file: one small read on the event loop
+                known, cached = TE.peek(self.db, token)
+                if not known or cached is not None:
+                    return cached
+            return await in_thread(TE.cached_page, self.db, token)  # a thread to build the page
 
     def _page(
         self,
@@ -251,8 +252,7 @@ class TableApp:
         lang = request_language(request)
         if action == "side":
             side = str(form.get("side", ""))
-            with i18n.language_context(lang):
-                cached = await in_thread(TE.cached_page, self.db, token)
+            cached = await self._current(token, lang)
             if cached is None:
                 return not_found()
             chosen = int(side) if side in ("0", "1") else self._side(request)
