@@ -236,14 +236,6 @@ def _lock_for(token: str) -> threading.Lock:
         return _locks.setdefault(token, threading.Lock())
 
 
-def _seen(db: Database, client_id: str) -> TablePost | None:
-    with db.read_session() as s:
-        row = s.scalar(select(TablePost).where(TablePost.client_id == client_id))
-        if row is not None:
-            s.expunge(row)
-        return row
-
-
 def _remember(db: Database, ref: TableRef, client_id: str, action: str, message: str) -> None:
     with db.session() as s:
         s.add(TablePost(client_id=client_id, token=ref.token, action=action, outcome=message))
@@ -298,10 +290,6 @@ def _idempotent(
     hands twice when the id had its own transaction). One transaction per post (issue 27's targets)."""
     client_id = _check_client_id(client_id)
     with _lock_for(ref.token):
-        if not checks_inside:  # post_entry checks the post id in the hand's own transaction
-            done = _seen(db, client_id)
-            if done is not None:
-                return PostOutcome(done.outcome or _("This was saved already."), duplicate=True)
         kept: list[str] = []
 
         def remember(s: Session, outcome: str = "") -> None:
@@ -313,6 +301,9 @@ def _idempotent(
             kept.append(outcome)
 
         try:
+            if not checks_inside:  # post_entry checks the post id in the hand's own transaction
+                with db.read_session() as s:
+                    _seen_in(s, client_id)
             message: str = work(remember)
         except _AlreadyDone as done:
             return PostOutcome(done.outcome, duplicate=True)
