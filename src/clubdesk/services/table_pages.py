@@ -220,10 +220,6 @@ def _open_call(s: Session, ref: TableRef) -> bool:
     )
 
 
-def _live_key(m: Match, state: str, called: bool) -> str:
-    return f"{m.version or 0}.{state}.{int(called)}.{m.status}"
-
-
 @lru_cache(maxsize=1)
 def _key_statement() -> Any:
     """The one query of :func:`_key_row`, built once (the token is its only parameter)."""
@@ -420,11 +416,11 @@ def _page_in(
         crawford = bool(res["games"][-1].get("crawford")) if res["games"] else False
     elif res is not None:
         k = 0
-        for game_no, gm in enumerate(res["games"], start=1):
+        for g, gm in enumerate(res["games"], start=1):  # the match's games (not an encounter's)
             for h in gm["hands"]:
                 if k < len(entries):
                     text = _describe(family, entries[k], sides, seats)
-                    rows.append(HandRow(k + 1, text, _pair(h["points"]), _pair(h["totals"]), game_no))
+                    rows.append(HandRow(k + 1, text, _pair(h["points"]), _pair(h["totals"]), g))
                 k += 1
         totals = _pair(res["games"][-1]["totals"]) if res["games"] else (0, 0)
         games_won = _pair(res["games_won"])
