@@ -86,11 +86,12 @@ def _config(app: Any) -> Any:
 
 
 def _worker(
-    path: str, secret: bytes, where: socket.socket | tuple[str, int], parent: int, ready: Any = None
+    path: str, secret: bytes, where: socket.socket | tuple[str, int], parent: int, ready: Any
 ) -> None:
-    """One more server process on the same listening socket (``TableServer(workers=N)``): the same app on
-    the same database file with the same CSRF secret, so any process answers any phone. It ends with
-    SIGTERM (as uvicorn does in a main thread) or when the process that started it is gone."""
+    """One more server process on the same port (``TableServer(workers=N)``): the same app on the same
+    database file with the same CSRF secret, so any process answers any phone. ``ready`` is set once it
+    listens. It ends with SIGTERM (as uvicorn does in a main thread) or when the process that started it
+    is gone."""
     import uvicorn
 
     from clubdesk.web.app import create_app
@@ -102,11 +103,11 @@ def _worker(
 
     def orphaned() -> None:
         while not server.should_exit:
-            if ready is not None and server.started and not ready.is_set():
+            if server.started and not ready.is_set():
                 ready.set()  # listening: the first process may say where the server is
             if os.getppid() != parent:
                 server.should_exit = True
-            time.sleep(0.05 if ready is not None and not ready.is_set() else 1.0)
+            time.sleep(1.0 if ready.is_set() else 0.05)
 
     threading.Thread(target=orphaned, name="clubdesk-web-parent", daemon=True).start()
     try:
