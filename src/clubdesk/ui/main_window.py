@@ -220,6 +220,9 @@ class MainWindow(QMainWindow):
         self.nav.setCurrentRow(0)
         self.nav.blockSignals(False)
         self._shell_language = i18n.current_language()
+        app = QApplication.instance()
+        if isinstance(app, QApplication):  # F1 in the window's dialogs too (modal ones)
+            app.focusChanged.connect(self._f1_in_dialog)
         if state is None:
             self.fit_to_screen()
         else:
@@ -272,11 +275,6 @@ class MainWindow(QMainWindow):
         self.guide_action.triggered.connect(lambda _checked=False: self.open_guide())
         menu.addAction(self.guide_action)
         self.addAction(self.guide_action)  # F1 works while the menu is closed
-        if not getattr(self, "_dialog_f1", False):  # and in the window's dialogs (modal ones too)
-            self._dialog_f1 = True
-            app = QApplication.instance()
-            if isinstance(app, QApplication):
-                app.focusChanged.connect(self._f1_in_dialog)
 
     def _f1_in_dialog(self, _old: QWidget | None, new: QWidget | None) -> None:
         """A dialog of this window gets the focus: F1 there opens the guide at the section's page too (the
