@@ -635,6 +635,35 @@ def test_two_server_processes_answer_any_phone_and_store_each_game_once(db: Data
     assert not children[0].is_alive()
 
 
+def test_a_server_process_killed_in_its_writing_turn_does_not_stop_the_hall(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``serve --workers N``'s processes take turns at writing through one shared lock. A process that
+    dies holding its turn (killed by the system) must not stop every other phone's hands: the turn is
+    waited for at most the busy timeout, then the hand goes in under SQLite's own write lock."""
+    import multiprocessing
+    import operator
+
+    from clubdesk import db as dbmod
+
+    ev = tavla_night(db, 99)
+    spawn = multiprocessing.get_context("spawn")
+    writer = spawn.RLock()
+    # a process that takes the turn and ends with it held
+    holder = spawn.Process(target=operator.methodcaller("acquire"), args=(writer,), daemon=True)
+    holder.start()
+    holder.join(timeout=60)
+    assert holder.exitcode == 0
+    assert not writer.acquire(timeout=0.1)  # the dead process's turn is still taken
+    monkeypatch.setattr(dbmod, "BUSY_TIMEOUT_MS", 300)
+    db.share_writer(writer)
+    try:
+        RS.add_entry(db, DESK, ev, 1, 1, {"type": "game", "winner": 0, "kind": "gammon", "cube": 1})
+    finally:
+        db.share_writer(None)
+    assert [e["kind"] for e in RS.table_entries(db, ev, 1, 1)[1]] == ["gammon"]
+
+
 def test_a_spanish_dominoes_table_hand_by_hand_with_both_approvals(db: Database, server: TableServer) -> None:
     """Rules E18 (a hand: seat out, the pips left) and E6 (both pairs approve): two phones, no browser."""
     ev, _ids = make_event(

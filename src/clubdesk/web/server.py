@@ -86,7 +86,12 @@ def _config(app: Any) -> Any:
 
 
 def _worker(
-    path: str, secret: bytes, where: socket.socket | tuple[str, int], parent: int, ready: Any
+    path: str,
+    secret: bytes,
+    where: socket.socket | tuple[str, int],
+    parent: int,
+    ready: Any,
+    writer: Any = None,
 ) -> None:
     """One more server process on the same port (``TableServer(workers=N)``): the same app on the same
     database file with the same CSRF secret, so any process answers any phone. ``ready`` is set once it
@@ -99,6 +104,7 @@ def _worker(
     # its own socket on the same port (Linux: the system shares the connections), else the first one's
     sock = _listen(*where, reuse_port=True) if isinstance(where, tuple) else where
     db = Database(path, create=False)
+    db.share_writer(writer)  # one writer at a time across the server's processes
     server = uvicorn.Server(_config(create_app(db, csrf_secret=secret)))
 
     def orphaned() -> None:
@@ -199,11 +205,13 @@ class TableServer:
             spawn = multiprocessing.get_context("spawn")  # no fork of a threaded process (Qt, SQLAlchemy)
             where: socket.socket | tuple[str, int] = (self.host, self.port) if REUSE_PORT else sock
             readies = []
+            writer = spawn.RLock()  # the file's writers take turns, woken at each commit
+            self.db.share_writer(writer)
             for _k in range(self.workers - 1):
                 ready = spawn.Event()
                 child = spawn.Process(
                     target=_worker,
-                    args=(str(self.db.path), secret, where, os.getpid(), ready),
+                    args=(str(self.db.path), secret, where, os.getpid(), ready, writer),
                     name="clubdesk-web-worker",
                     daemon=True,
                 )
@@ -245,6 +253,8 @@ class TableServer:
                 child.join(timeout=5)
         self._server = None
         self._thread = None
+        if children:
+            self.db.share_writer(None)
 
     @property
     def urls(self) -> list[str]:
