@@ -30,7 +30,7 @@ import logging
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime
@@ -578,6 +578,21 @@ class Database:
             if code == "unreachable":
                 raise unreachable_error(self.url or "?", exc) from exc
             raise
+
+    def read_now(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """The rows of one read statement on a pooled driver connection of a club file, without a
+        transaction of its own (one statement reads one state of the file): the cheapest read there is,
+        for what is asked on every hand or page (issue 22, 27). Not for the club server."""
+        raw = self.engine.raw_connection()
+        try:
+            cur = raw.cursor()
+            try:
+                cur.execute(sql, tuple(params))
+                return [tuple(r) for r in cur.fetchall()]
+            finally:
+                cur.close()
+        finally:
+            raw.close()
 
     def share_writer(self, lock: Any | None) -> None:
         """Take turns at writing with other processes on this file through ``lock`` (a

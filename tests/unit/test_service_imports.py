@@ -30,6 +30,7 @@ CHECKED = [
     "explain",
     "pair_names",
     "readings",
+    "hands_in_play",
 ]
 
 
@@ -122,7 +123,7 @@ LAYERS = [
     ["table_entry"],
     ["table_pages"],
     ["results"],
-    ["forfeits"],
+    ["forfeits", "hands_in_play"],
     ["followups"],
     ["standings", "night_config", "result_tables"],
     ["result_rows"],

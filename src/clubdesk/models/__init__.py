@@ -18,12 +18,13 @@ from clubdesk.models.result import (  # noqa: E402
     PrizeAward,
     RatingEntry,
     ResultEntry,
+    StandingsStamp,
     Substitution,
 )
 from clubdesk.models.round import EventNight, Round  # noqa: E402
 
 __all__ += ["EventNight", "FinalPlace", "Match", "PrizeAward", "RatingEntry", "ResultEntry", "Round"]
-__all__ += ["Substitution"]
+__all__ += ["StandingsStamp", "Substitution"]
 from clubdesk.models.discipline import Appeal, ClubIncidentKind, Incident, Penalty  # noqa: E402
 
 __all__ += ["Appeal", "ClubIncidentKind", "Incident", "Penalty"]

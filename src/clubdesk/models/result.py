@@ -167,3 +167,15 @@ class PrizeAward(Base):
     paid_by: Mapped[str] = mapped_column(String(80), default="")
     paid_to: Mapped[str] = mapped_column(String(120), default="")
     paid_method: Mapped[str] = mapped_column(String(20), default="")
+
+
+class StandingsStamp(Base):
+    """A counter per event that the database itself moves on every change its standings read (issue
+    22; triggers of migration 0017 on a club file): the event's row and night, its rounds, entrants
+    and tables, except a table's hand in play (its status stays open and its sides stay). Kept standings
+    are shown again while the counter has not moved: a hand in play updates its sheet only."""
+
+    __tablename__ = "standings_stamps"
+
+    event_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    n: Mapped[int] = mapped_column(Integer, default=0, server_default="0")

@@ -33,6 +33,7 @@ from clubdesk.services.forfeits import apply_forfeit as apply_forfeit
 from clubdesk.services.forfeits import decide_late_notice as decide_late_notice
 from clubdesk.services.forfeits import forfeit as forfeit
 from clubdesk.services.forfeits import late_notice as late_notice
+from clubdesk.services.hands_in_play import add_in_play
 from clubdesk.services.result_tables import TableResult as TableResult
 from clubdesk.services.result_tables import _apply_outcome as _apply_outcome
 from clubdesk.services.result_tables import _mark_in_play as _mark_in_play
@@ -72,6 +73,11 @@ def add_entry(
     ``check`` may refuse the change (a ServiceError) under the same write lock, before anything is
     written (the phone's page rules, issue 27: no second read of the table page per hand)."""
     with db.session() as s:
+        if also is None and check is None and override is None and not db.is_server:
+            # issue 22: a dominoes hand that leaves the match in play, in plain statements
+            done = add_in_play(s, actor, event_id, round_no, table_no, entry, game_no, expected_version)
+            if done is not None:
+                return done
         ev = R.get_event(s, event_id)
         rnd, m = _open_table(s, actor, ev, round_no, table_no, override, expected_version, check)
         if m.status in ("confirmed",) and override is None:
@@ -195,10 +201,26 @@ def undo_last_entry(
         return _result(s, m)
 
 
+_SHEET_SQL = (  # a table's stored entries in one statement (its round found by number)
+    "SELECT e.game_no, e.data FROM rounds r JOIN matches m ON m.round_id = r.id"
+    " JOIN result_entries e ON e.match_id = m.id"
+    " WHERE r.event_id = ? AND r.number = ? AND m.table_no = ? ORDER BY e.game_no, e.seq"
+)
+
+
 def table_entries(
     db: Database, event_id: int, round_no: int, table_no: int
 ) -> dict[int, list[dict[str, Any]]]:
-    with db.session() as s:
+    """A table's sheet: the stored entries of each game, in order. On a club file one read statement
+    (issue 22: the sheet shown again after every hand); a table without entries is looked up in full,
+    so that a wrong event, round or table gets its own refusal."""
+    if not db.is_server:
+        out: dict[int, list[dict[str, Any]]] = {}
+        for game_no, data in db.read_now(_SHEET_SQL, (event_id, round_no, table_no)):
+            out.setdefault(game_no, []).append(json.loads(data))
+        if out:
+            return out
+    with db.read_session() as s:
         ev = R.get_event(s, event_id)
         _rnd, m = R.find_table(s, ev, round_no, table_no)
         return match_entries(s, m)

@@ -20,11 +20,11 @@ from sqlalchemy.orm import Session
 
 from clubdesk.collation import sort_key
 from clubdesk.db import Database
-from clubdesk.i18n import _
+from clubdesk.i18n import _, current_language
 from clubdesk.models.base import utcnow
 from clubdesk.models.event import Entrant, Event
 from clubdesk.models.money import Payment
-from clubdesk.models.result import FinalPlace, PrizeAward
+from clubdesk.models.result import FinalPlace, PrizeAward, StandingsStamp
 from clubdesk.models.round import EventNight
 from clubdesk.services import formats as F
 from clubdesk.services import result_rows as RR
@@ -274,12 +274,45 @@ def session_standings(s: Session, ev: Event) -> EventStandings:
     return _view(s, ev, n, played, st, names)
 
 
+# issue 22: the standings last shown per (database, event, language), with the event's stamp then
+_SHOWN: dict[tuple[int, int, str], tuple[int, EventStandings]] = {}
+_STAMP_SQL = "SELECT n FROM standings_stamps WHERE event_id = ?"
+
+
+def _stamp(db: Database, event_id: int) -> int | None:
+    """The event's counter of changes to what its standings read (migration 0017's triggers; a hand in
+    play leaves it); None on the club server, which has no triggers, or before the event's first change."""
+    if db.is_server:
+        return None
+    rows = db.read_now(_STAMP_SQL, (event_id,))
+    return int(rows[0][0]) if rows else None
+
+
 def event_standings(db: Database, event_id: int) -> EventStandings:
-    """CONTRACTS.md §4 ``standings``: rows with rank, entrant, name, points and tie-break values."""
+    """CONTRACTS.md §4 ``standings``: rows with rank, entrant, name, points and tie-break values.
+
+    Work in proportion to the change (issue 22): the standings are built again only when the database's
+    counter for the event has moved since they were last built here (any change they read, by any
+    program); after a hand in play they are the ones kept."""
+    key = (id(db), event_id, current_language())
+    kept = _SHOWN.get(key)
+    if kept is not None and kept[0] == _stamp(db, event_id):
+        return kept[1]
     with db.session() as s:
         ev = R.get_event(s, event_id)
         n, played, st, names = _build_shown(s, ev)
-        return _view(s, ev, n, played, st, names)
+        shown = _view(s, ev, n, played, st, names)
+        # read under the same write lock, after anything this build wrote (an event's first night row)
+        stamp = (
+            None
+            if db.is_server
+            else s.scalar(select(StandingsStamp.n).where(StandingsStamp.event_id == event_id))
+        )
+    if stamp is not None:
+        if len(_SHOWN) > 64:
+            _SHOWN.clear()
+        _SHOWN[key] = (stamp, shown)
+    return shown
 
 
 def standings_changes(

@@ -1,0 +1,112 @@
+"""Issue 22: the standings are built again only when something they read has changed (migration 0017's
+counter, moved by the database itself); a hand in play updates its sheet only. Every check compares the
+standings shown with the ones built from scratch in a transaction of their own, and with the figures
+the change implies."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from clubdesk.db import Database
+from clubdesk.i18n import language_context
+from clubdesk.services import results as RS
+from clubdesk.services import rounds as R
+from clubdesk.services import standings as ST
+from tests.integration.test_night_helpers import DESK, make_event, open_db
+from tests.integration.test_speed import _Counter
+
+GAME = {"type": "game", "winner": 0, "kind": "single", "cube": 1}
+
+
+@pytest.fixture
+def night(tmp_path: Path) -> Iterator[tuple[Database, int]]:
+    db = open_db(tmp_path)
+    ev, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=3, match_lengths=[3])
+    R.propose_round(db, DESK, ev)
+    R.publish_round(db, DESK, ev)
+    yield db, ev
+    db.close()
+
+
+def _fresh(db: Database, ev: int) -> ST.EventStandings:
+    """The standings built from scratch (no kept copy)."""
+    with db.session() as s:
+        return ST.session_standings(s, R.get_event(s, ev))
+
+
+def _points(st: ST.EventStandings) -> dict[str, float | int]:
+    return {r.name: r.points for r in st.rows}
+
+
+def _outside(db: Database, sql: str, *args: object) -> None:
+    """An edit from outside the program (another tool on the club file)."""
+    con = sqlite3.connect(db.path)
+    try:
+        con.execute(sql, args)
+        con.commit()
+    finally:
+        con.close()
+
+
+def test_a_hand_in_play_leaves_the_standings_unbuilt(night: tuple[Database, int]) -> None:
+    db, ev = night
+    if db.is_server:
+        pytest.skip("the club server builds the standings every time")
+    before = ST.event_standings(db, ev)
+    RS.add_entry(db, DESK, ev, 1, 1, GAME)  # a game of a match to 3: the table stays in play
+    with _Counter(db) as c:
+        after = ST.event_standings(db, ev)
+    assert c.n == 0  # nothing read but the counter
+    assert after == before == _fresh(db, ev)
+
+
+def test_the_standings_follow_every_change_they_read(night: tuple[Database, int]) -> None:
+    db, ev = night
+    tables = R.get_round(db, ev, 1).tables
+    ST.event_standings(db, ev)
+    # a confirmed result: its winner has a point (rule T4f: a win 1)
+    RS.set_score(db, DESK, ev, 1, tables[0].table, (3, 1), confirm=True)
+    shown = ST.event_standings(db, ev)
+    assert shown == _fresh(db, ev)
+    winner, loser = tables[0].names
+    assert _points(shown)[winner] == 1
+    # an edit from outside: the entrant's name, then the confirmed table's winner
+    _outside(db, "UPDATE entrants SET name = ? WHERE name = ?", "Renamed", winner)
+    shown = ST.event_standings(db, ev)
+    assert "Renamed" in _points(shown) and winner not in _points(shown)
+    assert shown == _fresh(db, ev)
+    _outside(
+        db,
+        "UPDATE matches SET score_a = 1, score_b = 3, winner = side_b WHERE event_id = ? AND table_no = ?",
+        ev,
+        tables[0].table,
+    )
+    shown = ST.event_standings(db, ev)
+    assert _points(shown)["Renamed"] == 0 and _points(shown)[str(loser)] == 1
+    assert shown == _fresh(db, ev)
+    # rule T9c: a disqualified entrant leaves the ranking
+    _outside(db, "UPDATE entrants SET status = 'disqualified' WHERE name = 'Renamed'")
+    shown = ST.event_standings(db, ev)
+    assert "Renamed" not in _points(shown)
+    assert shown == _fresh(db, ev)
+    # the tie-break order of the event's night
+    _outside(db, "UPDATE event_night SET tiebreaks = 'PTS,WIN' WHERE event_id = ?", ev)
+    shown = ST.event_standings(db, ev)
+    assert shown.codes == ("PTS", "WIN") and shown == _fresh(db, ev)
+
+
+def test_the_standings_of_the_language_asked(night: tuple[Database, int]) -> None:
+    """The kept standings are per language: their explanations are in the language asked."""
+    db, ev = night
+    table = R.get_round(db, ev, 1).tables[0].table
+    RS.set_score(db, DESK, ev, 1, table, (3, 1), confirm=True)
+    en = ST.event_standings(db, ev)
+    with language_context("tr"):
+        tr = ST.event_standings(db, ev)
+        assert tr == _fresh(db, ev)
+    assert en == _fresh(db, ev)
+    assert en.explanations and en.explanations != tr.explanations
