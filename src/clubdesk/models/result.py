@@ -170,10 +170,10 @@ class PrizeAward(Base):
 
 
 class StandingsStamp(Base):
-    """A counter per event that the database itself moves on every change its standings read (issue
-    22; triggers of migration 0017 on a club file): the event's row and night, its rounds, entrants
-    and tables, except a table's hand in play (its status stays open and its sides stay). Kept standings
-    are shown again while the counter has not moved: a hand in play updates its sheet only."""
+    """A stamp per event that the database itself sets to a new random number on every change its
+    standings read (issue 22; triggers of migration 0017 on a club file): the event's row and night, its
+    rounds, entrants and tables, except a table's hand in play (its status stays open and its sides
+    stay). Kept standings are shown again while the stamp stands: a hand in play updates its sheet only."""
 
     __tablename__ = "standings_stamps"
 

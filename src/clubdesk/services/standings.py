@@ -274,14 +274,15 @@ def session_standings(s: Session, ev: Event) -> EventStandings:
     return _view(s, ev, n, played, st, names)
 
 
-# issue 22: the standings last shown per (database, event, language), with the event's stamp then
-_SHOWN: dict[tuple[int, int, str], tuple[int, EventStandings]] = {}
+# issue 22: the standings last shown per (database file, event, language), with the event's stamp then
+_SHOWN: dict[tuple[str, int, str], tuple[int, EventStandings]] = {}
 _STAMP_SQL = "SELECT n FROM standings_stamps WHERE event_id = ?"
 
 
 def _stamp(db: Database, event_id: int) -> int | None:
-    """The event's counter of changes to what its standings read (migration 0017's triggers; a hand in
-    play leaves it); None on the club server, which has no triggers, or before the event's first change."""
+    """The event's stamp, a new random number at each change to what its standings read (migration
+    0017's triggers; a hand in play leaves it); None on the club server, which has no triggers, or before
+    the event's first change since the upgrade."""
     if db.is_server:
         return None
     rows = db.read_now(_STAMP_SQL, (event_id,))
@@ -292,10 +293,10 @@ def event_standings(db: Database, event_id: int) -> EventStandings:
     """CONTRACTS.md §4 ``standings``: rows with rank, entrant, name, points and tie-break values.
 
     Work in proportion to the change (issue 22): the standings are built again only when the database's
-    counter for the event has moved since they were last built here (any change they read, by any
+    stamp for the event has moved since they were last built here (any change they read, by any
     program); after a hand in play they are the ones kept."""
-    key = (id(db), event_id, current_language())
-    kept = _SHOWN.get(key)
+    key = None if db.is_server else (str(db.path), event_id, current_language())
+    kept = None if key is None else _SHOWN.get(key)
     if kept is not None and kept[0] == _stamp(db, event_id):
         return kept[1]
     with db.session() as s:
@@ -308,7 +309,7 @@ def event_standings(db: Database, event_id: int) -> EventStandings:
             if db.is_server
             else s.scalar(select(StandingsStamp.n).where(StandingsStamp.event_id == event_id))
         )
-    if stamp is not None:
+    if stamp is not None and key is not None:
         if len(_SHOWN) > 64:
             _SHOWN.clear()
         _SHOWN[key] = (stamp, shown)

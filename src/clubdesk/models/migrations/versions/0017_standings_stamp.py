@@ -1,16 +1,17 @@
-"""A counter per event that moves on every change its standings read (issue 22).
+"""A stamp per event that moves on every change its standings read (issue 22).
 
 Revision ID: 0017_standings_stamp
 Revises: 0016_audit_diff
 
-``standings_stamps`` holds one counter per event. On a club file (SQLite) triggers move it on every
+``standings_stamps`` holds one stamp per event. On a club file (SQLite) triggers set it to a new random
+number (so that a restored backup or another file never shows an old stamp again) on every
 insert, update or delete of the event's row, its night settings, rounds, entrants and tables, written by
 any program: the desk, the phones' server, another desk on the same file, or an edit from outside.
 Two changes are left out on purpose, as they cannot change the standings: a table's hand in play (an
 update of a table that is neither final before nor after, whose sides, round and table number stay; the
 standings read final tables only, and the sides of the others), and a published round set in play by its
 first hand (the standings read a round's status only as proposed or not). The standings kept in memory
-are shown again while the counter has not moved (``services.standings.event_standings``).
+are shown again while the stamp has not moved (``services.standings.event_standings``).
 
 The club server (PostgreSQL) gets the table but no triggers: there the standings are always built.
 """
@@ -52,7 +53,7 @@ _WATCHED: tuple[tuple[str, str, str | None], ...] = (
 def _bump(ref: str) -> str:
     return (
         f"INSERT OR IGNORE INTO standings_stamps (event_id, n) VALUES ({ref}, 0); "
-        f"UPDATE standings_stamps SET n = n + 1 WHERE event_id = {ref};"
+        f"UPDATE standings_stamps SET n = random() WHERE event_id = {ref};"
     )
 
 
