@@ -71,8 +71,15 @@ def _state(db: Database) -> dict[str, list[tuple[Any, ...]]]:
                 "SELECT actor_name, actor_role, action, entity, entity_id, event_id, round_no, table_no,"
                 " before, after, reason FROM audit_log ORDER BY id"
             ).fetchall(),
-            "stamps": con.execute("SELECT * FROM standings_stamps ORDER BY event_id").fetchall(),
         }
+    finally:
+        con.close()
+
+
+def _stamps(db: Database) -> list[tuple[Any, ...]]:
+    con = sqlite3.connect(db.path)
+    try:
+        return con.execute("SELECT * FROM standings_stamps ORDER BY event_id").fetchall()
     finally:
         con.close()
 
@@ -96,6 +103,7 @@ def test_the_fast_path_leaves_the_file_as_the_full_path(seed: int, ruleset: str)
         full, ev2 = _night(Path(tmp) / "full", ruleset)
         assert ev == ev2
         try:
+            stamps = (_stamps(fast), _stamps(full))
             for _k in range(60):
                 table = rng.choice([1, 2])
                 hand = make(rng)
@@ -106,6 +114,10 @@ def test_the_fast_path_leaves_the_file_as_the_full_path(seed: int, ruleset: str)
                     except ServiceError as exc:
                         answers.append((exc.code, exc.message))
                 assert answers[0] == answers[1], (hand, answers)
+                # the standings' stamp (random) moves at the same hands on both paths
+                now = (_stamps(fast), _stamps(full))
+                assert (now[0] != stamps[0]) == (now[1] != stamps[1]), hand
+                stamps = now
             assert _without_times(_state(fast), fast) == _without_times(_state(full), full)
         finally:
             fast.close()

@@ -23,12 +23,11 @@ from clubdesk.models.result import Match, ResultEntry
 from clubdesk.models.round import Round
 from clubdesk.services import formats as F
 from clubdesk.services import round_data as R
-from clubdesk.services.base import Actor
+from clubdesk.services.base import Actor, ServiceError
 from clubdesk.services.result_tables import (
     TableResult,
     _apply_outcome,
     changed_elsewhere,
-    check_version,
     match_snapshot,
     reset_confirmation,
 )
@@ -88,6 +87,12 @@ class _Plain:
     def __init__(self, **fields: Any) -> None:
         self.__dict__.update(fields)
 
+    def __getattr__(self, name: str) -> Any:  # a field not read above: as an object without it
+        raise AttributeError(name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        self.__dict__[name] = value
+
 
 def add_in_play(
     s: Session,
@@ -122,7 +127,8 @@ def add_in_play(
         or m.status not in ("waiting", "in_play")
     ):
         return None
-    check_version(m, expected_version)  # type: ignore[arg-type]
+    if expected_version is not None and expected_version != m.version:
+        return None  # the full path's refusal, naming who changed the table and when
     games: dict[int, list[dict[str, Any]]] = {}
     for g, data in conn.exec_driver_sql(_SHEET_SQL, (m.id,)):
         games.setdefault(g, []).append(json.loads(data))
@@ -167,8 +173,9 @@ def add_in_play(
         .values({**{f: getattr(m, f) for f in _WRITTEN}, "version": m.version + 1}),
         execution_options={"synchronize_session": False},
     )
-    if done.rowcount != 1:  # another desk changed it since the read above (cannot under the write lock)
-        raise changed_elsewhere(m)  # type: ignore[arg-type]
+    if getattr(done, "rowcount", 1) != 1:  # changed since the read above (not under the write lock)
+        now = s.get(Match, m.id)
+        raise changed_elsewhere(now) if now is not None else ServiceError("no-such-table", "")
     if rnd_status == "published":  # the round's first hand sets it in play
         s.execute(
             update(Round).where(Round.id == rnd_id).values(status="in_play"),
