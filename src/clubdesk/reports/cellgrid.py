@@ -15,7 +15,8 @@ from functools import lru_cache
 from typing import Any
 
 from reportlab.lib import colors
-from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.platypus import Flowable
 
 from clubdesk.reports.fonts import COND, COND_BOLD, register_fonts
@@ -119,43 +120,45 @@ class CellGrid(Flowable):  # type: ignore[misc]
         tops = [self.height]
         for h in heights:
             tops.append(tops[-1] - h)
-        # backgrounds: the header, the stripes and the separators
+        # backgrounds: the stripes and the separators, then the header (shaded, its cells vertically
+        # centred like the Table's): one form per document for every part with the same header
         c.saveState()
-        c.setFillColor(HEAD_BG)
-        c.rect(0, tops[1], total, heights[0], stroke=0, fill=1)
         for k, row in enumerate(self.rows, start=1):
             if row.background is not None:
                 c.setFillColor(row.background)
                 c.rect(0, tops[k + 1], total, heights[k], stroke=0, fill=1)
-        # the header cells, vertically centred like the Table's
+        c.saveState()
+        c.translate(0, tops[1])
+        c.doForm(self._head_form(c, xs, heights[0]))
+        c.restoreState()
         c.setFillColor(INK)
-        for i, (cell, _w, ch) in enumerate(self._head_parts):
-            avail = heights[0] - PAD_TOP - PAD_BOTTOM
-            if isinstance(cell, str):
-                c.setFont(COND_BOLD, self.font_size)
-                self._font = None
-                c.drawString(xs[i] + PAD_SIDE, tops[1] + PAD_BOTTOM + (avail - ch) / 2, cell)
-            else:
-                cell.drawOn(c, xs[i] + PAD_SIDE, tops[1] + PAD_BOTTOM + (avail - ch) / 2)
-        # the rows: a row's texts in one text object, each text measured once per font; a row with a
-        # note draws each text on its own, as a Table does (text read back from the PDF keeps the note
-        # apart from the row's last figure)
-        self._font: tuple[str, float] | None = None
+        # the rows: a row's texts in one text object, each text measured and encoded once per font and
+        # document; a row with a note draws each text on its own, as a Table does (text read back from the
+        # PDF keeps the note apart from the row's last figure). The operators are those ReportLab's text
+        # object writes (``setTextOrigin`` + ``textOut``; ``drawString``), put down without it.
+        code = c._code
+        enc = _Encoder.of(c)
+        self._font = None
         for k, row in enumerate(self.rows, start=1):
             top, h = tops[k], heights[k]
-            out = c if row.flows else c.beginText()
-            if out is not c:
-                self._font = None
+            flows = bool(row.flows)
+            ops: list[str] | None = None if flows else ["BT", "1 0 0 1 0 0 Tm"]
+            enc.reset()
+            if flows and self._font != (row.font, row.size):
+                c.setFont(row.font, row.size)
+                self._font = (row.font, row.size)
             if row.separator:
                 cell = row.cells[0] if row.cells else ""
-                self._text(out, cell, 0.0, total, top, h, row.font, row.size, "LEFT")
+                self._put(ops, enc, code, cell, 0.0, total, top, h, row.font, row.size, "LEFT")
             else:
                 for i, cell in enumerate(row.cells):
                     if cell:
-                        self._text(out, cell, xs[i], widths[i], top, h, row.font, row.size, self.align[i])
-            if out is not c:
-                c.drawText(out)
-                self._font = None
+                        self._put(
+                            ops, enc, code, cell, xs[i], widths[i], top, h, row.font, row.size, self.align[i]
+                        )
+            if ops is not None:
+                ops.append("ET")
+                code.append(" ".join(ops))
             for i, (flow, fh, spaced) in row.flows.items():  # placed as the Table's MIDDLE places it
                 flow.drawOn(c, xs[i] + PAD_SIDE, top - h + (h + PAD_BOTTOM - PAD_TOP + spaced) / 2 - fh)
                 self._font = None
@@ -186,25 +189,107 @@ class CellGrid(Flowable):  # type: ignore[misc]
         c.rect(0, tops[-1], total, tops[0] - tops[-1], stroke=1, fill=0)
         c.restoreState()
 
-    def _text(
-        self, out: Any, text: str, x: float, w: float, top: float, h: float, font: str, size: float, al: str
+    def _head_form(self, c: Any, xs: Sequence[float], h: float) -> str:
+        """The name of the form XObject drawing this header (made on first use in the document)."""
+        doc = c._doc
+        forms: dict[tuple[Any, ...], tuple[str, list[Any]]] | None = getattr(doc, "_clubdesk_heads", None)
+        if forms is None:
+            forms = doc._clubdesk_heads = {}
+        key = (tuple(id(cell) for cell in self.head), tuple(self.widths), self.font_size, h)
+        got = forms.get(key)
+        if got is not None:
+            return got[0]
+        name = f"ClubDeskHead{len(forms) + 1}"
+        forms[key] = (name, self.head)  # the cells kept alive: their ids stay theirs
+        c.beginForm(name)
+        c.setFillColor(HEAD_BG)
+        c.rect(0, 0, xs[-1], h, stroke=0, fill=1)
+        c.setFillColor(INK)
+        avail = h - PAD_TOP - PAD_BOTTOM
+        for i, (cell, _w, ch) in enumerate(self._head_parts):
+            if isinstance(cell, str):
+                c.setFont(COND_BOLD, self.font_size)
+                c.drawString(xs[i] + PAD_SIDE, PAD_BOTTOM + (avail - ch) / 2, cell)
+            else:
+                cell.drawOn(c, xs[i] + PAD_SIDE, PAD_BOTTOM + (avail - ch) / 2)
+        c.endForm()
+        return name
+
+    @staticmethod
+    def _put(
+        ops: list[str] | None,
+        enc: _Encoder,
+        code: list[str],
+        text: str,
+        x: float,
+        w: float,
+        top: float,
+        h: float,
+        font: str,
+        size: float,
+        al: str,
     ) -> None:
-        """One text into ``out``: a text object (``setTextOrigin``/``textOut``) or the canvas itself."""
+        """One text: into the row's text object ``ops`` (``setTextOrigin``/``textOut``), or (``ops`` None)
+        as a text object of its own onto the page's ``code`` (``drawString``)."""
         y = top - h + (PAD_BOTTOM + h - PAD_TOP + size * 1.2) / 2 - size  # the Table's MIDDLE
-        if self._font != (font, size):
-            out.setFont(font, size)
-            self._font = (font, size)
         if al == "RIGHT":
             x = x + w - PAD_SIDE - _width(text, font, size)
         elif al == "CENTER":
             x = x + (w - _width(text, font, size)) / 2
         else:
             x = x + PAD_SIDE
-        if out is self.canv:
-            out.drawString(x, y, text)
+        if ops is None:
+            enc.reset()
+            code.append(f"BT 1 0 0 1 {fp_str(x, y)} Tm {enc.text(text, font, size)} T* ET")
         else:
-            out.setTextOrigin(x, y)
-            out.textOut(text)
+            ops.append(f"1 0 0 1 {fp_str(x, y)} Tm")
+            ops.append(enc.text(text, font, size))
+
+
+class _Encoder:
+    """A text's PDF string operators in a TrueType font, encoded once per document (the glyphs' subsets
+    are the document's), as ReportLab's text object writes them: a font switch where the subset changes,
+    then ``(...) Tj``. ``reset`` starts a new text object (no subset chosen yet)."""
+
+    __slots__ = ("canv", "doc", "pieces", "current")
+
+    def __init__(self, canv: Any) -> None:
+        self.canv = canv
+        self.doc = canv._doc
+        self.pieces: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {}
+        self.current: tuple[str, float, str] | None = None
+
+    @classmethod
+    def of(cls, canv: Any) -> _Encoder:
+        doc = canv._doc
+        enc: _Encoder | None = getattr(doc, "_clubdesk_encoder", None)
+        if enc is None:
+            enc = cls(canv)
+            doc._clubdesk_encoder = enc
+        enc.canv = canv
+        return enc
+
+    def reset(self) -> None:
+        self.current = None
+
+    def text(self, text: str, font: str, size: float) -> str:
+        key = (text, font)
+        pieces = self.pieces.get(key)
+        if pieces is None:
+            f = getFont(font)
+            escape = self.canv._escape
+            pieces = tuple(
+                (f.getSubsetInternalName(subset, self.doc), escape(chunk))
+                for subset, chunk in f.splitString(text, self.doc)
+            )
+            self.pieces[key] = pieces
+        out = []
+        for name, chunk in pieces:
+            if self.current != (font, size, name):
+                out.append(f"{name} {fp_str(size)} Tf {fp_str(size * 1.2)} TL")
+                self.current = (font, size, name)
+            out.append(f"({chunk}) Tj")
+        return " ".join(out)
 
 
 def fast_grid(

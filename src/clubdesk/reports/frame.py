@@ -138,10 +138,12 @@ def grid(
     center: Sequence[int] = (),
     row_height: float | Sequence[float | None] | None = None,
     extra: Sequence[tuple[Any, ...]] = (),
+    cls: type[Table] = Table,
 ) -> Table:
-    """A ruled table in the house style: bold shaded header rows, light stripes, aligned number columns."""
+    """A ruled table in the house style: bold shaded header rows, light stripes, aligned number columns
+    (``cls``: ``Table`` or a subclass of it, e.g. one that lays itself out once)."""
     register_fonts()
-    table = Table(
+    table = cls(
         [list(r) for r in rows], colWidths=list(widths), repeatRows=header_rows, rowHeights=row_height
     )
     style: list[tuple[Any, ...]] = [
