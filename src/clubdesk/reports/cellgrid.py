@@ -306,28 +306,42 @@ def fast_grid(
     register_fonts()
     body = rows[1:]
     seps: dict[int, dict[str, Any]] = {}
-    plain = all(isinstance(c, str | Flowable) for r in body for c in r)
     for cmd in extra:
         name, start, end = cmd[0], cmd[1], cmd[2]
         if start[0] != 0 or end[0] != -1 or start[1] != end[1] or name not in ("SPAN", "BACKGROUND", "FONT"):
-            plain = False
-            break
+            return grid(rows, widths, font_size=font_size, right=right, center=center, extra=extra)
         seps.setdefault(start[1], {})[name] = cmd[3:]
-    if not plain:
-        return grid(rows, widths, font_size=font_size, right=right, center=center, extra=extra)
     align = ["RIGHT" if i in right else "CENTER" if i in center else "LEFT" for i in range(len(widths))]
     out = []
+    shades: dict[Any, Any] = {}
     for k, cells in enumerate(body, start=1):
-        sep = seps.get(k, {})
-        font, size = (sep["FONT"][0], float(sep["FONT"][1])) if "FONT" in sep else (COND, font_size)
-        stripe = ZEBRA if (k - 1) % 2 == 1 else None
-        background = colors.toColor(sep["BACKGROUND"][0]) if "BACKGROUND" in sep else stripe
-        row = _Row([c if isinstance(c, str) else "" for c in cells], "SPAN" in sep, background, font, size)
-        for i, c in enumerate(cells):
-            if not isinstance(c, str):
-                _w, fh = c.wrap(widths[i] - 2 * PAD_SIDE, 10_000)
-                spaced = fh + c.getSpaceBefore() + c.getSpaceAfter()
-                row.flows[i] = (c, fh, spaced)
-                row.height = max(row.height, spaced + PAD_TOP + PAD_BOTTOM)
+        texts = list(cells)
+        flows = [i for i, c in enumerate(texts) if type(c) is not str]  # noqa: E721 - exact type, fast
+        for i in flows:
+            if not isinstance(texts[i], str | Flowable):
+                return grid(rows, widths, font_size=font_size, right=right, center=center, extra=extra)
+        sep = seps.get(k)
+        if sep is None:
+            font, size, background, span = COND, font_size, (ZEBRA if (k - 1) % 2 == 1 else None), False
+        else:
+            font, size = (sep["FONT"][0], float(sep["FONT"][1])) if "FONT" in sep else (COND, font_size)
+            background = ZEBRA if (k - 1) % 2 == 1 else None
+            if "BACKGROUND" in sep:
+                shade = sep["BACKGROUND"][0]
+                key = shade if isinstance(shade, str) else id(shade)
+                if key not in shades:
+                    shades[key] = colors.toColor(shade)
+                background = shades[key]
+            span = "SPAN" in sep
+        row = _Row(texts, span, background, font, size)
+        for i in flows:
+            c = texts[i]
+            if isinstance(c, str):
+                continue
+            texts[i] = ""
+            _w, fh = c.wrap(widths[i] - 2 * PAD_SIDE, 10_000)
+            spaced = fh + c.getSpaceBefore() + c.getSpaceAfter()
+            row.flows[i] = (c, fh, spaced)
+            row.height = max(row.height, spaced + PAD_TOP + PAD_BOTTOM)
         out.append(row)
     return CellGrid(rows[0], out, widths, align, font_size)

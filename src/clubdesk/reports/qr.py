@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 
 from reportlab.graphics.barcode import qrencoder
+from reportlab.lib.rl_accel import fp_str
 from reportlab.platypus import Flowable
 
 
@@ -41,15 +42,17 @@ class QrFlowable(Flowable):  # type: ignore[misc]
         box = self.width / (count + 2 * self.BORDER)
         canvas = self.canv
         path = canvas.beginPath()
+        rects = []  # the path's "x y w h re" operators, as PDFPathObject.rect writes them
         for r, row in enumerate(self.modules):
+            y = self.height - (r + self.BORDER + 1) * box
             c = 0
             for dark, run in itertools.groupby(row):
-                n = len(list(run))
+                n = sum(1 for _ in run)
                 if dark:
-                    x = (c + self.BORDER) * box
-                    y = self.height - (r + self.BORDER + 1) * box
-                    path.rect(x, y, n * box, box)
+                    rects.append(f"{fp_str((c + self.BORDER) * box, y, n * box, box)} re")
                 c += n
+        if rects:  # a path opens with "n", as PDFPathObject's first operator writes it
+            path._code.extend(["n", *rects])
         canvas.saveState()
         canvas.setFillColorRGB(0, 0, 0)
         canvas.drawPath(path, stroke=0, fill=1)

@@ -302,6 +302,7 @@ def _gaple(sheet: GapleSheetData, st: Styles, width: float) -> list[Flowable]:
         story.append(_score_table(won, width, row_height=8 * mm))
     else:
         result, tiles = _gaple_replay(rs, entries)
+        outcomes = _gaple_outcomes()
         starts = _game_starts(result)
         n = 0
         for g, game in enumerate(result["games"]):
@@ -312,7 +313,7 @@ def _gaple(sheet: GapleSheetData, st: Styles, width: float) -> list[Flowable]:
             _separator(len(rows), label, rows, extra)
             for hand in game["hands"]:
                 entry = entries[n]
-                rows.append(_gaple_row(n, g, entry, hand))
+                rows.append(_gaple_row(n, g, entry, hand, outcomes))
                 n += 1
             if game["winner"] is not None:
                 text = _game_won(g, pair_a if game["winner"] == 0 else pair_b, game["totals"])
@@ -376,15 +377,27 @@ def _opening_tile(rs: Any, entries: list[Mapping[str, object]], start: int) -> s
     return str(tile) if tile else None
 
 
-def _gaple_row(n: int, g: int, entry: Mapping[str, object], hand: Mapping[str, Any]) -> list[Any]:
-    kind = str(entry.get("type"))
-    labels = {
+def _gaple_outcomes() -> dict[str, str]:
+    """The outcome column's words, by entry type (looked up once per sheet)."""
+    return {
         "out": _("out"),
         "block": _("block"),
         "redeal": _("redeal"),
         "six_doubles": _("six doubles"),
         "penalty": _("penalty"),
     }
+
+
+def _gaple_row(
+    n: int,
+    g: int,
+    entry: Mapping[str, object],
+    hand: Mapping[str, Any],
+    labels: Mapping[str, str] | None = None,
+) -> list[Any]:
+    kind = str(entry.get("type"))
+    if labels is None:
+        labels = _gaple_outcomes()
     pips = entry.get("pips") or ["", "", "", ""]
     dead = entry.get("dead") or {}
     assert isinstance(dead, Mapping)
@@ -701,7 +714,7 @@ def _heads(labels: Sequence[Any], widths: Sequence[float]) -> list[Any]:
 
 @lru_cache(maxsize=32)
 def _same_heads(labels: tuple[str, ...], widths: tuple[float, ...]) -> tuple[Any, ...]:
-    return tuple(heads(labels, widths, size=HEAD_SIZE, center=True))
+    return tuple(heads(labels, widths, size=HEAD_SIZE, center=True, cls=Para))
 
 
 _NOTE_B = _bold_note_style()
