@@ -139,48 +139,59 @@ class CellGrid(Flowable):  # type: ignore[misc]
         code = c._code
         enc = _Encoder.of(c)
         self._font = None
+        align = self.align
         for k, row in enumerate(self.rows, start=1):
             top, h = tops[k], heights[k]
-            flows = bool(row.flows)
-            ops: list[str] | None = None if flows else ["BT", "1 0 0 1 0 0 Tm"]
             enc.reset()
-            if flows and self._font != (row.font, row.size):
-                c.setFont(row.font, row.size)
-                self._font = (row.font, row.size)
-            if row.separator:
-                cell = row.cells[0] if row.cells else ""
-                self._put(ops, enc, code, cell, 0.0, total, top, h, row.font, row.size, "LEFT")
-            else:
+            if row.flows:
+                if self._font != (row.font, row.size):
+                    c.setFont(row.font, row.size)
+                    self._font = (row.font, row.size)
                 for i, cell in enumerate(row.cells):
                     if cell:
                         self._put(
-                            ops, enc, code, cell, xs[i], widths[i], top, h, row.font, row.size, self.align[i]
+                            None, enc, code, cell, xs[i], widths[i], top, h, row.font, row.size, align[i]
                         )
-            if ops is not None:
-                ops.append("ET")
-                code.append(" ".join(ops))
-            for i, (flow, fh, spaced) in row.flows.items():  # placed as the Table's MIDDLE places it
-                flow.drawOn(c, xs[i] + PAD_SIDE, top - h + (h + PAD_BOTTOM - PAD_TOP + spaced) / 2 - fh)
-                self._font = None
-        # the rules: one path for the page part, then the box
+                for i, (flow, fh, spaced) in row.flows.items():  # placed as the Table's MIDDLE places it
+                    flow.drawOn(c, xs[i] + PAD_SIDE, top - h + (h + PAD_BOTTOM - PAD_TOP + spaced) / 2 - fh)
+                    self._font = None
+                continue
+            font, size = row.font, row.size
+            ys = fp_str(top - h + (PAD_BOTTOM + h - PAD_TOP + size * 1.2) / 2 - size)  # the Table's MIDDLE
+            ops = ["BT", "1 0 0 1 0 0 Tm"]
+            if row.separator:
+                cell = row.cells[0] if row.cells else ""
+                ops.append(f"1 0 0 1 {_x(cell, 0.0, total, 'LEFT', font, size)} {ys} Tm")
+                ops.append(enc.text(cell, font, size))
+            else:
+                for i, cell in enumerate(row.cells):
+                    if cell:
+                        ops.append(f"1 0 0 1 {_x(cell, xs[i], widths[i], align[i], font, size)} {ys} Tm")
+                        ops.append(enc.text(cell, font, size))
+            ops.append("ET")
+            code.append(" ".join(ops))
+        # the rules: one path for the page part (the operators PDFPathObject's moveTo/lineTo write), then
+        # the box
         p = c.beginPath()
+        rules = ["n"]
+        tx = fp_str(total)
         for y in tops[1:-1]:
-            p.moveTo(0, y)
-            p.lineTo(total, y)
+            fy = fp_str(y)
+            rules.append(f"0 {fy} m {tx} {fy} l")
         for i in range(1, len(widths)):
-            x = xs[i]
+            fx = fp_str(xs[i])
             run_top: float | None = tops[0]
             for k in range(1, len(heights)):
                 sep = self.rows[k - 1].separator
                 if sep and run_top is not None:
-                    p.moveTo(x, run_top)
-                    p.lineTo(x, tops[k])
+                    rules.append(f"{fx} {fp_str(run_top)} m {fx} {fp_str(tops[k])} l")
                     run_top = None
                 elif not sep and run_top is None:
                     run_top = tops[k]
             if run_top is not None:
-                p.moveTo(x, run_top)
-                p.lineTo(x, tops[-1])
+                rules.append(f"{fx} {fp_str(run_top)} m {fx} {fp_str(tops[-1])} l")
+        if len(rules) > 1:
+            p._code.extend(rules)
         c.setStrokeColor(RULE)
         c.setLineWidth(0.4)
         c.drawPath(p, stroke=1, fill=0)
@@ -246,6 +257,27 @@ class CellGrid(Flowable):  # type: ignore[misc]
             ops.append(enc.text(text, font, size))
 
 
+_XS: dict[tuple[str, float, float, str, str, float], str] = {}
+
+
+def _x(text: str, x: float, w: float, al: str, font: str, size: float) -> str:
+    """A text's left edge in its cell (as :meth:`CellGrid._put` places it), formatted for the PDF; the
+    same text in the same column of the same grid is placed alike on every sheet."""
+    key = (text, x, w, al, font, size)
+    got = _XS.get(key)
+    if got is None:
+        if al == "RIGHT":
+            left = x + w - PAD_SIDE - _width(text, font, size)
+        elif al == "CENTER":
+            left = x + (w - _width(text, font, size)) / 2
+        else:
+            left = x + PAD_SIDE
+        if len(_XS) > 65536:
+            _XS.clear()
+        got = _XS[key] = fp_str(left)
+    return got
+
+
 class _Encoder:
     """A text's PDF string operators in a TrueType font, encoded once per document (the glyphs' subsets
     are the document's), as ReportLab's text object writes them: a font switch where the subset changes,
@@ -279,16 +311,18 @@ class _Encoder:
             f = getFont(font)
             escape = self.canv._escape
             pieces = tuple(
-                (f.getSubsetInternalName(subset, self.doc), escape(chunk))
+                (f.getSubsetInternalName(subset, self.doc), f"({escape(chunk)}) Tj")
                 for subset, chunk in f.splitString(text, self.doc)
             )
             self.pieces[key] = pieces
+        if len(pieces) == 1 and self.current == (font, size, pieces[0][0]):
+            return pieces[0][1]
         out = []
-        for name, chunk in pieces:
+        for name, tj in pieces:
             if self.current != (font, size, name):
                 out.append(f"{name} {fp_str(size)} Tf {fp_str(size * 1.2)} TL")
                 self.current = (font, size, name)
-            out.append(f"({chunk}) Tj")
+            out.append(tj)
         return " ".join(out)
 
 

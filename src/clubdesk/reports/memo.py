@@ -14,11 +14,15 @@ from typing import Any
 from reportlab.platypus import Paragraph, Table
 
 _PARSED: dict[tuple[str, int], tuple[Any, str, Any, Any, Any]] = {}
+_WRAPPED: dict[tuple[tuple[str, int], float], tuple[Any, dict[str, Any], tuple[float, float]]] = {}
 _LIMIT = 4096
 
 
 class Para(Paragraph):  # type: ignore[misc]
-    """``Paragraph(text, style)``, parsed once per (text, style) and wrapped once per width."""
+    """``Paragraph(text, style)``, parsed once per (text, style), laid out once per (text, style, width),
+    and its drawing operators, made once per document for each (text, style, width), written again
+    for every later copy (what ``drawPara`` writes depends on nothing else: it draws at the origin the
+    flowable's ``drawOn`` has moved to, inside its own saved and restored graphics state)."""
 
     def __init__(
         self, text: Any, style: Any = None, bulletText: Any = None, frags: Any = None, **kw: Any
@@ -28,27 +32,88 @@ class Para(Paragraph):  # type: ignore[misc]
         )
         plain = plain and "<" not in text and "&" not in text and getattr(style, "bulletText", None) is None
         if plain:
-            hit = _PARSED.get((text, id(style)))
+            key = (text, id(style))
+            hit = _PARSED.get(key)
             if hit is not None and hit[0] is style:  # the style itself is held: its id is still its own
                 self.caseSensitive = 1
                 self.encoding = "utf8"
                 _style, self.text, self.style, frag, self.bulletText = hit
                 self.frags = [frag]  # one plain fragment: ReportLab's simple line breaking only reads it
                 self.debug = 0
+                self._key = key
                 return
         super().__init__(text, style, bulletText, frags, **kw)
-        if plain and len(self.frags) == 1 and _simple(self.frags[0]):
+        if plain and len(self.frags) == 1 and _simple(self.frags[0]) and _plain_style(style):
             if len(_PARSED) >= _LIMIT:
                 _PARSED.clear()
+                _WRAPPED.clear()
             _PARSED[(text, id(style))] = (style, self.text, self.style, self.frags[0], self.bulletText)
+            self._key = (text, id(style))
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
-        memo = self.__dict__.get("_wrap_memo")
+        d = self.__dict__
+        memo = d.get("_wrap_memo")
         if memo is not None and memo[0] == availWidth:
             return memo[1]  # type: ignore[no-any-return]
+        key = d.get("_key")
+        if key is not None:
+            hit = _WRAPPED.get((key, availWidth))
+            if hit is not None and hit[0] is self.style:
+                d.update(hit[1])
+                self._wrap_memo = (availWidth, hit[2])
+                return hit[2]  # type: ignore[no-any-return]
+            before = dict(d)
         got = super().wrap(availWidth, availHeight)
         self._wrap_memo = (availWidth, got)
+        if key is not None:
+            made = {k: v for k, v in d.items() if k not in _NOT_LAYOUT and before.get(k, _NONE) is not v}
+            _WRAPPED[(key, availWidth)] = (self.style, made, got)
         return got  # type: ignore[no-any-return]
+
+    def draw(self) -> None:
+        d = self.__dict__
+        key = d.get("_key")
+        bl = d.get("blPara")
+        if (
+            key is None
+            or bl is None
+            or bl.kind != 0
+            or getattr(bl, "us_lines", None)
+            or getattr(bl, "link", None)
+        ):
+            super().draw()
+            return
+        canv = self.canv
+        doc = canv._doc
+        drawn: dict[tuple[Any, ...], tuple[Any, list[str]]] | None = getattr(doc, "_clubdesk_paras", None)
+        if drawn is None:
+            drawn = doc._clubdesk_paras = {}
+        k = (key, self.width, self.height)
+        hit = drawn.get(k)
+        if hit is not None and hit[0] is self.style:
+            canv._code.extend(hit[1])
+            return
+        code = canv._code
+        n = len(code)
+        super().draw()
+        if canv._code is code:
+            drawn[k] = (self.style, code[n:])
+
+
+_NONE = object()
+_NOT_LAYOUT = frozenset({"canv", "_wrap_memo", "_key"})
+
+
+def _plain_style(style: Any) -> bool:
+    """No background, border, bullet or underline: drawPara writes only the text (and its colour)."""
+    return (
+        not getattr(style, "backColor", None)
+        and not (getattr(style, "borderWidth", 0) and getattr(style, "borderColor", None))
+        and not getattr(style, "bulletText", None)
+        and not getattr(style, "underline", False)
+        and not getattr(style, "strike", False)
+        and getattr(style, "wordWrap", None) not in ("RTL", "LTR", "CJK")
+    )
 
 
 def _simple(frag: Any) -> bool:
