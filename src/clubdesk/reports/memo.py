@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from reportlab.lib.rl_accel import fp_str
 from reportlab.platypus import Paragraph, Table
 
 _PARSED: dict[tuple[str, int], tuple[Any, str, Any, Any, Any]] = {}
@@ -69,6 +70,23 @@ class Para(Paragraph):  # type: ignore[misc]
             made = {k: v for k, v in d.items() if k not in _NOT_LAYOUT and before.get(k, _NONE) is not v}
             _WRAPPED[(key, availWidth)] = (self.style, made, got)
         return got  # type: ignore[no-any-return]
+
+    def drawOn(self, canvas: Any, x: float, y: float, _sW: float = 0) -> None:  # noqa: N803
+        """``Flowable.drawOn`` (save, move, draw, restore); a copy already drawn in this document writes
+        the same operators without going through the canvas's state bookkeeping."""
+        key = self.__dict__.get("_key")
+        drawn = getattr(canvas._doc, "_clubdesk_paras", None)
+        if key is not None and drawn is not None and not getattr(self, "_showBoundary", None):
+            hit = drawn.get((key, self.width, self.height))
+            if hit is not None and hit[0] is self.style:
+                x = self._hAlignAdjust(x, _sW)
+                code = canvas._code
+                code.append("q")
+                code.append(f"1 0 0 1 {fp_str(x, y)} cm")
+                code.extend(hit[1])
+                code.append("Q")
+                return
+        super().drawOn(canvas, x, y, _sW)
 
     def draw(self) -> None:
         d = self.__dict__
