@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from reportlab.lib.colors import Color
 from reportlab.lib.rl_accel import fp_str
 from reportlab.platypus import Paragraph, Table
 
@@ -62,7 +63,7 @@ class Para(Paragraph):  # type: ignore[misc]
             if hit is not None and hit[0] is self.style:
                 d.update(hit[1])
                 self._wrap_memo = (availWidth, hit[2])
-                return hit[2]  # type: ignore[no-any-return]
+                return hit[2]
             before = dict(d)
         got = super().wrap(availWidth, availHeight)
         self._wrap_memo = (availWidth, got)
@@ -98,6 +99,7 @@ class Para(Paragraph):  # type: ignore[misc]
             or bl.kind != 0
             or getattr(bl, "us_lines", None)
             or getattr(bl, "link", None)
+            or not _plain_colour(getattr(bl, "textColor", None))
         ):
             super().draw()
             return
@@ -120,6 +122,11 @@ class Para(Paragraph):  # type: ignore[misc]
 
 _NONE = object()
 _NOT_LAYOUT = frozenset({"canv", "_wrap_memo", "_key"})
+
+
+def _plain_colour(colour: Any) -> bool:
+    """An opaque RGB colour: setting it writes one operator and registers nothing with the page."""
+    return type(colour) is Color and getattr(colour, "alpha", 1) == 1
 
 
 def _plain_style(style: Any) -> bool:
