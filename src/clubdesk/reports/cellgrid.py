@@ -175,21 +175,21 @@ class CellGrid(Flowable):  # type: ignore[misc]
         p = c.beginPath()
         rules = ["n"]
         tx = fp_str(total)
-        for y in tops[1:-1]:
-            fy = fp_str(y)
+        ft = [fp_str(t) for t in tops]  # each rule's end formatted once
+        for fy in ft[1:-1]:
             rules.append(f"0 {fy} m {tx} {fy} l")
         for i in range(1, len(widths)):
             fx = fp_str(xs[i])
-            run_top: float | None = tops[0]
+            run_top: int | None = 0  # the index in ``tops`` where the column's current rule starts
             for k in range(1, len(heights)):
                 sep = self.rows[k - 1].separator
                 if sep and run_top is not None:
-                    rules.append(f"{fx} {fp_str(run_top)} m {fx} {fp_str(tops[k])} l")
+                    rules.append(f"{fx} {ft[run_top]} m {fx} {ft[k]} l")
                     run_top = None
                 elif not sep and run_top is None:
-                    run_top = tops[k]
+                    run_top = k
             if run_top is not None:
-                rules.append(f"{fx} {fp_str(run_top)} m {fx} {fp_str(tops[-1])} l")
+                rules.append(f"{fx} {ft[run_top]} m {fx} {ft[-1]} l")
         if len(rules) > 1:
             p._code.extend(rules)
         c.setStrokeColor(RULE)
