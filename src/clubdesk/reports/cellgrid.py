@@ -15,7 +15,8 @@ from functools import lru_cache
 from typing import Any
 
 from reportlab.lib import colors
-from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.platypus import Flowable
 
 from clubdesk.reports.fonts import COND, COND_BOLD, register_fonts
@@ -119,65 +120,78 @@ class CellGrid(Flowable):  # type: ignore[misc]
         tops = [self.height]
         for h in heights:
             tops.append(tops[-1] - h)
-        # backgrounds: the header, the stripes and the separators
+        # backgrounds: the stripes and the separators, then the header (shaded, its cells vertically
+        # centred like the Table's): one form per document for every part with the same header
         c.saveState()
-        c.setFillColor(HEAD_BG)
-        c.rect(0, tops[1], total, heights[0], stroke=0, fill=1)
         for k, row in enumerate(self.rows, start=1):
             if row.background is not None:
                 c.setFillColor(row.background)
                 c.rect(0, tops[k + 1], total, heights[k], stroke=0, fill=1)
-        # the header cells, vertically centred like the Table's
+        c.saveState()
+        c.translate(0, tops[1])
+        c.doForm(self._head_form(c, xs, heights[0]))
+        c.restoreState()
         c.setFillColor(INK)
-        for i, (cell, _w, ch) in enumerate(self._head_parts):
-            avail = heights[0] - PAD_TOP - PAD_BOTTOM
-            if isinstance(cell, str):
-                c.setFont(COND_BOLD, self.font_size)
-                self._font = None
-                c.drawString(xs[i] + PAD_SIDE, tops[1] + PAD_BOTTOM + (avail - ch) / 2, cell)
-            else:
-                cell.drawOn(c, xs[i] + PAD_SIDE, tops[1] + PAD_BOTTOM + (avail - ch) / 2)
-        # the rows: a row's texts in one text object, each text measured once per font; a row with a
-        # note draws each text on its own, as a Table does (text read back from the PDF keeps the note
-        # apart from the row's last figure)
-        self._font: tuple[str, float] | None = None
+        # the rows: a row's texts in one text object, each text measured and encoded once per font and
+        # document; a row with a note draws each text on its own, as a Table does (text read back from the
+        # PDF keeps the note apart from the row's last figure). The operators are those ReportLab's text
+        # object writes (``setTextOrigin`` + ``textOut``; ``drawString``), put down without it.
+        code = c._code
+        enc = _Encoder.of(c)
+        self._font = None
+        align = self.align
         for k, row in enumerate(self.rows, start=1):
             top, h = tops[k], heights[k]
-            out = c if row.flows else c.beginText()
-            if out is not c:
-                self._font = None
+            enc.reset()
+            if row.flows:
+                if self._font != (row.font, row.size):
+                    c.setFont(row.font, row.size)
+                    self._font = (row.font, row.size)
+                for i, cell in enumerate(row.cells):
+                    if cell:
+                        self._put(
+                            None, enc, code, cell, xs[i], widths[i], top, h, row.font, row.size, align[i]
+                        )
+                for i, (flow, fh, spaced) in row.flows.items():  # placed as the Table's MIDDLE places it
+                    flow.drawOn(c, xs[i] + PAD_SIDE, top - h + (h + PAD_BOTTOM - PAD_TOP + spaced) / 2 - fh)
+                    self._font = None
+                continue
+            font, size = row.font, row.size
+            ys = fp_str(top - h + (PAD_BOTTOM + h - PAD_TOP + size * 1.2) / 2 - size)  # the Table's MIDDLE
+            ops = ["BT", "1 0 0 1 0 0 Tm"]
             if row.separator:
                 cell = row.cells[0] if row.cells else ""
-                self._text(out, cell, 0.0, total, top, h, row.font, row.size, "LEFT")
+                ops.append(f"1 0 0 1 {_x(cell, 0.0, total, 'LEFT', font, size)} {ys} Tm")
+                ops.append(enc.text(cell, font, size))
             else:
                 for i, cell in enumerate(row.cells):
                     if cell:
-                        self._text(out, cell, xs[i], widths[i], top, h, row.font, row.size, self.align[i])
-            if out is not c:
-                c.drawText(out)
-                self._font = None
-            for i, (flow, fh, spaced) in row.flows.items():  # placed as the Table's MIDDLE places it
-                flow.drawOn(c, xs[i] + PAD_SIDE, top - h + (h + PAD_BOTTOM - PAD_TOP + spaced) / 2 - fh)
-                self._font = None
-        # the rules: one path for the page part, then the box
+                        ops.append(f"1 0 0 1 {_x(cell, xs[i], widths[i], align[i], font, size)} {ys} Tm")
+                        ops.append(enc.text(cell, font, size))
+            ops.append("ET")
+            code.append(" ".join(ops))
+        # the rules: one path for the page part (the operators PDFPathObject's moveTo/lineTo write), then
+        # the box
         p = c.beginPath()
-        for y in tops[1:-1]:
-            p.moveTo(0, y)
-            p.lineTo(total, y)
+        rules = ["n"]
+        tx = fp_str(total)
+        ft = [fp_str(t) for t in tops]  # each rule's end formatted once
+        for fy in ft[1:-1]:
+            rules.append(f"0 {fy} m {tx} {fy} l")
         for i in range(1, len(widths)):
-            x = xs[i]
-            run_top: float | None = tops[0]
+            fx = fp_str(xs[i])
+            run_top: int | None = 0  # the index in ``tops`` where the column's current rule starts
             for k in range(1, len(heights)):
                 sep = self.rows[k - 1].separator
                 if sep and run_top is not None:
-                    p.moveTo(x, run_top)
-                    p.lineTo(x, tops[k])
+                    rules.append(f"{fx} {ft[run_top]} m {fx} {ft[k]} l")
                     run_top = None
                 elif not sep and run_top is None:
-                    run_top = tops[k]
+                    run_top = k
             if run_top is not None:
-                p.moveTo(x, run_top)
-                p.lineTo(x, tops[-1])
+                rules.append(f"{fx} {ft[run_top]} m {fx} {ft[-1]} l")
+        if len(rules) > 1:
+            p._code.extend(rules)
         c.setStrokeColor(RULE)
         c.setLineWidth(0.4)
         c.drawPath(p, stroke=1, fill=0)
@@ -186,25 +200,130 @@ class CellGrid(Flowable):  # type: ignore[misc]
         c.rect(0, tops[-1], total, tops[0] - tops[-1], stroke=1, fill=0)
         c.restoreState()
 
-    def _text(
-        self, out: Any, text: str, x: float, w: float, top: float, h: float, font: str, size: float, al: str
+    def _head_form(self, c: Any, xs: Sequence[float], h: float) -> str:
+        """The name of the form XObject drawing this header (made on first use in the document)."""
+        doc = c._doc
+        forms: dict[tuple[Any, ...], tuple[str, list[Any]]] | None = getattr(doc, "_clubdesk_heads", None)
+        if forms is None:
+            forms = doc._clubdesk_heads = {}
+        key = (tuple(id(cell) for cell in self.head), tuple(self.widths), self.font_size, h)
+        got = forms.get(key)
+        if got is not None:
+            return got[0]
+        name = f"ClubDeskHead{len(forms) + 1}"
+        forms[key] = (name, self.head)  # the cells kept alive: their ids stay theirs
+        c.beginForm(name)
+        c.setFillColor(HEAD_BG)
+        c.rect(0, 0, xs[-1], h, stroke=0, fill=1)
+        c.setFillColor(INK)
+        avail = h - PAD_TOP - PAD_BOTTOM
+        for i, (cell, _w, ch) in enumerate(self._head_parts):
+            if isinstance(cell, str):
+                c.setFont(COND_BOLD, self.font_size)
+                c.drawString(xs[i] + PAD_SIDE, PAD_BOTTOM + (avail - ch) / 2, cell)
+            else:
+                cell.drawOn(c, xs[i] + PAD_SIDE, PAD_BOTTOM + (avail - ch) / 2)
+        c.endForm()
+        return name
+
+    @staticmethod
+    def _put(
+        ops: list[str] | None,
+        enc: _Encoder,
+        code: list[str],
+        text: str,
+        x: float,
+        w: float,
+        top: float,
+        h: float,
+        font: str,
+        size: float,
+        al: str,
     ) -> None:
-        """One text into ``out``: a text object (``setTextOrigin``/``textOut``) or the canvas itself."""
+        """One text: into the row's text object ``ops`` (``setTextOrigin``/``textOut``), or (``ops`` None)
+        as a text object of its own onto the page's ``code`` (``drawString``)."""
         y = top - h + (PAD_BOTTOM + h - PAD_TOP + size * 1.2) / 2 - size  # the Table's MIDDLE
-        if self._font != (font, size):
-            out.setFont(font, size)
-            self._font = (font, size)
         if al == "RIGHT":
             x = x + w - PAD_SIDE - _width(text, font, size)
         elif al == "CENTER":
             x = x + (w - _width(text, font, size)) / 2
         else:
             x = x + PAD_SIDE
-        if out is self.canv:
-            out.drawString(x, y, text)
+        if ops is None:
+            enc.reset()
+            code.append(f"BT 1 0 0 1 {fp_str(x, y)} Tm {enc.text(text, font, size)} T* ET")
         else:
-            out.setTextOrigin(x, y)
-            out.textOut(text)
+            ops.append(f"1 0 0 1 {fp_str(x, y)} Tm")
+            ops.append(enc.text(text, font, size))
+
+
+_XS: dict[tuple[str, float, float, str, str, float], str] = {}
+
+
+def _x(text: str, x: float, w: float, al: str, font: str, size: float) -> str:
+    """A text's left edge in its cell (as :meth:`CellGrid._put` places it), formatted for the PDF; the
+    same text in the same column of the same grid is placed alike on every sheet."""
+    key = (text, x, w, al, font, size)
+    got = _XS.get(key)
+    if got is None:
+        if al == "RIGHT":
+            left = x + w - PAD_SIDE - _width(text, font, size)
+        elif al == "CENTER":
+            left = x + (w - _width(text, font, size)) / 2
+        else:
+            left = x + PAD_SIDE
+        if len(_XS) > 65536:
+            _XS.clear()
+        got = _XS[key] = fp_str(left)
+    return got
+
+
+class _Encoder:
+    """A text's PDF string operators in a TrueType font, encoded once per document (the glyphs' subsets
+    are the document's), as ReportLab's text object writes them: a font switch where the subset changes,
+    then ``(...) Tj``. ``reset`` starts a new text object (no subset chosen yet)."""
+
+    __slots__ = ("canv", "doc", "pieces", "current")
+
+    def __init__(self, canv: Any) -> None:
+        self.canv = canv
+        self.doc = canv._doc
+        self.pieces: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {}
+        self.current: tuple[str, float, str] | None = None
+
+    @classmethod
+    def of(cls, canv: Any) -> _Encoder:
+        doc = canv._doc
+        enc: _Encoder | None = getattr(doc, "_clubdesk_encoder", None)
+        if enc is None:
+            enc = cls(canv)
+            doc._clubdesk_encoder = enc
+        enc.canv = canv
+        return enc
+
+    def reset(self) -> None:
+        self.current = None
+
+    def text(self, text: str, font: str, size: float) -> str:
+        key = (text, font)
+        pieces = self.pieces.get(key)
+        if pieces is None:
+            f = getFont(font)
+            escape = self.canv._escape
+            pieces = tuple(
+                (f.getSubsetInternalName(subset, self.doc), f"({escape(chunk)}) Tj")
+                for subset, chunk in f.splitString(text, self.doc)
+            )
+            self.pieces[key] = pieces
+        if len(pieces) == 1 and self.current == (font, size, pieces[0][0]):
+            return pieces[0][1]
+        out = []
+        for name, tj in pieces:
+            if self.current != (font, size, name):
+                out.append(f"{name} {fp_str(size)} Tf {fp_str(size * 1.2)} TL")
+                self.current = (font, size, name)
+            out.append(tj)
+        return " ".join(out)
 
 
 def fast_grid(
@@ -221,28 +340,42 @@ def fast_grid(
     register_fonts()
     body = rows[1:]
     seps: dict[int, dict[str, Any]] = {}
-    plain = all(isinstance(c, str | Flowable) for r in body for c in r)
     for cmd in extra:
         name, start, end = cmd[0], cmd[1], cmd[2]
         if start[0] != 0 or end[0] != -1 or start[1] != end[1] or name not in ("SPAN", "BACKGROUND", "FONT"):
-            plain = False
-            break
+            return grid(rows, widths, font_size=font_size, right=right, center=center, extra=extra)
         seps.setdefault(start[1], {})[name] = cmd[3:]
-    if not plain:
-        return grid(rows, widths, font_size=font_size, right=right, center=center, extra=extra)
     align = ["RIGHT" if i in right else "CENTER" if i in center else "LEFT" for i in range(len(widths))]
     out = []
+    shades: dict[Any, Any] = {}
     for k, cells in enumerate(body, start=1):
-        sep = seps.get(k, {})
-        font, size = (sep["FONT"][0], float(sep["FONT"][1])) if "FONT" in sep else (COND, font_size)
-        stripe = ZEBRA if (k - 1) % 2 == 1 else None
-        background = colors.toColor(sep["BACKGROUND"][0]) if "BACKGROUND" in sep else stripe
-        row = _Row([c if isinstance(c, str) else "" for c in cells], "SPAN" in sep, background, font, size)
-        for i, c in enumerate(cells):
-            if not isinstance(c, str):
-                _w, fh = c.wrap(widths[i] - 2 * PAD_SIDE, 10_000)
-                spaced = fh + c.getSpaceBefore() + c.getSpaceAfter()
-                row.flows[i] = (c, fh, spaced)
-                row.height = max(row.height, spaced + PAD_TOP + PAD_BOTTOM)
+        texts = list(cells)
+        flows = [i for i, c in enumerate(texts) if type(c) is not str]  # noqa: E721 - exact type, fast
+        for i in flows:
+            if not isinstance(texts[i], str | Flowable):
+                return grid(rows, widths, font_size=font_size, right=right, center=center, extra=extra)
+        sep = seps.get(k)
+        if sep is None:
+            font, size, background, span = COND, font_size, (ZEBRA if (k - 1) % 2 == 1 else None), False
+        else:
+            font, size = (sep["FONT"][0], float(sep["FONT"][1])) if "FONT" in sep else (COND, font_size)
+            background = ZEBRA if (k - 1) % 2 == 1 else None
+            if "BACKGROUND" in sep:
+                shade = sep["BACKGROUND"][0]
+                key = shade if isinstance(shade, str) else id(shade)
+                if key not in shades:
+                    shades[key] = colors.toColor(shade)
+                background = shades[key]
+            span = "SPAN" in sep
+        row = _Row(texts, span, background, font, size)
+        for i in flows:
+            c = texts[i]
+            if isinstance(c, str):
+                continue
+            texts[i] = ""
+            _w, fh = c.wrap(widths[i] - 2 * PAD_SIDE, 10_000)
+            spaced = fh + c.getSpaceBefore() + c.getSpaceAfter()
+            row.flows[i] = (c, fh, spaced)
+            row.height = max(row.height, spaced + PAD_TOP + PAD_BOTTOM)
         out.append(row)
     return CellGrid(rows[0], out, widths, align, font_size)

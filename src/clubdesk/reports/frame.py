@@ -138,10 +138,12 @@ def grid(
     center: Sequence[int] = (),
     row_height: float | Sequence[float | None] | None = None,
     extra: Sequence[tuple[Any, ...]] = (),
+    cls: type[Table] = Table,
 ) -> Table:
-    """A ruled table in the house style: bold shaded header rows, light stripes, aligned number columns."""
+    """A ruled table in the house style: bold shaded header rows, light stripes, aligned number columns
+    (``cls``: ``Table`` or a subclass of it, e.g. one that lays itself out once)."""
     register_fonts()
-    table = Table(
+    table = cls(
         [list(r) for r in rows], colWidths=list(widths), repeatRows=header_rows, rowHeights=row_height
     )
     style: list[tuple[Any, ...]] = [
@@ -175,9 +177,16 @@ HEAD_MIN = 4.5  # pt: the smallest a column header is set
 CELL_PAD = 6.0  # the grid's left + right padding
 
 
-def heads(labels: Sequence[Any], widths: Sequence[float], size: float = 8, center: bool = False) -> list[Any]:
+def heads(
+    labels: Sequence[Any],
+    widths: Sequence[float],
+    size: float = 8,
+    center: bool = False,
+    cls: type[Paragraph] = Paragraph,
+) -> list[Any]:
     """Column headers that wrap between words inside their column and never break inside a word: a
-    (translated) header whose longest word is wider than its column is set smaller until it fits."""
+    (translated) header whose longest word is wider than its column is set smaller until it fits
+    (``cls``: ``Paragraph`` or a subclass of it)."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
     register_fonts()
@@ -198,7 +207,7 @@ def heads(labels: Sequence[Any], widths: Sequence[float], size: float = 8, cente
             alignment=TA_CENTER if center else 0,
             splitLongWords=0,  # a header wraps between words only, never inside one
         )
-        out.append(Paragraph(esc(label), style))
+        out.append(cls(esc(label), style))
     return out
 
 
@@ -244,6 +253,29 @@ class _Report:
         self.pagesize = pagesize
         self.pages = 0
         self.printed = header.printed_on or dt.datetime.now().replace(microsecond=0)
+        self._printed_line: str | None = None  # the footer's "printed on" line, formatted once
+        self._logo: bool | None = None
+        self._header_text: tuple[Any, ...] | None = None
+
+    def _header_layout(self, room: float) -> tuple[Any, ...]:
+        """The header's texts, fitted once per report (issue 22: every page of a long report has the
+        same header, and Babel's date formatting and the fitting loops cost as much as a sheet's cells)."""
+        if self._header_text is None or self._header_text[0] != room:
+            h = self.header
+            width = self.pagesize[0]
+            bits = []
+            if h.round is not None:
+                bits.append(_("Round {n}").format(n=h.round))
+            if h.date is not None:
+                bits.append(fmt_date(h.date, h.language))
+            self._header_text = (
+                room,
+                fit_lines(h.club_name, SANS_BOLD, room, (12, 9), max_lines=3),
+                fit_lines(h.event_name, SANS, room, (9.5, 7), max_lines=1),
+                fit_lines(self.title, SANS_BOLD, width / 2 - MARGIN, (11, 7), max_lines=1),
+                " · ".join(bits),
+            )
+        return self._header_text
 
     def draw_header(self, canvas: Canvas, doc: Any) -> None:
         h = self.header
@@ -252,7 +284,9 @@ class _Report:
         canvas.saveState()
         x = MARGIN
         logo = h.logo_path
-        if logo and Path(logo).is_file():
+        if self._logo is None:
+            self._logo = bool(logo and Path(logo).is_file())
+        if logo and self._logo:
             try:
                 canvas.drawImage(
                     logo,
@@ -268,7 +302,7 @@ class _Report:
                 pass
         room = width / 2 - x
         # the whole club name, always: set smaller, then over two or three lines, never cut
-        size, lines = fit_lines(h.club_name, SANS_BOLD, room, (12, 9), max_lines=3)
+        _room, (size, lines), (ev_size, ev_lines), (t_size, t_lines), date_line = self._header_layout(room)
         canvas.setFillColor(ACCENT)
         canvas.setFont(SANS_BOLD, size)
         y = top - 5 * mm if len(lines) == 1 else top - 1.2 * mm - size * 0.25
@@ -276,20 +310,13 @@ class _Report:
             canvas.drawString(x, y, line)
             y -= size * 1.12
         canvas.setFillColor(INK)
-        ev_size, ev_lines = fit_lines(h.event_name, SANS, room, (9.5, 7), max_lines=1)
         canvas.setFont(SANS, ev_size)
         canvas.drawString(x, min(top - 10 * mm, y - 1.5), ev_lines[0] if ev_lines else "")
         right = width - MARGIN
-        t_size, t_lines = fit_lines(self.title, SANS_BOLD, width / 2 - MARGIN, (11, 7), max_lines=1)
         canvas.setFont(SANS_BOLD, t_size)
         canvas.drawRightString(right, top - 5 * mm, t_lines[0] if t_lines else "")
         canvas.setFont(SANS, 9)
-        bits = []
-        if h.round is not None:
-            bits.append(_("Round {n}").format(n=h.round))
-        if h.date is not None:
-            bits.append(fmt_date(h.date, h.language))
-        canvas.drawRightString(right, top - 10 * mm, " · ".join(bits))
+        canvas.drawRightString(right, top - 10 * mm, date_line)
         canvas.setStrokeColor(ACCENT)
         canvas.setLineWidth(1.2)
         canvas.line(MARGIN, top - HEADER_H + 3 * mm, right, top - HEADER_H + 3 * mm)
@@ -303,10 +330,11 @@ class _Report:
         canvas.line(MARGIN, MARGIN + 5 * mm, width - MARGIN, MARGIN + 5 * mm)
         canvas.setFont(SANS, 7.5)
         canvas.setFillColor(INK)
-        printed = _("Printed on {when} with ClubDesk").format(
-            when=fmt_datetime(self.printed, self.header.language)
-        )
-        canvas.drawString(MARGIN, MARGIN + 1.5 * mm, printed)
+        if self._printed_line is None:  # formatted once per report (Babel), not once per page
+            self._printed_line = _("Printed on {when} with ClubDesk").format(
+                when=fmt_datetime(self.printed, self.header.language)
+            )
+        canvas.drawString(MARGIN, MARGIN + 1.5 * mm, self._printed_line)
         canvas.drawRightString(
             width - MARGIN, MARGIN + 1.5 * mm, _("Page {page} of {total}").format(page=page, total=total)
         )

@@ -3,9 +3,11 @@ and the payloads of CONTRACTS.md §4."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 from reportlab.graphics.barcode import qrencoder
+from reportlab.lib.rl_accel import fp_str
 from reportlab.platypus import Flowable
 
 
@@ -30,30 +32,51 @@ class QrFlowable(Flowable):  # type: ignore[misc]
 
     def __init__(self, payload: str, size: float) -> None:
         super().__init__()
-        self.modules: list[list[bool]] = _modules(payload)
+        self.payload = payload
         self.width = self.height = size
+
+    @property
+    def modules(self) -> list[list[bool]]:
+        return [list(row) for row in _matrix(self.payload)]
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803 - ReportLab API
         return self.width, self.height
 
     def draw(self) -> None:
-        count = len(self.modules)
-        box = self.width / (count + 2 * self.BORDER)
+        path = self.canv.beginPath()
+        rects = _rects(self.payload, self.width, self.BORDER)
+        if rects:  # a path opens with "n", as PDFPathObject's first operator writes it
+            path._code.extend(["n", *rects])
         canvas = self.canv
-        path = canvas.beginPath()
-        for r, row in enumerate(self.modules):
-            c = 0
-            for dark, run in itertools.groupby(row):
-                n = len(list(run))
-                if dark:
-                    x = (c + self.BORDER) * box
-                    y = self.height - (r + self.BORDER + 1) * box
-                    path.rect(x, y, n * box, box)
-                c += n
         canvas.saveState()
         canvas.setFillColorRGB(0, 0, 0)
         canvas.drawPath(path, stroke=0, fill=1)
         canvas.restoreState()
+
+
+@functools.lru_cache(maxsize=1024)
+def _matrix(payload: str) -> tuple[tuple[bool, ...], ...]:
+    """A payload's modules, encoded once per process (issue 22: a round's sheets are printed blank, then
+    filled, and again after a correction, each time with the same table codes)."""
+    return tuple(tuple(row) for row in _modules(payload))
+
+
+@functools.lru_cache(maxsize=1024)
+def _rects(payload: str, size: float, border: int) -> tuple[str, ...]:
+    """The code's dark runs as "x y w h re" path operators (as PDFPathObject.rect writes them), for a
+    code of ``size`` points with a quiet zone of ``border`` modules."""
+    modules = _matrix(payload)
+    box = size / (len(modules) + 2 * border)
+    rects = []
+    for r, row in enumerate(modules):
+        y = size - (r + border + 1) * box
+        c = 0
+        for dark, run in itertools.groupby(row):
+            n = sum(1 for _ in run)
+            if dark:
+                rects.append(f"{fp_str((c + border) * box, y, n * box, box)} re")
+            c += n
+    return tuple(rects)
 
 
 def _modules(payload: str) -> list[list[bool]]:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, PageBreak, Spacer, Table, TableStyle
 
 from clubdesk.games import load_ruleset, replay
 from clubdesk.i18n import _
@@ -30,6 +30,7 @@ from clubdesk.reports.data import (
 )
 from clubdesk.reports.fonts import COND, COND_BOLD
 from clubdesk.reports.frame import CELL_PAD, HEAD_BG, INK, Styles, content_width, esc, grid, heads, render
+from clubdesk.reports.memo import MemoTable, Para
 from clubdesk.reports.qr import qr_drawing, table_payload
 
 QR_SIZE = 27 * mm
@@ -75,8 +76,10 @@ def _top(
     iw = width - QR_SIZE - 8 * mm
     info = [[_("Table"), str(sheet.table), _("Round"), str(sheet.round)], *info]
     # long pair, team and player names wrap inside their cells instead of crossing the border
-    info = [[Paragraph(esc(c), _INFO) if isinstance(c, str) else c for c in row] for row in info]
-    info_table = grid(info, [iw * c for c in info_columns], header_rows=0, zebra=False, font_size=9)
+    info = [[Para(esc(c), _INFO) if isinstance(c, str) else c for c in row] for row in info]
+    info_table = grid(
+        info, [iw * c for c in info_columns], header_rows=0, zebra=False, font_size=9, cls=MemoTable
+    )
     # the payload under the code, set small enough to stay inside the code's column
     from reportlab.lib.enums import TA_RIGHT
     from reportlab.lib.styles import ParagraphStyle
@@ -88,8 +91,8 @@ def _top(
     caption = ParagraphStyle(
         "qrcaption", parent=st.small, fontSize=size, leading=size + 1.5, alignment=TA_RIGHT
     )
-    qr_cell = [qr_drawing(payload, QR_SIZE), Paragraph(esc(payload), caption)]
-    outer = Table([[info_table, qr_cell]], colWidths=[width - QR_SIZE - 8 * mm, QR_SIZE + 8 * mm])
+    qr_cell = [qr_drawing(payload, QR_SIZE), Para(esc(payload), caption)]
+    outer = MemoTable([[info_table, qr_cell]], colWidths=[width - QR_SIZE - 8 * mm, QR_SIZE + 8 * mm])
     outer.setStyle(
         TableStyle(
             [
@@ -101,12 +104,12 @@ def _top(
             ]
         )
     )
-    return [Paragraph(esc(title), st.title), outer, Spacer(1, 3 * mm)]
+    return [Para(esc(title), st.title), outer, Spacer(1, 3 * mm)]
 
 
 def _signatures(labels: Sequence[str], st: Styles, width: float) -> Table:
-    cells = [[Paragraph(esc(label), st.small) for label in labels]]
-    table = Table(
+    cells = [[Para(esc(label), st.small) for label in labels]]
+    table = MemoTable(
         [[""] * len(labels), *cells],
         colWidths=[width / len(labels)] * len(labels),
         rowHeights=[13 * mm, None],
@@ -126,7 +129,7 @@ def _signatures(labels: Sequence[str], st: Styles, width: float) -> Table:
 
 def _intro(text: str, st: Styles) -> list[Flowable]:
     """The note on how to fill the sheet, under the information block."""
-    return [Paragraph(esc(text), st.note), Spacer(1, 2 * mm)]
+    return [Para(esc(text), st.note), Spacer(1, 2 * mm)]
 
 
 def _blank_table(
@@ -153,7 +156,7 @@ def _score_table(
             [
                 heads([c], [widths[k]], size=8.5)[0]  # a label shrinks rather than break a word
                 if k in (0, 5) and c
-                else Paragraph(esc(c), _SCORE)
+                else Para(esc(c), _SCORE)
                 if k in (1, 3, 6) and c
                 else c
                 for k, c in enumerate(r)
@@ -162,7 +165,7 @@ def _score_table(
     if style.pop("row_height", None) is not None:
         # room to write by hand, yet a long name that wraps still stays inside its row
         style["extra"] = [("TOPPADDING", (0, 0), (-1, -1), 6), ("BOTTOMPADDING", (0, 0), (-1, -1), 6)]
-    return grid(cells, widths, header_rows=0, zebra=False, **style)
+    return grid(cells, widths, header_rows=0, zebra=False, cls=MemoTable, **style)
 
 
 def _score_row(label: str, sides: tuple[str, str], score: Sequence[str], winner: str) -> list[str]:
@@ -189,13 +192,13 @@ def _seat_no(seat: object) -> str:
     return "" if seat is None else str(int(str(seat)) + 1)
 
 
-def _recorded_note(rec: RecordedScore, st: Styles) -> Paragraph:
+def _recorded_note(rec: RecordedScore, st: Styles) -> Para:
     """Says why a sheet with a result has no hands: the score was recorded on its own (or awarded)."""
     if rec.forfeit:
         text = _("Result awarded by forfeit: the match was not played.")
     else:
         text = _("Result recorded as a final score only: no hands or games were entered.")
-    return Paragraph(esc(text), st.note)
+    return Para(esc(text), st.note)
 
 
 def _blank_rows(sheet: GapleSheetData | DominoSheetData) -> int:
@@ -298,18 +301,19 @@ def _gaple(sheet: GapleSheetData, st: Styles, width: float) -> list[Flowable]:
             won = _recorded_rows(_("Games won"), rec, (pair_a, pair_b))
         story.append(_score_table(won, width, row_height=8 * mm))
     else:
-        result = replay(rs, entries)
+        result, tiles = _gaple_replay(rs, entries)
+        outcomes = _gaple_outcomes()
         starts = _game_starts(result)
         n = 0
         for g, game in enumerate(result["games"]):
-            opening = _opening_tile(rs, entries, starts[g])
+            opening = tiles[starts[g]] if tiles is not None else _opening_tile(rs, entries, starts[g])
             label = _("Game {n}").format(n=g + 1)
             if opening:
                 label += " · " + _("opening tile {tile}").format(tile=opening)
             _separator(len(rows), label, rows, extra)
             for hand in game["hands"]:
                 entry = entries[n]
-                rows.append(_gaple_row(n, g, entry, hand))
+                rows.append(_gaple_row(n, g, entry, hand, outcomes))
                 n += 1
             if game["winner"] is not None:
                 text = _game_won(g, pair_a if game["winner"] == 0 else pair_b, game["totals"])
@@ -339,6 +343,31 @@ def _game_starts(result: Mapping[str, Any]) -> list[int]:
     return starts
 
 
+def _gaple_replay(
+    rs: Any, entries: list[Mapping[str, object]]
+) -> tuple[dict[str, Any], list[str | None] | None]:
+    """The engine's result of a gaple sheet and, for each k, the tile the engine names to open the hand
+    after the first k entries (rules G6, G10), in one pass over the entries (issue 22: replaying every
+    game's prefix again made each sheet score its hands twice). ``None`` for the tiles: no opening tiles
+    in this ruleset (or not a gaple engine), the sheet then asks :func:`_opening_tile`."""
+    if rs.family != "gaple" or not rs.params.opening_tiles:
+        return replay(rs, entries), None
+    from clubdesk.games.gaple import Entry, GapleMatch, state_to_dict
+
+    match = GapleMatch(rs.params)
+    tiles: list[str | None] = []
+    for raw in entries:  # as score_match applies them
+        nxt = match.state().next
+        tiles.append(None if nxt is None or not nxt.opening_tile else str(nxt.opening_tile))
+        if isinstance(raw, Entry):
+            match.apply(raw)
+        else:
+            match.apply_raw(raw)
+    state = match.state()
+    tiles.append(None if state.next is None or not state.next.opening_tile else str(state.next.opening_tile))
+    return state_to_dict(state), tiles
+
+
 def _opening_tile(rs: Any, entries: list[Mapping[str, object]], start: int) -> str | None:
     """Rules G6, G10: the tile that opens the game starting at entry ``start`` (as the engine says)."""
     if not rs.params.opening_tiles:
@@ -348,15 +377,27 @@ def _opening_tile(rs: Any, entries: list[Mapping[str, object]], start: int) -> s
     return str(tile) if tile else None
 
 
-def _gaple_row(n: int, g: int, entry: Mapping[str, object], hand: Mapping[str, Any]) -> list[Any]:
-    kind = str(entry.get("type"))
-    labels = {
+def _gaple_outcomes() -> dict[str, str]:
+    """The outcome column's words, by entry type (looked up once per sheet)."""
+    return {
         "out": _("out"),
         "block": _("block"),
         "redeal": _("redeal"),
         "six_doubles": _("six doubles"),
         "penalty": _("penalty"),
     }
+
+
+def _gaple_row(
+    n: int,
+    g: int,
+    entry: Mapping[str, object],
+    hand: Mapping[str, Any],
+    labels: Mapping[str, str] | None = None,
+) -> list[Any]:
+    kind = str(entry.get("type"))
+    if labels is None:
+        labels = _gaple_outcomes()
     pips = entry.get("pips") or ["", "", "", ""]
     dead = entry.get("dead") or {}
     assert isinstance(dead, Mapping)
@@ -392,7 +433,7 @@ def _gaple_row(n: int, g: int, entry: Mapping[str, object], hand: Mapping[str, A
         str(pts[1]),
         str(hand["totals"][0]),
         str(hand["totals"][1]),
-        Paragraph(esc("; ".join(notes)), _NOTE) if notes else "",
+        Para(esc("; ".join(notes)), _NOTE) if notes else "",
     ]
 
 
@@ -538,7 +579,7 @@ def _domino(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
         [approved, sheet.approvals[0], approved, sheet.approvals[1]],
         [_("Signature"), "", _("Signature"), ""],
     ]
-    sig = [[Paragraph(esc(c), _INFO) if c else "" for c in row] for row in sig]
+    sig = [[Para(esc(c), _INFO) if c else "" for c in row] for row in sig]
     story.append(
         grid(
             sig,
@@ -550,7 +591,7 @@ def _domino(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
     )
     if sheet.referee_scored:
         story.append(
-            Paragraph(
+            Para(
                 esc(
                     _(
                         "Scored and counted by the referee {name}, with the approval of both pairs (E6)."
@@ -573,20 +614,20 @@ def _substitution_block(sheet: DominoSheetData, st: Styles, width: float) -> lis
     for sub in sheet.substitutions:
         rows.append(
             [
-                Paragraph(esc(sub.side), _INFO),
-                Paragraph(esc(sub.player_out), _INFO),
-                Paragraph(esc(sub.player_in), _INFO),
+                Para(esc(sub.side), _INFO),
+                Para(esc(sub.player_out), _INFO),
+                Para(esc(sub.player_in), _INFO),
                 str(sub.game),
                 _num(sub.from_hand),
-                Paragraph(esc(sub.reason), _NOTE),
+                Para(esc(sub.reason), _NOTE),
             ]
         )
     if not sheet.substitutions:
         if sheet.entries or sheet.recorded is not None:
-            rows.append([Paragraph(esc(_("none")), _NOTE), "", "", "", "", ""])
+            rows.append([Para(esc(_("none")), _NOTE), "", "", "", "", ""])
         else:
             rows.extend([[""] * 6, [""] * 6])  # to fill in by hand
-    title = Paragraph("<b>" + esc(_("Substitutions (E7.2, E20)")) + "</b>", _NOTE)
+    title = Para("<b>" + esc(_("Substitutions (E7.2, E20)")) + "</b>", _NOTE)
     return [title, Spacer(1, 1 * mm), grid(rows, widths, font_size=8, center=(3, 4), row_height=None)]
 
 
@@ -631,7 +672,7 @@ def _domino_row(
         str(hand["totals"][0]),
         str(hand["totals"][1]),
         initials[n] if n < len(initials) else "",
-        Paragraph(esc(str(hand.get("explanation", ""))), _NOTE),
+        Para(esc(str(hand.get("explanation", ""))), _NOTE),
     ]
 
 
@@ -673,7 +714,7 @@ def _heads(labels: Sequence[Any], widths: Sequence[float]) -> list[Any]:
 
 @lru_cache(maxsize=32)
 def _same_heads(labels: tuple[str, ...], widths: tuple[float, ...]) -> tuple[Any, ...]:
-    return tuple(heads(labels, widths, size=HEAD_SIZE, center=True))
+    return tuple(heads(labels, widths, size=HEAD_SIZE, center=True, cls=Para))
 
 
 _NOTE_B = _bold_note_style()
@@ -790,7 +831,7 @@ def _tavla(sheet: TavlaSheetData, st: Styles, width: float) -> list[Flowable]:
                     str(game["score"][0]),
                     str(game["score"][1]),
                     _("Crawford") if game.get("crawford") else "",
-                    Paragraph(esc(note), _NOTE),
+                    Para(esc(note), _NOTE),
                 ]
             )
             if game.get("crawford"):
