@@ -27,6 +27,7 @@ from clubdesk.services.base import Actor, ServiceError
 from clubdesk.services.result_tables import (
     TableResult,
     _apply_outcome,
+    _result,
     changed_elsewhere,
     match_snapshot,
     reset_confirmation,
@@ -181,13 +182,4 @@ def add_in_play(
             update(Round).where(Round.id == rnd_id).values(status="in_play"),
             execution_options={"synchronize_session": False},
         )
-    count = sum(len(v) for v in games.values())
-    return TableResult(
-        m.table_no,
-        (m.score_a, m.score_b),
-        None if m.points_a is None or m.points_b is None else (m.points_a, m.points_b),
-        m.status,
-        m.finished,
-        m.winner,
-        count,
-    )
+    return _result(s, m, sum(len(v) for v in games.values()))  # type: ignore[arg-type]

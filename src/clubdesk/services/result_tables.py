@@ -53,8 +53,11 @@ def match_snapshot(m: Match) -> dict[str, Any]:
     }
 
 
-def _result(s: Session, m: Match) -> TableResult:
-    count = s.scalar(select(func.count()).select_from(ResultEntry).where(ResultEntry.match_id == m.id)) or 0
+def _result(s: Session, m: Match, count: int | None = None) -> TableResult:
+    """The table's result as the services return it; ``count``: its entries, when the caller knows them."""
+    if count is None:
+        q = select(func.count()).select_from(ResultEntry).where(ResultEntry.match_id == m.id)
+        count = s.scalar(q) or 0
     return TableResult(
         m.table_no,
         (m.score_a, m.score_b),
