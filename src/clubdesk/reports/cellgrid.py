@@ -243,12 +243,7 @@ class CellGrid(Flowable):  # type: ignore[misc]
         """One text: into the row's text object ``ops`` (``setTextOrigin``/``textOut``), or (``ops`` None)
         as a text object of its own onto the page's ``code`` (``drawString``)."""
         y = top - h + (PAD_BOTTOM + h - PAD_TOP + size * 1.2) / 2 - size  # the Table's MIDDLE
-        if al == "RIGHT":
-            x = x + w - PAD_SIDE - _width(text, font, size)
-        elif al == "CENTER":
-            x = x + (w - _width(text, font, size)) / 2
-        else:
-            x = x + PAD_SIDE
+        x = _left(text, x, w, al, font, size)
         if ops is None:
             enc.reset()
             code.append(f"BT 1 0 0 1 {fp_str(x, y)} Tm {enc.text(text, font, size)} T* ET")
@@ -266,16 +261,19 @@ def _x(text: str, x: float, w: float, al: str, font: str, size: float) -> str:
     key = (text, x, w, al, font, size)
     got = _XS.get(key)
     if got is None:
-        if al == "RIGHT":
-            left = x + w - PAD_SIDE - _width(text, font, size)
-        elif al == "CENTER":
-            left = x + (w - _width(text, font, size)) / 2
-        else:
-            left = x + PAD_SIDE
         if len(_XS) > 65536:
             _XS.clear()
-        got = _XS[key] = fp_str(left)
+        got = _XS[key] = fp_str(_left(text, x, w, al, font, size))
     return got
+
+
+def _left(text: str, x: float, w: float, al: str, font: str, size: float) -> float:
+    """A text's left edge in a cell at ``x`` of width ``w``, aligned as the Table aligns it."""
+    if al == "RIGHT":
+        return x + w - PAD_SIDE - _width(text, font, size)
+    if al == "CENTER":
+        return x + (w - _width(text, font, size)) / 2
+    return x + PAD_SIDE
 
 
 class _Encoder:
