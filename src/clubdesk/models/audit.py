@@ -2,26 +2,48 @@
 only the fields that changed (issue 22, 0016_audit_diff: older rows hold whole snapshots).
 
 Each row carries a SHA-256 hash chained to the previous row's (migration 0008_safety), so an edit or a
-deletion made outside ClubDesk breaks the chain at that row (:mod:`clubdesk.services.audit_chain`)."""
+deletion made outside ClubDesk breaks the chain at that row (:mod:`clubdesk.services.audit_chain`).
+From 0017_audit_compact (issue 22) a new row stores the hash as 32 raw bytes and leaves ``prev_hash``
+empty (it is the previous row's hash); older rows keep both as 64-digit hex text."""
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import DateTime, Index, Integer, String, Text
+from sqlalchemy import DateTime, Dialect, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.types import TypeDecorator
 
 from clubdesk.models.base import Base, utcnow
 
 
+class HashBytes(TypeDecorator[str]):
+    """A row hash: hex text in Python; in SQLite stored as its 32 raw bytes (0017_audit_compact), read
+    back from bytes or from the hex text of rows written before. The column stays declared VARCHAR(64):
+    SQLite keeps a BLOB as it is in a text column, and the rows before 0017 are not rewritten."""
+
+    impl = String(64)
+    cache_ok = True
+
+    def process_bind_param(self, value: Any, dialect: Dialect) -> Any:
+        # PostgreSQL (the server, issue 25) keeps the hex text its VARCHAR column is declared for
+        if dialect.name == "sqlite" and isinstance(value, str) and len(value) == 64:
+            return bytes.fromhex(value)
+        return value
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> str | None:
+        if isinstance(value, (bytes, bytearray, memoryview)):
+            return bytes(value).hex()
+        return None if value is None else str(value)
+
+
 class AuditEntry(Base):
     __tablename__ = "audit_log"
-    # issue 22 (0011_speed): the audit view pages newest first, for the club or one event; the single-
-    # column indexes of 0001 went in 0016_audit_diff (prefixes of these, or never searched alone)
-    __table_args__ = (
-        Index("ix_audit_log_at_id", "at", "id"),
-        Index("ix_audit_log_event_at", "event_id", "at", "id"),
-    )
+    # issue 22: the audit view pages newest first, for the club (the rowid) or one event (this index);
+    # ids grow with time, so id order is time order (0017_audit_compact replaced 0011's (at, id) and
+    # (event_id, at, id), a third of the log's size at a million hands)
+    __table_args__ = (Index("ix_audit_log_event_id_id", "event_id", "id"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
@@ -37,4 +59,4 @@ class AuditEntry(Base):
     after: Mapped[str | None] = mapped_column(Text, nullable=True)
     reason: Mapped[str | None] = mapped_column(Text, nullable=True)
     prev_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    row_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    row_hash: Mapped[str | None] = mapped_column(HashBytes(), nullable=True)
