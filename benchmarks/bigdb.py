@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sqlalchemy import insert, text  # noqa: E402
 
 from clubdesk.db import Database  # noqa: E402
+from clubdesk.models.audit import stored_at  # noqa: E402
 from clubdesk.models.event import Entrant, EntrantMember  # noqa: E402
 from clubdesk.models.round import EventNight, Round  # noqa: E402
 from clubdesk.services import audit_chain  # noqa: E402
@@ -196,7 +197,7 @@ def build(path: Path, entries: int = 1_000_000, seed: int = 22) -> dict[str, Any
                     row = {
                         **a,
                         "id": next_audit,
-                        "at": at.strftime(audit_chain.AT_FORMAT),
+                        "at": stored_at(at),  # as the services store it (0017_audit_compact)
                         "entity_id": str(mid),
                         "event_id": e,
                         "round_no": r,

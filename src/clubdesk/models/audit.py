@@ -4,11 +4,12 @@ only the fields that changed (issue 22, 0016_audit_diff: older rows hold whole s
 Each row carries a SHA-256 hash chained to the previous row's (migration 0008_safety), so an edit or a
 deletion made outside ClubDesk breaks the chain at that row (:mod:`clubdesk.services.audit_chain`).
 From 0017_audit_compact (issue 22) a new row stores the hash as 32 raw bytes and leaves ``prev_hash``
-empty (it is the previous row's hash); older rows keep both as 64-digit hex text."""
+empty (it is the previous row's hash), and its time as integer milliseconds; older rows keep both hashes
+as 64-digit hex text and their time as text."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import DateTime, Dialect, Index, Integer, String, Text
@@ -16,6 +17,54 @@ from sqlalchemy.orm import Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
 
 from clubdesk.models.base import Base, utcnow
+
+EPOCH = datetime(1970, 1, 1)
+_MS = timedelta(milliseconds=1)
+
+
+def stored_at(at: datetime) -> int:
+    """An audit row's time as SQLite stores it from 0017_audit_compact: whole milliseconds since 1970
+    (UTC), 6 bytes instead of the 26 characters of SQLAlchemy's text; rows written earlier keep their
+    text and are read back the same."""
+    return (at - EPOCH) // _MS
+
+
+def at_of(stored: int) -> datetime:
+    return EPOCH + stored * _MS
+
+
+def to_the_ms(at: datetime) -> datetime:
+    """The time a new audit row stores (and hashes): to the millisecond."""
+    return at.replace(microsecond=at.microsecond // 1000 * 1000)
+
+
+class AuditTime(TypeDecorator[datetime]):
+    """A DateTime column that SQLite stores as integer milliseconds (new rows) or text (rows before
+    0017); PostgreSQL keeps its timestamp. Ids, not times, order the audit log."""
+
+    impl = DateTime
+    cache_ok = True
+
+    def bind_processor(self, dialect: Dialect) -> Any:
+        if dialect.name != "sqlite":
+            return super().bind_processor(dialect)
+
+        def process(value: Any) -> Any:
+            return stored_at(value) if isinstance(value, datetime) else value
+
+        return process
+
+    def result_processor(self, dialect: Dialect, coltype: Any) -> Any:
+        if dialect.name != "sqlite":
+            return super().result_processor(dialect, coltype)
+        text = self.impl_instance.dialect_impl(dialect).result_processor(dialect, coltype)
+
+        def process(value: Any) -> Any:
+            if isinstance(value, int):
+                return at_of(value)
+            return text(value) if text is not None and value is not None else value
+
+        return process
 
 
 class HashBytes(TypeDecorator[str]):
@@ -46,7 +95,7 @@ class AuditEntry(Base):
     __table_args__ = (Index("ix_audit_log_event_id_id", "event_id", "id"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    at: Mapped[datetime] = mapped_column(AuditTime, default=utcnow)
     actor_name: Mapped[str] = mapped_column(String(80))
     actor_role: Mapped[str] = mapped_column(String(20))
     action: Mapped[str] = mapped_column(String(80))

@@ -9,10 +9,11 @@ cut off the end are seen against a backup.
 From ``0017_audit_compact`` (issue 22) a new row stores its hash as 32 raw bytes and no ``prev_hash`` (it
 is the previous row's hash: the chain is recomputed in id order, so a deletion still breaks the next row,
 and a gap in the ids names it). Older rows keep their 64-hex-digit text and their ``prev_hash`` and are
-checked as before. Every reader shows a hash as hex text (:func:`hash_text`). An add-entry row no longer
-copies the hand: it names the entry row and an 8-byte digest of it (:func:`hand_ref`), which the walk
-checks while the entry exists; an entry that is gone must have been taken away by a later row of the same
-match that recorded what it removed (undo, sheet, correction, final score).
+checked as before. Every reader shows a hash as hex text (:func:`hash_text`). A new row's time is
+stored as integer milliseconds and hashed in the same text form as before (:func:`at_text`). An add-entry
+row no longer copies the hand: it names the entry row and an 8-byte digest of it (:func:`hand_ref`),
+which the walk checks while the entry exists; an entry that is gone must have been taken away by a later
+row of the same match that recorded what it removed (undo, sheet, correction, final score).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from sqlalchemy.orm import Session
 
 from clubdesk.db import Database, lock_audit_chain
 from clubdesk.i18n import _, ngettext
+from clubdesk.models.audit import at_of
 
 GENESIS = "0" * 64
 AT_FORMAT = "%Y-%m-%d %H:%M:%S.%f"  # how SQLAlchemy stores a DateTime in SQLite
@@ -49,7 +51,11 @@ COLUMNS = (
 _HEAD_KEY = "clubdesk.audit_head"
 
 
-def at_text(at: datetime | str) -> str:
+def at_text(at: datetime | str | int) -> str:
+    """The time as the hash covers it: SQLAlchemy's text form (0017 stores milliseconds, see
+    ``models.audit.stored_at``: the same text comes back)."""
+    if isinstance(at, int):
+        at = at_of(at)
     return at if isinstance(at, str) else at.strftime(AT_FORMAT)
 
 
@@ -62,14 +68,18 @@ def hash_text(stored: object) -> str | None:
     return str(stored)
 
 
-def hand_digest(match_id: int, game_no: int, data: str) -> str:
-    """8 bytes (11 base64url characters) of SHA-256 over an entry row's match, game and stored JSON text
-    (not its seq: a penalty inserted at the breach moves the later hands on, rule E19 / discipline)."""
-    raw = json.dumps([int(match_id), int(game_no), data], ensure_ascii=False, separators=(",", ":"))
+def hand_digest(match_id: int, game_no: int, data: str | dict[str, Any]) -> str:
+    """8 bytes (11 base64url characters) of SHA-256 over an entry row's match, game and hand (its JSON in
+    canonical form, so the hand an undo or correction row recorded gives the same digest); not its seq: a
+    penalty inserted at the breach moves the later hands on (discipline)."""
+    hand = json.loads(data) if isinstance(data, str) else data
+    raw = json.dumps(
+        [int(match_id), int(game_no), hand], ensure_ascii=False, sort_keys=True, separators=(",", ":")
+    )
     return base64.urlsafe_b64encode(hashlib.sha256(raw.encode("utf-8")).digest()[:8]).decode().rstrip("=")
 
 
-def hand_ref(entry_id: int, match_id: int, game_no: int, data: str) -> list[Any]:
+def hand_ref(entry_id: int, match_id: int, game_no: int, data: str | dict[str, Any]) -> list[Any]:
     """What an add-entry audit row stores of its hand (issue 22): ``[entry id, digest]``; the entry row
     (result_entries: game, seq, data, entered_by, entered_at) holds the hand itself."""
     return [int(entry_id), hand_digest(match_id, game_no, data)]

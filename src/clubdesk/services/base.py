@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from clubdesk.i18n import N_, _
-from clubdesk.models.audit import AuditEntry
+from clubdesk.models.audit import AuditEntry, to_the_ms
 
 
 class Role(StrEnum):
@@ -109,7 +109,7 @@ def audit(
     from clubdesk.services import audit_chain
 
     values: dict[str, Any] = {
-        "at": utcnow(),
+        "at": to_the_ms(utcnow()),  # stored as whole milliseconds (0017_audit_compact), hashed as stored
         "actor_name": actor.name.strip(),
         "actor_role": str(actor.role),
         "action": action,
