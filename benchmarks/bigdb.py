@@ -208,7 +208,7 @@ def build(path: Path, entries: int = 1_000_000, seed: int = 22) -> dict[str, Any
                         x = new_entry[after["hand"][0]]
                         after["hand"] = audit_chain.hand_ref(x["id"], mid, x["game_no"], x["data"])
                         row["after"] = audit_json(after)
-                    digest = audit_chain.row_hash(prev, row)
+                    digest = audit_chain.link_of(prev, row)
                     row["prev_hash"], row["row_hash"] = None, bytes.fromhex(digest)  # as the services store
                     prev = digest
                     a_rows.append(row)

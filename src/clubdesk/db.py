@@ -771,7 +771,7 @@ def _integrity(path: Path) -> str:
 
 
 def _hash_hex(stored: object) -> str:
-    """An audit row hash as hex text: 32 raw bytes from 0017_audit_compact, hex text before (issue 22)."""
+    """An audit row hash as hex text: raw bytes from 0017_audit_compact (16), hex text before (issue 22)."""
     return bytes(stored).hex() if isinstance(stored, (bytes, bytearray, memoryview)) else str(stored)
 
 

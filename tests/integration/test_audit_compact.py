@@ -1,8 +1,9 @@
-"""Issue 22 (0017_audit_compact): at a million hands the audit log is no larger than the hands. A new row
-keeps its hash as 32 bytes and no prev_hash, its time as milliseconds, compact JSON; an add-entry row names
-its hand (entry id and an 8-byte digest) instead of copying it. The trail stays complete (whatever takes a
-hand away records it), tamper-evident (an edited or deleted hand or audit row is named by the verifier),
-and the audit view and CSV still show the hand. Rows written before the upgrade verify as they did."""
+"""Issue 22 (0017_audit_compact): at a million hands the audit log is no larger than the hands. A new
+row keeps a 16-byte link (of its SHA-256) and no prev_hash, its time as milliseconds, compact JSON; an
+add-entry row names its hand (entry id and an 8-byte digest) instead of copying it. The trail stays
+complete (whatever takes a hand away records it), tamper-evident (an edited or deleted hand or audit row
+is named by the verifier), and the audit view and CSV still show the hand. Rows written before the
+upgrade verify as they did."""
 
 from __future__ import annotations
 
@@ -84,7 +85,7 @@ def test_a_hand_row_names_its_hand_and_the_trail_tells_the_whole_story(tmp_path:
         db.close()
     assert report.ok, report.message()
 
-    # what is stored: the hand's id and digest, compact JSON, the hash as 32 bytes, no prev_hash, the time
+    # what is stored: the hand's id and digest, compact JSON, a 16-byte link, no prev_hash, the time
     # in milliseconds
     stored = _raw(
         path,
@@ -96,7 +97,7 @@ def test_a_hand_row_names_its_hand_and_the_trail_tells_the_whole_story(tmp_path:
         body = json.loads(after)
         assert "entry" not in body and ", " not in after and ": " not in after
         refs.append(body["hand"])
-        assert (prev, kind, size, at_kind) == (None, "blob", 32, "integer")
+        assert (prev, kind, size, at_kind) == (None, "blob", 16, "integer")
 
     # every hand is gone from result_entries, yet each one's content is in the rows that took it away,
     # and its digest proves it is the hand that add-entry row named
@@ -196,7 +197,7 @@ def test_the_chain_head_reads_the_same_hex_text_everywhere(tmp_path: Path, capsy
     finally:
         db.close()
     assert shown["ok"] and shown["head"] == info.audit_head == bytes(last).hex()
-    assert len(shown["head"]) == 64
+    assert len(shown["head"]) == 32  # the 16-byte link of the last row (0017_audit_compact)
 
 
 def test_an_old_database_upgrades_and_its_rows_verify_as_before(tmp_path: Path) -> None:

@@ -3,7 +3,8 @@ only the fields that changed (issue 22, 0016_audit_diff: older rows hold whole s
 
 Each row carries a SHA-256 hash chained to the previous row's (migration 0008_safety), so an edit or a
 deletion made outside ClubDesk breaks the chain at that row (:mod:`clubdesk.services.audit_chain`).
-From 0017_audit_compact (issue 22) a new row stores the hash as 32 raw bytes and leaves ``prev_hash``
+From 0017_audit_compact (issue 22) a new row stores its link (16 bytes of the hash) as raw bytes and
+leaves ``prev_hash``
 empty (it is the previous row's hash), and its time as integer milliseconds; older rows keep both hashes
 as 64-digit hex text and their time as text."""
 
@@ -68,16 +69,17 @@ class AuditTime(TypeDecorator[datetime]):
 
 
 class HashBytes(TypeDecorator[str]):
-    """A row hash: hex text in Python; in SQLite stored as its 32 raw bytes (0017_audit_compact), read
-    back from bytes or from the hex text of rows written before. The column stays declared VARCHAR(64):
-    SQLite keeps a BLOB as it is in a text column, and the rows before 0017 are not rewritten."""
+    """A row hash: hex text in Python; in SQLite stored as raw bytes (0017_audit_compact: the 16
+    bytes of a new row's link), read back from bytes or from the 64-digit hex text of rows written
+    before. The column stays declared VARCHAR(64): SQLite keeps a BLOB as it is in a text column, and the
+    rows before 0017 are not rewritten."""
 
     impl = String(64)
     cache_ok = True
 
     def process_bind_param(self, value: Any, dialect: Dialect) -> Any:
         # PostgreSQL (the server, issue 25) keeps the hex text its VARCHAR column is declared for
-        if dialect.name == "sqlite" and isinstance(value, str) and len(value) == 64:
+        if dialect.name == "sqlite" and isinstance(value, str) and len(value) in (32, 64):
             return bytes.fromhex(value)
         return value
 

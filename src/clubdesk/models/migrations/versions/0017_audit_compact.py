@@ -3,13 +3,14 @@
 Revision ID: 0017_audit_compact
 Revises: 0016_audit_diff
 
-From this revision on a new audit row stores its SHA-256 ``row_hash`` as 32 raw bytes and no
-``prev_hash`` (it is the previous row's hash: the chain is recomputed in id order, see
-``services.audit_chain``), its before/after as compact JSON, and an add-entry row names its hand
-(``"hand": [entry id, digest]``) instead of copying it. None of that needs a schema change: the hash
-column keeps its declared type (SQLite stores the bytes as they are) and rows written earlier keep their
-hex text, their prev_hash and their snapshots, so they verify exactly as before and the chain heads that
-backups recorded stay valid.
+From this revision on a new audit row stores as its ``row_hash`` the first 16 bytes of its SHA-256 (raw
+bytes; ``services.audit_chain.LINK_HEX``) and no ``prev_hash`` (it is the previous row's hash: the chain is
+recomputed in id order, see ``services.audit_chain``), its before/after as compact JSON, and an add-entry
+row names its hand (``"hand": [entry id, digest]``) instead of copying it. None of that needs a schema
+change: the hash column keeps its declared type (SQLite stores the bytes as they are) and rows written
+earlier keep their hex text, their prev_hash and their snapshots, so they verify exactly as before and the
+chain heads that backups recorded stay valid. A new row's time is stored as integer milliseconds
+(``models.audit.AuditTime``), hashed in the same text form as before.
 
 The indexes change: the audit view pages newest first by id (ids grow with time), for the club by the
 rowid itself and for one event by ``(event_id, id)``; 0011's ``(at, id)`` and ``(event_id, at, id)`` go.
