@@ -22,6 +22,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
+import time
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -31,7 +33,6 @@ from sqlalchemy.orm import Session
 
 from clubdesk.db import Database, lock_audit_chain
 from clubdesk.i18n import _, ngettext
-from clubdesk.models.audit import at_of
 
 GENESIS = "0" * 64
 # issue 22 (0017_audit_compact): a new row's link is the first 16 bytes of its SHA-256 (older rows: all
@@ -59,8 +60,10 @@ _HEAD_KEY = "clubdesk.audit_head"
 def at_text(at: datetime | str | int) -> str:
     """The time as the hash covers it: SQLAlchemy's text form (0017 stores milliseconds, see
     ``models.audit.stored_at``: the same text comes back)."""
-    if isinstance(at, int):
-        at = at_of(at)
+    if isinstance(at, int):  # (C-level gmtime: the verifier formats a million of these)
+        t = time.gmtime(at // 1000)
+        y, mo, d, h, mi, sec = t[:6]
+        return f"{y:04d}-{mo:02d}-{d:02d} {h:02d}:{mi:02d}:{sec:02d}.{at % 1000:03d}000"
     return at if isinstance(at, str) else at.strftime(AT_FORMAT)
 
 
@@ -73,14 +76,15 @@ def hash_text(stored: object) -> str | None:
     return str(stored)
 
 
+_CANONICAL = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
 def hand_digest(match_id: int, game_no: int, data: str | dict[str, Any]) -> str:
     """8 bytes (11 base64url characters) of SHA-256 over an entry row's match, game and hand (its JSON in
     canonical form, so the hand an undo or correction row recorded gives the same digest); not its seq: a
     penalty inserted at the breach moves the later hands on (discipline)."""
     hand = json.loads(data) if isinstance(data, str) else data
-    raw = json.dumps(
-        [int(match_id), int(game_no), hand], ensure_ascii=False, sort_keys=True, separators=(",", ":")
-    )
+    raw = _CANONICAL.encode([int(match_id), int(game_no), hand])
     return base64.urlsafe_b64encode(hashlib.sha256(raw.encode("utf-8")).digest()[:8]).decode().rstrip("=")
 
 
@@ -157,6 +161,7 @@ class ChainReport:
 
 
 _HAND_ACTIONS = ("add-entry", "override-entry")
+_HAND_RE = re.compile(r'"hand":\[(\d+),"([A-Za-z0-9_-]+)"\]')
 _BATCH = 2000
 
 
@@ -175,9 +180,9 @@ class _Hands:
         if values["entity"] != "match":
             return
         if values["action"] in _HAND_ACTIONS and values["after"] and '"hand"' in values["after"]:
-            ref = json.loads(values["after"]).get("hand")
-            if isinstance(ref, list) and len(ref) == 2:
-                self.pending.append((audit_id, int(ref[0]), str(ref[1]), str(values["entity_id"])))
+            ref = _HAND_RE.search(values["after"])  # (as audit_json writes it; cheaper than parsing)
+            if ref is not None:
+                self.pending.append((audit_id, int(ref[1]), ref[2], str(values["entity_id"])))
                 if len(self.pending) >= _BATCH:
                     self.check()
         before = values["before"] or ""
@@ -227,20 +232,18 @@ def verify_session(session: Session) -> ChainReport:
         n += 1
         values = dict(row)
         stored = hash_text(values["row_hash"])
-        at = at_text(row["at"] or "")
         if values["prev_hash"] is not None and values["prev_hash"] != prev:  # a row from before 0017
             reason = _("a row before it was deleted or changed")
-            return ChainReport(False, n, None, row["id"], at, reason)
+            return ChainReport(False, n, None, row["id"], at_text(row["at"] or ""), reason)
         if stored is None:
-            return ChainReport(
-                False, n, None, row["id"], at, _("the row has no link (inserted from outside)")
-            )
+            reason = _("the row has no link (inserted from outside)")
+            return ChainReport(False, n, None, row["id"], at_text(row["at"] or ""), reason)
         if len(stored) not in (64, LINK_HEX) or row_hash(prev, values)[: len(stored)] != stored:
             # rows from 0017 keep no prev_hash: a gap in the ids is a deleted row (SQLite hands out the
             # next id; a rolled back row leaves none)
             gap = values["prev_hash"] is None and last_id is not None and row["id"] != last_id + 1
             reason = _("a row before it was deleted or changed") if gap else _("its content was edited")
-            return ChainReport(False, n, None, row["id"], at, reason)
+            return ChainReport(False, n, None, row["id"], at_text(row["at"] or ""), reason)
         hands.see(int(row["id"]), values)
         prev = stored
         last_id = int(row["id"])
