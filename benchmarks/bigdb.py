@@ -4,7 +4,9 @@ One gaple night of 16 tables is played through the services (every hand with ``r
 sides confirming): that gives the rows the services write for a match (its match row, its entries, its
 audit rows of the new shape, issue 22). Those rows are then copied with ``executemany`` into many more
 events of the same shape (32 pairs, 7 rounds), with new ids, sides, times and the audit hash chain of
-issue 23 carried on row by row, until the entries reach the asked number.
+issue 23 carried on row by row (each add-entry row naming its copied hand, as ``results.add_entry``
+writes it: ``audit_chain.hand_ref``, ``base.audit_json``, the hash as bytes), until the entries reach
+the asked number.
 
     .venv/bin/python benchmarks/bigdb.py OUT.sqlite3 [--entries N]
 """
@@ -26,12 +28,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sqlalchemy import insert, text  # noqa: E402
 
 from clubdesk.db import Database  # noqa: E402
+from clubdesk.models.audit import stored_at  # noqa: E402
 from clubdesk.models.event import Entrant, EntrantMember  # noqa: E402
 from clubdesk.models.round import EventNight, Round  # noqa: E402
 from clubdesk.services import audit_chain  # noqa: E402
 from clubdesk.services import results as RS  # noqa: E402
 from clubdesk.services import rounds as R  # noqa: E402
-from clubdesk.services.base import Actor, Role  # noqa: E402
+from clubdesk.services.base import Actor, Role, audit_json  # noqa: E402
 
 PAIRS = 32
 ROUNDS = 7
@@ -177,16 +180,16 @@ def build(path: Path, entries: int = 1_000_000, seed: int = 22) -> dict[str, Any
                     else (side_a if src["winner"] == src["side_a"] else side_b),
                 )
                 start = at
+                new_entry: dict[int, dict[str, Any]] = {}  # template entry id -> its copy
                 for x in tpl["entries"]:
                     at += timedelta(seconds=25)
-                    e_rows.append(
-                        {
-                            **x,
-                            "id": next_entry,
-                            "match_id": mid,
-                            "entered_at": at.strftime(audit_chain.AT_FORMAT),
-                        }
-                    )
+                    new_entry[x["id"]] = {
+                        **x,
+                        "id": next_entry,
+                        "match_id": mid,
+                        "entered_at": at.strftime(audit_chain.AT_FORMAT),
+                    }
+                    e_rows.append(new_entry[x["id"]])
                     next_entry += 1
                 at = start
                 for a in tpl["audit"]:
@@ -194,14 +197,20 @@ def build(path: Path, entries: int = 1_000_000, seed: int = 22) -> dict[str, Any
                     row = {
                         **a,
                         "id": next_audit,
-                        "at": at.strftime(audit_chain.AT_FORMAT),
+                        "at": stored_at(at),  # as the services store it (0018_audit_compact)
                         "entity_id": str(mid),
                         "event_id": e,
                         "round_no": r,
                         "table_no": t + 1,
                     }
-                    row["prev_hash"] = prev
-                    prev = row["row_hash"] = audit_chain.row_hash(prev, row)
+                    after = json.loads(a["after"]) if a["after"] else None
+                    if isinstance(after, dict) and "hand" in after:  # an add-entry row names its copy's hand
+                        x = new_entry[after["hand"][0]]
+                        after["hand"] = audit_chain.hand_ref(x["id"], mid, x["game_no"], x["data"])
+                        row["after"] = audit_json(after)
+                    digest = audit_chain.link_of(prev, row)
+                    row["prev_hash"], row["row_hash"] = None, bytes.fromhex(digest)  # as the services store
+                    prev = digest
                     a_rows.append(row)
                     next_audit += 1
                 for k in ("confirmed_at", "changed_at"):

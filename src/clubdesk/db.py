@@ -785,6 +785,11 @@ def _integrity(path: Path) -> str:
     return "ok" if rows == ["ok"] else "; ".join(rows[:3])
 
 
+def _hash_hex(stored: object) -> str:
+    """An audit row hash as hex text: raw bytes from 0018_audit_compact (16), hex text before (issue 22)."""
+    return bytes(stored).hex() if isinstance(stored, (bytes, bytearray, memoryview)) else str(stored)
+
+
 def _audit_head(path: Path) -> str | None:
     con = _read_only(path)
     try:
@@ -792,7 +797,7 @@ def _audit_head(path: Path) -> str | None:
         if "row_hash" not in cols:
             return None
         row = con.execute("SELECT row_hash FROM audit_log ORDER BY id DESC LIMIT 1").fetchone()
-        return str(row[0]) if row and row[0] else None
+        return _hash_hex(row[0]) if row and row[0] else None
     finally:
         con.close()
 
@@ -911,7 +916,7 @@ def backup_server(
         bytes=target.stat().st_size,
         integrity=integrity,
         revision=db.revision(),
-        audit_head=str(head) if head else None,
+        audit_head=_hash_hex(head) if head else None,
         made=made,
     )
     rotate_backups(folder, db.name, now=made)  # the same keeping rule as the file's backups (issue 25)

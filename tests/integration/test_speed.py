@@ -4,6 +4,7 @@ the hot lookups use indexes (EXPLAIN QUERY PLAN). Times are measured in benchmar
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -127,9 +128,9 @@ def test_hot_lookups_use_indexes(tmp_path: Path) -> None:
         "rated matches": "SELECT id FROM matches WHERE status = 'confirmed' AND confirmed_at >= '2026-01-01'",
         "a table": "SELECT id FROM matches WHERE event_id = 1 AND round_no = 1 AND table_no = 2",
         "a sheet": "SELECT id FROM result_entries WHERE match_id = 3",
-        "audit page": "SELECT id FROM audit_log ORDER BY at DESC, id DESC LIMIT 200",
-        "audit page of an event": "SELECT id FROM audit_log WHERE event_id = 1 "
-        "ORDER BY at DESC, id DESC LIMIT 200",
+        "audit page of an event": "SELECT * FROM audit_log WHERE event_id = 1 ORDER BY id DESC LIMIT 200",
+        "next audit page of an event": "SELECT * FROM audit_log WHERE event_id = 1 AND id < 900 "
+        "ORDER BY id DESC LIMIT 200",
         "entrants of an event": "SELECT id FROM entrants WHERE event_id = 1",
         "players of a side": "SELECT member_id FROM entrant_members WHERE entrant_id = 4",
     }
@@ -138,6 +139,46 @@ def test_hot_lookups_use_indexes(tmp_path: Path) -> None:
             plan = " ".join(str(r[-1]) for r in conn.execute(text("EXPLAIN QUERY PLAN " + sql)))
             assert "USING" in plan and "INDEX" in plan, (what, plan)
             assert "TEMP B-TREE" not in plan, (what, plan)
+
+
+def test_club_audit_pages_walk_the_rowid_newest_first(tmp_path: Path) -> None:
+    """Issue 22 (0018_audit_compact): the club-wide audit page walks the table's own rowid order from the
+    newest row (ids grow with time): no sort, no index, and the work of a page does not grow with the log
+    (SQLite's virtual-machine steps counted for a page of 200 at 1,000 and at 20,000 rows)."""
+    from clubdesk.services.base import audit
+
+    db = open_db(tmp_path)
+    first = "SELECT * FROM audit_log ORDER BY id DESC LIMIT 200"
+    later = "SELECT * FROM audit_log WHERE id < 700 ORDER BY id DESC LIMIT 200"
+    with db.engine.connect() as conn:
+        assert [str(r[-1]) for r in conn.execute(text("EXPLAIN QUERY PLAN " + first))] == ["SCAN audit_log"]
+        plan = " ".join(str(r[-1]) for r in conn.execute(text("EXPLAIN QUERY PLAN " + later)))
+        assert "USING INTEGER PRIMARY KEY" in plan and "TEMP B-TREE" not in plan, plan
+
+    def steps(n: int) -> list[int]:
+        with db.session() as s:
+            have = s.execute(text("SELECT count(*) FROM audit_log")).scalar_one()
+            for k in range(have, n):
+                audit(s, DESK, "note", "member", k, after={"k": k})
+        con = sqlite3.connect(db.path)
+        try:
+            out = []
+            for sql in (first, later):
+                count = [0]
+
+                def tick(count: list[int] = count) -> int:
+                    count[0] += 1
+                    return 0
+
+                con.set_progress_handler(tick, 10)
+                assert len(con.execute(sql).fetchall()) == 200
+                out.append(count[0])
+            return out
+        finally:
+            con.close()
+
+    small, large = steps(1000), steps(20000)
+    assert all(b <= a * 1.2 + 5 for a, b in zip(small, large, strict=True)), (small, large)
 
 
 def test_audit_view_pages_newest_first_and_the_export_streams(tmp_path: Path) -> None:

@@ -1,25 +1,31 @@
 """The audit view (split out of ``services/discipline.py`` in issue 22): every change to results,
 pairings, penalties, money and members, filtered by event, round, table and person, newest first in SQL
 pages, exported as CSV as a stream. Of an update a row shows only the fields that changed, before and
-after (issue 22); older rows show the whole snapshots they were written with.
+after (issue 22); older rows show the whole snapshots they were written with. An add-entry row stores
+only a reference to its hand (0018_audit_compact); the view shows the hand from the entry row, as the
+rows before stored it (``"entry"``, ``"game"``, ``"seq"``).
 """
 
 from __future__ import annotations
 
 import csv
+import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import and_, or_, select
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from clubdesk import labels as L
 from clubdesk.db import Database
 from clubdesk.i18n import N_, _, current_language
 from clubdesk.models.audit import AuditEntry
-from clubdesk.services.base import Actor
+from clubdesk.models.result import ResultEntry
+from clubdesk.services.base import Actor, audit_json
 from clubdesk.timefmt import local_text
 
 
@@ -127,35 +133,73 @@ def iter_audit_rows(
         if table_no is not None:
             q = q.where(AuditEntry.table_no == table_no)
         if after is not None:  # keyset paging: the rows older than the last one shown
-            at, last_id = after
-            q = q.where(or_(AuditEntry.at < at, and_(AuditEntry.at == at, AuditEntry.id < last_id)))
-        q = q.order_by(AuditEntry.at.desc(), AuditEntry.id.desc())
+            q = q.where(AuditEntry.id < after[1])
+        # newest first: ids grow with time (0018_audit_compact: the rowid, or the (event_id, id) index)
+        q = q.order_by(AuditEntry.id.desc())
         if limit is not None and not needle:
             q = q.limit(limit)  # the page in SQL, not the whole log in memory
         n = 0
-        for r in s.scalars(q.execution_options(yield_per=2000)):
-            if needle and not any(
-                needle in fold(t) for t in (r.actor_name, r.before or "", r.after or "", r.entity_id or "")
-            ):
-                continue
-            yield AuditRow(
-                r.id,
-                r.at,
-                r.actor_name,
-                r.actor_role,
-                r.action,
-                r.entity,
-                r.entity_id,
-                r.event_id,
-                r.round_no,
-                r.table_no,
-                r.before if see_contacts else mask_contacts(r.before),
-                r.after if see_contacts else mask_contacts(r.after),
-                r.reason,
+        scan = iter(s.scalars(q.execution_options(yield_per=2000)))
+        while batch := list(islice(scan, 500)):
+            hands = _hands(s, batch)
+            for r in batch:
+                shown_after = _show_hand(r.after, hands[r.id]) if r.id in hands and r.after else r.after
+                if needle and not any(
+                    needle in fold(t)
+                    for t in (r.actor_name, r.before or "", shown_after or "", r.entity_id or "")
+                ):
+                    continue
+                yield AuditRow(
+                    r.id,
+                    r.at,
+                    r.actor_name,
+                    r.actor_role,
+                    r.action,
+                    r.entity,
+                    r.entity_id,
+                    r.event_id,
+                    r.round_no,
+                    r.table_no,
+                    r.before if see_contacts else mask_contacts(r.before),
+                    shown_after if see_contacts else mask_contacts(shown_after),
+                    r.reason,
+                )
+                n += 1
+                if limit is not None and n >= limit:
+                    return  # (the session holds read rows weakly: memory stays flat over a long export)
+
+
+def _hand_id(after: str | None) -> int | None:
+    """The entry row an add-entry row of 0017 names (``"hand": [entry id, digest]``), if any."""
+    if not after or '"hand"' not in after:
+        return None
+    ref = json.loads(after).get("hand")
+    return int(ref[0]) if isinstance(ref, list) and len(ref) == 2 else None
+
+
+def _hands(s: Session, batch: list[AuditEntry]) -> dict[int, tuple[int, int, str]]:
+    """audit id -> (game, seq, entry JSON) of the hands a batch of rows names, in one query."""
+    refs = {r.id: i for r in batch if r.entity == "match" and (i := _hand_id(r.after)) is not None}
+    if not refs:
+        return {}
+    rows = {
+        e.id: (e.game_no, e.seq, e.data)
+        for e in s.execute(
+            select(ResultEntry.id, ResultEntry.game_no, ResultEntry.seq, ResultEntry.data).where(
+                ResultEntry.id.in_(set(refs.values()))
             )
-            n += 1
-            if limit is not None and n >= limit:
-                return  # (the session holds read rows weakly: memory stays flat over a long export)
+        )
+    }
+    return {a: rows[i] for a, i in refs.items() if i in rows}
+
+
+def _show_hand(after: str, hand: tuple[int, int, str]) -> str:
+    """An add-entry row's after as the rows before 0017 stored it: the hand, its game and seq (a hand
+    taken back later is shown by the undo or correction row that removed it)."""
+    game, seq, data = hand
+    shown = json.loads(after)
+    shown.pop("hand", None)
+    return audit_json({**shown, "entry": json.loads(data), "game": game, "seq": seq}) or after
 
 
 def export_audit_csv(

@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from clubdesk.i18n import N_, _
-from clubdesk.models.audit import AuditEntry
+from clubdesk.models.audit import AuditEntry, to_the_ms
 
 
 class Role(StrEnum):
@@ -65,10 +65,12 @@ class ServiceError(Exception):
         self.params = params
 
 
-def _json(value: Any) -> str | None:
+def audit_json(value: Any) -> str | None:
+    """An audit row's before/after as stored: compact JSON, keys sorted (issue 22, 0018_audit_compact;
+    older rows hold ``", "``/``": "`` separators, read the same)."""
     if value is None:
         return None
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=str)
 
 
 def changed_fields(before: Any, after: Any) -> tuple[Any, Any]:
@@ -107,7 +109,7 @@ def audit(
     from clubdesk.services import audit_chain
 
     values: dict[str, Any] = {
-        "at": utcnow(),
+        "at": to_the_ms(utcnow()),  # stored as whole milliseconds (0018_audit_compact), hashed as stored
         "actor_name": actor.name.strip(),
         "actor_role": str(actor.role),
         "action": action,
@@ -119,9 +121,9 @@ def audit(
     }
     before, after = changed_fields(before, after)
     values |= {
-        "before": _json(before),
-        "after": _json(after),
+        "before": audit_json(before),
+        "after": audit_json(after),
         "reason": reason,
     }
-    prev_hash, row_hash = audit_chain.link(session, values)  # tamper-evident chain (issue 23)
-    session.add(AuditEntry(**values, prev_hash=prev_hash, row_hash=row_hash))
+    # tamper-evident chain (issue 23); from 0017 the row keeps its hash (as bytes) and no prev_hash
+    session.add(AuditEntry(**values, prev_hash=None, row_hash=audit_chain.link(session, values)))

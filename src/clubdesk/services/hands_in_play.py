@@ -23,6 +23,7 @@ from clubdesk.models.result import Match, ResultEntry
 from clubdesk.models.round import Round
 from clubdesk.services import formats as F
 from clubdesk.services import round_data as R
+from clubdesk.services.audit_chain import hand_ref
 from clubdesk.services.base import Actor, ServiceError
 from clubdesk.services.result_tables import (
     TableResult,
@@ -147,18 +148,11 @@ def add_in_play(
     m.kind, m.status = "played", "in_play"
     reset_confirmation(m)  # type: ignore[arg-type]
     seq = len(games[game_no])
-    s.execute(
-        insert(ResultEntry),
-        [
-            {
-                "match_id": m.id,
-                "game_no": game_no,
-                "seq": seq,
-                "data": json.dumps(entry),
-                "entered_by": actor.name,
-            }
-        ],
-    )
+    data = json.dumps(entry)
+    values = {"match_id": m.id, "game_no": game_no, "seq": seq, "data": data, "entered_by": actor.name}
+    key = conn.execute(insert(ResultEntry).values(values)).inserted_primary_key
+    assert key is not None  # an INSERT of one row
+    entry_id = int(key[0])
     R.audit_match(
         s,
         actor,
@@ -166,7 +160,8 @@ def add_in_play(
         ev,  # type: ignore[arg-type]
         m,  # type: ignore[arg-type]
         before=before,
-        after={**match_snapshot(m), "entry": entry, "game": game_no, "seq": seq},  # type: ignore[arg-type]
+        # the hand is the entry row; the audit row names it and its digest (as the full path)
+        after={**match_snapshot(m), "hand": hand_ref(entry_id, m.id, game_no, data)},  # type: ignore[arg-type]
     )
     done = s.execute(
         update(Match)

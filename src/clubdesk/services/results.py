@@ -11,7 +11,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from clubdesk.db import Database
@@ -23,6 +23,7 @@ from clubdesk.models.result import Match, ResultEntry, Substitution
 from clubdesk.models.round import Round
 from clubdesk.services import formats as F
 from clubdesk.services import round_data as R
+from clubdesk.services.audit_chain import hand_ref
 from clubdesk.services.base import Actor, ServiceError
 
 # issue 22: what follows a change is ``followups``; forfeits and the shared table pieces have their own
@@ -91,10 +92,16 @@ def add_entry(
         recompute_from_entries(s, ev, m, games)
         reset_confirmation(m)
         seq = len(games[game_no])
-        s.add(
-            ResultEntry(
-                match_id=m.id, game_no=game_no, seq=seq, data=json.dumps(entry), entered_by=actor.name
+        data = json.dumps(entry)
+        # the entry's id now, which its audit row names (issue 22); the match is still flushed once, later
+        entry_id = (
+            s.connection()
+            .execute(
+                insert(ResultEntry.__table__).values(
+                    match_id=m.id, game_no=game_no, seq=seq, data=data, entered_by=actor.name
+                )
             )
+            .inserted_primary_key[0]
         )
         _mark_in_play(rnd)
         R.audit_match(
@@ -104,7 +111,8 @@ def add_entry(
             ev,
             m,
             before=before,
-            after={**match_snapshot(m), "entry": entry, "game": game_no, "seq": seq},
+            # issue 22: the hand is the entry row; the audit row names it and its digest (audit_chain)
+            after={**match_snapshot(m), "hand": hand_ref(entry_id, m.id, game_no, data)},
             reason=override,
         )
         if also is not None:
@@ -184,6 +192,7 @@ def undo_last_entry(
             raise ServiceError("no-entry", _("There is no entry to undo."))
         before = match_snapshot(m)
         undone = json.loads(row.data)
+        undone_ref = hand_ref(row.id, m.id, game_no, row.data)  # the add-entry row's hand, taken back
         s.delete(row)
         s.flush()
         recompute_from_entries(s, ev, m, match_entries(s, m))
@@ -193,7 +202,7 @@ def undo_last_entry(
             "undo-entry",
             ev,
             m,
-            before={**before, "entry": undone},
+            before={**before, "entry": undone, "game": game_no, "seq": row.seq, "hand": undone_ref},
             after=match_snapshot(m),
         )
         if also is not None:
@@ -262,6 +271,7 @@ def set_score(
         before = match_snapshot(m)
         has_entries = s.scalar(select(ResultEntry.id).where(ResultEntry.match_id == m.id))
         if has_entries is not None:
+            before["entries"] = match_entries(s, m)  # the hands a final score replaces (issue 22)
             for row in s.scalars(select(ResultEntry).where(ResultEntry.match_id == m.id)):
                 s.delete(row)
         _apply_outcome(m, oc)
