@@ -9,8 +9,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from clubdesk import i18n, paths
-from clubdesk.cli.core import db_target
+from clubdesk import i18n
 from clubdesk.i18n import _
 
 log = logging.getLogger("clubdesk.app")
@@ -21,7 +20,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     import os
 
     from clubdesk.cli import argparse_i18n
-    from clubdesk.cli.core import _pre_lang
+    from clubdesk.cli.core import _pre_lang, db_target
 
     i18n.set_language(_pre_lang(list(argv)) or os.environ.get("CLUBDESK_LANG") or "en")
     argparse_i18n.install()
@@ -55,26 +54,17 @@ def _show_database_refusals(window: object) -> None:
 
 OPENING_BACKUP_AFTER_MS = 1500
 
-# The database layer the start-up needs before the first section shows its data (issue 22)
-DATABASE_LAYER = (
-    "clubdesk.db",
-    "clubdesk.models",
-    "clubdesk.services.settings",
-    "clubdesk.services.staff",
-    "clubdesk.services.safety",
-    "clubdesk.services.members",
-    "clubdesk.services.ratings_pending",
-)
-
 
 @contextmanager
 def plain_imports() -> Iterator[None]:
-    """Python's own import machinery for a while. PySide replaces ``builtins.__import__`` with a hook that
-    reads the source text of every module imported after it, looking for ``from __feature__ import``
-    (PySide's snake_case / true_property, which ClubDesk never uses): about 0.2 ms a module, 65 ms for
-    the ~340 modules of SQLAlchemy, the models and the services (issue 22: start to the first section's
-    data). Nothing imported in the block uses Qt; a module the hook has not seen keeps PySide's default
-    names, as it would after the scan. Without PySide's hook (another PySide) nothing changes."""
+    """Python's own import machinery while the window starts (issue 22: start to the first section's data).
+
+    PySide replaces ``builtins.__import__`` with a hook that reads the source text of every module imported
+    after it, looking for ``from __feature__ import`` (PySide's opt-in snake_case / true_property names):
+    about 0.2 ms a module, 65-80 ms for the ~450 modules of the window, SQLAlchemy, the models and the
+    services. No ClubDesk module opts in (``tests/unit/test_startup_imports.py``), and a module the hook
+    has not seen gets PySide's default names, which is what the scan would find for it. Without PySide's
+    hook (not imported yet, another PySide) nothing changes."""
     import builtins
 
     hooked = builtins.__import__
@@ -89,16 +79,8 @@ def plain_imports() -> Iterator[None]:
         builtins.__import__ = hooked
 
 
-def load_database_layer() -> None:
-    """Import SQLAlchemy, the models and the services the start-up uses (after the shell's first paint)."""
-    import importlib
-
-    with plain_imports():
-        for name in DATABASE_LAYER:
-            importlib.import_module(name)
-
-
 def open_database(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from clubdesk import paths
     from clubdesk.db import Database
 
     if args.db is not None:
@@ -140,7 +122,16 @@ def confirm_new_file(path: Path) -> bool:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+    import PySide6.QtCore  # noqa: F401 - PySide's import hook first, so that plain_imports sets it aside
+
+    with plain_imports():
+        return _run(sys.argv[1:] if argv is None else argv)
+
+
+def _run(argv: Sequence[str]) -> int:
+    from clubdesk import paths
+
+    args = parse_args(argv)
     paths.setup_logging()
     from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -158,7 +149,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     window = MainWindow()
     window.show()
     app.processEvents()
-    load_database_layer()
     from clubdesk.db import DatabaseError
     from clubdesk.services import settings as settings_service
     from clubdesk.ui.qt_i18n import install_qt_translator
