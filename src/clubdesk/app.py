@@ -62,7 +62,7 @@ def plain_imports() -> Iterator[None]:
     PySide replaces ``builtins.__import__`` with a hook that reads the source text of every module imported
     after it, looking for ``from __feature__ import`` (PySide's opt-in snake_case / true_property names):
     about 0.2 ms a module, 65-80 ms for the ~450 modules of the window, SQLAlchemy, the models and the
-    services. No ClubDesk module opts in (``tests/unit/test_startup_imports.py``), and a module the hook
+    services. No ClubDesk module opts in (``tests/ui/test_shell_first.py``), and a module the hook
     has not seen gets PySide's default names, which is what the scan would find for it. Without PySide's
     hook (not imported yet, another PySide) nothing changes."""
     import builtins
