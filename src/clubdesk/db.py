@@ -427,8 +427,8 @@ class Database:
             clean = not self.unclean_shutdown and _closed_clean(self.path)
             with suppress(OSError):
                 _stamp(self.path).unlink(missing_ok=True)  # from here on ClubDesk may write
-            check_file(self.path, full=self.unclean_shutdown, pages=not clean)
-            self._migrate()
+            revision = check_file(self.path, full=self.unclean_shutdown, pages=not clean)
+            self._migrate(revision)
         elif create:
             _create(self.path)
         else:
@@ -548,9 +548,10 @@ class Database:
             row = c.exec_driver_sql("SELECT version_num FROM alembic_version").fetchone()
             return str(row[0]) if row else None
 
-    def _migrate(self) -> None:
-        revisions = known_revisions()
-        if current_revision(self.path) == revisions[-1]:
+    def _migrate(self, revision: str | None) -> None:
+        """Upgrade the file when ``revision`` (what :func:`check_file` read from it) is not the head; the
+        upgrade reads the revision again under the write lock (another process may have upgraded)."""
+        if revision == head_revision():
             return
         self.upgrade_backup = _upgrade_in_place(self.path, self.backups_dir)
 

@@ -4,6 +4,7 @@ the desk state is attached after, in the club's language, and the first section'
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -66,3 +67,63 @@ def test_shell_builds_no_screen_until_attached_then_opens_in_the_clubs_language(
         window.close()
         i18n.set_language("en")
         db.close()
+
+
+FIRST_DATA = """
+import builtins, os, sys
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+hooked = builtins.__import__
+
+class Shown(QObject):
+    def eventFilter(self, obj, event):
+        if event.type() == QEvent.Type.Paint and obj.objectName().startswith("section_"):
+            heavy = ("clubdesk.services.ratings", "clubdesk.standings", "clubdesk.pairing", "reportlab")
+            heavy += ("alembic",)
+            print(obj.objectName(), *sorted(m for m in heavy if m in sys.modules), flush=True)
+            os._exit(0)
+        return False
+
+shown = Shown()
+app.installEventFilter(shown)
+QTimer.singleShot(60_000, lambda: os._exit(2))
+from clubdesk.app import main
+main(["--db", sys.argv[1]])
+"""
+
+
+def test_the_first_section_shows_its_data_without_the_engines_it_does_not_use(tmp_path: Path) -> None:
+    """Issue 22 (start to the first section's data ≤ 5× a bare window): the register is on the screen
+    before the rating engine, the standings and pairing engines, reports or Alembic are imported; the
+    ratings catch-up only notes that it re-rates in the background and looks whether a re-rating waits."""
+    club = tmp_path / "club.sqlite3"
+    Database(club, backups_dir=None).close()
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "CLUBDESK_HOME": str(tmp_path / "home")}
+    out = subprocess.run(
+        [sys.executable, "-c", FIRST_DATA, str(club)], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["section_members"]
+
+
+def test_no_module_opts_into_pysides_feature_names() -> None:
+    """The window starts with Python's own import (``app.plain_imports``, issue 22), which is right only
+    while no ClubDesk module selects PySide's snake_case / true_property names."""
+    src = Path(__file__).resolve().parents[2] / "src" / "clubdesk"
+    selects = re.compile(r"^\s*(from\s+__feature__\s+import|import\s+__feature__)", re.MULTILINE)
+    opted = [p for p in src.rglob("*.py") if selects.search(p.read_text(encoding="utf-8"))]
+    assert opted == []
+
+
+def test_plain_imports_sets_pysides_hook_aside_and_puts_it_back() -> None:
+    import builtins
+
+    from clubdesk.app import plain_imports
+
+    before = builtins.__import__
+    original = getattr(builtins, "__orig_import__", before)
+    with plain_imports():
+        assert builtins.__import__ is original
+        import clubdesk.services.ratings_pending  # noqa: F401 - an import works meanwhile
+    assert builtins.__import__ is before

@@ -14,7 +14,8 @@ Shapes the rounds engineer relies on:
   before count as zero-point byes.
 """
 
-from __future__ import annotations
+# issue 22: no `from __future__ import annotations` here: SQLAlchemy takes the Mapped[...] annotations as
+# they are instead of evaluating each column's string (about 20 ms of every start-up)
 
 from datetime import date, datetime
 

@@ -7,12 +7,11 @@ from __future__ import annotations
 import json
 import time as _time
 import uuid
-import weakref
 from collections.abc import Callable
 from datetime import date, datetime, time
 from typing import Any
 
-from sqlalchemy import Engine, and_, delete, func, or_, select
+from sqlalchemy import and_, delete, func, or_, select
 from sqlalchemy.orm import Session
 
 from clubdesk.db import Database
@@ -24,6 +23,12 @@ from clubdesk.models.member import Member
 from clubdesk.models.result import Match, RatingEntry
 from clubdesk.services import formats as F
 from clubdesk.services.base import ServiceError
+
+# the window's start-up needs these without the rating engine (issue 22); every name stays importable here
+from clubdesk.services.ratings_pending import PENDING_KEY as PENDING_KEY
+from clubdesk.services.ratings_pending import _in_background
+from clubdesk.services.ratings_pending import pending as pending
+from clubdesk.services.ratings_pending import rerate_in_background as rerate_in_background
 from clubdesk.standings.ratings import RatedMatch, RatingState, match_order_key, rate_matches
 
 # Rule T12c rates matches in order: day of confirmation, then match id. ``rating_history`` rows are written
@@ -282,26 +287,10 @@ def rerate_from(s: Session, m: Match, *, defer: bool = True) -> None:
 # do is kept in the settings row ``ratings.pending`` (so a re-rating cut short by closing the window
 # goes on at the next start): {"cut": first history row to delete or null, "since": [day, match id],
 # "generation": bumped by every change noted}. The command line re-rates at once (no window).
-PENDING_KEY = "ratings.pending"
 BACKGROUND_AFTER = 50  # rated matches after the changed one re-rated at once; more go to the background
 CHUNK = 100  # matches per transaction of the background re-rating (about 0.05 s here)
 STALE_AFTER = 60  # s without progress after which another window takes the re-rating over
 PAUSE = 0.12  # s between two of them: the window's own transactions (BEGIN IMMEDIATE) get their turn
-
-_BACKGROUND: weakref.WeakSet[Engine] = weakref.WeakSet()
-
-
-def rerate_in_background(db: Database, on: bool = True) -> None:
-    """The window re-rates long corrections of ``db`` in the background (it runs :func:`catch_up`)."""
-    if on:
-        _BACKGROUND.add(db.engine)
-    else:
-        _BACKGROUND.discard(db.engine)
-
-
-def _in_background(s: Session) -> bool:
-    bind = s.get_bind()
-    return isinstance(bind, Engine) and bind in _BACKGROUND
 
 
 def _following(s: Session, cut: int) -> int:
@@ -359,12 +348,6 @@ def _claimed_elsewhere(waiting: dict[str, Any], me: str) -> bool:
     if worker in (None, me) or not beat:
         return False
     return (utcnow() - datetime.fromisoformat(str(beat))).total_seconds() < STALE_AFTER
-
-
-def pending(db: Database) -> bool:
-    """True while a re-rating waits for (or runs in) the background."""
-    with db.read_session() as s:
-        return s.get(Setting, PENDING_KEY) is not None
 
 
 def catch_up(

@@ -15,9 +15,12 @@ from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar
 
 from clubdesk.db import Database
 from clubdesk.i18n import _, ngettext
-from clubdesk.services import ratings as RT
+from clubdesk.services import ratings_pending as pending
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.workers import Worker, run_in_pool
+
+# issue 22: the re-rating itself (services.ratings, with the standings engines) is imported when one is to
+# be done; at start-up the window only notes that it re-rates in the background and looks whether one waits
 
 AREA = "ratings"  # the dataChanged area sent when the ratings are up to date again
 
@@ -40,7 +43,7 @@ class RatingsCatchUp(QObject):
         self._show(False)
         self._worker: Worker | None = None
         self._stop = threading.Event()
-        RT.rerate_in_background(state.db)
+        pending.rerate_in_background(state.db)
         state.dataChanged.connect(self._data_changed)
         state.databaseChanged.connect(self._database_changed)
         app = QCoreApplication.instance()
@@ -56,13 +59,15 @@ class RatingsCatchUp(QObject):
         if self._worker is not None or self._stop.is_set():
             return
         try:
-            waiting = RT.pending(self.state.db)
+            waiting = pending.pending(self.state.db)
         except Exception:  # noqa: BLE001 - a database closed under us: nothing to do now
             return
         if waiting:
             self._start(self.state.db)
 
     def _start(self, db: Database) -> None:
+        from clubdesk.services import ratings as RT
+
         self.label.setText(_("Updating ratings…"))
         self.bar.setRange(0, 0)  # busy until the first part is done
         self._show(True)
@@ -108,7 +113,7 @@ class RatingsCatchUp(QObject):
             self.check()
 
     def _database_changed(self, db: Database) -> None:
-        RT.rerate_in_background(db)
+        pending.rerate_in_background(db)
         QTimer.singleShot(0, self.check)
 
     def _quit(self) -> None:
