@@ -139,3 +139,47 @@ def test_a_restored_backup_never_shows_the_standings_of_what_came_after(tmp_path
     assert _points(shown)[first] == 0 and _points(shown)[str(second)] == 1
     assert shown == _fresh(db, ev)
     db.close()
+
+
+def test_a_club_file_copied_into_a_new_file_keeps_its_standings(
+    night: tuple[Database, int], tmp_path: Path
+) -> None:
+    """``db copy`` into a new club file: the stamps are the destination's own (its triggers make them as
+    the rows go in), never copied, so the copy neither collides nor shows stale standings."""
+    from clubdesk.services.db_copy import copy_database, verify_same
+
+    db, ev = night
+    RS.set_score(db, DESK, ev, 1, R.get_round(db, ev, 1).tables[0].table, (3, 1), confirm=True)
+    shown = ST.event_standings(db, ev)
+    copy = Database(tmp_path / "copy.sqlite3", backups_dir=tmp_path / "cb")
+    try:
+        report = copy_database(db, copy)
+        assert all(t.ok for t in report.tables) and verify_same(db, copy) == []
+        assert ST.event_standings(copy, ev) == shown == _fresh(copy, ev)
+        RS.set_score(copy, DESK, ev, 1, R.get_round(copy, ev, 1).tables[1].table, (3, 0), confirm=True)
+        assert ST.event_standings(copy, ev) == _fresh(copy, ev) != shown
+    finally:
+        copy.close()
+
+
+def test_every_standings_trigger_is_in_a_new_club_file(tmp_path: Path) -> None:
+    """A later migration that rebuilds a watched table (SQLite batch mode) drops its triggers with it:
+    the head must still hold every one migration 0017 made, or the kept standings would stay stale."""
+    import importlib.util
+
+    import clubdesk.models
+
+    versions = Path(clubdesk.models.__file__).parent / "migrations" / "versions"
+    spec = importlib.util.spec_from_file_location("m0017", versions / "0017_standings_stamp.py")
+    assert spec is not None and spec.loader is not None
+    m17 = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m17)
+    made = {sql.split()[2] for sql in m17.trigger_sql()}
+    assert len(made) == 15  # insert, update, delete on events, event_night, rounds, entrants, matches
+    Database(tmp_path / "club.sqlite3", backups_dir=tmp_path / "b").close()
+    con = sqlite3.connect(tmp_path / "club.sqlite3")
+    try:
+        there = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+    finally:
+        con.close()
+    assert made <= there

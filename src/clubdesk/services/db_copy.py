@@ -60,8 +60,14 @@ class CopyReport:
         }
 
 
+# derived, not copied: a club file's own triggers make its standings stamps (issue 22, migration 0017), the
+# club server has none; copied, they collided with the ones the destination's triggers had just made
+DERIVED = frozenset({"standings_stamps"})
+
+
 def _tables() -> list[Table]:
-    return list(Base.metadata.sorted_tables)  # parents before children: foreign keys hold on insert
+    # parents before children: foreign keys hold on insert
+    return [t for t in Base.metadata.sorted_tables if t.name not in DERIVED]
 
 
 def _order(t: Table) -> list[Any]:

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from clubdesk.collation import sort_key
 from clubdesk.db import Database
-from clubdesk.i18n import _, current_language
+from clubdesk.i18n import _, current_language, language_context
 from clubdesk.models.base import utcnow
 from clubdesk.models.event import Entrant, Event
 from clubdesk.models.money import Payment
@@ -295,11 +295,13 @@ def event_standings(db: Database, event_id: int) -> EventStandings:
     Work in proportion to the change (issue 22): the standings are built again only when the database's
     stamp for the event has moved since they were last built here (any change they read, by any
     program); after a hand in play they are the ones kept."""
-    key = None if db.is_server else (str(db.path), event_id, current_language())
+    lang = current_language()
+    key = None if db.is_server else (str(db.path), event_id, lang)
     kept = None if key is None else _SHOWN.get(key)
     if kept is not None and kept[0] == _stamp(db, event_id):
         return kept[1]
-    with db.session() as s:
+    # built in the language of its key, even if the window's language changes meanwhile
+    with language_context(lang), db.session() as s:
         ev = R.get_event(s, event_id)
         n, played, st, names = _build_shown(s, ev)
         shown = _view(s, ev, n, played, st, names)
