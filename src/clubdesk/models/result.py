@@ -11,7 +11,7 @@ Ratings history, places, season points and prize awards are stored here too.
 
 from datetime import date, datetime
 
-from sqlalchemy import Boolean, Date, DateTime, Float, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import BigInteger, Boolean, Date, DateTime, Float, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from clubdesk.models.base import Base, utcnow
@@ -179,4 +179,4 @@ class StandingsStamp(Base):
     __tablename__ = "standings_stamps"
 
     event_id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    n: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    n: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")  # random(): 64 bits

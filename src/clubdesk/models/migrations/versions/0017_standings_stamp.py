@@ -77,7 +77,7 @@ def upgrade() -> None:
     op.create_table(
         "standings_stamps",
         sa.Column("event_id", sa.Integer(), primary_key=True),
-        sa.Column("n", sa.Integer(), nullable=False, server_default="0"),
+        sa.Column("n", sa.BigInteger(), nullable=False, server_default="0"),  # random(): 64 bits
     )
     if op.get_bind().dialect.name == "sqlite":
         for sql in trigger_sql():
