@@ -22,6 +22,7 @@ from clubdesk.services import members as M
 from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
 from clubdesk.services.audit_chain import hand_digest, verify_chain
+from tests.integration.test_audit_diff import old_hand_rows
 from tests.integration.test_night_helpers import DESK, make_event
 
 HANDS = [
@@ -204,32 +205,17 @@ def test_an_old_database_upgrades_and_its_rows_verify_as_before(tmp_path: Path) 
     path = tmp_path / "old.sqlite3"
     upgrade(path, "0016_audit_diff")
     snapshot = {"status": "in_play", "kind": "played", "score": [0, 0], "points": [None, None]}
-    prev = audit_chain.GENESIS
-    con = sqlite3.connect(path)
-    for i in range(3):  # rows as 0016 wrote them: text time, hex hashes, prev_hash, the whole hand
-        values = {
-            "at": f"2026-11-0{i + 1} 20:00:00.123456",
-            "actor_name": "AB",
-            "actor_role": "scorer",
-            "action": "add-entry",
-            "entity": "match",
-            "entity_id": "7",
-            "event_id": 1,
-            "round_no": 1,
-            "table_no": 3,
-            "before": json.dumps({"points": [0, 0]}),
-            "after": json.dumps({**snapshot, "entry": HANDS[i], "game": 1, "seq": i + 1}),
-            "reason": None,
-        }
-        digest = audit_chain.row_hash(prev, values)
-        cols = ", ".join([*values, "prev_hash", "row_hash"])
-        con.execute(
-            f"INSERT INTO audit_log ({cols}) VALUES ({', '.join('?' * (len(values) + 2))})",
-            [*values.values(), prev, digest],
-        )
-        prev = digest
-    con.commit()
-    con.close()
+    old_hand_rows(  # rows as 0016 wrote them: text time, hex hashes, prev_hash, the whole hand
+        path,
+        [
+            (
+                f"2026-11-0{i + 1} 20:00:00.123456",
+                {"points": [0, 0]},
+                {**snapshot, "entry": HANDS[i], "game": 1, "seq": i + 1},
+            )
+            for i in range(3)
+        ],
+    )
 
     db = Database(path, backups_dir=tmp_path / "bk")  # upgrades to the head
     try:

@@ -9,6 +9,7 @@ import csv
 import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 from clubdesk.db import Database, upgrade
 from clubdesk.services import audit_chain
@@ -73,15 +74,14 @@ def test_a_hand_row_holds_the_hand_and_the_fields_it_moved(tmp_path: Path) -> No
     assert verify_chain(db).ok
 
 
-def test_snapshot_rows_of_before_the_upgrade_stay_readable_and_verifiable(tmp_path: Path) -> None:
-    path = tmp_path / "old.sqlite3"
-    upgrade(path, "0013_table_entry")
-    snapshot = {"status": "in_play", "kind": "played", "score": [0, 0], "points": [None, None]}
+def old_hand_rows(path: Path, rows: list[tuple[str, Any, Any]]) -> None:
+    """Add-entry audit rows (time, before, after) written into ``path`` as earlier revisions wrote them:
+    text time, hex hashes, each row's prev_hash, chained from the genesis."""
     prev = audit_chain.GENESIS
     con = sqlite3.connect(path)
-    for i in range(3):
+    for at, before, after in rows:
         values = {
-            "at": f"2026-11-0{i + 1} 20:00:00.000000",
+            "at": at,
             "actor_name": "AB",
             "actor_role": "scorer",
             "action": "add-entry",
@@ -90,8 +90,8 @@ def test_snapshot_rows_of_before_the_upgrade_stay_readable_and_verifiable(tmp_pa
             "event_id": 1,
             "round_no": 1,
             "table_no": 3,
-            "before": json.dumps(snapshot),
-            "after": json.dumps({**snapshot, "score": [i + 1, 0], "entry": HAND}),
+            "before": json.dumps(before),
+            "after": json.dumps(after),
             "reason": None,
         }
         digest = audit_chain.row_hash(prev, values)
@@ -103,6 +103,19 @@ def test_snapshot_rows_of_before_the_upgrade_stay_readable_and_verifiable(tmp_pa
         prev = digest
     con.commit()
     con.close()
+
+
+def test_snapshot_rows_of_before_the_upgrade_stay_readable_and_verifiable(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    upgrade(path, "0013_table_entry")
+    snapshot = {"status": "in_play", "kind": "played", "score": [0, 0], "points": [None, None]}
+    old_hand_rows(
+        path,
+        [
+            (f"2026-11-0{i + 1} 20:00:00.000000", snapshot, {**snapshot, "score": [i + 1, 0], "entry": HAND})
+            for i in range(3)
+        ],
+    )
     db = Database(path, backups_dir=tmp_path / "bk")  # upgrades to the head (0016_audit_diff)
     try:
         M.create_member(db, DESK, M.MemberData(name="Budi", number="0202"))

@@ -15,11 +15,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import insert, update
+from sqlalchemy import update
 from sqlalchemy.orm import Session
 
 from clubdesk.games import EntryError
-from clubdesk.models.result import Match, ResultEntry
+from clubdesk.models.result import Match
 from clubdesk.models.round import Round
 from clubdesk.services import formats as F
 from clubdesk.services import round_data as R
@@ -32,6 +32,8 @@ from clubdesk.services.result_tables import (
     changed_elsewhere,
     match_snapshot,
     reset_confirmation,
+    sheet_of,
+    store_entry,
 )
 
 _FIELDS = (
@@ -131,9 +133,7 @@ def add_in_play(
         return None
     if expected_version is not None and expected_version != m.version:
         return None  # the full path's refusal, naming who changed the table and when
-    games: dict[int, list[dict[str, Any]]] = {}
-    for g, data in conn.exec_driver_sql(_SHEET_SQL, (m.id,)):
-        games.setdefault(g, []).append(json.loads(data))
+    games = sheet_of(conn.exec_driver_sql(_SHEET_SQL, (m.id,)))
     games.setdefault(game_no, []).append(dict(entry))
     if m.match_length:
         params = {**params, "match_length": m.match_length}
@@ -149,10 +149,7 @@ def add_in_play(
     reset_confirmation(m)  # type: ignore[arg-type]
     seq = len(games[game_no])
     data = json.dumps(entry)
-    values = {"match_id": m.id, "game_no": game_no, "seq": seq, "data": data, "entered_by": actor.name}
-    key = conn.execute(insert(ResultEntry).values(values)).inserted_primary_key
-    assert key is not None  # an INSERT of one row
-    entry_id = int(key[0])
+    entry_id = store_entry(s, m.id, game_no, seq, data, actor.name)
     R.audit_match(
         s,
         actor,

@@ -7,11 +7,11 @@ two-side confirmation and the round's in-play state. Split out of ``results`` (i
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.orm import Session
 
 from clubdesk.db import is_server
@@ -69,18 +69,31 @@ def _result(s: Session, m: Match, count: int | None = None) -> TableResult:
     )
 
 
+def sheet_of(rows: Iterable[Sequence[Any]]) -> dict[int, list[dict[str, Any]]]:
+    """A table's sheet from its stored (game_no, data) rows in order: the entries of each game."""
+    out: dict[int, list[dict[str, Any]]] = {}
+    for game_no, data in rows:
+        out.setdefault(game_no, []).append(json.loads(data))
+    return out
+
+
+def store_entry(s: Session, match_id: int, game_no: int, seq: int, data: str, entered_by: str) -> int:
+    """Write one entry row (its JSON ``data``) and give its id, which its audit row names (issue 22)."""
+    values = {"match_id": match_id, "game_no": game_no, "seq": seq, "data": data, "entered_by": entered_by}
+    key = s.connection().execute(insert(ResultEntry).values(values)).inserted_primary_key
+    assert key is not None  # an INSERT of one row
+    return int(key[0])
+
+
 def match_entries(s: Session, m: Match) -> dict[int, list[dict[str, Any]]]:
     """A table's sheet: the stored entries of each game, in order."""
-    out: dict[int, list[dict[str, Any]]] = {}
     s.flush()  # as the ORM query did (autoflush): entries added in this transaction are read back
     rows = s.execute(  # plain rows, not ORM objects: a long match is read on every hand (issue 27)
         select(ResultEntry.game_no, ResultEntry.data)
         .where(ResultEntry.match_id == m.id)
         .order_by(ResultEntry.game_no, ResultEntry.seq)
     )
-    for game_no, data in rows:
-        out.setdefault(game_no, []).append(json.loads(data))
-    return out
+    return sheet_of(rows)
 
 
 def changed_elsewhere(m: Match) -> ServiceError:

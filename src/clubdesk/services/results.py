@@ -11,7 +11,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from clubdesk.db import Database
@@ -49,6 +49,7 @@ from clubdesk.services.result_tables import match_snapshot as match_snapshot
 from clubdesk.services.result_tables import recompute_from_entries as recompute_from_entries
 from clubdesk.services.result_tables import referee_confirms as referee_confirms
 from clubdesk.services.result_tables import reset_confirmation as reset_confirmation
+from clubdesk.services.result_tables import sheet_of, store_entry
 
 apply_outcome = _apply_outcome  # the score, points, finished and winner of an outcome, onto the match
 
@@ -94,15 +95,7 @@ def add_entry(
         seq = len(games[game_no])
         data = json.dumps(entry)
         # the entry's id now, which its audit row names (issue 22); the match is still flushed once, later
-        entry_id = (
-            s.connection()
-            .execute(
-                insert(ResultEntry.__table__).values(
-                    match_id=m.id, game_no=game_no, seq=seq, data=data, entered_by=actor.name
-                )
-            )
-            .inserted_primary_key[0]
-        )
+        entry_id = store_entry(s, m.id, game_no, seq, data, actor.name)
         _mark_in_play(rnd)
         R.audit_match(
             s,
@@ -224,9 +217,7 @@ def table_entries(
     (issue 22: the sheet shown again after every hand); a table without entries is looked up in full,
     so that a wrong event, round or table gets its own refusal."""
     if not db.is_server:
-        out: dict[int, list[dict[str, Any]]] = {}
-        for game_no, data in db.read_now(_SHEET_SQL, (event_id, round_no, table_no)):
-            out.setdefault(game_no, []).append(json.loads(data))
+        out = sheet_of(db.read_now(_SHEET_SQL, (event_id, round_no, table_no)))
         if out:
             return out
     with db.read_session() as s:

@@ -24,7 +24,7 @@ from clubdesk.i18n import _, current_language, language_context
 from clubdesk.models.base import utcnow
 from clubdesk.models.event import Entrant, Event
 from clubdesk.models.money import Payment
-from clubdesk.models.result import FinalPlace, PrizeAward, StandingsStamp
+from clubdesk.models.result import FinalPlace, PrizeAward
 from clubdesk.models.round import EventNight
 from clubdesk.services import formats as F
 from clubdesk.services import result_rows as RR
@@ -306,12 +306,8 @@ def event_standings(db: Database, event_id: int) -> EventStandings:
         n, played, st, names = _build_shown(s, ev)
         shown = _view(s, ev, n, played, st, names)
         # read under the same write lock, after anything this build wrote (an event's first night row)
-        stamp = (
-            None
-            if db.is_server
-            else s.scalar(select(StandingsStamp.n).where(StandingsStamp.event_id == event_id))
-        )
-    if stamp is not None and key is not None:
+        stamp = None if key is None else s.connection().exec_driver_sql(_STAMP_SQL, (event_id,)).scalar()
+    if key is not None and stamp is not None:
         if len(_SHOWN) > 64:
             _SHOWN.clear()
         _SHOWN[key] = (stamp, shown)

@@ -285,17 +285,8 @@ def _key_of(db: Database, token: str) -> tuple[TableRef, str, str] | None:
     sql = _KEY_SQL.get(id(db.engine.dialect))
     if sql is None:
         sql = _KEY_SQL[id(db.engine.dialect)] = str(_key_statement().compile(dialect=db.engine.dialect))
-    raw = db.engine.raw_connection()
-    try:
-        cur = raw.cursor()
-        try:
-            cur.execute(sql, (token,))
-            row = cur.fetchone()
-        finally:
-            cur.close()
-    finally:
-        raw.close()
-    return None if row is None else _row_keys(tuple(row), token)
+    rows = db.read_now(sql, (token,))  # a token is unique: one row or none
+    return _row_keys(rows[0], token) if rows else None
 
 
 def _row_keys(row: tuple[Any, ...], token: str) -> tuple[TableRef, str, str]:
