@@ -31,10 +31,11 @@ from clubdesk.db import Database  # noqa: E402
 from clubdesk.models.audit import stored_at  # noqa: E402
 from clubdesk.models.event import Entrant, EntrantMember  # noqa: E402
 from clubdesk.models.round import EventNight, Round  # noqa: E402
-from clubdesk.services import audit_chain  # noqa: E402
-from clubdesk.services import results as RS  # noqa: E402
-from clubdesk.services import rounds as R  # noqa: E402
-from clubdesk.services.base import Actor, Role, audit_json  # noqa: E402
+from clubdesk.services.kernel import audit_chain  # noqa: E402
+from clubdesk.services.kernel.base import Actor, Role, audit_json  # noqa: E402
+from clubdesk.services.night.data import reads  # noqa: E402
+from clubdesk.services.night.play import results  # noqa: E402
+from clubdesk.services.night.play import rounds as play_rounds  # noqa: E402
 
 PAIRS = 32
 ROUNDS = 7
@@ -54,13 +55,13 @@ def _template(db: Database) -> tuple[int, list[dict[str, Any]]]:
         members = _members(s, 2 * PAIRS, "P", rng)
         ev = _event(s, "Gaple night 0", "gaple-tournament", "swiss", ROUNDS)
         _entrants(s, ev, [members[2 * k : 2 * k + 2] for k in range(PAIRS)])
-    R.propose_round(db, SCORER, ev)
-    R.publish_round(db, Actor("Desk", Role.SECRETARY), ev)
-    for t in R.get_round(db, ev, 1).tables:
+    play_rounds.propose_round(db, SCORER, ev)
+    play_rounds.publish_round(db, Actor("Desk", Role.SECRETARY), ev)
+    for t in reads.get_round(db, ev, 1).tables:
         for hand in gaple_match(rng):
-            RS.add_entry(db, SCORER, ev, 1, t.table, hand)
-        RS.confirm(db, SCORER, ev, 1, t.table, 0, "AB")
-        RS.confirm(db, SCORER, ev, 1, t.table, 1, "CD")
+            results.add_entry(db, SCORER, ev, 1, t.table, hand)
+        results.confirm(db, SCORER, ev, 1, t.table, 0, "AB")
+        results.confirm(db, SCORER, ev, 1, t.table, 1, "CD")
     out = []
     with db.engine.connect() as c:
         for m in c.execute(text("SELECT * FROM matches WHERE event_id = :e ORDER BY table_no"), {"e": ev}):

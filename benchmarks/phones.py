@@ -43,9 +43,8 @@ sys.path.insert(0, str(ROOT))
 from tests.integration.test_night_helpers import DESK, make_event  # noqa: E402
 
 from clubdesk.db import Database, DataVersion  # noqa: E402
-from clubdesk.services import results as RS  # noqa: E402
-from clubdesk.services import rounds as R  # noqa: E402
-from clubdesk.services import table_entry as TE  # noqa: E402
+from clubdesk.services.night.data.tokens import round_tokens  # noqa: E402
+from clubdesk.services.night.play import results, rounds  # noqa: E402
 
 WORKERS = int(os.environ.get("CLUBDESK_BENCH_WORKERS", "2"))  # serve --workers: the server's processes
 HAND_EVERY = 2.0  # seconds between two games entered by one phone
@@ -228,9 +227,9 @@ def build(folder: Path, tables: int) -> tuple[Path, int, dict[int, str]]:
         match_lengths=[999],
         name="Phones night",
     )
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
-    tokens = TE.tokens(db, ev, 1)
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
+    tokens = round_tokens(db, ev, 1)
     db.close()
     return path, ev, tokens
 
@@ -292,7 +291,7 @@ def refresh_times(path: Path, ev: int, token: str, table: int, host: str, port: 
         to_desk = time.perf_counter() - start + WINDOW_TIMER
         _s, before, _r = phone.request("GET", f"/t/{token}/live")
         start = time.perf_counter()
-        RS.add_entry(db, DESK, ev, 1, table, {"type": "game", "winner": 1, "kind": "single", "cube": 1})
+        results.add_entry(db, DESK, ev, 1, table, {"type": "game", "winner": 1, "kind": "single", "cube": 1})
         while True:  # the page polls its live key every 500 ms (live.js)
             _s, now, _r = phone.request("GET", f"/t/{token}/live")
             if now != before:
@@ -358,7 +357,7 @@ def run(tables: int, readers: int, seconds: float) -> dict[str, Any]:
             for p in phones:
                 acked[p.table] = acked.get(p.table, 0) + len(p.acked)
             for t in tokens:
-                stored = sum(len(v) for v in RS.table_entries(db, ev, 1, t).values())
+                stored = sum(len(v) for v in results.table_entries(db, ev, 1, t).values())
                 lost += max(0, acked.get(t, 0) - stored)
                 doubled += max(0, stored - acked.get(t, 0))
             db.close()

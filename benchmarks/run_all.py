@@ -36,10 +36,17 @@ from clubdesk.models.event import Entrant, EntrantMember, Event  # noqa: E402
 from clubdesk.models.member import Member, member_search_text, member_sort_keys  # noqa: E402
 from clubdesk.models.result import Match  # noqa: E402
 from clubdesk.models.round import EventNight, Round  # noqa: E402
-from clubdesk.services import results as RS  # noqa: E402
-from clubdesk.services import rounds as R  # noqa: E402
-from clubdesk.services import standings as ST  # noqa: E402
-from clubdesk.services.base import Actor, Role  # noqa: E402
+from clubdesk.services.club import audit_log  # noqa: E402
+from clubdesk.services.kernel.base import Actor, Role  # noqa: E402
+from clubdesk.services.members import search  # noqa: E402
+from clubdesk.services.night.data import reads  # noqa: E402
+from clubdesk.services.night.play import results  # noqa: E402
+from clubdesk.services.night.play import rounds as play_rounds  # noqa: E402
+from clubdesk.services.night.ranking import (
+    ratings,  # noqa: E402
+    ratings_background,  # noqa: E402
+    standings,  # noqa: E402
+)
 
 DESK = Actor("Desk", Role.SECRETARY)
 REPEAT = 5
@@ -209,10 +216,10 @@ def build_club(folder: Path, n_league: int) -> tuple[Database, dict[str, int]]:
         _entrants(s, sw2, [[m] for m in huge_members])
         ids["swiss1024"] = sw2
     with db.session() as s:
-        ST.recompute_ratings(s)  # the league's rating history, once
+        ratings.recompute_ratings(s)  # the league's rating history, once
     for key in ("tavla", "gaple"):
-        R.propose_round(db, DESK, ids[key])
-        R.publish_round(db, DESK, ids[key])
+        play_rounds.propose_round(db, DESK, ids[key])
+        play_rounds.publish_round(db, DESK, ids[key])
     return db, ids
 
 
@@ -235,10 +242,10 @@ def insert_floor(folder: Path, n: int = 40) -> list[float]:
 
 # ------------------------------------------------------------------------------------------ rows
 def row_tavla_result(db: Database, ids: dict[str, int], floor: list[float], n_league: int) -> Row:
-    tables = R.get_round(db, ids["tavla"], 1).tables
+    tables = reads.get_round(db, ids["tavla"], 1).tables
 
     def one(t: int) -> None:
-        RS.set_score(db, DESK, ids["tavla"], 1, t, (5, 2), confirm=True)
+        results.set_score(db, DESK, ids["tavla"], 1, t, (5, 2), confirm=True)
 
     ts = [times(lambda t=t.table: one(t), 1)[0] for t in tables[:8]]
     med = statistics.median(ts)
@@ -257,30 +264,34 @@ def row_old_correction(db: Database, ids: dict[str, int], floor: list[float], n_
     the save (the re-rating is only noted; the second and later ones join the waiting work), then the
     background re-rating of everything after the earliest (``ratings.catch_up`` without its pauses for
     the window, once) against one full re-rating of every match in one transaction (once)."""
-    from clubdesk.services import ratings as RT
+    from clubdesk.services.kernel.base import Actor, Role  # noqa: E402
+    from clubdesk.services.night.play import results  # noqa: E402
+    from clubdesk.services.night.ranking import (
+        ratings,  # noqa: E402
+    )
 
     ref = Actor("Ref", Role.REFEREE)
-    RT.rerate_in_background(db)
+    ratings_background.rerate_in_background(db)
     saves: list[float] = []
     deferred = True
     try:
         for t in range(1, REPEAT + 1):
             saves += times(
-                lambda t=t: RS.set_score(
+                lambda t=t: results.set_score(
                     db, ref, ids["league"], 1, t, (5, 3), confirm=True, override="benchmark correction"
                 ),
                 1,
             )
-            deferred = deferred and RT.pending(db)
+            deferred = deferred and ratings_background.pending(db)
         t0 = time.perf_counter()
-        n = RT.catch_up(db, pause=0)
+        n = ratings.catch_up(db, pause=0)
         catch = time.perf_counter() - t0
     finally:
-        RT.rerate_in_background(db, False)
+        ratings_background.rerate_in_background(db, False)
 
     def full() -> None:
         with db.session() as s:
-            ST.recompute_ratings(s)
+            ratings.recompute_ratings(s)
 
     full_once = times(full, 1)[0]
     return [
@@ -296,22 +307,22 @@ def row_old_correction(db: Database, ids: dict[str, int], floor: list[float], n_
             catch,
             full_once,
             "in the background with progress, the window usable",
-            not RT.pending(db),
+            not ratings_background.pending(db),
         ),
     ]
 
 
 def row_hand(db: Database, ids: dict[str, int], floor: list[float]) -> Row:
     ev = ids["gaple"]
-    tables = R.get_round(db, ev, 1).tables
+    tables = reads.get_round(db, ev, 1).tables
     ts = []
-    RS.add_entry(db, DESK, ev, 1, tables[0].table, HAND)  # warm-up (first imports), not timed
+    results.add_entry(db, DESK, ev, 1, tables[0].table, HAND)  # warm-up (first imports), not timed
     for _rep in range(2):
         for t in tables:
             t0 = time.perf_counter()
-            RS.add_entry(db, DESK, ev, 1, t.table, HAND)
-            RS.table_entries(db, ev, 1, t.table)
-            ST.event_standings(db, ev)
+            results.add_entry(db, DESK, ev, 1, t.table, HAND)
+            results.table_entries(db, ev, 1, t.table)
+            standings.event_standings(db, ev)
             ts.append(time.perf_counter() - t0)
     pf = p95(floor)
     pp = p95(ts)
@@ -328,8 +339,9 @@ def row_standings(db: Database, ids: dict[str, int], n_league: int) -> Row:
     lg = ids["league"]
 
     def built() -> None:
-        ST._SHOWN.clear()  # built, as after a result (the standings kept since the last build are not shown)
-        ST.event_standings(db, lg)
+        # built, as after a result (the standings kept since the last build not shown)
+        standings._SHOWN.clear()
+        standings.event_standings(db, lg)
 
     proj = statistics.median(times(built))
 
@@ -354,15 +366,15 @@ def row_propose(db: Database, ids: dict[str, int], key: str = "swiss", size: int
     proj_ts = []
     for _ in range(REPEAT):
         t0 = time.perf_counter()
-        R.propose_round(db, DESK, sw)
+        play_rounds.propose_round(db, DESK, sw)
         proj_ts.append(time.perf_counter() - t0)
-        R.discard_round(db, DESK, sw)
+        play_rounds.discard_round(db, DESK, sw)
     from clubdesk.pairing import Entrant as PE
     from clubdesk.pairing import pair_swiss
 
     with db.session() as s:
-        ev = R.get_event(s, sw)
-        fld = R.the_field(s, ev, 1)
+        ev = reads.get_event(s, sw)
+        fld = play_rounds.the_field(s, ev, 1)
         field = [PE(e, rating=int(fld.ratings.get(e, 0)), club=fld.clubs.get(e)) for e in fld.ids]
     fl = statistics.median(times(lambda: pair_swiss(field, club_protection=True)))
     proj = statistics.median(proj_ts)
@@ -376,7 +388,6 @@ def row_propose(db: Database, ids: dict[str, int], key: str = "swiss", size: int
 
 
 def row_audit(folder: Path, n: int) -> Row:
-    from clubdesk.services import discipline as D
 
     db = Database(folder / "audit.sqlite3", backups_dir=folder / "backups")
     start = datetime(2025, 1, 1)
@@ -404,19 +415,18 @@ def row_audit(folder: Path, n: int) -> Row:
                 batch = []
         if batch:
             s.execute(insert(AuditEntry), batch)
-    proj = statistics.median(times(lambda: D.audit_rows(db, limit=200)))
+    proj = statistics.median(times(lambda: audit_log.audit_rows(db, limit=200)))
     return Row(f"audit view first page (200 rows), {n:,} audit rows", proj, None, "<= 0.100 s", proj <= 0.100)
 
 
 def row_members(folder: Path, n: int) -> Row:
-    from clubdesk.services import members as M
 
     db = Database(folder / "members.sqlite3", backups_dir=folder / "backups")
     with db.session() as s:
         _members(s, n, "M", random.Random(7))
     words = ["a", "ah", "ahm", "ahme", "ahmet"]
     # what the Members screen reads per keystroke: the first page (200 rows and whether more follow)
-    ts = [times(lambda w=w: M.member_page(db, w), 1)[0] for w in words]
+    ts = [times(lambda w=w: search.member_page(db, w), 1)[0] for w in words]
     proj = statistics.median(ts)
     return Row(f"member search per keystroke, {n:,} members", proj, None, "<= 0.020 s", proj <= 0.020)
 
@@ -617,9 +627,9 @@ def rows_big(folder: Path, entries: int = 1_000_000) -> list[Row]:
     event = info["events"][len(info["events"]) // 2]
 
     def open_and_standings() -> None:
-        ST._SHOWN.clear()  # as a desk started afresh: no standings kept from an earlier opening
+        standings._SHOWN.clear()  # as a desk started afresh: no standings kept from an earlier opening
         db = Database(path, backups_dir=folder / "backups")
-        ST.event_standings(db, event)
+        standings.event_standings(db, event)
         db.close()
 
     open_and_standings()  # the first open may check the file (issue 23); then as a desk opens it daily

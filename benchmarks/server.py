@@ -20,8 +20,7 @@ from sqlalchemy.engine import make_url
 from tests.integration.test_night_helpers import DESK, make_event
 
 from clubdesk.db import Database, listen_changes
-from clubdesk.services import results as RS
-from clubdesk.services import rounds as R
+from clubdesk.services.night.play import results, rounds
 
 GAME = {"type": "game", "winner": 0, "kind": "single", "cube": 1, "dropped": False}
 HANDS = 60
@@ -29,13 +28,13 @@ HANDS = 60
 
 def _round_trip(db: Database) -> list[float]:
     ev, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=8, rounds=3, match_lengths=[99])
-    R.propose_round(db, DESK, ev)
-    rv = R.publish_round(db, DESK, ev)
+    rounds.propose_round(db, DESK, ev)
+    rv = rounds.publish_round(db, DESK, ev)
     times = []
     for k in range(HANDS):
         table = rv.tables[k % len(rv.tables)].table
         start = time.perf_counter()
-        RS.add_entry(db, DESK, ev, 1, table, {**GAME, "winner": k % 2})
+        results.add_entry(db, DESK, ev, 1, table, {**GAME, "winner": k % 2})
         times.append((time.perf_counter() - start) * 1000)
     return times
 
@@ -64,13 +63,13 @@ def measure_server(url: str) -> tuple[list[float], list[float]]:
         conn = listen_changes(other)
         heard: list[float] = []
         ev, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=3, match_lengths=[99])
-        R.propose_round(db, DESK, ev)
-        rv = R.publish_round(db, DESK, ev)
+        rounds.propose_round(db, DESK, ev)
+        rv = rounds.publish_round(db, DESK, ev)
         for _ in conn.notifies(timeout=0.2):
             pass
         for k in range(20):
             start = time.perf_counter()
-            RS.add_entry(db, DESK, ev, 1, rv.tables[0].table, {**GAME, "winner": k % 2})
+            results.add_entry(db, DESK, ev, 1, rv.tables[0].table, {**GAME, "winner": k % 2})
             for note in conn.notifies(timeout=1.0):
                 if note.payload == str(ev):
                     heard.append((time.perf_counter() - start) * 1000)

@@ -23,13 +23,20 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from clubdesk.db import Database  # noqa: E402
-from clubdesk.services import desk as DK  # noqa: E402
-from clubdesk.services import events as ES  # noqa: E402
-from clubdesk.services import members as MS  # noqa: E402
-from clubdesk.services import results as RS  # noqa: E402
-from clubdesk.services import rounds as R  # noqa: E402
-from clubdesk.services import share as SH  # noqa: E402
-from clubdesk.services.base import Actor, Role  # noqa: E402
+from clubdesk.services.desk import (
+    checkin,  # noqa: E402
+    registration,  # noqa: E402
+)
+from clubdesk.services.events import events  # noqa: E402
+from clubdesk.services.kernel.base import Actor, Role  # noqa: E402
+from clubdesk.services.members import (
+    edit,  # noqa: E402
+    records,  # noqa: E402
+)
+from clubdesk.services.night.data import settings  # noqa: E402
+from clubdesk.services.night.play import results  # noqa: E402
+from clubdesk.services.night.play import rounds as play_rounds  # noqa: E402
+from clubdesk.services.publishing import share  # noqa: E402
 
 DESK = Actor("Bench", Role.SECRETARY)
 CACHE = Path(tempfile.gettempdir()) / "clubdesk-bench-share"
@@ -38,12 +45,14 @@ LAST = ("Yılmaz", "Güneş", "Şahin", "Gómez", "Işık", "Santoso", "Aydın",
 
 
 def members(db: Database, n: int) -> list[str]:
-    MS.save_club(db, DESK, "Kadıköy Tavla Kulübü", "İstanbul")
+    edit.save_club(db, DESK, "Kadıköy Tavla Kulübü", "İstanbul")
     out = []
     for i in range(n):
         name = f"{FIRST[i % 10]} {LAST[(i // 10) % 10]} {i + 1}"
-        info = MS.create_member(
-            db, DESK, MS.MemberData(name=name, club="Kadıköy Tavla Kulübü", city="İstanbul", rating=2200 - i)
+        info = edit.create_member(
+            db,
+            DESK,
+            records.MemberData(name=name, club="Kadıköy Tavla Kulübü", city="İstanbul", rating=2200 - i),
         )
         out.append(info.number)
     return out
@@ -51,16 +60,16 @@ def members(db: Database, n: int) -> list[str]:
 
 def play(db: Database, ev: int, numbers: list[str], rounds: int, rng: random.Random) -> None:
     for n in numbers:
-        reg = DK.register(db, DESK, ev, n)
-        DK.checkin(db, DESK, ev, reg.code)
+        reg = registration.register(db, DESK, ev, n)
+        checkin.checkin(db, DESK, ev, reg.code)
     for _r in range(rounds):
-        rv = R.propose_round(db, DESK, ev, seed=rng.randrange(1000))
-        R.publish_round(db, DESK, ev)
+        rv = play_rounds.propose_round(db, DESK, ev, seed=rng.randrange(1000))
+        play_rounds.publish_round(db, DESK, ev)
         for t in rv.tables:
             if t.sides[1] is None:
                 continue
             score = (5, rng.randrange(5)) if rng.random() < 0.5 else (rng.randrange(5), 5)
-            RS.set_score(db, DESK, ev, rv.round, t.table, score, confirm=True)
+            results.set_score(db, DESK, ev, rv.round, t.table, score, confirm=True)
 
 
 def big_event(rounds: int) -> tuple[Database, int]:
@@ -71,10 +80,10 @@ def big_event(rounds: int) -> tuple[Database, int]:
         tmp.unlink(missing_ok=True)
         db = Database(tmp, backups_dir=None)
         numbers = members(db, 300)
-        ev = ES.create_event(
+        ev = events.create_event(
             db,
             DESK,
-            ES.EventData(
+            events.EventData(
                 name="Büyük Bahar Kupası",
                 ruleset="tavla",
                 format="swiss",
@@ -104,10 +113,10 @@ def season() -> Database:
         rng = random.Random(2)
         t0 = time.perf_counter()
         for night in range(40):
-            ev = ES.create_event(
+            ev = events.create_event(
                 db,
                 DESK,
-                ES.EventData(
+                events.EventData(
                     name=f"Kulüp gecesi {night + 1}",
                     ruleset="tavla",
                     format="swiss",
@@ -118,7 +127,7 @@ def season() -> Database:
                     coefficient_class="local",
                 ),
             ).id
-            R.configure(
+            settings.configure(
                 db,
                 DESK,
                 ev,
@@ -154,11 +163,11 @@ def main() -> None:
         db, ev = big_event(rounds)
         total, cpu = 0.0, 0.0
         steps = [
-            (f"images: {kind} of 300 entrants", lambda k=kind: SH.share_images(db, k, ev, out / "img"))
+            (f"images: {kind} of 300 entrants", lambda k=kind: share.share_images(db, k, ev, out / "img"))
             for kind in ("pairings", "standings", "crosstable")
         ]
         steps.append(
-            (f"site of the 300-entrant, {rounds}-round Swiss", lambda: SH.share_site(db, out / "site"))
+            (f"site of the 300-entrant, {rounds}-round Swiss", lambda: share.share_site(db, out / "site"))
         )
         for label, fn in steps:
             took, used = timed(label, fn)
@@ -169,7 +178,7 @@ def main() -> None:
         print(f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores while measuring)")
         db.close()
         sdb = season()
-        timed("site of a season of 40 nights", lambda: SH.share_site(sdb, out / "season"), target=10)
+        timed("site of a season of 40 nights", lambda: share.share_site(sdb, out / "season"), target=10)
         sdb.close()
     finally:
         shutil.rmtree(out, ignore_errors=True)

@@ -81,10 +81,10 @@ class Shooter:
         return self.window.current_page()
 
     def events_with_rounds(self):  # type: ignore[no-untyped-def]
-        from clubdesk.services import events as events_service
+        from clubdesk.services.events import events as events_events
 
         rounds = self.section("rounds")
-        for ev in events_service.list_events(self.window.state.db, include_finished=True):
+        for ev in events_events.list_events(self.window.state.db, include_finished=True):
             rounds.select_event(ev.id)
             if rounds.round is not None and rounds.round.tables:
                 yield ev, rounds
@@ -95,10 +95,10 @@ class Shooter:
         self.save("members")
 
     def member_edit(self) -> None:
-        from clubdesk.services import members as ms
+        from clubdesk.services.members import search
         from clubdesk.ui.members_view import MemberDialog
 
-        member = ms.list_members(self.window.state.db, "")[0]
+        member = search.list_members(self.window.state.db, "")[0]
         dialog = MemberDialog(self.window.state, member, self.window)
         dialog.show()
         self.save("member-edit", dialog)
@@ -125,10 +125,10 @@ class Shooter:
         self.save("rounds")
 
     def wizard(self) -> None:
-        from clubdesk.services import events as events_service
+        from clubdesk.services.events import events as events_events
         from clubdesk.ui.pairing_wizard import PairingWizard
 
-        for ev in events_service.list_events(self.window.state.db):
+        for ev in events_events.list_events(self.window.state.db):
             try:
                 wizard = PairingWizard(self.window.state, ev.id, self.window)
             except Exception:  # noqa: BLE001 - an event that cannot pair now
@@ -162,7 +162,7 @@ class Shooter:
         self._entry("tavla")
 
     def correction(self) -> None:
-        from clubdesk.services import standings as ST
+        from clubdesk.services.night.ranking import standings as ranking_standings
         from clubdesk.ui.rounds_view import CorrectionDialog, preview_lines
 
         for ev, rounds in self.events_with_rounds():
@@ -170,7 +170,7 @@ class Shooter:
                 if t.status != "confirmed" or t.sides[1] is None or t.score[0] == t.score[1]:
                     continue
                 try:
-                    pv = ST.correction_preview(
+                    pv = ranking_standings.correction_preview(
                         self.window.state.db,
                         ev.id,
                         rounds.round.round,
@@ -212,11 +212,11 @@ class Shooter:
         """A finished night of the demo season by date (0 the first: its winner is paid, T13e; 1 the round
         robin; -1 the last, the regional cup); each has entrants, a prize plan and its awards."""
         from clubdesk.services import demo
-        from clubdesk.services import events as events_service
+        from clubdesk.services.events import events as events_events
 
         nights = [
             ev
-            for ev in events_service.list_events(self.window.state.db, include_finished=True)
+            for ev in events_events.list_events(self.window.state.db, include_finished=True)
             if ev.name.startswith(demo.SEASON_DEMO_PREFIX)
         ]
         if not nights:
@@ -306,8 +306,8 @@ def shoot(lang: str, demo_file: Path, out: Path, only: set[str] | None = None) -
 
     from clubdesk import i18n
     from clubdesk.db import Database
-    from clubdesk.services import safety
-    from clubdesk.services import settings as settings_service
+    from clubdesk.services.club import safety
+    from clubdesk.services.club import settings as club_settings
     from clubdesk.ui.main_window import MainWindow
     from clubdesk.ui.qt_i18n import install_qt_translator
     from clubdesk.ui.state import DeskState
@@ -321,7 +321,7 @@ def shoot(lang: str, demo_file: Path, out: Path, only: set[str] | None = None) -
         try:
             state = DeskState(db)
             # the club's language is the window's (Settings shows it), and Backups lists one backup
-            settings_service.put(db, state.actor, settings_service.LANGUAGE, lang, audited=False)
+            club_settings.put(db, state.actor, club_settings.LANGUAGE, lang, audited=False)
             safety.backup(db, state.actor)
             i18n.set_language(lang)
             install_qt_translator(app, lang)

@@ -13,7 +13,7 @@ from clubdesk.models.event import Entrant, EntrantMember, Event
 from clubdesk.models.member import Member
 from clubdesk.models.result import Match
 from clubdesk.models.round import EventNight, Round
-from clubdesk.services import ratings as RT
+from clubdesk.services.night.ranking import ratings
 
 
 def tavla_league(db: Database, matches: int, players: int = 20, seed: int = 22) -> int:
@@ -89,7 +89,7 @@ def tavla_league(db: Database, matches: int, players: int = 20, seed: int = 22) 
         ev.current_round = r
         event_id = ev.id
     with db.session() as s:
-        RT.recompute_ratings(s)
+        ratings.recompute_ratings(s)
     return event_id
 
 
@@ -119,5 +119,5 @@ def ratings_now(db: Database) -> tuple[list[tuple[object, ...]], dict[str, float
 
 def full_recompute(db: Database) -> tuple[list[tuple[object, ...]], dict[str, float]]:
     with db.session() as s:
-        RT.recompute_ratings(s)
+        ratings.recompute_ratings(s)
     return ratings_now(db)

@@ -101,7 +101,7 @@ def open_database(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         import importlib.util
 
         if importlib.util.find_spec("clubdesk.services.demo") is not None:
-            from clubdesk.services import demo  # the members issue's demo club
+            from clubdesk.services import demo
 
             demo.ensure_demo(db)
     return db
@@ -150,7 +150,7 @@ def _run(argv: Sequence[str]) -> int:
     window.show()
     app.processEvents()
     from clubdesk.db import DatabaseError
-    from clubdesk.services import settings as settings_service
+    from clubdesk.services import club
     from clubdesk.ui.qt_i18n import install_qt_translator
 
     try:
@@ -158,15 +158,15 @@ def _run(argv: Sequence[str]) -> int:
     except DatabaseError as exc:
         QMessageBox.critical(None, _("ClubDesk"), str(exc))
         return 1
-    lang = args.lang or settings_service.club_settings(db).language
+    lang = args.lang or club.club_settings(db).language
     i18n.set_language(lang)
     install_qt_translator(app, lang)
-    from clubdesk.services import staff
+    from clubdesk.services import club
     from clubdesk.ui.safety_panel import AutoBackup, PinDialog
     from clubdesk.ui.state import DeskState
 
     state = DeskState(db)
-    if staff.has_accounts(
+    if club.has_accounts(
         db
     ):  # issue 23: from the first account on, the desk opens for a person proved by PIN
         login = PinDialog(db)

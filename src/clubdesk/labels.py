@@ -173,7 +173,7 @@ def entity_label(key: str) -> str:
 
 def role_label(key: str) -> str:
     """secretary → "Secretary" (the acting person's role, services.base.ROLE_LABELS)."""
-    from clubdesk.services.base import ROLE_LABELS, Role
+    from clubdesk.services.kernel import ROLE_LABELS, Role
 
     try:
         return _(ROLE_LABELS[Role(key)])

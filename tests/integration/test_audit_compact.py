@@ -16,12 +16,11 @@ from typing import Any
 
 from clubdesk.cli.core import main as cli
 from clubdesk.db import Database, head_revision, known_revisions, upgrade
-from clubdesk.services import audit_chain, safety
-from clubdesk.services import discipline as D
-from clubdesk.services import members as M
-from clubdesk.services import results as RS
-from clubdesk.services import rounds as R
-from clubdesk.services.audit_chain import hand_digest, verify_chain
+from clubdesk.services.club import audit_log, safety
+from clubdesk.services.kernel import audit_chain
+from clubdesk.services.kernel.audit_chain import hand_digest, verify_chain
+from clubdesk.services.members import edit, records
+from clubdesk.services.night.play import results, rounds
 from tests.integration.test_audit_diff import old_hand_rows
 from tests.integration.test_night_helpers import DESK, make_event
 
@@ -35,8 +34,8 @@ HANDS = [
 def _night(path: Path) -> tuple[Database, int, int]:
     db = Database(path, backups_dir=path.parent / "bk")
     ev, _ids = make_event(db, ruleset="gaple-tournament", fmt="swiss", players=4, rounds=2)
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
     with db.engine.connect() as c:
         match = c.exec_driver_sql(
             "SELECT id FROM matches WHERE event_id = ? AND round_no = 1 AND table_no = 1", (ev,)
@@ -52,8 +51,8 @@ def _raw(path: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
         con.close()
 
 
-def _rows(db: Database, action: str) -> list[D.AuditRow]:
-    return sorted((r for r in D.audit_rows(db) if r.action == action), key=lambda r: r.id)
+def _rows(db: Database, action: str) -> list[audit_log.AuditRow]:
+    return sorted((r for r in audit_log.audit_rows(db) if r.action == action), key=lambda r: r.id)
 
 
 def test_a_hand_row_names_its_hand_and_the_trail_tells_the_whole_story(tmp_path: Path) -> None:
@@ -61,7 +60,7 @@ def test_a_hand_row_names_its_hand_and_the_trail_tells_the_whole_story(tmp_path:
     db, ev, match = _night(path)
     try:
         for hand in HANDS:
-            RS.add_entry(db, DESK, ev, 1, 1, hand)
+            results.add_entry(db, DESK, ev, 1, 1, hand)
         added = _rows(db, "add-entry")
         assert len(added) == 3
         # the audit view shows each hand as before 0017: the hand, its game and its place on the sheet
@@ -69,17 +68,17 @@ def test_a_hand_row_names_its_hand_and_the_trail_tells_the_whole_story(tmp_path:
             shown = json.loads(row.after or "")
             assert shown["entry"] == HANDS[k] and shown["game"] == 1 and shown["seq"] == k + 1
             assert "hand" not in shown
-        D.export_audit_csv(db, tmp_path / "audit.csv")
+        audit_log.export_audit_csv(db, tmp_path / "audit.csv")
         with (tmp_path / "audit.csv").open(encoding="utf-8-sig") as fh:
             csv_rows = [r for r in csv.DictReader(fh) if r["action"] == "add-entry"]
         assert sorted(json.loads(r["after"])["entry"]["pips"] for r in csv_rows) == sorted(
             h["pips"] for h in HANDS
         )
 
-        RS.undo_last_entry(db, DESK, ev, 1, 1)  # the third hand taken back
-        RS.replace_entries(db, DESK, ev, 1, 1, {1: [HANDS[1]]}, reason="the scorer swapped two hands")
-        RS.set_score(db, DESK, ev, 1, 1, (1, 0), (101, 40), reason="paper sheet")
-        assert RS.table_entries(db, ev, 1, 1) == {}
+        results.undo_last_entry(db, DESK, ev, 1, 1)  # the third hand taken back
+        results.replace_entries(db, DESK, ev, 1, 1, {1: [HANDS[1]]}, reason="the scorer swapped two hands")
+        results.set_score(db, DESK, ev, 1, 1, (1, 0), (101, 40), reason="paper sheet")
+        assert results.table_entries(db, ev, 1, 1) == {}
         report = verify_chain(db)
         undo, sheet, score = _rows(db, "undo-entry")[0], _rows(db, "sheet")[0], _rows(db, "score")[0]
     finally:
@@ -118,8 +117,8 @@ def _three_hands(tmp_path: Path) -> tuple[Path, list[int], list[int]]:
     db, ev, _match = _night(path)
     try:
         for hand in HANDS:
-            RS.add_entry(db, DESK, ev, 1, 1, hand)
-        M.create_member(db, DESK, M.MemberData(name="Budi", number="0202"))  # a row after the hands
+            results.add_entry(db, DESK, ev, 1, 1, hand)
+        edit.create_member(db, DESK, records.MemberData(name="Budi", number="0202"))  # a row after the hands
         assert verify_chain(db).ok
     finally:
         db.close()
@@ -220,7 +219,7 @@ def test_an_old_database_upgrades_and_its_rows_verify_as_before(tmp_path: Path) 
     db = Database(path, backups_dir=tmp_path / "bk")  # upgrades to the head
     try:
         assert db.revision() == head_revision() and "0018_audit_compact" in known_revisions()
-        M.create_member(db, DESK, M.MemberData(name="Budi", number="0202"))
+        edit.create_member(db, DESK, records.MemberData(name="Budi", number="0202"))
         report = verify_chain(db)
         old = _rows(db, "add-entry")
     finally:

@@ -12,35 +12,36 @@ from pathlib import Path
 from typing import Any
 
 from clubdesk.db import Database, upgrade
-from clubdesk.services import audit_chain
-from clubdesk.services import discipline as D
-from clubdesk.services import members as M
-from clubdesk.services import results as RS
-from clubdesk.services import rounds as R
-from clubdesk.services.audit_chain import verify_chain
+from clubdesk.services.club import audit_log
+from clubdesk.services.kernel import audit_chain
+from clubdesk.services.kernel.audit_chain import verify_chain
+from clubdesk.services.members import edit, records
+from clubdesk.services.night.play import results, rounds
 from tests.integration.test_night_helpers import DESK, make_event, open_db
 
 HAND = {"type": "out", "seat": 1, "pips": [7, 0, 12, 3], "last_tile": None, "two_ends": False, "dead": {}}
 
 
-def _last(db: Database, action: str) -> D.AuditRow:
-    return next(r for r in D.audit_rows(db) if r.action == action)
+def _last(db: Database, action: str) -> audit_log.AuditRow:
+    return next(r for r in audit_log.audit_rows(db) if r.action == action)
 
 
 def test_an_update_stores_only_the_changed_fields_before_and_after(tmp_path: Path) -> None:
     db = open_db(tmp_path)
-    M.create_member(db, DESK, M.MemberData(name="Siti Rahayu", number="0101", city="Bandung"))
+    edit.create_member(db, DESK, records.MemberData(name="Siti Rahayu", number="0101", city="Bandung"))
     created = _last(db, "member.create")
     assert created.before is None
     inserted = json.loads(created.after or "")
     assert inserted["name"] == "Siti Rahayu" and inserted["city"] == "Bandung"  # an insert: the new fields
 
-    M.update_member(db, DESK, "0101", M.MemberData(name="Siti Rahayu", number="0101", city="Jakarta"))
+    edit.update_member(
+        db, DESK, "0101", records.MemberData(name="Siti Rahayu", number="0101", city="Jakarta")
+    )
     changed = _last(db, "member.change")
     assert json.loads(changed.before or "") == {"city": "Bandung"}
     assert json.loads(changed.after or "") == {"city": "Jakarta"}
 
-    D.export_audit_csv(db, tmp_path / "audit.csv")
+    audit_log.export_audit_csv(db, tmp_path / "audit.csv")
     with (tmp_path / "audit.csv").open(encoding="utf-8-sig") as fh:
         rows = list(csv.DictReader(fh))
     row = next(r for r in rows if r["action"] == "member.change")
@@ -53,22 +54,22 @@ def test_an_update_stores_only_the_changed_fields_before_and_after(tmp_path: Pat
 def test_a_hand_row_holds_the_hand_and_the_fields_it_moved(tmp_path: Path) -> None:
     db = open_db(tmp_path)
     ev, _ids = make_event(db, ruleset="gaple-tournament", fmt="swiss", players=4, rounds=2)
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
-    RS.add_entry(db, DESK, ev, 1, 1, HAND)
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
+    results.add_entry(db, DESK, ev, 1, 1, HAND)
     first = _last(db, "add-entry")
-    RS.add_entry(db, DESK, ev, 1, 1, HAND)
+    results.add_entry(db, DESK, ev, 1, 1, HAND)
     second = _last(db, "add-entry")
     assert second.id != first.id and (second.event, second.round, second.table) == (ev, 1, 1)
     before, after = json.loads(second.before or ""), json.loads(second.after or "")
     assert after["entry"] == HAND and after["seq"] == 2
-    sheet = RS.table_entries(db, ev, 1, 1)[1]
+    sheet = results.table_entries(db, ev, 1, 1)[1]
     assert sheet == [HAND, HAND]
     # the first hand moved the table from waiting into play; the second left the match's fields alone
     assert json.loads(first.before or "")["status"] == "waiting"
     assert json.loads(first.after or "")["status"] == "in_play"
     assert before == {} and set(after) == {"entry", "game", "seq"}
-    RS.undo_last_entry(db, DESK, ev, 1, 1)
+    results.undo_last_entry(db, DESK, ev, 1, 1)
     undone = _last(db, "undo-entry")
     assert json.loads(undone.before or "")["entry"] == HAND  # a delete keeps what was removed
     assert verify_chain(db).ok
@@ -118,10 +119,10 @@ def test_snapshot_rows_of_before_the_upgrade_stay_readable_and_verifiable(tmp_pa
     )
     db = Database(path, backups_dir=tmp_path / "bk")  # upgrades to the head (0016_audit_diff)
     try:
-        M.create_member(db, DESK, M.MemberData(name="Budi", number="0202"))
-        M.update_member(db, DESK, "0202", M.MemberData(name="Budi Santoso", number="0202"))
+        edit.create_member(db, DESK, records.MemberData(name="Budi", number="0202"))
+        edit.update_member(db, DESK, "0202", records.MemberData(name="Budi Santoso", number="0202"))
         report = verify_chain(db)
-        old = [r for r in D.audit_rows(db) if r.action == "add-entry"]
+        old = [r for r in audit_log.audit_rows(db) if r.action == "add-entry"]
         new = _last(db, "member.change")
     finally:
         db.close()

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from clubdesk.cli.core import main
-from clubdesk.services import rounds as R
+from clubdesk.services.night.data import settings
 from tests.integration.test_night_helpers import make_event, open_db
 
 
@@ -78,5 +78,5 @@ def test_requested_bye_refused_in_a_round_robin(tmp_path: Path, capsys: pytest.C
     assert (code, out) == (1, None)
     assert err.count("\n") == 1 and "Swiss" in err and "round-robin" in err
     db = open_db(tmp_path)
-    assert R.requested_byes(db, ev) == {}  # nothing written
+    assert settings.requested_byes(db, ev) == {}  # nothing written
     db.close()

@@ -74,7 +74,7 @@ def test_five_round_tavla_swiss_of_12(
             assert out == {"table": t["table"], "score": [5, 2], "status": "confirmed"}
         if r == 1:
             db = open_db(path.parent)
-            from clubdesk.services.standings import rating_history
+            from clubdesk.services.night.ranking.ratings import rating_history
 
             # rule T12c: 1500 v 1500, 5 points, both newcomers (K=5): P = 1/(10^0+1) = 0.5,
             # change = 4 * 5 * sqrt(5) * 0.5 = 22.3607

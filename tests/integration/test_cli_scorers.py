@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from clubdesk.cli.core import main
-from clubdesk.services import results as RS
-from clubdesk.services import rounds as R
+from clubdesk.services.night.data import reads
+from clubdesk.services.night.play import results
 from tests.integration.test_night_helpers import make_event, open_db
 
 
@@ -41,8 +41,8 @@ def test_result_confirm_names_the_scorer_and_counter(
     assert code == 1 and "--scorer" in err and len(err.strip().splitlines()) == 1
     db = open_db(tmp_path)
     try:
-        assert R.get_round(db, ev, 1).tables[0].status == "waiting"
-        home, away = RS.side_players(db, ev, 1, 1)
+        assert reads.get_round(db, ev, 1).tables[0].status == "waiting"
+        home, away = results.side_players(db, ev, 1, 1)
     finally:
         db.close()
     # a player of the wrong side is refused, nothing written
@@ -50,7 +50,7 @@ def test_result_confirm_names_the_scorer_and_counter(
     assert code == 1 and len(err.strip().splitlines()) == 1
     db = open_db(tmp_path)
     try:
-        assert R.get_round(db, ev, 1).tables[0].status == "waiting"
+        assert reads.get_round(db, ev, 1).tables[0].status == "waiting"
     finally:
         db.close()
     code, out, err = cli(capsys, path, *score, "--scorer", home[1][0], "--counter", away[0][0])
@@ -58,7 +58,7 @@ def test_result_confirm_names_the_scorer_and_counter(
     assert out == {"table": 1, "score": [1, 0], "status": "confirmed"}  # CONTRACTS.md §4, unchanged keys
     db = open_db(tmp_path)
     try:
-        t = R.get_round(db, ev, 1).tables[0]
+        t = reads.get_round(db, ev, 1).tables[0]
         assert (t.scorer, t.counter) == (home[1][1], away[0][1])  # the players' names are the approvals
     finally:
         db.close()
@@ -91,7 +91,7 @@ def test_confirm_by_member_and_the_referee_scoring(
     assert cli(capsys, path, "result", e, "--round", "1", "--table", "1", "--score", "0-1")[0] == 0
     db = open_db(tmp_path)
     try:
-        home, away = RS.side_players(db, ev, 1, 1)
+        home, away = results.side_players(db, ev, 1, 1)
     finally:
         db.close()
     code, out, err = cli(

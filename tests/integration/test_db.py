@@ -11,8 +11,8 @@ from sqlalchemy import select, text
 
 from clubdesk.db import Database, DatabaseError, current_revision, head_revision, known_revisions, upgrade
 from clubdesk.models import AuditEntry
-from clubdesk.services import settings as settings_service
-from clubdesk.services.base import Actor, Role, ServiceError
+from clubdesk.services.club import settings
+from clubdesk.services.kernel.base import Actor, Role, ServiceError
 
 
 def test_new_file_is_migrated_to_head_and_reopens(tmp_path: Path) -> None:
@@ -22,11 +22,11 @@ def test_new_file_is_migrated_to_head_and_reopens(tmp_path: Path) -> None:
     with db.session() as s:
         tables = set(s.scalars(text("SELECT name FROM sqlite_master WHERE type='table'")))
     assert {"clubs", "settings", "audit_log"} <= tables
-    settings_service.put(db, Actor("AB"), "club.name", "Kadıköy Tavla Kulübü")
+    settings.put(db, Actor("AB"), "club.name", "Kadıköy Tavla Kulübü")
     db.close()
     again = Database(path)
     assert again.upgrade_backup is None  # nothing to upgrade, so no backup copy
-    assert settings_service.get(again, "club.name") == "Kadıköy Tavla Kulübü"
+    assert settings.get(again, "club.name") == "Kadıköy Tavla Kulübü"
     again.close()
 
 
@@ -76,14 +76,14 @@ def test_upgrading_an_older_database_makes_a_backup_first(tmp_path: Path) -> Non
     assert db.upgrade_backup is not None and db.upgrade_backup.exists()
     assert current_revision(db.upgrade_backup) == revisions[0]  # the copy is the database as it was
     assert current_revision(path) == head_revision()
-    assert settings_service.get(db, "club.name") == "Old Club"  # data survives the upgrade
+    assert settings.get(db, "club.name") == "Old Club"  # data survives the upgrade
     db.close()
 
 
 def test_a_service_change_writes_an_audit_row_with_before_and_after(db: Database) -> None:
     referee = Actor("MH", Role.REFEREE)
-    settings_service.save_club_settings(db, referee, "Gaple Club Bandung", None, "en")
-    settings_service.save_club_settings(db, referee, "Gaple Club Bandung Raya", None, "en")
+    settings.save_club_settings(db, referee, "Gaple Club Bandung", None, "en")
+    settings.save_club_settings(db, referee, "Gaple Club Bandung Raya", None, "en")
     with db.session() as s:
         rows = s.scalars(
             select(AuditEntry).where(AuditEntry.entity_id == "club.name").order_by(AuditEntry.id)
@@ -95,18 +95,18 @@ def test_a_service_change_writes_an_audit_row_with_before_and_after(db: Database
 
 
 def test_refused_settings_change_writes_nothing(db: Database) -> None:
-    settings_service.save_club_settings(db, Actor("AB"), "Club A", None, "en")
+    settings.save_club_settings(db, Actor("AB"), "Club A", None, "en")
     with db.session() as s:
         audit_before = s.scalar(text("SELECT count(*) FROM audit_log"))
     with pytest.raises(ServiceError) as info:
-        settings_service.save_club_settings(db, Actor("AB"), "Club B", "/no/such/logo.png", "en")
+        settings.save_club_settings(db, Actor("AB"), "Club B", "/no/such/logo.png", "en")
     assert info.value.code == "logo-missing"
-    assert settings_service.club_settings(db).club_name == "Club A"
+    assert settings.club_settings(db).club_name == "Club A"
     with db.session() as s:
         assert s.scalar(text("SELECT count(*) FROM audit_log")) == audit_before
 
 
 def test_nobody_acting_is_refused(db: Database) -> None:
     with pytest.raises(ServiceError) as info:
-        settings_service.save_club_settings(db, Actor("  "), "Club A", None, "en")
+        settings.save_club_settings(db, Actor("  "), "Club A", None, "en")
     assert info.value.code == "actor-required"

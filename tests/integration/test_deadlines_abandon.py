@@ -13,9 +13,10 @@ from sqlalchemy import select
 
 from clubdesk.models.audit import AuditEntry
 from clubdesk.models.event import Event
-from clubdesk.services import results as RS
-from clubdesk.services import rounds as R
-from clubdesk.services.base import ServiceError
+from clubdesk.services.kernel.base import ServiceError
+from clubdesk.services.night.data import reads, settings
+from clubdesk.services.night.play import forfeits, results, rounds
+from clubdesk.services.publishing import documents, header, match_act
 from tests.integration.test_night_helpers import DESK, REF, make_event, open_db
 
 pytestmark = pytest.mark.usefixtures("both_backends")  # issue 25: SQLite and the club server
@@ -30,38 +31,38 @@ def _night(tmp_path: Path, ruleset: str, **kw: object):  # type: ignore[no-untyp
         ev, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=2, match_lengths=[3])
     else:
         ev, _ids = make_event(db, ruleset=ruleset, fmt="swiss", players=4, rounds=2)
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev, call_at=CALL, **kw)  # type: ignore[arg-type]
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev, call_at=CALL, **kw)  # type: ignore[arg-type]
     return db, ev
 
 
 def test_g15_gaple_walkover_possible_from_ten_minutes_before_the_start(tmp_path: Path) -> None:
     db, ev = _night(tmp_path, "gaple-tournament", start_at=START)
-    rv = R.get_round(db, ev, 1)
+    rv = reads.get_round(db, ev, 1)
     # rule G15: present at the latest 10 minutes before the start (19:30) -> 19:20, not 19:30 + 10
     assert (rv.forfeit_due, rv.forfeit_rule) == (START - timedelta(minutes=10), "G15")
     with pytest.raises(ServiceError) as err:
-        RS.forfeit(db, REF, ev, 1, 1, 1, now=datetime(2026, 5, 1, 19, 19, 59))
+        forfeits.forfeit(db, REF, ev, 1, 1, 1, now=datetime(2026, 5, 1, 19, 19, 59))
     assert err.value.code == "too-early" and "19:20" in err.value.message and "G15" in err.value.message
-    res = RS.forfeit(db, REF, ev, 1, 1, 1, now=datetime(2026, 5, 1, 19, 20))
+    res = forfeits.forfeit(db, REF, ev, 1, 1, 1, now=datetime(2026, 5, 1, 19, 20))
     assert res.as_json()["status"] == "confirmed"  # the walkover at 19:20 sharp
 
 
 def test_g15_without_a_start_time_the_call_is_the_start(tmp_path: Path) -> None:
     db, ev = _night(tmp_path, "gaple-tournament")
-    assert R.get_round(db, ev, 1).forfeit_due == CALL - timedelta(minutes=10)
+    assert reads.get_round(db, ev, 1).forfeit_due == CALL - timedelta(minutes=10)
     # at the start (the call) an absent side can be forfeited
-    assert RS.forfeit(db, REF, ev, 1, 1, 0, now=CALL).as_json()["status"] == "confirmed"
+    assert forfeits.forfeit(db, REF, ev, 1, 1, 0, now=CALL).as_json()["status"] == "confirmed"
 
 
 def test_t3b_tavla_forfeit_possible_from_ten_minutes_after_the_call(tmp_path: Path) -> None:
     db, ev = _night(tmp_path, "tavla", start_at=START)
-    rv = R.get_round(db, ev, 1)
+    rv = reads.get_round(db, ev, 1)
     assert (rv.forfeit_due, rv.forfeit_rule) == (CALL + timedelta(minutes=10), "T3b")
     with pytest.raises(ServiceError) as err:
-        RS.forfeit(db, REF, ev, 1, 1, 1, now=datetime(2026, 5, 1, 19, 9, 59))
+        forfeits.forfeit(db, REF, ev, 1, 1, 1, now=datetime(2026, 5, 1, 19, 9, 59))
     assert err.value.code == "too-early" and "19:10" in err.value.message and "T3b" in err.value.message
-    res = RS.forfeit(db, REF, ev, 1, 1, 1, now=datetime(2026, 5, 1, 19, 10))
+    res = forfeits.forfeit(db, REF, ev, 1, 1, 1, now=datetime(2026, 5, 1, 19, 10))
     assert res.as_json()["score"] == [3, 0]  # rule T9a: match length-0
 
 
@@ -73,25 +74,25 @@ def test_forfeit_deadline_is_a_ruleset_parameter(tmp_path: Path) -> None:
         e = s.get(Event, ev)
         assert e is not None
         e.ruleset_overrides = json.dumps({"forfeit_from": "start"})
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev, call_at=CALL, start_at=START)
-    assert R.get_round(db, ev, 1).forfeit_due == START - timedelta(minutes=10)
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev, call_at=CALL, start_at=START)
+    assert reads.get_round(db, ev, 1).forfeit_due == START - timedelta(minutes=10)
 
 
 def test_g15_notice_of_lateness_suspends_the_walkover_and_the_referee_decides(tmp_path: Path) -> None:
     db, ev = _night(tmp_path, "gaple-tournament", start_at=START)
-    RS.late_notice(db, DESK, ev, 1, 1, 1, "Budi (captain, by phone)", now=datetime(2026, 5, 1, 19, 15))
+    forfeits.late_notice(db, DESK, ev, 1, 1, 1, "Budi (captain, by phone)", now=datetime(2026, 5, 1, 19, 15))
     late = datetime(2026, 5, 1, 19, 25)
     with pytest.raises(ServiceError) as err:
-        RS.forfeit(db, REF, ev, 1, 1, 1, now=late)
+        forfeits.forfeit(db, REF, ev, 1, 1, 1, now=late)
     assert err.value.code == "late-notice" and "Budi" in err.value.message and "19:15" in err.value.message
     # the other side has given no notice: its walkover stays automatic
     with pytest.raises(ServiceError) as err:
-        RS.decide_late_notice(db, DESK, ev, 1, 1, walkover=True, reason="not here")
+        forfeits.decide_late_notice(db, DESK, ev, 1, 1, walkover=True, reason="not here")
     assert err.value.code == "referee-only"
-    RS.decide_late_notice(db, REF, ev, 1, 1, walkover=False, reason="traffic, arriving 19:40")
-    assert R.get_round(db, ev, 1).tables[0].status == "waiting"
-    res = RS.decide_late_notice(db, REF, ev, 1, 1, walkover=True, reason="still absent at 19:45")
+    forfeits.decide_late_notice(db, REF, ev, 1, 1, walkover=False, reason="traffic, arriving 19:40")
+    assert reads.get_round(db, ev, 1).tables[0].status == "waiting"
+    res = forfeits.decide_late_notice(db, REF, ev, 1, 1, walkover=True, reason="still absent at 19:45")
     assert res.as_json()["status"] == "confirmed"
     with db.session() as s:
         acts = [a.action for a in s.scalars(select(AuditEntry).order_by(AuditEntry.id))]
@@ -106,9 +107,9 @@ def _encounter(tmp_path: Path, overrides: dict[str, object] | None = None):  # t
             e = s.get(Event, ev)
             assert e is not None
             e.ruleset_overrides = json.dumps(overrides)
-    R.configure(db, DESK, ev, encounter_games=2)
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
+    settings.configure(db, DESK, ev, encounter_games=2)
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
     return db, ev
 
 
@@ -117,38 +118,36 @@ D0 = {"type": "domino", "seat": 0, "pips": [0, 30, 20, 25]}  # side 0 scores 75 
 
 def test_e20_abandonment_loses_the_game_and_the_encounter_goes_on(tmp_path: Path) -> None:
     db, ev = _encounter(tmp_path)
-    RS.add_entry(db, DESK, ev, 1, 1, D0, game_no=1)
-    RS.add_entry(db, DESK, ev, 1, 1, {"type": "abandon", "side": 1}, game_no=1)
-    t = R.get_round(db, ev, 1).tables[0]
+    results.add_entry(db, DESK, ev, 1, 1, D0, game_no=1)
+    results.add_entry(db, DESK, ev, 1, 1, {"type": "abandon", "side": 1}, game_no=1)
+    t = reads.get_round(db, ev, 1).tables[0]
     assert t.score == (1, 0) and t.status == "in_play"  # game 1 lost by side 1; game 2 still to play
-    RS.add_entry(db, DESK, ev, 1, 1, {"type": "domino", "seat": 1, "pips": [30, 0, 40, 30]}, game_no=2)
-    assert R.get_round(db, ev, 1).tables[0].score == (1, 1)  # side 1 wins game 2: the encounter is 1-1
+    results.add_entry(db, DESK, ev, 1, 1, {"type": "domino", "seat": 1, "pips": [30, 0, 40, 30]}, game_no=2)
+    assert reads.get_round(db, ev, 1).tables[0].score == (1, 1)  # side 1 wins game 2: the encounter is 1-1
     # the act says which (E20): the game is lost, play goes on
-    from clubdesk.services import reports as REP
 
-    act = REP.incident_act_data(db, ev, 1, 1)
+    act = match_act.incident_act_data(db, ev, 1, 1)
     e20 = [i for i in act.incidents if "E20" in i.kind]
     assert len(e20) == 1 and "abandons game 1" in e20[0].text and "play goes on" in e20[0].text
     # and the score sheet, read back from the PDF
     from pypdf import PdfReader
 
     out = tmp_path / "sheet.pdf"
-    REP.generate(db, REP.ReportRequest("score-sheets", ev, 1, 1), out)
+    documents.generate(db, header.ReportRequest("score-sheets", ev, 1, 1), out)
     text = " ".join((pg.extract_text() or "") for pg in PdfReader(out).pages)
     assert "abandonment, E20: the pair loses the game" in " ".join(text.split())
 
 
 def test_e20_abandonment_ends_the_encounter_where_the_ruleset_says_so(tmp_path: Path) -> None:
     db, ev = _encounter(tmp_path, {"abandon_ends_match": True})
-    RS.add_entry(db, DESK, ev, 1, 1, {"type": "abandon", "side": 1}, game_no=1)
-    t = R.get_round(db, ev, 1).tables[0]
+    results.add_entry(db, DESK, ev, 1, 1, {"type": "abandon", "side": 1}, game_no=1)
+    t = reads.get_round(db, ev, 1).tables[0]
     assert t.score == (2, 0) and t.status == "pending"
     with pytest.raises(ServiceError) as err:
-        RS.add_entry(db, DESK, ev, 1, 1, D0, game_no=2)
+        results.add_entry(db, DESK, ev, 1, 1, D0, game_no=2)
     assert "E20" in err.value.message
-    from clubdesk.services import reports as REP
 
-    act = REP.incident_act_data(db, ev, 1, 1)
+    act = match_act.incident_act_data(db, ev, 1, 1)
     assert [i.text for i in act.incidents if "E20" in i.kind][0].endswith("the pair loses the match")
 
 

@@ -4,30 +4,33 @@ from __future__ import annotations
 
 from clubdesk.db import Database
 from clubdesk.services import demo
-from clubdesk.services import members as ms
-from clubdesk.services.base import Actor
+from clubdesk.services.club import settings
+from clubdesk.services.demo import demo_club
+from clubdesk.services.events import events
+from clubdesk.services.kernel.base import Actor
+from clubdesk.services.members import edit, records, search
 
 
 def test_demo_club_is_a_living_register(db: Database) -> None:
     result = demo.fill_demo(db)
     data = result.as_json()
     assert data["members"] == 40
-    from clubdesk.services import events as event_service
+    from clubdesk.services.members import search
 
     # later issues add demo events through DEMO_HOOKS; the ids printed are exactly the events created
-    assert sorted(data["events"]) == sorted(e.id for e in event_service.list_events(db))
-    everyone = ms.list_members(db, include_inactive=True)
+    assert sorted(data["events"]) == sorted(e.id for e in events.list_events(db))
+    everyone = search.list_members(db, include_inactive=True)
     assert len(everyone) == 40
-    clubs = ms.list_clubs(db)
+    clubs = edit.list_clubs(db)
     assert len(clubs) == 4
     assert {c.city for c in clubs} == {"İstanbul", "Madrid", "Jakarta"}  # 4 clubs from 3 cities
     names = " ".join(m.name for m in everyone)
     for letter in "ğşıİñá":
         assert letter in names, letter
     assert {"Şükrü Işık", "José Muñoz", "Budi Santoso"} <= {m.name for m in everyone}
-    assert all(m.phone and ms.phone_ok(m.phone) for m in everyone)
+    assert all(m.phone and records.phone_ok(m.phone) for m in everyone)
     with_email = [m for m in everyone if m.email]
-    assert len(with_email) >= 30 and all(ms.email_ok(m.email) for m in with_email)
+    assert len(with_email) >= 30 and all(records.email_ok(m.email) for m in with_email)
     assert len({m.number for m in everyone}) == 40
 
 
@@ -37,9 +40,11 @@ def test_demo_is_filled_once_and_is_deterministic(tmp_path) -> None:  # type: ig
     try:
         assert demo.ensure_demo(first) is not None
         assert demo.ensure_demo(first) is None  # already filled: left alone
-        assert ms.count_members(first) == 40
+        assert search.count_members(first) == 40
         demo.fill_demo(second)
-        assert ms.list_members(first, include_inactive=True) == ms.list_members(second, include_inactive=True)
+        assert search.list_members(first, include_inactive=True) == search.list_members(
+            second, include_inactive=True
+        )
     finally:
         first.close()
         second.close()
@@ -47,7 +52,7 @@ def test_demo_is_filled_once_and_is_deterministic(tmp_path) -> None:  # type: ig
 
 def test_more_members_get_unique_names(db: Database) -> None:
     demo.fill_demo(db, demo.DemoOptions(members=90, seed=3))
-    names = [m.name for m in ms.list_members(db, include_inactive=True)]
+    names = [m.name for m in search.list_members(db, include_inactive=True)]
     assert len(names) == 90 and len(set(names)) == 90
 
 
@@ -58,17 +63,17 @@ def test_later_issues_extend_the_demo_through_hooks(db: Database, monkeypatch) -
         seen.append((options.game, len(numbers)))
         return [7]
 
-    monkeypatch.setattr(demo, "DEMO_HOOKS", [hook])
+    monkeypatch.setattr(demo_club, "DEMO_HOOKS", [hook])
     result = demo.fill_demo(db, demo.DemoOptions(members=10, game="tavla"))
     assert result.as_json() == {"members": 10, "events": [7]}
     assert seen == [
-        ("tavla", 10 - sum(1 for m in ms.list_members(db, include_inactive=True) if not m.active))
+        ("tavla", 10 - sum(1 for m in search.list_members(db, include_inactive=True) if not m.active))
     ]
 
 
 def test_demo_club_has_its_own_name(db: Database) -> None:
-    from clubdesk.services import settings as settings_service
+    from clubdesk.services import demo
 
     demo.fill_demo(db)
     # the window title, report headers and receipts show the demo club's name, not the "My club" placeholder
-    assert settings_service.club_settings(db).club_name == demo.DEMO_CLUB_NAME
+    assert settings.club_settings(db).club_name == demo.DEMO_CLUB_NAME

@@ -9,10 +9,12 @@ import pytest
 from sqlalchemy import func, select
 
 from clubdesk.models import AuditEntry, Entrant, OutboxMessage, Payment
-from clubdesk.services import desk
-from clubdesk.services.base import Actor, ServiceError
-from clubdesk.services.events import EventData, create_event, mark_drawn, set_current_round
-from clubdesk.services.members import MemberData, create_member
+from clubdesk.services.desk import checkin, lists, records, registration
+from clubdesk.services.events.events import EventData, create_event, mark_drawn, set_current_round
+from clubdesk.services.kernel.base import Actor, ServiceError
+from clubdesk.services.members.edit import create_member
+from clubdesk.services.members.records import MemberData
+from clubdesk.services.money import fees
 
 ACTOR = Actor("Sekreter")
 T0 = datetime(2025, 3, 1, 10, 0)
@@ -71,10 +73,10 @@ def refused(db, code: str, fn, *args, **kw) -> ServiceError:  # type: ignore[no-
 
 def test_full_event_puts_entries_on_the_waiting_list_in_order_and_says_so(club) -> None:  # type: ignore[no-untyped-def]
     ev = make_event(club)  # capacity 2
-    a = desk.register(club, ACTOR, ev.id, "1001", now=T0)
-    b = desk.register(club, ACTOR, ev.id, "1002", now=T0)
-    c = desk.register(club, ACTOR, ev.id, "1003", now=T0)
-    d = desk.register(club, ACTOR, ev.id, "1004", now=T0)
+    a = registration.register(club, ACTOR, ev.id, "1001", now=T0)
+    b = registration.register(club, ACTOR, ev.id, "1002", now=T0)
+    c = registration.register(club, ACTOR, ev.id, "1003", now=T0)
+    d = registration.register(club, ACTOR, ev.id, "1004", now=T0)
     assert (a.status, b.status) == ("registered", "registered")
     assert (c.status, c.waitlist_position) == ("waitlisted", 1)
     assert (d.status, d.waitlist_position) == ("waitlisted", 2)
@@ -84,27 +86,27 @@ def test_full_event_puts_entries_on_the_waiting_list_in_order_and_says_so(club) 
 def test_withdrawal_promotes_the_first_waiting_entrant_and_queues_a_notification(club) -> None:  # type: ignore[no-untyped-def]
     # rule T2c: a withdrawal promotes the next waiting player automatically, and he is notified
     ev = make_event(club)
-    a = desk.register(club, ACTOR, ev.id, "1001", now=T0)
-    desk.register(club, ACTOR, ev.id, "1002", now=T0)
-    c = desk.register(club, ACTOR, ev.id, "1003", now=T0)
-    d = desk.register(club, ACTOR, ev.id, "1004", now=T0)
-    out = desk.withdraw(club, ACTOR, ev.id, a.entrant, now=T0)
+    a = registration.register(club, ACTOR, ev.id, "1001", now=T0)
+    registration.register(club, ACTOR, ev.id, "1002", now=T0)
+    c = registration.register(club, ACTOR, ev.id, "1003", now=T0)
+    d = registration.register(club, ACTOR, ev.id, "1004", now=T0)
+    out = registration.withdraw(club, ACTOR, ev.id, a.entrant, now=T0)
     assert out.promoted == c.entrant
-    rows = {r.entrant: r for r in desk.entrants(club, ev.id)}
+    rows = {r.entrant: r for r in lists.entrants(club, ev.id)}
     assert rows[c.entrant].status == "registered"
     assert rows[d.entrant].waitlist_position == 1  # moved up from 2 to 1
     assert rows[a.entrant].status == "withdrawn"  # kept, never deleted
-    msgs = desk.outbox(club, event_id=ev.id)
+    msgs = lists.outbox(club, event_id=ev.id)
     assert [(m.kind, m.member_number, m.entrant_id) for m in msgs] == [("promoted", "1003", c.entrant)]
     assert c.code in msgs[0].text
 
 
 def test_promote_by_hand_needs_a_free_place(club) -> None:  # type: ignore[no-untyped-def]
     ev = make_event(club)
-    desk.register(club, ACTOR, ev.id, "1001", now=T0)
-    desk.register(club, ACTOR, ev.id, "1002", now=T0)
-    c = desk.register(club, ACTOR, ev.id, "1003", now=T0)
-    refused(club, "event-full", desk.promote, club, ACTOR, ev.id, c.entrant)
+    registration.register(club, ACTOR, ev.id, "1001", now=T0)
+    registration.register(club, ACTOR, ev.id, "1002", now=T0)
+    c = registration.register(club, ACTOR, ev.id, "1003", now=T0)
+    refused(club, "event-full", registration.promote, club, ACTOR, ev.id, c.entrant)
 
 
 # --------------------------------------------------------------------------- T2b payments, early price
@@ -113,16 +115,16 @@ def test_promote_by_hand_needs_a_free_place(club) -> None:  # type: ignore[no-un
 def test_early_price_follows_the_payment_date(club) -> None:  # type: ignore[no-untyped-def]
     # rule T2b: fee 25.00, early 20.00 for payments made by 2025-03-10
     ev = make_event(club, capacity=None, early_fee=2000, early_until=date(2025, 3, 10))
-    early = desk.register(club, ACTOR, ev.id, "1001", now=T0)
-    late = desk.register(club, ACTOR, ev.id, "1002", now=T0)
-    desk.pay(club, ACTOR, ev.id, early.entrant, 2000, "transfer", paid_at=datetime(2025, 3, 10, 23, 0))
-    desk.pay(club, ACTOR, ev.id, late.entrant, 2000, "cash", paid_at=datetime(2025, 3, 11, 9, 0))
-    rows = {r.entrant: r for r in desk.entrants(club, ev.id)}
+    early = registration.register(club, ACTOR, ev.id, "1001", now=T0)
+    late = registration.register(club, ACTOR, ev.id, "1002", now=T0)
+    fees.pay(club, ACTOR, ev.id, early.entrant, 2000, "transfer", paid_at=datetime(2025, 3, 10, 23, 0))
+    fees.pay(club, ACTOR, ev.id, late.entrant, 2000, "cash", paid_at=datetime(2025, 3, 11, 9, 0))
+    rows = {r.entrant: r for r in lists.entrants(club, ev.id)}
     assert (rows[early.entrant].price, rows[early.entrant].owed) == (2000, 0)  # paid on the last early day
     assert (rows[late.entrant].price, rows[late.entrant].owed) == (2500, 500)  # a day late: 25.00 - 20.00
     # paying 25.00 on the early date would be 5.00 more than the 20.00 then owed
-    third = desk.register(club, ACTOR, ev.id, "1003", now=T0)
-    refused(club, "overpayment", desk.pay, club, ACTOR, ev.id, third.entrant, 2500, "cash", paid_at=T0)
+    third = registration.register(club, ACTOR, ev.id, "1003", now=T0)
+    refused(club, "overpayment", fees.pay, club, ACTOR, ev.id, third.entrant, 2500, "cash", paid_at=T0)
 
 
 def test_fee_per_person_for_a_pair(club) -> None:  # type: ignore[no-untyped-def]
@@ -137,7 +139,7 @@ def test_fee_per_person_for_a_pair(club) -> None:  # type: ignore[no-untyped-def
         fee_per="person",
         capacity=None,
     )
-    reg = desk.register(club, ACTOR, ev.id, "1001", partner="1002", now=T0)
+    reg = registration.register(club, ACTOR, ev.id, "1001", partner="1002", now=T0)
     assert reg.fee == 10000
     assert reg.name == "Şükrü Işık / Ayşe Yılmaz"
 
@@ -148,9 +150,9 @@ def test_side_event_free_for_main_entrants(club) -> None:  # type: ignore[no-unt
     side = make_event(
         club, name="Last Chance", capacity=None, fee=1000, parent_event_id=main.id, side_fee_rule="free"
     )
-    desk.register(club, ACTOR, main.id, "1001", now=T0)
-    assert desk.register(club, ACTOR, side.id, "1001", now=T0).fee == 0
-    assert desk.register(club, ACTOR, side.id, "1002", now=T0).fee == 1000
+    registration.register(club, ACTOR, main.id, "1001", now=T0)
+    assert registration.register(club, ACTOR, side.id, "1001", now=T0).fee == 0
+    assert registration.register(club, ACTOR, side.id, "1002", now=T0).fee == 1000
 
 
 def test_side_event_discount(club) -> None:  # type: ignore[no-untyped-def]
@@ -165,16 +167,16 @@ def test_side_event_discount(club) -> None:  # type: ignore[no-untyped-def]
         side_fee_rule="discount",
         side_discount_percent=40,
     )
-    desk.register(club, ACTOR, main.id, "1001", now=T0)
-    assert desk.register(club, ACTOR, side.id, "1001", now=T0).fee == 600
+    registration.register(club, ACTOR, main.id, "1001", now=T0)
+    assert registration.register(club, ACTOR, side.id, "1001", now=T0).fee == 600
 
 
 def test_transfer_description_finds_the_entrant(club) -> None:  # type: ignore[no-untyped-def]
     # rule T2b: the check-in code in the transfer's description
     ev = make_event(club)
-    reg = desk.register(club, ACTOR, ev.id, "1001", now=T0)
-    assert desk.find_by_reference(club, f"Entry fee {reg.code.lower()} Sukru") == (ev.id, reg.entrant)
-    assert desk.find_by_reference(club, "entry fee for the cup") is None
+    reg = registration.register(club, ACTOR, ev.id, "1001", now=T0)
+    assert fees.find_by_reference(club, f"Entry fee {reg.code.lower()} Sukru") == (ev.id, reg.entrant)
+    assert fees.find_by_reference(club, "entry fee for the cup") is None
 
 
 # --------------------------------------------------------------------------- T2d refunds
@@ -183,12 +185,12 @@ def test_transfer_description_finds_the_entrant(club) -> None:  # type: ignore[n
 def test_refund_before_close_follows_the_policy(club) -> None:  # type: ignore[no-untyped-def]
     # rule T2d: 80 % back before the close: 25.00 * 80 % = 20.00, as a linked negative payment, same method
     ev = make_event(club, refund_percent_before_close=80, registration_closes_at=datetime(2025, 3, 20, 18, 0))
-    reg = desk.register(club, ACTOR, ev.id, "1001", now=T0)
-    pay = desk.pay(club, ACTOR, ev.id, reg.entrant, 2500, "card", paid_at=T0)
-    out = desk.withdraw(club, ACTOR, ev.id, reg.entrant, now=datetime(2025, 3, 5))
+    reg = registration.register(club, ACTOR, ev.id, "1001", now=T0)
+    pay = fees.pay(club, ACTOR, ev.id, reg.entrant, 2500, "card", paid_at=T0)
+    out = registration.withdraw(club, ACTOR, ev.id, reg.entrant, now=datetime(2025, 3, 5))
     assert out.refund == 2000
     assert [(r.amount, r.method, r.refund_of) for r in out.refunds] == [(-2000, "card", pay.id)]
-    row = desk.entrant(club, ev.id, reg.entrant)
+    row = lists.entrant(club, ev.id, reg.entrant)
     assert row.paid == 500  # 25.00 paid - 20.00 back
 
 
@@ -196,30 +198,30 @@ def test_no_refund_after_close_by_default(club) -> None:  # type: ignore[no-unty
     ev = make_event(
         club, refund_percent_before_close=100, registration_closes_at=datetime(2025, 3, 20, 18, 0)
     )
-    reg = desk.register(club, ACTOR, ev.id, "1001", now=T0)
-    desk.pay(club, ACTOR, ev.id, reg.entrant, 2500, "cash", paid_at=T0)
-    out = desk.withdraw(club, ACTOR, ev.id, reg.entrant, now=datetime(2025, 3, 20, 18, 1))
+    reg = registration.register(club, ACTOR, ev.id, "1001", now=T0)
+    fees.pay(club, ACTOR, ev.id, reg.entrant, 2500, "cash", paid_at=T0)
+    out = registration.withdraw(club, ACTOR, ev.id, reg.entrant, now=datetime(2025, 3, 20, 18, 1))
     assert out.refund == 0 and out.refunds == ()
 
 
 def test_no_refund_after_the_draw_and_no_promotion(club) -> None:  # type: ignore[no-untyped-def]
     # rule T2d: nothing after the draw
     ev = make_event(club)
-    reg = desk.register(club, ACTOR, ev.id, "1001", now=T0)
-    desk.register(club, ACTOR, ev.id, "1002", now=T0)
-    desk.register(club, ACTOR, ev.id, "1003", now=T0)
-    desk.pay(club, ACTOR, ev.id, reg.entrant, 2500, "cash", paid_at=T0)
+    reg = registration.register(club, ACTOR, ev.id, "1001", now=T0)
+    registration.register(club, ACTOR, ev.id, "1002", now=T0)
+    registration.register(club, ACTOR, ev.id, "1003", now=T0)
+    fees.pay(club, ACTOR, ev.id, reg.entrant, 2500, "cash", paid_at=T0)
     mark_drawn(club, ACTOR, ev.id)
-    out = desk.withdraw(club, ACTOR, ev.id, reg.entrant, now=T0)
+    out = registration.withdraw(club, ACTOR, ev.id, reg.entrant, now=T0)
     assert (out.refund, out.promoted) == (0, None)
 
 
 def test_manual_refund_never_above_what_was_paid(club) -> None:  # type: ignore[no-untyped-def]
     ev = make_event(club)
-    reg = desk.register(club, ACTOR, ev.id, "1001", now=T0)
-    desk.pay(club, ACTOR, ev.id, reg.entrant, 1000, "cash", paid_at=T0)
-    refused(club, "refund-too-large", desk.refund, club, ACTOR, ev.id, reg.entrant, 1001)
-    assert [p.amount for p in desk.refund(club, ACTOR, ev.id, reg.entrant, 1000, now=T0)] == [-1000]
+    reg = registration.register(club, ACTOR, ev.id, "1001", now=T0)
+    fees.pay(club, ACTOR, ev.id, reg.entrant, 1000, "cash", paid_at=T0)
+    refused(club, "refund-too-large", fees.refund, club, ACTOR, ev.id, reg.entrant, 1001)
+    assert [p.amount for p in fees.refund(club, ACTOR, ev.id, reg.entrant, 1000, now=T0)] == [-1000]
 
 
 # --------------------------------------------------------------------------- pairs
@@ -227,14 +229,16 @@ def test_manual_refund_never_above_what_was_paid(club) -> None:  # type: ignore[
 
 def test_pair_partner_withdrawal_needs_a_named_substitute(club) -> None:  # type: ignore[no-untyped-def]
     ev = make_event(club, ruleset="gaple-club", format="swiss", entry_type="pair", capacity=None)
-    reg = desk.register(club, ACTOR, ev.id, "1001", partner="1002", now=T0)
-    refused(club, "substitute-required", desk.withdraw, club, ACTOR, ev.id, reg.entrant, member="1002")
-    out = desk.withdraw(club, ACTOR, ev.id, reg.entrant, member="1002", substitute="1004", now=T0)
+    reg = registration.register(club, ACTOR, ev.id, "1001", partner="1002", now=T0)
+    refused(
+        club, "substitute-required", registration.withdraw, club, ACTOR, ev.id, reg.entrant, member="1002"
+    )
+    out = registration.withdraw(club, ACTOR, ev.id, reg.entrant, member="1002", substitute="1004", now=T0)
     assert out.refund == 0
-    row = desk.entrant(club, ev.id, reg.entrant)
+    row = lists.entrant(club, ev.id, reg.entrant)
     assert (row.status, row.members, row.name) == ("registered", ("1001", "1004"), "Şükrü Işık / José Muñoz")
     # 1002 left this entry and may enter again
-    assert desk.register(club, ACTOR, ev.id, "1002", partner="1003", now=T0).status == "registered"
+    assert registration.register(club, ACTOR, ev.id, "1002", partner="1003", now=T0).status == "registered"
 
 
 # --------------------------------------------------------------------------- T3a check-in
@@ -242,46 +246,48 @@ def test_pair_partner_withdrawal_needs_a_named_substitute(club) -> None:  # type
 
 def test_checkin_by_code_qr_number_and_phone_spellings(club) -> None:  # type: ignore[no-untyped-def]
     ev = make_event(club, capacity=None)
-    r1 = desk.register(club, ACTOR, ev.id, "1001", now=T0)
-    r2 = desk.register(club, ACTOR, ev.id, "1002", now=T0)
-    r3 = desk.register(club, ACTOR, ev.id, "1003", now=T0)
-    r4 = desk.register(club, ACTOR, ev.id, "1004", now=T0)
+    r1 = registration.register(club, ACTOR, ev.id, "1001", now=T0)
+    r2 = registration.register(club, ACTOR, ev.id, "1002", now=T0)
+    r3 = registration.register(club, ACTOR, ev.id, "1003", now=T0)
+    r4 = registration.register(club, ACTOR, ev.id, "1004", now=T0)
     code = r1.code
-    assert desk.checkin(club, ACTOR, ev.id, f"{code[:3].lower()}-{code[3:].lower()}").entrant == r1.entrant
-    assert desk.checkin(club, ACTOR, ev.id, f"CLUBDESK:CHECKIN:{ev.id}:{r4.code}").entrant == r4.entrant
+    assert checkin.checkin(club, ACTOR, ev.id, f"{code[:3].lower()}-{code[3:].lower()}").entrant == r1.entrant
+    assert checkin.checkin(club, ACTOR, ev.id, f"CLUBDESK:CHECKIN:{ev.id}:{r4.code}").entrant == r4.entrant
     # registered "0533-765 43 21": typed with the country code and spaces
-    assert desk.checkin(club, ACTOR, ev.id, "+90 533 765 4321").entrant == r2.entrant
+    assert checkin.checkin(club, ACTOR, ev.id, "+90 533 765 4321").entrant == r2.entrant
     # registered "0090 534 000 11 22": typed without trunk 0 and country code
-    assert desk.checkin(club, ACTOR, ev.id, "534-000-1122").entrant == r3.entrant
+    assert checkin.checkin(club, ACTOR, ev.id, "534-000-1122").entrant == r3.entrant
 
 
 def test_checkin_by_member_number_and_leading_zero_phone(club) -> None:  # type: ignore[no-untyped-def]
     ev = make_event(club, capacity=None)
-    r1 = desk.register(club, ACTOR, ev.id, "1001", now=T0)
-    r4 = desk.register(club, ACTOR, ev.id, "1004", now=T0)
-    assert desk.checkin(club, ACTOR, ev.id, "1004").entrant == r4.entrant
+    r1 = registration.register(club, ACTOR, ev.id, "1001", now=T0)
+    r4 = registration.register(club, ACTOR, ev.id, "1004", now=T0)
+    assert checkin.checkin(club, ACTOR, ev.id, "1004").entrant == r4.entrant
     # registered "+90 532 123 45 67": typed the national way
-    assert desk.checkin(club, ACTOR, ev.id, "0532 123 45 67").entrant == r1.entrant
+    assert checkin.checkin(club, ACTOR, ev.id, "0532 123 45 67").entrant == r1.entrant
 
 
 def test_phone_matching_rules() -> None:
-    assert desk.phones_match("+90 532 123 45 67", "0532-123-4567")
-    assert desk.phones_match("00905321234567", "5321234567")
-    assert not desk.phones_match("+90 532 123 45 67", "0532 123 45 68")
-    assert not desk.phones_match("4567", "4567")  # too short to be a phone
+    assert records.phones_match("+90 532 123 45 67", "0532-123-4567")
+    assert records.phones_match("00905321234567", "5321234567")
+    assert not records.phones_match("+90 532 123 45 67", "0532 123 45 68")
+    assert not records.phones_match("4567", "4567")  # too short to be a phone
 
 
 def test_checkin_refusals(club) -> None:  # type: ignore[no-untyped-def]
     ev = make_event(club, capacity=None)
     other = make_event(club, name="Other", capacity=None)
-    r1 = desk.register(club, ACTOR, ev.id, "1001", now=T0)
-    r2 = desk.register(club, ACTOR, other.id, "1002", now=T0)
-    refused(club, "checkin-unknown", desk.checkin, club, ACTOR, ev.id, "ZZZZZZ")
-    refused(club, "checkin-unknown", desk.checkin, club, ACTOR, ev.id, "1005")  # a member, not entered
-    refused(club, "wrong-event", desk.checkin, club, ACTOR, ev.id, f"CLUBDESK:CHECKIN:{other.id}:{r2.code}")
-    refused(club, "wrong-event", desk.checkin, club, ACTOR, ev.id, r2.code)
-    desk.checkin(club, ACTOR, ev.id, r1.code, now=T0)
-    err = refused(club, "checkin-repeated", desk.checkin, club, ACTOR, ev.id, r1.code)
+    r1 = registration.register(club, ACTOR, ev.id, "1001", now=T0)
+    r2 = registration.register(club, ACTOR, other.id, "1002", now=T0)
+    refused(club, "checkin-unknown", checkin.checkin, club, ACTOR, ev.id, "ZZZZZZ")
+    refused(club, "checkin-unknown", checkin.checkin, club, ACTOR, ev.id, "1005")  # a member, not entered
+    refused(
+        club, "wrong-event", checkin.checkin, club, ACTOR, ev.id, f"CLUBDESK:CHECKIN:{other.id}:{r2.code}"
+    )
+    refused(club, "wrong-event", checkin.checkin, club, ACTOR, ev.id, r2.code)
+    checkin.checkin(club, ACTOR, ev.id, r1.code, now=T0)
+    err = refused(club, "checkin-repeated", checkin.checkin, club, ACTOR, ev.id, r1.code)
     assert "10:00" in err.message
 
 
@@ -289,48 +295,48 @@ def test_no_show_place_goes_to_first_waiting_entrant_present(club) -> None:  # t
     # rule T3a: no check-in, no draw; a waiting player present takes the place
     start = datetime(2025, 3, 1, 19, 0)
     ev = make_event(club, start_at=start, arrival_deadline_minutes=15)
-    a = desk.register(club, ACTOR, ev.id, "1001", now=T0)
-    b = desk.register(club, ACTOR, ev.id, "1002", now=T0)
-    w1 = desk.register(club, ACTOR, ev.id, "1003", now=T0)
-    w2 = desk.register(club, ACTOR, ev.id, "1004", now=T0)
-    desk.pay(club, ACTOR, ev.id, b.entrant, 2500, "cash", paid_at=T0)
-    desk.checkin(club, ACTOR, ev.id, a.code, now=datetime(2025, 3, 1, 18, 30))
-    desk.checkin(club, ACTOR, ev.id, w2.code, now=datetime(2025, 3, 1, 18, 31))  # 2nd waiting, present
+    a = registration.register(club, ACTOR, ev.id, "1001", now=T0)
+    b = registration.register(club, ACTOR, ev.id, "1002", now=T0)
+    w1 = registration.register(club, ACTOR, ev.id, "1003", now=T0)
+    w2 = registration.register(club, ACTOR, ev.id, "1004", now=T0)
+    fees.pay(club, ACTOR, ev.id, b.entrant, 2500, "cash", paid_at=T0)
+    checkin.checkin(club, ACTOR, ev.id, a.code, now=datetime(2025, 3, 1, 18, 30))
+    checkin.checkin(club, ACTOR, ev.id, w2.code, now=datetime(2025, 3, 1, 18, 31))  # 2nd waiting, present
     # deadline = 19:00 - 15 min = 18:45
     refused(
         club,
         "before-deadline",
-        desk.give_no_show_places,
+        checkin.give_no_show_places,
         club,
         ACTOR,
         ev.id,
         now=datetime(2025, 3, 1, 18, 44),
     )
-    swaps = desk.give_no_show_places(club, ACTOR, ev.id, now=datetime(2025, 3, 1, 18, 46))
+    swaps = checkin.give_no_show_places(club, ACTOR, ev.id, now=datetime(2025, 3, 1, 18, 46))
     assert [(x.no_show, x.promoted) for x in swaps] == [(b.entrant, w2.entrant)]  # w1 is not here
-    rows = {r.entrant: r for r in desk.entrants(club, ev.id)}
+    rows = {r.entrant: r for r in lists.entrants(club, ev.id)}
     assert rows[b.entrant].status == "no_show"
     assert rows[b.entrant].paid == 2500  # rule T2d: no refund for a no-show
     assert rows[w1.entrant].waitlist_position == 1
-    assert [r.entrant for r in desk.draw_list(club, ev.id)] == [a.entrant, w2.entrant]
-    refused(club, "checkin-place-given", desk.checkin, club, ACTOR, ev.id, b.code)
+    assert [r.entrant for r in checkin.draw_list(club, ev.id)] == [a.entrant, w2.entrant]
+    refused(club, "checkin-place-given", checkin.checkin, club, ACTOR, ev.id, b.code)
 
 
 def test_after_the_draw_elimination_refuses_a_latecomer(club) -> None:  # type: ignore[no-untyped-def]
     ev = make_event(club, format="single-elimination", capacity=None)
-    reg = desk.register(club, ACTOR, ev.id, "1001", now=T0)
+    reg = registration.register(club, ACTOR, ev.id, "1001", now=T0)
     mark_drawn(club, ACTOR, ev.id)
-    refused(club, "checkin-after-draw", desk.checkin, club, ACTOR, ev.id, reg.code)
+    refused(club, "checkin-after-draw", checkin.checkin, club, ACTOR, ev.id, reg.code)
 
 
 def test_after_the_draw_swiss_latecomer_joins_from_the_next_round(club) -> None:  # type: ignore[no-untyped-def]
     ev = make_event(club, format="swiss", capacity=None)
-    reg = desk.register(club, ACTOR, ev.id, "1001", now=T0)
+    reg = registration.register(club, ACTOR, ev.id, "1001", now=T0)
     mark_drawn(club, ACTOR, ev.id)
     set_current_round(club, ACTOR, ev.id, 2)  # rounds 1 and 2 published
-    c = desk.checkin(club, ACTOR, ev.id, reg.code)
+    c = checkin.checkin(club, ACTOR, ev.id, reg.code)
     assert c.joins_from_round == 3
-    assert desk.entrant(club, ev.id, reg.entrant).joins_from_round == 3
+    assert lists.entrant(club, ev.id, reg.entrant).joins_from_round == 3
 
 
 # --------------------------------------------------------------------------- refusals
@@ -338,30 +344,30 @@ def test_after_the_draw_swiss_latecomer_joins_from_the_next_round(club) -> None:
 
 def test_registration_refusals_write_nothing(club) -> None:  # type: ignore[no-untyped-def]
     ev = make_event(club, registration_closes_at=datetime(2025, 3, 20, 18, 0))
-    desk.register(club, ACTOR, ev.id, "1001", now=T0)
-    refused(club, "already-registered", desk.register, club, ACTOR, ev.id, "1001", now=T0)
-    refused(club, "no-member", desk.register, club, ACTOR, ev.id, "9999", now=T0)
+    registration.register(club, ACTOR, ev.id, "1001", now=T0)
+    refused(club, "already-registered", registration.register, club, ACTOR, ev.id, "1001", now=T0)
+    refused(club, "no-member", registration.register, club, ACTOR, ev.id, "9999", now=T0)
     refused(
         club,
         "registration-closed",
-        desk.register,
+        registration.register,
         club,
         ACTOR,
         ev.id,
         "1002",
         now=datetime(2025, 3, 20, 18, 1),
     )
-    refused(club, "no-event", desk.register, club, ACTOR, 999, "1002", now=T0)
+    refused(club, "no-event", registration.register, club, ACTOR, 999, "1002", now=T0)
 
 
 def test_payment_refusals_write_nothing(club) -> None:  # type: ignore[no-untyped-def]
     ev = make_event(club)
-    reg = desk.register(club, ACTOR, ev.id, "1001", now=T0)
-    refused(club, "bad-amount", desk.pay, club, ACTOR, ev.id, reg.entrant, -500, "cash")
-    refused(club, "bad-amount", desk.pay, club, ACTOR, ev.id, reg.entrant, 0, "cash")
-    refused(club, "overpayment", desk.pay, club, ACTOR, ev.id, reg.entrant, 10**9, "cash")
-    refused(club, "bad-method", desk.pay, club, ACTOR, ev.id, reg.entrant, 100, "bitcoin")
-    refused(club, "no-entrant", desk.pay, club, ACTOR, ev.id, 999, 100, "cash")
+    reg = registration.register(club, ACTOR, ev.id, "1001", now=T0)
+    refused(club, "bad-amount", fees.pay, club, ACTOR, ev.id, reg.entrant, -500, "cash")
+    refused(club, "bad-amount", fees.pay, club, ACTOR, ev.id, reg.entrant, 0, "cash")
+    refused(club, "overpayment", fees.pay, club, ACTOR, ev.id, reg.entrant, 10**9, "cash")
+    refused(club, "bad-method", fees.pay, club, ACTOR, ev.id, reg.entrant, 100, "bitcoin")
+    refused(club, "no-entrant", fees.pay, club, ACTOR, ev.id, 999, 100, "cash")
 
 
 # --------------------------------------------------------------------------- cash box
@@ -370,17 +376,17 @@ def test_payment_refusals_write_nothing(club) -> None:  # type: ignore[no-untype
 def test_cash_box_of_the_night_adds_up_per_method(club) -> None:  # type: ignore[no-untyped-def]
     ev = make_event(club, capacity=None, refund_percent_before_close=100)
     night = datetime(2025, 3, 1, 18, 0)
-    r1 = desk.register(club, ACTOR, ev.id, "1001", now=T0)
-    r2 = desk.register(club, ACTOR, ev.id, "1002", now=T0)
-    r3 = desk.register(club, ACTOR, ev.id, "1003", now=T0)
-    desk.pay(club, ACTOR, ev.id, r1.entrant, 2500, "cash", paid_at=night)
-    desk.pay(club, ACTOR, ev.id, r2.entrant, 1000, "cash", paid_at=night)
-    desk.pay(club, ACTOR, ev.id, r2.entrant, 1500, "card", paid_at=night)
-    desk.pay(
+    r1 = registration.register(club, ACTOR, ev.id, "1001", now=T0)
+    r2 = registration.register(club, ACTOR, ev.id, "1002", now=T0)
+    r3 = registration.register(club, ACTOR, ev.id, "1003", now=T0)
+    fees.pay(club, ACTOR, ev.id, r1.entrant, 2500, "cash", paid_at=night)
+    fees.pay(club, ACTOR, ev.id, r2.entrant, 1000, "cash", paid_at=night)
+    fees.pay(club, ACTOR, ev.id, r2.entrant, 1500, "card", paid_at=night)
+    fees.pay(
         club, ACTOR, ev.id, r3.entrant, 2500, "transfer", paid_at=datetime(2025, 2, 27, 9, 0)
     )  # not tonight
-    desk.withdraw(club, ACTOR, ev.id, r1.entrant, now=datetime(2025, 3, 1, 18, 30))  # 25.00 cash back
-    box = desk.cash_box(club, date(2025, 3, 1), event_id=ev.id)
+    registration.withdraw(club, ACTOR, ev.id, r1.entrant, now=datetime(2025, 3, 1, 18, 30))  # 25.00 cash back
+    box = fees.cash_box(club, date(2025, 3, 1), event_id=ev.id)
     lines = {line.method: (line.received, line.refunded, line.count) for line in box.lines}
     # cash: in 25.00 + 10.00 = 35.00, out 25.00; card: in 15.00
     assert lines == {"cash": (3500, 2500, 3), "card": (1500, 0, 1)}
@@ -389,9 +395,9 @@ def test_cash_box_of_the_night_adds_up_per_method(club) -> None:  # type: ignore
 
 def test_every_change_is_audited(club) -> None:  # type: ignore[no-untyped-def]
     ev = make_event(club)
-    reg = desk.register(club, ACTOR, ev.id, "1001", now=T0)
-    desk.pay(club, ACTOR, ev.id, reg.entrant, 2500, "cash", paid_at=T0)
-    desk.checkin(club, ACTOR, ev.id, reg.code)
+    reg = registration.register(club, ACTOR, ev.id, "1001", now=T0)
+    fees.pay(club, ACTOR, ev.id, reg.entrant, 2500, "cash", paid_at=T0)
+    checkin.checkin(club, ACTOR, ev.id, reg.code)
     with club.session() as s:
         actions = [a for a in s.scalars(select(AuditEntry.action).where(AuditEntry.event_id == ev.id))]
     assert actions == ["event.create", "entrant.register", "payment.record", "entrant.checkin"]

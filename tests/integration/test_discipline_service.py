@@ -21,11 +21,13 @@ from clubdesk.models.discipline import Appeal, Incident, Penalty
 from clubdesk.models.event import Entrant, EntrantMember, Event
 from clubdesk.models.member import Member
 from clubdesk.models.result import Match
-from clubdesk.services import discipline as X
-from clubdesk.services import results as RS
-from clubdesk.services import rounds as R
-from clubdesk.services import standings as ST
-from clubdesk.services.base import Actor, Role, ServiceError
+from clubdesk.services.club import audit_log
+from clubdesk.services.discipline import appeals, incidents
+from clubdesk.services.kernel.base import Actor, Role, ServiceError
+from clubdesk.services.night.data import reads, settings
+from clubdesk.services.night.play import results, rounds
+from clubdesk.services.night.ranking import standings
+from clubdesk.services.publishing import match_act
 
 DESK = Actor("Desk", Role.SECRETARY)
 REF = Actor("Ana Referee", Role.REFEREE)
@@ -63,9 +65,9 @@ def make_event(db: Database, ruleset: str, fmt: str, n: int, per: int = 1) -> tu
         return ev.id, ids
 
 
-def start_round(db: Database, event_id: int) -> R.RoundView:
-    R.propose_round(db, DESK, event_id, seed=1)
-    return R.publish_round(db, DESK, event_id)
+def start_round(db: Database, event_id: int) -> reads.RoundView:
+    rounds.propose_round(db, DESK, event_id, seed=1)
+    return rounds.publish_round(db, DESK, event_id)
 
 
 def member_of(db: Database, entrant_id: int) -> str:
@@ -100,7 +102,7 @@ def count(db: Database, model: type) -> int:
 
 
 @pytest.fixture
-def domino(db: Database) -> tuple[int, list[int], R.RoundView]:
+def domino(db: Database) -> tuple[int, list[int], reads.RoundView]:
     eid, ids = make_event(db, "domino-es", "round-robin", 4, per=2)
     return eid, ids, start_round(db, eid)
 
@@ -127,7 +129,7 @@ def test_incident_records_everything_the_act_asks(db: Database, domino) -> None:
     eid, _ids, rv = domino
     t = rv.tables[0]
     number = member_of(db, t.sides[1])
-    inc = X.record_incident(
+    inc = incidents.record_incident(
         db,
         DESK,
         eid,
@@ -143,7 +145,7 @@ def test_incident_records_everything_the_act_asks(db: Database, domino) -> None:
     assert (inc.player_number, inc.side, inc.hand, inc.decision) == (number, 1, 3, "annul-hand")
     assert inc.kind_label == "False pass (passed holding a playable tile) (E16)"
     assert inc.recorded_by == "Desk"
-    listed = X.discipline_list(db, eid, round_no=1, table_no=1).incidents
+    listed = incidents.discipline_list(db, eid, round_no=1, table_no=1).incidents
     assert [i.id for i in listed] == [inc.id]
 
 
@@ -152,14 +154,16 @@ def test_e19_counter_through_the_service(db: Database, domino) -> None:  # type:
     t = rv.tables[0]
     home, away = member_of(db, t.sides[0]), member_of(db, t.sides[1])
     seen = [
-        X.record_incident(db, DESK, eid, round_no=1, table_no=1, kind="dropped-tiles", text="", player=p)
+        incidents.record_incident(
+            db, DESK, eid, round_no=1, table_no=1, kind="dropped-tiles", text="", player=p
+        )
         for p in (home, away, home, home)
     ]
     # rule E19: the home pair's 1st, the away pair's 1st, the home pair's 2nd and 3rd
     assert [i.occurrence for i in seen] == [1, 1, 2, 3]
     assert seen[-1].counter_text == "Dropped tiles, 3rd time by this pair in this game (more than 2 times)"
     # another game of the encounter starts a new count
-    game2 = X.record_incident(
+    game2 = incidents.record_incident(
         db, DESK, eid, round_no=1, table_no=1, kind="dropped-tiles", text="", player=home, game_no=2
     )
     assert game2.occurrence == 1
@@ -181,7 +185,7 @@ def test_bad_incidents_are_refused_and_nothing_is_written(  # type: ignore[no-un
     eid, _ids, _rv = domino
     audits = count(db, AuditEntry)
     with pytest.raises(ServiceError) as err:
-        X.record_incident(db, DESK, eid, text="x", **kwargs)
+        incidents.record_incident(db, DESK, eid, text="x", **kwargs)
     assert err.value.code == code
     assert count(db, Incident) == 0 and count(db, AuditEntry) == audits
 
@@ -190,15 +194,17 @@ def test_player_from_another_table_is_refused(db: Database, domino) -> None:  # 
     eid, _ids, rv = domino
     other = member_of(db, rv.tables[1].sides[0])
     with pytest.raises(ServiceError) as err:
-        X.record_incident(db, DESK, eid, round_no=1, table_no=1, kind="talk", text="", player=other)
+        incidents.record_incident(db, DESK, eid, round_no=1, table_no=1, kind="talk", text="", player=other)
     assert err.value.code == "not-at-table"
 
 
 def test_club_kind_can_be_used(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
     eid, _ids, _rv = domino
-    kind = X.add_club_kind(db, DESK, "Noise from the bar")
-    assert kind.key in [k.key for k in X.kinds_for_event(db, eid)]
-    inc = X.record_incident(db, DESK, eid, round_no=1, table_no=2, kind=kind.key, text="loud TV", side=0)
+    kind = incidents.add_club_kind(db, DESK, "Noise from the bar")
+    assert kind.key in [k.key for k in incidents.kinds_for_event(db, eid)]
+    inc = incidents.record_incident(
+        db, DESK, eid, round_no=1, table_no=2, kind=kind.key, text="loud TV", side=0
+    )
     assert inc.kind_label == "Noise from the bar"
 
 
@@ -207,13 +213,15 @@ def test_club_kind_can_be_used(db: Database, domino) -> None:  # type: ignore[no
 
 def test_fine_is_on_the_sheet_and_in_the_score(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
     eid, _ids, rv = domino
-    RS.add_entry(db, DESK, eid, 1, 1, {"type": "domino", "seat": 0, "pips": [0, 10, 20, 10]})  # +40 home
-    pen = X.impose_penalty(db, REF, eid, round_no=1, table_no=1, side=0, kind="fine", points=15, reason="B7")
+    results.add_entry(db, DESK, eid, 1, 1, {"type": "domino", "seat": 0, "pips": [0, 10, 20, 10]})  # +40 home
+    pen = incidents.impose_penalty(
+        db, REF, eid, round_no=1, table_no=1, side=0, kind="fine", points=15, reason="B7"
+    )
     assert pen.entry == {"type": "penalty", "side": 0, "points": 15}
-    sheet = RS.table_entries(db, eid, 1, 1)[1]
+    sheet = results.table_entries(db, eid, 1, 1)[1]
     assert sheet[-1] == {"type": "penalty", "side": 0, "points": 15}
     # home then goes out with 80 left in the others' hands: 40 - 15 + 80 = 105 ≥ 100, the game is won 105–0
-    RS.add_entry(db, DESK, eid, 1, 1, {"type": "domino", "seat": 2, "pips": [30, 20, 0, 30]})
+    results.add_entry(db, DESK, eid, 1, 1, {"type": "domino", "seat": 2, "pips": [30, 20, 0, 30]})
     m = match(db, eid, 1, 1)
     assert (m.points_a, m.points_b) == (105, 0)
     assert m.winner == rv.tables[0].sides[0]
@@ -223,24 +231,30 @@ def test_e20_award_leader_ends_the_match_and_counts_in_the_standings(  # type: i
     db: Database, domino
 ) -> None:
     eid, _ids, rv = domino
-    RS.add_entry(db, DESK, eid, 1, 1, {"type": "domino", "seat": 0, "pips": [0, 10, 20, 10]})  # 40–0
-    RS.add_entry(db, DESK, eid, 1, 1, {"type": "domino", "seat": 1, "pips": [10, 0, 10, 5]})  # 40–25
-    X.impose_penalty(db, REF, eid, round_no=1, table_no=1, side=1, kind="award-leader", reason="power cut")
+    results.add_entry(db, DESK, eid, 1, 1, {"type": "domino", "seat": 0, "pips": [0, 10, 20, 10]})  # 40–0
+    results.add_entry(db, DESK, eid, 1, 1, {"type": "domino", "seat": 1, "pips": [10, 0, 10, 5]})  # 40–25
+    incidents.impose_penalty(
+        db, REF, eid, round_no=1, table_no=1, side=1, kind="award-leader", reason="power cut"
+    )
     m = match(db, eid, 1, 1)
     # rule E20: the pair ahead (home, 40) wins; the rivals get 60 to reach 100; the losers keep 25
     assert (m.points_a, m.points_b) == (100, 25)
     assert m.status == "confirmed" and m.referee == REF.name
-    rows = {r.entrant: r for r in ST.event_standings(db, eid).rows}
+    rows = {r.entrant: r for r in standings.event_standings(db, eid).rows}
     home, away = rv.tables[0].sides
     assert rows[home].points > rows[away].points
 
 
 def test_annulled_hand_and_replay_score_nothing(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
     eid, _ids, _rv = domino
-    RS.add_entry(db, DESK, eid, 1, 1, {"type": "domino", "seat": 0, "pips": [0, 10, 20, 10]})  # 40–0
-    X.impose_penalty(db, REF, eid, round_no=1, table_no=1, side=1, kind="annul-hand", reason="E16 false pass")
-    X.impose_penalty(db, REF, eid, round_no=1, table_no=1, side=0, kind="replay", reason="E20 lights out")
-    sheet = RS.table_entries(db, eid, 1, 1)[1]
+    results.add_entry(db, DESK, eid, 1, 1, {"type": "domino", "seat": 0, "pips": [0, 10, 20, 10]})  # 40–0
+    incidents.impose_penalty(
+        db, REF, eid, round_no=1, table_no=1, side=1, kind="annul-hand", reason="E16 false pass"
+    )
+    incidents.impose_penalty(
+        db, REF, eid, round_no=1, table_no=1, side=0, kind="replay", reason="E20 lights out"
+    )
+    sheet = results.table_entries(db, eid, 1, 1)[1]
     # after hand 1 the next leader is seat 1 (E7.3), of side 1: the offender's side led → lead lost
     assert sheet[1:] == [{"type": "annulled", "lead_lost": True}, {"type": "annulled", "lead_lost": False}]
     m = match(db, eid, 1, 1)
@@ -249,7 +263,9 @@ def test_annulled_hand_and_replay_score_nothing(db: Database, domino) -> None:  
 
 def test_match_loss_in_dominoes(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
     eid, _ids, rv = domino
-    X.impose_penalty(db, REF, eid, round_no=1, table_no=2, side=0, kind="match-loss", reason="abandonment")
+    incidents.impose_penalty(
+        db, REF, eid, round_no=1, table_no=2, side=0, kind="match-loss", reason="abandonment"
+    )
     m = match(db, eid, 1, 2)
     assert m.winner == rv.tables[1].sides[1] and m.status == "confirmed"
     assert (m.points_a, m.points_b) == (0, 100)  # rule E20: the rivals reach the total
@@ -257,14 +273,18 @@ def test_match_loss_in_dominoes(db: Database, domino) -> None:  # type: ignore[n
 
 def test_warning_leaves_the_sheet_alone(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
     eid, _ids, _rv = domino
-    pen = X.impose_penalty(db, REF, eid, round_no=1, table_no=1, side=0, kind="warning", reason="E12 talk")
-    assert pen.entry is None and RS.table_entries(db, eid, 1, 1) == {}
+    pen = incidents.impose_penalty(
+        db, REF, eid, round_no=1, table_no=1, side=0, kind="warning", reason="E12 talk"
+    )
+    assert pen.entry is None and results.table_entries(db, eid, 1, 1) == {}
 
 
 def test_validate_keeps_the_score_at_suspension(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
     eid, _ids, rv = domino
-    RS.add_entry(db, DESK, eid, 1, 1, {"type": "domino", "seat": 0, "pips": [0, 10, 20, 10]})  # 40–0
-    X.impose_penalty(db, REF, eid, round_no=1, table_no=1, side=0, kind="validate", reason="E20 flood")
+    results.add_entry(db, DESK, eid, 1, 1, {"type": "domino", "seat": 0, "pips": [0, 10, 20, 10]})  # 40–0
+    incidents.impose_penalty(
+        db, REF, eid, round_no=1, table_no=1, side=0, kind="validate", reason="E20 flood"
+    )
     m = match(db, eid, 1, 1)
     assert (m.points_a, m.points_b) == (40, 0) and m.status == "confirmed"
     assert m.winner == rv.tables[0].sides[0]
@@ -273,7 +293,7 @@ def test_validate_keeps_the_score_at_suspension(db: Database, domino) -> None:  
 def test_only_a_referee_imposes_penalties(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
     eid, _ids, _rv = domino
     with pytest.raises(ServiceError) as err:
-        X.impose_penalty(db, DESK, eid, round_no=1, table_no=1, side=0, kind="warning", reason="x")
+        incidents.impose_penalty(db, DESK, eid, round_no=1, table_no=1, side=0, kind="warning", reason="x")
     assert err.value.code == "referee-only"
 
 
@@ -286,16 +306,16 @@ def test_tavla_game_loss_and_match_loss(db: Database) -> None:
     rv = start_round(db, eid)
     home, away = rv.tables[0].sides
     # rule T9d: a game loss with the cube on 2: the opponent wins one single game x 2 = 2 points
-    X.impose_penalty(
+    incidents.impose_penalty(
         db, REF, eid, round_no=1, table_no=1, side=0, kind="game-loss", cube=2, reason="stalling"
     )
     m = match(db, eid, 1, 1)
     assert (m.score_a, m.score_b) == (0, 2)
     # rule T9d: a match loss: the opponent to the match length 5, the offender keeps his 0
-    X.impose_penalty(db, REF, eid, round_no=1, table_no=1, side=0, kind="match-loss", reason="phone")
+    incidents.impose_penalty(db, REF, eid, round_no=1, table_no=1, side=0, kind="match-loss", reason="phone")
     m = match(db, eid, 1, 1)
     assert (m.score_a, m.score_b) == (0, 5) and m.winner == away and m.status == "confirmed"
-    rows = {r.entrant: r for r in ST.event_standings(db, eid).rows}
+    rows = {r.entrant: r for r in standings.event_standings(db, eid).rows}
     assert rows[away].points > rows[home].points
 
 
@@ -303,12 +323,14 @@ def test_gaple_forfeit_and_deduction(db: Database) -> None:
     eid, _ids = make_event(db, "gaple-club", "round-robin", 4, per=2)
     rv = start_round(db, eid)
     # rule B7: the club league fines below zero: 0 - 20 = -20 on the sheet
-    X.impose_penalty(
+    incidents.impose_penalty(
         db, REF, eid, round_no=1, table_no=1, side=1, kind="fine", points=20, reason="wrong play"
     )
-    assert RS.table_entries(db, eid, 1, 1)[1] == [{"type": "penalty", "side": 1, "points": 20}]
+    assert results.table_entries(db, eid, 1, 1)[1] == [{"type": "penalty", "side": 1, "points": 20}]
     # rule G15: a walkover: the absent pair loses the match
-    X.impose_penalty(db, REF, eid, round_no=1, table_no=2, side=0, kind="forfeit", reason="not present")
+    incidents.impose_penalty(
+        db, REF, eid, round_no=1, table_no=2, side=0, kind="forfeit", reason="not present"
+    )
     m = match(db, eid, 1, 2)
     assert m.kind == "forfeit" and m.winner == rv.tables[1].sides[1]
 
@@ -326,7 +348,7 @@ def test_bad_penalties_are_refused(db: Database, domino, kwargs, code) -> None: 
     eid, _ids, _rv = domino
     args = {"reason": "r", **kwargs}
     with pytest.raises(ServiceError) as err:
-        X.impose_penalty(db, REF, eid, round_no=1, side=0, **args)
+        incidents.impose_penalty(db, REF, eid, round_no=1, side=0, **args)
     assert err.value.code == code
     assert count(db, Penalty) == 0
 
@@ -338,24 +360,24 @@ def _finish_round_1(db: Database, eid: int) -> None:
             {"type": "domino", "seat": 0, "pips": [0, 10, 20, 10]},
             {"type": "domino", "seat": 0, "pips": [0, 40, 40, 40]},
         ]
-        RS.record_result(db, DESK, eid, 1, t, entries=entries, confirm_both=True)
+        results.record_result(db, DESK, eid, 1, t, entries=entries, confirm_both=True)
 
 
 def test_penalty_on_a_locked_result_needs_an_override(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
     eid, _ids, _rv = domino
     _finish_round_1(db, eid)
     start_round(db, eid)  # publishing round 2 locks round 1 (T10)
-    before = RS.table_entries(db, eid, 1, 1)
+    before = results.table_entries(db, eid, 1, 1)
     audits = count(db, AuditEntry)
     with pytest.raises(ServiceError) as err:
-        X.impose_penalty(
+        incidents.impose_penalty(
             db, REF, eid, round_no=1, table_no=1, side=0, kind="deduction", points=30, reason="G3"
         )
     assert err.value.code == "locked"
-    assert RS.table_entries(db, eid, 1, 1) == before and count(db, AuditEntry) == audits
+    assert results.table_entries(db, eid, 1, 1) == before and count(db, AuditEntry) == audits
     assert count(db, Penalty) == 0
     with pytest.raises(ServiceError) as err:  # the match has ended: where does the deduction go?
-        X.impose_penalty(
+        incidents.impose_penalty(
             db,
             REF,
             eid,
@@ -368,7 +390,7 @@ def test_penalty_on_a_locked_result_needs_an_override(db: Database, domino) -> N
             override="committee decision",
         )
     assert err.value.code == "match-ended"
-    pen = X.impose_penalty(
+    pen = incidents.impose_penalty(
         db,
         REF,
         eid,
@@ -382,12 +404,12 @@ def test_penalty_on_a_locked_result_needs_an_override(db: Database, domino) -> N
         after_hand=1,
     )
     assert pen.override_reason == "committee decision after the round"
-    assert RS.table_entries(db, eid, 1, 1)[1][1] == {"type": "penalty", "side": 0, "points": 30}
+    assert results.table_entries(db, eid, 1, 1)[1][1] == {"type": "penalty", "side": 0, "points": 30}
     m = match(db, eid, 1, 1)
     # 40, then -30 at the breach = 10, then +120 = 130: the sheet and the result follow
     assert (m.points_a, m.points_b) == (130, 0) and m.status == "confirmed"
     # a warning does not change the result: no override needed
-    X.impose_penalty(db, REF, eid, round_no=1, table_no=2, side=0, kind="warning", reason="E12")
+    incidents.impose_penalty(db, REF, eid, round_no=1, table_no=2, side=0, kind="warning", reason="E12")
 
 
 # ------------------------------------------------------------------------------------------------ appeals
@@ -400,7 +422,7 @@ def test_appeal_in_time_late_and_overridden(db: Database, domino) -> None:  # ty
     assert end is not None
     by = rv.tables[0].sides[1]
     # rule T10: 15 minutes after the end is still in time
-    ok = X.file_appeal(
+    ok = appeals.file_appeal(
         db,
         DESK,
         eid,
@@ -414,13 +436,13 @@ def test_appeal_in_time_late_and_overridden(db: Database, domino) -> None:  # ty
     assert ok.deadline == end + timedelta(minutes=15) and ok.status == "open"
     # 16 minutes after: refused, nothing written
     with pytest.raises(ServiceError) as err:
-        X.file_appeal(
+        appeals.file_appeal(
             db, DESK, eid, round_no=1, table_no=1, entrant_id=by, text="late", now=end + timedelta(minutes=16)
         )
     assert err.value.code == "appeal-late" and count(db, Appeal) == 1
     # the desk cannot let it in; the referee can, with a reason
     with pytest.raises(ServiceError):
-        X.file_appeal(
+        appeals.file_appeal(
             db,
             DESK,
             eid,
@@ -431,7 +453,7 @@ def test_appeal_in_time_late_and_overridden(db: Database, domino) -> None:  # ty
             override="x",
             now=end + timedelta(minutes=16),
         )
-    late = X.file_appeal(
+    late = appeals.file_appeal(
         db,
         REF,
         eid,
@@ -450,8 +472,8 @@ def test_appeal_window_is_a_setting(db: Database, domino) -> None:  # type: igno
     _finish_round_1(db, eid)
     end = match(db, eid, 1, 1).confirmed_at
     assert end is not None
-    X.set_appeal_window(db, REF, 30)
-    ok = X.file_appeal(
+    appeals.set_appeal_window(db, REF, 30)
+    ok = appeals.file_appeal(
         db,
         DESK,
         eid,
@@ -467,19 +489,19 @@ def test_appeal_window_is_a_setting(db: Database, domino) -> None:  # type: igno
 def test_fee_refunded_only_when_upheld(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
     eid, _ids, rv = domino
     t1, t2 = rv.tables
-    a = X.file_appeal(db, DESK, eid, round_no=1, table_no=1, entrant_id=t1.sides[0], text="a", fee=500)
-    b = X.file_appeal(db, DESK, eid, round_no=1, table_no=2, entrant_id=t2.sides[1], text="b", fee=500)
-    X.hear_appeal(db, REF, a.id, appellant_notes="they signalled", respondent_notes="we did not")
+    a = appeals.file_appeal(db, DESK, eid, round_no=1, table_no=1, entrant_id=t1.sides[0], text="a", fee=500)
+    b = appeals.file_appeal(db, DESK, eid, round_no=1, table_no=2, entrant_id=t2.sides[1], text="b", fee=500)
+    appeals.hear_appeal(db, REF, a.id, appellant_notes="they signalled", respondent_notes="we did not")
     # rule G16: US$5 = 500 cents, refunded when upheld, kept when rejected
-    up = X.decide_appeal(db, REF, a.id, upheld=True, reasons="signals seen by the referee")
-    down = X.decide_appeal(db, REF, b.id, upheld=False, reasons="no evidence")
+    up = appeals.decide_appeal(db, REF, a.id, upheld=True, reasons="signals seen by the referee")
+    down = appeals.decide_appeal(db, REF, b.id, upheld=False, reasons="no evidence")
     assert (up.status, up.refund, up.appellant_notes) == ("upheld", 500, "they signalled")
     assert (down.status, down.refund) == ("rejected", 0)
     with pytest.raises(ServiceError) as err:
-        X.decide_appeal(db, REF, a.id, upheld=False, reasons="again")
+        appeals.decide_appeal(db, REF, a.id, upheld=False, reasons="again")
     assert err.value.code == "appeal-decided"
     with pytest.raises(ServiceError) as err:
-        X.file_appeal(db, DESK, eid, round_no=1, table_no=1, entrant_id=t2.sides[0], text="not mine")
+        appeals.file_appeal(db, DESK, eid, round_no=1, table_no=1, entrant_id=t2.sides[0], text="not mine")
     assert err.value.code == "not-at-table"
 
 
@@ -490,7 +512,7 @@ def _tavla_league(db: Database) -> tuple[int, list[int]]:
     """A tavla round robin of 4 (3 rounds), the lower entrant id always wins 5–0; prizes 10.00 and 5.00
     for places 1 and 2, season base points 100/60/40/20 at coefficient "Local" = 1."""
     eid, ids = make_event(db, "tavla", "round-robin", 4)
-    R.configure(
+    settings.configure(
         db,
         DESK,
         eid,
@@ -506,29 +528,31 @@ def _tavla_league(db: Database) -> tuple[int, list[int]]:
         for t in rv.tables:
             a, b = t.sides
             assert b is not None
-            RS.record_result(db, DESK, eid, r, t.table, score=(5, 0) if a < b else (0, 5), confirm_both=True)
+            results.record_result(
+                db, DESK, eid, r, t.table, score=(5, 0) if a < b else (0, 5), confirm_both=True
+            )
     return eid, ids
 
 
 def test_disqualification_removes_prizes_and_season_points(db: Database) -> None:
     eid, ids = _tavla_league(db)
-    before = {p["entrant"]: p for p in ST.final_places(db, eid)}
+    before = {p["entrant"]: p for p in standings.final_places(db, eid)}
     assert before[ids[0]]["prizes"][0]["amount"] == 1000  # E1 won all three
-    X.disqualify(db, REF, eid, ids[0], "betting (rule T1)")
-    after = {p["entrant"]: p for p in ST.final_places(db, eid)}
+    incidents.disqualify(db, REF, eid, ids[0], "betting (rule T1)")
+    after = {p["entrant"]: p for p in standings.final_places(db, eid)}
     # rule T9c: no prize, no season points for the disqualified entrant
     assert after[ids[0]]["prizes"] == [] and after[ids[0]]["season_points"] == 0
     with db.session() as s:
         en = s.get(Entrant, ids[0])
         assert en is not None and en.status == "disqualified"
-    pen = X.discipline_list(db, eid).penalties
+    pen = incidents.discipline_list(db, eid).penalties
     assert [(p.kind, p.entrant, p.reason) for p in pen] == [("disqualification", ids[0], "betting (rule T1)")]
 
 
 def test_disqualification_removes_from_the_ranking(db: Database) -> None:
     eid, ids = _tavla_league(db)
-    X.disqualify(db, REF, eid, ids[0], "betting (rule T1)")
-    rows = ST.event_standings(db, eid).rows
+    incidents.disqualify(db, REF, eid, ids[0], "betting (rule T1)")
+    rows = standings.event_standings(db, eid).rows
     # rule T9c: E1 leaves the ranking; E2 (two wins) is now first, E3 (one win) second, E4 third
     assert [r.entrant for r in rows] == ids[1:]
     assert [(r.rank, r.place) for r in rows] == [(1, "1"), (2, "2"), (3, "3")]
@@ -536,8 +560,8 @@ def test_disqualification_removes_from_the_ranking(db: Database) -> None:
 
 def test_disqualified_winner_hands_his_place_prize_and_points_to_the_next(db: Database) -> None:
     eid, ids = _tavla_league(db)
-    X.disqualify(db, REF, eid, ids[0], "betting (rule T1)")
-    got = {p["entrant"]: p for p in ST.final_places(db, eid)}
+    incidents.disqualify(db, REF, eid, ids[0], "betting (rule T1)")
+    got = {p["entrant"]: p for p in standings.final_places(db, eid)}
     # rule T9c: without E1, E2 (2 wins) is 1st, E3 (1 win) 2nd, E4 3rd; the plan pays 10.00 and 5.00
     # for places 1 and 2; season points = base x coefficient 1/100: 100 -> 1.0, 60 -> 0.6, 40 -> 0.4
     assert got[ids[1]]["place"] == [1, 1] and got[ids[1]]["season_points"] == 1.0
@@ -551,11 +575,11 @@ def test_disqualified_winner_hands_his_place_prize_and_points_to_the_next(db: Da
 def test_disqualification_forfeits_open_tables(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
     eid, _ids, rv = domino
     home, away = rv.tables[0].sides
-    X.disqualify(db, REF, eid, home, "violence")
+    incidents.disqualify(db, REF, eid, home, "violence")
     m = match(db, eid, 1, 1)
     assert m.kind == "forfeit" and m.winner == away  # rule T9b/T9c: the opponent wins by walkover
     with pytest.raises(ServiceError) as err:
-        X.disqualify(db, REF, eid, home, "again")
+        incidents.disqualify(db, REF, eid, home, "again")
     assert err.value.code == "already-disqualified"
 
 
@@ -564,15 +588,19 @@ def test_disqualification_forfeits_open_tables(db: Database, domino) -> None:  #
 
 def test_every_change_leaves_before_and_after(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
     eid, _ids, rv = domino
-    RS.add_entry(db, DESK, eid, 1, 1, {"type": "domino", "seat": 0, "pips": [0, 10, 20, 10]})
-    inc = X.record_incident(db, DESK, eid, round_no=1, table_no=1, kind="talk", text="chatting", side=1)
-    X.decide_incident(db, REF, inc.id, "warning")
-    X.impose_penalty(db, REF, eid, round_no=1, table_no=1, side=0, kind="fine", points=10, reason="B7")
-    ap = X.file_appeal(
+    results.add_entry(db, DESK, eid, 1, 1, {"type": "domino", "seat": 0, "pips": [0, 10, 20, 10]})
+    inc = incidents.record_incident(
+        db, DESK, eid, round_no=1, table_no=1, kind="talk", text="chatting", side=1
+    )
+    incidents.decide_incident(db, REF, inc.id, "warning")
+    incidents.impose_penalty(
+        db, REF, eid, round_no=1, table_no=1, side=0, kind="fine", points=10, reason="B7"
+    )
+    ap = appeals.file_appeal(
         db, DESK, eid, round_no=1, table_no=1, entrant_id=rv.tables[0].sides[0], text="x", fee=500
     )
-    X.decide_appeal(db, REF, ap.id, upheld=True, reasons="fine was wrong")
-    rows = {r.action: r for r in X.audit_rows(db, event_id=eid, round_no=1, table_no=1)}
+    appeals.decide_appeal(db, REF, ap.id, upheld=True, reasons="fine was wrong")
+    rows = {r.action: r for r in audit_log.audit_rows(db, event_id=eid, round_no=1, table_no=1)}
     decide = rows["incident.decide"]
     assert json.loads(decide.before or "{}")["decision"] == ""
     assert json.loads(decide.after or "{}")["decision"] == "warning"
@@ -589,16 +617,16 @@ def test_every_change_leaves_before_and_after(db: Database, domino) -> None:  # 
 
 def test_audit_filters_and_csv(db: Database, domino, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     eid, _ids, _rv = domino
-    X.record_incident(db, DESK, eid, round_no=1, table_no=1, kind="talk", text="", side=0)
-    X.record_incident(
+    incidents.record_incident(db, DESK, eid, round_no=1, table_no=1, kind="talk", text="", side=0)
+    incidents.record_incident(
         db, Actor("Şükrü", Role.SCORER), eid, round_no=1, table_no=2, kind="talk", text="", side=0
     )
-    assert {r.table for r in X.audit_rows(db, event_id=eid, round_no=1, table_no=2)} == {2}
+    assert {r.table for r in audit_log.audit_rows(db, event_id=eid, round_no=1, table_no=2)} == {2}
     # person: accents ignored ("sukru" finds "Şükrü")
-    found = X.audit_rows(db, person="sukru")
+    found = audit_log.audit_rows(db, person="sukru")
     assert [r.actor for r in found] == ["Şükrü"]
     out = tmp_path / "audit.csv"
-    n = X.export_audit_csv(db, out, event_id=eid, table_no=2)
+    n = audit_log.export_audit_csv(db, out, event_id=eid, table_no=2)
     with out.open(encoding="utf-8-sig", newline="") as fh:
         lines = list(csv.reader(fh))
     assert n == 1 and lines[0][:4] == ["at", "actor", "role", "action"]
@@ -612,7 +640,7 @@ def test_a_decided_appeal_is_final_and_only_a_referee_reopens_it(db: Database, d
     end = match(db, eid, 1, 1).confirmed_at
     assert end is not None
     by, other = rv.tables[0].sides[1], rv.tables[0].sides[0]
-    first = X.file_appeal(
+    first = appeals.file_appeal(
         db,
         DESK,
         eid,
@@ -623,11 +651,11 @@ def test_a_decided_appeal_is_final_and_only_a_referee_reopens_it(db: Database, d
         now=end + timedelta(minutes=5),
     )
     assert first.subject == "result"
-    X.decide_appeal(db, REF, first.id, upheld=False, reasons="the count was checked with both pairs")
+    appeals.decide_appeal(db, REF, first.id, upheld=False, reasons="the count was checked with both pairs")
     # a second appeal on the same table and subject, by either side, is refused naming the decision
     for who in (by, other):
         with pytest.raises(ServiceError) as err:
-            X.file_appeal(
+            appeals.file_appeal(
                 db,
                 DESK,
                 eid,
@@ -642,7 +670,7 @@ def test_a_decided_appeal_is_final_and_only_a_referee_reopens_it(db: Database, d
         assert "the count was checked with both pairs" in err.value.message
     assert count(db, Appeal) == 1  # nothing written
     # another subject on the same table is a new appeal
-    conduct = X.file_appeal(
+    conduct = appeals.file_appeal(
         db,
         DESK,
         eid,
@@ -656,11 +684,11 @@ def test_a_decided_appeal_is_final_and_only_a_referee_reopens_it(db: Database, d
     assert conduct.subject == "conduct"
     # only a referee reopens the decided appeal, with a reason; the decision as it was is in the audit
     with pytest.raises(ServiceError):
-        X.reopen_appeal(db, DESK, first.id, "new evidence")
+        appeals.reopen_appeal(db, DESK, first.id, "new evidence")
     with pytest.raises(ServiceError) as err:
-        X.reopen_appeal(db, REF, first.id, "  ")
+        appeals.reopen_appeal(db, REF, first.id, "  ")
     assert err.value.code == "reason-required"
-    reopened = X.reopen_appeal(db, REF, first.id, "the scorer's sheet was found")
+    reopened = appeals.reopen_appeal(db, REF, first.id, "the scorer's sheet was found")
     assert (reopened.status, reopened.reasons, reopened.decided_by) == ("open", "", "")
     with db.session() as s:
         row = s.scalars(
@@ -669,7 +697,9 @@ def test_a_decided_appeal_is_final_and_only_a_referee_reopens_it(db: Database, d
         assert row is not None and row.reason == "the scorer's sheet was found"
         assert json.loads(row.before or "{}")["status"] == "rejected" and row.actor_name == REF.name
     # reopened, it is heard and decided anew; while open it stays the one appeal (no second one needed)
-    done = X.decide_appeal(db, REF, first.id, upheld=True, reasons="sheet shows 12 more for the appellant")
+    done = appeals.decide_appeal(
+        db, REF, first.id, upheld=True, reasons="sheet shows 12 more for the appellant"
+    )
     assert done.status == "upheld"
 
 
@@ -677,16 +707,16 @@ def test_e16_false_pass_only_at_that_moment_e15_false_think_later(db: Database, 
     eid, _ids, rv = domino
     number = member_of(db, rv.tables[0].sides[1])
     # hand 1 is over: it is on the sheet (rule E18: seat 0 goes out)
-    RS.add_entry(db, DESK, eid, 1, 1, {"type": "domino", "seat": 0, "pips": [0, 10, 20, 10]})
+    results.add_entry(db, DESK, eid, 1, 1, {"type": "domino", "seat": 0, "pips": [0, 10, 20, 10]})
     before = count(db, Incident)
     with pytest.raises(ServiceError) as err:
-        X.record_incident(
+        incidents.record_incident(
             db, DESK, eid, round_no=1, table_no=1, kind="false-pass", text="late claim", player=number, hand=1
         )
     assert err.value.code == "claim-too-late" and "E16" in err.value.message and "E15" in err.value.message
     assert count(db, Incident) == before  # nothing written
     # rule E15: a false think may be claimed after the hand
-    think = X.record_incident(
+    think = incidents.record_incident(
         db,
         DESK,
         eid,
@@ -699,7 +729,7 @@ def test_e16_false_pass_only_at_that_moment_e15_false_think_later(db: Database, 
     )
     assert think.hand == 1
     # hand 2 is being played: the false pass is claimed at that moment
-    now = X.record_incident(
+    now = incidents.record_incident(
         db,
         DESK,
         eid,
@@ -716,18 +746,18 @@ def test_e16_false_pass_only_at_that_moment_e15_false_think_later(db: Database, 
 def test_e19_every_drop_recorded_the_act_numbers_from_the_second(
     db: Database, domino, tmp_path: Path
 ) -> None:  # type: ignore[no-untyped-def]
-    from clubdesk.services import reports as REP
+    from clubdesk.services.discipline import incidents
 
     eid, _ids, rv = domino
     home = member_of(db, rv.tables[0].sides[0])
-    first = X.record_incident(
+    first = incidents.record_incident(
         db, DESK, eid, round_no=1, table_no=1, kind="dropped-tiles", text="one", player=home
     )
-    second = X.record_incident(
+    second = incidents.record_incident(
         db, DESK, eid, round_no=1, table_no=1, kind="dropped-tiles", text="two", player=home
     )
     # rule E19 (Reading): both recorded; only the 2nd carries its number
     assert (first.occurrence, first.counter_text) == (1, "")
     assert second.counter_text == "Dropped tiles, 2nd time by this pair in this game"
-    data = REP.incident_act_data(db, eid, 1, 1)
+    data = match_act.incident_act_data(db, eid, 1, 1)
     assert [(i.text, i.count) for i in data.incidents] == [("one", None), ("two", 2)]

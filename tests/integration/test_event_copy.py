@@ -16,9 +16,10 @@ from clubdesk.models.audit import AuditEntry
 from clubdesk.models.event import Entrant
 from clubdesk.models.money import Payment
 from clubdesk.models.round import Round
-from clubdesk.services import events as ES
-from clubdesk.services import rounds as R
-from clubdesk.services.base import ServiceError
+from clubdesk.services.events import events
+from clubdesk.services.kernel.base import ServiceError
+from clubdesk.services.night.data import settings as data_settings
+from clubdesk.services.night.play import rounds
 from tests.integration.test_night_helpers import DESK, make_event, open_db
 
 pytestmark = pytest.mark.usefixtures("both_backends")
@@ -30,13 +31,13 @@ SCALE = {"base_points": [100, 70, 50], "coefficients": {"local": 100}}
 def _weekly(db):  # type: ignore[no-untyped-def]
     """A Tuesday tavla night (2026-12-01, 19:30) with entrants, a payment, its night settings and a plan."""
     ev, ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=3, match_lengths=[5, 7])
-    info = ES.get_event(db, ev)
+    info = events.get_event(db, ev)
     data = info.data()
-    ES.update_event(
+    events.update_event(
         db,
         DESK,
         ev,
-        ES.EventData(
+        events.EventData(
             **{
                 **data.__dict__,
                 "name": "Tuesday Tavla",
@@ -49,7 +50,7 @@ def _weekly(db):  # type: ignore[no-untyped-def]
             }
         ),
     )
-    R.configure(
+    data_settings.configure(
         db,
         DESK,
         ev,
@@ -59,8 +60,8 @@ def _weekly(db):  # type: ignore[no-untyped-def]
         prize_plan=PLAN,
         season_scale=SCALE,
     )
-    R.request_bye(db, DESK, ev, ids[0])  # a request of this week's night: not copied
-    ES.set_event_language(db, DESK, ev, "tr")
+    data_settings.request_bye(db, DESK, ev, ids[0])  # a request of this week's night: not copied
+    events.set_event_language(db, DESK, ev, "tr")
     with db.session() as s:
         s.add(Payment(entrant_id=ids[1], amount=1500, currency="EUR", method="cash", recorded_by="t"))
     return ev, ids
@@ -69,7 +70,7 @@ def _weekly(db):  # type: ignore[no-untyped-def]
 def test_copy_takes_settings_night_and_prize_plan_but_no_entrants(tmp_path: Path) -> None:
     db = open_db(tmp_path)
     ev, _ids = _weekly(db)
-    new = ES.copy_event(db, DESK, ev)
+    new = events.copy_event(db, DESK, ev)
     # same weekday next week, the times of day kept
     assert new.starts_on == dt.date(2026, 12, 8) and new.starts_on.weekday() == 1
     assert new.start_at == dt.datetime(2026, 12, 8, 19, 30)
@@ -82,13 +83,13 @@ def test_copy_takes_settings_night_and_prize_plan_but_no_entrants(tmp_path: Path
         (5, 7),
     )
     assert (new.fee, new.season, new.coefficient_class, new.status) == (1500, "2026", "local", "open")
-    old, got = R.night_settings(db, ev), R.night_settings(db, new.id)
+    old, got = data_settings.night_settings(db, ev), data_settings.night_settings(db, new.id)
     for key in ("tiebreaks", "call_minutes", "requested_bye", "lives", "result_mode", "season"):
         assert got[key] == old[key], key
     assert got["tiebreaks"] == "PTS,BH,GAV" and got["requested_bye"] == "half-bye"
     assert json.loads(got["prize_plan"]) == PLAN and json.loads(got["season_scale"]) == SCALE
-    assert ES.event_language(db, new.id) == "tr"
-    assert R.requested_byes(db, new.id) == {}  # this week's bye request stays this week's
+    assert events.event_language(db, new.id) == "tr"
+    assert data_settings.requested_byes(db, new.id) == {}  # this week's bye request stays this week's
     with db.session() as s:  # no entrants, payments or rounds
         assert s.scalar(select(func.count()).select_from(Entrant).where(Entrant.event_id == new.id)) == 0
         assert s.scalar(select(func.count()).select_from(Round).where(Round.event_id == new.id)) == 0
@@ -104,7 +105,7 @@ def test_copy_takes_settings_night_and_prize_plan_but_no_entrants(tmp_path: Path
         ).one()
         assert json.loads(row.after or "{}")["copied_from"] == ev and row.actor_name == DESK.name
     # a given date and name; a date of another weekday is taken as given
-    other = ES.copy_event(db, DESK, ev, starts_on=dt.date(2026, 12, 10), name="Thursday Tavla")
+    other = events.copy_event(db, DESK, ev, starts_on=dt.date(2026, 12, 10), name="Thursday Tavla")
     assert (other.name, other.starts_on, other.start_at) == (
         "Thursday Tavla",
         dt.date(2026, 12, 10),
@@ -116,20 +117,20 @@ def test_copy_takes_settings_night_and_prize_plan_but_no_entrants(tmp_path: Path
 def test_copy_of_an_unknown_event_is_refused_and_writes_nothing(tmp_path: Path) -> None:
     db = open_db(tmp_path)
     ev, _ids = _weekly(db)
-    before = len(ES.list_events(db))
+    before = len(events.list_events(db))
     with pytest.raises(ServiceError):
-        ES.copy_event(db, DESK, 999)
+        events.copy_event(db, DESK, 999)
     with pytest.raises(ServiceError) as err:  # a bad name is refused like a new event's
-        ES.copy_event(db, DESK, ev, name="x" * 200)
+        events.copy_event(db, DESK, ev, name="x" * 200)
     assert err.value.params["field"] == "name"
-    assert len(ES.list_events(db)) == before
+    assert len(events.list_events(db)) == before
     db.close()
 
 
 def test_night_settings_refused_with_the_field_and_nothing_written(tmp_path: Path) -> None:
     db = open_db(tmp_path)
     ev, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=2, match_lengths=[3])
-    stored = R.night_settings(db, ev)
+    stored = data_settings.night_settings(db, ev)
     cases = [
         ({"tiebreaks": "PTS,XYZ"}, "tiebreaks"),  # rule T12b: a code the standings know
         ({"tiebreaks": "PTS,BH,bh"}, "tiebreaks"),  # listed twice
@@ -141,34 +142,36 @@ def test_night_settings_refused_with_the_field_and_nothing_written(tmp_path: Pat
     ]
     for settings, field in cases:
         with pytest.raises(ServiceError) as err:
-            R.configure(db, DESK, ev, **{"result_mode": "score", **settings})
+            data_settings.configure(db, DESK, ev, **{"result_mode": "score", **settings})
         assert err.value.params.get("field") == field, settings
-    assert R.night_settings(db, ev) == stored
-    got = R.configure(db, DESK, ev, tiebreaks="pts, iav ,bh", coefficient_class="local", season="S1")
+    assert data_settings.night_settings(db, ev) == stored
+    got = data_settings.configure(
+        db, DESK, ev, tiebreaks="pts, iav ,bh", coefficient_class="local", season="S1"
+    )
     assert got["tiebreaks"] == "PTS,IAV,BH" and (got["season"], got["coefficient_class"]) == ("S1", "local")
-    assert (ES.get_event(db, ev).season, ES.get_event(db, ev).coefficient_class) == ("S1", "local")
+    assert (events.get_event(db, ev).season, events.get_event(db, ev).coefficient_class) == ("S1", "local")
     db.close()
 
 
 def test_a_running_event_refuses_what_would_change_its_results(tmp_path: Path) -> None:
     db = open_db(tmp_path)
     ev, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=2, match_lengths=[3])
-    R.configure(db, DESK, ev, tiebreaks="PTS,BH")
-    assert R.setting_locks(db, ev) == {}
-    R.propose_round(db, DESK, ev)
-    assert R.setting_locks(db, ev) == {}  # a proposed round can still be thrown away
-    R.publish_round(db, DESK, ev)
-    locks = R.setting_locks(db, ev)
+    data_settings.configure(db, DESK, ev, tiebreaks="PTS,BH")
+    assert data_settings.setting_locks(db, ev) == {}
+    rounds.propose_round(db, DESK, ev)
+    assert data_settings.setting_locks(db, ev) == {}  # a proposed round can still be thrown away
+    rounds.publish_round(db, DESK, ev)
+    locks = data_settings.setting_locks(db, ev)
     assert set(locks) == {"tiebreaks", "lives", "encounter_games", "requested_bye"}
-    stored = R.night_settings(db, ev)
+    stored = data_settings.night_settings(db, ev)
     for settings in ({"tiebreaks": "PTS,SB"}, {"lives": 3}, {"requested_bye": "full-bye"}):
         with pytest.raises(ServiceError) as err:
-            R.configure(db, DESK, ev, call_minutes=25, **settings)
+            data_settings.configure(db, DESK, ev, call_minutes=25, **settings)
         assert err.value.code == "setting-locked" and err.value.params["field"] in settings
         assert "running" in err.value.message
-    assert R.night_settings(db, ev) == stored  # nothing written, not even the waiting time
+    assert data_settings.night_settings(db, ev) == stored  # nothing written, not even the waiting time
     # the same values, and what does not change results, are still taken
-    got = R.configure(db, DESK, ev, tiebreaks="PTS,BH", call_minutes=25, result_mode="score")
+    got = data_settings.configure(db, DESK, ev, tiebreaks="PTS,BH", call_minutes=25, result_mode="score")
     assert (got["call_minutes"], got["result_mode"]) == (25, "score")
     db.close()
 
@@ -197,7 +200,7 @@ def test_event_copy_command(tmp_path: Path, capsys: pytest.CaptureFixture[str], 
         code, _o, err = cli(capsys, path, *bad)
         assert code == 1 and err.count("\n") == 1, (bad, err)
     db = Database(path, backups_dir=tmp_path / "b")
-    assert len(ES.list_events(db)) == 3
-    copied = R.night_settings(db, out["id"])  # type: ignore[index]
+    assert len(events.list_events(db)) == 3
+    copied = data_settings.night_settings(db, out["id"])  # type: ignore[index]
     assert copied["tiebreaks"] == "PTS,BH,GAV" and json.loads(copied["prize_plan"]) == PLAN
     db.close()

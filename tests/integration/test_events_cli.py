@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from clubdesk.cli import main
-from clubdesk.services import desk_base  # the desk clock lives in desk_base (issue 22 split)
+from clubdesk.services.desk import records
 
 
 class Cli:
@@ -52,7 +52,7 @@ def test_a_tavla_night_from_entry_to_checkin(cli: Cli, monkeypatch: pytest.Monke
     # The payment and the refund are stamped with the desk's clock; pinned to one evening (and the cash box
     # asked for that day) so that a run across midnight cannot split them over two days.
     evening = datetime(2025, 3, 1, 19, 0)
-    monkeypatch.setattr(desk_base, "_now", lambda now: now if now is not None else evening)
+    monkeypatch.setattr(records, "_now", lambda now: now if now is not None else evening)
     ev = cli.ok(
         "event",
         "create",

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from clubdesk.services import demo, desk
-from clubdesk.services.events import DEMO_EVENT_NAME, get_event
+from clubdesk.services import demo
+from clubdesk.services.demo.tavla_cup import DEMO_EVENT_NAME
+from clubdesk.services.desk import lists
+from clubdesk.services.events.events import get_event
 
 
 def test_demo_tavla_tournament_adds_up(db) -> None:  # type: ignore[no-untyped-def]
@@ -11,7 +13,7 @@ def test_demo_tavla_tournament_adds_up(db) -> None:  # type: ignore[no-untyped-d
     main_id, side_id = result.events[:2]
     main = get_event(db, main_id)
     assert (main.name, main.ruleset, main.capacity) == (DEMO_EVENT_NAME, "tavla", 16)
-    rows = desk.entrants(db, main_id)
+    rows = lists.entrants(db, main_id)
     registered = [r for r in rows if r.status == "registered"]
     waiting = [r for r in rows if r.status == "waitlisted"]
     assert len(registered) == 16
@@ -20,7 +22,7 @@ def test_demo_tavla_tournament_adds_up(db) -> None:  # type: ignore[no-untyped-d
     assert all(r.price in (20000, 25000) and r.paid + r.owed == r.price for r in registered)
     assert any(r.owed for r in registered) and any(r.paid for r in registered)
     # rule T2e: the side event is free for the main entrants who entered it
-    assert all(r.price == 0 for r in desk.entrants(db, side_id))
+    assert all(r.price == 0 for r in lists.entrants(db, side_id))
     # run again: nothing added
     assert demo.fill_demo(db).events == result.events
-    assert len(desk.entrants(db, main_id)) == len(rows)
+    assert len(lists.entrants(db, main_id)) == len(rows)

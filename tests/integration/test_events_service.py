@@ -6,8 +6,15 @@ from datetime import date, datetime
 
 import pytest
 
-from clubdesk.services.base import Actor, ServiceError
-from clubdesk.services.events import EventData, create_event, get_event, list_events, set_status, update_event
+from clubdesk.services.events.events import (
+    EventData,
+    create_event,
+    get_event,
+    list_events,
+    set_status,
+    update_event,
+)
+from clubdesk.services.kernel.base import Actor, ServiceError
 
 ACTOR = Actor("Sekreter")
 

@@ -12,8 +12,9 @@ from sqlalchemy import event
 
 from clubdesk.db import Database
 from clubdesk.models.result import Match
-from clubdesk.services import results as RS
-from clubdesk.services import standings as ST
+from clubdesk.services.night.data import reads
+from clubdesk.services.night.play import results, rounds
+from clubdesk.services.night.ranking import standings
 from tests.integration.test_night_helpers import REF, open_db
 from tests.rating_league import tavla_league
 
@@ -45,7 +46,7 @@ def _latest_result_queries(tmp_path: Path, matches: int) -> tuple[int, int]:
     lg = tavla_league(db, matches)  # a league without a number of rounds: never over by its rounds
     last = (matches + 9) // 10
     return _queries(
-        db, lambda: RS.set_score(db, REF, lg, last, 1, (5, 1), confirm=True, override="score misread")
+        db, lambda: results.set_score(db, REF, lg, last, 1, (5, 1), confirm=True, override="score misread")
     )
 
 
@@ -58,20 +59,20 @@ def test_a_final_result_costs_the_same_queries_at_any_event_size(tmp_path: Path)
 
 def test_the_event_still_ends_with_its_last_result(tmp_path: Path) -> None:
     """Rule T12a: the last round's last result ends a Swiss event; its places are written."""
-    from clubdesk.services import rounds as R
+    from clubdesk.services.night.play import results
     from tests.integration.test_night_helpers import DESK, make_event
 
     db = open_db(tmp_path)
     ev, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=2)
     for rno in (1, 2):
-        R.propose_round(db, DESK, ev)
-        R.publish_round(db, DESK, ev)
-        tables = R.get_round(db, ev, rno).tables
+        rounds.propose_round(db, DESK, ev)
+        rounds.publish_round(db, DESK, ev)
+        tables = reads.get_round(db, ev, rno).tables
         for k, t in enumerate(tables):
-            assert ST.final_places(db, ev) == []  # not over before the last result
-            RS.set_score(db, DESK, ev, rno, t.table, (5, 2), confirm=True)
+            assert standings.final_places(db, ev) == []  # not over before the last result
+            results.set_score(db, DESK, ev, rno, t.table, (5, 2), confirm=True)
             if rno == 1 or k < len(tables) - 1:
-                assert ST.final_places(db, ev) == []
-    places = ST.final_places(db, ev)
+                assert standings.final_places(db, ev) == []
+    places = standings.final_places(db, ev)
     assert len(places) == 4 and places[0]["place"] == [1, 1]
-    assert ST.event_standings(db, ev).finished
+    assert standings.event_standings(db, ev).finished

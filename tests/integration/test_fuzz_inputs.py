@@ -18,8 +18,12 @@ from clubdesk.cli.core import main as cli
 from clubdesk.db import Database
 from clubdesk.games.errors import EntryError
 from clubdesk.models import AuditEntry, Member, ResultEntry
-from clubdesk.services import demo, members, results
-from clubdesk.services.base import Actor, Role, ServiceError
+from clubdesk.services import demo
+from clubdesk.services.discipline import incidents
+from clubdesk.services.kernel.base import Actor, Role, ServiceError
+from clubdesk.services.members import csv_io
+from clubdesk.services.money import fees
+from clubdesk.services.night.play import results
 from clubdesk.standings.trf import TrfError, parse_trf
 
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -72,12 +76,12 @@ def test_member_csv_import_refuses_or_imports_all(
     raw = buf.getvalue().encode("utf-8")
     before = _counts(demo_db)
     try:
-        members.import_members(demo_db, Actor("AB"), raw, dry_run=True)
+        csv_io.import_members(demo_db, Actor("AB"), raw, dry_run=True)
     except ServiceError:
         assert _counts(demo_db) == before
         return
     try:  # what the dry run accepted, the import must take without a traceback
-        members.import_members(demo_db, Actor("AB"), raw)
+        csv_io.import_members(demo_db, Actor("AB"), raw)
     except ServiceError:
         assert _counts(demo_db)[0] == before[0]
 
@@ -243,18 +247,18 @@ def test_listed_fuzz_findings_are_one_line_and_exit_1(
 
 
 def test_a_long_payment_reference_is_refused_not_cut(demo_db: Database) -> None:
-    from clubdesk.services import desk
+    from clubdesk.services.kernel.base import Actor, ServiceError
 
     with pytest.raises(ServiceError) as info:
-        desk.pay(demo_db, Actor("AB"), 1, 1, 100, "transfer", reference="x" * 120_000)
+        fees.pay(demo_db, Actor("AB"), 1, 1, 100, "transfer", reference="x" * 120_000)
     assert info.value.code == "reference-too-long"
 
 
 def test_a_penalty_above_the_target_is_refused(demo_db: Database) -> None:
-    from clubdesk.services import discipline
+    from clubdesk.services.kernel.base import ServiceError
 
     with pytest.raises(ServiceError) as info:
-        discipline.impose_penalty(
+        incidents.impose_penalty(
             demo_db, REF, 4, round_no=1, table_no=1, side=0, kind="fine", reason="B7", points=9 * 10**18
         )
     assert info.value.code in ("points-too-high", "locked")

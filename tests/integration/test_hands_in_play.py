@@ -15,9 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clubdesk.db import Database
-from clubdesk.services import results as RS
-from clubdesk.services import rounds as R
-from clubdesk.services.base import ServiceError
+from clubdesk.services.kernel.base import ServiceError
+from clubdesk.services.night.play import results, rounds
 from tests.integration.test_night_helpers import DESK, make_event
 from tests.integration.test_speed import _Counter
 
@@ -49,8 +48,8 @@ def _night(folder: Path, ruleset: str) -> tuple[Database, int]:
     db = Database(folder / "club.sqlite3", backups_dir=folder / "b")
     entry = "pair"
     ev, _ids = make_event(db, ruleset=ruleset, fmt="swiss", players=4, per_entrant=2, entry=entry, rounds=2)
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
     return db, ev
 
 
@@ -110,7 +109,7 @@ def test_the_fast_path_leaves_the_file_as_the_full_path(seed: int, ruleset: str)
                 answers = []
                 for db, check in ((fast, None), (full, _full_path)):
                     try:
-                        answers.append(RS.add_entry(db, DESK, ev, 1, table, hand, check=check))
+                        answers.append(results.add_entry(db, DESK, ev, 1, table, hand, check=check))
                     except ServiceError as exc:
                         answers.append((exc.code, exc.message))
                 assert answers[0] == answers[1], (hand, answers)
@@ -128,11 +127,11 @@ def test_a_hand_in_play_reads_and_writes_a_few_plain_statements(tmp_path: Path) 
     """The desk's commonest change costs a handful of statements, not the full path's dozen."""
     db, ev = _night(tmp_path / "a", "gaple-tournament")
     hand = {"type": "out", "seat": 0, "pips": [0, 5, 1, 5], "last_tile": None, "two_ends": False, "dead": {}}
-    RS.add_entry(db, DESK, ev, 1, 1, hand)
+    results.add_entry(db, DESK, ev, 1, 1, hand)
     with _Counter(db) as fast:
-        RS.add_entry(db, DESK, ev, 1, 1, hand)
+        results.add_entry(db, DESK, ev, 1, 1, hand)
     with _Counter(db) as full:
-        RS.add_entry(db, DESK, ev, 1, 1, hand, check=_full_path)
-    assert RS.table_entries(db, ev, 1, 1)[1] == [hand, hand, hand]
+        results.add_entry(db, DESK, ev, 1, 1, hand, check=_full_path)
+    assert results.table_entries(db, ev, 1, 1)[1] == [hand, hand, hand]
     assert fast.n < full.n
     db.close()

@@ -16,8 +16,9 @@ from sqlalchemy import event
 from clubdesk.cli import main
 from clubdesk.db import Database, is_server, upgrade
 from clubdesk.i18n import language_context
-from clubdesk.services import members as ms
-from clubdesk.services.base import Actor, Role
+from clubdesk.services.kernel.base import Actor, Role
+from clubdesk.services.members import edit, records
+from clubdesk.services.members import search as members_search
 from clubdesk.services.text import matches
 
 DESK = Actor("Desk", Role.SECRETARY)
@@ -25,15 +26,15 @@ NAMES = ["Dora", "Çelik", "Cem", "İnce", "Işık", "Irmak", "Ocaña", "Ñañez
 
 
 def _add(db: Database, name: str, number: str = "", club: str = "", city: str = "") -> None:
-    ms.create_member(db, DESK, ms.MemberData(name=name, number=number, club=club, city=city))
+    edit.create_member(db, DESK, records.MemberData(name=name, number=number, club=club, city=city))
 
 
-def _pages(db: Database, search: str, size: int, lang: str = "en") -> list[ms.MemberInfo]:
-    out: list[ms.MemberInfo] = []
+def _pages(db: Database, search: str, size: int, lang: str = "en") -> list[records.MemberInfo]:
+    out: list[records.MemberInfo] = []
     after = None
     with language_context(lang):
         while True:
-            page = ms.member_page(db, search, limit=size, after=after)
+            page = members_search.member_page(db, search, limit=size, after=after)
             out += page.rows
             assert len(page.rows) <= size
             if not page.more:
@@ -57,7 +58,7 @@ def test_the_stored_keys_keep_each_languages_alphabet_page_by_page(
     for name in NAMES:
         _add(db, name)
     with language_context(lang):
-        assert [m.name for m in ms.list_members(db)] == expected
+        assert [m.name for m in members_search.list_members(db)] == expected
     for size in (1, 3, 10):
         assert [m.name for m in _pages(db, "", size, lang)] == expected
 
@@ -73,7 +74,7 @@ def _register(db: Database, n: int) -> None:
     rng = random.Random(5)
     first = ["Ahmet", "Budi", "Şükrü", "Lucía", "Ömer"]
     last = ["Yılmaz", "Santoso", "García", "Işık", "Muñoz"]
-    ms.save_club(db, DESK, "Kadıköy Tavla Kulübü")
+    edit.save_club(db, DESK, "Kadıköy Tavla Kulübü")
     for i in range(n):
         _add(
             db,
@@ -90,30 +91,38 @@ def _register(db: Database, n: int) -> None:
 )
 def test_the_indexed_search_finds_what_the_folded_search_found(db: Database, search: str) -> None:
     _register(db, 150)
-    everyone = ms.list_members(db)
+    everyone = members_search.list_members(db)
     assert len(everyone) == 150
     # what the register search has always meant: every word in the folded number, name, club or city
     expected = [m.number for m in everyone if matches(search, m.number, m.name, m.club, m.city)]
-    assert [m.number for m in ms.list_members(db, search)] == expected
+    assert [m.number for m in members_search.list_members(db, search)] == expected
     for size in (4, 60, 500):  # small pages walk the sort index, large ones sort what the index found
         assert [m.number for m in _pages(db, search, size)] == expected
-    assert ms.count_matching(db, search) == len(expected)
+    assert members_search.count_matching(db, search) == len(expected)
 
 
 def test_a_renamed_or_new_member_is_found_and_placed_at_once(db: Database) -> None:
     for name in ("Budi Santoso", "Dewi Wijaya", "Siti Hidayat"):
         _add(db, name)
-    number = ms.list_members(db, "dewi")[0].number
-    current = ms.get_member(db, number)
-    ms.update_member(db, DESK, number, ms.MemberData(**{**current.data().__dict__, "name": "Agus Wijaya"}))
-    assert ms.list_members(db, "dewi") == []
-    assert [m.name for m in ms.list_members(db, "agus")] == ["Agus Wijaya"]
-    assert [m.name for m in ms.list_members(db)] == ["Agus Wijaya", "Budi Santoso", "Siti Hidayat"]
+    number = members_search.list_members(db, "dewi")[0].number
+    current = members_search.get_member(db, number)
+    edit.update_member(
+        db, DESK, number, records.MemberData(**{**current.data().__dict__, "name": "Agus Wijaya"})
+    )
+    assert members_search.list_members(db, "dewi") == []
+    assert [m.name for m in members_search.list_members(db, "agus")] == ["Agus Wijaya"]
+    assert [m.name for m in members_search.list_members(db)] == [
+        "Agus Wijaya",
+        "Budi Santoso",
+        "Siti Hidayat",
+    ]
     _add(db, "Çağla Hidayat")
-    assert [m.name for m in ms.list_members(db, "hidayat")] == ["Çağla Hidayat", "Siti Hidayat"]
-    ms.deactivate_member(db, DESK, number)
-    assert ms.list_members(db, "wijaya") == []
-    assert [m.name for m in ms.list_members(db, "wijaya", include_inactive=True)] == ["Agus Wijaya"]
+    assert [m.name for m in members_search.list_members(db, "hidayat")] == ["Çağla Hidayat", "Siti Hidayat"]
+    edit.deactivate_member(db, DESK, number)
+    assert members_search.list_members(db, "wijaya") == []
+    assert [m.name for m in members_search.list_members(db, "wijaya", include_inactive=True)] == [
+        "Agus Wijaya"
+    ]
 
 
 def _plans(db: Database, search: str) -> list[str]:
@@ -126,7 +135,7 @@ def _plans(db: Database, search: str) -> list[str]:
 
     event.listen(db.engine, "before_cursor_execute", hook)
     try:
-        ms.member_page(db, search, limit=20)
+        members_search.member_page(db, search, limit=20)
     finally:
         event.remove(db.engine, "before_cursor_execute", hook)
     with db.engine.connect() as conn:
@@ -167,9 +176,11 @@ def test_members_of_an_older_database_get_their_keys_in_the_upgrade(tmp_path: Pa
     db = Database(path, backups_dir=tmp_path / "backups")
     try:
         with language_context("tr"):
-            assert [m.name for m in ms.list_members(db)] == ["Cem Kaya", "Çınar Öz", "Şükrü Işık"]
-        ms.update_member(db, DESK, "101", ms.MemberData(name="Cem Kayalı", number="101", city="Bursa"))
-        assert [m.number for m in ms.list_members(db, "kayal")] == ["101"]  # the trigram index follows
+            assert [m.name for m in members_search.list_members(db)] == ["Cem Kaya", "Çınar Öz", "Şükrü Işık"]
+        edit.update_member(db, DESK, "101", records.MemberData(name="Cem Kayalı", number="101", city="Bursa"))
+        assert [m.number for m in members_search.list_members(db, "kayal")] == [
+            "101"
+        ]  # the trigram index follows
         assert [m.number for m in _pages(db, "bursa", 1)] == ["101"]
     finally:
         db.close()

@@ -13,8 +13,8 @@ from sqlalchemy import Column, ForeignKey, Integer, String, Table, func, insert,
 
 from clubdesk.db import Database
 from clubdesk.models import AuditEntry, Base, Club, Member
-from clubdesk.services import members as ms
-from clubdesk.services.base import Actor, ServiceError
+from clubdesk.services.kernel.base import Actor, ServiceError
+from clubdesk.services.members import csv_io, edit, merge, records, search
 from clubdesk.services.text import fold
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "members"
@@ -31,14 +31,14 @@ def _counts(db: Database) -> tuple[int, int, int]:
 
 
 def _names(db: Database) -> list[str]:
-    return [m.name for m in ms.list_members(db, include_inactive=True)]
+    return [m.name for m in search.list_members(db, include_inactive=True)]
 
 
 # --------------------------------------------------------------------------- import
 
 
 def test_good_file_with_turkish_spanish_and_indonesian_names(db: Database) -> None:
-    preview = ms.import_members(db, AB, DATA / "good_utf8.csv")
+    preview = csv_io.import_members(db, AB, DATA / "good_utf8.csv")
     assert preview.encoding == "utf-8"
     assert sorted(_names(db), key=fold) == [
         "Begoña Ibáñez",
@@ -48,7 +48,7 @@ def test_good_file_with_turkish_spanish_and_indonesian_names(db: Database) -> No
         "Siti Rahayu",
         "Şükrü Işık",
     ]
-    sukru = ms.get_member(db, "2001")
+    sukru = search.get_member(db, "2001")
     assert (sukru.club, sukru.city, sukru.gender, sukru.birth_year) == (
         "Kadıköy Tavla Kulübü",
         "İstanbul",
@@ -57,10 +57,10 @@ def test_good_file_with_turkish_spanish_and_indonesian_names(db: Database) -> No
     )
     assert sukru.rating == 1612.5
     assert sukru.phone == "+90 532 111 22 33" and sukru.email == "sukru@example.com.tr"
-    assert ms.get_member(db, "2002").rating == 1500.0  # blank rating: newcomers start at 1500 (rule T12c)
-    assert ms.get_member(db, "2006").club == ""
+    assert search.get_member(db, "2002").rating == 1500.0  # blank rating: newcomers start at 1500 (rule T12c)
+    assert search.get_member(db, "2006").club == ""
     # three clubs named in the file were created
-    assert [c.name for c in ms.list_clubs(db)] == [
+    assert [c.name for c in edit.list_clubs(db)] == [
         "Gaple Garuda Jakarta",
         "Kadıköy Tavla Kulübü",
         "Peña Dominó Chamberí",
@@ -71,10 +71,10 @@ def test_good_file_with_turkish_spanish_and_indonesian_names(db: Database) -> No
 
 
 def test_bad_lines_each_reported_with_line_number_and_nothing_written(db: Database) -> None:
-    ms.create_member(db, AB, ms.MemberData(name="Ayu Kartika", number="1001"))
+    edit.create_member(db, AB, records.MemberData(name="Ayu Kartika", number="1001"))
     before = _counts(db)
     with pytest.raises(ServiceError) as info:
-        ms.import_members(db, AB, DATA / "bad_lines.csv")
+        csv_io.import_members(db, AB, DATA / "bad_lines.csv")
     assert info.value.code == "import-refused"
     # lines 2 and 8 are fine; the header is line 1
     assert info.value.details == [
@@ -90,9 +90,9 @@ def test_bad_lines_each_reported_with_line_number_and_nothing_written(db: Databa
 
 
 def test_preview_lists_additions_and_bad_lines_without_writing(db: Database) -> None:
-    ms.create_member(db, AB, ms.MemberData(name="Ayu Kartika", number="1001"))
+    edit.create_member(db, AB, records.MemberData(name="Ayu Kartika", number="1001"))
     before = _counts(db)
-    preview = ms.preview_import(db, DATA / "bad_lines.csv")
+    preview = csv_io.preview_import(db, DATA / "bad_lines.csv")
     assert [d.name for d in preview.additions] == ["Hakan Erdoğan", "Joko Purnomo"]
     assert [b.line for b in preview.bad_lines] == [3, 4, 5, 6, 7]
     assert not preview.ok
@@ -101,23 +101,23 @@ def test_preview_lists_additions_and_bad_lines_without_writing(db: Database) -> 
 
 def test_unknown_column_is_refused(db: Database) -> None:
     with pytest.raises(ServiceError) as info:
-        ms.import_members(db, AB, DATA / "unknown_column.csv")
+        csv_io.import_members(db, AB, DATA / "unknown_column.csv")
     assert info.value.details == ["line 1: unknown column “shoe size”"]
     assert _counts(db) == (0, 0, 0)
 
 
 def test_dry_run_checks_and_writes_nothing(db: Database) -> None:
-    preview = ms.import_members(db, AB, DATA / "good_utf8.csv", dry_run=True)
+    preview = csv_io.import_members(db, AB, DATA / "good_utf8.csv", dry_run=True)
     assert len(preview.additions) == 6
     assert _counts(db) == (0, 0, 0)
 
 
 def test_missing_numbers_get_the_next_free_ones(db: Database) -> None:
-    ms.create_member(db, AB, ms.MemberData(name="Ayu Kartika", number="1007"))
-    ms.import_members(db, AB, DATA / "good_utf8_bom.csv")
+    edit.create_member(db, AB, records.MemberData(name="Ayu Kartika", number="1007"))
+    csv_io.import_members(db, AB, DATA / "good_utf8_bom.csv")
     # the highest numeric number is 1007, so the file's two members get 1008 and 1009 in file order
-    assert ms.get_member(db, "1008").name == "İpek Kılıç"
-    assert ms.get_member(db, "1009").name == "Álvaro Núñez"
+    assert search.get_member(db, "1008").name == "İpek Kılıç"
+    assert search.get_member(db, "1009").name == "Álvaro Núñez"
 
 
 @pytest.mark.parametrize(
@@ -137,9 +137,9 @@ def test_missing_numbers_get_the_next_free_ones(db: Database) -> None:
 def test_each_encoding_is_read_with_accents_intact(
     db: Database, file: str, encoding: str, names: list[str], cities: list[str]
 ) -> None:
-    preview = ms.import_members(db, AB, DATA / file)
+    preview = csv_io.import_members(db, AB, DATA / file)
     assert preview.encoding == encoding
-    stored = ms.list_members(db)
+    stored = search.list_members(db)
     assert set(names) <= {m.name for m in stored}
     assert set(cities) <= {m.city for m in stored}
 
@@ -154,7 +154,7 @@ def test_each_encoding_is_read_with_accents_intact(
 )
 def test_unreadable_encoding_is_refused(db: Database, file: str, lines: list[int]) -> None:
     with pytest.raises(ServiceError) as info:
-        ms.import_members(db, AB, DATA / file)
+        csv_io.import_members(db, AB, DATA / file)
     assert [d.split(":")[0] for d in info.value.details] == [f"line {n}" for n in lines]
     assert all("unreadable encoding" in d for d in info.value.details)
     assert _counts(db) == (0, 0, 0)
@@ -162,19 +162,19 @@ def test_unreadable_encoding_is_refused(db: Database, file: str, lines: list[int
 
 def test_windows_1254_vs_1252_by_the_six_bytes_that_differ(db: Database) -> None:
     # 0xFD is "ı" in 1254 and "ý" in 1252; 0xF1 is "ñ" in both
-    assert ms.decode_csv(b"name\r\nI\xfe\xfdk\r\n")[:2] == ("name\r\nIşık\r\n", "cp1254")
-    assert ms.decode_csv(b"name\r\nMu\xf1oz\r\n")[:2] == ("name\r\nMuñoz\r\n", "cp1252")
+    assert csv_io.decode_csv(b"name\r\nI\xfe\xfdk\r\n")[:2] == ("name\r\nIşık\r\n", "cp1254")
+    assert csv_io.decode_csv(b"name\r\nMu\xf1oz\r\n")[:2] == ("name\r\nMuñoz\r\n", "cp1252")
 
 
 # --------------------------------------------------------------------------- search, edit, deactivate
 
 
 def test_search_ignores_case_and_accents(db: Database) -> None:
-    ms.import_members(db, AB, DATA / "good_utf8.csv")
-    ms.create_member(db, AB, ms.MemberData(name="İpek Kılıç", city="İzmir"))
+    csv_io.import_members(db, AB, DATA / "good_utf8.csv")
+    edit.create_member(db, AB, records.MemberData(name="İpek Kılıç", city="İzmir"))
 
     def found(q: str) -> list[str]:
-        return [m.name for m in ms.list_members(db, q)]
+        return [m.name for m in search.list_members(db, q)]
 
     assert found("sukru") == ["Şükrü Işık"]
     assert found("munoz") == ["José Muñoz"]
@@ -189,26 +189,28 @@ def test_search_ignores_case_and_accents(db: Database) -> None:
 
 def test_invalid_email_is_refused_next_to_its_field_and_nothing_written(db: Database) -> None:
     with pytest.raises(ServiceError) as info:
-        ms.create_member(db, AB, ms.MemberData(name="Dewi Lestari", email="dewi@"))
+        edit.create_member(db, AB, records.MemberData(name="Dewi Lestari", email="dewi@"))
     assert info.value.params["fields"] == {"email": "Malformed e-mail address: dewi@"}
     assert _counts(db) == (0, 0, 0)
 
 
 def test_duplicate_number_is_refused(db: Database) -> None:
-    ms.create_member(db, AB, ms.MemberData(name="Dewi Lestari", number="77"))
+    edit.create_member(db, AB, records.MemberData(name="Dewi Lestari", number="77"))
     with pytest.raises(ServiceError) as info:
-        ms.create_member(db, AB, ms.MemberData(name="Nur Aini", number="77"))
+        edit.create_member(db, AB, records.MemberData(name="Nur Aini", number="77"))
     assert info.value.code == "duplicate-number"
     assert _names(db) == ["Dewi Lestari"]
 
 
 def test_edit_and_deactivate_are_audited(db: Database) -> None:
-    m = ms.create_member(db, AB, ms.MemberData(name="Oğuz Kaya"))
-    ms.update_member(db, AB, m.number, ms.MemberData(name="Oğuz Kaya", city="Ankara", club="Ankara Tavla"))
-    assert ms.get_member(db, m.number).city == "Ankara"
-    ms.deactivate_member(db, AB, m.number)
-    assert ms.list_members(db) == []
-    assert ms.get_member(db, m.number).active is False  # kept, not deleted
+    m = edit.create_member(db, AB, records.MemberData(name="Oğuz Kaya"))
+    edit.update_member(
+        db, AB, m.number, records.MemberData(name="Oğuz Kaya", city="Ankara", club="Ankara Tavla")
+    )
+    assert search.get_member(db, m.number).city == "Ankara"
+    edit.deactivate_member(db, AB, m.number)
+    assert search.list_members(db) == []
+    assert search.get_member(db, m.number).active is False  # kept, not deleted
     with db.session() as s:
         actions = list(s.scalars(select(AuditEntry.action).order_by(AuditEntry.id)))
     assert actions == ["member.create", "club.create", "member.change", "member.deactivate"]
@@ -230,15 +232,17 @@ def test_merge_moves_history_of_every_table_pointing_at_members(db: Database) ->
     )
     try:
         results.create(db.engine)
-        keep = ms.create_member(
-            db, AB, ms.MemberData(name="Şükrü Işık", number="1001", phone="+90 532 111 22 33")
+        keep = edit.create_member(
+            db, AB, records.MemberData(name="Şükrü Işık", number="1001", phone="+90 532 111 22 33")
         )
-        drop = ms.create_member(
+        drop = edit.create_member(
             db,
             AB,
-            ms.MemberData(name="Sukru Isik", number="1040", email="sukru@example.com.tr", city="İstanbul"),
+            records.MemberData(
+                name="Sukru Isik", number="1040", email="sukru@example.com.tr", city="İstanbul"
+            ),
         )
-        other = ms.create_member(db, AB, ms.MemberData(name="José Muñoz", number="1002"))
+        other = edit.create_member(db, AB, records.MemberData(name="José Muñoz", number="1002"))
         with db.session() as s:
             s.execute(
                 insert(results),
@@ -248,32 +252,35 @@ def test_merge_moves_history_of_every_table_pointing_at_members(db: Database) ->
                     {"member_id": other.id, "opponent_id": drop.id, "score": "7-2"},
                 ],
             )
-        preview = ms.merge_preview(db, "1001", "1040")
+        preview = merge.merge_preview(db, "1001", "1040")
         assert ("test_results_t2a.member_id", 1, 1) in preview.history
         assert preview.result.email == "sukru@example.com.tr"  # the kept record's blank filled from the other
-        result = ms.merge_members(db, AB, "1001", "1040")
+        result = merge.merge_members(db, AB, "1001", "1040")
         assert result.moved == {"test_results_t2a.member_id": 1, "test_results_t2a.opponent_id": 1}
         with db.session() as s:
             rows = s.execute(select(results.c.member_id, results.c.opponent_id).order_by(results.c.id)).all()
         assert [tuple(r) for r in rows] == [(keep.id, other.id), (keep.id, other.id), (other.id, keep.id)]
     finally:
         Base.metadata.remove(results)
-    kept = ms.get_member(db, "1001")
+    kept = search.get_member(db, "1001")
     assert (kept.phone, kept.email, kept.city) == ("+90 532 111 22 33", "sukru@example.com.tr", "İstanbul")
-    dropped = ms.get_member(db, "1040", follow_merged=False)
+    dropped = search.get_member(db, "1040", follow_merged=False)
     assert dropped.active is False and dropped.merged_into == "1001"  # marked, not deleted
-    assert ms.get_member(db, "1040").number == "1001"  # the old number leads to the kept member
-    assert [m.number for m in ms.public_list(db)] == ["1002", "1001"]  # José, Şükrü (sorted by folded name)
+    assert search.get_member(db, "1040").number == "1001"  # the old number leads to the kept member
+    assert [m.number for m in search.public_list(db)] == [
+        "1002",
+        "1001",
+    ]  # José, Şükrü (sorted by folded name)
     with db.session() as s:
         entry = s.scalars(select(AuditEntry).where(AuditEntry.action == "member.merge")).one()
     assert entry.entity_id == "1001" and "1040" in (entry.after or "")
 
 
 def test_merge_refusals_write_nothing(db: Database) -> None:
-    ms.create_member(db, AB, ms.MemberData(name="A", number="1"))
-    ms.create_member(db, AB, ms.MemberData(name="B", number="2"))
-    ms.create_member(db, AB, ms.MemberData(name="C", number="3"))
-    ms.merge_members(db, AB, "1", "2")
+    edit.create_member(db, AB, records.MemberData(name="A", number="1"))
+    edit.create_member(db, AB, records.MemberData(name="B", number="2"))
+    edit.create_member(db, AB, records.MemberData(name="C", number="3"))
+    merge.merge_members(db, AB, "1", "2")
     before = _counts(db)
     for keep, drop, code in [
         ("1", "1", "merge-same"),
@@ -281,7 +288,7 @@ def test_merge_refusals_write_nothing(db: Database) -> None:
         ("3", "2", "member-merged"),
     ]:
         with pytest.raises(ServiceError) as info:
-            ms.merge_members(db, AB, keep, drop)
+            merge.merge_members(db, AB, keep, drop)
         assert info.value.code == code
     assert _counts(db) == before
 
@@ -290,28 +297,30 @@ def test_merge_refusals_write_nothing(db: Database) -> None:
 
 
 def test_export_is_utf8_with_bom_and_reimports(db: Database, tmp_path: Path) -> None:
-    ms.import_members(db, AB, DATA / "good_utf8.csv")
+    csv_io.import_members(db, AB, DATA / "good_utf8.csv")
     out = tmp_path / "register.csv"
-    assert ms.export_csv(db, AB, out) == 6
+    assert csv_io.export_csv(db, AB, out) == 6
     raw = out.read_bytes()
     assert raw.startswith(b"\xef\xbb\xbf")  # the BOM tells Excel it is UTF-8
     rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig"))))
-    assert rows[0] == list(ms.COLUMNS)
+    assert rows[0] == list(csv_io.COLUMNS)
     sukru = next(r for r in rows if r[1] == "Şükrü Işık")
-    assert sukru[ms.COLUMNS.index("phone")] == "'+90 532 111 22 33"  # shown as text, not a formula, in Excel
+    assert (
+        sukru[csv_io.COLUMNS.index("phone")] == "'+90 532 111 22 33"
+    )  # shown as text, not a formula, in Excel
     other = Database(tmp_path / "other.sqlite3")
     try:
-        ms.import_members(other, AB, out)
-        assert [replace(m, id=0) for m in ms.list_members(other)] == [
-            replace(m, id=0) for m in ms.list_members(db)
+        csv_io.import_members(other, AB, out)
+        assert [replace(m, id=0) for m in search.list_members(other)] == [
+            replace(m, id=0) for m in search.list_members(db)
         ]
     finally:
         other.close()
 
 
 def test_public_list_shows_no_phone_or_email(db: Database) -> None:
-    ms.import_members(db, AB, DATA / "good_utf8.csv")
-    rows = [m.as_json() for m in ms.public_list(db)]
+    csv_io.import_members(db, AB, DATA / "good_utf8.csv")
+    rows = [m.as_json() for m in search.public_list(db)]
     # rule T14: name, club, city (and ranking) are public; phone and e-mail are not
     assert all(set(r) == {"number", "name", "club", "city", "rating"} for r in rows)
     assert {
@@ -325,9 +334,9 @@ def test_public_list_shows_no_phone_or_email(db: Database) -> None:
 
 
 def test_clubs_create_rename_and_refuse_duplicates(db: Database) -> None:
-    club = ms.save_club(db, AB, "Beşiktaş Oyun Kulübü", "İstanbul")
+    club = edit.save_club(db, AB, "Beşiktaş Oyun Kulübü", "İstanbul")
     with pytest.raises(ServiceError) as info:
-        ms.save_club(db, AB, "besiktas oyun kulubu")  # same name once folded
+        edit.save_club(db, AB, "besiktas oyun kulubu")  # same name once folded
     assert info.value.code == "duplicate-club"
-    ms.save_club(db, AB, "Beşiktaş Tavla Kulübü", "İstanbul", club_id=club.id)
-    assert [(c.name, c.city) for c in ms.list_clubs(db)] == [("Beşiktaş Tavla Kulübü", "İstanbul")]
+    edit.save_club(db, AB, "Beşiktaş Tavla Kulübü", "İstanbul", club_id=club.id)
+    assert [(c.name, c.city) for c in edit.list_clubs(db)] == [("Beşiktaş Tavla Kulübü", "İstanbul")]

@@ -9,7 +9,7 @@ import pytest
 
 from clubdesk.cli import main
 from clubdesk.db import Database
-from clubdesk.services import members as ms
+from clubdesk.services.members import search
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "members"
 
@@ -23,7 +23,7 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, object, s
 def _count(path: Path) -> int:
     db = Database(path)
     try:
-        return ms.count_members(db)
+        return search.count_members(db)
     finally:
         db.close()
 

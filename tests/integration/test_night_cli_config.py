@@ -45,10 +45,10 @@ def test_knockout_with_prizes_and_season_points_from_the_cli(
         code, _o, err = cli(capsys, path, "night-config", e, *bad)
         assert code == 1 and err.count("\n") == 1, (bad, err)
     db = open_db(tmp_path)
-    from clubdesk.services import rounds as R
+    from clubdesk.services.night.data import reads
 
     with db.session() as s:  # nothing was written
-        n = R.night(s, R.get_event(s, ev))
+        n = reads.night(s, reads.get_event(s, ev))
         assert (n.prize_plan, n.season_scale) == ("{}", "{}")
     db.close()
     code, out, err = cli(

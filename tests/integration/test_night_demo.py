@@ -14,8 +14,8 @@ from clubdesk.db import Database
 from clubdesk.models.event import Event
 from clubdesk.models.result import Match, ResultEntry
 from clubdesk.services import demo
-from clubdesk.services import rounds as R
-from clubdesk.services import standings as ST
+from clubdesk.services.night.data import reads
+from clubdesk.services.night.ranking import standings
 
 
 def test_demo_has_a_running_event_of_every_format(tmp_path: Path) -> None:
@@ -52,9 +52,9 @@ def test_demo_has_a_running_event_of_every_format(tmp_path: Path) -> None:
         assert all(json.loads(m.seats)["seats"] for m in tables)
         assert all(m.score_a + m.score_b == 2 for m in tables if m.status == "confirmed")
     for ev in evs:
-        st = ST.event_standings(db, ev)
+        st = standings.event_standings(db, ev)
         assert st.rows and not st.finished
-        assert R.get_round(db, ev).tables
+        assert reads.get_round(db, ev).tables
     # run again: nothing added
     again = demo.fill_demo(db)
     assert again.events == result.events

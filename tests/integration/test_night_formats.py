@@ -12,9 +12,9 @@ from pathlib import Path
 from sqlalchemy import select
 
 from clubdesk.models.result import Match, ResultEntry
-from clubdesk.services import results as RS
-from clubdesk.services import rounds as R
-from clubdesk.services import standings as ST
+from clubdesk.services.night.data import reads, settings
+from clubdesk.services.night.play import forfeits, results, rounds
+from clubdesk.services.night.ranking import standings
 from tests.integration.test_night_helpers import DESK, make_event, open_db
 
 # gaple: seat 0 goes out; opponents (seats 1, 3) hold 30 + 30 = 60 pips (rule GN1)
@@ -40,23 +40,25 @@ def run_bracket(db, ev: int, rating: dict[int, float], *, sheet: bool) -> int:
     played = 0
     for _ in range(40):
         try:
-            rv = R.propose_round(db, DESK, ev)
+            rv = rounds.propose_round(db, DESK, ev)
         except Exception as exc:  # the bracket is finished
             assert getattr(exc, "code", "") in ("event-over", "event-finished"), exc
             break
-        R.publish_round(db, DESK, ev)
+        rounds.publish_round(db, DESK, ev)
         for t in rv.tables:
             if t.sides[1] is None:
                 continue
             a, b = t.sides
             win = 0 if rating[a] > rating[b] else 1
             if sheet:
-                RS.replace_entries(db, DESK, ev, rv.round, t.table, {1: gaple_sheet(win)})
-                RS.confirm(db, DESK, ev, rv.round, t.table, 0, "AB")
-                res = RS.confirm(db, DESK, ev, rv.round, t.table, 1, "CD")
+                results.replace_entries(db, DESK, ev, rv.round, t.table, {1: gaple_sheet(win)})
+                results.confirm(db, DESK, ev, rv.round, t.table, 0, "AB")
+                res = results.confirm(db, DESK, ev, rv.round, t.table, 1, "CD")
                 assert res.score == ((2, 0) if win == 0 else (0, 2)) and res.status == "confirmed"
             else:
-                RS.set_score(db, DESK, ev, rv.round, t.table, (5, 1) if win == 0 else (1, 5), confirm=True)
+                results.set_score(
+                    db, DESK, ev, rv.round, t.table, (5, 1) if win == 0 else (1, 5), confirm=True
+                )
             played += 1
     return played
 
@@ -73,7 +75,7 @@ def test_gaple_knockout_of_8_pairs_hand_by_hand(tmp_path: Path) -> None:
         m = s.scalars(select(Match).where(Match.ref == "W3-1")).one()
         assert (m.points_a, m.points_b) == (600, 0)
         assert s.query(ResultEntry).filter(ResultEntry.match_id == m.id).count() == 11
-    places = {p["entrant"]: tuple(p["place"]) for p in ST.final_places(db, ev)}
+    places = {p["entrant"]: tuple(p["place"]) for p in standings.final_places(db, ev)}
     # seeds by rating: entrant k is seed k+1; the better seed always wins.
     # rule T12a: 1, 2, then 3-4 for the semi-final losers (seeds 3, 4), 5-8 for the quarter-final losers
     assert places[ids[0]] == (1, 1) and places[ids[1]] == (2, 2)
@@ -89,19 +91,19 @@ def test_double_elimination_of_10(tmp_path: Path) -> None:
     # rule T4d: everybody but the champion loses twice, the unbeaten champion needs no reset:
     # 2 x (10 - 1) = 18 matches
     assert played == 18
-    places = {p["entrant"]: tuple(p["place"]) for p in ST.final_places(db, ev)}
+    places = {p["entrant"]: tuple(p["place"]) for p in standings.final_places(db, ev)}
     assert places[ids[0]] == (1, 1) and places[ids[1]] == (2, 2) and places[ids[2]] == (3, 3)
 
 
 def test_lives_event_of_9(tmp_path: Path) -> None:
     db = open_db(tmp_path)
     ev, ids = make_event(db, ruleset="tavla", fmt="lives", players=9)
-    R.configure(db, DESK, ev, lives=2)
+    settings.configure(db, DESK, ev, lives=2)
     rating = {e: 2000 - 10 * k for k, e in enumerate(ids)}
     played = run_bracket(db, ev, rating, sheet=False)
     # rule T4g: 8 players lose their 2 lives; the best-rated never loses: 8 x 2 = 16 matches
     assert played == 16
-    places = {p["entrant"]: tuple(p["place"]) for p in ST.final_places(db, ev)}
+    places = {p["entrant"]: tuple(p["place"]) for p in standings.final_places(db, ev)}
     assert places[ids[0]] == (1, 1)
     with db.session() as s:
         losses = {e: 0 for e in ids}
@@ -116,24 +118,24 @@ def test_open_league_reaching_its_deadline(tmp_path: Path) -> None:
     ev, ids = make_event(
         db, ruleset="gaple-club", fmt="open-round-robin", players=4, per_entrant=2, entry="pair"
     )
-    rv = R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
+    rv = rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
     assert len(rv.tables) == 2  # 4 pairs: two matches can run at once
     for t in rv.tables:  # the first-named pair wins 2-1 (B2)
-        RS.set_score(db, DESK, ev, 1, t.table, (2, 1), (500, 320), confirm=True)
+        results.set_score(db, DESK, ev, 1, t.table, (2, 1), (500, 320), confirm=True)
     winners = [t.sides[0] for t in rv.tables]
-    rv2 = R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
-    RS.set_score(db, DESK, ev, 2, 1, (2, 0), confirm=True)
+    rv2 = rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
+    results.set_score(db, DESK, ev, 2, 1, (2, 0), confirm=True)
     # deadline (BC3): 6 matches in a round robin of 4; 3 played, 3 left. The secretary names the side at
     # fault for one of them; the others are lost by both.
     with db.session() as s:
         open_t2 = [m for m in s.scalars(select(Match).where(Match.round_no == 2, Match.table_no == 2))]
     ref_open = open_t2[0].ref if open_t2 else None
-    out = R.league_deadline(db, DESK, ev, {ref_open: open_t2[0].side_b} if ref_open else {})
+    out = forfeits.league_deadline(db, DESK, ev, {ref_open: open_t2[0].side_b} if ref_open else {})
     assert len(out) == 3
     assert sum(1 for o in out if o["outcome"] == "wo") == (1 if ref_open else 0)
-    st = ST.event_standings(db, ev)
+    st = standings.event_standings(db, ev)
     total = sum(r.points for r in st.rows)
     # rule BC1: a win 1, a loss 0; 3 played wins + 1 WO win = 4 points in all (both-lost give nobody any)
     assert total == 3 + (1 if ref_open else 0)
@@ -144,20 +146,20 @@ def test_open_league_reaching_its_deadline(tmp_path: Path) -> None:
 def test_domino_team_encounter(tmp_path: Path) -> None:
     db = open_db(tmp_path)
     ev, ids = make_event(db, ruleset="domino-es", fmt="round-robin", players=2, per_entrant=4, entry="team")
-    R.configure(db, DESK, ev, encounter_games=2)
-    rv = R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
+    settings.configure(db, DESK, ev, encounter_games=2)
+    rv = rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
     assert len(rv.tables) == 1
-    seats1 = RS.encounter_seats(db, ev, 1, 1, 1)
+    seats1 = results.encounter_seats(db, ev, 1, 1, 1)
     assert len(seats1) == 4
     # game 1: side 0 goes out twice with 30 + 20 + 25 = 75 left in hands (E18): 75, 150 >= 100
     d0 = {"type": "domino", "seat": 0, "pips": [0, 30, 20, 25]}
     d1 = {"type": "domino", "seat": 1, "pips": [30, 0, 20, 25]}
-    RS.add_entry(db, DESK, ev, 1, 1, d0, game_no=1)
-    res = RS.add_entry(db, DESK, ev, 1, 1, d0, game_no=1)
+    results.add_entry(db, DESK, ev, 1, 1, d0, game_no=1)
+    res = results.add_entry(db, DESK, ev, 1, 1, d0, game_no=1)
     assert res.score == (1, 0) and not res.finished
     # rule E7b: side 1 lost game 1, its two players swap seats (seats 1 and 3) for game 2
-    seats2 = RS.encounter_seats(db, ev, 1, 1, 2)
+    seats2 = results.encounter_seats(db, ev, 1, 1, 2)
     assert seats2 == [seats1[0], seats1[3], seats1[2], seats1[1]]
     # a substitute takes the seat of the player he replaces
     with db.session() as s:
@@ -173,15 +175,15 @@ def test_domino_team_encounter(tmp_path: Path) -> None:
             )
         ]
     bench = [n for n in spare if n not in seats2][0]
-    seats = RS.substitute(db, DESK, ev, 1, 1, 2, 1, seats2[1], bench, "justified absence")
+    seats = results.substitute(db, DESK, ev, 1, 1, 2, 1, seats2[1], bench, "justified absence")
     assert seats["game2"][1] == bench
-    RS.add_entry(db, DESK, ev, 1, 1, d1, game_no=2)
-    res = RS.add_entry(db, DESK, ev, 1, 1, d1, game_no=2)
+    results.add_entry(db, DESK, ev, 1, 1, d1, game_no=2)
+    res = results.add_entry(db, DESK, ev, 1, 1, d1, game_no=2)
     # 1-1: a level encounter; game points 150 each
     assert res.score == (1, 1) and res.points == (150, 150) and res.finished
-    RS.confirm(db, DESK, ev, 1, 1, 0, "AN")
-    RS.confirm(db, DESK, ev, 1, 1, 1, "RC")
-    st = ST.event_standings(db, ev)
+    results.confirm(db, DESK, ev, 1, 1, 0, "AN")
+    results.confirm(db, DESK, ev, 1, 1, 1, "RC")
+    st = standings.event_standings(db, ev)
     # a level encounter is a draw: win 2, draw 1 stored units, shown halved -> 0.5 each
     assert [r.points for r in st.rows] == [0.5, 0.5]
 
@@ -190,12 +192,12 @@ CHILD = """
 import os, signal, sys
 sys.path.insert(0, {root!r})
 from clubdesk.db import Database
-from clubdesk.services import results as RS
+from clubdesk.services.night.play import results
 from tests.integration.test_night_helpers import DESK
 db = Database({path!r}, backups_dir=None)
 hand = {{"type": "game", "winner": 0, "kind": "single", "cube": 1, "dropped": False}}
-RS.add_entry(db, DESK, {ev}, 1, 1, hand)
-RS.add_entry(db, DESK, {ev}, 1, 1, {{**hand, "winner": 1, "kind": "gammon"}})
+results.add_entry(db, DESK, {ev}, 1, 1, hand)
+results.add_entry(db, DESK, {ev}, 1, 1, {{**hand, "winner": 1, "kind": "gammon"}})
 os.kill(os.getpid(), signal.SIGKILL)
 """
 
@@ -203,17 +205,17 @@ os.kill(os.getpid(), signal.SIGKILL)
 def test_crash_between_two_hands_loses_neither(tmp_path: Path) -> None:
     db = open_db(tmp_path)
     ev, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=2, rounds=1)
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
     db.close()
     root = str(Path(__file__).resolve().parents[2])
     code = CHILD.format(root=root, path=str(tmp_path / "night.sqlite3"), ev=ev)
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == -9, proc.stderr  # killed
     db = open_db(tmp_path)
-    entries = RS.table_entries(db, ev, 1, 1)
+    entries = results.table_entries(db, ev, 1, 1)
     assert [e["kind"] for e in entries[1]] == ["single", "gammon"]
-    rv = R.get_round(db, ev, 1)
+    rv = reads.get_round(db, ev, 1)
     # 1 (single) for player 1, 2 (gammon x1, T7c) for player 2
     assert rv.tables[0].score == (1, 2) and rv.tables[0].status == "in_play"
     assert json.dumps(entries)

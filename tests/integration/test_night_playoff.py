@@ -10,10 +10,9 @@ import pytest
 
 from clubdesk.cli.core import main
 from clubdesk.db import Database
-from clubdesk.services import results as RS
-from clubdesk.services import rounds as R
-from clubdesk.services import standings as ST
-from clubdesk.services.base import ServiceError
+from clubdesk.services.kernel.base import ServiceError
+from clubdesk.services.night.play import results, rounds
+from clubdesk.services.night.ranking import standings
 from tests.integration.test_night_helpers import DESK, make_event, open_db
 
 pytestmark = pytest.mark.usefixtures("both_backends")  # issue 25: SQLite and the club server
@@ -29,15 +28,15 @@ def play_round_robin(db: Database, ev: int, beats: set[tuple[int, int]]) -> None
     """Pair, publish and confirm every round of the Berger schedule; (w, l) in ``beats`` says who wins.
     A won match is 2-1 in games (rule B2)."""
     while True:
-        rv = R.propose_round(db, DESK, ev)
+        rv = rounds.propose_round(db, DESK, ev)
         assert rv.kind == "regular"
-        R.publish_round(db, DESK, ev)
+        rounds.publish_round(db, DESK, ev)
         for t in rv.tables:
             a, b = t.sides
             assert b is not None
             score = (2, 1) if (a, b) in beats else (1, 2)
             assert (a, b) in beats or (b, a) in beats
-            RS.set_score(db, DESK, ev, rv.round, t.table, score, confirm=True)
+            results.set_score(db, DESK, ev, rv.round, t.table, score, confirm=True)
         if rv.round == 3:  # 4 pairs: 3 rounds (Berger, rule T4f)
             return
 
@@ -52,7 +51,7 @@ def test_tie_for_first_goes_to_a_playoff_from_the_cli(
     # rule BC1 (win 1, loss 0): A beats C and D, B beats A and D, C beats B, D beats C
     # -> A 2, B 2, C 1, D 1: A and B tied for first; gaple-club breaks ties by points only (BC2)
     play_round_robin(db, ev, {(a, c), (a, d), (b, a), (b, d), (c, b), (d, c)})
-    st = ST.event_standings(db, ev)
+    st = standings.event_standings(db, ev)
     assert [(r.entrant, r.points, r.playoff) for r in st.rows[:2]] == [(a, 2, True), (b, 2, True)] or [
         (r.entrant, r.points, r.playoff) for r in st.rows[:2]
     ] == [(b, 2, True), (a, 2, True)]
@@ -96,33 +95,33 @@ def test_three_tied_for_first_play_a_knockout(tmp_path: Path) -> None:
     )
     # a cycle A > B > C > A, and everybody beats D: A 2, B 2, C 2, D 0 (BC1)
     play_round_robin(db, ev, {(a, b), (b, c), (c, a), (a, d), (b, d), (c, d)})
-    st = ST.event_standings(db, ev)
+    st = standings.event_standings(db, ev)
     tied = [r.entrant for r in st.rows if r.playoff]
     assert sorted(tied) == sorted([a, b, c]) and not st.finished
     seed1, seed2, seed3 = tied  # the standings' order of the tied is the play-off seeding
     # play-off round 1: seeds 2 and 3 play, seed 1 waits (a bye, as top seeds get in T4c)
-    rv = R.propose_round(db, DESK, ev)
+    rv = rounds.propose_round(db, DESK, ev)
     assert rv.kind == "playoff" and [(t.sides, t.ref) for t in rv.tables] == [((seed2, seed3), "PO1")]
-    R.publish_round(db, DESK, ev)
-    RS.set_score(db, DESK, ev, rv.round, 1, (1, 2), confirm=True)  # seed 3 wins 2-1
-    assert not ST.event_standings(db, ev).finished
+    rounds.publish_round(db, DESK, ev)
+    results.set_score(db, DESK, ev, rv.round, 1, (1, 2), confirm=True)  # seed 3 wins 2-1
+    assert not standings.event_standings(db, ev).finished
     # play-off round 2: seed 1 against the winner, seed 3
-    rv2 = R.propose_round(db, DESK, ev)
+    rv2 = rounds.propose_round(db, DESK, ev)
     assert [(t.sides, t.ref) for t in rv2.tables] == [((seed1, seed3), "PO2")]
-    R.publish_round(db, DESK, ev)
-    RS.set_score(db, DESK, ev, rv2.round, 1, (2, 0), confirm=True)  # seed 1 wins 2-0
-    st = ST.event_standings(db, ev)
+    rounds.publish_round(db, DESK, ev)
+    results.set_score(db, DESK, ev, rv2.round, 1, (2, 0), confirm=True)  # seed 1 wins 2-0
+    st = standings.event_standings(db, ev)
     assert st.finished
     # places: seed 1 champion, seed 3 lost the final (2nd), seed 2 lost in play-off round 1 (3rd),
     # D last with 0 points (4th)
     assert [(r.rank, r.entrant) for r in st.rows] == [(1, seed1), (2, seed3), (3, seed2), (4, d)]
-    assert {p["entrant"]: tuple(p["place"]) for p in ST.final_places(db, ev)} == {
+    assert {p["entrant"]: tuple(p["place"]) for p in standings.final_places(db, ev)} == {
         seed1: (1, 1),
         seed3: (2, 2),
         seed2: (3, 3),
         d: (4, 4),
     }
     with pytest.raises(ServiceError) as err:
-        R.propose_round(db, DESK, ev)
+        rounds.propose_round(db, DESK, ev)
     assert err.value.code == "event-finished"
     db.close()

@@ -14,9 +14,9 @@ from clubdesk.db import Database
 from clubdesk.models.audit import AuditEntry
 from clubdesk.models.event import Entrant, EntrantMember, Event
 from clubdesk.models.member import Member
-from clubdesk.services import pairs_draw as PD
-from clubdesk.services import rounds as R
-from clubdesk.services.base import ServiceError
+from clubdesk.services.events import pairs_draw
+from clubdesk.services.kernel.base import ServiceError
+from clubdesk.services.night.play import rounds
 from tests.integration.test_night_helpers import DESK, open_db
 
 NUMBERS = [f"M{k:02d}" for k in range(1, 9)]
@@ -51,7 +51,7 @@ def _league(db: Database, name: str, pairs: list[tuple[str, str]]) -> int:
 LAST = [("M01", "M02"), ("M03", "M04"), ("M05", "M06"), ("M07", "M08")]
 
 
-def _partners(result: PD.PairsDraw) -> set[frozenset[str]]:
+def _partners(result: pairs_draw.PairsDraw) -> set[frozenset[str]]:
     return {frozenset(p.members) for p in result.pairs}
 
 
@@ -61,7 +61,7 @@ def test_pairs_draw_is_reproducible_from_the_seed_and_avoids_last_seasons_partne
         db = Database(tmp_path / f"run{run}.sqlite3", backups_dir=tmp_path / "b")
         _league(db, "Last season", LAST)
         ev = _league(db, "This season", LAST)  # registered as last year's pairs, to be redrawn
-        res = PD.draw_league_pairs(db, DESK, ev, seed=2024)
+        res = pairs_draw.draw_league_pairs(db, DESK, ev, seed=2024)
         got.append([p.members for p in res.pairs])
         # rule B1 + T4a: nobody is drawn with last season's partner (a draw avoiding it exists)
         assert not _partners(res) & {frozenset(p) for p in LAST}
@@ -79,17 +79,17 @@ def test_pairs_draw_is_reproducible_from_the_seed_and_avoids_last_seasons_partne
 def test_pairs_draw_only_once_and_never_after_a_round(tmp_path: Path) -> None:
     db = open_db(tmp_path)
     ev = _league(db, "League", LAST)
-    PD.draw_league_pairs(db, DESK, ev, seed=1)
+    pairs_draw.draw_league_pairs(db, DESK, ev, seed=1)
     with pytest.raises(ServiceError) as err:
-        PD.draw_league_pairs(db, DESK, ev, seed=2)
+        pairs_draw.draw_league_pairs(db, DESK, ev, seed=2)
     assert err.value.code == "already-drawn"
     other = _league(db, "Second league", LAST)
     with db.session() as s:
         for en in s.scalars(select(Entrant).where(Entrant.event_id == other)):
             en.checked_in_at = en.registered_at
-    R.propose_round(db, DESK, other)
+    rounds.propose_round(db, DESK, other)
     with pytest.raises(ServiceError) as err:
-        PD.draw_league_pairs(db, DESK, other, seed=1)
+        pairs_draw.draw_league_pairs(db, DESK, other, seed=1)
     assert err.value.code == "has-rounds"
 
 

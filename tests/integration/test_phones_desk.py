@@ -19,11 +19,12 @@ import pytest
 from clubdesk.cli.core import main
 from clubdesk.db import Database
 from clubdesk.models.member import Member
-from clubdesk.services import phones
-from clubdesk.services import reports as REP
-from clubdesk.services import results as RS
-from clubdesk.services import rounds as R
-from clubdesk.services import table_entry as TE
+from clubdesk.services.night.data import reads
+from clubdesk.services.night.data.tokens import round_tokens
+from clubdesk.services.night.play import results, rounds
+from clubdesk.services.night.ranking import standings
+from clubdesk.services.phones import desk_side, table_page
+from clubdesk.services.publishing import documents, hall, header
 from clubdesk.web.server import TableServer
 from tests.integration.test_night_helpers import DESK, make_event
 from tests.phone_browser import phone_browsers
@@ -53,8 +54,8 @@ def tavla_night(db: Database, names: list[str] = NAMES) -> int:
 
         for k, e in enumerate(s.query(Entrant).where(Entrant.event_id == ev).order_by(Entrant.id)):
             e.name = names[k]
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
     return ev
 
 
@@ -99,7 +100,7 @@ def test_hall_shows_where_each_player_plays_sorted_in_turkish_and_the_tables(
     db: Database, server: TableServer, browser: Callable[..., Any]
 ) -> None:
     ev = tavla_night(db)
-    rv = R.get_round(db, ev, 1)
+    rv = reads.get_round(db, ev, 1)
     table_of = {}
     for t in rv.tables:
         a, b = t.names
@@ -136,15 +137,14 @@ def test_hall_standings_follow_the_results_and_never_show_contact_data(
     db: Database, server: TableServer, browser: Callable[..., Any]
 ) -> None:
     ev = tavla_night(db)
-    rv = R.get_round(db, ev, 1)
+    rv = reads.get_round(db, ev, 1)
     t = rv.tables[0]
     for _k in range(3):  # a 3-point match: three single games for side A
-        RS.add_entry(db, DESK, ev, 1, t.table, GAME)
-    RS.confirm(db, DESK, ev, 1, t.table, 0, "SC")
-    RS.confirm(db, DESK, ev, 1, t.table, 1, "CO")
-    from clubdesk.services import standings as ST
+        results.add_entry(db, DESK, ev, 1, t.table, GAME)
+    results.confirm(db, DESK, ev, 1, t.table, 0, "SC")
+    results.confirm(db, DESK, ev, 1, t.table, 1, "CO")
 
-    expected = [(r.rank, r.name) for r in ST.event_standings(db, ev).rows]
+    expected = [(r.rank, r.name) for r in standings.event_standings(db, ev).rows]
     d = browser("en")
     d.get(base(server) + f"/hall/{ev}/standings")
     rows = texts(d, "#standings tbody tr")
@@ -165,8 +165,8 @@ def test_hall_language_switch_and_a_missing_event(db: Database, server: TableSer
 
 def test_hall_bracket_of_an_elimination_event(db: Database, server: TableServer) -> None:
     ev, _ids = make_event(db, ruleset="tavla", fmt="single-elimination", players=4, match_lengths=[1])
-    R.propose_round(db, DESK, ev)
-    rv = R.publish_round(db, DESK, ev)
+    rounds.propose_round(db, DESK, ev)
+    rv = rounds.publish_round(db, DESK, ev)
     status, html = get(base(server) + f"/hall/{ev}/bracket")
     assert status == 200 and "<svg" in html
     for t in rv.tables:
@@ -191,30 +191,30 @@ def test_printed_sheet_qr_opens_its_table_on_a_phone_while_table_entry_is_on(
     db: Database, server: TableServer, browser: Callable[..., Any], tmp_path: Path
 ) -> None:
     ev = tavla_night(db)
-    rv = R.get_round(db, ev, 1)
+    rv = reads.get_round(db, ev, 1)
     second = rv.tables[1]
     off = tmp_path / "off.pdf"
-    REP.generate(db, REP.ReportRequest("score-sheets", ev, round=1, table=second.table), off)
+    documents.generate(db, header.ReportRequest("score-sheets", ev, round=1, table=second.table), off)
     (tmp_path / "a").mkdir()
     # CONTRACTS.md §4 while table entry is off
     assert qr_texts(off, 1, tmp_path / "a") == [f"CLUBDESK:TABLE:{ev}:1:{second.table}"]
-    phones.set_base_url(db, DESK, base(server))
+    desk_side.set_base_url(db, DESK, base(server))
     on = tmp_path / "on.pdf"
-    REP.generate(db, REP.ReportRequest("score-sheets", ev, round=1), on)
+    documents.generate(db, header.ReportRequest("score-sheets", ev, round=1), on)
     (tmp_path / "b").mkdir()
     found = qr_texts(on, 2, tmp_path / "b")
-    token = TE.tokens(db, ev, 1)[second.table]
+    token = round_tokens(db, ev, 1)[second.table]
     assert found == [f"{base(server)}/t/{token}"]
-    ref = TE.table_for_token(db, token)
+    ref = table_page.table_for_token(db, token)
     assert ref is not None and (ref.event_id, ref.round_no, ref.table_no) == (ev, 1, second.table)
     d = browser("en")
     d.get(found[0])
     assert second.names[0] in d.page_source and second.names[1] in d.page_source
     other = rv.tables[0]
     assert other.names[0] not in d.page_source  # a token opens only its own table
-    phones.set_base_url(db, DESK, None)
+    desk_side.set_base_url(db, DESK, None)
     again = tmp_path / "again.pdf"
-    REP.generate(db, REP.ReportRequest("score-sheets", ev, round=1, table=second.table), again)
+    documents.generate(db, header.ReportRequest("score-sheets", ev, round=1, table=second.table), again)
     (tmp_path / "c").mkdir()
     assert qr_texts(again, 1, tmp_path / "c") == [f"CLUBDESK:TABLE:{ev}:1:{second.table}"]
 
@@ -228,7 +228,7 @@ def cli(capsys: pytest.CaptureFixture[str], path: Path, *args: str) -> tuple[int
 
 def test_table_links_json_opens_each_table(db: Database, capsys: pytest.CaptureFixture[str]) -> None:
     ev = tavla_night(db)
-    rv = R.get_round(db, ev, 1)
+    rv = reads.get_round(db, ev, 1)
     code, out, err = cli(
         capsys, db.path, "table-links", str(ev), "--base", "http://192.168.1.20:8765/", "--json"
     )
@@ -241,7 +241,7 @@ def test_table_links_json_opens_each_table(db: Database, capsys: pytest.CaptureF
         assert row["url"].startswith(prefix)
         token = row["url"][len(prefix) :]
         assert len(token) >= 22  # ≥ 128 random bits, URL-safe base64
-        ref = TE.table_for_token(db, token)
+        ref = table_page.table_for_token(db, token)
         assert ref is not None and (ref.event_id, ref.round_no, ref.table_no) == (ev, 1, row["table"])
     # the same links the next time (the tokens are stored, not made again)
     code, again, _err = cli(
@@ -270,10 +270,10 @@ def test_table_links_refusals_are_one_line(
     db: Database, capsys: pytest.CaptureFixture[str], args: list[str], words: str
 ) -> None:
     ev = tavla_night(db)
-    before = TE.tokens(db, ev, 1)
+    before = round_tokens(db, ev, 1)
     code, out, err = cli(capsys, db.path, "table-links", str(ev), *args)
     assert code == 1 and out == "" and len(err.strip().splitlines()) == 1 and words in err
-    assert TE.tokens(db, ev, 1) == before
+    assert round_tokens(db, ev, 1) == before
     code, _out, err = cli(capsys, db.path, "table-links", "999", "--base", "http://desk:8765")
     assert code == 1 and len(err.strip().splitlines()) == 1
 
@@ -282,13 +282,13 @@ def test_hall_page_follows_a_result_within_a_second_or_two(db: Database, server:
     import time
 
     ev = tavla_night(db)
-    t = R.get_round(db, ev, 1).tables[0]
+    t = reads.get_round(db, ev, 1).tables[0]
     _status, before = get(base(server) + f"/hall/{ev}")
     assert "3-0" not in before
     for _k in range(3):
-        RS.add_entry(db, DESK, ev, 1, t.table, GAME)
-    RS.confirm(db, DESK, ev, 1, t.table, 0, "SC")
-    RS.confirm(db, DESK, ev, 1, t.table, 1, "CO")
+        results.add_entry(db, DESK, ev, 1, t.table, GAME)
+    results.confirm(db, DESK, ev, 1, t.table, 0, "SC")
+    results.confirm(db, DESK, ev, 1, t.table, 1, "CO")
     deadline = time.monotonic() + 3
     while "3-0" not in get(base(server) + f"/hall/{ev}")[1]:  # the page is built again once it changed
         assert time.monotonic() < deadline, "the hall page still shows the result before"
@@ -296,13 +296,13 @@ def test_hall_page_follows_a_result_within_a_second_or_two(db: Database, server:
 
 
 def test_where_do_i_play_lists_each_player_of_a_pair_with_his_pair(db: Database) -> None:
-    from clubdesk.services import hall
+    from clubdesk.services.night.play import rounds
 
     ev, _ids = make_event(
         db, ruleset="gaple-club", fmt="swiss", players=4, per_entrant=2, entry="pair", rounds=2
     )
-    R.propose_round(db, DESK, ev)
-    rv = R.publish_round(db, DESK, ev)
+    rounds.propose_round(db, DESK, ev)
+    rv = rounds.publish_round(db, DESK, ev)
     view = hall.round_view(db, ev)
     with db.session() as s:
         players = sorted(m.name for m in s.query(Member))
@@ -321,9 +321,9 @@ def test_hall_counts_down_to_the_table_call(
     from selenium.webdriver.common.by import By
 
     ev, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=3, match_lengths=[3])
-    R.propose_round(db, DESK, ev)
-    call = R.local_now() + timedelta(minutes=10)
-    R.publish_round(db, DESK, ev, call_at=call)  # rule T3b: the table call, local wall-clock time
+    rounds.propose_round(db, DESK, ev)
+    call = reads.local_now() + timedelta(minutes=10)
+    rounds.publish_round(db, DESK, ev, call_at=call)  # rule T3b: the table call, local wall-clock time
     d = browser("en")
     d.get(base(server) + f"/hall/{ev}")
     box = d.find_element(By.ID, "call")

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clubdesk.services import ratings as RT
-from clubdesk.services import results as RS
+from clubdesk.services.night.play import results
+from clubdesk.services.night.ranking import ratings, ratings_background
 from tests.integration.test_night_helpers import REF, open_db
 from tests.rating_league import full_recompute, ratings_now, tavla_league
 
@@ -19,8 +19,8 @@ def test_without_a_window_a_correction_re_rates_at_once(tmp_path: Path) -> None:
     db = open_db(tmp_path)
     lg = tavla_league(db, MATCHES)
     before = ratings_now(db)
-    RS.set_score(db, REF, lg, 1, 1, (0, 5), confirm=True, override="score misread")  # rule T10 override
-    assert not RT.pending(db)
+    results.set_score(db, REF, lg, 1, 1, (0, 5), confirm=True, override="score misread")  # rule T10 override
+    assert not ratings_background.pending(db)
     after = ratings_now(db)
     assert after != before
     assert after == full_recompute(db)
@@ -29,53 +29,53 @@ def test_without_a_window_a_correction_re_rates_at_once(tmp_path: Path) -> None:
 def test_a_long_re_rating_runs_in_parts_in_the_background_and_equals_a_full_recompute(tmp_path: Path) -> None:
     db = open_db(tmp_path)
     lg = tavla_league(db, MATCHES)
-    RT.rerate_in_background(db)
+    ratings_background.rerate_in_background(db)
     before = ratings_now(db)
-    RS.set_score(db, REF, lg, 1, 1, (0, 5), confirm=True, override="score misread")
-    assert RT.pending(db)  # saved; the re-rating waits for the worker
+    results.set_score(db, REF, lg, 1, 1, (0, 5), confirm=True, override="score misread")
+    assert ratings_background.pending(db)  # saved; the re-rating waits for the worker
     assert ratings_now(db) == before
     steps: list[tuple[int, int]] = []
-    done = RT.catch_up(db, lambda d, t: steps.append((d, t)), chunk=60, pause=0)
+    done = ratings.catch_up(db, lambda d, t: steps.append((d, t)), chunk=60, pause=0)
     assert done == MATCHES  # round 1 table 1 and everything after it
     assert len(steps) > 3 and steps[-1] == (MATCHES, MATCHES)
     assert [d for d, _t in steps] == sorted(d for d, _t in steps)
-    assert not RT.pending(db)
+    assert not ratings_background.pending(db)
     after = ratings_now(db)
     assert after != before
     assert after == full_recompute(db)
-    RT.rerate_in_background(db, False)
+    ratings_background.rerate_in_background(db, False)
 
 
 def test_a_second_correction_meanwhile_restarts_from_the_earliest_change(tmp_path: Path) -> None:
     db = open_db(tmp_path)
     lg = tavla_league(db, MATCHES)
-    RT.rerate_in_background(db)
-    RS.set_score(db, REF, lg, 20, 3, (5, 0), confirm=True, override="wrong winner")
+    ratings_background.rerate_in_background(db)
+    results.set_score(db, REF, lg, 20, 3, (5, 0), confirm=True, override="wrong winner")
     seen: list[int] = []
 
     def meanwhile(done: int, total: int) -> None:
         seen.append(total)
         if len(seen) == 2:  # while the worker is half-way: an older match is corrected too
-            RS.set_score(db, REF, lg, 2, 4, (0, 5), confirm=True, override="score misread")
+            results.set_score(db, REF, lg, 2, 4, (0, 5), confirm=True, override="score misread")
         if len(seen) == 4:  # and a match the worker has not reached yet
-            RS.set_score(db, REF, lg, 35, 1, (1, 5), confirm=True, override="score misread")
+            results.set_score(db, REF, lg, 35, 1, (1, 5), confirm=True, override="score misread")
 
-    RT.catch_up(db, meanwhile, chunk=50, pause=0)
+    ratings.catch_up(db, meanwhile, chunk=50, pause=0)
     assert max(seen) > seen[0]  # started again from round 2, earlier than round 20
-    assert not RT.pending(db)
+    assert not ratings_background.pending(db)
     assert ratings_now(db) == full_recompute(db)
-    RT.rerate_in_background(db, False)
+    ratings_background.rerate_in_background(db, False)
 
 
 def test_a_short_tail_is_re_rated_at_once_even_with_a_window(tmp_path: Path) -> None:
     db = open_db(tmp_path)
     lg = tavla_league(db, MATCHES)
-    RT.rerate_in_background(db)
+    ratings_background.rerate_in_background(db)
     last_round = MATCHES // 10
-    RS.set_score(db, REF, lg, last_round - 1, 2, (0, 5), confirm=True, override="score misread")
-    assert not RT.pending(db)  # 20 later matches: no background work
+    results.set_score(db, REF, lg, last_round - 1, 2, (0, 5), confirm=True, override="score misread")
+    assert not ratings_background.pending(db)  # 20 later matches: no background work
     assert ratings_now(db) == full_recompute(db)
-    RT.rerate_in_background(db, False)
+    ratings_background.rerate_in_background(db, False)
 
 
 def test_one_window_re_rates_at_a_time_and_a_stopped_one_leaves_the_rest_waiting(tmp_path: Path) -> None:
@@ -83,13 +83,13 @@ def test_one_window_re_rates_at_a_time_and_a_stopped_one_leaves_the_rest_waiting
     closes half-way leaves the rest in the database for the next one, which finishes it."""
     db = open_db(tmp_path)
     lg = tavla_league(db, MATCHES)
-    RT.rerate_in_background(db)
-    RS.set_score(db, REF, lg, 1, 1, (0, 5), confirm=True, override="score misread")
+    ratings_background.rerate_in_background(db)
+    results.set_score(db, REF, lg, 1, 1, (0, 5), confirm=True, override="score misread")
     other: list[int] = []
 
     def first(done: int, total: int) -> None:
         if not other:
-            other.append(RT.catch_up(db, pause=0))  # the other desk's window, meanwhile
+            other.append(ratings.catch_up(db, pause=0))  # the other desk's window, meanwhile
 
     calls: list[int] = []
 
@@ -97,11 +97,11 @@ def test_one_window_re_rates_at_a_time_and_a_stopped_one_leaves_the_rest_waiting
         calls.append(1)
         return len(calls) > 3  # the window closes after three parts
 
-    part = RT.catch_up(db, first, chunk=50, pause=0, stop=closing)
+    part = ratings.catch_up(db, first, chunk=50, pause=0, stop=closing)
     assert other == [0]  # claimed: the other window did nothing
-    assert part == 150 and RT.pending(db)  # three parts done, the rest waits
-    rest = RT.catch_up(db, chunk=50, pause=0)  # the next start picks it up at once (nobody claims it)
+    assert part == 150 and ratings_background.pending(db)  # three parts done, the rest waits
+    rest = ratings.catch_up(db, chunk=50, pause=0)  # the next start picks it up at once (nobody claims it)
     assert rest == MATCHES - 150
-    assert not RT.pending(db)
+    assert not ratings_background.pending(db)
     assert ratings_now(db) == full_recompute(db)
-    RT.rerate_in_background(db, False)
+    ratings_background.rerate_in_background(db, False)

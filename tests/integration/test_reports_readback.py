@@ -17,15 +17,15 @@ from pypdf import PdfReader
 from clubdesk.db import Database
 from clubdesk.games import replay
 from clubdesk.reports.frame import fmt_money
-from clubdesk.services import desk as DK
-from clubdesk.services import discipline as DS
-from clubdesk.services import events as ES
-from clubdesk.services import members as MS
-from clubdesk.services import reports as REP
-from clubdesk.services import results as RS
-from clubdesk.services import rounds as R
-from clubdesk.services import standings as ST
-from clubdesk.services.base import Actor, Role
+from clubdesk.services.desk import checkin, lists, registration
+from clubdesk.services.discipline import incidents
+from clubdesk.services.events import events
+from clubdesk.services.kernel.base import Actor, Role
+from clubdesk.services.members import edit, records, search
+from clubdesk.services.night.data import prize_plans, reads, settings
+from clubdesk.services.night.play import results, rounds
+from clubdesk.services.night.ranking import standings
+from clubdesk.services.publishing import documents, header, season_ranking
 from tests.integration.test_reports_service import DESK, add_members, assert_public, enter
 
 PRINTED = dt.datetime(2025, 6, 1, 21, 0)
@@ -112,12 +112,12 @@ def build(tmp_path: Path) -> Club:
     numbers = add_members(db)
     extra = {}
     for name in (LONG_A, LONG_B, SUBSTITUTE):
-        extra[name] = MS.create_member(db, DESK, MS.MemberData(name=name, city="Jakarta")).number
+        extra[name] = edit.create_member(db, DESK, records.MemberData(name=name, city="Jakarta")).number
     scale = {"base_points": [10, 6, 4, 2], "coefficients": {"local": 100}}
-    swiss = ES.create_event(
+    swiss = events.create_event(
         db,
         DESK,
-        ES.EventData(
+        events.EventData(
             name="Yaz Kupası",
             ruleset="tavla",
             format="swiss",
@@ -130,7 +130,7 @@ def build(tmp_path: Path) -> Club:
             fee=10000,
         ),
     ).id
-    R.configure(
+    settings.configure(
         db,
         DESK,
         swiss,
@@ -146,17 +146,17 @@ def build(tmp_path: Path) -> Club:
     enter(db, swiss, numbers[:3], fee=10000)
     enter(db, swiss, numbers[3:4], fee=5000)  # paid half the fee: the receipt says what is still due
     for rno in (1, 2):
-        rv = R.propose_round(db, DESK, swiss, seed=2)
-        R.publish_round(db, DESK, swiss)
+        rv = rounds.propose_round(db, DESK, swiss, seed=2)
+        rounds.publish_round(db, DESK, swiss)
         for t in rv.tables:
             if rno == 1 and t.table == 1:
-                RS.record_result(db, DESK, swiss, 1, 1, entries=TAVLA_SHEET, confirm_both=True)
+                results.record_result(db, DESK, swiss, 1, 1, entries=TAVLA_SHEET, confirm_both=True)
             else:  # the second-named side wins 5-3, so the standings are not in seed order
-                RS.set_score(db, DESK, swiss, rno, t.table, (3, 5), confirm=True)
-    cup = ES.create_event(
+                results.set_score(db, DESK, swiss, rno, t.table, (3, 5), confirm=True)
+    cup = events.create_event(
         db,
         DESK,
-        ES.EventData(
+        events.EventData(
             name="Güz Kupası",
             ruleset="tavla",
             format="swiss",
@@ -167,64 +167,66 @@ def build(tmp_path: Path) -> Club:
             coefficient_class="local",
         ),
     ).id
-    R.configure(db, DESK, cup, season_scale={**scale, "best_of": 1})
+    settings.configure(db, DESK, cup, season_scale={**scale, "best_of": 1})
     enter(db, cup, numbers[:4])
-    rv = R.propose_round(db, DESK, cup, seed=4)
-    R.publish_round(db, DESK, cup)
+    rv = rounds.propose_round(db, DESK, cup, seed=4)
+    rounds.publish_round(db, DESK, cup)
     for t in rv.tables:  # different margins, so that the tie-breaks separate the two winners (BC2)
-        RS.set_score(db, DESK, cup, 1, t.table, (3, t.table - 1), confirm=True)
-    knockout = ES.create_event(
-        db, DESK, ES.EventData(name="Eleme", ruleset="tavla", format="single-elimination", match_lengths=(3,))
+        results.set_score(db, DESK, cup, 1, t.table, (3, t.table - 1), confirm=True)
+    knockout = events.create_event(
+        db,
+        DESK,
+        events.EventData(name="Eleme", ruleset="tavla", format="single-elimination", match_lengths=(3,)),
     ).id
     enter(db, knockout, numbers[4:8])
     for _ in range(3):
         try:
-            rv = R.propose_round(db, DESK, knockout, seed=3)
+            rv = rounds.propose_round(db, DESK, knockout, seed=3)
         except Exception:  # noqa: BLE001 - the bracket is over
             break
-        R.publish_round(db, DESK, knockout)
+        rounds.publish_round(db, DESK, knockout)
         for t in rv.tables:
             if t.sides[1] is not None:
-                RS.set_score(db, DESK, knockout, rv.round, t.table, (1, 3), confirm=True)
+                results.set_score(db, DESK, knockout, rv.round, t.table, (1, 3), confirm=True)
     # gaple: a pair with a 46-character name against an ordinary pair, hand by hand
-    gaple = ES.create_event(
+    gaple = events.create_event(
         db,
         DESK,
-        ES.EventData(
+        events.EventData(
             name="Gaple Panjang", ruleset="gaple-tournament", format="round-robin", entry_type="pair"
         ),
     ).id
     for a, b in ((extra[LONG_A], extra[LONG_B]), (numbers[0], numbers[1])):
-        reg = DK.register(db, DESK, gaple, a, partner=b)
-        DK.checkin(db, DESK, gaple, reg.code)
-    R.propose_round(db, DESK, gaple, seed=1)
-    R.publish_round(db, DESK, gaple)
+        reg = registration.register(db, DESK, gaple, a, partner=b)
+        checkin.checkin(db, DESK, gaple, reg.code)
+    rounds.propose_round(db, DESK, gaple, seed=1)
+    rounds.publish_round(db, DESK, gaple)
     sheet = _hands_until_done("gaple-tournament", 0, "out", [[0, 12, 9, 20], [7, 0, 30, 10], [15, 25, 0, 5]])
-    RS.replace_entries(db, DESK, gaple, 1, 1, {1: sheet})
+    results.replace_entries(db, DESK, gaple, 1, 1, {1: sheet})
     # domino-es: two pairs; a substitute from hand 3; three dropped-tile incidents; a false think;
     # the game suspended and awarded to the pair ahead (art. 20)
-    domino = ES.create_event(
+    domino = events.create_event(
         db,
         DESK,
-        ES.EventData(name="Liga Anotada", ruleset="domino-es", format="round-robin", entry_type="pair"),
+        events.EventData(name="Liga Anotada", ruleset="domino-es", format="round-robin", entry_type="pair"),
     ).id
     for a, b in ((numbers[2], numbers[3]), (numbers[4], numbers[5])):
-        reg = DK.register(db, DESK, domino, a, partner=b)
-        DK.checkin(db, DESK, domino, reg.code)
-    R.propose_round(db, DESK, domino, seed=1)
-    R.publish_round(db, DESK, domino)
-    members_of = {r.entrant: list(r.members) for r in DK.entrants(db, domino)}
-    home, away = (members_of[e] for e in R.get_round(db, domino, 1).tables[0].sides if e is not None)
+        reg = registration.register(db, DESK, domino, a, partner=b)
+        checkin.checkin(db, DESK, domino, reg.code)
+    rounds.propose_round(db, DESK, domino, seed=1)
+    rounds.publish_round(db, DESK, domino)
+    members_of = {r.entrant: list(r.members) for r in lists.entrants(db, domino)}
+    home, away = (members_of[e] for e in reads.get_round(db, domino, 1).tables[0].sides if e is not None)
     hands = [
         {"type": "domino", "seat": 0, "pips": [0, 10, 6, 15]},
         {"type": "domino", "seat": 1, "pips": [4, 0, 8, 5]},
         {"type": "domino", "seat": 2, "pips": [9, 7, 0, 12]},
     ]
-    RS.replace_entries(db, DESK, domino, 1, 1, {1: hands[:2]})
-    RS.substitute(db, REFEREE, domino, 1, 1, 1, 1, away[1], extra[SUBSTITUTE], "indisposición")
-    RS.add_entry(db, DESK, domino, 1, 1, hands[2], game_no=1)
+    results.replace_entries(db, DESK, domino, 1, 1, {1: hands[:2]})
+    results.substitute(db, REFEREE, domino, 1, 1, 1, 1, away[1], extra[SUBSTITUTE], "indisposición")
+    results.add_entry(db, DESK, domino, 1, 1, hands[2], game_no=1)
     for k in range(3):  # rule E19: the same pair drops tiles three times in game 1
-        DS.record_incident(
+        incidents.record_incident(
             db,
             REFEREE,
             domino,
@@ -236,7 +238,7 @@ def build(tmp_path: Path) -> Club:
             hand=k + 1,
             decision="continue",
         )
-    DS.record_incident(
+    incidents.record_incident(
         db,
         REFEREE,
         domino,
@@ -248,8 +250,8 @@ def build(tmp_path: Path) -> Club:
         hand=2,
         decision="none",
     )
-    RS.name_captains(db, DESK, domino, 1, 1, home[0], away[0])
-    DS.impose_penalty(
+    results.name_captains(db, DESK, domino, 1, 1, home[0], away[0])
+    incidents.impose_penalty(
         db,
         REFEREE,
         domino,
@@ -260,7 +262,7 @@ def build(tmp_path: Path) -> Club:
         reason="Corte de luz: no se puede seguir",
         game_no=1,
     )
-    RS.name_scorers(db, REFEREE, domino, 1, 1, home[0], away[0], referee_scores=True, approve=True)
+    results.name_scorers(db, REFEREE, domino, 1, 1, home[0], away[0], referee_scores=True, approve=True)
     return Club(db, numbers, swiss, cup, knockout, gaple, domino, extra, (home, away))
 
 
@@ -273,13 +275,13 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Club:
 
 def make(club: Club, tmp_path: Path, kind: str, event: int, **kw: object) -> Path:
     out = tmp_path / f"{kind}-{event}-{len(kw)}.pdf"
-    REP.generate(club.db, REP.ReportRequest(kind, event, printed_on=PRINTED, **kw), out)  # type: ignore[arg-type]
+    documents.generate(club.db, header.ReportRequest(kind, event, printed_on=PRINTED, **kw), out)  # type: ignore[arg-type]
     assert_public(text_of(out))
     return out
 
 
 def names_of(club: Club, event: int, rno: int) -> dict[int, tuple[str, str | None]]:
-    return {t.table: t.names for t in R.get_round(club.db, event, rno).tables}
+    return {t.table: t.names for t in reads.get_round(club.db, event, rno).tables}
 
 
 # ------------------------------------------------------------------------------------------ score sheets
@@ -287,7 +289,7 @@ def test_tavla_sheet_every_game_row_and_the_final_score(club: Club, tmp_path: Pa
     out = make(club, tmp_path, "score-sheets", club.swiss, round=1, table=1)
     lines = lines_of(out)
     players = names_of(club, club.swiss, 1)[1]
-    entries = RS.table_entries(club.db, club.swiss, 1, 1)[1]
+    entries = results.table_entries(club.db, club.swiss, 1, 1)[1]
     result = replay("tavla", entries, {"match_length": 5})
     winners = set()
     for k, game in enumerate(result["games"]):
@@ -304,14 +306,14 @@ def test_tavla_sheet_every_game_row_and_the_final_score(club: Club, tmp_path: Pa
         f"Final score {players[0]} {score[0]} {players[1]} {score[1]} Winner {players[result['winner']]}"
     )
     # the table's stored result agrees with what the sheet prints
-    table = R.get_round(club.db, club.swiss, 1).tables[0]
+    table = reads.get_round(club.db, club.swiss, 1).tables[0]
     assert table.score == tuple(score)
 
 
 def test_tavla_sheets_of_recorded_scores_print_the_stored_result(club: Club, tmp_path: Path) -> None:
     out = make(club, tmp_path, "score-sheets", club.swiss, round=2)
     pages = [p.extract_text(extraction_mode="layout") for p in PdfReader(out).pages]
-    tables = R.get_round(club.db, club.swiss, 2).tables
+    tables = reads.get_round(club.db, club.swiss, 2).tables
     assert len(pages) == len(tables)
     for page, t in zip(pages, tables, strict=True):
         final = next(flat(x) for x in page.splitlines() if flat(x).startswith("Final score"))
@@ -326,7 +328,7 @@ def test_gaple_sheet_every_hand_with_a_long_pair_name(club: Club, tmp_path: Path
     pair_a, pair_b = names_of(club, club.gaple, 1)[1]
     assert pair_a is not None and pair_b is not None
     assert len(max(pair_a, pair_b, key=len)) >= 40 and LONG_A in pair_a + pair_b
-    entries = RS.table_entries(club.db, club.gaple, 1, 1)[1]
+    entries = results.table_entries(club.db, club.gaple, 1, 1)[1]
     result = replay("gaple-tournament", entries)
     n = 0
     for g, game in enumerate(result["games"]):
@@ -378,7 +380,7 @@ def test_domino_sheet_hands_scorers_approvals_and_substitution(club: Club, tmp_p
     lines = lines_of(out)
     text = text_of(out)
     pair1, pair2 = names_of(club, club.domino, 1)[1]
-    entries = RS.table_entries(club.db, club.domino, 1, 1)[1]
+    entries = results.table_entries(club.db, club.domino, 1, 1)[1]
     result = replay("domino-es", entries)
     n = 0
     for g, game in enumerate(result["games"]):
@@ -394,7 +396,7 @@ def test_domino_sheet_hands_scorers_approvals_and_substitution(club: Club, tmp_p
             assert f"Game {g + 1} won by {won}: {game['totals'][0]}–{game['totals'][1]}" in text
     assert n == len(entries)
     # rule E6: scorer and counter are players of each pair, named; the referee scored, both approved
-    members = {m.number: m.name for m in MS.list_members(club.db)}
+    members = {m.number: m.name for m in search.list_members(club.db)}
     home, away = club.sides
     scorer, counter = members[home[0]], members[away[0]]
     line = row(lines, r"Approval for pair 1")
@@ -408,7 +410,7 @@ def test_domino_sheet_hands_scorers_approvals_and_substitution(club: Club, tmp_p
     final = row(lines, r"^Games won")
     assert final == f"Games won {pair1} {gw[0]} {pair2} {gw[1]} Winner {(pair1, pair2)[result['winner']]}"
     # the substitute plays the seat of the player he replaced (E7b)
-    seats = R.get_round(club.db, club.domino, 1).tables[0].seats or {}
+    seats = reads.get_round(club.db, club.domino, 1).tables[0].seats or {}
     assert club.extra[SUBSTITUTE] in seats["game1"]
 
 
@@ -419,22 +421,24 @@ def test_blank_sheets_of_each_family_before_play(club: Club, tmp_path: Path) -> 
         ("domino-es", "pair", "Initials"),
         ("tavla", "single", "Crawford"),
     ):
-        ev = ES.create_event(
+        ev = events.create_event(
             db,
             DESK,
-            ES.EventData(name=f"Blank {ruleset}", ruleset=ruleset, format="round-robin", entry_type=entry),
+            events.EventData(
+                name=f"Blank {ruleset}", ruleset=ruleset, format="round-robin", entry_type=entry
+            ),
         ).id
         nums = club.numbers
         if entry == "pair":
             for a, b in ((nums[0], nums[1]), (nums[2], nums[3])):
-                DK.checkin(db, DESK, ev, DK.register(db, DESK, ev, a, partner=b).code)
+                checkin.checkin(db, DESK, ev, registration.register(db, DESK, ev, a, partner=b).code)
         else:
             enter(db, ev, nums[:2])
-        R.propose_round(db, DESK, ev, seed=1)
-        R.publish_round(db, DESK, ev)
+        rounds.propose_round(db, DESK, ev, seed=1)
+        rounds.publish_round(db, DESK, ev)
         out = make(club, tmp_path, "score-sheets", ev)
         text = text_of(out)
-        t = R.get_round(db, ev, 1).tables[0]
+        t = reads.get_round(db, ev, 1).tables[0]
         assert heads in text
         for name in t.names:
             assert name is not None and name in text
@@ -445,13 +449,13 @@ def test_blank_sheets_of_each_family_before_play(club: Club, tmp_path: Path) -> 
 def test_pairings_every_table_with_points_before_the_round(club: Club, tmp_path: Path) -> None:
     out = make(club, tmp_path, "pairings", club.swiss, round=2)
     lines = lines_of(out)
-    r1 = R.get_round(club.db, club.swiss, 1).tables
+    r1 = reads.get_round(club.db, club.swiss, 1).tables
     before: dict[int, int] = {}
     for t in r1:  # tavla Swiss: a won match is 1 point (T12b); the service's stored winners of round 1
         for e in t.sides:
             if e is not None:
                 before[e] = before.get(e, 0) + (1 if t.winner == e else 0)
-    for t in R.get_round(club.db, club.swiss, 2).tables:
+    for t in reads.get_round(club.db, club.swiss, 2).tables:
         a, b = t.sides
         assert b is not None
         line = row(lines, rf"^{t.table} {before[a]} {re.escape(str(t.names[0]))}")
@@ -463,7 +467,7 @@ def test_pairings_every_table_with_points_before_the_round(club: Club, tmp_path:
 def test_standings_every_place_points_and_tiebreak(club: Club, tmp_path: Path) -> None:
     out = make(club, tmp_path, "standings", club.swiss)
     lines = lines_of(out)
-    est = ST.event_standings(club.db, club.swiss)
+    est = standings.event_standings(club.db, club.swiss)
     ranks = [r.rank for r in est.rows]
     codes = [c for c in est.codes if c != "PTS"]
     for r in est.rows:
@@ -481,7 +485,7 @@ def test_bracket_every_played_match_and_the_champion(club: Club, tmp_path: Path)
     winner = ""
     played = 0
     for rno in (1, 2):
-        for t in R.get_round(club.db, club.knockout, rno).tables:
+        for t in reads.get_round(club.db, club.knockout, rno).tables:
             if t.sides[1] is None:
                 continue
             # each match box: its id, both sides (seed first in round 1) with the stored score (T4c)
@@ -498,14 +502,14 @@ def test_bracket_every_played_match_and_the_champion(club: Club, tmp_path: Path)
 def test_match_act_carries_every_seed_002_field(club: Club, tmp_path: Path) -> None:
     out = make(club, tmp_path, "incident-act", club.domino, round=1, table=1)
     text = text_of(out)
-    members = {m.number: m.name for m in MS.list_members(club.db)}
+    members = {m.number: m.name for m in search.list_members(club.db)}
     pair1, pair2 = names_of(club, club.domino, 1)[1]
     home, away = club.sides
     # the referee's and the captains' names, not only signature lines
     assert f"Referee: {REFEREE.name}" in text
     assert f"Captain: {members[home[0]]}" in text and f"Captain: {members[away[0]]}" in text
     assert f"Captain, {pair1}: {members[home[0]]}" in text
-    listing = DS.discipline_list(club.db, club.domino, round_no=1, table_no=1)
+    listing = incidents.discipline_list(club.db, club.domino, round_no=1, table_no=1)
     drops = [i for i in listing.incidents if i.kind == "dropped-tiles"]
     assert [i.occurrence for i in drops][-1] == 3
     for i in drops:
@@ -518,7 +522,7 @@ def test_match_act_carries_every_seed_002_field(club: Club, tmp_path: Path) -> N
     assert "[time 1 " not in text
     assert members[home[0]] + f" (club no. {home[0]})" in text  # the offender and his club number (E15)
     # E15: the effect on the hand (the engine's hand 2) and the captains' and referee's intervention
-    entries = RS.table_entries(club.db, club.domino, 1, 1)[1]
+    entries = results.table_entries(club.db, club.domino, 1, 1)[1]
     result = replay("domino-es", entries)
     hand2 = result["games"][0]["hands"][1]
     assert f"Effect: hand 2: {hand2['points'][0]}–{hand2['points'][1]}" in text
@@ -536,7 +540,7 @@ def test_match_act_carries_every_seed_002_field(club: Club, tmp_path: Path) -> N
 def test_receipts_every_entrant_code_and_amount(club: Club, tmp_path: Path) -> None:
     out = make(club, tmp_path, "receipts", club.swiss)
     text = text_of(out)
-    rows = DK.entrants(club.db, club.swiss)
+    rows = lists.entrants(club.db, club.swiss)
     assert text.count("Receipt ") == len(rows)
     for r in rows:
         assert r.code in text and r.name in text
@@ -552,15 +556,15 @@ def test_prize_list_plan_and_awards_from_the_prize_engine(club: Club, tmp_path: 
     lines = lines_of(out)
     text = text_of(out)
     with club.db.session() as s:
-        raw = R.night(s, R.get_event(s, club.swiss)).prize_plan
-    plan = ST.prize_plan_from(raw, "TRY")
+        raw = reads.night(s, reads.get_event(s, club.swiss)).prize_plan
+    plan = prize_plans.prize_plan_from(raw, "TRY")
     assert plan is not None
-    paid = sum(r.paid for r in DK.entrants(club.db, club.swiss))
+    paid = sum(r.paid for r in lists.entrants(club.db, club.swiss))
     pool = plan.pool(paid)
     money, _cats = plan.money_by_line(pool)
     assert f"Prize pool (70 % of the fees, T13b): {fmt_money(pool, 'TRY', 'en')}" in text
     places = {}
-    for fp in ST.final_places(club.db, club.swiss):
+    for fp in standings.final_places(club.db, club.swiss):
         if fp["place"]:
             for p in range(fp["place"][0], fp["place"][1] + 1):
                 places.setdefault(p, []).append(fp["name"])
@@ -568,7 +572,7 @@ def test_prize_list_plan_and_awards_from_the_prize_engine(club: Club, tmp_path: 
         line = row(lines, rf"^{pp.place} .*{re.escape(fmt_money(money[pp.place], 'TRY', 'en'))}")
         assert all(name in line for name in places[pp.place])
     awarded = 0
-    for fp in ST.final_places(club.db, club.swiss):
+    for fp in standings.final_places(club.db, club.swiss):
         for prize in fp["prizes"]:
             awarded += prize["amount"]
             line = row(lines, rf"^\d+ {re.escape(fp['name'])} ")
@@ -585,9 +589,9 @@ def test_season_ranking_each_event_points_and_best_n(club: Club, tmp_path: Path)
     assert "Best 1 of 2 results count; dropped results in brackets." in text
     per_member: dict[str, dict[int, float]] = {}
     for ev in (club.swiss, club.cup):
-        for fp in ST.final_places(club.db, ev):
+        for fp in standings.final_places(club.db, ev):
             per_member.setdefault(str(fp["name"]), {})[ev] = fp["season_points"]
-    data = REP.season_data(club.db, club.cup)
+    data = season_ranking.season_data(club.db, club.cup)
     assert len(data.rows) == len(per_member)
     for r in data.rows:
         got = per_member[r.name]
@@ -615,16 +619,16 @@ def test_turkish_prints_read_back_with_their_figures(club: Club, tmp_path: Path)
     # the same figures in a Turkish print: money in the tr locale (Babel), names with ğ ş ı İ exact
     out = make(club, tmp_path, "receipts", club.swiss, language="tr")
     text = text_of(out)
-    for r in DK.entrants(club.db, club.swiss):
+    for r in lists.entrants(club.db, club.swiss):
         assert r.name in text and fmt_money(r.paid, r.currency, "tr") in text
     out = make(club, tmp_path, "standings", club.swiss, language="tr")
     lines = lines_of(out)
-    for r in ST.event_standings(club.db, club.swiss).rows:
+    for r in standings.event_standings(club.db, club.swiss).rows:
         assert any(line.split(" ", 1)[-1].startswith(r.name) for line in lines), r.name
     import subprocess
 
     plain = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True, check=True).stdout
-    names = [r.name for r in ST.event_standings(club.db, club.swiss).rows]
+    names = [r.name for r in standings.event_standings(club.db, club.swiss).rows]
     assert {"İsmail Güneş", "Iğdır Şahin"} <= set(names)
     assert all(name in plain for name in names)  # pdftotext too reads ğ ş ı İ back exactly
 
@@ -637,20 +641,20 @@ def test_team_encounter_prints_one_sheet_per_game_with_the_engine_figures(tmp_pa
         ev, _ids = make_event(
             db, ruleset="domino-es", fmt="round-robin", players=2, per_entrant=4, entry="team"
         )
-        R.configure(db, DESK, ev, encounter_games=2)  # rule E7b: two games per encounter
-        R.propose_round(db, DESK, ev)
-        R.publish_round(db, DESK, ev)
+        settings.configure(db, DESK, ev, encounter_games=2)  # rule E7b: two games per encounter
+        rounds.propose_round(db, DESK, ev)
+        rounds.publish_round(db, DESK, ev)
         games = {
             1: _hands_until_done("domino-es", 0, "domino", [[0, 20, 15, 30], [9, 0, 25, 11]]),
             2: _hands_until_done("domino-es", 1, "domino", [[14, 0, 22, 30], [0, 18, 5, 27]]),
         }
-        RS.replace_entries(db, DESK, ev, 1, 1, games)
+        results.replace_entries(db, DESK, ev, 1, 1, games)
         out = tmp_path / "encounter.pdf"
-        REP.generate(db, REP.ReportRequest("score-sheets", ev, round=1, printed_on=PRINTED), out)
+        documents.generate(db, header.ReportRequest("score-sheets", ev, round=1, printed_on=PRINTED), out)
         pages = [p.extract_text(extraction_mode="layout") for p in PdfReader(out).pages]
         assert len(pages) == 2
-        t = R.get_round(db, ev, 1).tables[0]
-        stored = RS.table_entries(db, ev, 1, 1)
+        t = reads.get_round(db, ev, 1).tables[0]
+        stored = results.table_entries(db, ev, 1, 1)
         for g, page in ((1, pages[0]), (2, pages[1])):
             lines = [flat(x) for x in page.splitlines() if x.strip()]
             assert f"game {g} of the encounter (E7b)" in flat(page)
@@ -672,19 +676,19 @@ def test_recorded_final_scores_of_gaple_and_domino_print_the_stored_result(
 ) -> None:
     db = club.db
     for ruleset, score, points in (("gaple-club", (1, 2), (310, 402)), ("domino-es", (1, 0), (100, 62))):
-        ev = ES.create_event(
+        ev = events.create_event(
             db,
             DESK,
-            ES.EventData(name=f"Rec {ruleset}", ruleset=ruleset, format="round-robin", entry_type="pair"),
+            events.EventData(name=f"Rec {ruleset}", ruleset=ruleset, format="round-robin", entry_type="pair"),
         ).id
         for a, b in ((club.numbers[4], club.numbers[5]), (club.numbers[6], club.numbers[7])):
-            DK.checkin(db, DESK, ev, DK.register(db, DESK, ev, a, partner=b).code)
-        R.propose_round(db, DESK, ev, seed=3)
-        R.publish_round(db, DESK, ev)
-        RS.set_score(db, DESK, ev, 1, 1, score, points, confirm=True)
+            checkin.checkin(db, DESK, ev, registration.register(db, DESK, ev, a, partner=b).code)
+        rounds.propose_round(db, DESK, ev, seed=3)
+        rounds.publish_round(db, DESK, ev)
+        results.set_score(db, DESK, ev, 1, 1, score, points, confirm=True)
         out = make(club, tmp_path, "score-sheets", ev)
         text = text_of(out)
-        t = R.get_round(db, ev, 1).tables[0]
+        t = reads.get_round(db, ev, 1).tables[0]
         assert t.points is not None
         winner = t.names[0] if t.winner == t.sides[0] else t.names[1]
         # the stored games won, game points and winner of the table, as the results service keeps them

@@ -1,5 +1,5 @@
 """Printed outputs from a seeded database (issue 14, phase 2): every report kind gathered by
-``clubdesk.services.reports`` from events built through the services, read back with pypdf.
+``clubdesk.services.publishing.documents`` from events built through the services, read back with pypdf.
 
 Every member carries a marker phone and e-mail; no public report may contain either (rule T14). Names with
 ğ ş ı İ ñ must extract exactly. Expected numbers are worked out by hand in the comments.
@@ -17,13 +17,15 @@ import pytest
 from pypdf import PdfReader
 
 from clubdesk.db import Database
-from clubdesk.services import desk as DK
-from clubdesk.services import events as ES
-from clubdesk.services import members as MS
-from clubdesk.services import reports as REP
-from clubdesk.services import results as RS
-from clubdesk.services import rounds as R
-from clubdesk.services.base import Actor, Role, ServiceError
+from clubdesk.services.desk import checkin, lists, registration
+from clubdesk.services.discipline import incidents
+from clubdesk.services.events import events
+from clubdesk.services.kernel.base import Actor, Role, ServiceError
+from clubdesk.services.members import edit, records, search
+from clubdesk.services.money import fees, prize_payments
+from clubdesk.services.night.data import settings
+from clubdesk.services.night.play import results, rounds
+from clubdesk.services.publishing import documents, header, match_act
 
 DESK = Actor("Desk", Role.SECRETARY)
 PRINTED = dt.datetime(2025, 5, 4, 22, 0)
@@ -104,14 +106,14 @@ def qr_payloads(path: Path, page: int, tmp_path: Path) -> list[str]:
 
 def add_members(db: Database) -> list[str]:
     for name, city in CLUBS:
-        MS.save_club(db, DESK, name, city)
+        edit.save_club(db, DESK, name, city)
     numbers = []
     for i, name in enumerate(NAMES):
         club, city = CLUBS[i]
-        info = MS.create_member(
+        info = edit.create_member(
             db,
             DESK,
-            MS.MemberData(
+            records.MemberData(
                 name=name,
                 club=club,
                 city=city,
@@ -127,10 +129,10 @@ def add_members(db: Database) -> list[str]:
 def enter(db: Database, ev: int, numbers: list[str], fee: int = 0) -> list[int]:
     out = []
     for n in numbers:
-        reg = DK.register(db, DESK, ev, n)
+        reg = registration.register(db, DESK, ev, n)
         if fee:
-            DK.pay(db, DESK, ev, reg.entrant, fee, "cash")
-        DK.checkin(db, DESK, ev, reg.code)
+            fees.pay(db, DESK, ev, reg.entrant, fee, "cash")
+        checkin.checkin(db, DESK, ev, reg.code)
         out.append(reg.entrant)
     return out
 
@@ -146,10 +148,10 @@ def build_club(tmp_path: Path) -> Club:
     path = tmp_path / "club.sqlite3"
     db = Database(path, backups_dir=None)
     numbers = add_members(db)
-    swiss = ES.create_event(
+    swiss = events.create_event(
         db,
         DESK,
-        ES.EventData(
+        events.EventData(
             name="Bahar Kupası",
             ruleset="tavla",
             format="swiss",
@@ -162,7 +164,7 @@ def build_club(tmp_path: Path) -> Club:
             fee=25000,
         ),
     ).id
-    R.configure(
+    settings.configure(
         db,
         DESK,
         swiss,
@@ -174,32 +176,34 @@ def build_club(tmp_path: Path) -> Club:
     )
     entrants = enter(db, swiss, numbers, fee=25000)
     for rno in range(1, 4):
-        rv = R.propose_round(db, DESK, swiss, seed=1)
-        R.publish_round(db, DESK, swiss)
+        rv = rounds.propose_round(db, DESK, swiss, seed=1)
+        rounds.publish_round(db, DESK, swiss)
         for t in rv.tables:
             if rno == 1 and t.table == 1:
-                RS.record_result(db, DESK, swiss, 1, 1, entries=TABLE1_R1, confirm_both=True)
+                results.record_result(db, DESK, swiss, 1, 1, entries=TABLE1_R1, confirm_both=True)
             else:  # the first-named (better ranked) side wins 5-2
-                RS.set_score(db, DESK, swiss, rno, t.table, (5, 2), confirm=True)
-    knockout = ES.create_event(
+                results.set_score(db, DESK, swiss, rno, t.table, (5, 2), confirm=True)
+    knockout = events.create_event(
         db,
         DESK,
-        ES.EventData(name="Kış Eleme", ruleset="tavla", format="single-elimination", match_lengths=(3,)),
+        events.EventData(name="Kış Eleme", ruleset="tavla", format="single-elimination", match_lengths=(3,)),
     ).id
     ko = enter(db, knockout, numbers[:4])
     seed_of = {e: k for k, e in enumerate(ko)}
     for _ in range(4):
         try:
-            rv = R.propose_round(db, DESK, knockout, seed=3)
+            rv = rounds.propose_round(db, DESK, knockout, seed=3)
         except ServiceError:
             break
-        R.publish_round(db, DESK, knockout)
+        rounds.publish_round(db, DESK, knockout)
         for t in rv.tables:
             if t.sides[1] is None:
                 continue
             a, b = t.sides
             win_a = seed_of[a] < seed_of[b]  # the better seed wins 3-1
-            RS.set_score(db, DESK, knockout, rv.round, t.table, (3, 1) if win_a else (1, 3), confirm=True)
+            results.set_score(
+                db, DESK, knockout, rv.round, t.table, (3, 1) if win_a else (1, 3), confirm=True
+            )
     return Club(db, path, numbers, swiss, entrants, knockout)
 
 
@@ -212,15 +216,15 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Club:
 
 def make(club: Club, tmp_path: Path, kind: str, event: int | None = None, **kw: object) -> tuple[Path, int]:
     out = tmp_path / f"{kind}.pdf"
-    req = REP.ReportRequest(kind, event or club.swiss, printed_on=PRINTED, **kw)  # type: ignore[arg-type]
-    pages = REP.generate(club.db, req, out)
+    req = header.ReportRequest(kind, event or club.swiss, printed_on=PRINTED, **kw)  # type: ignore[arg-type]
+    pages = documents.generate(club.db, req, out)
     assert pages == pages_of(out)
     return out, pages
 
 
 # ------------------------------------------------------------------------------------------ the kinds
 def test_every_public_kind_is_free_of_contact_data(club: Club, tmp_path: Path) -> None:
-    for kind in REP.KINDS:
+    for kind in header.KINDS:
         event = club.knockout if kind == "bracket" else club.swiss
         out, _n = make(club, tmp_path, kind, event)
         assert_public(text_of(out))
@@ -254,36 +258,38 @@ def test_final_score_only_result_fills_the_tavla_sheet(club: Club, tmp_path: Pat
 
 def test_final_score_only_result_fills_gaple_and_domino_sheets(club: Club, tmp_path: Path) -> None:
     db = club.db
-    gaple = ES.create_event(
+    gaple = events.create_event(
         db,
         DESK,
-        ES.EventData(name="Gaple Skor", ruleset="gaple-tournament", format="round-robin", entry_type="pair"),
+        events.EventData(
+            name="Gaple Skor", ruleset="gaple-tournament", format="round-robin", entry_type="pair"
+        ),
     ).id
-    domino = ES.create_event(
+    domino = events.create_event(
         db,
         DESK,
-        ES.EventData(name="Liga Skor", ruleset="domino-es", format="round-robin", entry_type="pair"),
+        events.EventData(name="Liga Skor", ruleset="domino-es", format="round-robin", entry_type="pair"),
     ).id
     n = club.numbers
     for ev in (gaple, domino):
         for a, b in ((n[0], n[1]), (n[2], n[3])):
-            reg = DK.register(db, DESK, ev, a, partner=b)
-            DK.checkin(db, DESK, ev, reg.code)
-        R.propose_round(db, DESK, ev, seed=5)
-        R.publish_round(db, DESK, ev)
+            reg = registration.register(db, DESK, ev, a, partner=b)
+            checkin.checkin(db, DESK, ev, reg.code)
+        rounds.propose_round(db, DESK, ev, seed=5)
+        rounds.publish_round(db, DESK, ev)
     # gaple: pair A wins 2 games to 1 (G4: 2 games win the match), 600 to 410 game points
-    RS.set_score(db, DESK, gaple, 1, 1, (2, 1), (600, 410), confirm=True)
+    results.set_score(db, DESK, gaple, 1, 1, (2, 1), (600, 410), confirm=True)
     # domino-es: one game to 100 (E18); pair 2 wins it 100 to 40, games 0-1
-    RS.set_score(db, DESK, domino, 1, 1, (0, 1), (40, 100), confirm=True)
+    results.set_score(db, DESK, domino, 1, 1, (0, 1), (40, 100), confirm=True)
     for ev, won, points, winner_side in ((gaple, (2, 1), (600, 410), 0), (domino, (0, 1), (40, 100), 1)):
         # the two sides of the table, as the pairings list names them (side A first)
-        a_side, b_side = REP.pairings_data(db, ev, 1).tables[0].sides
+        a_side, b_side = documents.pairings_data(db, ev, 1).tables[0].sides
         assert b_side is not None
         pair_a, pair_b = a_side.name, b_side.name
         winner = (pair_a, pair_b)[winner_side]
         out = tmp_path / f"sheet{ev}.pdf"
         # the sheet stays one page with the score on it
-        assert REP.generate(db, REP.ReportRequest("score-sheets", ev, printed_on=PRINTED), out) == 1
+        assert documents.generate(db, header.ReportRequest("score-sheets", ev, printed_on=PRINTED), out) == 1
         lines = layout_lines(out)
         assert f"Games won {pair_a} {won[0]} {pair_b} {won[1]} Winner {winner}" in lines
         assert f"Points {pair_a} {points[0]} {pair_b} {points[1]}" in lines
@@ -348,7 +354,7 @@ def test_receipts_with_checkin_qr(club: Club, tmp_path: Path) -> None:
     # 8 entrants, each paid the fee of ₺250 in cash
     assert text.count("Receipt ") == 8
     assert "250.00" in text
-    codes = [r.code for r in DK.entrants(club.db, club.swiss)]
+    codes = [r.code for r in lists.entrants(club.db, club.swiss)]
     for code in codes:
         assert code in text
     payloads = qr_payloads(out, 1, tmp_path)
@@ -379,7 +385,7 @@ def test_prize_paid_once_and_shown_on_the_prize_list(
     import sqlite3
     from datetime import date
 
-    from clubdesk.services import prize_payments as PP
+    from clubdesk.services.kernel.base import ServiceError
 
     # a copy of the shared club database: the payments stay out of the other tests
     copy = tmp_path / "copy.sqlite3"
@@ -388,16 +394,16 @@ def test_prize_paid_once_and_shown_on_the_prize_list(
     src.close()
     dst.close()
     club = dataclasses.replace(club, db=Database(copy, backups_dir=tmp_path / "b"), path=copy)
-    paid = PP.pay_prize(club.db, DESK, club.swiss, 1, "cash", on=date(2025, 6, 2))
+    paid = prize_payments.pay_prize(club.db, DESK, club.swiss, 1, "cash", on=date(2025, 6, 2))
     assert (paid.amount, paid.method, paid.paid_to, paid.paid_by) == (60000, "cash", "Ayşe Yılmaz", DESK.name)
     with pytest.raises(ServiceError) as err:
-        PP.pay_prize(club.db, DESK, club.swiss, 1, "transfer")
+        prize_payments.pay_prize(club.db, DESK, club.swiss, 1, "transfer")
     assert err.value.code == "already-paid" and "2025-06-02" in err.value.message
     with pytest.raises(ServiceError) as err:
-        PP.pay_prize(club.db, DESK, club.swiss, 2, "cheque")
+        prize_payments.pay_prize(club.db, DESK, club.swiss, 2, "cheque")
     assert err.value.code == "bad-method"
     with pytest.raises(ServiceError) as err:
-        PP.pay_prize(club.db, DESK, club.swiss, 7, "cash")
+        prize_payments.pay_prize(club.db, DESK, club.swiss, 7, "cash")
     assert err.value.code == "no-prize"
     out, _pages = make(club, tmp_path, "prizes")
     lines = layout_lines(out)
@@ -453,25 +459,27 @@ def test_language_and_letter_paper(club: Club, tmp_path: Path) -> None:
 
 def test_blank_gaple_and_domino_sheets_before_play(club: Club, tmp_path: Path) -> None:
     db = club.db
-    gaple = ES.create_event(
+    gaple = events.create_event(
         db,
         DESK,
-        ES.EventData(name="Gaple Malam", ruleset="gaple-tournament", format="round-robin", entry_type="pair"),
+        events.EventData(
+            name="Gaple Malam", ruleset="gaple-tournament", format="round-robin", entry_type="pair"
+        ),
     ).id
-    domino = ES.create_event(
+    domino = events.create_event(
         db,
         DESK,
-        ES.EventData(name="Liga Dominó", ruleset="domino-es", format="round-robin", entry_type="pair"),
+        events.EventData(name="Liga Dominó", ruleset="domino-es", format="round-robin", entry_type="pair"),
     ).id
     n = club.numbers
     for ev in (gaple, domino):
         for a, b in ((n[0], n[1]), (n[2], n[3])):
-            reg = DK.register(db, DESK, ev, a, partner=b)
-            DK.checkin(db, DESK, ev, reg.code)
-        R.propose_round(db, DESK, ev, seed=5)
-        R.publish_round(db, DESK, ev)
+            reg = registration.register(db, DESK, ev, a, partner=b)
+            checkin.checkin(db, DESK, ev, reg.code)
+        rounds.propose_round(db, DESK, ev, seed=5)
+        rounds.publish_round(db, DESK, ev)
     out = tmp_path / "gaple.pdf"
-    REP.generate(db, REP.ReportRequest("score-sheets", gaple, printed_on=PRINTED), out)
+    documents.generate(db, header.ReportRequest("score-sheets", gaple, printed_on=PRINTED), out)
     text = text_of(out)
     assert "Gaple score sheet: table 1" in text
     for name in NAMES[:4]:
@@ -480,7 +488,7 @@ def test_blank_gaple_and_domino_sheets_before_play(club: Club, tmp_path: Path) -
     assert "Pair A (seats 1 + 3)" in text
     assert_public(text)
     out = tmp_path / "domino.pdf"
-    REP.generate(db, REP.ReportRequest("score-sheets", domino, printed_on=PRINTED), out)
+    documents.generate(db, header.ReportRequest("score-sheets", domino, printed_on=PRINTED), out)
     text = text_of(out)
     assert "Hoja de Anotaciones" in text
     for name in NAMES[:4]:  # rule E7: the four players seated by the draw
@@ -494,9 +502,11 @@ def test_blank_gaple_and_domino_sheets_before_play(club: Club, tmp_path: Path) -
         "two_ends": False,
         "dead": {"0-0": None, "6-6": None},
     }
-    RS.replace_entries(db, DESK, gaple, 1, 1, {1: [hand] * 3})
+    results.replace_entries(db, DESK, gaple, 1, 1, {1: [hand] * 3})
     out = tmp_path / "gaple2.pdf"
-    REP.generate(db, REP.ReportRequest("score-sheets", gaple, round=1, table=1, printed_on=PRINTED), out)
+    documents.generate(
+        db, header.ReportRequest("score-sheets", gaple, round=1, table=1, printed_on=PRINTED), out
+    )
     text = text_of(out)
     # hand 1 warm-up scores 0 (G6, G7); hands 2 and 3: 60 each -> running total 60, then 120 (GN1)
     assert "120" in text and "60" in text
@@ -506,17 +516,17 @@ def test_blank_gaple_and_domino_sheets_before_play(club: Club, tmp_path: Path) -
 def test_refusals_write_nothing(club: Club, tmp_path: Path) -> None:
     out = tmp_path / "nothing.pdf"
     cases = [
-        REP.ReportRequest("score-sheets", 9999),
-        REP.ReportRequest("pairings", club.swiss, round=9),
-        REP.ReportRequest("score-sheets", club.swiss, round=1, table=42),
-        REP.ReportRequest("bracket", club.swiss),  # a Swiss has no bracket
-        REP.ReportRequest("nonsense", club.swiss),
-        REP.ReportRequest("standings", club.swiss, paper="a3"),
-        REP.ReportRequest("standings", club.swiss, language="fr"),
+        header.ReportRequest("score-sheets", 9999),
+        header.ReportRequest("pairings", club.swiss, round=9),
+        header.ReportRequest("score-sheets", club.swiss, round=1, table=42),
+        header.ReportRequest("bracket", club.swiss),  # a Swiss has no bracket
+        header.ReportRequest("nonsense", club.swiss),
+        header.ReportRequest("standings", club.swiss, paper="a3"),
+        header.ReportRequest("standings", club.swiss, language="fr"),
     ]
     for req in cases:
         with pytest.raises(ServiceError):
-            REP.generate(club.db, req, out)
+            documents.generate(club.db, req, out)
         assert not out.exists()
     assert not list(tmp_path.glob(".clubdesk-*"))  # no half-written temporary file left
 
@@ -524,12 +534,12 @@ def test_refusals_write_nothing(club: Club, tmp_path: Path) -> None:
 # ------------------------------------------------------------------------------------------ private lists
 def test_private_lists_carry_contact_data(club: Club, tmp_path: Path) -> None:
     out = tmp_path / "contacts.pdf"
-    REP.contact_list_report(club.db, club.swiss, out, printed_on=PRINTED)
+    documents.contact_list_report(club.db, club.swiss, out, printed_on=PRINTED)
     text = text_of(out)
     assert phone(0) in text and f"marker0{MAIL_MARK}" in text
     assert "PRIVATE" in text
     out = tmp_path / "history.pdf"
-    REP.member_history_report(club.db, club.numbers[0], out, printed_on=PRINTED)
+    documents.member_history_report(club.db, club.numbers[0], out, printed_on=PRINTED)
     text = text_of(out)
     assert "Ayşe Yılmaz" in text and "Bahar Kupası" in text and "Kış Eleme" in text
     # her history: 3 wins in the Swiss; 2 wins in the knockout (semi-final and final)
@@ -538,11 +548,12 @@ def test_private_lists_carry_contact_data(club: Club, tmp_path: Path) -> None:
 
 # ------------------------------------------------------------------------------------------ match act
 def test_match_act_of_a_table(club: Club, tmp_path: Path) -> None:
-    from clubdesk.services import discipline as DS
+    from clubdesk.services.kernel.base import Actor, Role
+    from clubdesk.services.members import edit
 
     referee = Actor("Hakem Öztürk", Role.REFEREE)
     # rule T11: a phone during the match, written in the act with the referee's decision
-    DS.record_incident(
+    incidents.record_incident(
         club.db,
         referee,
         club.swiss,
@@ -565,10 +576,10 @@ def test_match_act_of_a_table(club: Club, tmp_path: Path) -> None:
     assert "licence " + club.numbers[2] not in text
     assert_public(text)
     # rule E15: with a licence of his own, the act prints it beside the offender (and in his team)
-    from clubdesk.services import members as MS
+    from clubdesk.services.kernel.base import Actor, Role
 
-    info = MS.get_member(club.db, club.numbers[2])
-    MS.update_member(club.db, referee, info.number, replace(info.data(), licence="FED-28-0417"))
+    info = search.get_member(club.db, club.numbers[2])
+    edit.update_member(club.db, referee, info.number, replace(info.data(), licence="FED-28-0417"))
     out, _pages = make(club, tmp_path, "incident-act", round=3, table=2)
     text = text_of(out)
     flat = " ".join(text.replace("-\n", "-").split())
@@ -584,11 +595,11 @@ def test_match_act_of_a_table(club: Club, tmp_path: Path) -> None:
 def test_match_act_prints_incident_times_on_the_club_clock(
     club: Club, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from clubdesk.services import discipline as DS
+    from clubdesk.services.kernel.base import Actor, Role
 
     referee = Actor("Hakem Öztürk", Role.REFEREE)
     # stored as naive UTC (models.base.utcnow); in Jakarta (UTC+7) 12:34 UTC is 19:34 on the wall clock
-    DS.record_incident(
+    incidents.record_incident(
         club.db,
         referee,
         club.swiss,
@@ -603,7 +614,7 @@ def test_match_act_prints_incident_times_on_the_club_clock(
     monkeypatch.setenv("TZ", "Asia/Jakarta")
     time.tzset()
     try:
-        data = REP.incident_act_data(club.db, club.swiss, 2, 3)
+        data = match_act.incident_act_data(club.db, club.swiss, 2, 3)
         assert [i.time for i in data.incidents] == ["19:34"]
         out, _pages = make(club, tmp_path, "incident-act", round=2, table=3)
         text = text_of(out)

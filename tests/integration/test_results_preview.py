@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from clubdesk.services import results as RS
-from clubdesk.services import rounds as R
-from clubdesk.services import standings as ST
+from clubdesk.services.night.data import reads
+from clubdesk.services.night.play import results, rounds
+from clubdesk.services.night.ranking import standings
 from tests.integration.test_night_helpers import DESK, make_event, open_db
 
 pytestmark = pytest.mark.usefixtures("both_backends")  # issue 25: SQLite and the club server
@@ -17,14 +17,14 @@ pytestmark = pytest.mark.usefixtures("both_backends")  # issue 25: SQLite and th
 def test_preview_shows_points_ratings_and_published_pairings(tmp_path: Path) -> None:
     db = open_db(tmp_path)
     ev, ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=2)
-    rv = R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
+    rv = rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
     for t in rv.tables:
-        RS.set_score(db, DESK, ev, 1, t.table, (5, 3), confirm=True)
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
+        results.set_score(db, DESK, ev, 1, t.table, (5, 3), confirm=True)
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
     a, b = rv.tables[0].sides
-    pv = ST.correction_preview(db, ev, 1, 1, (3, 5))
+    pv = standings.correction_preview(db, ev, 1, 1, (3, 5))
     assert pv.winner_changes
     # PTS: the winner of table 1 loses his point, the loser gains one (win 1, loss 0: BC1/T4f scheme)
     assert pv.tiebreaks[a]["PTS"] == (1, 0) and pv.tiebreaks[b]["PTS"] == (0, 1)
@@ -36,4 +36,4 @@ def test_preview_shows_points_ratings_and_published_pairings(tmp_path: Path) -> 
     # both sides play in the already published round 2
     assert len(pv.published_pairings) == 2
     # nothing was written: the table still says 5-3
-    assert R.get_round(db, ev, 1).tables[0].score == (5, 3)
+    assert reads.get_round(db, ev, 1).tables[0].score == (5, 3)

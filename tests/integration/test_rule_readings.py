@@ -28,13 +28,14 @@ from clubdesk.cli.core import main
 from clubdesk.db import MIGRATIONS_DIR, Database, current_revision, head_revision
 from clubdesk.models.audit import AuditEntry
 from clubdesk.models.event import Event
-from clubdesk.services import members as MS
-from clubdesk.services import readings as RD
-from clubdesk.services import reports as REP
-from clubdesk.services import results as RS
-from clubdesk.services import rounds as R
-from clubdesk.services import standings as ST
-from clubdesk.services.base import ServiceError
+from clubdesk.services import formats
+from clubdesk.services.kernel.base import ServiceError
+from clubdesk.services.members import search
+from clubdesk.services.night.data import reads
+from clubdesk.services.night.play import readings, results, rounds
+from clubdesk.services.night.ranking import standings
+from clubdesk.services.publishing import documents
+from clubdesk.services.publishing import header as publishing_header
 from tests.integration.test_night_helpers import DESK, REF, make_event
 
 # seed 001 hand by hand, the match's first hands (side 0 = seats 1 + 3 on the sheet, pair A)
@@ -73,7 +74,7 @@ def layout_lines(path: Path) -> list[str]:
 def sheet_hands(db: Database, event_id: int, tmp_path: Path) -> list[tuple[int, int]]:
     """The A and B points of each hand row of the printed sheet of round 1, table 1, read from the PDF."""
     out = tmp_path / f"sheet-{event_id}.pdf"
-    REP.generate(db, REP.ReportRequest("score-sheets", event_id, round=1, table=1), out)
+    documents.generate(db, publishing_header.ReportRequest("score-sheets", event_id, round=1, table=1), out)
     found: list[tuple[int, int]] = []
     for line in layout_lines(out):
         words = line.split()
@@ -98,8 +99,8 @@ def sheet_hands(db: Database, event_id: int, tmp_path: Path) -> list[tuple[int, 
 def standings_pdf(db: Database, event_id: int, folder: Path) -> list[str]:
     """The printed standings, one line per table row (the printing date is fixed)."""
     out = folder / f"standings-{event_id}.pdf"
-    req = REP.ReportRequest("standings", event_id, printed_on=datetime(2025, 5, 4, 22, 0))
-    REP.generate(db, req, out)
+    req = publishing_header.ReportRequest("standings", event_id, printed_on=datetime(2025, 5, 4, 22, 0))
+    documents.generate(db, req, out)
     return layout_lines(out)
 
 
@@ -108,25 +109,25 @@ def club_event(db: Database, name: str) -> int:
     ev, _ids = make_event(
         db, ruleset="gaple-club", fmt="round-robin", players=2, per_entrant=2, entry="pair", name=name
     )
-    R.propose_round(db, DESK, ev, seed=1)
-    R.publish_round(db, DESK, ev)
+    rounds.propose_round(db, DESK, ev, seed=1)
+    rounds.publish_round(db, DESK, ev)
     return ev
 
 
 def play_club_sheet(db: Database, ev: int) -> None:
     for entry in CLUB_SHEET:
-        RS.add_entry(db, DESK, ev, 1, 1, entry)
+        results.add_entry(db, DESK, ev, 1, 1, entry)
 
 
 def tavla_swiss_with_byes(db: Database, name: str) -> tuple[int, list[int]]:
     """Three tavla players, two rounds of a Swiss: every round one of them has the bye (T4e)."""
     ev, ids = make_event(db, ruleset="tavla", fmt="swiss", players=3, rounds=2, match_lengths=[3], name=name)
     for _round in (1, 2):
-        R.propose_round(db, DESK, ev, seed=1)
-        rv = R.publish_round(db, DESK, ev)
+        rounds.propose_round(db, DESK, ev, seed=1)
+        rv = rounds.publish_round(db, DESK, ev)
         for t in rv.tables:
             if t.sides[1] is not None:  # the better-ranked side wins 3-1
-                RS.set_score(db, REF, ev, rv.round, t.table, (3, 1), confirm=True)
+                results.set_score(db, REF, ev, rv.round, t.table, (3, 1), confirm=True)
     return ev, ids
 
 
@@ -134,7 +135,7 @@ def bh_by_hand(db: Database, ev: int, *, fide: bool) -> dict[int, float]:
     """Buchholz worked from the stored results: the opponents' points (a win 1, a bye 1); with ``fide`` a bye
     counts as a game against a dummy opponent with the player's own points (REFERENCES.md, FIDE 2024)."""
     with db.session() as s:
-        matches = R.matches_of(s, ev)
+        matches = reads.matches_of(s, ev)
         pts: dict[int, int] = {}
         for m in matches:
             for side in (m.side_a, m.side_b):
@@ -154,7 +155,7 @@ def bh_by_hand(db: Database, ev: int, *, fide: bool) -> dict[int, float]:
 
 
 def bh_shown(db: Database, ev: int) -> dict[int, float]:
-    return {r.entrant: float(r.tiebreaks["BH"]) for r in ST.event_standings(db, ev).rows}
+    return {r.entrant: float(r.tiebreaks["BH"]) for r in standings.event_standings(db, ev).rows}
 
 
 def downgrade_to_0005(path: Path) -> None:
@@ -193,7 +194,7 @@ def test_an_upgraded_database_keeps_every_old_figure_and_new_events_score_the_ne
     assert sheet_hands(db, club, tmp_path / "before") == OLD_HANDS
     standings_before = standings_pdf(db, tavla, tmp_path / "before")
     with db.session() as s:
-        tavla_names = R.entrant_names(s, tavla)
+        tavla_names = reads.entrant_names(s, tavla)
     printed = {
         w[1]: float(w[-1]) for w in (x.split() for x in standings_before) if w[0].rstrip("=").isdigit()
     }
@@ -213,7 +214,7 @@ def test_an_upgraded_database_keeps_every_old_figure_and_new_events_score_the_ne
     (tmp_path / "after").mkdir()
     assert sheet_hands(db, club, tmp_path / "after") == OLD_HANDS
     with db.session() as s:
-        m = R.matches_of(s, club)[0]
+        m = reads.matches_of(s, club)[0]
         assert (m.points_a, m.points_b) == OLD_POINTS
     # rule T12b: the old tavla Swiss keeps its FIDE Buchholz; its printed standings are the same, line by line
     assert bh_shown(db, tavla) == old_bh
@@ -225,7 +226,7 @@ def test_an_upgraded_database_keeps_every_old_figure_and_new_events_score_the_ne
     (tmp_path / "new").mkdir()
     assert sheet_hands(db, new_club, tmp_path / "new") == NEW_HANDS
     with db.session() as s:
-        m = R.matches_of(s, new_club)[0]
+        m = reads.matches_of(s, new_club)[0]
         assert (m.points_a, m.points_b) == NEW_POINTS
     # a new tavla Swiss with byes: seed 003's plain sum of the opponents' points
     new_tavla, _ids = tavla_swiss_with_byes(db, "New tavla Swiss")
@@ -240,7 +241,7 @@ def test_tavla_swiss_with_byes_gives_the_plain_sum_buchholz(tmp_path: Path) -> N
     db = Database(tmp_path / "t.sqlite3", backups_dir=tmp_path / "b")
     ev, ids = tavla_swiss_with_byes(db, "Swiss")
     with db.session() as s:
-        byes = [m.side_a for m in R.matches_of(s, ev) if m.side_b is None]
+        byes = [m.side_a for m in reads.matches_of(s, ev) if m.side_b is None]
     assert len(byes) == 2
     shown = bh_shown(db, ev)
     assert shown == bh_by_hand(db, ev, fide=False)
@@ -258,14 +259,14 @@ def test_switching_an_old_event_previews_then_applies_and_audits(tmp_path: Path)
         assert ev is not None
         ev.ruleset_overrides = json.dumps(OLD_CLUB)  # as the migration leaves an old event
     play_club_sheet(db, club)
-    shown = {r.key: (r.value, r.preset_value, r.rule) for r in RD.event_readings(db, club)}
+    shown = {r.key: (r.value, r.preset_value, r.rule) for r in readings.event_readings(db, club)}
     assert shown["open_on"] == ("pure", "won", "B8")
     assert shown["out_double_mode"] == ("flat", "plus", "B6")
     assert shown["fine_in_block"] == (False, True, "B6")
     assert shown["allow_negative"] == (True, True, "G3")  # rule G3: the floor shown as the preset's setting
-    changes = RD.new_readings(db, club)
+    changes = readings.new_readings(db, club)
     assert changes == {"open_on": "won", "fine_in_block": True, "out_double_mode": "plus"}
-    preview = RD.preview_readings(db, club, changes)
+    preview = readings.preview_readings(db, club, changes)
     assert [(t.round, t.table, t.score, t.points) for t in preview.tables] == [
         (1, 1, ((0, 0), (0, 0)), (OLD_POINTS, NEW_POINTS))
     ]
@@ -274,23 +275,23 @@ def test_switching_an_old_event_previews_then_applies_and_audits(tmp_path: Path)
     with db.session() as s:
         ev = s.get(Event, club)
         assert ev is not None and json.loads(ev.ruleset_overrides) == OLD_CLUB
-        m = R.matches_of(s, club)[0]
+        m = reads.matches_of(s, club)[0]
         assert (m.points_a, m.points_b) == OLD_POINTS
     (tmp_path / "p").mkdir()
     assert sheet_hands(db, club, tmp_path / "p") == OLD_HANDS
     # rule T10: a played table's score changes only by a referee; refused, nothing is written
     with pytest.raises(ServiceError) as err:
-        RD.apply_readings(db, DESK, club, changes)
+        readings.apply_readings(db, DESK, club, changes)
     assert err.value.code == "referee-only"
     with db.session() as s:
         ev = s.get(Event, club)
         assert ev is not None and json.loads(ev.ruleset_overrides) == OLD_CLUB
-    done = RD.apply_readings(db, REF, club, changes, "the club adopts the seed's reading")
+    done = readings.apply_readings(db, REF, club, changes, "the club adopts the seed's reading")
     assert done.applied and done.tables == preview.tables
     with db.session() as s:
         ev = s.get(Event, club)
         assert ev is not None and json.loads(ev.ruleset_overrides) == {}  # the preset's readings: no override
-        m = R.matches_of(s, club)[0]
+        m = reads.matches_of(s, club)[0]
         assert (m.points_a, m.points_b) == NEW_POINTS
         row = s.scalars(select(AuditEntry).where(AuditEntry.action == "event.rule-readings")).one()
         assert row.reason == "the club adopts the seed's reading" and row.actor_name == REF.name
@@ -305,7 +306,7 @@ def test_switching_a_tavla_swiss_names_the_tiebreaks_that_move(tmp_path: Path) -
     ev, _ids = tavla_swiss_with_byes(db, "Swiss")
     fide = bh_by_hand(db, ev, fide=True)
     plain = bh_by_hand(db, ev, fide=False)
-    preview = RD.preview_readings(db, ev, {"bh_unplayed": "fide"})
+    preview = readings.preview_readings(db, ev, {"bh_unplayed": "fide"})
     assert preview.tables == ()  # no table's score moves
     moved = {e: d["BH"] for e, d in preview.tiebreaks.items() if "BH" in d}
     assert moved == {e: (plain[e], fide[e]) for e in plain if plain[e] != fide[e]}
@@ -316,10 +317,10 @@ def test_a_bad_reading_is_refused_and_nothing_changes(tmp_path: Path) -> None:
     db = Database(tmp_path / "s.sqlite3", backups_dir=tmp_path / "b")
     club = club_event(db, "Club league")
     with pytest.raises(ServiceError) as err:
-        RD.preview_readings(db, club, {"open_on": "maybe"})
+        readings.preview_readings(db, club, {"open_on": "maybe"})
     assert "open_on" in err.value.message
     with pytest.raises(ServiceError) as err:
-        RD.apply_readings(db, REF, club, {"target": 100})
+        readings.apply_readings(db, REF, club, {"target": 100})
     assert err.value.code == "not-a-reading"
     with db.session() as s:
         ev = s.get(Event, club)
@@ -370,7 +371,7 @@ def test_licence_from_the_cli_and_the_csv(tmp_path: Path, capsys: pytest.Capture
     assert code == 0, err
     number = out["number"]
     db = Database(path, backups_dir=tmp_path / "b")
-    assert MS.get_member(db, number).licence == "FEDM-1234"
+    assert search.get_member(db, number).licence == "FEDM-1234"
     db.close()
     code, out, err = cli(capsys, path, "member", "edit", number, "--licence", "FEDM-9999")
     assert (code, out) == (0, {"number": number, "licence": "FEDM-9999"}), err
@@ -389,8 +390,8 @@ def test_licence_from_the_cli_and_the_csv(tmp_path: Path, capsys: pytest.Capture
     assert cli(capsys, path, "member", "import", str(with_col))[0] == 0
     assert cli(capsys, path, "member", "import", str(without))[0] == 0
     db = Database(path, backups_dir=tmp_path / "b")
-    assert MS.get_member(db, "7001").licence == "FEDM-7"
-    assert MS.get_member(db, "7002").licence == ""
+    assert search.get_member(db, "7001").licence == "FEDM-7"
+    assert search.get_member(db, "7002").licence == ""
     db.close()
 
 
@@ -398,21 +399,23 @@ def test_e7_the_domino_sheet_says_when_equal_tiles_were_drawn_again(tmp_path: Pa
     # rule E7: equal tiles (6-3 and 5-4 both 9): the tied players draw again, and the sheet says so
     from clubdesk.models.member import Member
     from clubdesk.models.result import Match
-    from clubdesk.services import formats as F
+    from clubdesk.services.night.play import rounds
+    from clubdesk.services.publishing import documents
+    from clubdesk.services.publishing import header as publishing_header
 
     db = Database(tmp_path / "d.sqlite3", backups_dir=tmp_path / "b")
     ev, _ids = make_event(db, ruleset="domino-es", fmt="round-robin", players=2, per_entrant=2, entry="pair")
-    R.propose_round(db, DESK, ev, seed=1)
-    R.publish_round(db, DESK, ev)
+    rounds.propose_round(db, DESK, ev, seed=1)
+    rounds.publish_round(db, DESK, ev)
     with db.session() as s:
         m = s.scalars(select(Match).where(Match.event_id == ev)).one()
         a, b = json.loads(m.seats)["seats"][0::2], json.loads(m.seats)["seats"][1::2]
-        seed = next(k for k in range(1000) if F.seat_draw(k, a, b)["redraws"])
-        draw = F.seat_draw(seed, a, b)
+        seed = next(k for k in range(1000) if formats.seat_draw(k, a, b)["redraws"])
+        draw = formats.seat_draw(seed, a, b)
         m.seats = json.dumps(draw)
         names = {mm.number: mm.name for mm in s.scalars(select(Member))}
     out = tmp_path / "sheet.pdf"
-    REP.generate(db, REP.ReportRequest("score-sheets", ev, round=1, table=1), out)
+    documents.generate(db, publishing_header.ReportRequest("score-sheets", ev, round=1, table=1), out)
     flat = " ".join(" ".join(p.extract_text() or "" for p in PdfReader(out).pages).split())
     assert "Equal tiles drawn again among the tied (E7):" in flat
     for p, tile in draw["redraws"][0]["tiles"].items():

@@ -19,10 +19,13 @@ import pytest
 from clubdesk import db as dbmod
 from clubdesk.cli.core import main as cli
 from clubdesk.db import Database, DatabaseError, current_revision, head_revision, known_revisions, upgrade
-from clubdesk.services import safety
-from clubdesk.services import settings as settings_service
-from clubdesk.services.audit_chain import verify_chain
-from clubdesk.services.base import Actor
+from clubdesk.services import demo
+from clubdesk.services.club import audit_log, safety, settings
+from clubdesk.services.desk import lists, registration
+from clubdesk.services.events import events
+from clubdesk.services.kernel.audit_chain import verify_chain
+from clubdesk.services.kernel.base import Actor
+from clubdesk.services.members import edit, records, search
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 ME = Actor("AB")
@@ -59,8 +62,8 @@ def test_backup_while_another_process_writes_holds_every_acknowledged_row(tmp_pa
         import os
         from pathlib import Path
         from clubdesk.db import Database
-        from clubdesk.services import settings
-        from clubdesk.services.base import Actor
+        from clubdesk.services.club import settings
+        from clubdesk.services.kernel.base import Actor
         db = Database(Path({str(path)!r}))
         tmp = Path({str(acked)!r} + ".tmp")
         for i in range(400):
@@ -96,7 +99,7 @@ def test_cli_backup_json_and_restore_of_a_good_backup(
 ) -> None:
     path = tmp_path / "club.sqlite3"
     db = Database(path)
-    settings_service.put(db, ME, "club.name", "Kadıköy Tavla Kulübü")
+    settings.put(db, ME, "club.name", "Kadıköy Tavla Kulübü")
     db.close()
     assert cli(["--db", str(path), "backup", "--to", str(tmp_path / "bk"), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
@@ -106,13 +109,13 @@ def test_cli_backup_json_and_restore_of_a_good_backup(
         and out["bytes"] == Path(out["file"]).stat().st_size
     )
     db = Database(path)
-    settings_service.put(db, ME, "club.name", "Changed after the backup")
+    settings.put(db, ME, "club.name", "Changed after the backup")
     db.close()
     assert cli(["--db", str(path), "restore", out["file"], "--json"]) == 0
     restored = json.loads(capsys.readouterr().out)
     db = Database(path)
     try:
-        assert settings_service.get(db, "club.name") == "Kadıköy Tavla Kulübü"
+        assert settings.get(db, "club.name") == "Kadıköy Tavla Kulübü"
         kept = Path(restored["previous_kept_as"])
         assert kept.exists()
         con = sqlite3.connect(kept)
@@ -130,7 +133,7 @@ def test_restore_refuses_what_is_not_a_sound_clubdesk_database(
 ) -> None:
     path = tmp_path / "club.sqlite3"
     db = Database(path)
-    settings_service.put(db, ME, "club.name", "Club A")
+    settings.put(db, ME, "club.name", "Club A")
     db.close()
     bad = tmp_path / f"{kind}.sqlite3"
     if kind == "text":
@@ -154,7 +157,7 @@ def test_restore_refuses_what_is_not_a_sound_clubdesk_database(
     assert len(err) == 1 and str(bad) in err[0]
     db = Database(path)
     try:
-        assert settings_service.get(db, "club.name") == "Club A"
+        assert settings.get(db, "club.name") == "Club A"
     finally:
         db.close()
     assert _count(path, "SELECT count(*) FROM audit_log") == before
@@ -212,7 +215,7 @@ def test_empty_damaged_and_foreign_files_are_refused_and_left_untouched(tmp_path
     damaged = tmp_path / "damaged.sqlite3"
     db = Database(damaged)
     for i in range(300):
-        settings_service.put(db, ME, f"key{i}", "x" * 200)
+        settings.put(db, ME, f"key{i}", "x" * 200)
     db.close()
     con = sqlite3.connect(damaged)
     con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -291,7 +294,7 @@ def test_kill_during_upgrade_leaves_old_or_new_schema_and_one_backup(tmp_path: P
         assert rev in (known_revisions()[0], head_revision()), rev  # never half
         db = Database(path, backups_dir=backups)  # always opens again, and finishes the upgrade
         try:
-            assert settings_service.get(db, "club.name") == "Old Club"
+            assert settings.get(db, "club.name") == "Old Club"
         finally:
             db.close()
         assert current_revision(path) == head_revision()
@@ -325,7 +328,7 @@ def test_two_processes_opening_an_old_database_at_once_both_succeed(tmp_path: Pa
     code = f"""
         from pathlib import Path
         from clubdesk.db import Database
-        from clubdesk.services import settings
+        from clubdesk.services.club import settings
         db = Database(Path({str(path)!r}), backups_dir=Path({str(tmp_path / "bk")!r}))
         print(settings.get(db, "club.name"))
         db.close()
@@ -341,7 +344,6 @@ def test_two_processes_opening_an_old_database_at_once_both_succeed(tmp_path: Pa
 
 
 def test_racing_registrations_never_overbook(tmp_path: Path) -> None:
-    from clubdesk.services import demo, desk, events, members
 
     path = tmp_path / "club.sqlite3"
     db = Database(path)
@@ -349,7 +351,7 @@ def test_racing_registrations_never_overbook(tmp_path: Path) -> None:
     ev = events.create_event(
         db, ME, events.EventData(name="Race night", ruleset="tavla", format="swiss", capacity=4)
     )
-    numbers = [m.number for m in members.list_members(db)][:12]
+    numbers = [m.number for m in search.list_members(db)][:12]
     db.close()
     go = tmp_path / "go"
     code = """
@@ -357,7 +359,7 @@ def test_racing_registrations_never_overbook(tmp_path: Path) -> None:
         from pathlib import Path
         from clubdesk.db import Database
         from clubdesk.services import desk
-        from clubdesk.services.base import Actor
+        from clubdesk.services.kernel.base import Actor
         db = Database(Path(sys.argv[1]))
         while not Path(sys.argv[2]).exists():
             time.sleep(0.001)
@@ -389,7 +391,7 @@ def test_racing_registrations_never_overbook(tmp_path: Path) -> None:
     assert all(p.returncode == 0 for p in procs), [e for _o, e in outs]
     db = Database(path)
     try:
-        rows = desk.entrants(db, ev.id)
+        rows = lists.entrants(db, ev.id)
         registered = [r for r in rows if r.status == "registered"]
         assert len(registered) == 4  # capacity 4: no overbooking whatever the timing
         assert len(rows) == len(numbers)
@@ -427,15 +429,14 @@ def _race(tmp_path: Path, path: Path, argvs: list[list[str]]) -> list[tuple[int,
 
 
 def test_racing_payments_never_overpay_and_one_member_number_is_never_given_twice(tmp_path: Path) -> None:
-    from clubdesk.services import desk, events, members
 
     path = tmp_path / "club.sqlite3"
     db = Database(path)
-    m = members.create_member(db, ME, members.MemberData(name="Ayşe Çelik"))
+    m = edit.create_member(db, ME, records.MemberData(name="Ayşe Çelik"))
     ev = events.create_event(
         db, ME, events.EventData(name="Kupa", ruleset="tavla", format="swiss", fee=25000, currency="TRY")
     )
-    entrant = desk.register(db, ME, ev.id, m.number).entrant
+    entrant = registration.register(db, ME, ev.id, m.number).entrant
     db.close()
     pays = _race(
         tmp_path, path, [["pay", str(ev.id), str(entrant), "--amount", "250", "--method", "cash"]] * 8
@@ -477,7 +478,7 @@ def test_a_lock_held_too_long_is_one_clear_line(
 def _club_with_history(path: Path) -> None:
     db = Database(path)
     for i in range(6):
-        settings_service.put(db, ME, f"key{i}", i)
+        settings.put(db, ME, f"key{i}", i)
     db.close()
 
 
@@ -538,7 +539,7 @@ def test_upgrade_chains_the_existing_audit_rows(tmp_path: Path) -> None:
     con.close()
     db = Database(path, backups_dir=tmp_path / "bk")
     try:
-        settings_service.put(db, ME, "after.upgrade", 1)
+        settings.put(db, ME, "after.upgrade", 1)
         report = verify_chain(db)
     finally:
         db.close()
@@ -548,14 +549,14 @@ def test_upgrade_chains_the_existing_audit_rows(tmp_path: Path) -> None:
 def test_audit_csv_cells_are_formula_safe(tmp_path: Path) -> None:
     import csv
 
-    from clubdesk.services import discipline
+    from clubdesk.services.club import settings
 
     path = tmp_path / "club.sqlite3"
     db = Database(path)
     try:
-        settings_service.put(db, ME, '=HYPERLINK("http://x","click")', 1)  # lands in the entity id column
+        settings.put(db, ME, '=HYPERLINK("http://x","click")', 1)  # lands in the entity id column
         out = tmp_path / "audit.csv"
-        discipline.export_audit_csv(db, out)
+        audit_log.export_audit_csv(db, out)
     finally:
         db.close()
     with out.open(encoding="utf-8-sig", newline="") as fh:

@@ -6,8 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from clubdesk.services import results as RS
-from clubdesk.services import rounds as R
+from clubdesk.services.night.play import results, rounds
 from tests.integration.test_night_helpers import DESK, make_event, open_db
 from tests.integration.test_safety import _count, _race
 
@@ -15,8 +14,8 @@ from tests.integration.test_safety import _count, _race
 def test_racing_hands_get_distinct_order_numbers_and_none_after_the_end(tmp_path: Path) -> None:
     db = open_db(tmp_path)
     ev, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=2, rounds=1, match_lengths=[3])
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
     path = Path(db.path)
     db.close()
     game = json.dumps({"type": "game", "winner": 0, "kind": "single", "cube": 1, "dropped": False})
@@ -31,6 +30,6 @@ def test_racing_hands_get_distinct_order_numbers_and_none_after_the_end(tmp_path
     assert seqs == _count(path, "SELECT count(*) FROM result_entries") == 3  # no order number given twice
     db = open_db(tmp_path)
     try:
-        assert RS.table_entries(db, ev, 1, 1)[1] == [json.loads(game)] * 3
+        assert results.table_entries(db, ev, 1, 1)[1] == [json.loads(game)] * 3
     finally:
         db.close()

@@ -22,10 +22,18 @@ from clubdesk.db import Database, DatabaseError
 from clubdesk.models import AuditEntry
 from clubdesk.models.result import ResultEntry
 from clubdesk.models.round import Round
-from clubdesk.services import results as RS
-from clubdesk.services import rounds as R
-from clubdesk.services.audit_chain import verify_chain
-from clubdesk.services.base import Actor, Role, ServiceError
+from clubdesk.services.club import safety
+from clubdesk.services.club.db_copy import verify_same
+from clubdesk.services.desk import lists, registration
+from clubdesk.services.events import events
+from clubdesk.services.kernel.audit_chain import verify_chain
+from clubdesk.services.kernel.base import Actor, Role, ServiceError
+from clubdesk.services.members.edit import create_member
+from clubdesk.services.members.records import MemberData
+from clubdesk.services.money import prize_payments
+from clubdesk.services.night.data import reads, settings
+from clubdesk.services.night.play import forfeits, results
+from clubdesk.services.night.play import rounds as play_rounds
 from tests.conftest import BACKENDS, DbMaker
 from tests.integration.test_night_helpers import DESK, make_event
 
@@ -55,19 +63,18 @@ def _desks(code: str, args: list[list[str]]) -> list[tuple[int, str, str]]:
     return [(p.returncode, o, e) for p, (o, e) in zip(procs, outs, strict=True)]
 
 
-def _published_round(db: Database, players: int = 4) -> tuple[int, R.RoundView]:
+def _published_round(db: Database, players: int = 4) -> tuple[int, reads.RoundView]:
     ev, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=players, rounds=3, match_lengths=[25])
-    R.propose_round(db, DESK, ev)
-    return ev, R.publish_round(db, DESK, ev)
+    play_rounds.propose_round(db, DESK, ev)
+    return ev, play_rounds.publish_round(db, DESK, ev)
 
 
 WAIT = """
 import sys, time
 from pathlib import Path
 from clubdesk.db import Database
-from clubdesk.services import results as RS
-from clubdesk.services import rounds as R
-from clubdesk.services.base import Actor, Role, ServiceError
+from clubdesk.services.night.play import results, rounds
+from clubdesk.services.kernel.base import Actor, Role, ServiceError
 go, target, who = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
 db = Database(target, backups_dir=go.parent / "b")
 while not go.exists():
@@ -87,7 +94,7 @@ def test_two_desks_entering_hands_on_different_tables_lose_nothing(make_db: DbMa
         + f"""
 table = int(sys.argv[4])
 for k in range({hands}):
-    RS.add_entry(db, Actor(who), {ev}, 1, table, {{**{GAME!r}, "winner": k % 2}})
+    results.add_entry(db, Actor(who), {ev}, 1, table, {{**{GAME!r}, "winner": k % 2}})
 db.close()
 print("done")
 """
@@ -98,10 +105,10 @@ print("done")
     db = Database(target, backups_dir=tmp_path / "b")
     try:
         for t in (t1, t2):
-            games = RS.table_entries(db, ev, 1, t)
+            games = results.table_entries(db, ev, 1, t)
             assert len(games[1]) == hands  # every hand of both desks is there, in its order
             assert [g["winner"] for g in games[1]] == [k % 2 for k in range(hands)]
-        view = R.get_round(db, ev, 1)
+        view = reads.get_round(db, ev, 1)
         assert {t.table: t.score for t in view.tables}[t1] == (hands // 2, hands // 2)
         with db.session() as s:
             assert s.scalar(select(func.count()).select_from(ResultEntry)) == 2 * hands
@@ -113,22 +120,22 @@ print("done")
 def test_two_desks_correcting_the_same_table_one_is_refused_with_who_and_when(db: Database) -> None:
     ev, rv = _published_round(db)
     table = rv.tables[0]
-    RS.set_score(db, DESK, ev, 1, table.table, (3, 1))
+    results.set_score(db, DESK, ev, 1, table.table, (3, 1))
     # both desks show the table at the same version
-    seen = {t.table: t for t in R.get_round(db, ev, 1).tables}[table.table]
+    seen = {t.table: t for t in reads.get_round(db, ev, 1).tables}[table.table]
     ayse, budi = Actor("Ayşe", Role.SECRETARY), Actor("Budi", Role.SECRETARY)
-    RS.set_score(db, ayse, ev, 1, table.table, (4, 1), expected_version=seen.version)
+    results.set_score(db, ayse, ev, 1, table.table, (4, 1), expected_version=seen.version)
     with pytest.raises(ServiceError) as refused:
-        RS.set_score(db, budi, ev, 1, table.table, (1, 4), expected_version=seen.version)
+        results.set_score(db, budi, ev, 1, table.table, (1, 4), expected_version=seen.version)
     assert refused.value.code == "changed-elsewhere"
     assert "Ayşe" in refused.value.message and f"Table {table.table}" in refused.value.message
-    now = {t.table: t for t in R.get_round(db, ev, 1).tables}[table.table]
+    now = {t.table: t for t in reads.get_round(db, ev, 1).tables}[table.table]
     assert now.score == (4, 1)  # Ayşe's correction stands; Budi's screen reloads it
     assert now.version > seen.version
     # the same for a whole sheet
     with pytest.raises(ServiceError):
-        RS.replace_entries(db, budi, ev, 1, table.table, {1: [GAME]}, expected_version=seen.version)
-    RS.replace_entries(db, budi, ev, 1, table.table, {1: [GAME]}, expected_version=now.version)
+        results.replace_entries(db, budi, ev, 1, table.table, {1: [GAME]}, expected_version=seen.version)
+    results.replace_entries(db, budi, ev, 1, table.table, {1: [GAME]}, expected_version=now.version)
 
 
 def test_confirm_referee_and_forfeit_are_refused_on_a_table_changed_elsewhere(db: Database) -> None:
@@ -136,25 +143,29 @@ def test_confirm_referee_and_forfeit_are_refused_on_a_table_changed_elsewhere(db
     of the table is refused, naming who changed it, and changes nothing (rules G13, T8c, T3b)."""
     ev, rv = _published_round(db)
     table = rv.tables[0].table
-    RS.set_score(db, DESK, ev, 1, table, (25, 3))
-    seen = {t.table: t for t in R.get_round(db, ev, 1).tables}[table]
+    results.set_score(db, DESK, ev, 1, table, (25, 3))
+    seen = {t.table: t for t in reads.get_round(db, ev, 1).tables}[table]
     ayse = Actor("Ayşe", Role.SECRETARY)
     referee = Actor("Rıza", Role.REFEREE)
-    RS.set_score(db, ayse, ev, 1, table, (3, 25), expected_version=seen.version)  # another desk corrects
+    results.set_score(db, ayse, ev, 1, table, (3, 25), expected_version=seen.version)  # another desk corrects
     for call in (
-        lambda: RS.confirm(db, DESK, ev, 1, table, 0, "AB", expected_version=seen.version),
-        lambda: RS.referee_decision(db, referee, ev, 1, table, approve=True, expected_version=seen.version),
-        lambda: RS.forfeit(db, referee, ev, 1, table, 1, override="absent", expected_version=seen.version),
+        lambda: results.confirm(db, DESK, ev, 1, table, 0, "AB", expected_version=seen.version),
+        lambda: results.referee_decision(
+            db, referee, ev, 1, table, approve=True, expected_version=seen.version
+        ),
+        lambda: forfeits.forfeit(
+            db, referee, ev, 1, table, 1, override="absent", expected_version=seen.version
+        ),
     ):
         with pytest.raises(ServiceError) as refused:
             call()
         assert refused.value.code == "changed-elsewhere" and "Ayşe" in refused.value.message
-    now = {t.table: t for t in R.get_round(db, ev, 1).tables}[table]
+    now = {t.table: t for t in reads.get_round(db, ev, 1).tables}[table]
     assert now.score == (3, 25) and now.status != "confirmed" and now.kind != "forfeit"
     # with the version it shows now, the desk approves what it has seen
-    RS.confirm(db, DESK, ev, 1, table, 0, "AB", expected_version=now.version)
-    RS.confirm(db, DESK, ev, 1, table, 1, "CD")
-    assert {t.table: t for t in R.get_round(db, ev, 1).tables}[table].status == "confirmed"
+    results.confirm(db, DESK, ev, 1, table, 0, "AB", expected_version=now.version)
+    results.confirm(db, DESK, ev, 1, table, 1, "CD")
+    assert {t.table: t for t in reads.get_round(db, ev, 1).tables}[table].status == "confirmed"
 
 
 def test_two_desks_correcting_at_the_same_moment_one_wins(make_db: DbMaker, tmp_path: Path) -> None:
@@ -162,15 +173,15 @@ def test_two_desks_correcting_at_the_same_moment_one_wins(make_db: DbMaker, tmp_
     db = Database(target, backups_dir=tmp_path / "b")
     ev, rv = _published_round(db)
     table = rv.tables[0].table
-    RS.set_score(db, DESK, ev, 1, table, (2, 2))
-    version = {t.table: t for t in R.get_round(db, ev, 1).tables}[table].version
+    results.set_score(db, DESK, ev, 1, table, (2, 2))
+    version = {t.table: t for t in reads.get_round(db, ev, 1).tables}[table].version
     db.close()
     code = (
         WAIT
         + f"""
 score = tuple(int(x) for x in sys.argv[4].split("-"))
 try:
-    RS.set_score(db, Actor(who), {ev}, 1, {table}, score, expected_version={version})
+    results.set_score(db, Actor(who), {ev}, 1, {table}, score, expected_version={version})
     print("saved")
 except ServiceError as exc:
     print(exc.code + "|" + exc.message)
@@ -185,7 +196,7 @@ db.close()
     assert lines[0].startswith("changed-elsewhere|") and "Desk " in lines[0]
     db = Database(target, backups_dir=tmp_path / "b")
     try:
-        score = {t.table: t for t in R.get_round(db, ev, 1).tables}[table].score
+        score = {t.table: t for t in reads.get_round(db, ev, 1).tables}[table].score
         winner = "Desk A" if score == (5, 2) else "Desk B"
         assert score in ((5, 2), (2, 5)) and winner in lines[0]  # the refusal names the desk that won
     finally:
@@ -196,13 +207,13 @@ def test_two_desks_publishing_the_same_round_publish_it_once(make_db: DbMaker, t
     target = make_db.url_or_path("club")
     db = Database(target, backups_dir=tmp_path / "b")
     ev, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=6, rounds=3, match_lengths=[3])
-    R.propose_round(db, DESK, ev)
+    play_rounds.propose_round(db, DESK, ev)
     db.close()
     code = (
         WAIT
         + f"""
 try:
-    R.publish_round(db, Actor(who), {ev})
+    rounds.publish_round(db, Actor(who), {ev})
     print("published")
 except ServiceError as exc:
     print(exc.code)
@@ -234,13 +245,14 @@ def test_db_copy_file_to_server_and_back_keeps_every_row(
     import json
 
     from clubdesk.cli.core import main
-    from clubdesk.services.db_copy import verify_same
+    from clubdesk.services.kernel.audit_chain import verify_chain
+    from clubdesk.services.night.play import results
     from tests.conftest import DbMaker as Maker
 
     club = tmp_path / "club.sqlite3"
     db = Database(club, backups_dir=tmp_path / "b")
     ev, rv = _published_round(db)
-    RS.add_entry(db, DESK, ev, 1, rv.tables[0].table, GAME)
+    results.add_entry(db, DESK, ev, 1, rv.tables[0].table, GAME)
     db.close()
     maker = Maker("postgresql", tmp_path, _FakeRequest())  # type: ignore[arg-type]
     try:
@@ -281,8 +293,8 @@ def test_db_copy_file_to_server_and_back_keeps_every_row(
         # the server goes on numbering after the copied rows
         s = Database(server)
         try:
-            RS.add_entry(s, DESK, ev, 1, rv.tables[0].table, GAME)
-            assert len(RS.table_entries(s, ev, 1, rv.tables[0].table)[1]) == 2
+            results.add_entry(s, DESK, ev, 1, rv.tables[0].table, GAME)
+            assert len(results.table_entries(s, ev, 1, rv.tables[0].table)[1]) == 2
         finally:
             s.close()
     finally:
@@ -308,8 +320,6 @@ def test_server_backup_uses_pg_dump_and_says_so_without_it(
     server: DbMaker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import shutil
-
-    from clubdesk.services import safety
 
     db = server()
     ev, _rv = _published_round(db)
@@ -353,7 +363,7 @@ def test_another_desks_change_is_announced_within_a_second(server: DbMaker) -> N
         conn = listen_changes(desk_b)
         with conn:
             start = time.monotonic()
-            RS.add_entry(desk_a, DESK, ev, 1, rv.tables[0].table, GAME)
+            results.add_entry(desk_a, DESK, ev, 1, rv.tables[0].table, GAME)
             payloads = []
             for note in conn.notifies(timeout=1.0):
                 payloads.append(note.payload)
@@ -427,8 +437,6 @@ def _at_once(*calls: object) -> list[str]:
 def test_the_last_place_is_given_once_even_in_the_same_instant(
     make_db: DbMaker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from clubdesk.services import desk, events
-    from clubdesk.services.members import MemberData, create_member
 
     target = make_db.url_or_path("club")
     a = Database(target, backups_dir=tmp_path / "b")
@@ -438,11 +446,14 @@ def test_the_last_place_is_given_once_even_in_the_same_instant(
         ev = events.create_event(
             a, DESK, events.EventData(name="Last place", ruleset="tavla", format="swiss", capacity=2)
         )
-        desk.register(a, DESK, ev.id, n0)  # one place left
-        _slowed(monkeypatch, desk, "_has_room")
-        out = _at_once(lambda: desk.register(a, DESK, ev.id, n1), lambda: desk.register(b, DESK, ev.id, n2))
+        registration.register(a, DESK, ev.id, n0)  # one place left
+        _slowed(monkeypatch, registration, "_has_room")
+        out = _at_once(
+            lambda: registration.register(a, DESK, ev.id, n1),
+            lambda: registration.register(b, DESK, ev.id, n2),
+        )
         assert out == ["ok", "ok"]
-        statuses = sorted(r.status for r in desk.entrants(a, ev.id))
+        statuses = sorted(r.status for r in lists.entrants(a, ev.id))
         assert statuses.count("registered") == 2 and len(statuses) == 3  # the last place once; one waits
     finally:
         a.close()
@@ -457,9 +468,11 @@ def test_a_round_is_published_once_even_in_the_same_instant(
     b = Database(target, backups_dir=tmp_path / "b")
     try:
         ev, _ids = make_event(a, ruleset="tavla", fmt="swiss", players=6, rounds=3, match_lengths=[3])
-        R.propose_round(a, DESK, ev)
-        _slowed(monkeypatch, R, "rounds_of")
-        out = _at_once(lambda: R.publish_round(a, DESK, ev), lambda: R.publish_round(b, DESK, ev))
+        play_rounds.propose_round(a, DESK, ev)
+        _slowed(monkeypatch, play_rounds, "rounds_of")
+        out = _at_once(
+            lambda: play_rounds.publish_round(a, DESK, ev), lambda: play_rounds.publish_round(b, DESK, ev)
+        )
         assert out == ["no-proposed-round", "ok"]
         with a.session() as s:
             publishes = s.scalar(
@@ -503,22 +516,24 @@ def test_a_prize_is_paid_once_even_in_the_same_instant(
 ) -> None:
     """Rule T13e (never paid twice) across two desks: both read "unpaid" at once unless the payment holds
     the event's lock (issue 25); the second desk is told it was paid."""
-    from clubdesk.services import prize_payments as PP
+    from clubdesk.services.night.play import results
+    from clubdesk.services.night.play import rounds as play_rounds
 
     target = make_db.url_or_path("club")
     a = Database(target, backups_dir=tmp_path / "b")
     b = Database(target, backups_dir=tmp_path / "b")
     try:
         ev, _ids = make_event(a, ruleset="tavla", fmt="swiss", players=4, rounds=2, match_lengths=[3])
-        R.configure(a, DESK, ev, prize_plan={"places": [{"place": 1, "fixed": 5000}]})
+        settings.configure(a, DESK, ev, prize_plan={"places": [{"place": 1, "fixed": 5000}]})
         for _rno in range(2):
-            rv = R.propose_round(a, DESK, ev, seed=1)
-            R.publish_round(a, DESK, ev)
+            rv = play_rounds.propose_round(a, DESK, ev, seed=1)
+            play_rounds.publish_round(a, DESK, ev)
             for t in rv.tables:
-                RS.set_score(a, DESK, ev, rv.round, t.table, (3, 1), confirm=True)
-        _slowed(monkeypatch, R, "entrant_names")
+                results.set_score(a, DESK, ev, rv.round, t.table, (3, 1), confirm=True)
+        _slowed(monkeypatch, play_rounds, "entrant_names")
         out = _at_once(
-            lambda: PP.pay_prize(a, DESK, ev, 1, "cash"), lambda: PP.pay_prize(b, DESK, ev, 1, "card")
+            lambda: prize_payments.pay_prize(a, DESK, ev, 1, "cash"),
+            lambda: prize_payments.pay_prize(b, DESK, ev, 1, "card"),
         )
         assert out == ["already-paid", "ok"]
         with a.session() as s:

@@ -23,8 +23,9 @@ import pytest
 
 from clubdesk.cli.core import main
 from clubdesk.models.event import Event
-from clubdesk.services import discipline as X
-from clubdesk.services import reports as REP
+from clubdesk.services.discipline import incidents
+from clubdesk.services.events import events
+from clubdesk.services.publishing import documents, money_lists, season_ranking
 from tests.integration.test_reports_service import DESK, MAIL_MARK, PHONE_MARK, Club, build_club
 
 NOTE_MARK = "Zeugnis-geheim-4711"  # an incident's private note (T14)
@@ -33,8 +34,8 @@ NOTE_MARK = "Zeugnis-geheim-4711"  # an incident's private note (T14)
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory) -> Club:
     c = build_club(tmp_path_factory.mktemp("share"))
-    kind = X.kinds_for_event(c.db, c.swiss)[0].key
-    X.record_incident(c.db, DESK, c.swiss, round_no=1, table_no=1, kind=kind, text=NOTE_MARK)
+    kind = incidents.kinds_for_event(c.db, c.swiss)[0].key
+    incidents.record_incident(c.db, DESK, c.swiss, round_no=1, table_no=1, kind=kind, text=NOTE_MARK)
     with c.db.session() as s:  # the knock-out belongs to the season too, so that the site has a bracket
         ev = s.get(Event, c.knockout)
         assert ev is not None
@@ -119,20 +120,20 @@ def expected_rows(
     db = Database(club.path, backups_dir=None)
     try:
         if kind == "pairings":
-            pd = REP.pairings_data(db, club.swiss)
+            pd = documents.pairings_data(db, club.swiss)
             return club.swiss, [(t.sides[0].name, t.sides[0].points, "next") for t in pd.tables[:3]]
         if kind == "bracket":
-            bd = REP.bracket_data(db, club.knockout)
+            bd = documents.bracket_data(db, club.knockout)
             first = sorted((m for m in bd.matches if m.bracket == "W"), key=lambda m: (m.round, m.number))
             # the tree: each side's own score right after its name in the match's box
             return club.knockout, [(m.sides[0] or "", m.score[0], "next") for m in first[:3]]
         if kind == "crosstable":
-            sd = REP.standings_data(db, club.swiss)
+            sd = documents.standings_data(db, club.swiss)
             return club.swiss, [(r.name, r.points, "next") for r in sd.rows[:3]]
         if kind == "season":
-            se = REP.season_data(db, club.swiss)
+            se = season_ranking.season_data(db, club.swiss)
             return club.swiss, [(r.name, r.points_text or str(r.points), "last") for r in se.rows[:3]]
-        pz = REP.prizes_data(db, club.swiss)
+        pz = money_lists.prizes_data(db, club.swiss)
         return club.swiss, [(r.name, str(r.amount), "last") for r in pz.rows[:3]]  # TRY: 2 decimals
     finally:
         db.close()
@@ -222,12 +223,11 @@ def test_bad_input_is_refused_and_writes_nothing(
     club: Club, capsys: pytest.CaptureFixture[str], tmp_path: Path, args: list[str]
 ) -> None:
     from clubdesk.db import Database
-    from clubdesk.services import events as ES
 
     db = Database(club.path, backups_dir=None)
     try:
-        empty = ES.create_event(
-            db, DESK, ES.EventData(name="Boş", ruleset="tavla", format="swiss", rounds=3)
+        empty = events.create_event(
+            db, DESK, events.EventData(name="Boş", ruleset="tavla", format="swiss", rounds=3)
         ).id
     finally:
         db.close()

@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from clubdesk.services import reports as REP
-from clubdesk.services import share as SH
-from clubdesk.services import standings as ST
+from clubdesk.services.night.ranking import standings
+from clubdesk.services.publishing import documents, share
 from tests.integration.test_reports_service import Club, build_club
 
 
@@ -21,17 +20,17 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Club:
 
 
 def test_every_round_read_in_one_go_equals_each_round_read_alone(club: Club) -> None:
-    together = REP.pairings_rounds(club.db, club.swiss, [1, 2, 3])
-    assert together == tuple(REP.pairings_data(club.db, club.swiss, n) for n in (1, 2, 3))
+    together = documents.pairings_rounds(club.db, club.swiss, [1, 2, 3])
+    assert together == tuple(documents.pairings_data(club.db, club.swiss, n) for n in (1, 2, 3))
     # the points are those before each round: nobody has any before round 1, somebody has before round 3
     points = [{s.points for t in p.tables for s in t.sides if s is not None} for p in together]
     assert points[0] == {"0"} and points[2] != {"0"}
 
 
 def test_standings_given_equal_standings_read(club: Club) -> None:
-    est = ST.event_standings(club.db, club.swiss)
-    assert REP.standings_data(club.db, club.swiss, est) == REP.standings_data(club.db, club.swiss)
-    assert SH.crosstable_data(club.db, club.swiss, est) == SH.crosstable_data(club.db, club.swiss)
+    est = standings.event_standings(club.db, club.swiss)
+    assert documents.standings_data(club.db, club.swiss, est) == documents.standings_data(club.db, club.swiss)
+    assert share.crosstable_data(club.db, club.swiss, est) == share.crosstable_data(club.db, club.swiss)
 
 
 def test_png_written_by_clubdesk_decodes_to_the_painted_pixels(tmp_path: Path) -> None:

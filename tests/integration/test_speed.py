@@ -13,9 +13,11 @@ from sqlalchemy import event, select, text
 from clubdesk.db import Database
 from clubdesk.models.member import Member
 from clubdesk.models.result import RatingEntry
-from clubdesk.services import results as RS
-from clubdesk.services import rounds as R
-from clubdesk.services import standings as ST
+from clubdesk.services.club import audit_log
+from clubdesk.services.kernel.base import audit
+from clubdesk.services.night.data import reads
+from clubdesk.services.night.play import results, rounds
+from clubdesk.services.night.ranking import ratings
 from tests.integration.test_night_helpers import DESK, REF, make_event, open_db
 
 
@@ -38,7 +40,7 @@ def _ratings(db: Database) -> tuple[list[tuple[Any, ...]], dict[str, float]]:
 
 def _full(db: Database) -> tuple[list[tuple[Any, ...]], dict[str, float]]:
     with db.session() as s:
-        ST.recompute_ratings(s)
+        ratings.recompute_ratings(s)
     return _ratings(db)
 
 
@@ -49,27 +51,27 @@ def test_ratings_forward_from_the_change_equal_a_full_recompute(tmp_path: Path) 
     ev, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=8, rounds=3)
     other, _o = make_event(db, ruleset="tavla", fmt="swiss", players=6, rounds=2, name="Other night")
     for e in (ev, other):
-        R.propose_round(db, DESK, e)
-        R.publish_round(db, DESK, e)
-    tables = R.get_round(db, ev, 1).tables
+        rounds.propose_round(db, DESK, e)
+        rounds.publish_round(db, DESK, e)
+    tables = reads.get_round(db, ev, 1).tables
     for t in tables:
-        RS.set_score(db, DESK, ev, 1, t.table, (5, 2), confirm=True)
-    for t in R.get_round(db, other, 1).tables:
-        RS.set_score(db, DESK, other, 1, t.table, (1, 5), confirm=True)
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
-    for t in R.get_round(db, ev, 2).tables:
-        RS.set_score(db, DESK, ev, 2, t.table, (3, 5), confirm=True)
+        results.set_score(db, DESK, ev, 1, t.table, (5, 2), confirm=True)
+    for t in reads.get_round(db, other, 1).tables:
+        results.set_score(db, DESK, other, 1, t.table, (1, 5), confirm=True)
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
+    for t in reads.get_round(db, ev, 2).tables:
+        results.set_score(db, DESK, ev, 2, t.table, (3, 5), confirm=True)
     inc = _ratings(db)
     assert len(inc[0]) == 2 * (len(tables) * 2 + 3)  # two history lines per rated match
     assert inc == _full(db)
     # a correction of round 1 (locked, rule T10: the referee's override) re-rates what follows it
-    RS.set_score(db, REF, ev, 1, tables[0].table, (2, 5), confirm=True, override="score misread")
+    results.set_score(db, REF, ev, 1, tables[0].table, (2, 5), confirm=True, override="score misread")
     corrected = _ratings(db)
     assert corrected != inc
     assert corrected == _full(db)
     # a result taken back (no longer rated) leaves the history as if it had never been rated
-    RS.set_score(db, REF, ev, 1, tables[1].table, (3, 1), override="not finished")
+    results.set_score(db, REF, ev, 1, tables[1].table, (3, 1), override="not finished")
     back = _ratings(db)
     assert back == _full(db)
     assert len(back[0]) == len(corrected[0]) - 2
@@ -99,16 +101,16 @@ def _hand_queries(tmp_path: Path, pairs: int, others: int) -> int:
     db = open_db(tmp_path)
     for k in range(others):  # other events' finished matches in the same database
         o, _ = make_event(db, ruleset="tavla", fmt="swiss", players=8, rounds=1, name=f"Other {k}")
-        R.propose_round(db, DESK, o)
-        R.publish_round(db, DESK, o)
-        for t in R.get_round(db, o, 1).tables:
-            RS.set_score(db, DESK, o, 1, t.table, (5, 1), confirm=True)
+        rounds.propose_round(db, DESK, o)
+        rounds.publish_round(db, DESK, o)
+        for t in reads.get_round(db, o, 1).tables:
+            results.set_score(db, DESK, o, 1, t.table, (5, 1), confirm=True)
     ev, _ids = make_event(db, ruleset="gaple-tournament", fmt="swiss", players=pairs, rounds=3)
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
-    RS.add_entry(db, DESK, ev, 1, 1, HAND)  # the first hand may set the round in play
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
+    results.add_entry(db, DESK, ev, 1, 1, HAND)  # the first hand may set the round in play
     with _Counter(db) as c:
-        RS.add_entry(db, DESK, ev, 1, 2, HAND)
+        results.add_entry(db, DESK, ev, 1, 2, HAND)
     return c.n
 
 
@@ -145,7 +147,6 @@ def test_club_audit_pages_walk_the_rowid_newest_first(tmp_path: Path) -> None:
     """Issue 22 (0018_audit_compact): the club-wide audit page walks the table's own rowid order from the
     newest row (ids grow with time): no sort, no index, and the work of a page does not grow with the log
     (SQLite's virtual-machine steps counted for a page of 200 at 1,000 and at 20,000 rows)."""
-    from clubdesk.services.base import audit
 
     db = open_db(tmp_path)
     first = "SELECT * FROM audit_log ORDER BY id DESC LIMIT 200"
@@ -184,30 +185,29 @@ def test_club_audit_pages_walk_the_rowid_newest_first(tmp_path: Path) -> None:
 def test_audit_view_pages_newest_first_and_the_export_streams(tmp_path: Path) -> None:
     """Issue 22: the audit view's pages (SQL LIMIT, then the rows older than the last one shown) together
     are the whole log newest first; the CSV export streams every row and reports its progress."""
-    from clubdesk.services import discipline as D
-    from clubdesk.services.base import audit
+    from clubdesk.services.kernel.base import audit
 
     db = open_db(tmp_path)
     with db.session() as s:
         for k in range(2500):
             audit(s, DESK, "note", "member", k, after={"k": k}, event_id=1 if k % 2 else None)
-    whole = D.audit_rows(db)
+    whole = audit_log.audit_rows(db)
     assert len(whole) >= 2500
     pages: list[Any] = []
     last = None
     while True:
-        page = D.audit_rows(db, limit=700, after=last)
+        page = audit_log.audit_rows(db, limit=700, after=last)
         if not page:
             break
         assert len(page) <= 700
         pages += page
         last = (page[-1].at, page[-1].id)
     assert [r.id for r in pages] == [r.id for r in whole]
-    assert [r.id for r in D.audit_rows(db, limit=3)] == [r.id for r in whole[:3]]
-    one_event = D.audit_rows(db, event_id=1, limit=5)
+    assert [r.id for r in audit_log.audit_rows(db, limit=3)] == [r.id for r in whole[:3]]
+    one_event = audit_log.audit_rows(db, event_id=1, limit=5)
     assert [r.id for r in one_event] == [r.id for r in whole if r.event == 1][:5]
     seen: list[int] = []
-    n = D.export_audit_csv(db, tmp_path / "audit.csv", progress=seen.append)
+    n = audit_log.export_audit_csv(db, tmp_path / "audit.csv", progress=seen.append)
     assert n == len(whole)
     assert seen == [1000, 2000]
     lines = (tmp_path / "audit.csv").read_text(encoding="utf-8-sig").splitlines()
@@ -216,7 +216,6 @@ def test_audit_view_pages_newest_first_and_the_export_streams(tmp_path: Path) ->
 
 def test_a_long_read_takes_no_write_lock(tmp_path: Path) -> None:
     """Issue 22: while the audit export reads (a deferred read transaction), the desk still saves."""
-    from clubdesk.services.base import audit
 
     db = open_db(tmp_path)
     other = Database(db.path, backups_dir=tmp_path / "backups")

@@ -14,10 +14,14 @@ from sqlalchemy import select
 from clubdesk.cli.core import main as cli
 from clubdesk.db import Database
 from clubdesk.models import AuditEntry
-from clubdesk.services import desk, discipline, events, members, safety, staff
-from clubdesk.services import settings as settings_service
-from clubdesk.services.base import Actor, Role, ServiceError
-from clubdesk.services.permissions import PERMISSIONS
+from clubdesk.services.club import audit_log, safety, settings, staff
+from clubdesk.services.desk import registration
+from clubdesk.services.events import events
+from clubdesk.services.kernel.base import Actor, Role, ServiceError
+from clubdesk.services.kernel.permissions import PERMISSIONS
+from clubdesk.services.members import csv_io, edit, merge, records, search
+from clubdesk.services.money import fees
+from clubdesk.services.publishing.players import player_card
 
 SEC = Actor("Sekretaris", Role.SECRETARY)
 
@@ -26,7 +30,7 @@ SEC = Actor("Sekretaris", Role.SECRETARY)
 def club(tmp_path: Path) -> Database:
     db = Database(tmp_path / "club.sqlite3")
     for name in ("Şükrü Işık", "Ayşe Çelik", "José Muñoz", "Budi Santoso"):
-        members.create_member(db, SEC, members.MemberData(name=name, phone="+90 532 111 22 33"))
+        edit.create_member(db, SEC, records.MemberData(name=name, phone="+90 532 111 22 33"))
     yield db
     db.close()
 
@@ -39,34 +43,34 @@ def _event(db: Database) -> int:
 
 
 def _entrant(db: Database, event_id: int, i: int) -> int:
-    number = members.list_members(db)[i].number
-    return desk.register(db, SEC, event_id, number).entrant
+    number = search.list_members(db)[i].number
+    return registration.register(db, SEC, event_id, number).entrant
 
 
 def _actions(db: Database, tmp_path: Path) -> dict[str, Callable[[Actor], Any]]:
     """One real service call per action of the permission table."""
-    nums = [m.number for m in members.list_members(db)]
+    nums = [m.number for m in search.list_members(db)]
     ev = _event(db)
     e0, e1, e2 = (_entrant(db, ev, i) for i in range(3))
-    desk.pay(db, SEC, ev, e1, 25000, "cash")
+    fees.pay(db, SEC, ev, e1, 25000, "cash")
     backup = safety.backup(db, SEC).file
     csv_file = tmp_path / "in.csv"
     csv_file.write_text("name,club,city\nNur Aini,Gaple Surabaya,Surabaya\n", encoding="utf-8")
     return {
-        "members.edit": lambda a: members.create_member(db, a, members.MemberData(name="Nur Aini")),
-        "members.merge": lambda a: members.merge_members(db, a, nums[0], nums[3]),
-        "members.import": lambda a: members.import_members(db, a, csv_file, dry_run=True),
-        "members.export": lambda a: members.export_csv(db, a, tmp_path / "out.csv"),
+        "members.edit": lambda a: edit.create_member(db, a, records.MemberData(name="Nur Aini")),
+        "members.merge": lambda a: merge.merge_members(db, a, nums[0], nums[3]),
+        "members.import": lambda a: csv_io.import_members(db, a, csv_file, dry_run=True),
+        "members.export": lambda a: csv_io.export_csv(db, a, tmp_path / "out.csv"),
         "contacts.view": lambda a: _contacts(db, a),
         "events.edit": lambda a: events.create_event(
             db, a, events.EventData(name="X", ruleset="tavla", format="swiss")
         ),
         "events.status": lambda a: events.set_status(db, a, ev, "closed"),
-        "desk.register": lambda a: desk.register(db, a, ev, nums[3]),
-        "desk.pay": lambda a: desk.pay(db, a, ev, e0, 100, "cash"),
-        "desk.refund": lambda a: desk.refund(db, a, ev, e1, 100, reason="mistake"),
-        "desk.withdraw": lambda a: desk.withdraw(db, a, ev, e2),
-        "settings.edit": lambda a: settings_service.save_club_settings(db, a, "Kulüp", None, "tr"),
+        "desk.register": lambda a: registration.register(db, a, ev, nums[3]),
+        "desk.pay": lambda a: fees.pay(db, a, ev, e0, 100, "cash"),
+        "desk.refund": lambda a: fees.refund(db, a, ev, e1, 100, reason="mistake"),
+        "desk.withdraw": lambda a: registration.withdraw(db, a, ev, e2),
+        "settings.edit": lambda a: settings.save_club_settings(db, a, "Kulüp", None, "tr"),
         "staff.manage": lambda a: staff.add_staff(db, a, f"Hakem {a.role}", "referee", "4321"),
         "database.backup": lambda a: safety.backup(db, a),
         "database.restore": lambda a: safety.restore(db, a, backup),
@@ -76,7 +80,7 @@ def _actions(db: Database, tmp_path: Path) -> dict[str, Callable[[Actor], Any]]:
 
 def _incidents(db: Database, viewer: Actor, number: str) -> None:
     """Issue 21: a player card gathers incidents only for a viewer allowed to see them."""
-    from clubdesk.services.players import player_card
+    from clubdesk.services.kernel.base import ServiceError
 
     if not player_card(db, number, viewer).incidents_shown:
         raise ServiceError("not-allowed", "no incidents on the card")
@@ -87,7 +91,7 @@ def _contacts(db: Database, viewer: Actor) -> None:
         stored = {
             a.id: a.after for a in s.scalars(select(AuditEntry).where(AuditEntry.action == "member.create"))
         }
-    shown = {r.id: r.after for r in discipline.audit_rows(db, viewer=viewer) if r.id in stored}
+    shown = {r.id: r.after for r in audit_log.audit_rows(db, viewer=viewer) if r.id in stored}
     assert stored and all("phone" in (v or "") for v in stored.values())
     if shown != stored:  # phones masked: this viewer may not see contacts
         raise ServiceError("not-allowed", "masked")
@@ -112,11 +116,11 @@ def test_scorer_is_refused_with_a_translated_reason_and_nothing_is_written(club:
     ev = _event(club)
     staff.add_staff(club, SEC, "Sekretaris", "secretary", "1234")
     e0 = _entrant(club, ev, 0)
-    desk.pay(club, SEC, ev, e0, 25000, "cash")
+    fees.pay(club, SEC, ev, e0, 25000, "cash")
     with club.session() as s:
         before = len(s.scalars(select(AuditEntry)).all())
     with pytest.raises(ServiceError) as info:
-        desk.refund(club, Actor("SR", Role.SCORER), ev, e0, 25000, reason="x")
+        fees.refund(club, Actor("SR", Role.SCORER), ev, e0, 25000, reason="x")
     assert info.value.code == "not-allowed" and "scorer may not refund payments" in info.value.message
     with club.session() as s:
         assert len(s.scalars(select(AuditEntry)).all()) == before
@@ -264,6 +268,6 @@ def test_audit_json_masks_phones_unless_the_secretary_reads_it(
 def test_a_one_person_club_allows_everything_as_before(club: Database) -> None:
     ev = _event(club)
     e0 = _entrant(club, ev, 0)
-    desk.pay(club, SEC, ev, e0, 25000, "cash")
-    refunded = desk.refund(club, Actor("SR", Role.SCORER), ev, e0, 100, reason="no accounts yet")
+    fees.pay(club, SEC, ev, e0, 25000, "cash")
+    refunded = fees.refund(club, Actor("SR", Role.SCORER), ev, e0, 100, reason="no accounts yet")
     assert refunded

@@ -21,11 +21,12 @@ import pytest
 
 from clubdesk.db import Database
 from clubdesk.models.member import Member
-from clubdesk.services import phones
-from clubdesk.services import results as RS
-from clubdesk.services import rounds as R
-from clubdesk.services import standings as ST
-from clubdesk.services import table_entry as TE
+from clubdesk.services.kernel.base import ServiceError
+from clubdesk.services.night.data import reads, settings
+from clubdesk.services.night.data.tokens import ensure_tokens, round_tokens
+from clubdesk.services.night.play import results, rounds
+from clubdesk.services.night.ranking import standings
+from clubdesk.services.phones import desk_side, posts, table_page
 from clubdesk.web.server import TableServer
 from tests.integration.test_night_helpers import DESK, REF, make_event
 from tests.phone_browser import phone_browsers
@@ -57,8 +58,8 @@ def gaple_night(db: Database) -> int:
         db, ruleset="gaple-club", fmt="swiss", players=2, per_entrant=2, entry="pair", rounds=2
     )
     _mark_contacts(db)
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
     return ev
 
 
@@ -67,8 +68,8 @@ def tavla_night(db: Database, length: int = 3, players: int = 2) -> int:
         db, ruleset="tavla", fmt="swiss", players=players, rounds=2, match_lengths=[length, length]
     )
     _mark_contacts(db)
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
     return ev
 
 
@@ -253,20 +254,20 @@ def test_publishing_gives_every_table_a_long_random_token(db: Database) -> None:
     ev, _ids = make_event(
         db, ruleset="gaple-club", fmt="swiss", players=8, per_entrant=2, entry="pair", rounds=2
     )
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
-    toks = TE.tokens(db, ev, 1)
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
+    toks = round_tokens(db, ev, 1)
     assert sorted(toks) == [1, 2, 3, 4]
     assert len(set(toks.values())) == 4
     assert all(len(t) >= 32 for t in toks.values())  # token_urlsafe(24): 192 bits >= 128
-    assert TE.ensure_tokens(db, DESK, ev, 1) == toks  # idempotent
-    ref = TE.table_for_token(db, toks[3])
+    assert ensure_tokens(db, DESK, ev, 1) == toks  # idempotent
+    ref = table_page.table_for_token(db, toks[3])
     assert ref is not None and (ref.event_id, ref.round_no, ref.table_no) == (ev, 1, 3)
-    assert TE.table_for_token(db, "x" + toks[3][1:]) is None
-    assert {s.state for s in TE.table_status(db, ev, 1).values()} == {"not_started"}
-    R.unpublish_round(db, REF, ev, "wrong draw")
-    assert TE.tokens(db, ev, 1) == {}
-    assert TE.table_for_token(db, toks[3]) is None
+    assert table_page.table_for_token(db, "x" + toks[3][1:]) is None
+    assert {s.state for s in posts.table_status(db, ev, 1).values()} == {"not_started"}
+    rounds.unpublish_round(db, REF, ev, "wrong draw")
+    assert round_tokens(db, ev, 1) == {}
+    assert table_page.table_for_token(db, toks[3]) is None
 
 
 def test_a_whole_gaple_match_on_two_phones_confirmed_by_the_other_side(
@@ -274,7 +275,7 @@ def test_a_whole_gaple_match_on_two_phones_confirmed_by_the_other_side(
 ) -> None:
     """Rules G13 (both sides approve): side A enters six hands, side B confirms on its own phone."""
     ev = gaple_night(db)
-    token = TE.tokens(db, ev, 1)[1]
+    token = round_tokens(db, ev, 1)[1]
     url = f"{server.urls[0]}t/{token}"
     a = browsers()
     a.get(url)
@@ -291,12 +292,12 @@ def test_a_whole_gaple_match_on_two_phones_confirmed_by_the_other_side(
         check_page(a)
         if n < 6:
             assert f"Hand {n} saved." in page_text(a)
-            assert TE.table_status(db, ev, 1)[1].state == "in_play"
-            assert TE.table_status(db, ev, 1)[1].hands == n
+            assert posts.table_status(db, ev, 1)[1].state == "in_play"
+            assert posts.table_status(db, ev, 1)[1].hands == n
     text = page_text(a)
     assert "The match is finished" in text and "Waiting for E2 to confirm the result." in text
-    assert TE.table_status(db, ev, 1)[1].state == "awaiting_confirmation"
-    assert RS.table_entries(db, ev, 1, 1)[1][0]["pips"] == [0, 60, 40, 60]
+    assert posts.table_status(db, ev, 1)[1].state == "awaiting_confirmation"
+    assert results.table_entries(db, ev, 1, 1)[1][0]["pips"] == [0, 60, 40, 60]
     # the same side cannot confirm its own entry; the other side, on its own phone, can
     assert a.find_elements("id", "confirm") == []
     b = browsers()
@@ -306,12 +307,12 @@ def test_a_whole_gaple_match_on_two_phones_confirmed_by_the_other_side(
     check_page(b)
     submit(b, "confirm")
     assert "Confirmed at the table by E2." in page_text(b)
-    st = TE.table_status(db, ev, 1)[1]
+    st = posts.table_status(db, ev, 1)[1]
     assert (st.state, st.confirmed_by, st.hands) == ("confirmed_at_table", "E2", 6)
-    view = R.get_round(db, ev, 1).tables[0]
+    view = reads.get_round(db, ev, 1).tables[0]
     assert view.status == "confirmed" and view.scorer == "E1" and view.counter == "E2"
     # the service's standings show it: E1 won the match
-    rows = ST.event_standings(db, ev).rows
+    rows = standings.event_standings(db, ev).rows
     assert [(r.name, r.points) for r in rows] == [("E1", 1), ("E2", 0)]
     # side A's phone follows without a tap (the live poll)
     assert wait_for_text(a, "state", "Confirmed at the table by E2.")
@@ -329,7 +330,7 @@ def test_a_refused_hand_stores_nothing_and_says_why(
     db: Database, server: TableServer, browsers: Callable[..., Browser]
 ) -> None:
     ev = gaple_night(db)
-    token = TE.tokens(db, ev, 1)[1]
+    token = round_tokens(db, ev, 1)[1]
     d = browsers()
     d.get(f"{server.urls[0]}t/{token}")
     wait_loaded(d)
@@ -341,21 +342,21 @@ def test_a_refused_hand_stores_nothing_and_says_why(
     submit(d, "save")
     msg = d.find_element("id", "flash").text
     assert "70" in msg and "69" in msg
-    assert RS.table_entries(db, ev, 1, 1) == {}
-    assert TE.table_status(db, ev, 1)[1].state == "not_started"
+    assert results.table_entries(db, ev, 1, 1) == {}
+    assert posts.table_status(db, ev, 1)[1].state == "not_started"
     # undo of the last hand until confirmation
     enter_gaple_out(d)
-    assert len(RS.table_entries(db, ev, 1, 1)[1]) == 1
+    assert len(results.table_entries(db, ev, 1, 1)[1]) == 1
     # the post was answered with the page; it shows the table's own address, so a reload stores nothing
     assert d.current_url.endswith(f"/t/{token}")
     d.refresh()
     wait_loaded(d)
-    assert len(RS.table_entries(db, ev, 1, 1)[1]) == 1 and "Hand 2" in page_text(d)  # one hand shown
+    assert len(results.table_entries(db, ev, 1, 1)[1]) == 1 and "Hand 2" in page_text(d)  # one hand shown
     submit(d, "undo")
     assert "The last hand was undone." in page_text(d)
-    assert RS.table_entries(db, ev, 1, 1).get(1, []) == []
+    assert results.table_entries(db, ev, 1, 1).get(1, []) == []
     # a hand entered at the desk shows on the phone without a tap (the live poll reloads the page)
-    RS.add_entry(db, DESK, ev, 1, 1, {"type": "redeal"})
+    results.add_entry(db, DESK, ev, 1, 1, {"type": "redeal"})
     assert wait_for_text(d, "hands", "Dealt again"), "the desk's hand did not reach the phone"
 
 
@@ -363,7 +364,7 @@ def test_the_same_post_twice_stores_once_and_a_stale_page_is_refused(
     db: Database, server: TableServer
 ) -> None:
     ev = gaple_night(db)
-    token = TE.tokens(db, ev, 1)[1]
+    token = round_tokens(db, ev, 1)[1]
     c = Client(server)
     status, html = c.get(f"/t/{token}")
     assert status == 200
@@ -373,20 +374,20 @@ def test_the_same_post_twice_stores_once_and_a_stale_page_is_refused(
     for _ in range(2):  # a retry on a flaky Wi-Fi: the same page, the same post id
         status, text, _headers = c.post(f"/t/{token}/entry", {**f, **hand})
         assert status == 200 and flash(text) == "Hand 1 saved."  # the retry gets the first answer
-    assert len(RS.table_entries(db, ev, 1, 1)[1]) == 1
+    assert len(results.table_entries(db, ev, 1, 1)[1]) == 1
     # a new post from the old page (the table changed since): refused, what changed is said
     status, text, _h = c.post(f"/t/{token}/entry", {**f, **hand, "post_id": "another-id"})
     assert status == 200
     msg = flash(text)
     assert "changed meanwhile" in msg and "nothing was saved" in msg
-    assert len(RS.table_entries(db, ev, 1, 1)[1]) == 1
+    assert len(results.table_entries(db, ev, 1, 1)[1]) == 1
     # the desk changes the table: the phone's next post on the older page is refused too
     _s, html = c.get(f"/t/{token}")
     f = c.form_fields(html)
-    RS.add_entry(db, DESK, ev, 1, 1, {"type": "redeal"})
+    results.add_entry(db, DESK, ev, 1, 1, {"type": "redeal"})
     _s, text, _h = c.post(f"/t/{token}/entry", {**f, **hand})
     assert "changed meanwhile by Desk" in flash(text)
-    assert len(RS.table_entries(db, ev, 1, 1)[1]) == 2
+    assert len(results.table_entries(db, ev, 1, 1)[1]) == 2
     # and the live key the page polls has moved on, so the page reloads
     _s, live = c.get(f"/t/{token}/live")
     assert json.loads(live)["key"].split(".")[0] != f["version"]
@@ -394,7 +395,7 @@ def test_the_same_post_twice_stores_once_and_a_stale_page_is_refused(
 
 def test_csrf_missing_is_403_and_an_oversize_body_is_413(db: Database, server: TableServer) -> None:
     ev = gaple_night(db)
-    token = TE.tokens(db, ev, 1)[1]
+    token = round_tokens(db, ev, 1)[1]
     c = Client(server)
     _s, html = c.get(f"/t/{token}")
     f = c.form_fields(html)
@@ -408,14 +409,14 @@ def test_csrf_missing_is_403_and_an_oversize_body_is_413(db: Database, server: T
     assert status == 403
     status, _t, _h = c.post(f"/t/{token}/entry", {**hand, "csrf": f["csrf"], "pad": "x" * 20000})
     assert status == 413
-    assert RS.table_entries(db, ev, 1, 1) == {}
+    assert results.table_entries(db, ev, 1, 1) == {}
 
 
 def test_a_wrong_token_is_a_plain_404_and_a_past_round_is_read_only(
     db: Database, server: TableServer
 ) -> None:
     ev = tavla_night(db, 1, players=4)
-    token = TE.tokens(db, ev, 1)[1]
+    token = round_tokens(db, ev, 1)[1]
     c = Client(server)
     for path in ("/t/" + "A" * 32, "/t/" + token[:-1], "/t/x/live", "/nothing"):
         status, text = c.get(path)
@@ -424,12 +425,12 @@ def test_a_wrong_token_is_a_plain_404_and_a_past_round_is_read_only(
     assert status == 404
     _s, html = c.get(f"/t/{token}")
     early = {**c.form_fields(html), "version": ""}
-    RS.add_entry(
+    results.add_entry(
         db, DESK, ev, 1, 1, {"type": "game", "winner": 0, "kind": "single", "cube": 1, "dropped": False}
     )
     for table in (1, 2):
         if table == 2:
-            RS.add_entry(
+            results.add_entry(
                 db,
                 DESK,
                 ev,
@@ -437,18 +438,18 @@ def test_a_wrong_token_is_a_plain_404_and_a_past_round_is_read_only(
                 2,
                 {"type": "game", "winner": 1, "kind": "single", "cube": 1, "dropped": False},
             )
-        RS.confirm(db, DESK, ev, 1, table, 0, "A")
-        RS.confirm(db, DESK, ev, 1, table, 1, "B")
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)  # rule T10: round 1 is locked now
+        results.confirm(db, DESK, ev, 1, table, 0, "A")
+        results.confirm(db, DESK, ev, 1, table, 1, "B")
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)  # rule T10: round 1 is locked now
     status, html = c.get(f"/t/{token}")
     assert status == 200
     assert "Round 1 is over" in html or "The result is confirmed." in html
     assert 'id="entry"' not in html and 'id="undo"' not in html
     status, text, _h = c.post(f"/t/{token}/undo", {**early, "post_id": "late-undo"})  # an old page's form
     assert status == 200 and "Round 1 is over" in flash(text)
-    assert len(RS.table_entries(db, ev, 1, 1)[1]) == 1
-    assert TE.table_status(db, ev, 1)[1].state == "entered_at_desk"
+    assert len(results.table_entries(db, ev, 1, 1)[1]) == 1
+    assert posts.table_status(db, ev, 1)[1].state == "entered_at_desk"
 
 
 def test_a_tavla_match_in_turkish_with_a_cube_and_a_gammon(
@@ -456,7 +457,7 @@ def test_a_tavla_match_in_turkish_with_a_cube_and_a_gammon(
 ) -> None:
     """Rules T7a-T7c (cube, gammon), T8c (both sides approve): Turkish from the browser's language."""
     ev = tavla_night(db, 5)
-    token = TE.tokens(db, ev, 1)[1]
+    token = round_tokens(db, ev, 1)[1]
     d = browsers("tr")
     d.get(f"{server.urls[0]}t/{token}")
     wait_loaded(d)
@@ -477,7 +478,7 @@ def test_a_tavla_match_in_turkish_with_a_cube_and_a_gammon(
     click(d, "winner1")
     submit(d, "save")  # 1-5: the match is over
     assert "Maç bitti" in page_text(d)
-    assert RS.table_entries(db, ev, 1, 1)[1][0] == {
+    assert results.table_entries(db, ev, 1, 1)[1][0] == {
         "type": "game",
         "winner": 1,
         "kind": "gammon",
@@ -487,7 +488,7 @@ def test_a_tavla_match_in_turkish_with_a_cube_and_a_gammon(
     submit(d, "switchside")
     submit(d, "confirm")
     assert "Masada E1 tarafından teyit edildi." in page_text(d)
-    view = R.get_round(db, ev, 1).tables[0]
+    view = reads.get_round(db, ev, 1).tables[0]
     assert view.status == "confirmed" and view.score == (1, 5)
     # the desk's window language is not touched by the phone's
     from clubdesk import i18n
@@ -504,21 +505,21 @@ def test_a_tavla_match_in_turkish_with_a_cube_and_a_gammon(
 
 def test_calling_the_referee_and_a_desk_dispute_wins(db: Database, server: TableServer) -> None:
     ev = tavla_night(db, 1)
-    token = TE.tokens(db, ev, 1)[1]
+    token = round_tokens(db, ev, 1)[1]
     c = Client(server)
     _s, html = c.get(f"/t/{token}")
     f = c.form_fields(html)
     c.post(f"/t/{token}/referee", f)
     c.post(f"/t/{token}/referee", f)  # the retry: one call
-    calls = TE.referee_calls(db, ev)
+    calls = posts.referee_calls(db, ev)
     assert [(x.round_no, x.table_no, x.handled) for x in calls] == [(1, 1, False)]
-    assert TE.table_status(db, ev, 1)[1].referee_called
+    assert posts.table_status(db, ev, 1)[1].referee_called
     _s, html = c.get(f"/t/{token}")
     assert "The referee has been called." in html
-    RS.add_entry(
+    results.add_entry(
         db, DESK, ev, 1, 1, {"type": "game", "winner": 0, "kind": "single", "cube": 1, "dropped": False}
     )
-    RS.referee_decision(db, REF, ev, 1, 1, approve=False, note="dice")
+    results.referee_decision(db, REF, ev, 1, 1, approve=False, note="dice")
     _s, html = c.get(f"/t/{token}")
     assert (
         "The referee decides this table&#39;s result." in html
@@ -528,9 +529,9 @@ def test_calling_the_referee_and_a_desk_dispute_wins(db: Database, server: Table
     c.post(f"/t/{token}/side", {**f, "side": "1"})
     _s, html = c.get(f"/t/{token}")
     c.post(f"/t/{token}/confirm", c.form_fields(html))
-    assert R.get_round(db, ev, 1).tables[0].status == "disputed"
-    TE.handle_referee_call(db, REF, calls[0].id)
-    assert not TE.table_status(db, ev, 1)[1].referee_called
+    assert reads.get_round(db, ev, 1).tables[0].status == "disputed"
+    posts.handle_referee_call(db, REF, calls[0].id)
+    assert not posts.table_status(db, ev, 1)[1].referee_called
 
 
 def _free_port() -> int:
@@ -565,7 +566,7 @@ def test_serve_cli_starts_stops_and_refuses_a_port_in_use(tmp_path: Path) -> Non
         # while it serves, sheets printed meanwhile carry their table's address (as with the Desk's switch)
         watch = Database(dbfile, backups_dir=tmp_path / "b")
         try:
-            assert phones.base_url(watch) == f"http://127.0.0.1:{port}"
+            assert desk_side.base_url(watch) == f"http://127.0.0.1:{port}"
         finally:
             watch.engine.dispose()
         # a second server on the same port: one clear line, exit 1
@@ -583,7 +584,7 @@ def test_serve_cli_starts_stops_and_refuses_a_port_in_use(tmp_path: Path) -> Non
         s.bind(("127.0.0.1", port))
     after = Database(dbfile, backups_dir=tmp_path / "b")
     try:
-        assert phones.base_url(after) is None  # stopped: sheets carry the desk's own payload again
+        assert desk_side.base_url(after) is None  # stopped: sheets carry the desk's own payload again
     finally:
         after.close()
 
@@ -606,7 +607,7 @@ def test_two_server_processes_answer_any_phone_and_store_each_game_once(db: Data
     """``serve --workers 2`` (a big hall): two processes on one socket. A page served by one and its post
     answered by the other agree (one CSRF secret); every game is stored once; stopping ends both."""
     ev = tavla_night(db, 99)
-    token = TE.tokens(db, ev, 1)[1]
+    token = round_tokens(db, ev, 1)[1]
     srv = TableServer(db, "127.0.0.1", 0, workers=2)
     srv.start()
     try:
@@ -625,9 +626,9 @@ def test_two_server_processes_answer_any_phone_and_store_each_game_once(db: Data
             assert status == 200
             assert flash(text) == f"Game {k + 1} saved.", k
             status, _t, _h = c.post(f"/t/{token}/entry", {**f, **game})  # the retry: stored once
-        stored = RS.table_entries(db, ev, 1, 1)[1]
+        stored = results.table_entries(db, ev, 1, 1)[1]
         assert [e["winner"] for e in stored] == wins
-        page = TE.page(db, token)
+        page = table_page.page(db, token)
         # rule T7b: six single games (1 point each) and a gammon (2) for the first side, five for the other
         assert page is not None and page.totals == (8, 5)
     finally:
@@ -658,10 +659,10 @@ def test_a_server_process_killed_in_its_writing_turn_does_not_stop_the_hall(
     monkeypatch.setattr(dbmod, "BUSY_TIMEOUT_MS", 300)
     db.share_writer(writer)
     try:
-        RS.add_entry(db, DESK, ev, 1, 1, {"type": "game", "winner": 0, "kind": "gammon", "cube": 1})
+        results.add_entry(db, DESK, ev, 1, 1, {"type": "game", "winner": 0, "kind": "gammon", "cube": 1})
     finally:
         db.share_writer(None)
-    assert [e["kind"] for e in RS.table_entries(db, ev, 1, 1)[1]] == ["gammon"]
+    assert [e["kind"] for e in results.table_entries(db, ev, 1, 1)[1]] == ["gammon"]
 
 
 def test_a_spanish_dominoes_table_hand_by_hand_with_both_approvals(db: Database, server: TableServer) -> None:
@@ -669,10 +670,10 @@ def test_a_spanish_dominoes_table_hand_by_hand_with_both_approvals(db: Database,
     ev, _ids = make_event(
         db, ruleset="domino-es", fmt="swiss", players=2, per_entrant=2, entry="pair", rounds=1
     )
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
-    token = TE.tokens(db, ev, 1)[1]
-    seats = R.get_round(db, ev, 1).tables[0].seats
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
+    token = round_tokens(db, ev, 1)[1]
+    seats = reads.get_round(db, ev, 1).tables[0].seats
     assert seats  # the seat draw (E7): the page names the players at their seats
     home, away = Client(server), Client(server)
     for client, side in ((home, "0"), (away, "1")):
@@ -682,14 +683,14 @@ def test_a_spanish_dominoes_table_hand_by_hand_with_both_approvals(db: Database,
     for n in (1, 2):  # 60 points a hand to side 2 (seat 2 went out): 120 >= 100 ends the match
         _s, html = away.get(f"/t/{token}")
         away.post(f"/t/{token}/entry", {**away.form_fields(html), **hand})
-        assert TE.table_status(db, ev, 1)[1].hands == n
-    assert RS.table_entries(db, ev, 1, 1)[1][0] == {"type": "domino", "seat": 1, "pips": [30, 0, 20, 10]}
-    assert TE.table_status(db, ev, 1)[1].state == "awaiting_confirmation"
+        assert posts.table_status(db, ev, 1)[1].hands == n
+    assert results.table_entries(db, ev, 1, 1)[1][0] == {"type": "domino", "seat": 1, "pips": [30, 0, 20, 10]}
+    assert posts.table_status(db, ev, 1)[1].state == "awaiting_confirmation"
     _s, html = home.get(f"/t/{token}")
     assert 'id="confirm"' in html and "Player 1a" in html
     _s, text, _h = home.post(f"/t/{token}/confirm", home.form_fields(html))
     assert "Confirmed at the table by E1." in flash(text)
-    view = R.get_round(db, ev, 1).tables[0]
+    view = reads.get_round(db, ev, 1).tables[0]
     assert (view.status, view.scorer, view.counter, view.winner) == ("confirmed", "E1", "E2", _ids[1])
 
 
@@ -699,10 +700,10 @@ def test_a_spanish_team_encounter_game_by_game_with_the_seats_swapped(
     """Rule E7b: an encounter's two games one after another on the phones; in game 2 the pair that lost
     game 1 has swapped seats; E18 hands; E6 both teams approve the encounter."""
     ev, _ids = make_event(db, ruleset="domino-es", fmt="round-robin", players=2, per_entrant=4, entry="team")
-    R.configure(db, DESK, ev, encounter_games=2)
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
-    token = TE.tokens(db, ev, 1)[1]
+    settings.configure(db, DESK, ev, encounter_games=2)
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
+    token = round_tokens(db, ev, 1)[1]
     home, away = Client(server), Client(server)
     for client, side in ((home, "0"), (away, "1")):
         _s, html = client.get(f"/t/{token}")
@@ -715,10 +716,10 @@ def test_a_spanish_team_encounter_game_by_game_with_the_seats_swapped(
         _s, html = home.get(f"/t/{token}")
         home.post(f"/t/{token}/entry", {**home.form_fields(html), **out0, "game": "1"})
     stored = {"type": "domino", "seat": 0, "pips": [0, 30, 20, 25]}
-    assert RS.table_entries(db, ev, 1, 1) == {1: [stored, stored]}  # both hands in game 1
+    assert results.table_entries(db, ev, 1, 1) == {1: [stored, stored]}  # both hands in game 1
     _s, html = away.get(f"/t/{token}")
     assert "Game 2 of 2, hand 1" in html and 'name="game" value="2"' in html
-    seats1, seats2 = RS.encounter_seats(db, ev, 1, 1, 1), RS.encounter_seats(db, ev, 1, 1, 2)
+    seats1, seats2 = results.encounter_seats(db, ev, 1, 1, 1), results.encounter_seats(db, ev, 1, 1, 2)
     assert seats2 == [seats1[0], seats1[3], seats1[2], seats1[1]]  # the losers of game 1 swapped
     with db.session() as s:
         names = {m.number: m.name for m in s.query(Member)}
@@ -728,20 +729,20 @@ def test_a_spanish_team_encounter_game_by_game_with_the_seats_swapped(
     assert [name for _v, name in seat_options] == [names[n] for n in seats2]
     # a hand posted to game 1 from an old form is refused, nothing stored
     _s, text, _h = away.post(f"/t/{token}/entry", {**away.form_fields(html), **out0, "game": "1"})
-    assert "game 2" in flash(text) and len(RS.table_entries(db, ev, 1, 1).get(2, [])) == 0
+    assert "game 2" in flash(text) and len(results.table_entries(db, ev, 1, 1).get(2, [])) == 0
     out1 = {"type": "domino", "seat": "1", "pips0": "30", "pips1": "0", "pips2": "20", "pips3": "25"}
     for _n in (1, 2):
         _s, html = away.get(f"/t/{token}")
         away.post(f"/t/{token}/entry", {**away.form_fields(html), **out1, "game": "2"})
-    assert len(RS.table_entries(db, ev, 1, 1)[2]) == 2
-    assert TE.table_status(db, ev, 1)[1].state == "awaiting_confirmation"
+    assert len(results.table_entries(db, ev, 1, 1)[2]) == 2
+    assert posts.table_status(db, ev, 1)[1].state == "awaiting_confirmation"
     _s, html = home.get(f"/t/{token}")
     assert 'id="confirm"' in html
     home.post(f"/t/{token}/confirm", home.form_fields(html))
-    view = R.get_round(db, ev, 1).tables[0]
+    view = reads.get_round(db, ev, 1).tables[0]
     # one game each: a level encounter (E7b), confirmed by both teams at the table
     assert view.status == "confirmed" and view.score == (1, 1) and view.scorer and view.counter
-    assert [r.points for r in ST.event_standings(db, ev).rows] == [0.5, 0.5]
+    assert [r.points for r in standings.event_standings(db, ev).rows] == [0.5, 0.5]
 
 
 def test_a_name_changed_at_the_desk_reaches_the_page_while_hands_keep_coming(
@@ -749,17 +750,17 @@ def test_a_name_changed_at_the_desk_reaches_the_page_while_hands_keep_coming(
 ) -> None:
     """The page after a hand reuses the names it showed a moment ago, for a few seconds only."""
     from clubdesk.models.event import Entrant
-    from clubdesk.services import table_pages
+    from clubdesk.services.night.data import reads
 
-    monkeypatch.setattr(table_pages, "PAGE_SECONDS", 0.5)
+    monkeypatch.setattr(table_page, "PAGE_SECONDS", 0.5)
     ev = tavla_night(db, 99)
-    token = TE.tokens(db, ev, 1)[1]
+    token = round_tokens(db, ev, 1)[1]
     c = Client(server)
     _s, html = c.get(f"/t/{token}")
     c.post(f"/t/{token}/side", {**c.form_fields(html), "side": "0"})
     game = {"winner": "0", "kind": "single", "cube": "1"}
     with db.session() as s:
-        first = s.get(Entrant, R.get_round(db, ev, 1).tables[0].sides[0])
+        first = s.get(Entrant, reads.get_round(db, ev, 1).tables[0].sides[0])
         assert first is not None
         first.name = "Renamed At The Desk"
     shown = False
@@ -773,7 +774,6 @@ def test_a_name_changed_at_the_desk_reaches_the_page_while_hands_keep_coming(
 
 
 def test_the_server_refuses_an_address_this_computer_does_not_have(db: Database) -> None:
-    from clubdesk.services.base import ServiceError
 
     srv = TableServer(db, "192.0.2.77", 0)  # TEST-NET-1: no machine has it
     with pytest.raises(ServiceError) as info:
@@ -793,7 +793,7 @@ def test_a_hand_whose_answer_failed_is_stored_once_on_retry(
     from clubdesk.db import DatabaseError
 
     ev = gaple_night(db)
-    ref = TE.table_for_token(db, TE.tokens(db, ev, 1)[1])
+    ref = table_page.table_for_token(db, round_tokens(db, ev, 1)[1])
     assert ref is not None
     hand = {
         "type": "out",
@@ -803,7 +803,7 @@ def test_a_hand_whose_answer_failed_is_stored_once_on_retry(
         "two_ends": False,
         "dead": {},
     }
-    real = RS.add_entry
+    real = results.add_entry
     calls = {"n": 0}
 
     def busy_once(*args: object, **kwargs: object) -> object:
@@ -813,30 +813,31 @@ def test_a_hand_whose_answer_failed_is_stored_once_on_retry(
             raise DatabaseError("busy", "The database is busy at another desk; try again.")
         return out
 
-    monkeypatch.setattr(RS, "add_entry", busy_once)
+    monkeypatch.setattr(results, "add_entry", busy_once)
     with pytest.raises(DatabaseError):
-        TE.post_entry(db, ref, hand, client_id="post-1", version=None, side=0, address="127.0.0.1")
-    assert len(RS.table_entries(db, ev, 1, 1)[1]) == 1  # the hand itself was stored
-    again = TE.post_entry(db, ref, hand, client_id="post-1", version=None, side=0, address="127.0.0.1")
+        posts.post_entry(db, ref, hand, client_id="post-1", version=None, side=0, address="127.0.0.1")
+    assert len(results.table_entries(db, ev, 1, 1)[1]) == 1  # the hand itself was stored
+    again = posts.post_entry(db, ref, hand, client_id="post-1", version=None, side=0, address="127.0.0.1")
     assert again.duplicate
-    assert len(RS.table_entries(db, ev, 1, 1)[1]) == 1  # and only once
+    assert len(results.table_entries(db, ev, 1, 1)[1]) == 1  # and only once
 
 
 def test_the_page_key_read_without_a_transaction_is_the_one_read_in_one(db: Database) -> None:
     """The table page is served from memory while its key stays: the key read on a bare connection (each
     page, each live poll) must change exactly when the key read in a transaction does, and the page a
     post primes must carry it (else a phone would be shown a stale table, or never a cached one)."""
-    from clubdesk.services import table_pages as TP
+    from clubdesk.services.night.play import results
+    from clubdesk.services.phones import posts, table_page
 
     ev = tavla_night(db, 99)
-    token = TE.tokens(db, ev, 1)[1]
-    ref = TE.table_for_token(db, token)
+    token = round_tokens(db, ev, 1)[1]
+    ref = table_page.table_for_token(db, token)
     assert ref is not None
 
     def keys() -> tuple[str, str]:
-        fast = TP._key_of(db, token)
+        fast = table_page._key_of(db, token)
         with db.read_session() as s:
-            slow = TP._key_row(s, token)
+            slow = table_page._key_row(s, token)
         assert fast is not None and slow is not None
         assert fast[1:] == slow[1:]
         return fast[1], fast[2]
@@ -844,15 +845,15 @@ def test_the_page_key_read_without_a_transaction_is_the_one_read_in_one(db: Data
     seen = [keys()]
     game = {"type": "game", "winner": 0, "kind": "single", "cube": 1, "dropped": False}
     for k in range(3):  # hands from a phone: each primes the page with the key read afterwards
-        page = TE.cached_page(db, token)
+        page = table_page.cached_page(db, token)
         assert page is not None
-        TE.post_entry(db, ref, game, client_id=f"k{k}", version=page.page.version, side=0, address="x")
+        posts.post_entry(db, ref, game, client_id=f"k{k}", version=page.page.version, side=0, address="x")
         seen.append(keys())
-        primed = TP._shown(db, token)
+        primed = table_page._shown(db, token)
         assert primed is not None and primed.key == seen[-1][1]
-        assert TE.cached_page(db, token) is primed  # the page after the hand is the primed one
-    RS.add_entry(db, DESK, ev, 1, 1, game)  # the desk
+        assert table_page.cached_page(db, token) is primed  # the page after the hand is the primed one
+    results.add_entry(db, DESK, ev, 1, 1, game)  # the desk
     seen.append(keys())
-    TE.call_referee(db, ref, client_id="ref", address="x")  # the referee is called
+    posts.call_referee(db, ref, client_id="ref", address="x")  # the referee is called
     seen.append(keys())
     assert len({full for _live, full in seen}) == len(seen)  # every change moved the key

@@ -11,9 +11,9 @@ import pytest
 from sqlalchemy import select
 
 from clubdesk.models.audit import AuditEntry
-from clubdesk.services import results as RS
-from clubdesk.services import rounds as R
-from clubdesk.services.base import ServiceError
+from clubdesk.services.kernel.base import ServiceError
+from clubdesk.services.night.data import reads
+from clubdesk.services.night.play import results, rounds
 from tests.integration.test_night_helpers import DESK, REF, make_event, open_db
 
 pytestmark = pytest.mark.usefixtures("both_backends")  # issue 25: SQLite and the club server
@@ -24,12 +24,12 @@ CALL = datetime(2026, 5, 1, 19, 0)
 def _two_rounds(tmp_path: Path, start: datetime | None = None):  # type: ignore[no-untyped-def]
     db = open_db(tmp_path)
     ev, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=3, match_lengths=[3])
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev, call_at=CALL)
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev, call_at=CALL)
     for t in (1, 2):
-        RS.set_score(db, DESK, ev, 1, t, (3, 1), None, confirm=True)
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev, call_at=CALL + timedelta(hours=1), start_at=start)
+        results.set_score(db, DESK, ev, 1, t, (3, 1), None, confirm=True)
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev, call_at=CALL + timedelta(hours=1), start_at=start)
     return db, ev
 
 
@@ -37,47 +37,47 @@ def test_unpublish_then_correct_the_earlier_round(tmp_path: Path) -> None:
     db, ev = _two_rounds(tmp_path)
     # publishing round 2 locked round 1 (T10): a correction needs the referee's override
     with pytest.raises(ServiceError) as err:
-        RS.set_score(db, DESK, ev, 1, 1, (1, 3), None, confirm=True, reason="typo")
+        results.set_score(db, DESK, ev, 1, 1, (1, 3), None, confirm=True, reason="typo")
     assert err.value.code in ("locked", "referee-only")
     with pytest.raises(ServiceError) as err:
-        R.unpublish_round(db, DESK, ev, "wrong result in round 1")
+        rounds.unpublish_round(db, DESK, ev, "wrong result in round 1")
     assert err.value.code == "referee-only"
     with pytest.raises(ServiceError) as err:
-        R.unpublish_round(db, REF, ev, "  ")
+        rounds.unpublish_round(db, REF, ev, "  ")
     assert err.value.code == "reason-required"
-    rv = R.unpublish_round(db, REF, ev, "table 1 of round 1 was entered the wrong way round")
+    rv = rounds.unpublish_round(db, REF, ev, "table 1 of round 1 was entered the wrong way round")
     assert rv.status == "proposed" and rv.call_at is None
-    assert [t.locked for t in R.get_round(db, ev, 1).tables] == [False, False]
-    res = RS.set_score(db, DESK, ev, 1, 1, (1, 3), None, confirm=True, reason="sides swapped")
+    assert [t.locked for t in reads.get_round(db, ev, 1).tables] == [False, False]
+    res = results.set_score(db, DESK, ev, 1, 1, (1, 3), None, confirm=True, reason="sides swapped")
     assert res.as_json()["score"] == [1, 3]
     with db.session() as s:
         row = s.scalars(select(AuditEntry).where(AuditEntry.action == "unpublish")).one()
         assert row.reason and "wrong way round" in row.reason and row.round_no == 2
     # the round is proposed again: thrown away and paired again, or published as it is
-    assert R.discard_round(db, DESK, ev) == 2
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev, call_at=CALL + timedelta(hours=1))
-    assert all(t.locked for t in R.get_round(db, ev, 1).tables)
+    assert rounds.discard_round(db, DESK, ev) == 2
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev, call_at=CALL + timedelta(hours=1))
+    assert all(t.locked for t in reads.get_round(db, ev, 1).tables)
 
 
 def test_unpublish_refused_once_a_table_of_the_round_has_an_entry(tmp_path: Path) -> None:
     db, ev = _two_rounds(tmp_path)
-    RS.add_entry(
+    results.add_entry(
         db, DESK, ev, 2, 1, {"type": "game", "winner": 0, "kind": "single", "cube": 1, "dropped": False}
     )
     with pytest.raises(ServiceError) as err:
-        R.unpublish_round(db, REF, ev, "too late")
+        rounds.unpublish_round(db, REF, ev, "too late")
     assert err.value.code == "round-started"
-    assert all(t.locked for t in R.get_round(db, ev, 1).tables)  # round 1 stays locked
+    assert all(t.locked for t in reads.get_round(db, ev, 1).tables)  # round 1 stays locked
 
 
 def test_unpublish_refused_once_the_start_time_has_passed(tmp_path: Path) -> None:
     start = CALL + timedelta(hours=1, minutes=10)
     db, ev = _two_rounds(tmp_path, start=start)
     with pytest.raises(ServiceError) as err:
-        R.unpublish_round(db, REF, ev, "too late", now=start)
+        rounds.unpublish_round(db, REF, ev, "too late", now=start)
     assert err.value.code == "round-started" and "20:10" in err.value.message
-    rv = R.unpublish_round(db, REF, ev, "one minute before the start", now=start - timedelta(minutes=1))
+    rv = rounds.unpublish_round(db, REF, ev, "one minute before the start", now=start - timedelta(minutes=1))
     assert rv.status == "proposed"
 
 

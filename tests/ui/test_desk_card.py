@@ -11,7 +11,7 @@ from pypdf import PdfReader
 from PySide6.QtWidgets import QApplication
 
 from clubdesk.i18n import _
-from clubdesk.services import events as events_service
+from clubdesk.services.events import events
 from clubdesk.ui import keymap
 from clubdesk.ui.pairing_wizard import PairingWizard
 from clubdesk.ui.sections import SECTIONS
@@ -34,7 +34,7 @@ def bound_keys(window) -> set[str]:  # type: ignore[no-untyped-def]
         keys |= _keys(window)
     rounds = window.pages["rounds"]
     window.show_section("rounds")
-    for ev in events_service.list_events(window.state.db, include_finished=True):
+    for ev in events.list_events(window.state.db, include_finished=True):
         rounds.select_event(ev.id)
         if rounds.round is None:
             continue
@@ -46,7 +46,7 @@ def bound_keys(window) -> set[str]:  # type: ignore[no-untyped-def]
                 panel.initials.setText("SR")
                 panel._initials_given()
             keys |= _keys(window)
-    for ev in events_service.list_events(window.state.db):
+    for ev in events.list_events(window.state.db):
         try:
             wizard = PairingWizard(window.state, ev.id, window)
         except Exception:  # noqa: BLE001 - this event cannot pair now

@@ -7,10 +7,13 @@ from datetime import datetime
 import pytest
 from PySide6.QtCore import QDate, Qt
 
-from clubdesk.services import desk, desk_base  # the desk clock lives in desk_base (issue 22 split)
-from clubdesk.services.base import Actor
-from clubdesk.services.events import EventData, create_event
-from clubdesk.services.members import MemberData, create_member
+from clubdesk.services.desk import lists, records, registration
+from clubdesk.services.desk.name_lookup import member_choices
+from clubdesk.services.events import events
+from clubdesk.services.events.events import EventData, create_event
+from clubdesk.services.kernel.base import Actor
+from clubdesk.services.members.edit import create_member
+from clubdesk.services.members.records import MemberData
 from clubdesk.ui.desk.desk_view import DeskSection
 from clubdesk.ui.state import DeskState
 
@@ -30,7 +33,7 @@ def _club(db):  # type: ignore[no-untyped-def]
 def test_scanner_checkin_types_payload_and_enter(qtbot, db) -> None:  # type: ignore[no-untyped-def]
     # rule T3a: the QR payload of the receipt, typed by the scanner, then Enter
     ev = _club(db)
-    reg = desk.register(db, ACTOR, ev.id, "1002")
+    reg = registration.register(db, ACTOR, ev.id, "1002")
     section = DeskSection(DeskState(db, ACTOR))
     qtbot.addWidget(section)
     section.tabs.setCurrentWidget(section.checkin_view)
@@ -39,7 +42,7 @@ def test_scanner_checkin_types_payload_and_enter(qtbot, db) -> None:  # type: ig
     qtbot.keyClick(field, Qt.Key.Key_Return)
     assert "Ayşe Yılmaz" in section.checkin_view.result.text()
     assert field.text() == ""  # ready for the next scan
-    assert desk.entrant(db, ev.id, reg.entrant).checked_in
+    assert lists.entrant(db, ev.id, reg.entrant).checked_in
     # the same code again is refused, shown in the big label
     qtbot.keyClicks(field, reg.code)
     qtbot.keyClick(field, Qt.Key.Key_Return)
@@ -52,21 +55,21 @@ def test_register_and_pay_from_the_desk(qtbot, db, monkeypatch: pytest.MonkeyPat
     # The desk stamps a payment with the wall clock and the cash box shows the day picked when it opened:
     # both are pinned to the same evening, so a run across midnight cannot put the payment on another day.
     night = datetime(2025, 3, 1, 20, 0)
-    monkeypatch.setattr(desk_base, "_now", lambda now: now if now is not None else night)
+    monkeypatch.setattr(records, "_now", lambda now: now if now is not None else night)
     section = DeskSection(DeskState(db, ACTOR))
     qtbot.addWidget(section)
     section.cashbox_view.date.setDate(QDate(2025, 3, 1))
     view = section.entrants_view
     qtbot.keyClicks(view.number, "1001")
     qtbot.keyClick(view.number, Qt.Key.Key_Return)
-    rows = desk.entrants(db, ev.id)
+    rows = lists.entrants(db, ev.id)
     assert [(r.name, r.status) for r in rows] == [("Şükrü Işık", "registered")]
     assert view.selected() is not None and view.selected().entrant == rows[0].entrant
     assert view.amount.text() == "25.00"  # the amount owed, proposed
     view.amount.setText("25")
     view.method.setCurrentIndex(view.method.findData("card"))
     qtbot.keyClick(view.amount, Qt.Key.Key_Return)
-    row = desk.entrant(db, ev.id, rows[0].entrant)
+    row = lists.entrant(db, ev.id, rows[0].entrant)
     assert (row.paid, row.owed) == (2500, 0)
     assert "Receipt" in view.message.text()
     # the cash box of that evening took the payment in at once: 25.00 by card
@@ -76,8 +79,8 @@ def test_register_and_pay_from_the_desk(qtbot, db, monkeypatch: pytest.MonkeyPat
 
 def test_full_event_shown_as_waiting_and_a_refusal_next_to_the_form(qtbot, db) -> None:  # type: ignore[no-untyped-def]
     ev = _club(db)
-    desk.register(db, ACTOR, ev.id, "1001")
-    desk.register(db, ACTOR, ev.id, "1002")
+    registration.register(db, ACTOR, ev.id, "1001")
+    registration.register(db, ACTOR, ev.id, "1002")
     section = DeskSection(DeskState(db, ACTOR))
     qtbot.addWidget(section)
     view = section.entrants_view
@@ -87,7 +90,7 @@ def test_full_event_shown_as_waiting_and_a_refusal_next_to_the_form(qtbot, db) -
     qtbot.keyClicks(view.number, "1003")
     qtbot.keyClick(view.number, Qt.Key.Key_Return)
     assert "already entered" in view.message.text()
-    assert len(desk.entrants(db, ev.id)) == 3
+    assert len(lists.entrants(db, ev.id)) == 3
 
 
 def test_an_amount_with_too_many_decimals_is_refused_next_to_the_form(qtbot, db) -> None:  # type: ignore[no-untyped-def]
@@ -97,11 +100,11 @@ def test_an_amount_with_too_many_decimals_is_refused_next_to_the_form(qtbot, db)
     view = section.entrants_view
     qtbot.keyClicks(view.number, "1001")
     qtbot.keyClick(view.number, Qt.Key.Key_Return)
-    entrant = desk.entrants(db, ev.id)[0].entrant
+    entrant = lists.entrants(db, ev.id)[0].entrant
     view.amount.setText("12.505")  # EUR has two decimals: 12.505 is not an amount, nothing is rounded
     qtbot.keyClick(view.amount, Qt.Key.Key_Return)
     assert view.message.text() == "EUR amounts have at most 2 decimals: 12.505"
-    assert desk.entrant(db, ev.id, entrant).paid == 0
+    assert lists.entrant(db, ev.id, entrant).paid == 0
 
 
 def test_name_completion_finds_sukru_from_sukru_and_registers_him(qtbot, active, db) -> None:  # type: ignore[no-untyped-def]
@@ -119,7 +122,7 @@ def test_name_completion_finds_sukru_from_sukru_and_registers_him(qtbot, active,
     view.number.choose(offered[0])
     assert view.number.text().startswith("Şükrü Işık") and view.number.value() == "1001"
     view.register()
-    assert [(r.name, r.members) for r in desk.entrants(db, ev.id)] == [("Şükrü Işık", ("1001",))]
+    assert [(r.name, r.members) for r in lists.entrants(db, ev.id)] == [("Şükrü Işık", ("1001",))]
     # and the check-in screen finds him by name among the event's entrants
     section.tabs.setCurrentWidget(section.checkin_view)
     field = section.checkin_view.field
@@ -129,11 +132,10 @@ def test_name_completion_finds_sukru_from_sukru_and_registers_him(qtbot, active,
     field.choose(label)
     qtbot.keyClick(field, Qt.Key.Key_Return)
     assert "Şükrü Işık" in section.checkin_view.result.text()
-    assert desk.entrants(db, ev.id)[0].checked_in
+    assert lists.entrants(db, ev.id)[0].checked_in
 
 
 def test_a_member_number_typed_still_works(qtbot, db) -> None:  # type: ignore[no-untyped-def]
-    from clubdesk.services.lookup import member_choices
 
     _club(db)
     # a number offers no list (it is used as typed); "jose munoz" finds José Muñoz by both words
@@ -153,11 +155,11 @@ def test_pairs_drawn_by_lot_from_the_entrants_screen(qtbot, db) -> None:  # type
     ev = create_event(
         db, ACTOR, EventData(name="Liga Gaple", ruleset="gaple-club", format="round-robin", entry_type="pair")
     )
-    from clubdesk.services import events as ES
+    from clubdesk.services.desk import lists, registration
 
-    ES.set_status(db, ACTOR, ev.id, "open")
+    events.set_status(db, ACTOR, ev.id, "open")
     for a, b in (("2001", "2002"), ("2003", "2004"), ("2005", "2006")):
-        desk.register(db, ACTOR, ev.id, a, partner=b)
+        registration.register(db, ACTOR, ev.id, a, partner=b)
     section = DeskSection(DeskState(db, ACTOR))
     qtbot.addWidget(section)
     view = section.entrants_view
@@ -166,7 +168,7 @@ def test_pairs_drawn_by_lot_from_the_entrants_screen(qtbot, db) -> None:  # type
     assert not view.pairs_draw_button.isHidden()
     assert view.draw_pairs(11)
     assert "drawn by lot (seed 11)" in view.message.text()
-    names = [r.name for r in desk.entrants(db, ev.id)]
+    names = [r.name for r in lists.entrants(db, ev.id)]
     assert sorted(x for n in names for x in n.split(" / ")) == sorted(f"Pemain {n}" for n in numbers)
     assert not view.draw_pairs(12)  # once only
     assert "once" in view.message.text()

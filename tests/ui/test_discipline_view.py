@@ -11,8 +11,8 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialog
 
 from clubdesk.db import Database
-from clubdesk.services import discipline as X
-from clubdesk.services.base import Actor, Role
+from clubdesk.services.discipline import appeals, incidents
+from clubdesk.services.kernel.base import Actor, Role
 from clubdesk.ui.discipline_view import DisciplineSection, IncidentDialog, open_incident_dialog
 from clubdesk.ui.state import DeskState
 from tests.integration.test_discipline_service import make_event, member_of, start_round
@@ -43,7 +43,7 @@ def test_incident_dialog_writes_the_act_line(qtbot, setup) -> None:  # type: ign
     dialog.decision.setCurrentIndex(dialog.decision.findData("annul-hand"))
     dialog.save()
     assert dialog.result() == QDialog.DialogCode.Accepted
-    [inc] = X.discipline_list(state.db, eid).incidents
+    [inc] = incidents.discipline_list(state.db, eid).incidents
     assert (inc.kind, inc.side, inc.decision, inc.text) == (
         "false-think",
         0,
@@ -59,7 +59,7 @@ def test_refused_incident_keeps_the_form_and_writes_nothing(qtbot, setup) -> Non
     dialog.save()
     assert dialog.result() != QDialog.DialogCode.Accepted
     assert "has no table 9" in dialog.error.text()
-    assert X.discipline_list(state.db, eid).incidents == ()
+    assert incidents.discipline_list(state.db, eid).incidents == ()
 
 
 def test_open_incident_dialog_from_score_entry(qtbot, setup) -> None:  # type: ignore[no-untyped-def]
@@ -112,7 +112,7 @@ def test_section_penalty_appeal_workflow_and_audit(qtbot, setup, tmp_path: Path)
     section.respondent_notes.setPlainText("they talked")
     section.reasons.setPlainText("nobody else heard it")
     qtbot.mouseClick(section.uphold, Qt.MouseButton.LeftButton)
-    [appeal] = X.discipline_list(state.db, eid).appeals
+    [appeal] = incidents.discipline_list(state.db, eid).appeals
     assert (appeal.status, appeal.fee, appeal.refund) == ("upheld", 500, 500)
     assert appeal.respondent_notes == "they talked"
     assert "upheld" in section.message.text()
@@ -130,7 +130,7 @@ def test_section_penalty_appeal_workflow_and_audit(qtbot, setup, tmp_path: Path)
     section.appeal_view.selectRow(0)
     assert section.reopen_button.isEnabled() and not section.uphold.isEnabled()
     assert section.reopen("the other side's witness was not heard")
-    assert X.get_appeal(state.db, appeal.id).status == "open"
+    assert appeals.get_appeal(state.db, appeal.id).status == "open"
     # the audit view: filtered by person, exported as CSV
     section.person.setText("ana")
     actions = {section.audit.rows[i].action for i in range(section.audit.rowCount())}

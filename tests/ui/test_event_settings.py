@@ -14,10 +14,12 @@ from PySide6.QtCore import Qt
 from sqlalchemy import func, select
 
 from clubdesk.models.event import Entrant
-from clubdesk.services import events as ES
-from clubdesk.services import rounds as R
-from clubdesk.services import standings as ST
-from clubdesk.services.base import ServiceError
+from clubdesk.services.discipline import appeals
+from clubdesk.services.events import events
+from clubdesk.services.kernel.base import ServiceError
+from clubdesk.services.night.data import settings
+from clubdesk.services.night.play import rounds
+from clubdesk.services.night.ranking import standings
 from clubdesk.ui.events_view import EventsSection
 from clubdesk.ui.state import DeskState
 from tests.integration.test_night_helpers import DESK, make_event, open_db
@@ -79,7 +81,7 @@ def test_settings_set_in_the_screen_are_what_the_services_read(qtbot, tmp_path: 
     assert "unsaved" in st.title.text() and st.save_button.isEnabled()
     qtbot.keyClick(section, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)  # Ctrl+S saves this tab
     assert "saved" in st.message.text(), st.message.text()
-    got = R.night_settings(db, ev)
+    got = settings.night_settings(db, ev)
     assert (got["tiebreaks"], got["result_mode"], got["call_minutes"], got["requested_bye"]) == (
         "PTS,IAV,SB,BH",
         "score",
@@ -91,13 +93,17 @@ def test_settings_set_in_the_screen_are_what_the_services_read(qtbot, tmp_path: 
         "coefficients": {"local": 100, "regional": 150},
         "best_of": 4,
     }
-    info = ES.get_event(db, ev)
+    info = events.get_event(db, ev)
     assert (info.season, info.coefficient_class) == ("2026", "regional")
     assert section.editor.season.text() == "2026"  # the Event tab follows
-    from clubdesk.services import discipline
 
-    assert discipline.appeal_window(db) == 20  # rule T10: the club's appeal window
-    assert ST.event_standings(db, ev).codes == ("PTS", "IAV", "SB", "BH")  # the standings use the order
+    assert appeals.appeal_window(db) == 20  # rule T10: the club's appeal window
+    assert standings.event_standings(db, ev).codes == (
+        "PTS",
+        "IAV",
+        "SB",
+        "BH",
+    )  # the standings use the order
     assert "unsaved" not in st.title.text()
     db.close()
 
@@ -105,7 +111,7 @@ def test_settings_set_in_the_screen_are_what_the_services_read(qtbot, tmp_path: 
 def test_a_bad_value_is_shown_next_to_its_field_and_nothing_is_written(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     db = open_db(tmp_path)
     ev, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=3, match_lengths=[5])
-    stored = R.night_settings(db, ev)
+    stored = settings.night_settings(db, ev)
     st = _section(qtbot, db, ev).settings
     st.call_minutes.setValue(30)
     st.base_points.setText("100,70")
@@ -116,15 +122,15 @@ def test_a_bad_value_is_shown_next_to_its_field_and_nothing_is_written(qtbot, tm
     st.coefficient_class.setText("national")  # rule T12d: the scale must know the event's class
     assert not st.save()
     assert "national" in st.fields["coefficient_class"].error.text()
-    assert R.night_settings(db, ev) == stored  # not even the waiting time was written
+    assert settings.night_settings(db, ev) == stored  # not even the waiting time was written
     db.close()
 
 
 def test_a_running_event_shows_its_locked_settings_with_the_reason(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     db = open_db(tmp_path)
     ev, _ids = make_event(db, ruleset="tavla", fmt="lives", players=4, match_lengths=[3])
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
     st = _section(qtbot, db, ev).settings
     assert st.locked_reason.isVisibleTo(st) and "running" in st.locked_reason.text()
     assert not st.tiebreaks.isEnabled() and not st.lives.isEnabled() and not st.requested_bye.isEnabled()
@@ -132,10 +138,10 @@ def test_a_running_event_shows_its_locked_settings_with_the_reason(qtbot, tmp_pa
     # what does not change results already played stays editable, and saves
     assert st.call_minutes.isEnabled() and st.result_mode.isEnabled() and not st.season.isReadOnly()
     st.call_minutes.setValue(12)
-    assert st.save() and R.night_settings(db, ev)["call_minutes"] == 12
+    assert st.save() and settings.night_settings(db, ev)["call_minutes"] == 12
     # the service refuses the locked ones too
     with pytest.raises(ServiceError) as err:
-        R.configure(db, DESK, ev, lives=5)
+        settings.configure(db, DESK, ev, lives=5)
     assert err.value.code == "setting-locked"
     db.close()
 
@@ -146,7 +152,7 @@ def test_new_event_from_copies_settings_and_prize_plan_but_no_entrants(  # type:
     db = open_db(tmp_path)
     ev, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=3, match_lengths=[5])
     plan = {"places": [{"place": 1, "fixed": 5000}, {"place": 2, "fixed": 2500}]}
-    R.configure(db, DESK, ev, tiebreaks="PTS,BH", call_minutes=20, prize_plan=plan)
+    settings.configure(db, DESK, ev, tiebreaks="PTS,BH", call_minutes=20, prize_plan=plan)
     section = _section(qtbot, db, ev, active)
     section.tabs.setCurrentWidget(section.editor)
     asked: list[str] = []
@@ -163,9 +169,9 @@ def test_new_event_from_copies_settings_and_prize_plan_but_no_entrants(  # type:
     new = section.editor.event_id
     assert new is not None and new != ev
     assert "no entrants" in section.editor.message.text()
-    info = ES.get_event(db, new)
+    info = events.get_event(db, new)
     assert (info.name, info.starts_on, info.registered) == ("Next Tuesday", dt.date(2026, 12, 8), 0)
-    got = R.night_settings(db, new)
+    got = settings.night_settings(db, new)
     assert (got["tiebreaks"], got["call_minutes"]) == ("PTS,BH", 20)
     assert json.loads(got["prize_plan"]) == plan
     assert section.settings.event_id == new and "1." in section.settings.prizes.text()
@@ -174,7 +180,7 @@ def test_new_event_from_copies_settings_and_prize_plan_but_no_entrants(  # type:
     # the copy is this week's? No: its date is next week's; the dialog's default is the same weekday
     from clubdesk.ui.events_view import CopyEventDialog
 
-    dialog = CopyEventDialog(ES.get_event(db, new))
+    dialog = CopyEventDialog(events.get_event(db, new))
     qtbot.addWidget(dialog)
     assert dialog.values() == (dt.date(2026, 12, 15), "Next Tuesday")
     db.close()
@@ -182,17 +188,17 @@ def test_new_event_from_copies_settings_and_prize_plan_but_no_entrants(  # type:
 
 def test_this_weeks_night_comes_first_marked(qtbot, db) -> None:  # type: ignore[no-untyped-def]
     today = dt.date.today()
-    old = ES.create_event(
+    old = events.create_event(
         db,
         DESK,
-        ES.EventData(
+        events.EventData(
             name="Last week", ruleset="tavla", format="swiss", starts_on=today - dt.timedelta(days=7)
         ),
     )
-    now = ES.create_event(
-        db, DESK, ES.EventData(name="Tonight", ruleset="tavla", format="swiss", starts_on=today)
+    now = events.create_event(
+        db, DESK, events.EventData(name="Tonight", ruleset="tavla", format="swiss", starts_on=today)
     )
-    ES.create_event(db, DESK, ES.EventData(name="Undated", ruleset="tavla", format="swiss"))
+    events.create_event(db, DESK, events.EventData(name="Undated", ruleset="tavla", format="swiss"))
     section = _section(qtbot, db)
     first = section.model.rows[0]
     assert first.id == now.id

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from clubdesk.services.base import Actor
-from clubdesk.services.events import list_events
+from clubdesk.services.events.events import EventData, create_event, list_events
+from clubdesk.services.kernel.base import Actor
+from clubdesk.services.night.play import readings, rounds
 from clubdesk.ui.events_view import EventsSection
 from clubdesk.ui.state import DeskState
 
@@ -50,7 +51,6 @@ def test_bad_fee_shown_next_to_the_field_and_nothing_saved(qtbot, db) -> None:  
 
 
 def _two_events(db):  # type: ignore[no-untyped-def]
-    from clubdesk.services.events import EventData, create_event
 
     a = create_event(db, ACTOR, EventData(name="Spring Cup", ruleset="tavla", format="swiss"))
     b = create_event(db, ACTOR, EventData(name="Summer Cup", ruleset="tavla", format="swiss"))
@@ -115,13 +115,12 @@ def test_title_and_buttons_follow_the_saved_state(qtbot, db) -> None:  # type: i
 
 
 def test_a_running_event_is_read_only_with_the_reason(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from clubdesk.services import rounds as R
     from tests.integration.test_night_helpers import DESK, make_event, open_db
 
     db = open_db(tmp_path)
     ev, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=2, match_lengths=[3])
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
     section = EventsSection(DeskState(db, ACTOR))
     qtbot.addWidget(section)
     row = next(i for i, e in enumerate(section.model.rows) if e.id == ev)
@@ -141,8 +140,7 @@ def test_the_editor_shows_the_readings_and_switches_an_old_event(qtbot, db) -> N
     import json
 
     from clubdesk.models.event import Event
-    from clubdesk.services import readings as RD
-    from clubdesk.services.events import EventData, create_event
+    from clubdesk.services.events.events import EventData, create_event
 
     info = create_event(db, ACTOR, EventData(name="Liga", ruleset="gaple-club", format="round-robin"))
     with db.session() as s:
@@ -161,7 +159,7 @@ def test_the_editor_shows_the_readings_and_switches_an_old_event(qtbot, db) -> N
     preview = ed.readings_preview()
     assert preview is not None and set(preview.changes) == {"open_on", "fine_in_block", "out_double_mode"}
     assert ed.apply_readings()
-    assert all(r.is_preset for r in RD.event_readings(db, info.id))
+    assert all(r.is_preset for r in readings.event_readings(db, info.id))
     assert not ed.readings_button.isEnabled()
     assert ed.save()  # saving the form afterwards keeps the new readings
     with db.session() as s:

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QTabWidget
 
 from clubdesk.db import Database
 from clubdesk.games import load_ruleset
-from clubdesk.services import events as events_service
+from clubdesk.services.events import events as events_events
 from clubdesk.ui.main_window import MainWindow
 from clubdesk.ui.state import DeskState
 
@@ -49,7 +49,7 @@ def test_rounds_with_an_open_table_of_each_family_fits(qtbot, window, size) -> N
     rounds = window.current_page()
     seen: set[str] = set()
     problems: list[str] = []
-    for ev in events_service.list_events(window.state.db, include_finished=True):
+    for ev in events_events.list_events(window.state.db, include_finished=True):
         rounds.select_event(ev.id)
         if rounds.round is None or not rounds.round.tables:
             continue
@@ -94,14 +94,14 @@ def test_the_widgets_merged_from_main_fit_too(qtbot, window, size) -> None:  # t
     problems: list[str] = []
     window.show_section("events")
     events = window.current_page()
-    for ev in events_service.list_events(window.state.db, include_finished=True):
+    for ev in events_events.list_events(window.state.db, include_finished=True):
         events.refresh(select=ev.id)
         assert events.editor.event_id == ev.id and events.editor.readings.text()
         problems += [f"{p} ({ev.name})" for p in sideways(window)]
     window.show_section("rounds")
     rounds = window.current_page()
     shown: set[str] = set()
-    for ev in events_service.list_events(window.state.db, include_finished=True):
+    for ev in events_events.list_events(window.state.db, include_finished=True):
         rounds.select_event(ev.id)
         panel = rounds.open_for_entry("SR")
         if panel is None:

@@ -13,7 +13,9 @@ from PySide6.QtWidgets import QApplication, QLabel, QListWidget, QPushButton
 
 from clubdesk import i18n
 from clubdesk.db import Database
-from clubdesk.services import settings as settings_service
+from clubdesk.services.club import settings
+from clubdesk.services.demo import fill_demo
+from clubdesk.services.kernel.base import Actor
 from clubdesk.ui.main_window import MainWindow
 from clubdesk.ui.qt_i18n import install_qt_translator
 from clubdesk.ui.state import DeskState
@@ -73,20 +75,20 @@ def test_settings_switches_the_window_to_turkish_without_a_restart(  # type: ign
         # Qt's own buttons follow (qtbase_tr ships with PySide6)
         assert QApplication.translate("QPlatformTheme", "Cancel") == "İptal"
         # kept in this database: the next start opens in Turkish
-        assert settings_service.club_settings(db).language == "tr"
+        assert settings.club_settings(db).language == "tr"
     finally:
         i18n.set_language("en")
         install_qt_translator(QApplication.instance(), "en")
 
 
 def test_the_language_is_per_database(tmp_path: Path) -> None:
-    from clubdesk.services.base import Actor
+    from clubdesk.services.club import settings
 
     one, two = Database(tmp_path / "a.sqlite3"), Database(tmp_path / "b.sqlite3")
-    settings_service.save_club_settings(one, Actor("AB"), "Kadıköy Tavla", None, "tr")
-    settings_service.save_club_settings(two, Actor("AB"), "Peña Dominó", None, "es")
-    assert settings_service.club_settings(one).language == "tr"
-    assert settings_service.club_settings(two).language == "es"
+    settings.save_club_settings(one, Actor("AB"), "Kadıköy Tavla", None, "tr")
+    settings.save_club_settings(two, Actor("AB"), "Peña Dominó", None, "es")
+    assert settings.club_settings(one).language == "tr"
+    assert settings.club_settings(two).language == "es"
     one.close()
     two.close()
 
@@ -101,7 +103,6 @@ def test_pseudo_locale_on_the_demo_club_asks_only_for_extracted_strings(  # type
     from PySide6.QtWidgets import QTableView
 
     from clubdesk.i18n_tools import template_ids
-    from clubdesk.services.demo import fill_demo
 
     fill_demo(db)
     i18n.set_language("xx")

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from clubdesk.db import Database
-from clubdesk.services import results as RS
-from clubdesk.services import rounds as R
+from clubdesk.services.events import events as events_events
+from clubdesk.services.night.play import results, rounds
 from tests.conftest import BACKENDS, DbMaker
 from tests.integration.test_night_helpers import DESK, make_event
 
@@ -27,8 +27,8 @@ def test_another_desks_hand_reloads_this_window_within_a_second(
         target = maker.url_or_path("club")
         mine, other = Database(target), Database(target)
         ev, _ids = make_event(other, ruleset="tavla", fmt="swiss", players=4, rounds=3, match_lengths=[9])
-        R.propose_round(other, DESK, ev)
-        rv = R.publish_round(other, DESK, ev)
+        rounds.propose_round(other, DESK, ev)
+        rv = rounds.publish_round(other, DESK, ev)
         state = DeskState(mine)
         seen: list[str] = []
         state.dataChanged.connect(seen.append)
@@ -37,7 +37,7 @@ def test_another_desks_hand_reloads_this_window_within_a_second(
         try:
             qtbot.wait(700)  # listening
             seen.clear()
-            RS.add_entry(other, DESK, ev, 1, rv.tables[0].table, GAME)
+            results.add_entry(other, DESK, ev, 1, rv.tables[0].table, GAME)
             qtbot.waitUntil(lambda: "rounds" in seen, timeout=1500)  # 1 s target + Qt's queue
             assert {"rounds", "desk"} <= set(seen)
         finally:
@@ -116,7 +116,6 @@ def test_a_database_refusal_no_screen_caught_is_shown_not_lost(monkeypatch: pyte
 def test_another_desks_new_event_reaches_the_standings_list(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """What a notification makes the window do (issue 25): an event another desk created appears in the
     Standings section's list without the user pressing anything (the Events section, built too, follows)."""
-    from clubdesk.services import events as ES
     from clubdesk.ui.events_view import EventsSection
     from clubdesk.ui.live_refresh import LiveRefresh
     from clubdesk.ui.standings_view import StandingsSection
@@ -129,8 +128,8 @@ def test_another_desks_new_event_reaches_the_standings_list(qtbot, tmp_path: Pat
         standings, events = StandingsSection(state), EventsSection(state)
         qtbot.addWidget(standings)
         qtbot.addWidget(events)
-        made = ES.create_event(
-            other, DESK, ES.EventData(name="Perşembe Gecesi", ruleset="tavla", format="swiss")
+        made = events_events.create_event(
+            other, DESK, events_events.EventData(name="Perşembe Gecesi", ruleset="tavla", format="swiss")
         )
         assert standings.event_box.findData(made.id) < 0
         LiveRefresh(state)._flush()  # what the LISTEN thread triggers once another desk's commit is heard

@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
 from clubdesk import i18n
 from clubdesk.db import Database
 from clubdesk.i18n_tools import template_ids
-from clubdesk.services import settings as settings_service
-from clubdesk.services.base import Actor, Role
+from clubdesk.services.club import settings
+from clubdesk.services.kernel.base import Actor, Role
 from clubdesk.ui.main_window import ActorDialog, MainWindow
 from clubdesk.ui.sections import SECTIONS
 from clubdesk.ui.state import DeskState
@@ -105,10 +105,10 @@ def test_settings_saved_and_bad_logo_shown_next_to_field(qtbot, db: Database) ->
     page.logo.setText("/no/such/logo.png")
     assert page.save() is False
     assert "does not exist" in page.logo_field.error.text() and page.logo_field.error.isVisibleTo(page)
-    assert settings_service.club_settings(db).club_name != "Kulüp İstanbul Tavla"
+    assert settings.club_settings(db).club_name != "Kulüp İstanbul Tavla"
     page.logo.setText("")
     assert page.save() is True
-    assert settings_service.club_settings(db).club_name == "Kulüp İstanbul Tavla"
+    assert settings.club_settings(db).club_name == "Kulüp İstanbul Tavla"
     assert "Kulüp İstanbul Tavla" in window.windowTitle()
 
 

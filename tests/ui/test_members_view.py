@@ -9,8 +9,9 @@ from PySide6.QtWidgets import QDialogButtonBox, QLineEdit
 
 from clubdesk.db import Database
 from clubdesk.services import demo
-from clubdesk.services import members as ms
-from clubdesk.services.base import Actor
+from clubdesk.services.kernel.base import Actor
+from clubdesk.services.members import edit, records
+from clubdesk.services.members import search as members_search
 from clubdesk.ui.members_view import ImportDialog, MemberDialog, MembersSection, MergeDialog
 from clubdesk.ui.state import DeskState
 
@@ -46,9 +47,9 @@ def test_member_added_through_the_dialog_appears_in_the_table(qtbot, db: Databas
     section.members.add()
     assert _table_names(section) == ["Gülşen Yılmaz"]
     assert section.members.count.text() == "1 member"
-    stored = ms.get_member(db, "1001")
+    stored = members_search.get_member(db, "1001")
     assert (stored.club, stored.email) == ("Kadıköy Tavla Kulübü", "gulsen@example.com.tr")
-    assert [c.name for c in ms.list_clubs(db)] == ["Kadıköy Tavla Kulübü"]
+    assert [c.name for c in edit.list_clubs(db)] == ["Kadıköy Tavla Kulübü"]
 
 
 def test_invalid_email_is_refused_next_to_the_field_and_nothing_saved(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
@@ -62,10 +63,10 @@ def test_invalid_email_is_refused_next_to_the_field_and_nothing_saved(qtbot, db:
     assert error.isVisible() and error.text() == "Malformed e-mail address: dewi.example.co.id"
     assert not dialog.fields["name"].error.isVisible()
     assert dialog.isVisible()  # the dialog stays open for the fix
-    assert ms.count_members(db) == 0
+    assert members_search.count_members(db) == 0
     dialog.email.setText("dewi@example.co.id")
     assert dialog.save() is True
-    assert ms.count_members(db) == 1
+    assert members_search.count_members(db) == 1
 
 
 def test_missing_name_is_shown_next_to_the_name(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
@@ -74,11 +75,11 @@ def test_missing_name_is_shown_next_to_the_name(qtbot, db: Database) -> None:  #
     dialog.show()
     assert dialog.save() is False
     assert dialog.fields["name"].error.text() == "The name is missing."
-    assert ms.count_members(db) == 0
+    assert members_search.count_members(db) == 0
 
 
 def test_import_preview_shows_additions_and_every_bad_line(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
-    ms.create_member(db, Actor("AB"), ms.MemberData(name="Ayu Kartika", number="1001"))
+    edit.create_member(db, Actor("AB"), records.MemberData(name="Ayu Kartika", number="1001"))
     dialog = ImportDialog(DeskState(db), DATA / "bad_lines.csv")
     qtbot.addWidget(dialog)
     dialog.show()
@@ -95,7 +96,7 @@ def test_import_preview_shows_additions_and_every_bad_line(qtbot, db: Database) 
         "Joko Purnomo",
     ]
     assert not dialog.import_button.isEnabled()
-    assert ms.count_members(db) == 1
+    assert members_search.count_members(db) == 1
 
 
 def test_import_of_a_good_file_through_the_preview(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
@@ -112,7 +113,7 @@ def test_import_of_a_good_file_through_the_preview(qtbot, db: Database) -> None:
 def test_search_and_sort_in_the_demo_club(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
     demo.fill_demo(db)
     section = _section(qtbot, db)
-    assert len(_table_names(section)) == len(ms.list_members(db))
+    assert len(_table_names(section)) == len(members_search.list_members(db))
     headers = [section.members.model.headerData(c, Qt.Orientation.Horizontal) for c in range(6)]
     assert headers == ["Number", "Name", "Club", "City", "Rating", "Active"]  # rule T14: no phone, no e-mail
     search = section.findChild(QLineEdit, "search")
@@ -130,8 +131,12 @@ def test_search_and_sort_in_the_demo_club(qtbot, db: Database) -> None:  # type:
 
 def test_merge_side_by_side_and_merge(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
     actor = Actor("AB")
-    ms.create_member(db, actor, ms.MemberData(name="Şükrü Işık", number="1001", phone="+90 532 111 22 33"))
-    ms.create_member(db, actor, ms.MemberData(name="Sukru Isik", number="1040", email="sukru@example.com.tr"))
+    edit.create_member(
+        db, actor, records.MemberData(name="Şükrü Işık", number="1001", phone="+90 532 111 22 33")
+    )
+    edit.create_member(
+        db, actor, records.MemberData(name="Sukru Isik", number="1040", email="sukru@example.com.tr")
+    )
     dialog = MergeDialog(DeskState(db), "1001", "1040")
     qtbot.addWidget(dialog)
     rows = {dialog.table.verticalHeaderItem(r).text(): r for r in range(dialog.table.rowCount())}
@@ -144,11 +149,11 @@ def test_merge_side_by_side_and_merge(qtbot, db: Database) -> None:  # type: ign
     email_row = rows["E-mail"]
     assert dialog.table.item(email_row, 2).text() == "sukru@example.com.tr"
     assert dialog.do_merge() is True
-    assert [m.name for m in ms.list_members(db)] == ["Şükrü Işık"]
+    assert [m.name for m in members_search.list_members(db)] == ["Şükrü Işık"]
 
 
 def test_merging_a_member_with_itself_is_refused_in_the_dialog(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
-    ms.create_member(db, Actor("AB"), ms.MemberData(name="Nur Aini", number="5"))
+    edit.create_member(db, Actor("AB"), records.MemberData(name="Nur Aini", number="5"))
     dialog = MergeDialog(DeskState(db), "5", "5")
     qtbot.addWidget(dialog)
     assert not dialog.merge_button.isEnabled()
@@ -163,7 +168,7 @@ def test_clubs_tab_lists_clubs_with_member_counts(qtbot, db: Database) -> None: 
     model = section.clubs.model
     assert model.rowCount() == 4
     total = sum(int(model.index(r, 2).data()) for r in range(4))
-    with_club = [m for m in ms.list_members(db) if m.club]
+    with_club = [m for m in members_search.list_members(db) if m.club]
     assert total == len(with_club)
 
 
@@ -175,7 +180,7 @@ def test_the_federation_licence_is_a_field_of_the_member_dialog(qtbot, db: Datab
     qtbot.keyClicks(dialog.name, "Jose Munoz")
     qtbot.keyClicks(dialog.licence, "FEDM-2231")
     assert dialog.save() is True
-    (member,) = ms.list_members(db)
+    (member,) = members_search.list_members(db)
     assert member.licence == "FEDM-2231" and member.number != "FEDM-2231"
     again = MemberDialog(DeskState(db), member)
     qtbot.addWidget(again)
@@ -189,7 +194,9 @@ def test_the_register_reads_the_next_page_as_the_view_scrolls(qtbot, db: Databas
     # issue 22: a keystroke reads one page; the next one comes when the view reaches the end, and the count
     # of every match comes once the typing pauses
     for i in range(60):
-        ms.create_member(db, Actor("AB"), ms.MemberData(name=f"Ahmet Kaya {i:02d}", number=str(100 + i)))
+        edit.create_member(
+            db, Actor("AB"), records.MemberData(name=f"Ahmet Kaya {i:02d}", number=str(100 + i))
+        )
     section = _section(qtbot, db)
     panel = section.members
     panel.model.page = 25

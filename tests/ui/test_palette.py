@@ -87,7 +87,7 @@ def test_every_coloured_label_of_every_section_is_readable_on_a_dark_palette(dar
 
 
 def test_the_lock_is_an_icon_that_exists(qapp) -> None:  # type: ignore[no-untyped-def]
-    from clubdesk.services.rounds import TableView
+    from clubdesk.services.night.data.reads import TableView
     from clubdesk.ui.models.tables_model import COL_STATE, TablesModel
 
     lock = icon("lock")

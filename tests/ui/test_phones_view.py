@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from clubdesk.db import Database
-from clubdesk.services import phones
-from clubdesk.services import rounds as R
-from clubdesk.services import table_entry as TE
+from clubdesk.services.night.data.tokens import round_tokens
+from clubdesk.services.night.play import rounds
+from clubdesk.services.phones import desk_side, posts, table_page
 from tests.integration.test_night_helpers import DESK, make_event
 
 GAME = {"type": "game", "winner": 0, "kind": "single", "cube": 1, "dropped": False}
@@ -32,8 +32,8 @@ def db(tmp_path: Path) -> Iterator[Database]:
 
 def night(db: Database) -> int:
     ev, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=3, match_lengths=[5])
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
     return ev
 
 
@@ -72,7 +72,7 @@ def test_the_desk_switch_starts_the_server_shows_its_qr_and_stops_it(qtbot, db: 
     state = DeskState(db)
     view = PhonesView(state)
     qtbot.addWidget(view)
-    assert not view.toggle.isChecked() and phones.base_url(db) is None  # off by default
+    assert not view.toggle.isChecked() and desk_side.base_url(db) is None  # off by default
     addresses = [view.address.itemData(i) for i in range(view.address.count())]
     assert addresses[-1] == "127.0.0.1" and all(a.count(".") == 3 for a in addresses)
     view.address.setCurrentIndex(view.address.count() - 1)
@@ -84,10 +84,12 @@ def test_the_desk_switch_starts_the_server_shows_its_qr_and_stops_it(qtbot, db: 
         assert view.entry.running and view.url.text() == hall
         assert decode(view.qr.pixmap()) == [hall]  # a phone scanning the Desk's QR opens the hall
         assert answers(hall)
-        assert phones.base_url(db) == f"http://127.0.0.1:{port}"  # printed sheets carry table addresses now
+        assert (
+            desk_side.base_url(db) == f"http://127.0.0.1:{port}"
+        )  # printed sheets carry table addresses now
         assert not view.address.isEnabled()  # the address stays what the server binds to
         view.toggle.setChecked(False)
-        assert not view.entry.running and not answers(hall) and phones.base_url(db) is None
+        assert not view.entry.running and not answers(hall) and desk_side.base_url(db) is None
         assert view.url.text() == "" and view.qr.pixmap().isNull()
         # the port in use: said, and the switch stays off
         with socket.socket() as busy:
@@ -102,7 +104,7 @@ def test_the_desk_switch_starts_the_server_shows_its_qr_and_stops_it(qtbot, db: 
         assert answers(hall)
     finally:
         stop_table_entry(state)
-    assert not answers(hall) and phones.base_url(db) is None
+    assert not answers(hall) and desk_side.base_url(db) is None
 
 
 def test_rounds_screen_shows_a_phones_hand_and_a_referee_call_without_user_action(
@@ -114,7 +116,7 @@ def test_rounds_screen_shows_a_phones_hand_and_a_referee_call_without_user_actio
     from clubdesk.ui.state import DeskState
 
     ev = night(db)
-    phones.set_base_url(db, DESK, "http://127.0.0.1:8765")  # table entry on
+    desk_side.set_base_url(db, DESK, "http://127.0.0.1:8765")  # table entry on
     state = DeskState(db)
     section = RoundsSection(state)
     qtbot.addWidget(section)
@@ -135,19 +137,19 @@ def test_rounds_screen_shows_a_phones_hand_and_a_referee_call_without_user_actio
         # a phone on the hall's network (the server in another process: another connection to the file)
         phone_db = Database(db.path)
         try:
-            ref = TE.table_for_token(phone_db, TE.tokens(phone_db, ev, 1)[table])
+            ref = table_page.table_for_token(phone_db, round_tokens(phone_db, ev, 1)[table])
             assert ref is not None
-            TE.post_entry(phone_db, ref, GAME, client_id="p-1", version=None, side=0, address="10.0.0.7")
+            posts.post_entry(phone_db, ref, GAME, client_id="p-1", version=None, side=0, address="10.0.0.7")
             # tavla: game by game; within 1 s (+ Qt's queue)
             qtbot.waitUntil(lambda: cell() == "in play · 1 game", timeout=2000)
             assert cell(PHONE_ROLE) == "in_play"
-            TE.call_referee(phone_db, ref, client_id="p-2", address="10.0.0.7")
+            posts.call_referee(phone_db, ref, client_id="p-2", address="10.0.0.7")
             qtbot.waitUntil(lambda: cell().startswith("referee called"), timeout=2000)
             button = section.referee_button
             assert button.isVisible() and f"table {table}" in button.text()
             button.click()  # the referee came: the flag goes, the table's state stays
             qtbot.waitUntil(lambda: cell() == "in play · 1 game", timeout=2000)
-            assert not button.isVisible() and TE.referee_calls(db, ev, open_only=True) == []
+            assert not button.isVisible() and posts.referee_calls(db, ev, open_only=True) == []
         finally:
             phone_db.close()
     finally:
@@ -172,7 +174,7 @@ def test_scan_field_opens_the_table_of_a_sheets_phone_address(qtbot, db: Databas
     from clubdesk.ui.state import DeskState
 
     ev = night(db)
-    second = TE.tokens(db, ev, 1)
+    second = round_tokens(db, ev, 1)
     table = sorted(second)[1]
     section = RoundsSection(DeskState(db))
     qtbot.addWidget(section)

@@ -13,11 +13,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QLabel
 
 from clubdesk.db import Database
-from clubdesk.services import discipline as DS
-from clubdesk.services import results as RS
-from clubdesk.services import rounds as R
-from clubdesk.services import share as SH
-from clubdesk.services.base import Actor, Role
+from clubdesk.services.discipline import incidents
+from clubdesk.services.kernel.base import Actor, Role
+from clubdesk.services.night.play import results, rounds
+from clubdesk.services.publishing import share
 from clubdesk.ui.crosstable_panel import DETAIL_ROLE, FIXED
 from clubdesk.ui.players_view import PlayerCardDialog, RatingsSection
 from clubdesk.ui.standings_view import StandingsSection
@@ -32,10 +31,10 @@ STEP = 4 * 5 * math.sqrt(5) * 0.5
 def night(tmp_path: Path):  # type: ignore[no-untyped-def]
     db = Database(tmp_path / "club.sqlite3")
     ev, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=3, match_lengths=[5])
-    rv = R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
+    rv = rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
     for t in rv.tables:
-        RS.set_score(db, DESK, ev, 1, t.table, (5, 3), confirm=True)
+        results.set_score(db, DESK, ev, 1, t.table, (5, 3), confirm=True)
     yield db, ev, rv
     db.close()
 
@@ -64,9 +63,9 @@ def test_ratings_screen_shows_the_ratings_and_follows_a_correction(qtbot, night)
     first = section.proxy.index(0, 3).data()
     assert float(first) == pytest.approx(1500 + STEP, abs=0.05)
     # rule T10/T12c: the referee corrects round 1 once round 2 is out; the screen follows the data signal
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
-    RS.set_score(db, REF, ev, 1, rv.tables[0].table, (3, 5), confirm=True, override="sheet misread")
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
+    results.set_score(db, REF, ev, 1, rv.tables[0].table, (3, 5), confirm=True, override="sheet misread")
     state.dataChanged.emit("rounds")
     rows = shown(section)
     assert rows[win][0] == f"{1500 - STEP:.1f}" and rows[lose][0] == f"{1500 + STEP:.1f}"
@@ -105,7 +104,7 @@ def test_crosstable_tab_shows_the_cells_of_crosstable_data(qtbot, night) -> None
     section.select_event(ev)
     panel = section.crosstable
     assert section.tabs.tabText(section.tabs.indexOf(panel)) == "Cross-table"
-    data = SH.crosstable_data(db, ev)
+    data = share.crosstable_data(db, ev)
     model = panel.model
     grid = [
         [model.index(r, c).data() for c in range(FIXED, model.columnCount())] for r in range(model.rowCount())
@@ -139,7 +138,7 @@ def _tab_titles(dialog: PlayerCardDialog) -> list[str]:
 def test_player_card_shows_incidents_to_the_organiser_only(qtbot, night) -> None:  # type: ignore[no-untyped-def]
     db, ev, rv = night
     number = member_of(db, rv.tables[0].sides[0])
-    DS.record_incident(
+    incidents.record_incident(
         db, REF, ev, round_no=1, table_no=rv.tables[0].table, kind="stalling", text="slow", player=number
     )
     organiser = PlayerCardDialog(DeskState(db, DESK), number)

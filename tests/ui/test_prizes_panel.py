@@ -13,9 +13,8 @@ from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QLineEdit, QSpinBox
 from clubdesk.models.event import Event
 from clubdesk.models.money import Payment
 from clubdesk.models.result import PrizeAward
-from clubdesk.services import prize_payments as PP
-from clubdesk.services import rounds as R
-from clubdesk.services import standings as ST
+from clubdesk.services.money import prize_payments
+from clubdesk.services.night.data import prize_plans, settings
 from clubdesk.standings.prizes import PrizePlan, award_prizes
 from clubdesk.standings.season import Placing
 from clubdesk.ui.desk.common import money
@@ -45,7 +44,7 @@ def _event(tmp_path: Path, players: int = 4, fee: int = 1000, plan: dict[str, ob
             if k < players - 1:  # one entrant has not paid: the pool is what was actually collected (T13b)
                 s.add(Payment(entrant_id=en, amount=fee, currency="EUR", method="cash", recorded_by="t"))
     if plan is not None:
-        R.configure(db, DESK, ev, prize_plan=plan)
+        settings.configure(db, DESK, ev, prize_plan=plan)
     return db, ev, ids
 
 
@@ -65,7 +64,7 @@ def test_preview_follows_the_entrant_count_as_the_engine_awards(qtbot, tmp_path:
     panel = PrizesPanel(DeskState(db, DESK))
     qtbot.addWidget(panel)
     panel.show_event(ev)
-    plan = ST.prize_plan_from(PLAN, "EUR")
+    plan = prize_plans.prize_plan_from(PLAN, "EUR")
     assert plan is not None
     # 4 entrants, 3 paid 10.00: the pool is 80 % of 30.00 = 24.00 (T13b)
     assert panel.preview_n.value() == 4
@@ -120,7 +119,7 @@ def test_the_plan_is_edited_previewed_and_saved_like_night_config(qtbot, tmp_pat
     assert panel.places.rowCount() == 2 and panel.pool_rate.value() == 50
     assert panel.preview_amounts()["1"] == money(900, "EUR")
     assert panel.save_plan()
-    saved = json.loads(R.night_settings(db, ev)["prize_plan"])
+    saved = json.loads(settings.night_settings(db, ev)["prize_plan"])
     assert saved["pool_rate"] == 5000
     assert saved["places"][0] == {
         "place": 1,
@@ -141,7 +140,7 @@ def test_the_plan_is_edited_previewed_and_saved_like_night_config(qtbot, tmp_pat
     assert "100%" in panel.preview_empty.text()
     assert not panel.save_plan()
     assert "100%" in panel.plan_message.text()
-    assert json.loads(R.night_settings(db, ev)["prize_plan"]) == saved
+    assert json.loads(settings.night_settings(db, ev)["prize_plan"]) == saved
     db.close()
 
 
@@ -178,7 +177,7 @@ def test_awards_split_a_shared_place_and_a_prize_is_paid_once(qtbot, tmp_path: P
             (a.id, a.paid_at, a.paid_method, a.paid_by) for a in s.query(PrizeAward).order_by(PrizeAward.id)
         ]
     assert after == before
-    assert [p.method for p in PP.prize_lines(db, ev) if p.place == 1] == ["transfer", "transfer"]
+    assert [p.method for p in prize_payments.prize_lines(db, ev) if p.place == 1] == ["transfer", "transfer"]
     db.close()
 
 
@@ -188,7 +187,7 @@ def test_prize_list_pdf_shows_the_awards_and_payment(qtbot, tmp_path: Path) -> N
     db, ev, ids = _event(tmp_path)
     seed = {e: k for k, e in enumerate(ids)}
     run_bracket(db, ev, lambda _r, a, b: a if seed[a] < seed[b] else b)
-    PP.pay_prize(db, DESK, ev, 1, "card")
+    prize_payments.pay_prize(db, DESK, ev, 1, "card")
     panel = PrizesPanel(DeskState(db, DESK))
     qtbot.addWidget(panel)
     panel.show_event(ev)
@@ -196,7 +195,7 @@ def test_prize_list_pdf_shows_the_awards_and_payment(qtbot, tmp_path: Path) -> N
     panel.save_pdf(str(out))
     qtbot.waitUntil(lambda: panel.last_result is not None, timeout=20000)
     text = " ".join(p.extract_text() for p in PdfReader(str(out)).pages)
-    lines = PP.prize_lines(db, ev)
+    lines = prize_payments.prize_lines(db, ev)
     for line in lines:
         assert line.name in text
     assert "unpaid" in text  # the places 2 and 3-4 are not paid yet

@@ -11,9 +11,10 @@ from clubdesk import i18n
 from clubdesk.db import Database
 from clubdesk.models.event import Entrant
 from clubdesk.models.member import Member
-from clubdesk.services import projector as P
-from clubdesk.services import results as RS
-from clubdesk.services import rounds as R
+from clubdesk.services.night.play import results
+from clubdesk.services.night.play import rounds as play_rounds
+from clubdesk.services.publishing import projector, share
+from clubdesk.services.publishing.documents import bracket_data
 from clubdesk.ui.projector import ProjectorControl, ProjectorWindow, install_projector_menu, open_projector
 from clubdesk.ui.projector.pages import KINDS
 from clubdesk.ui.state import DeskState
@@ -35,8 +36,8 @@ def _night(tmp_path, players: int = 4, names: list[str] | None = None, fmt: str 
     ev, ids = make_event(db, ruleset="tavla", fmt=fmt, players=players, rounds=3, match_lengths=[3])
     if names:
         _rename(db, ev, names)
-    rv = R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
+    rv = play_rounds.propose_round(db, DESK, ev)
+    play_rounds.publish_round(db, DESK, ev)
     return db, ev, rv
 
 
@@ -71,7 +72,7 @@ def test_a_result_confirmed_elsewhere_appears_without_anyone_touching_the_projec
     table = rv.tables[0]
     winner = table.names[0]
     # another desk (or the CLI) confirms a result: nothing in this window is clicked or told
-    RS.set_score(db, REF, ev, 1, table.table, (3, 0), confirm=True)
+    results.set_score(db, REF, ev, 1, table.table, (3, 0), confirm=True)
     qtbot.waitUntil(lambda: winner in win.board.texts(), timeout=8000)
     first = win.current_page().rows[0]  # type: ignore[union-attr]
     assert first[:3] == ("1", winner, "1")  # the winner leads with one point
@@ -87,7 +88,7 @@ def test_data_changed_at_this_desk_reloads_at_once(qtbot, tmp_path) -> None:  # 
     win.poll.stop()  # only the desk's signal (and the club server's live refresh, which fires it)
     win.set_only("tables")
     assert "3-0" not in win.board.texts()
-    RS.set_score(db, REF, ev, 1, rv.tables[0].table, (3, 0), confirm=True)
+    results.set_score(db, REF, ev, 1, rv.tables[0].table, (3, 0), confirm=True)
     win.state.dataChanged.emit("rounds")
     qtbot.waitUntil(lambda: "3-0" in win.board.texts(), timeout=3000)
 
@@ -100,8 +101,8 @@ def test_never_a_phone_or_an_email_on_any_page(qtbot, tmp_path) -> None:  # type
         with db.session() as s:
             for m in s.scalars(select(Member)):
                 m.phone, m.email = PHONE, EMAIL
-        RS.set_score(db, REF, ev, 1, rv.tables[0].table, (3, 0), confirm=True)
-        P.set_announcement(db, DESK, "Tea is served.")
+        results.set_score(db, REF, ev, 1, rv.tables[0].table, (3, 0), confirm=True)
+        projector.set_announcement(db, DESK, "Tea is served.")
         win = _projector(qtbot, db, ev)
         texts = _all_texts(win)
         joined = "\n".join(texts)
@@ -144,7 +145,7 @@ def test_pairings_by_name_follow_the_turkish_alphabet(qtbot, tmp_path) -> None: 
 def test_names_are_readable_from_eight_metres(qtbot, tmp_path, size) -> None:  # type: ignore[no-untyped-def]
     """A name's line is at least 1/40 of the screen's height, on every kind of table page."""
     db, ev, rv = _night(tmp_path)
-    RS.set_score(db, REF, ev, 1, rv.tables[0].table, (3, 0), confirm=True)
+    results.set_score(db, REF, ev, 1, rv.tables[0].table, (3, 0), confirm=True)
     win = _projector(qtbot, db, ev, size)
     assert win.board.height() == size[1]
     names = {n for t in rv.tables for n in t.names if n}
@@ -195,12 +196,12 @@ def test_an_announcement_typed_at_the_desk_appears_in_the_hall(qtbot, tmp_path) 
     assert win.current_page().kind == "announcement"  # type: ignore[union-attr]
     assert "Round 2 starts at 21:30" in win.board.texts()
     # too long: refused with the reason, the hall keeps the one it had
-    control.text.setPlainText("x" * (P.ANNOUNCEMENT_MAX + 1))
+    control.text.setPlainText("x" * (projector.ANNOUNCEMENT_MAX + 1))
     control.announce.click()
     assert "at most" in control.message.text()
-    assert P.announcement(db) == "Round 2 starts at 21:30"
+    assert projector.announcement(db) == "Round 2 starts at 21:30"
     control.clear.click()
-    assert P.announcement(db) == ""
+    assert projector.announcement(db) == ""
     assert "Round 2 starts at 21:30" not in win.board.texts()
 
 
@@ -217,7 +218,7 @@ def test_before_any_event_the_hall_is_told_what_comes(qtbot, tmp_path) -> None: 
     assert not control.empty.isHidden()  # the desk is told to create an event first
     # an event whose round is not published yet: the proposed draft is not shown to the hall
     ev, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=3, match_lengths=[3])
-    R.propose_round(db, DESK, ev)
+    play_rounds.propose_round(db, DESK, ev)
     state.dataChanged.emit("events")
     control.event_box.setCurrentIndex(control.event_box.findData(ev))
     assert control.empty.isHidden()
@@ -289,12 +290,11 @@ def test_a_double_elimination_bracket_is_readable_from_eight_metres(qtbot, tmp_p
     """An 8-player double elimination fitted whole to the screen has names below 1/40 of its height: after
     the drawn overview, every round of both brackets comes as rows of the other pages' large type, with
     each match's players and result, and nothing of the bracket is left out."""
-    from clubdesk.services import share
-    from clubdesk.services.reports import bracket_data
+    from clubdesk.services.night.play import results
 
     names = [f"Oyuncu {k}" for k in range(1, 9)]
     db, ev, rv = _night(tmp_path, players=8, names=names, fmt="double-elimination")
-    RS.set_score(db, REF, ev, 1, rv.tables[0].table, (3, 1), confirm=True)
+    results.set_score(db, REF, ev, 1, rv.tables[0].table, (3, 1), confirm=True)
     win = _projector(qtbot, db, ev, size)
     win.set_only("bracket")
     assert win.pages[0].kind == "bracket" and not win.pages[0].columns  # the tree first

@@ -10,9 +10,9 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 
 from clubdesk.db import Database
-from clubdesk.services import players as PL
-from clubdesk.services import ratings as RT
-from clubdesk.services import results as RS
+from clubdesk.services.night.play import results
+from clubdesk.services.night.ranking import ratings_background
+from clubdesk.services.publishing import players
 from clubdesk.ui.main_window import MainWindow
 from clubdesk.ui.players_view import RatingsSection
 from clubdesk.ui.state import DeskState
@@ -35,8 +35,8 @@ def test_an_old_correction_re_rates_in_the_background_while_the_window_works(qtb
     timer.timeout.connect(lambda: ticks.append((catch.running(), catch.bar.isVisible())))
     timer.start(5)
     # the referee corrects round 1 (rule T10 override), as the rounds screen does: service, then dataChanged
-    RS.set_score(db, REF, lg, 1, 1, (0, 5), confirm=True, override="score misread")
-    assert RT.pending(db)  # saved at once; nothing re-rated yet
+    results.set_score(db, REF, lg, 1, 1, (0, 5), confirm=True, override="score misread")
+    assert ratings_background.pending(db)  # saved at once; nothing re-rated yet
     assert ratings_now(db) == before
     with qtbot.waitSignal(catch.done, timeout=120_000) as done:
         win.state.dataChanged.emit("rounds")
@@ -46,13 +46,13 @@ def test_an_old_correction_re_rates_in_the_background_while_the_window_works(qtb
 
     assert sum(1 for running, bar in ticks if running and bar) >= 3  # the window ran its timer meanwhile
     assert not catch.running() and not catch.bar.isVisible()
-    assert not RT.pending(db)
+    assert not ratings_background.pending(db)
     after = ratings_now(db)
     assert after != before
     shown_after = {r.number: r.rating for r in screen.ratings}
     assert shown_after != shown_before  # the ratings screen reloaded
-    assert shown_after == {r.number: r.rating for r in PL.tavla_ratings(db)}
+    assert shown_after == {r.number: r.rating for r in players.tavla_ratings(db)}
     assert after == full_recompute(db)
     win.close()
-    RT.rerate_in_background(db, False)
+    ratings_background.rerate_in_background(db, False)
     db.close()

@@ -10,8 +10,9 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QDialog
 
-from clubdesk.services import rounds as R
-from clubdesk.services.base import Actor, Role
+from clubdesk.services.kernel.base import Actor, Role
+from clubdesk.services.night.data import reads, settings
+from clubdesk.services.night.play import results, rounds
 from clubdesk.ui import rounds_view
 from clubdesk.ui.models.standings_model import COL_NAME, COL_POINTS
 from clubdesk.ui.rounds_view import RoundsSection, parse_table_query
@@ -39,9 +40,9 @@ def press(qtbot, key: Qt.Key, mod: Qt.KeyboardModifier = Qt.KeyboardModifier.NoM
 def night(tmp_path: Path, call_minutes_ago: int = 0):  # type: ignore[no-untyped-def]
     db = open_db(tmp_path)
     ev, ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=2, match_lengths=[3])
-    R.propose_round(db, DESK, ev)
+    rounds.propose_round(db, DESK, ev)
     # the call time is a local wall-clock time, as the secretary types it (services/rounds.py)
-    R.publish_round(db, DESK, ev, call_at=R.local_now() - timedelta(minutes=call_minutes_ago))
+    rounds.publish_round(db, DESK, ev, call_at=reads.local_now() - timedelta(minutes=call_minutes_ago))
     return db, ev
 
 
@@ -60,7 +61,7 @@ def test_table_by_qr_keyboard_game_approvals_and_standings(qtbot, active, tmp_pa
     qtbot.addWidget(standings)
     active(section)
     section.select_event(ev)
-    rv = R.get_round(db, ev, 1)
+    rv = reads.get_round(db, ev, 1)
     a_name, b_name = rv.tables[0].names
     # every table is waiting before play starts
     assert {section.model.data(section.model.index(r, 4)) for r in range(section.model.rowCount())} == {
@@ -123,13 +124,13 @@ def test_correction_of_a_confirmed_result_shows_its_preview(
     qtbot, active, tmp_path: Path, monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]
     db, ev = night(tmp_path)
-    from clubdesk.services import results as RS
+    from clubdesk.services.night.data import reads
 
-    RS.add_entry(
+    results.add_entry(
         db, DESK, ev, 1, 1, {"type": "game", "winner": 0, "kind": "backgammon", "cube": 1, "dropped": False}
     )
-    RS.confirm(db, DESK, ev, 1, 1, 0, "AB")
-    RS.confirm(db, DESK, ev, 1, 1, 1, "CD")
+    results.confirm(db, DESK, ev, 1, 1, 0, "AB")
+    results.confirm(db, DESK, ev, 1, 1, 1, "CD")
     state = DeskState(db, REF)
     section = RoundsSection(state)
     active(section)
@@ -155,7 +156,7 @@ def test_correction_of_a_confirmed_result_shows_its_preview(
     press(qtbot, Qt.Key.Key_Return)
     # the preview was shown before saving: the winner changes
     assert shown and "winner of this table changes" in shown[0]
-    qtbot.waitUntil(lambda: R.get_round(db, ev, 1).tables[0].score == (0, 3), timeout=2000)
+    qtbot.waitUntil(lambda: reads.get_round(db, ev, 1).tables[0].score == (0, 3), timeout=2000)
 
 
 def test_forfeit_after_the_table_call(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -170,7 +171,7 @@ def test_forfeit_after_the_table_call(qtbot, tmp_path: Path) -> None:  # type: i
     assert panel is not None
     assert panel.forfeit(1)
     # rule T9a: forfeit = match length-0 = 3-0
-    t = R.get_round(db, ev, 1).tables[1]
+    t = reads.get_round(db, ev, 1).tables[1]
     assert t.score == (3, 0)
 
 
@@ -189,7 +190,7 @@ def test_forfeit_refused_before_the_time(qtbot, tmp_path: Path) -> None:  # type
 
 def test_score_only_event_opens_the_final_score_form(qtbot, active, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     db, ev = night(tmp_path)
-    R.configure(db, DESK, ev, result_mode="score", call_minutes=25)  # what night-config writes
+    settings.configure(db, DESK, ev, result_mode="score", call_minutes=25)  # what night-config writes
     section = RoundsSection(DeskState(db, REF))
     active(section)
     section.select_event(ev)
@@ -200,7 +201,7 @@ def test_score_only_event_opens_the_final_score_form(qtbot, active, tmp_path: Pa
     assert type(panel.form).__name__ == "FinalScoreForm"
     # the table call countdown uses the event's 25 minutes (T3b), not the default 10
     due = section.call_due_at()
-    rv = R.get_round(db, ev, 1)
+    rv = reads.get_round(db, ev, 1)
     assert rv.call_at is not None and due == rv.call_at + timedelta(minutes=25)
 
 
@@ -224,20 +225,21 @@ def test_screens_open_on_the_running_event_with_the_latest_round(qtbot, tmp_path
 
 
 def test_domino_team_encounter_game_two_in_score_entry(qtbot, active, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    from clubdesk.services import results as RS
+    from clubdesk.services.night.data import reads, settings
+    from clubdesk.services.night.play import rounds
     from clubdesk.ui.score_entry.base import EntryChange
 
     db = open_db(tmp_path)
     ev, _ids = make_event(db, ruleset="domino-es", fmt="round-robin", players=2, per_entrant=4, entry="team")
-    R.configure(db, DESK, ev, encounter_games=2)
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
-    seats1 = RS.encounter_seats(db, ev, 1, 1, 1)
+    settings.configure(db, DESK, ev, encounter_games=2)
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
+    seats1 = results.encounter_seats(db, ev, 1, 1, 1)
     # game 1: side 0 goes out twice with 30 + 20 + 25 = 75 left in hands (E18): 75, 150 >= 100
     d0 = {"type": "domino", "seat": 0, "pips": [0, 30, 20, 25]}
     d1 = {"type": "domino", "seat": 1, "pips": [30, 0, 20, 25]}
-    RS.add_entry(db, DESK, ev, 1, 1, d0, game_no=1)
-    RS.add_entry(db, DESK, ev, 1, 1, d0, game_no=1)
+    results.add_entry(db, DESK, ev, 1, 1, d0, game_no=1)
+    results.add_entry(db, DESK, ev, 1, 1, d0, game_no=1)
     section = RoundsSection(DeskState(db, REF))
     active(section)
     section.select_event(ev)
@@ -258,10 +260,10 @@ def test_domino_team_encounter_game_two_in_score_entry(qtbot, active, tmp_path: 
     for n in (1, 2):
         entries = tuple([d1] * n)
         panel._save_change(EntryChange("append", n - 1, d1, entries))
-    games = RS.table_entries(db, ev, 1, 1)
+    games = results.table_entries(db, ev, 1, 1)
     assert len(games[1]) == 2 and games[2] == [d1, d1]
     # game 2 to side 2 (75, 150): the encounter ends level 1-1
-    assert R.get_round(db, ev, 1).tables[0].score == (1, 1)
+    assert reads.get_round(db, ev, 1).tables[0].score == (1, 1)
 
 
 def gaple_night(tmp_path: Path):  # type: ignore[no-untyped-def]
@@ -269,15 +271,14 @@ def gaple_night(tmp_path: Path):  # type: ignore[no-untyped-def]
     ev, _ids = make_event(
         db, ruleset="gaple-tournament", fmt="swiss", players=4, rounds=2, name="Gaple night"
     )
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev, call_at=R.local_now())
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev, call_at=reads.local_now())
     return db, ev
 
 
 def test_initials_typed_again_into_a_reopened_table_save_nothing(qtbot, active, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """Issue 20: a table reopened with remembered initials opens its form; "SR" + Enter typed there (the
     scorer expecting the initials prompt) saves nothing; a redeal is saved only after a confirming Enter."""
-    from clubdesk.services import results as RS
 
     db, ev = gaple_night(tmp_path)
     section = RoundsSection(DeskState(db, REF))
@@ -295,24 +296,25 @@ def test_initials_typed_again_into_a_reopened_table_save_nothing(qtbot, active, 
     assert form is not None and focus() is form.outcome
     typed(qtbot, "SR")  # S picks "six doubles", R "redeal"
     press(qtbot, Qt.Key.Key_Return)
-    assert RS.table_entries(db, ev, 1, 1).get(1, []) == []
+    assert results.table_entries(db, ev, 1, 1).get(1, []) == []
     assert form.mode.isVisible() and "Enter again" in form.mode.text()
     # Esc cancels: still nothing; the outcome chosen and one Enter: asked again, nothing saved
     press(qtbot, Qt.Key.Key_Escape)
     press(qtbot, Qt.Key.Key_Return)
-    assert RS.table_entries(db, ev, 1, 1).get(1, []) == []
+    assert results.table_entries(db, ev, 1, 1).get(1, []) == []
     press(qtbot, Qt.Key.Key_Return)  # the confirming Enter
-    qtbot.waitUntil(lambda: RS.table_entries(db, ev, 1, 1).get(1, []) == [{"type": "redeal"}], timeout=2000)
+    qtbot.waitUntil(
+        lambda: results.table_entries(db, ev, 1, 1).get(1, []) == [{"type": "redeal"}], timeout=2000
+    )
     # an outcome without its seat saves nothing either ("o" Enter)
     typed(qtbot, "o")
     press(qtbot, Qt.Key.Key_Return)
     press(qtbot, Qt.Key.Key_Return)
-    assert RS.table_entries(db, ev, 1, 1)[1] == [{"type": "redeal"}]
+    assert results.table_entries(db, ev, 1, 1)[1] == [{"type": "redeal"}]
     assert "seat" in form.error.text()
 
 
 def test_undo_survives_switching_tables(qtbot, active, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    from clubdesk.services import results as RS
 
     db, ev = gaple_night(tmp_path)
     section = RoundsSection(DeskState(db, REF))
@@ -326,19 +328,19 @@ def test_undo_survives_switching_tables(qtbot, active, tmp_path: Path) -> None: 
     form.seat.setCurrentIndex(form.seat.findData(0))
     form.pips[1].setText("10")
     assert form.submit()
-    qtbot.waitUntil(lambda: len(RS.table_entries(db, ev, 1, 1).get(1, [])) == 1, timeout=2000)
+    qtbot.waitUntil(lambda: len(results.table_entries(db, ev, 1, 1).get(1, [])) == 1, timeout=2000)
     section.open_table(2)
     section.open_table(1)
     assert section.panel is panel and panel.form is form and form.undo_stack.canUndo()
     form.undo_stack.undo()
-    assert RS.table_entries(db, ev, 1, 1).get(1, []) == []
+    assert results.table_entries(db, ev, 1, 1).get(1, []) == []
 
 
 def test_switching_event_clears_the_table_panel(qtbot, active, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     db, ev = night(tmp_path)
     other, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=2, name="Other night")
-    R.propose_round(db, DESK, other)
-    R.publish_round(db, DESK, other)
+    rounds.propose_round(db, DESK, other)
+    rounds.publish_round(db, DESK, other)
     state = DeskState(db, REF)
     section = RoundsSection(state)
     active(section)
@@ -372,8 +374,8 @@ def test_gaple_seats_show_their_players_and_the_seat_change_is_announced(
         entry="pair",
         name="Pairs",
     )
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
     section = RoundsSection(DeskState(db, REF))
     active(section)
     section.select_event(ev)
@@ -381,7 +383,7 @@ def test_gaple_seats_show_their_players_and_the_seat_change_is_announced(
     panel.initials.setText("SR")
     panel._initials_given()
     form = panel.form
-    sides = R.get_round(db, ev, 1).tables[0].sides
+    sides = reads.get_round(db, ev, 1).tables[0].sides
     # make_event names the players of its k-th entrant (1-based) "Player <k>a" and "Player <k>b"
     ka, kb = ids.index(sides[0]) + 1, ids.index(sides[1]) + 1
     a_players = [f"Player {ka}a", f"Player {ka}b"]
@@ -427,7 +429,6 @@ def test_tavla_drop_says_the_double_refused_and_its_points_before_saving(qtbot) 
 def test_an_open_table_follows_a_change_made_elsewhere(qtbot, active, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """Issue 20, item 1: the open table is never stale: a change stored elsewhere (the discipline area, a
     second desk) shows on its sheet and state when dataChanged says so."""
-    from clubdesk.services import results as RS
 
     db, ev = night(tmp_path)
     state = DeskState(db, REF)
@@ -440,13 +441,13 @@ def test_an_open_table_follows_a_change_made_elsewhere(qtbot, active, tmp_path: 
     form = panel.form
     assert form.entries == []
     game = {"type": "game", "winner": 0, "kind": "single", "cube": 1, "dropped": False}
-    RS.add_entry(db, DESK, ev, 1, 1, game)
+    results.add_entry(db, DESK, ev, 1, 1, game)
     state.dataChanged.emit("discipline")
     assert section.panel is panel and panel.form.entries == [game]
     assert panel.table.status == "in_play" and "1–0" in panel.status.text()
     # issue 25: a hand entered at another desk on the club server arrives as "rounds" (live refresh)
     other = {**game, "winner": 1}
-    RS.add_entry(db, DESK, ev, 1, 1, other)
+    results.add_entry(db, DESK, ev, 1, 1, other)
     state.dataChanged.emit("rounds")
     assert section.panel is panel and panel.form.entries == [game, other]
     assert "1–1" in panel.status.text()
@@ -456,14 +457,15 @@ def test_a_substitute_asked_for_by_name_takes_the_seat(qtbot, active, tmp_path: 
     """Issue 20, item 5 (rule E7b): the substitution names both players; the substitute takes the seat of
     the player he replaces, and the seats shown say so."""
     from clubdesk.models.member import Member
-    from clubdesk.services import results as RS
+    from clubdesk.services.night.data import settings
+    from clubdesk.services.night.play import rounds
 
     db = open_db(tmp_path)
     ev, _ids = make_event(db, ruleset="domino-es", fmt="round-robin", players=2, per_entrant=4, entry="team")
-    R.configure(db, DESK, ev, encounter_games=2)
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
-    seats = RS.encounter_seats(db, ev, 1, 1, 1)
+    settings.configure(db, DESK, ev, encounter_games=2)
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
+    seats = results.encounter_seats(db, ev, 1, 1, 1)
     with db.session() as s:
         name_of = {m.number: m.name for m in s.query(Member)}
     leaving = seats[0]
@@ -490,38 +492,39 @@ def test_a_substitute_asked_for_by_name_takes_the_seat(qtbot, active, tmp_path: 
 
     monkeypatch.setattr(rounds_view.SubstituteDialog, "exec", fill)
     assert panel.open_substitute()
-    assert RS.encounter_seats(db, ev, 1, 1, 1)[0] == spare
+    assert results.encounter_seats(db, ev, 1, 1, 1)[0] == spare
     assert name_of[spare] in panel.seats_label.text()
     assert name_of[leaving] not in panel.seats_label.text()
 
 
 def test_domino_table_asks_for_the_scorer_and_counter_of_each_pair(qtbot, active, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    from clubdesk.services import results as RS
+    from clubdesk.services.night.data import reads
+    from clubdesk.services.night.play import rounds
 
     db = open_db(tmp_path)
     ev, _ids = make_event(db, ruleset="domino-es", fmt="round-robin", players=2, per_entrant=2, entry="pair")
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
-    RS.set_score(db, DESK, ev, 1, 1, (1, 0), (100, 40))
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
+    results.set_score(db, DESK, ev, 1, 1, (1, 0), (100, 40))
     state = DeskState(db, REF)
     section = RoundsSection(state)
     active(section)
     section.select_event(ev)
     panel = section.open_table(1)
     assert panel is not None and panel.scorer_box is not None and panel.counter_box is not None
-    home, away = RS.side_players(db, ev, 1, 1)
+    home, away = results.side_players(db, ev, 1, 1)
     # rule E6: each list holds the players of its own side only
     assert [panel.scorer_box.itemData(i) for i in range(1, panel.scorer_box.count())] == [n for n, _m in home]
     assert [panel.counter_box.itemData(i) for i in range(1, panel.counter_box.count())] == [
         n for n, _m in away
     ]
     # no player chosen: refused, nothing approved
-    assert panel.approve(0) is False and RS.table_entries(db, ev, 1, 1) == {}
-    assert R.get_round(db, ev, 1).tables[0].scorer == ""
+    assert panel.approve(0) is False and results.table_entries(db, ev, 1, 1) == {}
+    assert reads.get_round(db, ev, 1).tables[0].scorer == ""
     panel.scorer_box.setCurrentIndex(2)
     panel.counter_box.setCurrentIndex(1)
     assert panel.approve(0) and panel.approve(1)
-    t = R.get_round(db, ev, 1).tables[0]
+    t = reads.get_round(db, ev, 1).tables[0]
     # the approvals are the players' names, not the operator's
     assert t.status == "confirmed" and (t.scorer, t.counter) == (home[1][1], away[0][1])
     with db.session() as s:
@@ -533,13 +536,14 @@ def test_domino_table_asks_for_the_scorer_and_counter_of_each_pair(qtbot, active
 
 def test_referee_unpublishes_a_round_nobody_started(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     # rule T10 (issue 19): the referee takes round 2 back; a scorer/secretary cannot
-    from clubdesk.services import results as RS
+    from clubdesk.services.night.data import reads
+    from clubdesk.services.night.play import rounds
 
     db, ev = night(tmp_path)
     for t in (1, 2):
-        RS.set_score(db, DESK, ev, 1, t, (3, 0), None, confirm=True)
-    R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
+        results.set_score(db, DESK, ev, 1, t, (3, 0), None, confirm=True)
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
     desk_section = RoundsSection(DeskState(db, DESK))
     qtbot.addWidget(desk_section)
     desk_section.select_event(ev)
@@ -549,8 +553,8 @@ def test_referee_unpublishes_a_round_nobody_started(qtbot, tmp_path: Path) -> No
     qtbot.addWidget(section)
     section.select_event(ev)
     assert section.unpublish("wrong pairing")
-    assert R.get_round(db, ev, 2).status == "proposed"
-    assert not any(t.locked for t in R.get_round(db, ev, 1).tables)
+    assert reads.get_round(db, ev, 2).status == "proposed"
+    assert not any(t.locked for t in reads.get_round(db, ev, 1).tables)
     assert "proposed again" in section.info.text()
 
 
@@ -571,4 +575,4 @@ def test_notice_of_lateness_from_the_table_panel(qtbot, tmp_path: Path) -> None:
     rpanel = ref.open_table(1)
     assert rpanel is not None
     assert rpanel.decide_late(True, "not here at 19:45")
-    assert R.get_round(db, ev, 1).tables[0].score == (3, 0)
+    assert reads.get_round(db, ev, 1).tables[0].score == (3, 0)

@@ -7,9 +7,8 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QLineEdit, QListWidget, QMessageBox, QPushButton
 
 from clubdesk.db import Database
-from clubdesk.services import safety, staff
-from clubdesk.services import settings as settings_service
-from clubdesk.services.base import Actor, Role
+from clubdesk.services.club import safety, settings, staff
+from clubdesk.services.kernel.base import Actor, Role
 from clubdesk.ui.main_window import MainWindow
 from clubdesk.ui.safety_panel import PinDialog
 from clubdesk.ui.state import DeskState
@@ -73,7 +72,7 @@ def test_f2_asks_for_a_pin_and_a_wrong_one_switches_nobody(qtbot, db: Database) 
 
 
 def test_backup_now_and_restore_from_settings(qtbot, db: Database, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    settings_service.put(db, SEC, "club.name", "Before")
+    settings.put(db, SEC, "club.name", "Before")
     window = _window(qtbot, db)
     window.show_section("settings")
     panel = window.pages["settings"].safety
@@ -81,11 +80,11 @@ def test_backup_now_and_restore_from_settings(qtbot, db: Database, monkeypatch) 
     assert "check: ok" in panel.message.text()
     backups = panel.findChild(QListWidget, "backupsList")
     assert backups.count() == 1
-    settings_service.put(db, SEC, "club.name", "After")
+    settings.put(db, SEC, "club.name", "After")
     backups.setCurrentRow(0)
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     panel.findChild(QPushButton, "restoreBackup").click()
-    assert settings_service.get(db, "club.name") == "Before"
+    assert settings.get(db, "club.name") == "Before"
     assert "Restored" in panel.message.text()
     assert backups.count() == 2  # the database as it was before the restore is kept too
 
@@ -114,7 +113,7 @@ def test_auto_backup_skips_quiet_periods(db: Database) -> None:
     auto.run("open")
     auto.run("auto", only_if_changed=True)  # nothing changed: no second copy
     assert len(safety.backups(db)) == 1
-    settings_service.put(db, SEC, "club.name", "Changed")
+    settings.put(db, SEC, "club.name", "Changed")
     auto.run("auto", only_if_changed=True)
     assert len(safety.backups(db)) == 2
 
@@ -133,7 +132,7 @@ def test_the_opening_backup_runs_beside_the_desk(db: Database) -> None:
     auto.run_later("auto", only_if_changed=True)  # nothing changed since: no second copy
     auto.wait()
     assert len(safety.backups(db)) == 1
-    settings_service.put(db, SEC, "club.name", "Changed")
+    settings.put(db, SEC, "club.name", "Changed")
     auto.run_later("auto", only_if_changed=True)
     auto.run("close")  # waits for the one running, then makes its own
     assert len(safety.backups(db)) == 3

@@ -209,7 +209,7 @@ def test_a_refused_correction_check_changes_nothing(qtbot) -> None:  # type: ign
 
 
 def test_a_refused_save_is_shown_and_nothing_changes(qtbot) -> None:  # type: ignore[no-untyped-def]
-    from clubdesk.services.base import ServiceError
+    from clubdesk.services.kernel.base import ServiceError
 
     def refuse(change: EntryChange) -> None:
         raise ServiceError("locked", "Round 1 is locked.")

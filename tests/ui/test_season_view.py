@@ -10,10 +10,9 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 
 from clubdesk.db import Database
-from clubdesk.services import events as events_service
-from clubdesk.services import reports as REP
-from clubdesk.services import season as SE
 from clubdesk.services.demo import SEASON_DEMO_SCALE
+from clubdesk.services.events import events
+from clubdesk.services.publishing import season_ranking, season_screen
 from clubdesk.ui.season_view import SeasonSection
 from clubdesk.ui.state import DeskState
 from tests.integration.test_night_helpers import DESK
@@ -35,7 +34,7 @@ def test_demo_season_ranking_is_the_services_season_data(qtbot, demo_file: Path,
     qtbot.addWidget(section)
     ov = section.overview
     assert ov is not None and section.season_box.currentData() == ov.season
-    data = REP.season_data(db, ov.reference_event)
+    data = season_ranking.season_data(db, ov.reference_event)
     assert data.rows  # the demo's finished nights give a ranking
     shown = _cells(section)
     assert [row[:4] for row in shown] == [[str(r.rank), r.name, r.club, r.points_text] for r in data.rows]
@@ -89,17 +88,15 @@ def test_season_empty_states(qtbot, tmp_path: Path) -> None:  # type: ignore[no-
     qtbot.addWidget(section)
     assert "Give events a season" in section.empty.text() and "Night settings" in section.empty.text()
     assert not section.print_button.isEnabled()
-    events_service.create_event(
+    events.create_event(
         db,
         DESK,
-        events_service.EventData(
-            name="Autumn night", ruleset="tavla", format="swiss", rounds=3, season="Autumn"
-        ),
+        events.EventData(name="Autumn night", ruleset="tavla", format="swiss", rounds=3, season="Autumn"),
     )
     section.reload()
     assert section.season_box.currentData() == "Autumn"
     assert "No season scale yet" in section.ranking_note.text()
     assert "No event of this season has ended yet" in section.ranking_note.text()
     assert "Nobody to invite yet" in section.finalists_note.text()
-    assert SE.seasons(db) == ["Autumn"]
+    assert season_screen.seasons(db) == ["Autumn"]
     db.close()

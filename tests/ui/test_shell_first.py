@@ -14,8 +14,8 @@ from PySide6.QtWidgets import QListWidget
 
 from clubdesk import i18n
 from clubdesk.db import Database
-from clubdesk.services import settings as settings_service
-from clubdesk.services.base import DEFAULT_ACTOR
+from clubdesk.services.club import settings  # noqa: F401 - an import works meanwhile
+from clubdesk.services.kernel.base import DEFAULT_ACTOR  # noqa: F401 - an import works meanwhile
 from clubdesk.ui.main_window import MainWindow
 from clubdesk.ui.state import DeskState
 from tests.ui.conftest import show_active
@@ -46,7 +46,7 @@ def test_shell_builds_no_screen_until_attached_then_opens_in_the_clubs_language(
     qtbot, tmp_path: Path
 ) -> None:  # type: ignore[no-untyped-def]
     db = Database(tmp_path / "club.sqlite3", backups_dir=None)
-    settings_service.put(db, DEFAULT_ACTOR, settings_service.LANGUAGE, "tr")
+    settings.put(db, DEFAULT_ACTOR, settings.LANGUAGE, "tr")
     i18n.set_language("en")
     window = MainWindow()
     show_active(qtbot, window)
@@ -56,7 +56,7 @@ def test_shell_builds_no_screen_until_attached_then_opens_in_the_clubs_language(
         assert window.current_page() is None and not window.attached()
         nav = window.findChild(QListWidget, "navigation")
         assert nav.item(0).text() == "Members"
-        i18n.set_language(settings_service.club_settings(db).language)  # as the start does, the db open
+        i18n.set_language(settings.club_settings(db).language)  # as the start does, the db open
         window.attach(DeskState(db))
         assert nav.item(0).text() == i18n._("Members") != "Members"  # Turkish now
         qtbot.waitUntil(lambda: window.current_page() is not None)
@@ -79,7 +79,10 @@ hooked = builtins.__import__
 class Shown(QObject):
     def eventFilter(self, obj, event):
         if event.type() == QEvent.Type.Paint and obj.objectName().startswith("section_"):
-            heavy = ("clubdesk.services.ratings", "clubdesk.standings", "clubdesk.pairing", "reportlab")
+            heavy = (
+                "clubdesk.services.night.ranking.ratings",
+                "clubdesk.standings", "clubdesk.pairing", "reportlab",
+            )
             heavy += ("alembic",)
             print(obj.objectName(), *sorted(m for m in heavy if m in sys.modules), flush=True)
             os._exit(0)
@@ -125,5 +128,6 @@ def test_plain_imports_sets_pysides_hook_aside_and_puts_it_back() -> None:
     original = getattr(builtins, "__orig_import__", before)
     with plain_imports():
         assert builtins.__import__ is original
-        import clubdesk.services.ratings_pending  # noqa: F401 - an import works meanwhile
+        from clubdesk.services.club import settings  # noqa: F401 - an import works meanwhile
+        from clubdesk.services.kernel.base import DEFAULT_ACTOR  # noqa: F401 - an import works meanwhile
     assert builtins.__import__ is before

@@ -59,22 +59,22 @@ def test_rows_columns_and_tie_explanation() -> None:
 def test_lives_standings_have_a_lives_column_and_explanations_follow_the_places(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
     """Issue 20, item 8 (rule T4g): a Lives column; the explanation never says "B ahead of A" next to A
     placed above B (the places, not the points tie-breaks, decide a lives event)."""
-    from clubdesk.services import results as RS
-    from clubdesk.services import rounds as R
-    from clubdesk.services.base import Actor, Role
+    from clubdesk.services.kernel.base import Actor, Role
+    from clubdesk.services.night.data import settings
+    from clubdesk.services.night.play import results, rounds
     from clubdesk.ui.standings_view import StandingsSection
     from clubdesk.ui.state import DeskState
     from tests.integration.test_night_helpers import DESK, make_event, open_db
 
     db = open_db(tmp_path)
     ev, _ids = make_event(db, ruleset="tavla", fmt="lives", players=4, match_lengths=[3])
-    R.configure(db, DESK, ev, lives=2)
+    settings.configure(db, DESK, ev, lives=2)
     for r in (1, 2):
-        rv = R.propose_round(db, DESK, ev)
-        R.publish_round(db, DESK, ev)
+        rv = rounds.propose_round(db, DESK, ev)
+        rounds.publish_round(db, DESK, ev)
         for t in rv.tables:
             if t.sides[1] is not None:
-                RS.set_score(db, DESK, ev, r, t.table, (3, 0), confirm=True)
+                results.set_score(db, DESK, ev, r, t.table, (3, 0), confirm=True)
     section = StandingsSection(DeskState(db, Actor("Ref", Role.REFEREE)))
     qtbot.addWidget(section)
     section.select_event(ev)

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from clubdesk.db import Database
-from clubdesk.services import members as MS
-from clubdesk.services import staff
-from clubdesk.services.base import Actor, Role
+from clubdesk.services.club import staff
+from clubdesk.services.kernel.base import Actor, Role
+from clubdesk.services.members import edit, records, search
 from tests.conftest import BACKENDS, DbMaker
 
 SEC = Actor("Sekreter", Role.SECRETARY)
@@ -19,7 +19,7 @@ SEC = Actor("Sekreter", Role.SECRETARY)
 
 def _club(path: Path, member: str) -> Database:
     db = Database(path, backups_dir=path.parent / "backups")
-    MS.create_member(db, SEC, MS.MemberData(name=member))
+    edit.create_member(db, SEC, records.MemberData(name=member))
     return db
 
 
@@ -62,7 +62,7 @@ def test_a_database_with_staff_accounts_asks_for_the_pin_first(
     monkeypatch.setattr(safety_panel.PinDialog, "exec", lambda self: 0)  # the PIN dialog is cancelled
     assert switch_desk(state, there) is False
     assert state.db is here  # nothing changed for this desk
-    assert MS.list_members(here)  # still usable
+    assert search.list_members(here)  # still usable
     here.close()
 
 

@@ -7,8 +7,11 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QWizard
 
-from clubdesk.services import rounds as R
-from clubdesk.services.base import Actor, Role
+from clubdesk.services.desk import registration
+from clubdesk.services.kernel.base import Actor, Role
+from clubdesk.services.kernel.base import Actor as A
+from clubdesk.services.night.data import reads
+from clubdesk.services.night.play import results, rounds
 from clubdesk.ui.pairing_wizard import PairingWizard
 from clubdesk.ui.state import DeskState
 from tests.integration.test_night_helpers import make_event, open_db
@@ -54,20 +57,19 @@ def test_swiss_from_attendance_to_publish(qtbot, tmp_path: Path) -> None:  # typ
     wizard.next()
     wizard.next()
     assert wizard.validateCurrentPage()
-    rv = R.get_round(db, ev, 1)
+    rv = reads.get_round(db, ev, 1)
     assert rv.status == "published" and len(rv.tables) == 3
 
 
 def test_manual_swap_warns_live_of_a_rematch(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     db = open_db(tmp_path)
     ev, ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=3, match_lengths=[3])
-    from clubdesk.services import results as RS
     from tests.integration.test_night_helpers import DESK
 
-    rv1 = R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
+    rv1 = rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
     for t in rv1.tables:
-        RS.set_score(db, DESK, ev, 1, t.table, (3, 0), confirm=True)
+        results.set_score(db, DESK, ev, 1, t.table, (3, 0), confirm=True)
     wizard = PairingWizard(DeskState(db, REF), ev)
     qtbot.addWidget(wizard)
     wizard.show()
@@ -92,7 +94,7 @@ def test_bracket_from_attendance_to_publish(qtbot, tmp_path: Path) -> None:  # t
     ev, ids = make_event(db, ruleset="tavla", fmt="single-elimination", players=6)
     wizard = PairingWizard(DeskState(db, REF), ev)
     run_to_publish(qtbot, wizard)
-    rv = R.get_round(db, ev, 1)
+    rv = reads.get_round(db, ev, 1)
     # rule T4c: 6 in a bracket of 8: the top 2 seeds get byes, 2 matches are played in round 1
     assert rv.status == "published"
     played = [t for t in rv.tables if t.sides[1] is not None]
@@ -119,7 +121,7 @@ def test_wizard_with_the_keyboard_only(qtbot, active, tmp_path: Path) -> None:  
     enter()  # -> publish
     assert wizard.currentPage() is wizard.publish_page
     enter()  # finish: publish
-    assert R.get_round(db, ev, 1).status == "published"
+    assert reads.get_round(db, ev, 1).status == "published"
 
 
 def test_swapped_sides_are_published(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -144,7 +146,7 @@ def test_swapped_sides_are_published(qtbot, tmp_path: Path) -> None:  # type: ig
     wizard.next()
     wizard.next()
     assert wizard.validateCurrentPage(), wizard.publish_page.message.text()
-    rv = R.get_round(db, ev, 1)
+    rv = reads.get_round(db, ev, 1)
     expected = [(before[0][0], before[1][1]), (before[1][0], before[0][1]), before[2]]
     assert rv.status == "published"
     assert [(t.sides[0], t.sides[1]) for t in rv.tables] == expected
@@ -153,14 +155,15 @@ def test_swapped_sides_are_published(qtbot, tmp_path: Path) -> None:  # type: ig
 def test_a_rematch_swap_is_refused_at_publish(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     db = open_db(tmp_path)
     ev, ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=3, match_lengths=[3])
-    from clubdesk.services import results as RS
-    from clubdesk.services.base import Actor as A
+    from clubdesk.services.kernel.base import Role
+    from clubdesk.services.night.data import reads
+    from clubdesk.services.night.play import results, rounds
     from tests.integration.test_night_helpers import DESK
 
-    rv1 = R.propose_round(db, DESK, ev)
-    R.publish_round(db, DESK, ev)
+    rv1 = rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
     for t in rv1.tables:
-        RS.set_score(db, DESK, ev, 1, t.table, (3, 0), confirm=True)
+        results.set_score(db, DESK, ev, 1, t.table, (3, 0), confirm=True)
     wizard = PairingWizard(DeskState(db, A("Sec", Role.SECRETARY)), ev)
     qtbot.addWidget(wizard)
     wizard.show()
@@ -173,7 +176,7 @@ def test_a_rematch_swap_is_refused_at_publish(qtbot, tmp_path: Path) -> None:  #
     wizard.next()
     assert not wizard.validateCurrentPage()
     assert "already played" in wizard.publish_page.message.text()
-    rv = R.get_round(db, ev, 2)
+    rv = reads.get_round(db, ev, 2)
     assert rv.status == "proposed" and [(t.sides[0], t.sides[1]) for t in rv.tables] == proposed
 
 
@@ -232,12 +235,12 @@ def test_a_late_check_in_makes_the_proposal_stale(qtbot, active, tmp_path: Path)
     assert not wizard.stale()
     paired = {e for p in wizard.pairs for e in p if e is not None}
     assert paired == set(ids[:5])
-    assert R.get_round(db, ev, 1).status == "proposed"
-    assert {x for t in R.get_round(db, ev, 1).tables for x in t.sides if x is not None} == set(ids[:5])
+    assert reads.get_round(db, ev, 1).status == "proposed"
+    assert {x for t in reads.get_round(db, ev, 1).tables for x in t.sides if x is not None} == set(ids[:5])
 
 
 def test_publish_is_refused_while_the_proposal_is_stale(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    from clubdesk.services import desk as desk_service
+    from clubdesk.services.night.data import reads
 
     db = open_db(tmp_path)
     ev, ids = make_event(db, ruleset="tavla", fmt="swiss", players=6, rounds=3)
@@ -251,10 +254,10 @@ def test_publish_is_refused_while_the_proposal_is_stale(qtbot, tmp_path: Path) -
     wizard.next()
     assert wizard.currentPage() is wizard.publish_page
     # someone withdraws at the desk while the wizard is open on the publish page
-    desk_service.withdraw(db, REF, ev, ids[0])
+    registration.withdraw(db, REF, ev, ids[0])
     assert not wizard.validateCurrentPage()
     assert "pair it again" in wizard.publish_page.message.text()
-    assert R.get_round(db, ev, 1).status == "proposed"
+    assert reads.get_round(db, ev, 1).status == "proposed"
 
 
 def test_explanations_name_entrants_and_follow_a_manual_swap(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -286,7 +289,7 @@ def test_explanations_name_entrants_and_follow_a_manual_swap(qtbot, tmp_path: Pa
     wizard.next()
     wizard.next()
     assert wizard.validateCurrentPage(), wizard.publish_page.message.text()
-    stored = R.get_round(db, ev, 1).explanations
+    stored = reads.get_round(db, ev, 1).explanations
     assert any(a in line and b in line for line in stored)
 
 
@@ -308,6 +311,6 @@ def test_wizard_publishes_the_match_start_for_g15(qtbot, tmp_path: Path) -> None
     page.has_start.setChecked(True)
     page.start_at.setDateTime(QDateTime(datetime(2026, 5, 1, 19, 30)))
     assert page.validatePage()
-    rv = R.get_round(db, ev, 1)
+    rv = reads.get_round(db, ev, 1)
     assert rv.start_at == datetime(2026, 5, 1, 19, 30)
     assert rv.forfeit_due == datetime(2026, 5, 1, 19, 30) - timedelta(minutes=10)

@@ -9,8 +9,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QWizard
 
 from clubdesk.models.event import Entrant
-from clubdesk.services import rounds as R
-from clubdesk.services.base import Actor, Role
+from clubdesk.services.kernel.base import Actor, Role
+from clubdesk.services.night.data import reads
 from clubdesk.ui.pairing_wizard import PairingWizard
 from clubdesk.ui.state import DeskState
 from tests.integration.test_night_helpers import make_event, open_db
@@ -40,7 +40,7 @@ def test_save_the_published_pairings_as_pdf(qtbot, active, tmp_path: Path, monke
     enter()  # -> publish
     assert wizard.currentPage() is wizard.publish_page
     enter()  # Publish
-    assert R.get_round(db, ev, 1).status == "published"
+    assert reads.get_round(db, ev, 1).status == "published"
     page = wizard.print_page
     assert wizard.currentPage() is page
     # published: there is no going back to change the pairing

@@ -16,8 +16,8 @@ from clubdesk.collation import collator, sort_key, sort_string, sorted_names
 from clubdesk.db import Database
 from clubdesk.reports import data as d
 from clubdesk.reports.pairings import pairings
-from clubdesk.services import members as ms
-from clubdesk.services.base import Actor
+from clubdesk.services.kernel.base import Actor
+from clubdesk.services.members import edit, records, search
 
 
 def order(lang: str, *names: str) -> list[str]:
@@ -66,16 +66,16 @@ def test_indonesian_uses_the_default_order_and_the_current_language_is_the_defau
 def test_members_list_follows_the_language_in_force(tmp_path: Path) -> None:
     db = Database(tmp_path / "c.sqlite3")
     for name in ("Çelik Ayhan", "Cem Yılmaz", "İnce Deniz", "Işık Şükrü", "Ñañez Peña", "Nuzzo Carla"):
-        ms.create_member(db, Actor("AB"), ms.MemberData(name=name))
+        edit.create_member(db, Actor("AB"), records.MemberData(name=name))
     i18n.set_language("tr")
-    assert [m.name for m in ms.list_members(db)][:4] == [
+    assert [m.name for m in search.list_members(db)][:4] == [
         "Cem Yılmaz",
         "Çelik Ayhan",
         "Işık Şükrü",
         "İnce Deniz",
     ]
     i18n.set_language("es")
-    names = [m.name for m in ms.list_members(db)]
+    names = [m.name for m in search.list_members(db)]
     assert names.index("Nuzzo Carla") < names.index("Ñañez Peña")
     db.close()
 

@@ -95,12 +95,12 @@ class Context:
         """Who acts. Once the club has staff accounts, only a person proved by PIN (``--as NAME`` with
         ``CLUBDESK_PIN`` or a prompt; issue 23): ``CLUBDESK_ROLE`` then grants nothing. Without accounts
         (a one-person club) ``CLUBDESK_ACTOR``/``CLUBDESK_ROLE`` say who acts, as before."""
-        from clubdesk.services import staff
-        from clubdesk.services.base import Actor, Role
+        from clubdesk.services import club
+        from clubdesk.services.kernel import Actor, Role
 
         if self._actor is not None:
             return self._actor
-        if staff.has_accounts(self.database()):
+        if club.has_accounts(self.database()):
             if not self.as_name:
                 raise Refused(
                     _("This club has staff accounts: say who you are with --as NAME (PIN in CLUBDESK_PIN).")
@@ -112,7 +112,7 @@ class Context:
                 import getpass
 
                 pin = getpass.getpass(_("PIN for {name}: ").format(name=self.as_name))
-            self._actor = staff.authenticate(self.database(), self.as_name, pin)
+            self._actor = club.authenticate(self.database(), self.as_name, pin)
             return self._actor
         name = (self.as_name or os.environ.get("CLUBDESK_ACTOR", "")).strip() or "CLI"
         role = os.environ.get("CLUBDESK_ROLE", "secretary").strip().lower()
@@ -125,10 +125,10 @@ class Context:
     def viewer(self) -> Any:
         """Who is reading (for what a role may see): the proved person, or nobody in particular when the club
         has accounts and no ``--as`` was given; in a one-person club, the person acting."""
-        from clubdesk.services import staff
-        from clubdesk.services.base import Actor, Role
+        from clubdesk.services import club
+        from clubdesk.services.kernel import Actor, Role
 
-        if staff.has_accounts(self.database()) and not self.as_name:
+        if club.has_accounts(self.database()) and not self.as_name:
             return Actor("?", Role.SCORER)  # sees no more than the least of the roles
         return self.actor()
 
@@ -375,7 +375,7 @@ def _refusal(exc: Exception) -> tuple[str | None, list[str]]:
     """Known refusals become (message, details); anything else is a bug and is re-raised."""
     from clubdesk.db import DatabaseError
     from clubdesk.games.errors import EntryError, RulesetError
-    from clubdesk.services.base import ServiceError
+    from clubdesk.services.kernel import ServiceError
 
     if isinstance(exc, Refused):
         return exc.message, exc.details

@@ -35,8 +35,8 @@ def cmd_copy(ctx: Context, args: argparse.Namespace) -> Output:
     from pathlib import Path
 
     from clubdesk.db import DatabaseError
-    from clubdesk.services.db_copy import copy_database
-    from clubdesk.services.permissions import require
+    from clubdesk.services.club import copy_database
+    from clubdesk.services.kernel import require
 
     if isinstance(args.destination, Path) and args.destination.exists() and args.destination.stat().st_size:
         raise DatabaseError(

@@ -211,18 +211,20 @@ def cmd_disqualify(ctx: Context, args: argparse.Namespace) -> Output:
 
 
 def cmd_audit(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import discipline
+    from clubdesk.services import club
+    from clubdesk.services.kernel import verify_chain
 
     if args.verify:
         from clubdesk.cli.core import Refused
-        from clubdesk.services.audit_chain import verify_chain
+        from clubdesk.services import club
+        from clubdesk.services.kernel import verify_chain
 
         report = verify_chain(ctx.database())
         if not report.ok:
             raise Refused(report.message())
         return Output(report.as_json(), report.message())
 
-    rows = discipline.audit_rows(
+    rows = club.audit_rows(
         ctx.database(),
         event_id=args.event,
         round_no=args.round_no,
@@ -232,7 +234,7 @@ def cmd_audit(ctx: Context, args: argparse.Namespace) -> Output:
         viewer=ctx.viewer(),
     )
     if args.csv is not None:
-        n = discipline.export_audit_csv(ctx.database(), args.csv, rows)
+        n = club.export_audit_csv(ctx.database(), args.csv, rows)
         return Output(
             {"rows": n, "file": str(args.csv)},
             ngettext("{n} row written to {file}.", "{n} rows written to {file}.", n).format(

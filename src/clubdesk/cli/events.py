@@ -202,7 +202,7 @@ def register(sub: Any) -> None:
 
 
 def _money_text(amount: int, currency: str) -> str:
-    from clubdesk.services.events import money_text
+    from clubdesk.services.kernel import money_text
 
     return money_text(amount, currency)
 
@@ -211,12 +211,12 @@ def _money_text(amount: int, currency: str) -> str:
 
 
 def cmd_event_create(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import events as ev_service
+    from clubdesk.services import events
 
     currency = args.currency.strip().upper()
     fee = parse_money(args.fee, currency)
     early = None if args.early_fee is None else parse_money(args.early_fee, currency)
-    data = ev_service.EventData(
+    data = events.EventData(
         name=args.name,
         ruleset=args.ruleset,
         format=args.fmt,
@@ -245,7 +245,7 @@ def cmd_event_create(ctx: Context, args: argparse.Namespace) -> Output:
         start_at=args.start,
         arrival_deadline_minutes=args.arrival_minutes,
     )
-    info = ev_service.create_event(ctx.database(), ctx.actor(), data)
+    info = events.create_event(ctx.database(), ctx.actor(), data)
     return Output({"id": info.id}, _("Event {id} created: {name}").format(id=info.id, name=info.name))
 
 
@@ -268,9 +268,9 @@ def _event_json(info: Any) -> dict[str, Any]:
 
 def cmd_event_copy(ctx: Context, args: argparse.Namespace) -> Output:
     """Issue 21: ``{"id", "name", ..., "copied_from", "starts_on"}``."""
-    from clubdesk.services import events as ev_service
+    from clubdesk.services import events
 
-    info = ev_service.copy_event(ctx.database(), ctx.actor(), args.event, starts_on=args.date, name=args.name)
+    info = events.copy_event(ctx.database(), ctx.actor(), args.event, starts_on=args.date, name=args.name)
     data = _event_json(info)
     data |= {"copied_from": args.event, "starts_on": info.starts_on.isoformat() if info.starts_on else None}
     return Output(
@@ -282,15 +282,15 @@ def cmd_event_copy(ctx: Context, args: argparse.Namespace) -> Output:
 
 
 def cmd_event_list(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import events as ev_service
+    from clubdesk.services import events
 
-    return Output([_event_json(e) for e in ev_service.list_events(ctx.database())])
+    return Output([_event_json(e) for e in events.list_events(ctx.database())])
 
 
 def cmd_event_show(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import events as ev_service
+    from clubdesk.services import events, night
 
-    info = ev_service.get_event(ctx.database(), args.event)
+    info = events.get_event(ctx.database(), args.event)
     data = _event_json(info)
     data.update(
         {
@@ -308,60 +308,59 @@ def cmd_event_show(ctx: Context, args: argparse.Namespace) -> Output:
             "current_round": info.current_round,
         }
     )
-    from clubdesk.services import readings
+    from clubdesk.services import events
 
     # issue 29: the event settings show each rule reading the event uses (and the preset's)
-    data["readings"] = [r.as_json() for r in readings.event_readings(ctx.database(), args.event)]
+    data["readings"] = [r.as_json() for r in night.event_readings(ctx.database(), args.event)]
     return Output(data)
 
 
 def cmd_event_readings(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import readings
+    from clubdesk.services import night
 
     db = ctx.database()
-    changes: dict[str, Any] = readings.new_readings(db, args.event) if args.new else {}
+    changes: dict[str, Any] = night.new_readings(db, args.event) if args.new else {}
     changes.update(dict(args.set))
     if not changes:
-        settings = readings.event_readings(db, args.event)
+        settings = night.event_readings(db, args.event)
         lines = [
             _("{rule} {key}: {value} (preset: {preset})").format(
                 rule=r.rule,
                 key=r.key,
-                value=readings.value_label(r.value),
-                preset=readings.value_label(r.preset_value),
+                value=night.value_label(r.value),
+                preset=night.value_label(r.preset_value),
             )
             for r in settings
         ]
         text = "\n".join(lines) if lines else _("No rule reading of this preset changed.")
         return Output({"readings": [r.as_json() for r in settings]}, text)
     if args.apply:
-        result = readings.apply_readings(db, ctx.actor(), args.event, changes, args.reason)
+        result = night.apply_readings(db, ctx.actor(), args.event, changes, args.reason)
     else:
-        result = readings.preview_readings(db, args.event, changes)
+        result = night.preview_readings(db, args.event, changes)
     head = _("Saved:") if result.applied else _("Preview (nothing saved; --apply saves it):")
     return Output(result.as_json(), "\n".join([head, *result.lines()]))
 
 
 def cmd_event_status(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import events as ev_service
+    from clubdesk.services import events
 
-    info = ev_service.set_status(ctx.database(), ctx.actor(), args.event, args.status)
+    info = events.set_status(ctx.database(), ctx.actor(), args.event, args.status)
     return Output({"id": info.id, "status": info.status})
 
 
 def cmd_event_language(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import events as ev_service
-    from clubdesk.services import settings as settings_service
+    from clubdesk.services import club, events
 
     db = ctx.database()
     if args.language is not None:
-        ev_service.set_event_language(
+        events.set_event_language(
             db, ctx.actor(), args.event, None if args.language == "club" else args.language
         )
     else:
-        ev_service.get_event(db, args.event)  # an unknown event is refused
-    lang = ev_service.event_language(db, args.event)
-    shown = lang or settings_service.club_settings(db).language
+        events.get_event(db, args.event)  # an unknown event is refused
+    lang = events.event_language(db, args.event)
+    shown = lang or club.club_settings(db).language
     return Output(
         {"event": args.event, "language": lang, "reports_in": shown},
         _("Reports of event {event} print in {language}.").format(
@@ -409,10 +408,10 @@ def cmd_withdraw(ctx: Context, args: argparse.Namespace) -> Output:
 
 
 def cmd_pay(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import desk
+    from clubdesk.services import money
 
     currency = event_currency(ctx, args.event)
-    p = desk.pay(
+    p = money.pay(
         ctx.database(),
         ctx.actor(),
         args.event,
@@ -431,10 +430,10 @@ def cmd_pay(ctx: Context, args: argparse.Namespace) -> Output:
 
 
 def cmd_refund(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import desk
+    from clubdesk.services import money
 
     currency = event_currency(ctx, args.event)
-    pays = desk.refund(
+    pays = money.refund(
         ctx.database(),
         ctx.actor(),
         args.event,
@@ -482,9 +481,9 @@ def cmd_no_shows(ctx: Context, args: argparse.Namespace) -> Output:
 
 
 def cmd_pairs_draw(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import pairs_draw
+    from clubdesk.services import events
 
-    res = pairs_draw.draw_league_pairs(ctx.database(), ctx.actor(), args.event, args.seed)
+    res = events.draw_league_pairs(ctx.database(), ctx.actor(), args.event, args.seed)
     return Output(res.as_json(), "\n".join(res.explanations))
 
 
@@ -511,9 +510,9 @@ def cmd_entrants(ctx: Context, args: argparse.Namespace) -> Output:
 
 
 def cmd_cashbox(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import desk
+    from clubdesk.services import money
 
-    box = desk.cash_box(ctx.database(), args.date, event_id=args.event)
+    box = money.cash_box(ctx.database(), args.date, event_id=args.event)
     lines = [
         {
             "currency": line.currency,

@@ -26,13 +26,13 @@ def register_info(sub: Any) -> None:
 
 
 def cmd_info(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import settings as settings_service
+    from clubdesk.services import club
 
     db = ctx.database(demo=args.demo)
     data = {
         "database": db.location,  # a file's path or the club server's URL without password (issue 25)
         "schema": db.revision(),
-        "club": settings_service.club_settings(db).club_name,
+        "club": club.club_settings(db).club_name,
     }
     return Output(data)
 
@@ -46,7 +46,7 @@ def cmd_guide(ctx: Context, args: argparse.Namespace) -> Output:
     """Issue 30: the built guide's start page in the language asked (else the CLI's language)."""
     from clubdesk import guide
     from clubdesk.i18n import LANGUAGE_NAMES
-    from clubdesk.services.base import ServiceError
+    from clubdesk.services.kernel import ServiceError
 
     lang = args.guide_lang or ctx.lang
     if lang not in LANGUAGE_NAMES:

@@ -237,19 +237,19 @@ def register(sub: Any) -> None:
 
 
 def cmd_bye(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import rounds
+    from clubdesk.services import night
 
-    asked = rounds.request_bye(ctx.database(), ctx.actor(), args.event, args.entrant, cancel=args.cancel)
+    asked = night.request_bye(ctx.database(), ctx.actor(), args.event, args.entrant, cancel=args.cancel)
     return Output({"requested_byes": [{"entrant": e, "round": r} for e, r in sorted(asked.items())]})
 
 
 def cmd_pair(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import rounds
+    from clubdesk.services import night
 
     db = ctx.database()
     if args.discard:
-        rounds.discard_round(db, ctx.actor(), args.event)
-    rv = rounds.propose_round(db, ctx.actor(), args.event, seed=args.seed)
+        night.discard_round(db, ctx.actor(), args.event)
+    rv = night.propose_round(db, ctx.actor(), args.event, seed=args.seed)
     lines = [_("Round {r} (proposed, seed {s})").format(r=rv.round, s=rv.seed)]
     bye = _("BYE")
     for t in rv.tables:
@@ -258,18 +258,18 @@ def cmd_pair(ctx: Context, args: argparse.Namespace) -> Output:
 
 
 def cmd_publish(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import rounds
+    from clubdesk.services import night
 
-    rv = rounds.publish_round(
+    rv = night.publish_round(
         ctx.database(), ctx.actor(), args.event, call_at=args.call_time, start_at=args.start_time
     )
     return Output({"round": rv.round}, _("Round {r} published.").format(r=rv.round))
 
 
 def cmd_unpublish(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import rounds
+    from clubdesk.services import night
 
-    rv = rounds.unpublish_round(ctx.database(), ctx.actor(), args.event, args.reason)
+    rv = night.unpublish_round(ctx.database(), ctx.actor(), args.event, args.reason)
     return Output(
         {"round": rv.round, "status": rv.status},
         _("Round {r} is proposed again.").format(r=rv.round),
@@ -277,18 +277,18 @@ def cmd_unpublish(ctx: Context, args: argparse.Namespace) -> Output:
 
 
 def cmd_late_notice(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import results
+    from clubdesk.services import night
 
-    res = results.late_notice(
+    res = night.late_notice(
         ctx.database(), ctx.actor(), args.event, args.round, args.table, args.side, args.given_by
     )
     return Output(res.as_json())
 
 
 def cmd_late_decision(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import results
+    from clubdesk.services import night
 
-    res = results.decide_late_notice(
+    res = night.decide_late_notice(
         ctx.database(),
         ctx.actor(),
         args.event,
@@ -301,7 +301,7 @@ def cmd_late_decision(ctx: Context, args: argparse.Namespace) -> Output:
 
 
 def cmd_result(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import results
+    from clubdesk.services import night
 
     db, actor = ctx.database(), ctx.actor()
     if args.entry is not None:
@@ -309,14 +309,14 @@ def cmd_result(ctx: Context, args: argparse.Namespace) -> Output:
             entry = json.loads(args.entry)
         except json.JSONDecodeError as exc:
             raise Refused(_("--entry is not JSON: {e}").format(e=exc.msg)) from exc
-        res = results.add_entry(
+        res = night.add_entry(
             db, actor, args.event, args.round, args.table, entry, game_no=args.game, override=args.override
         )
         return Output(res.as_json())
     if args.match_file is not None:
-        from clubdesk.services import match_files
+        from clubdesk.services import night
 
-        res = match_files.import_match_file(
+        res = night.import_match_file(
             db,
             actor,
             args.event,
@@ -328,10 +328,10 @@ def cmd_result(ctx: Context, args: argparse.Namespace) -> Output:
             override=args.override,
         )
         if args.confirm:
-            results.confirm(
+            night.confirm(
                 db, actor, args.event, args.round, args.table, 0, actor.name, override=args.override
             )
-            res = results.confirm(
+            res = night.confirm(
                 db, actor, args.event, args.round, args.table, 1, actor.name, override=args.override
             )
         return Output(res.as_json())
@@ -342,7 +342,7 @@ def cmd_result(ctx: Context, args: argparse.Namespace) -> Output:
         except json.JSONDecodeError as exc:
             raise Refused(_("{f} is not JSON: {e}").format(f=args.entries, e=exc.msg)) from exc
     named = args.scorer is not None or args.counter is not None
-    if args.confirm and not named and args.forfeit is None and results.names_scorers(db, args.event):
+    if args.confirm and not named and args.forfeit is None and night.names_scorers(db, args.event):
         # rule E6: who scored and who counted is asked, never filled in with the operator's name
         raise Refused(
             _(
@@ -350,7 +350,7 @@ def cmd_result(ctx: Context, args: argparse.Namespace) -> Output:
                 "--scorer NUMBER --counter NUMBER (rule E6)."
             )
         )
-    res = results.record_result(
+    res = night.record_result(
         db,
         actor,
         args.event,
@@ -373,9 +373,9 @@ def cmd_result(ctx: Context, args: argparse.Namespace) -> Output:
 def cmd_match_file(ctx: Context, args: argparse.Namespace) -> Output:
     """``{"players", "length", "games": [{"start", "winner", "points", "cube", "crawford"}], "score",
     "finished"}`` (issue 19); no database is opened."""
-    from clubdesk.services import match_files
+    from clubdesk.services import night
 
-    rec = match_files.read_match_file(args.file)
+    rec = night.read_match_file(args.file)
     data = rec.as_json()
     lines = [_("{a} - {b}, {n}-point match").format(a=rec.players[0], b=rec.players[1], n=rec.match_length)]
     for i, g in enumerate(rec.games, start=1):
@@ -391,9 +391,9 @@ def cmd_match_file(ctx: Context, args: argparse.Namespace) -> Output:
 
 
 def cmd_confirm(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import results
+    from clubdesk.services import night
 
-    res = results.confirm(
+    res = night.confirm(
         ctx.database(),
         ctx.actor(),
         args.event,
@@ -407,9 +407,9 @@ def cmd_confirm(ctx: Context, args: argparse.Namespace) -> Output:
 
 
 def cmd_captains(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import results
+    from clubdesk.services import night
 
-    out = results.name_captains(
+    out = night.name_captains(
         ctx.database(), ctx.actor(), args.event, args.round, args.table, args.home, args.away
     )
     return Output(
@@ -418,9 +418,9 @@ def cmd_captains(ctx: Context, args: argparse.Namespace) -> Output:
 
 
 def cmd_referee(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import results
+    from clubdesk.services import night
 
-    res = results.referee_decision(
+    res = night.referee_decision(
         ctx.database(),
         ctx.actor(),
         args.event,
@@ -433,9 +433,10 @@ def cmd_referee(ctx: Context, args: argparse.Namespace) -> Output:
 
 
 def cmd_round(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import rounds
+    from clubdesk.services import night
+    from clubdesk.services.formats import seat_draw_note
 
-    rv = rounds.get_round(ctx.database(), args.event, args.round)
+    rv = night.get_round(ctx.database(), args.event, args.round)
     data = {
         "round": rv.round,
         "status": rv.status,
@@ -487,6 +488,7 @@ def cmd_round(ctx: Context, args: argparse.Namespace) -> Output:
                 for i, p in enumerate(t.seats["seats"])
             ]
             lines.append("       " + _("seats") + ": " + ", ".join(seats))
+            from clubdesk.services import night
             from clubdesk.services.formats import seat_draw_note
 
             note = seat_draw_note(t.seats)  # rule E7: equal tiles drawn again among the tied
@@ -497,7 +499,7 @@ def cmd_round(ctx: Context, args: argparse.Namespace) -> Output:
 
 
 def cmd_deadline(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import rounds
+    from clubdesk.services import night
 
     faults: dict[str, int] = {}
     for item in args.at_fault:
@@ -506,11 +508,11 @@ def cmd_deadline(ctx: Context, args: argparse.Namespace) -> Output:
             faults[k.strip()] = int(v)
         except ValueError:
             raise Refused(_("--at-fault expects MATCH=ENTRANT: {t}").format(t=item)) from None
-    return Output({"matches": rounds.league_deadline(ctx.database(), ctx.actor(), args.event, faults)})
+    return Output({"matches": night.league_deadline(ctx.database(), ctx.actor(), args.event, faults)})
 
 
 def cmd_config(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import rounds
+    from clubdesk.services import night
 
     settings = {
         k: v
@@ -541,4 +543,4 @@ def cmd_config(ctx: Context, args: argparse.Namespace) -> Output:
         if args.season_points is None or not args.coefficient:
             raise Refused(_("A season scale needs both --season-points and --coefficient."))
         settings["season_scale"] = {"base_points": args.season_points, "coefficients": dict(args.coefficient)}
-    return Output(rounds.configure(ctx.database(), ctx.actor(), args.event, **settings))
+    return Output(night.configure(ctx.database(), ctx.actor(), args.event, **settings))

@@ -18,7 +18,7 @@ from clubdesk.i18n import _, ngettext
 
 
 def register(sub: Any) -> None:
-    from clubdesk.services.reports import KINDS
+    from clubdesk.services.publishing import KINDS
 
     p = add_command(sub, "report", cmd_report, _("print a report to a PDF file"))
     p.add_argument("kind", choices=KINDS, help=_("what to print"))
@@ -31,12 +31,12 @@ def register(sub: Any) -> None:
 
 
 def cmd_report(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import reports as REP
+    from clubdesk.services import publishing
 
     lang = args.report_lang
     if lang is None and args.lang is not None:
         lang = args.lang  # clubdesk-cli --lang L report ...: the report follows the messages' language
-    request = REP.ReportRequest(
+    request = publishing.ReportRequest(
         kind=args.kind,
         event_id=args.event,
         round=args.round,
@@ -44,7 +44,7 @@ def cmd_report(ctx: Context, args: argparse.Namespace) -> Output:
         language=lang,
         paper=args.paper,
     )
-    pages = REP.generate(ctx.database(), request, args.out)
+    pages = publishing.generate(ctx.database(), request, args.out)
     return Output(
         {"pages": pages},
         ngettext("{file}: {n} page", "{file}: {n} pages", pages).format(file=args.out, n=pages),

@@ -18,9 +18,9 @@ def register(sub: Any) -> None:
 
 
 def cmd_backup(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import safety
+    from clubdesk.services import club
 
-    info = safety.backup(ctx.database(), ctx.actor(), folder=args.to)
+    info = club.backup(ctx.database(), ctx.actor(), folder=args.to)
     data = {
         "file": str(info.file),
         "bytes": info.bytes,
@@ -37,10 +37,10 @@ def cmd_backup(ctx: Context, args: argparse.Namespace) -> Output:
 
 
 def cmd_restore(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import safety
+    from clubdesk.services import club
 
     db = ctx.database()
-    kept = safety.restore(db, ctx.actor(), args.file)
+    kept = club.restore(db, ctx.actor(), args.file)
     data = {"restored": str(args.file), "database": str(db.path), "previous_kept_as": str(kept.file)}
     return Output(
         data,

@@ -17,7 +17,8 @@ from clubdesk.i18n import _, ngettext
 
 
 def register(sub: Any) -> None:
-    from clubdesk.services.share import FORMATS, KINDS
+    from clubdesk.services.publishing import FORMATS
+    from clubdesk.services.publishing import SHARE_KINDS as KINDS
 
     p = add_command(sub, "share", cmd_share, _("images for the group chat, or the club's web site"))
     p.add_argument("kind", choices=(*KINDS, "site"), help=_("what to share"))
@@ -30,7 +31,7 @@ def register(sub: Any) -> None:
 
 
 def cmd_share(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import share
+    from clubdesk.services import publishing
 
     lang = args.share_lang
     if lang is None and args.lang is not None:
@@ -38,11 +39,11 @@ def cmd_share(ctx: Context, args: argparse.Namespace) -> Output:
     if args.kind == "site":
         if args.event is not None:
             raise Refused(_("The site takes no event: use --season."))
-        files = share.share_site(ctx.database(), args.out, season=args.season, language=lang)
+        files = publishing.share_site(ctx.database(), args.out, season=args.season, language=lang)
     else:
         if args.event is None:
             raise Refused(_("Say which event to share."))
-        files = share.share_images(
+        files = publishing.share_images(
             ctx.database(),
             args.kind,
             args.event,

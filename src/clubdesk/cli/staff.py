@@ -28,36 +28,36 @@ def register(sub: Any) -> None:
 
 
 def cmd_add(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import staff
+    from clubdesk.services import club
 
     db = ctx.database()
-    first = not staff.has_accounts(db)
+    first = not club.has_accounts(db)
     actor = _first_actor(args.name) if first else ctx.actor()
-    info = staff.add_staff(db, actor, args.name, args.role, args.pin)
+    info = club.add_staff(db, actor, args.name, args.role, args.pin)
     return Output(info.as_json(), _("{name} can now act as {role}.").format(name=info.name, role=info.role))
 
 
 def _first_actor(name: str) -> Any:
-    from clubdesk.services.base import Actor
+    from clubdesk.services.kernel import Actor
 
     return Actor(" ".join(name.split()) or "CLI")
 
 
 def cmd_list(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import staff
+    from clubdesk.services import club
 
-    return Output([i.as_json() for i in staff.list_staff(ctx.database())])
+    return Output([i.as_json() for i in club.list_staff(ctx.database())])
 
 
 def cmd_pin(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import staff
+    from clubdesk.services import club
 
-    info = staff.set_pin(ctx.database(), ctx.actor(), args.name, args.pin)
+    info = club.set_pin(ctx.database(), ctx.actor(), args.name, args.pin)
     return Output(info.as_json(), _("The PIN of {name} is changed.").format(name=info.name))
 
 
 def cmd_deactivate(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import staff
+    from clubdesk.services import club
 
-    info = staff.deactivate(ctx.database(), ctx.actor(), args.name)
+    info = club.deactivate(ctx.database(), ctx.actor(), args.name)
     return Output(info.as_json(), _("{name} can no longer act.").format(name=info.name))

@@ -43,9 +43,9 @@ def register(sub: Any) -> None:
 
 
 def cmd_standings(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import standings
+    from clubdesk.services import night
 
-    st = standings.event_standings(ctx.database(), args.event)
+    st = night.event_standings(ctx.database(), args.event)
     name, points = _("name"), _("points")
     lines = [f"{'#':>4}  {name:<30} {points:>6}  " + "  ".join(c for c in st.codes if c != "PTS")]
     for r in st.rows:
@@ -79,9 +79,9 @@ def cmd_tiebreaks(ctx: Context, args: argparse.Namespace) -> Output:
 
 
 def cmd_places(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import standings
+    from clubdesk.services import night
 
-    return Output(standings.final_places(ctx.database(), args.event))
+    return Output(night.final_places(ctx.database(), args.event))
 
 
 def _day(text: str) -> Any:
@@ -94,9 +94,9 @@ def _day(text: str) -> Any:
 
 
 def cmd_prize_paid(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import prize_payments
+    from clubdesk.services import money
 
-    res = prize_payments.pay_prize(
+    res = money.pay_prize(
         ctx.database(),
         ctx.actor(),
         args.event,
@@ -115,6 +115,6 @@ def cmd_prize_paid(ctx: Context, args: argparse.Namespace) -> Output:
 
 
 def cmd_ratings(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.services import standings
+    from clubdesk.services import night
 
-    return Output(standings.rating_history(ctx.database(), args.number))
+    return Output(night.rating_history(ctx.database(), args.number))

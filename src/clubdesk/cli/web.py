@@ -15,7 +15,7 @@ from clubdesk.i18n import _
 
 
 def _serve_actor() -> Any:
-    from clubdesk.services.base import Actor, Role
+    from clubdesk.services.kernel import Actor, Role
 
     return Actor("clubdesk-cli serve", Role.SECRETARY)  # the audit log names the server that switched it
 
@@ -47,7 +47,7 @@ def register(sub: Any) -> None:
 
 def cmd_serve(ctx: Context, args: argparse.Namespace) -> Output:
     from clubdesk.services import phones
-    from clubdesk.services.base import ServiceError
+    from clubdesk.services.kernel import ServiceError
     from clubdesk.web.server import MAX_WORKERS, TableServer, local_addresses
 
     if not 1 <= args.workers <= MAX_WORKERS:

@@ -2,7 +2,7 @@
 only the fields that changed (issue 22, 0016_audit_diff: older rows hold whole snapshots).
 
 Each row carries a SHA-256 hash chained to the previous row's (migration 0008_safety), so an edit or a
-deletion made outside ClubDesk breaks the chain at that row (:mod:`clubdesk.services.audit_chain`).
+deletion made outside ClubDesk breaks the chain at that row (:mod:`clubdesk.services.kernel.audit_chain`).
 From 0018_audit_compact (issue 22) a new row stores its link (16 bytes of the hash) as raw bytes and
 leaves ``prev_hash``
 empty (it is the previous row's hash), and its time as integer milliseconds; older rows keep both hashes

@@ -15,7 +15,7 @@ from clubdesk.reports.data import ReportHeader
 from clubdesk.reports.frame import Styles, content_width, esc, grid, heads, render
 
 if TYPE_CHECKING:
-    from clubdesk.services.players import CrossTableView
+    from clubdesk.services.publishing import CrossTableView
 
 
 def crosstable(out: str | Path | IO[bytes], header: ReportHeader, data: CrossTableView, legend: str) -> int:

@@ -15,7 +15,7 @@ from clubdesk.reports.data import ReportHeader
 from clubdesk.reports.frame import Styles, content_width, esc, fmt_date, grid, heads, render
 
 if TYPE_CHECKING:
-    from clubdesk.services.players import PlayerCard
+    from clubdesk.services.publishing import PlayerCard
 
 
 def player_card(out: str | Path | IO[bytes], header: ReportHeader, data: PlayerCard) -> int:

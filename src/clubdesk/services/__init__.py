@@ -1,0 +1,1 @@
+"""ClubDesk's use cases, by domain (docs/architecture.md: the package order)."""

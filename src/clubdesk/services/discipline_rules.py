@@ -22,7 +22,10 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from clubdesk.i18n import N_, _
+from clubdesk.games.errors import RulesetError
+from clubdesk.games.ruleset import load_ruleset
+from clubdesk.i18n import N_, _, current_language
+from clubdesk.services.text import fold
 
 FAMILIES: tuple[str, ...] = ("gaple", "domino", "tavla")
 
@@ -153,8 +156,6 @@ def _builtin() -> dict[str, tuple[IncidentKind, ...]]:
 
 def family_of(ruleset: str) -> str:
     """The family (gaple / domino / tavla) of a ruleset id."""
-    from clubdesk.games.errors import RulesetError
-    from clubdesk.games.ruleset import load_ruleset
 
     try:
         return load_ruleset(ruleset).family
@@ -202,7 +203,6 @@ def check_incident_decision(kind: IncidentKind, decision: str) -> None:
 
 def club_kind_key(label: str) -> str:
     """A stable key for a club-added kind: ``club-`` and the label's letters and digits."""
-    from clubdesk.services.text import fold
 
     slug = "-".join("".join(ch if ch.isalnum() else " " for ch in fold(label)).split())
     return f"club-{slug}"[:60]
@@ -233,7 +233,6 @@ _ORDINALS = {"id": "ke-{n}", "es": "{n}.ª", "tr": "{n}."}
 
 def ordinal(n: int) -> str:
     """1st, 2nd, 3rd, 4th, 11th… in English; ke-3, 3.ª, 3. in the other languages (rule E19's counter)."""
-    from clubdesk.i18n import current_language
 
     pattern = _ORDINALS.get(current_language())
     if pattern is not None:

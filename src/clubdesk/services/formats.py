@@ -21,7 +21,7 @@ from clubdesk.pairing.elimination import Bracket, double_elimination, single_eli
 from clubdesk.pairing.league import LeagueResult, OpenLeague
 from clubdesk.pairing.league import Outcome as LeagueOutcome
 from clubdesk.pairing.roundrobin import round_robin_rounds
-from clubdesk.services.base import ServiceError
+from clubdesk.services.kernel import ServiceError
 from clubdesk.standings.table import DEFAULT_TIEBREAKS
 from clubdesk.standings.tiebreaks import EventData, Format, PointsScheme, event_from_rows
 

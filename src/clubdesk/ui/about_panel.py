@@ -6,7 +6,7 @@ from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QLineEdit, QPlainT
 
 from clubdesk import paths
 from clubdesk.i18n import _
-from clubdesk.services.about import about
+from clubdesk.services.club import about
 from clubdesk.ui.state import DeskState
 
 

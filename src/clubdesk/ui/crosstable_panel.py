@@ -24,9 +24,8 @@ from PySide6.QtWidgets import (
 )
 
 from clubdesk.i18n import _
-from clubdesk.services import players as PL
-from clubdesk.services import reports as report_service
-from clubdesk.services.base import ServiceError
+from clubdesk.services import publishing
+from clubdesk.services.kernel import ServiceError
 from clubdesk.ui.printing import ReportRunner
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.widgets.tables import row_table
@@ -39,9 +38,9 @@ ModelIndex = QModelIndex | QPersistentModelIndex
 class CrossTableModel(QAbstractTableModel):
     def __init__(self) -> None:
         super().__init__()
-        self.view: PL.CrossTableView | None = None
+        self.view: publishing.CrossTableView | None = None
 
-    def set_view(self, view: PL.CrossTableView | None) -> None:
+    def set_view(self, view: publishing.CrossTableView | None) -> None:
         self.beginResetModel()
         self.view = view
         self.endResetModel()
@@ -79,7 +78,7 @@ class CrossTableModel(QAbstractTableModel):
                 return line.points
             return line.cells[col - FIXED].text
         if role == Qt.ItemDataRole.ToolTipRole and col >= FIXED:
-            return PL.cell_text(line.cells[col - FIXED])
+            return publishing.cell_text(line.cells[col - FIXED])
         if role == DETAIL_ROLE and col >= FIXED:
             c = line.cells[col - FIXED]
             return " ".join(x for x in (c.side, c.score) if x)
@@ -177,11 +176,11 @@ class CrossTablePanel(QWidget):
 
     def show_event(self, event_id: int | None) -> None:
         self.event_id = event_id
-        view: PL.CrossTableView | None = None
+        view: publishing.CrossTableView | None = None
         text = _("Choose an event: its cross-table shows here.")
         if event_id is not None:
             try:
-                view = PL.crosstable(self.state.db, event_id)
+                view = publishing.crosstable(self.state.db, event_id)
             except ServiceError as exc:
                 text = exc.message
         if view is not None and not view.lines:
@@ -207,10 +206,10 @@ class CrossTablePanel(QWidget):
             self.table.setItemDelegateForColumn(col, self.delegate)
         self.table.verticalHeader().setDefaultSectionSize(int(self.table.fontMetrics().height() * 2.4))
 
-    def request(self) -> report_service.ReportRequest | None:
+    def request(self) -> publishing.ReportRequest | None:
         if self.event_id is None:
             return None
-        return report_service.ReportRequest(kind="crosstable", event_id=self.event_id)
+        return publishing.ReportRequest(kind="crosstable", event_id=self.event_id)
 
     def save_pdf(self) -> None:
         req = self.request()

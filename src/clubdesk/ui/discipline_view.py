@@ -36,10 +36,8 @@ from PySide6.QtWidgets import (
 
 from clubdesk import labels as L
 from clubdesk.i18n import _, ngettext
-from clubdesk.services import discipline as X
-from clubdesk.services import discipline_rules as DR
-from clubdesk.services import lookup
-from clubdesk.services.base import ServiceError
+from clubdesk.services import club, desk, discipline, discipline_rules, events, night
+from clubdesk.services.kernel import ServiceError, verify_chain
 from clubdesk.timefmt import local_text
 from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, parse_money, set_message
 from clubdesk.ui.state import DeskState
@@ -129,11 +127,11 @@ class IncidentDialog(_Form):
         self.hand = _spin(None, 0, 99, _("—"))
         self.kind = QComboBox()
         self.kind.setObjectName("incidentKind")
-        self.kinds = X.kinds_for_event(state.db, event_id)
+        self.kinds = discipline.kinds_for_event(state.db, event_id)
         for k in self.kinds:
             self.kind.addItem(k.title(), k.key)
         # the event's players by name (accent-insensitive), or a member (licence) number
-        self.player = NameField(lambda text: lookup.entrant_member_choices(state.db, event_id, text))
+        self.player = NameField(lambda text: desk.entrant_member_choices(state.db, event_id, text))
         self.player.setObjectName("incidentPlayer")
         self.player.setPlaceholderText(_("player: name or member (licence) number"))
         self.side = QComboBox()
@@ -165,10 +163,10 @@ class IncidentDialog(_Form):
         self.decision.clear()
         self.decision.addItem(_("not decided yet"), "")
         for d in kind.decisions if kind else ():
-            self.decision.addItem(_(DR.PENALTY_LABELS.get(d, d)), d)
+            self.decision.addItem(_(discipline_rules.PENALTY_LABELS.get(d, d)), d)
 
-    def submit(self) -> X.IncidentView:
-        return X.record_incident(
+    def submit(self) -> discipline.IncidentView:
+        return discipline.record_incident(
             self.state.db,
             self.state.actor,
             self.event_id,
@@ -186,13 +184,13 @@ class IncidentDialog(_Form):
 
 def open_incident_dialog(
     state: DeskState, event_id: int, round_no: int, table_no: int, parent: QWidget | None = None
-) -> X.IncidentView | None:
+) -> discipline.IncidentView | None:
     """Open the incident form for a table (score entry binds this to one shortcut). Returns what was written,
     or None when cancelled."""
     dialog = IncidentDialog(state, event_id, round_no, table_no, parent)
     if dialog.exec() == QDialog.DialogCode.Accepted:
         state.dataChanged.emit("discipline")
-        view: X.IncidentView = dialog.result_view
+        view: discipline.IncidentView = dialog.result_view
         return view
     return None
 
@@ -220,9 +218,9 @@ class PenaltyDialog(_Form):
         self.side.addItem(_("second named side"), 1)
         self.kind = QComboBox()
         self.kind.setObjectName("penaltyKind")
-        for k in DR.PENALTY_KINDS:
-            if k in DR.FAMILY_PENALTIES.get(family, frozenset()):
-                self.kind.addItem(_(DR.PENALTY_LABELS[k]), k)
+        for k in discipline_rules.PENALTY_KINDS:
+            if k in discipline_rules.FAMILY_PENALTIES.get(family, frozenset()):
+                self.kind.addItem(_(discipline_rules.PENALTY_LABELS[k]), k)
         self.points = _spin(None, 0, 9999, _("—"))
         self.points.setObjectName("penaltyPoints")
         self.after_hand = _spin(None, -1, 99, _("at the end"))
@@ -239,8 +237,8 @@ class PenaltyDialog(_Form):
         self.form.addRow(_("R&eason"), self.reason)
         self.form.addRow(_("&Override reason"), self.override)
 
-    def submit(self) -> X.PenaltyView:
-        return X.impose_penalty(
+    def submit(self) -> discipline.PenaltyView:
+        return discipline.impose_penalty(
             self.state.db,
             self.state.actor,
             self.event_id,
@@ -268,10 +266,9 @@ class AppealDialog(_Form):
         self.table_no = _spin(1, 1)
         self.by = QComboBox()
         self.by.setObjectName("appealBy")
-        from clubdesk.services import rounds as R
 
         with state.db.session() as s:
-            names = R.entrant_names(s, event_id)
+            names = night.entrant_names(s, event_id)
         for eid, name in sorted(names.items()):
             self.by.addItem(f"{name} ({eid})", eid)
         self.fee = QLineEdit()
@@ -294,11 +291,11 @@ class AppealDialog(_Form):
         self.form.addRow(_("&Appeal"), self.text)
         self.form.addRow(_("&Late override"), self.override)
 
-    def submit(self) -> X.AppealView:
+    def submit(self) -> discipline.AppealView:
         fee = 0
         if self.fee.text().strip():
             fee = parse_money(self.fee.text(), self.currency)
-        return X.file_appeal(
+        return discipline.file_appeal(
             self.state.db,
             self.state.actor,
             self.event_id,
@@ -344,7 +341,7 @@ class DisciplineSection(QWidget):
                 Column(_("Hand"), lambda i: i.hand or "", True),
                 Column(_("Player"), lambda i: f"{i.player} ({i.player_number})" if i.player else ""),
                 Column(_("Kind"), lambda i: i.kind_label),
-                Column(_("Count"), lambda i: DR.ordinal(i.occurrence) if i.occurrence else ""),
+                Column(_("Count"), lambda i: discipline_rules.ordinal(i.occurrence) if i.occurrence else ""),
                 Column(_("Decision"), lambda i: i.decision_label),
                 Column(_("Recorded by"), lambda i: i.recorded_by),
                 Column(_("What happened"), lambda i: i.text),
@@ -503,12 +500,11 @@ class DisciplineSection(QWidget):
 
     # ------------------------------------------------------------------------------------------- data
     def reload(self) -> None:
-        from clubdesk.services import events as ev_service
 
         current = self.event_id()
         self.event_box.blockSignals(True)
         self.event_box.clear()
-        self._events = {e.id: e for e in ev_service.list_events(self.state.db)}
+        self._events = {e.id: e for e in events.list_events(self.state.db)}
         for e in self._events.values():
             self.event_box.addItem(f"{e.id} · {e.name}", e.id)
         if current is not None:
@@ -529,7 +525,7 @@ class DisciplineSection(QWidget):
             self.penalties.set_rows([])
             self.appeals.set_rows([])
         else:
-            lst = X.discipline_list(
+            lst = discipline.discipline_list(
                 self.state.db, eid, round_no=_opt(self.round_filter), table_no=_opt(self.table_filter)
             )
             self.incidents.set_rows(list(lst.incidents))
@@ -547,12 +543,11 @@ class DisciplineSection(QWidget):
         }
 
     def refresh_audit(self) -> None:
-        rows = X.audit_rows(self.state.db, limit=5000, viewer=self.state.actor, **self.audit_filters())
+        rows = club.audit_rows(self.state.db, limit=5000, viewer=self.state.actor, **self.audit_filters())
         self.audit.set_rows(rows)
 
     def verify_audit(self) -> bool:
         """Walk the audit log's hash chain; a break is named by its row and time (issue 23)."""
-        from clubdesk.services.audit_chain import verify_chain
 
         report = verify_chain(self.state.db)
         self.chain_label.setText(report.message())
@@ -590,7 +585,7 @@ class DisciplineSection(QWidget):
         eid = self._need_event()
         if eid is None:
             return None
-        family = DR.family_of(self._events[eid].ruleset)
+        family = discipline_rules.family_of(self._events[eid].ruleset)
         return PenaltyDialog(self.state, eid, family, _opt(self.round_filter), _opt(self.table_filter), self)
 
     def add_penalty(self) -> None:
@@ -610,11 +605,11 @@ class DisciplineSection(QWidget):
             self.tabs.setCurrentIndex(1)
             self._changed(_("Appeal {id} filed.").format(id=dialog.result_view.id))
 
-    def selected_appeal(self) -> X.AppealView | None:
+    def selected_appeal(self) -> discipline.AppealView | None:
         rows = self.appeal_view.selectionModel().selectedRows()
         if not rows:
             return None
-        view: X.AppealView = self.appeals.data(rows[0], ROW_ROLE)
+        view: discipline.AppealView = self.appeals.data(rows[0], ROW_ROLE)
         return view
 
     def _appeal_selected(self, *args: object) -> None:
@@ -634,7 +629,7 @@ class DisciplineSection(QWidget):
         if a is None:
             return
         try:
-            X.hear_appeal(
+            discipline.hear_appeal(
                 self.state.db,
                 self.state.actor,
                 a.id,
@@ -652,7 +647,7 @@ class DisciplineSection(QWidget):
             set_message(self.message, _("Choose an appeal first."), ok=False)
             return
         try:
-            done = X.decide_appeal(
+            done = discipline.decide_appeal(
                 self.state.db,
                 self.state.actor,
                 a.id,
@@ -685,7 +680,7 @@ class DisciplineSection(QWidget):
             if not ok:
                 return False
         try:
-            X.reopen_appeal(self.state.db, self.state.actor, a.id, reason)
+            discipline.reopen_appeal(self.state.db, self.state.actor, a.id, reason)
         except ServiceError as exc:
             set_message(self.message, exc.message, ok=False)
             return False
@@ -705,7 +700,7 @@ class DisciplineSection(QWidget):
             set_message(self.message, _("Exporting the audit log: {n} rows written…").format(n=k), ok=True)
             QApplication.processEvents()
 
-        n = X.export_audit_csv(self.state.db, Path(path), progress=progress, **self.audit_filters())
+        n = club.export_audit_csv(self.state.db, Path(path), progress=progress, **self.audit_filters())
         set_message(
             self.message,
             ngettext("{n} row written to {file}.", "{n} rows written to {file}.", n).format(n=n, file=path),

@@ -42,11 +42,9 @@ from PySide6.QtWidgets import (
 )
 
 from clubdesk.i18n import N_, _
-from clubdesk.services import discipline as discipline_service
-from clubdesk.services import events as ev_service
-from clubdesk.services import formats as F
-from clubdesk.services import rounds as R
-from clubdesk.services.base import ServiceError
+from clubdesk.services import discipline, events, formats
+from clubdesk.services import night as night_service
+from clubdesk.services.kernel import ServiceError
 from clubdesk.standings.tiebreaks import TIEBREAK_CODES, TIEBREAK_NAMES
 from clubdesk.ui.desk.common import money, set_message
 from clubdesk.ui.state import DeskState
@@ -312,7 +310,7 @@ class EventSettings(QWidget):
         super().__init__()
         self.state = state
         self.event_id: int | None = None
-        self.info: ev_service.EventInfo | None = None
+        self.info: events.EventInfo | None = None
         self._clean: tuple[object, ...] = ()
         self._appeal = 15
         self._prize_plan = "{}"
@@ -325,7 +323,7 @@ class EventSettings(QWidget):
         self.result_mode.addItem(_("final score only"), "score")
         self.call_minutes = QSpinBox()
         self.call_minutes.setObjectName("callMinutes")
-        self.call_minutes.setRange(*R.LIMITS["call_minutes"])
+        self.call_minutes.setRange(*night_service.LIMITS["call_minutes"])
         self.call_minutes.setSuffix(_(" min"))
         self.requested_bye = QComboBox()
         self.requested_bye.setObjectName("requestedBye")
@@ -334,10 +332,10 @@ class EventSettings(QWidget):
         self.requested_bye.addItem(_("a win (full-point bye)"), "full-bye")
         self.lives = QSpinBox()
         self.lives.setObjectName("lives")
-        self.lives.setRange(*R.LIMITS["lives"])
+        self.lives.setRange(*night_service.LIMITS["lives"])
         self.encounter_games = QSpinBox()
         self.encounter_games.setObjectName("encounterGames")
-        self.encounter_games.setRange(*R.LIMITS["encounter_games"])
+        self.encounter_games.setRange(*night_service.LIMITS["encounter_games"])
         self.encounter_games.setSpecialValueText(_("one game"))
         self.match_lengths = QLabel("")
         self.match_lengths.setObjectName("matchLengths")
@@ -539,16 +537,16 @@ class EventSettings(QWidget):
             return
         db = self.state.db
         try:
-            info = ev_service.get_event(db, event_id)
-            night = R.night_settings(db, event_id)
-            locks = R.setting_locks(db, event_id)
+            info = events.get_event(db, event_id)
+            night = night_service.night_settings(db, event_id)
+            locks = night_service.setting_locks(db, event_id)
         except ServiceError as exc:
             self.stack.setCurrentIndex(0)
             self.empty.setText(exc.message)
             return
         self.info = info
-        family, params = F.ruleset_params(info.ruleset, info.overrides)
-        self.tiebreaks.set_codes(str(night["tiebreaks"]), F.default_tiebreaks(info.ruleset))
+        family, params = formats.ruleset_params(info.ruleset, info.overrides)
+        self.tiebreaks.set_codes(str(night["tiebreaks"]), formats.default_tiebreaks(info.ruleset))
         self.result_mode.setCurrentIndex(max(0, self.result_mode.findData(night["result_mode"])))
         self.call_minutes.setValue(int(night["call_minutes"]))
         if params.get("forfeit_from", "call") == "start":
@@ -572,7 +570,7 @@ class EventSettings(QWidget):
                 )
             )
         self.deadline.set_value(night["deadline"])
-        self._appeal = discipline_service.appeal_window(db)
+        self._appeal = discipline.appeal_window(db)
         self.appeal.setValue(self._appeal)
         self.season.setText(str(night.get("season", info.season)))
         self.coefficient_class.setText(str(night.get("coefficient_class", info.coefficient_class)))
@@ -584,7 +582,7 @@ class EventSettings(QWidget):
         self.prizes.setText(prize_plan_summary(self._prize_plan, info.currency))
         # only what this event's format and game use is shown
         shown = {
-            "requested_bye": info.format in R.BYE_FORMATS,
+            "requested_bye": info.format in night_service.BYE_FORMATS,
             "lives": info.format == "lives",
             "encounter_games": family == "domino" and info.entry_type == "team",
             "match_lengths": family == "tavla",
@@ -698,13 +696,13 @@ class EventSettings(QWidget):
         db, actor = self.state.db, self.state.actor
         try:
             settings = self.settings()
-            stored = R.night_settings(db, self.event_id)
+            stored = night_service.night_settings(db, self.event_id)
             # only what changed is sent: an unchanged setting that is locked is not a change
             changed = {k: v for k, v in settings.items() if not _same(k, stored.get(k), v)}
             if changed:
-                R.configure(db, actor, self.event_id, **changed)
+                night_service.configure(db, actor, self.event_id, **changed)
             if self.appeal.value() != self._appeal:  # the club's appeal window (rules T10, G16)
-                discipline_service.set_appeal_window(db, actor, self.appeal.value())
+                discipline.set_appeal_window(db, actor, self.appeal.value())
         except ServiceError as exc:
             key = "appeal" if exc.code == "bad-window" else str(exc.params.get("field") or "")
             (self.fields.get(key) or self.fields["tiebreaks"]).set_error(exc.message)

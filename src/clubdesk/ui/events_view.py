@@ -46,9 +46,9 @@ from clubdesk import labels as L
 from clubdesk.games import RULESETS
 from clubdesk.i18n import LANGUAGE_NAMES, _
 from clubdesk.models.event import ENTRY_TYPES, FORMATS
-from clubdesk.services import events as ev_service
-from clubdesk.services import readings as rd_service
-from clubdesk.services.base import ServiceError
+from clubdesk.services import events as events_service
+from clubdesk.services import night
+from clubdesk.services.kernel import ServiceError
 from clubdesk.standings.money import minor_to_major_str
 from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, parse_money, set_message
 from clubdesk.ui.state import DeskState
@@ -114,7 +114,7 @@ class EventEditor(QWidget):
         for key in ENTRY_TYPES:
             self.entry_type.addItem(L.entry_type_label(key), key)
         self.rounds = QSpinBox()
-        self.rounds.setRange(0, ev_service.MAX_ROUNDS)
+        self.rounds.setRange(0, events_service.MAX_ROUNDS)
         self.rounds.setSpecialValueText(_("as the format says"))
         self.match_lengths = QLineEdit()
         self.match_lengths.setPlaceholderText(_("tavla: 5 or 5,5,7,9 (one per round)"))
@@ -122,7 +122,7 @@ class EventEditor(QWidget):
         self.target.setRange(0, 10000)
         self.target.setSpecialValueText(_("the ruleset's"))
         self.capacity = QSpinBox()
-        self.capacity.setRange(0, ev_service.MAX_CAPACITY)
+        self.capacity.setRange(0, events_service.MAX_CAPACITY)
         self.capacity.setSpecialValueText(_("no limit"))
         self.currency = QLineEdit("EUR")
         self.currency.setMaximumWidth(80)
@@ -237,7 +237,7 @@ class EventEditor(QWidget):
         self.locked_reason.setStyleSheet("font-weight: 600;")
         self.locked_reason.setVisible(False)
         self._clean: tuple[object, ...] = ()
-        self._info: ev_service.EventInfo | None = None
+        self._info: events_service.EventInfo | None = None
 
         form_box = QWidget()
         form_box.setLayout(form)
@@ -315,7 +315,7 @@ class EventEditor(QWidget):
         """True when the form may be replaced: nothing unsaved, saved now, or discarded by choice."""
         return may_leave(self.dirty(), self.ask_discard, self.save)
 
-    def _lock(self, info: ev_service.EventInfo | None) -> None:
+    def _lock(self, info: events_service.EventInfo | None) -> None:
         """Once the draw is made, what the services refuse to change is read-only, and the form says why."""
         drawn = info is not None and info.drawn
         finished = info is not None and info.status == "finished"
@@ -353,7 +353,7 @@ class EventEditor(QWidget):
     def _load_parents(self, keep: int | None) -> None:
         self.parent_event.clear()
         self.parent_event.addItem(_("(main event)"), None)
-        for e in ev_service.list_events(self.section.state.db):
+        for e in events_service.list_events(self.section.state.db):
             if e.parent_event_id is None and e.id != self.event_id:
                 self.parent_event.addItem(f"{e.name} ({e.id})", e.id)
         self.parent_event.setCurrentIndex(max(0, self.parent_event.findData(keep)) if keep is not None else 0)
@@ -361,13 +361,13 @@ class EventEditor(QWidget):
     def clear(self) -> None:
         self.event_id = None
         self.title.setText(_("New event"))
-        self.load(ev_service.EventData(name="", ruleset=RULESETS[0], format="swiss"), None)
+        self.load(events_service.EventData(name="", ruleset=RULESETS[0], format="swiss"), None)
         self.status_combo.setEnabled(False)
         self.status_button.setEnabled(False)
         self.open_desk.setEnabled(False)
         self._mark_clean()
 
-    def load(self, data: ev_service.EventData, info: ev_service.EventInfo | None) -> None:
+    def load(self, data: events_service.EventData, info: events_service.EventInfo | None) -> None:
         self.event_id = None if info is None else info.id
         for f in self.fields.values():
             f.set_error(None)
@@ -397,7 +397,7 @@ class EventEditor(QWidget):
         self.starts_on.set_value(data.starts_on)
         self.ends_on.set_value(data.ends_on)
         self.venue.setText(data.venue)
-        lang = ev_service.event_language(self.section.state.db, info.id) if info is not None else None
+        lang = events_service.event_language(self.section.state.db, info.id) if info is not None else None
         self.report_language.setCurrentIndex(max(0, self.report_language.findData(lang or "")))
         self.season.setText(data.season)
         self.coefficient_class.setText(data.coefficient_class)
@@ -415,7 +415,7 @@ class EventEditor(QWidget):
         self.message.setText("")
         self._mark_clean()
 
-    def data(self) -> ev_service.EventData:
+    def data(self) -> events_service.EventData:
         """The form as EventData; amounts parsed in the chosen currency (a bad amount raises ServiceError)."""
         currency = self.currency.text().strip().upper() or "EUR"
 
@@ -429,7 +429,7 @@ class EventEditor(QWidget):
                 "bad-lengths", _("Match lengths are whole numbers, e.g. 5,5,7."), field="match_lengths"
             ) from None
         early_text = self.early_fee.text().strip()
-        return ev_service.EventData(
+        return events_service.EventData(
             name=self.name.text(),
             ruleset=str(self.ruleset.currentData()),
             format=str(self.format.currentData()),
@@ -466,12 +466,12 @@ class EventEditor(QWidget):
         try:
             data = self.data()
             if self.event_id is None:
-                info = ev_service.create_event(state.db, state.actor, data)
+                info = events_service.create_event(state.db, state.actor, data)
             else:
-                info = ev_service.update_event(state.db, state.actor, self.event_id, data)
+                info = events_service.update_event(state.db, state.actor, self.event_id, data)
             lang = str(self.report_language.currentData() or "") or None
-            if lang != ev_service.event_language(state.db, info.id):
-                ev_service.set_event_language(state.db, state.actor, info.id, lang)
+            if lang != events_service.event_language(state.db, info.id):
+                events_service.set_event_language(state.db, state.actor, info.id, lang)
         except ServiceError as exc:
             errors = exc.params.get("errors") or {exc.params.get("field", "name"): exc.message}
             for key, text in errors.items():
@@ -490,7 +490,9 @@ class EventEditor(QWidget):
             return
         state = self.section.state
         try:
-            ev_service.set_status(state.db, state.actor, self.event_id, str(self.status_combo.currentData()))
+            events_service.set_status(
+                state.db, state.actor, self.event_id, str(self.status_combo.currentData())
+            )
         except ServiceError as exc:
             set_message(self.message, exc.message, False)
             return
@@ -504,7 +506,7 @@ class EventEditor(QWidget):
         if self.event_id is None:
             return
         try:
-            info = ev_service.get_event(self.section.state.db, self.event_id)
+            info = events_service.get_event(self.section.state.db, self.event_id)
         except ServiceError:
             return
         if self.dirty():
@@ -515,28 +517,28 @@ class EventEditor(QWidget):
         else:
             self.load(info.data(), info)
 
-    def _show_readings(self, info: ev_service.EventInfo | None) -> None:
+    def _show_readings(self, info: events_service.EventInfo | None) -> None:
         """Each reading as the event uses it, with the preset's when they differ (issue 29)."""
         lines: list[str] = []
         changes: dict[str, object] = {}
         if info is not None:
             db = self.section.state.db
-            for r in rd_service.event_readings(db, info.id):
-                text = f"{r.label} ({r.rule}): {rd_service.value_label(r.value)}"
+            for r in night.event_readings(db, info.id):
+                text = f"{r.label} ({r.rule}): {night.value_label(r.value)}"
                 if not r.is_preset:
-                    text += " · " + _("preset: {value}").format(value=rd_service.value_label(r.preset_value))
+                    text += " · " + _("preset: {value}").format(value=night.value_label(r.preset_value))
                 lines.append(text)
-            changes = rd_service.new_readings(db, info.id)
+            changes = night.new_readings(db, info.id)
         self.readings.setText("\n".join(lines) if lines else _("The preset's readings."))
         self.readings_button.setEnabled(bool(changes))
 
-    def readings_preview(self) -> rd_service.ReadingsPreview | None:
+    def readings_preview(self) -> night.ReadingsPreview | None:
         """What switching to the preset's readings would change (nothing is written)."""
         if self.event_id is None:
             return None
         db = self.section.state.db
-        changes = rd_service.new_readings(db, self.event_id)
-        return rd_service.preview_readings(db, self.event_id, changes) if changes else None
+        changes = night.new_readings(db, self.event_id)
+        return night.preview_readings(db, self.event_id, changes) if changes else None
 
     def apply_readings(self) -> bool:
         """Save the switch to the preset's readings (audited), then show the event again."""
@@ -544,12 +546,12 @@ class EventEditor(QWidget):
             return False
         state = self.section.state
         try:
-            changes = rd_service.new_readings(state.db, self.event_id)
-            rd_service.apply_readings(state.db, state.actor, self.event_id, changes)
+            changes = night.new_readings(state.db, self.event_id)
+            night.apply_readings(state.db, state.actor, self.event_id, changes)
         except ServiceError as exc:
             set_message(self.message, exc.message, False)
             return False
-        info = ev_service.get_event(state.db, self.event_id)
+        info = events_service.get_event(state.db, self.event_id)
         self.load(info.data(), info)  # the editor holds the new overrides: a later Save keeps them
         set_message(self.message, _("The event uses the preset's readings now."), True)
         self.section.refresh(select=self.event_id)
@@ -589,11 +591,11 @@ class EventEditor(QWidget):
 class CopyEventDialog(QDialog):
     """Issue 21: "New event from…": the date (next week, same weekday) and the name of the copy."""
 
-    def __init__(self, info: ev_service.EventInfo, parent: QWidget | None = None) -> None:
+    def __init__(self, info: events_service.EventInfo, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("copyEventDialog")
         self.setWindowTitle(_("New event from {name}").format(name=info.name))
-        self.day = QDateEdit(QDate(ev_service.next_week(info.starts_on)))
+        self.day = QDateEdit(QDate(events_service.next_week(info.starts_on)))
         self.day.setObjectName("copyDate")
         self.day.setDisplayFormat("yyyy-MM-dd")
         self.day.setCalendarPopup(True)
@@ -633,7 +635,7 @@ def this_week(day: date | None, today: date | None = None) -> bool:
     return monday <= day < monday + timedelta(days=7)
 
 
-def _event_day(e: ev_service.EventInfo) -> date | None:
+def _event_day(e: events_service.EventInfo) -> date | None:
     return e.starts_on or (e.start_at.date() if e.start_at else None)
 
 
@@ -730,14 +732,14 @@ class EventsSection(QWidget):
         state.dataChanged.connect(self._data_changed)
         self.refresh()
 
-    def _name_text(self, e: ev_service.EventInfo) -> str:
+    def _name_text(self, e: events_service.EventInfo) -> str:
         text = ("↳ " if e.parent_event_id else "") + e.name
         if e.id in self._week:
             text = "★ " + text + "  · " + _("this week")
         return text
 
     def refresh(self, select: int | None = None) -> None:
-        events = ev_service.list_events(self.state.db)
+        events = events_service.list_events(self.state.db)
         # newest main events first, each followed by its side events
         events.sort(key=lambda e: (-(e.parent_event_id or e.id), e.parent_event_id is not None, e.id))
         self._week = {e.id for e in events if this_week(_event_day(e))}
@@ -759,7 +761,7 @@ class EventsSection(QWidget):
         rows = self.table.selectionModel().selectedRows()
         if not rows:
             return
-        info: ev_service.EventInfo = self.model.data(rows[0], ROW_ROLE)
+        info: events_service.EventInfo = self.model.data(rows[0], ROW_ROLE)
         if info.id != self.editor.event_id or info.id != self.settings.event_id:
             if not self.editor.confirm_discard() or not self.settings.confirm_discard():
                 self._reselect(self.editor.event_id)  # stay on the event being edited
@@ -793,14 +795,14 @@ class EventsSection(QWidget):
         return self.editor.save()
 
     # ------------------------------------------------------------------ issue 21: weekly nights
-    def selected_event(self) -> ev_service.EventInfo | None:
+    def selected_event(self) -> events_service.EventInfo | None:
         rows = self.table.selectionModel().selectedRows()
         if rows:
-            info: ev_service.EventInfo = self.model.data(rows[0], ROW_ROLE)
+            info: events_service.EventInfo = self.model.data(rows[0], ROW_ROLE)
             return info
         return None
 
-    def ask_copy(self, info: ev_service.EventInfo) -> tuple[date, str] | None:
+    def ask_copy(self, info: events_service.EventInfo) -> tuple[date, str] | None:
         """The date and name of the copy, or None (a method, so tests can answer it)."""
         dialog = CopyEventDialog(info, self)
         if dialog.exec() != QDialog.DialogCode.Accepted:
@@ -820,7 +822,9 @@ class EventsSection(QWidget):
             return None
         day, name = answer
         try:
-            new = ev_service.copy_event(self.state.db, self.state.actor, info.id, starts_on=day, name=name)
+            new = events_service.copy_event(
+                self.state.db, self.state.actor, info.id, starts_on=day, name=name
+            )
         except ServiceError as exc:
             set_message(self.editor.message, exc.message, False)
             return None

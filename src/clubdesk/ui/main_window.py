@@ -53,7 +53,7 @@ from clubdesk.ui.widgets.fit import fit_combos
 # issue 22: the window's shell paints before SQLAlchemy is imported; what needs the database (the
 # services, the desk state) is imported where it is used, once the database is open
 if TYPE_CHECKING:
-    from clubdesk.services.base import Actor
+    from clubdesk.services.kernel import Actor
     from clubdesk.ui.state import DeskState
 
 GEOMETRY_KEY = "ui.geometry"
@@ -99,7 +99,7 @@ class ActorDialog(QDialog):
     """Who is acting at the desk now. The previous person is pre-selected, so F2, Enter switches back."""
 
     def __init__(self, state: DeskState, parent: QWidget | None = None) -> None:
-        from clubdesk.services.base import DESK_ROLES, ROLE_LABELS
+        from clubdesk.services.kernel import DESK_ROLES, ROLE_LABELS
 
         super().__init__(parent)
         self.setWindowTitle(_("Who is acting?"))
@@ -132,7 +132,7 @@ class ActorDialog(QDialog):
         self.name.setFocus()
 
     def _sync_role(self, index: int) -> None:
-        from clubdesk.services.base import Actor
+        from clubdesk.services.kernel import Actor
 
         actor = self.name.itemData(index)
         if isinstance(actor, Actor):
@@ -145,7 +145,7 @@ class ActorDialog(QDialog):
         super().accept()
 
     def chosen(self) -> Actor:
-        from clubdesk.services.base import Actor, Role
+        from clubdesk.services.kernel import Actor, Role
 
         return Actor(self.name.currentText().strip(), Role(self.role.currentData()))
 
@@ -368,11 +368,11 @@ class MainWindow(QMainWindow):
         self.stack.setCurrentIndex(row)
 
     def _data_changed(self, what: str) -> None:
-        from clubdesk.services import settings as settings_service
+        from clubdesk.services import club as club_service
 
         if what != "settings":
             return
-        lang = settings_service.club_settings(self.state.db).language
+        lang = club_service.club_settings(self.state.db).language
         if lang != i18n.current_language():
             # after the Settings screen's own slot has returned: that screen is rebuilt too
             QTimer.singleShot(0, lambda: self.set_language(lang))
@@ -398,9 +398,9 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(0, self._on_new_database)
 
     def _on_new_database(self) -> None:
-        from clubdesk.services import settings as settings_service
+        from clubdesk.services import club as club_service
 
-        lang = settings_service.club_settings(self.state.db).language
+        lang = club_service.club_settings(self.state.db).language
         if lang != i18n.current_language():
             self.set_language(lang)
         else:
@@ -446,15 +446,15 @@ class MainWindow(QMainWindow):
                 return
 
     def _refresh_status(self) -> None:
-        from clubdesk.services import settings as settings_service
+        from clubdesk.services import club as club_service
 
-        club = settings_service.club_settings(self.state.db).club_name
+        club = club_service.club_settings(self.state.db).club_name
         self.setWindowTitle(_("ClubDesk — {club}").format(club=club))
         self.db_label.setText(_("Database: {path}").format(path=self.state.db.location))
         self.actor_label.setText(_("Acting: {actor}  (F2 to switch)").format(actor=self.state.actor.label()))
-        from clubdesk.services import staff
+        from clubdesk.services import club as club_service
 
-        self.staff_offer.setVisible(not staff.has_accounts(self.state.db))
+        self.staff_offer.setVisible(not club_service.has_accounts(self.state.db))
 
     def offer_staff_accounts(self) -> None:
         """Settings, with the cursor in the new person's name (the first account is the secretary's)."""
@@ -466,10 +466,10 @@ class MainWindow(QMainWindow):
     def switch_actor(self) -> None:
         if not self.attached():
             return
-        from clubdesk.services import staff
+        from clubdesk.services import club as club_service
         from clubdesk.ui.safety_panel import PinDialog
 
-        if staff.has_accounts(
+        if club_service.has_accounts(
             self.state.db
         ):  # issue 23: from the first account on, a person proves it by PIN
             pin_dialog = PinDialog(self.state.db, self.state.actor, self)
@@ -482,7 +482,7 @@ class MainWindow(QMainWindow):
 
     def _apply_role(self) -> None:
         """A scorer's session shows only the night's screens (issue 23)."""
-        from clubdesk.services.base import Role
+        from clubdesk.services.kernel import Role
 
         scorer = self.state.actor.role is Role.SCORER
         for row in range(self.nav.count()):
@@ -493,9 +493,9 @@ class MainWindow(QMainWindow):
             self.show_section("rounds")
 
     def _restore_geometry(self) -> None:
-        from clubdesk.services import settings as settings_service
+        from clubdesk.services import club as club_service
 
-        raw = settings_service.get(self.state.db, GEOMETRY_KEY)
+        raw = club_service.get(self.state.db, GEOMETRY_KEY)
         if isinstance(raw, str) and self.restoreGeometry(QByteArray(base64.b64decode(raw))):
             if self.available().contains(self.geometry()):
                 return
@@ -520,10 +520,10 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
         if self.attached():
-            from clubdesk.services import settings as settings_service
+            from clubdesk.services import club as club_service
             from clubdesk.ui.desk.phones_view import stop_table_entry
 
             stop_table_entry(self.state)  # issue 27: the table server stops with the window
             data = base64.b64encode(bytes(self.saveGeometry().data())).decode("ascii")
-            settings_service.put(self.state.db, self.state.actor, GEOMETRY_KEY, data, audited=False)
+            club_service.put(self.state.db, self.state.actor, GEOMETRY_KEY, data, audited=False)
         super().closeEvent(event)

@@ -50,8 +50,8 @@ from PySide6.QtWidgets import (
 
 from clubdesk.collation import sort_string
 from clubdesk.i18n import _, ngettext
-from clubdesk.services import members as ms
-from clubdesk.services.base import ServiceError
+from clubdesk.services import members
+from clubdesk.services.kernel import ServiceError
 from clubdesk.services.text import fold
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.theme import themed
@@ -132,12 +132,12 @@ class MemberDialog(QDialog):
     """Add or edit a member. Errors are shown next to their field; nothing is saved until all is right."""
 
     def __init__(
-        self, state: DeskState, member: ms.MemberInfo | None = None, parent: QWidget | None = None
+        self, state: DeskState, member: members.MemberInfo | None = None, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
         self.state = state
         self.member = member
-        self.saved: ms.MemberInfo | None = None
+        self.saved: members.MemberInfo | None = None
         self.setWindowTitle(_("Edit member") if member else _("New member"))
         self.name = QLineEdit()
         self.name.setObjectName("name")
@@ -152,7 +152,7 @@ class MemberDialog(QDialog):
         self.club.setObjectName("club")
         self.club.setEditable(True)
         self.club.addItem("")
-        for club in ms.list_clubs(state.db):
+        for club in members.list_clubs(state.db):
             self.club.addItem(club.name)
         self.city = QLineEdit()
         self.gender = QComboBox()
@@ -166,7 +166,7 @@ class MemberDialog(QDialog):
         self.rating = QDoubleSpinBox()
         self.rating.setRange(0, 5000)
         self.rating.setDecimals(1)
-        self.rating.setValue(ms.DEFAULT_RATING)
+        self.rating.setValue(members.DEFAULT_RATING)
         self.experience = QSpinBox()
         self.experience.setRange(0, 100000)
         self.phone = QLineEdit()
@@ -230,7 +230,7 @@ class MemberDialog(QDialog):
             self._fill(member)
         self.name.setFocus()
 
-    def _fill(self, m: ms.MemberInfo) -> None:
+    def _fill(self, m: members.MemberInfo) -> None:
         self.name.setText(m.name)
         self.number.setText(m.number)
         self.licence.setText(m.licence)
@@ -245,9 +245,9 @@ class MemberDialog(QDialog):
         self.notes.setPlainText(m.notes)
         self.active.setChecked(m.active)
 
-    def data(self) -> ms.MemberData:
+    def data(self) -> members.MemberData:
         year = self.birth_year.value()
-        return ms.MemberData(
+        return members.MemberData(
             name=self.name.text(),
             number=self.number.text(),
             club=self.club.currentText(),
@@ -267,14 +267,14 @@ class MemberDialog(QDialog):
         for field in self.fields.values():
             field.set_error(None)
         data = self.data()
-        errors = ms.field_errors(data)
+        errors = members.field_errors(data)
         try:
             if errors:
                 raise ServiceError("invalid", next(iter(errors.values())), fields=errors)
             if self.member is None:
-                self.saved = ms.create_member(self.state.db, self.state.actor, data)
+                self.saved = members.create_member(self.state.db, self.state.actor, data)
             else:
-                self.saved = ms.update_member(self.state.db, self.state.actor, self.member.number, data)
+                self.saved = members.update_member(self.state.db, self.state.actor, self.member.number, data)
         except ServiceError as exc:
             fields = exc.params.get("fields") or {"name": exc.message}
             for key, message in fields.items():
@@ -327,12 +327,12 @@ class ImportDialog(QDialog):
         layout.addWidget(QLabel(_("Bad lines (nothing is imported while there is one)")))
         layout.addWidget(self.bad_lines, 2)
         layout.addLayout(buttons)
-        self.preview: ms.ImportPreview | None = None
+        self.preview: members.ImportPreview | None = None
         self.refresh()
 
     def refresh(self) -> None:
         try:
-            self.preview = ms.preview_import(self.state.db, self.path)
+            self.preview = members.preview_import(self.state.db, self.path)
         except ServiceError as exc:
             self.preview = None
             self.summary.setText(exc.message)
@@ -341,7 +341,7 @@ class ImportDialog(QDialog):
         p = self.preview
         self.additions.setRowCount(len(p.additions))
         for r, d in enumerate(p.additions):
-            rating = f"{d.rating:.0f}" if d.rating is not None else f"{ms.DEFAULT_RATING:.0f}"
+            rating = f"{d.rating:.0f}" if d.rating is not None else f"{members.DEFAULT_RATING:.0f}"
             for c, value in enumerate((d.number, d.name, d.club, d.city, rating)):
                 self.additions.setItem(r, c, QTableWidgetItem(value))
         self.additions.resizeColumnsToContents()
@@ -370,7 +370,7 @@ class ImportDialog(QDialog):
 
     def do_import(self) -> bool:
         try:
-            preview = ms.import_members(self.state.db, self.state.actor, self.path)
+            preview = members.import_members(self.state.db, self.state.actor, self.path)
         except ServiceError as exc:
             self.summary.setText(exc.message)
             self.refresh()
@@ -384,7 +384,7 @@ class RegisterModel(RowsModel):
     """The register a page at a time (issue 22): the first page of a search, and the next one each time
     the view scrolls to the end (Qt's canFetchMore / fetchMore), read with the keyset of the last row."""
 
-    def __init__(self, columns: list[Column], db: Any, page: int = ms.PAGE) -> None:
+    def __init__(self, columns: list[Column], db: Any, page: int = members.PAGE) -> None:
         super().__init__(columns)
         self.db = db
         self.page = page
@@ -410,8 +410,8 @@ class RegisterModel(RowsModel):
             return None
         return super().data(index, role)
 
-    def _read(self, after: tuple[bytes, str] | None) -> ms.MemberPage:
-        return ms.member_page(
+    def _read(self, after: tuple[bytes, str] | None) -> members.MemberPage:
+        return members.member_page(
             self.db, self.search, include_inactive=self.include_inactive, limit=self.page, after=after
         )
 
@@ -445,7 +445,7 @@ class MergeDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.state = state
-        self.merged: ms.MergeResult | None = None
+        self.merged: members.MergeResult | None = None
         self.setWindowTitle(_("Merge two members"))
         self.resize(780, 520)
         self.keep = QComboBox()
@@ -453,7 +453,7 @@ class MergeDialog(QDialog):
         for combo in (self.keep, self.drop):
             combo.setEditable(True)
             combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-            for m in ms.list_members(state.db, include_inactive=True):
+            for m in members.list_members(state.db, include_inactive=True):
                 combo.addItem(f"{m.number} · {m.name}", m.number)
         self.keep.setObjectName("keep")
         self.drop.setObjectName("drop")
@@ -519,7 +519,9 @@ class MergeDialog(QDialog):
         self.message.setText("")
         self.table.setRowCount(0)
         try:
-            p = ms.merge_preview(self.state.db, str(self.keep.currentData()), str(self.drop.currentData()))
+            p = members.merge_preview(
+                self.state.db, str(self.keep.currentData()), str(self.drop.currentData())
+            )
         except ServiceError as exc:
             self.message.setText(exc.message)
             self.merge_button.setEnabled(False)
@@ -559,7 +561,7 @@ class MergeDialog(QDialog):
 
     def do_merge(self) -> bool:
         try:
-            self.merged = ms.merge_members(
+            self.merged = members.merge_members(
                 self.state.db, self.state.actor, str(self.keep.currentData()), str(self.drop.currentData())
             )
         except ServiceError as exc:
@@ -574,7 +576,7 @@ class MergeDialog(QDialog):
 
 class ClubDialog(QDialog):
     def __init__(
-        self, state: DeskState, club: ms.ClubInfo | None = None, parent: QWidget | None = None
+        self, state: DeskState, club: members.ClubInfo | None = None, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
         self.state = state
@@ -599,7 +601,7 @@ class ClubDialog(QDialog):
 
     def save(self) -> bool:
         try:
-            ms.save_club(
+            members.save_club(
                 self.state.db,
                 self.state.actor,
                 self.name.text(),
@@ -650,7 +652,7 @@ class ClubsPanel(QWidget):
 
     def _load(self) -> None:
         self.stale = False
-        self.model.set_rows(ms.list_clubs(self.state.db))
+        self.model.set_rows(members.list_clubs(self.state.db))
         self.view.resizeColumnsToContents()
 
     def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt API
@@ -658,11 +660,11 @@ class ClubsPanel(QWidget):
             self._load()
         super().showEvent(event)
 
-    def selected(self) -> ms.ClubInfo | None:
+    def selected(self) -> members.ClubInfo | None:
         rows = self.view.selectionModel().selectedRows()
         if not rows:
             return None
-        club: ms.ClubInfo = self.model.rows[self.proxy.mapToSource(rows[0]).row()]
+        club: members.ClubInfo = self.model.rows[self.proxy.mapToSource(rows[0]).row()]
         return club
 
     def add(self) -> None:
@@ -772,7 +774,7 @@ class MembersPanel(QWidget):
             self.model.fetch_all()
 
     def _count_all(self) -> None:
-        self.total = ms.count_matching(
+        self.total = members.count_matching(
             self.state.db, self.search.text(), include_inactive=self.show_inactive.isChecked()
         )
         self._show_count()
@@ -793,7 +795,7 @@ class MembersPanel(QWidget):
             text = text.format(shown=shown)
         self.count.setText(text)
 
-    def selected(self) -> list[ms.MemberInfo]:
+    def selected(self) -> list[members.MemberInfo]:
         rows = sorted(self.view.selectionModel().selectedRows(), key=lambda i: i.row())
         return [self.model.rows[self.proxy.mapToSource(i).row()] for i in rows]
 
@@ -809,7 +811,7 @@ class MembersPanel(QWidget):
         chosen = self.selected()
         if not chosen:
             return
-        member = ms.get_member(self.state.db, chosen[0].number, follow_merged=False)
+        member = members.get_member(self.state.db, chosen[0].number, follow_merged=False)
         if MemberDialog(self.state, member, self).exec():
             self._changed()
 
@@ -822,7 +824,7 @@ class MembersPanel(QWidget):
         if answer != QMessageBox.StandardButton.Yes:
             return
         for m in chosen:
-            ms.deactivate_member(self.state.db, self.state.actor, m.number)
+            members.deactivate_member(self.state.db, self.state.actor, m.number)
         self._changed()
 
     def import_csv(self, path: str | None = None) -> None:
@@ -843,7 +845,7 @@ class MembersPanel(QWidget):
         if not path:
             return
         try:
-            n = ms.export_csv(self.state.db, self.state.actor, Path(path))
+            n = members.export_csv(self.state.db, self.state.actor, Path(path))
         except ServiceError as exc:
             QMessageBox.warning(self, _("Export members"), exc.message)
             return

@@ -41,14 +41,8 @@ from PySide6.QtWidgets import (
 
 from clubdesk.i18n import _, ngettext
 from clubdesk.pairing import Entrant, verify_pairing
-from clubdesk.services import desk as desk_service
-from clubdesk.services import events as events_service
-from clubdesk.services import explain as explain_service
-from clubdesk.services import lookup
-from clubdesk.services import reports as report_service
-from clubdesk.services import rounds as R
-from clubdesk.services import standings as ST
-from clubdesk.services.base import ServiceError
+from clubdesk.services import desk, events, night, publishing
+from clubdesk.services.kernel import ServiceError
 from clubdesk.ui.printing import ReportRunner, suggested_name
 from clubdesk.ui.shortcuts import leave_tables_by_tab
 from clubdesk.ui.state import DeskState
@@ -76,7 +70,7 @@ def history_entrants(state: DeskState, event_id: int, before_round: int, ids: li
     byes: dict[int, int] = dict.fromkeys(ids, 0)
     for r in range(1, before_round):
         try:
-            rv = R.get_round(state.db, event_id, r)
+            rv = night.get_round(state.db, event_id, r)
         except ServiceError:
             continue
         for t in rv.tables:
@@ -88,7 +82,7 @@ def history_entrants(state: DeskState, event_id: int, before_round: int, ids: li
                 opponents.setdefault(b, set()).add(str(a))
     points: dict[int, int] = {}
     try:
-        for row in ST.event_standings(state.db, event_id).rows:
+        for row in night.event_standings(state.db, event_id).rows:
             points[int(row.entrant)] = int(round(float(row.points) * 2))
     except ServiceError:
         pass
@@ -118,7 +112,7 @@ class AttendancePage(QWizardPage):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.verticalHeader().setVisible(False)
         self.checkin = NameField(
-            lambda text: lookup.entrant_choices(wizard.state.db, wizard.event_id, text)
+            lambda text: desk.entrant_choices(wizard.state.db, wizard.event_id, text)
         )  # a late arrival by name (accent-insensitive), or code, member number, phone, QR
         self.checkin.setObjectName("checkin")
         self.checkin.setPlaceholderText(
@@ -134,7 +128,7 @@ class AttendancePage(QWizardPage):
             _("The selected entrant sits out the next round and gets a requested bye (T4e, T4g, league)")
         )
         self.bye_button.clicked.connect(self.toggle_bye)
-        self.bye_button.setVisible(wizard.ev_info.format in R.BYE_FORMATS)
+        self.bye_button.setVisible(wizard.ev_info.format in night.BYE_FORMATS)
         self.summary = QLabel()
         self.summary.setObjectName("attendanceSummary")
         self.stale = QLabel()
@@ -157,7 +151,7 @@ class AttendancePage(QWizardPage):
         layout.addWidget(self.message)
         QShortcut(QKeySequence(Qt.Key.Key_Delete), self.table, self.do_withdraw)
         QShortcut(QKeySequence("Ctrl+B"), self, self.toggle_bye)
-        self.rows: list[desk_service.EntrantRow] = []
+        self.rows: list[desk.EntrantRow] = []
         self.byes: dict[int, int] = {}
 
     def initializePage(self) -> None:  # noqa: N802
@@ -165,8 +159,8 @@ class AttendancePage(QWizardPage):
         self.checkin.setFocus()
 
     def reload(self) -> None:
-        self.rows = desk_service.entrants(self.w.state.db, self.w.event_id, include_withdrawn=False)
-        self.byes = R.requested_byes(self.w.state.db, self.w.event_id)
+        self.rows = desk.entrants(self.w.state.db, self.w.event_id, include_withdrawn=False)
+        self.byes = night.requested_byes(self.w.state.db, self.w.event_id)
         self.table.setRowCount(len(self.rows))
         present = 0
         for i, e in enumerate(self.rows):
@@ -204,7 +198,7 @@ class AttendancePage(QWizardPage):
         if not text:
             return
         try:
-            ci = desk_service.checkin(self.w.state.db, self.w.state.actor, self.w.event_id, text)
+            ci = desk.checkin(self.w.state.db, self.w.state.actor, self.w.event_id, text)
             self.message.setText(ci.message or _("{name} checked in.").format(name=ci.name))
         except ServiceError as exc:
             self.message.setText(exc.message)
@@ -220,7 +214,7 @@ class AttendancePage(QWizardPage):
         e = self.rows[row]
         cancel = e.entrant in self.byes
         try:
-            R.request_bye(self.w.state.db, self.w.state.actor, self.w.event_id, e.entrant, cancel=cancel)
+            night.request_bye(self.w.state.db, self.w.state.actor, self.w.event_id, e.entrant, cancel=cancel)
             self.message.setText(
                 (
                     _("{name}: bye request cancelled.")
@@ -240,7 +234,7 @@ class AttendancePage(QWizardPage):
         e = self.rows[row]
         try:
             if self.w.latest_round() > 0:
-                R.withdraw_from_play(
+                night.withdraw_from_play(
                     self.w.state.db,
                     self.w.state.actor,
                     self.w.event_id,
@@ -248,7 +242,7 @@ class AttendancePage(QWizardPage):
                     _("withdrawn at the desk"),
                 )
             else:
-                desk_service.withdraw(self.w.state.db, self.w.state.actor, self.w.event_id, e.entrant)
+                desk.withdraw(self.w.state.db, self.w.state.actor, self.w.event_id, e.entrant)
             self.message.setText(_("{name} withdrawn.").format(name=e.name))
         except ServiceError as exc:
             self.message.setText(exc.message)
@@ -322,14 +316,14 @@ class ProposalPage(QWizardPage):
         self.completeChanged.emit()
         db, actor, ev = self.w.state.db, self.w.state.actor, self.w.event_id
 
-        def work() -> R.RoundView:
+        def work() -> night.RoundView:
             if discard:
-                R.discard_round(db, actor, ev)
-            return R.propose_round(db, actor, ev, seed)
+                night.discard_round(db, actor, ev)
+            return night.propose_round(db, actor, ev, seed)
 
         run_in_pool(work, on_done=self._done, on_error=self._failed)
 
-    def _done(self, rv: R.RoundView) -> None:
+    def _done(self, rv: night.RoundView) -> None:
         self.busy = False
         self.progress.setVisible(False)
         self.w.set_proposed(rv)
@@ -343,7 +337,7 @@ class ProposalPage(QWizardPage):
         if self.w.proposed is not None:
             made_for = self.w.proposed_for  # still the attendance the kept proposal was made for
             try:
-                self.w.set_proposed(R.get_round(self.w.state.db, self.w.event_id))
+                self.w.set_proposed(night.get_round(self.w.state.db, self.w.event_id))
                 self.w.proposed_for = made_for
             except ServiceError:
                 self.w.proposed = None
@@ -613,9 +607,9 @@ class PrintPage(QWizardPage):
     def isComplete(self) -> bool:  # noqa: N802
         return not self.runner.busy  # Finish waits for the document being built
 
-    def request(self, kind: str) -> report_service.ReportRequest:
+    def request(self, kind: str) -> publishing.ReportRequest:
         """All tables of the published round; the app's language, A4 (the Reports screen offers the rest)."""
-        return report_service.ReportRequest(kind=kind, event_id=self.w.event_id, round=self.round_no())
+        return publishing.ReportRequest(kind=kind, event_id=self.w.event_id, round=self.round_no())
 
     def print_report(self, kind: str) -> None:
         self.runner.print(self.request(kind))
@@ -634,18 +628,18 @@ class PairingWizard(QWizard):
         self.setObjectName("pairingWizard")
         self.state = state
         self.event_id = event_id
-        self.ev_info = events_service.get_event(state.db, event_id)
+        self.ev_info = events.get_event(state.db, event_id)
         self.setWindowTitle(_("Pair a round: {name}").format(name=self.ev_info.name))
         self.names: dict[int, str] = {}
-        self.proposed: R.RoundView | None = None
+        self.proposed: night.RoundView | None = None
         self.pairs: list[Pair] = []
         self.original: list[Pair] = []
         self.fixed: dict[int, int] = {}  # entrant -> the table he needs
         self.requested: list[int] = []  # entrants with a requested bye this round
-        self.published: R.RoundView | None = None
+        self.published: night.RoundView | None = None
         self.proposed_for: Attendance | None = None  # the attendance the proposal was made for
         try:
-            latest = R.get_round(state.db, event_id)
+            latest = night.get_round(state.db, event_id)
             if latest.status == "proposed":
                 self.set_proposed(latest)
         except ServiceError:
@@ -674,7 +668,7 @@ class PairingWizard(QWizard):
     # ------------------------------------------------------------------ state
     def latest_round(self) -> int:
         try:
-            return R.get_round(self.state.db, self.event_id).round
+            return night.get_round(self.state.db, self.event_id).round
         except ServiceError:
             return 0
 
@@ -685,8 +679,8 @@ class PairingWizard(QWizard):
 
     def attendance_now(self) -> Attendance:
         """Who is here now (checked in and registered) and who asked for a bye: a proposal holds for this."""
-        rows = desk_service.entrants(self.state.db, self.event_id, include_withdrawn=False)
-        byes = R.requested_byes(self.state.db, self.event_id)
+        rows = desk.entrants(self.state.db, self.event_id, include_withdrawn=False)
+        byes = night.requested_byes(self.state.db, self.event_id)
         return frozenset(
             (e.entrant, e.checked_in_at is not None and e.status == "registered", byes.get(e.entrant))
             for e in rows
@@ -696,7 +690,7 @@ class PairingWizard(QWizard):
         """The proposal was made for another attendance (a late check-in, a withdrawal, a bye request)."""
         return self.proposed is not None and self.proposed_for != self.attendance_now()
 
-    def set_proposed(self, rv: R.RoundView) -> None:
+    def set_proposed(self, rv: night.RoundView) -> None:
         self.proposed = rv
         self.proposed_for = self.attendance_now()
         for t in rv.tables:
@@ -742,7 +736,7 @@ class PairingWizard(QWizard):
             return list(rv.explanations)
         extra = list(rv.explanations[len(self.original) :])  # e.g. the requested byes of the round
         try:
-            lines = explain_service.explain_pairing(self.state.db, self.event_id, self.pairs)
+            lines = night.explain_pairing(self.state.db, self.event_id, self.pairs)
         except ServiceError:
             lines = None
         if lines is None:
@@ -758,7 +752,7 @@ class PairingWizard(QWizard):
         if self.changed():
             try:
                 self.set_proposed(
-                    R.set_tables(
+                    night.set_tables(
                         self.state.db,
                         self.state.actor,
                         self.event_id,
@@ -774,7 +768,7 @@ class PairingWizard(QWizard):
             # the time the forfeit check (T3b) compares with
             local = call_at.astimezone().replace(tzinfo=None) if call_at.tzinfo else call_at
             start = start_at.astimezone().replace(tzinfo=None) if start_at and start_at.tzinfo else start_at
-            self.published = R.publish_round(
+            self.published = night.publish_round(
                 self.state.db, self.state.actor, self.event_id, call_at=local, start_at=start
             )
         except ServiceError as exc:

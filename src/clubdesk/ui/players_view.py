@@ -35,9 +35,8 @@ from PySide6.QtWidgets import (
 
 from clubdesk.collation import sort_string
 from clubdesk.i18n import _
-from clubdesk.services import players as PL
-from clubdesk.services import reports as report_service
-from clubdesk.services.base import ServiceError
+from clubdesk.services import publishing
+from clubdesk.services.kernel import ServiceError
 from clubdesk.ui.printing import ReportRunner
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.widgets.rating_chart import RatingChart
@@ -112,7 +111,7 @@ class RatingsSection(QWidget):
     def __init__(self, state: DeskState) -> None:
         super().__init__()
         self.state = state
-        self.ratings: list[PL.PlayerRating] = []
+        self.ratings: list[publishing.PlayerRating] = []
         title = QLabel(_("Ratings"))
         title.setStyleSheet("font-size: 16pt; font-weight: 600;")
         self.hint = QLabel()
@@ -194,7 +193,7 @@ class RatingsSection(QWidget):
 
     def reload(self) -> None:
         keep = self.selected_number()
-        self.ratings = PL.tavla_ratings(self.state.db)
+        self.ratings = publishing.tavla_ratings(self.state.db)
         self.model.set_rows(self.ratings)
         if not self.ratings:
             self.hint.setText("")
@@ -229,7 +228,7 @@ class RatingsSection(QWidget):
         self.table.setCurrentIndex(self.proxy.mapFromSource(src))
         self._show_player()
 
-    def selected(self) -> PL.PlayerRating | None:
+    def selected(self) -> publishing.PlayerRating | None:
         idx = self.table.currentIndex()
         if not idx.isValid() or not self.ratings:
             return None
@@ -254,7 +253,7 @@ class RatingsSection(QWidget):
             self.chart.set_history(None, [], _("Select a player."))
             self.history_model.set_rows([])
             return
-        points = PL.rating_points(self.state.db, p.number)
+        points = publishing.rating_points(self.state.db, p.number)
         self.player.setText(
             _("{name}: {rating} after {n} rated matches").format(
                 name=p.name, rating=f"{p.rating:.1f}", n=p.matches
@@ -319,7 +318,7 @@ class PlayerCardDialog(QDialog):
         super().__init__(parent)
         self.state = state
         self.number = number
-        self.card = PL.player_card(state.db, number, state.actor)
+        self.card = publishing.player_card(state.db, number, state.actor)
         c = self.card
         self.setWindowTitle(_("Player card: {name}").format(name=c.name))
         self.setObjectName("playerCardDialog")
@@ -362,7 +361,7 @@ class PlayerCardDialog(QDialog):
         self.tabs.addTab(
             self._or_empty(self.results_view, bool(c.results), _("No result yet.")), _("Results")
         )
-        points = PL.rating_points(state.db, number)
+        points = publishing.rating_points(state.db, number)
         self.chart = RatingChart()
         self.chart.set_history(
             points[0].before if points else None,
@@ -420,9 +419,9 @@ class PlayerCardDialog(QDialog):
         label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         return label
 
-    def request(self) -> report_service.ReportRequest:
-        return report_service.ReportRequest(
-            kind=report_service.PLAYER_CARD, event_id=0, member=self.number, viewer=self.state.actor
+    def request(self) -> publishing.ReportRequest:
+        return publishing.ReportRequest(
+            kind=publishing.PLAYER_CARD, event_id=0, member=self.number, viewer=self.state.actor
         )
 
     def save_pdf(self, path: str | None = None) -> None:

@@ -27,8 +27,8 @@ from PySide6.QtWidgets import QAbstractButton, QLabel, QProgressBar, QWidget
 
 from clubdesk.db import Database
 from clubdesk.i18n import _, ngettext
-from clubdesk.services import reports as report_service
-from clubdesk.services.base import ServiceError
+from clubdesk.services import publishing
+from clubdesk.services.kernel import ServiceError
 
 PREVIEW_DPI = 60
 PRINT_DPI = 200
@@ -69,7 +69,7 @@ class ReportJob(QRunnable):
     def __init__(
         self,
         db: Database,
-        request: report_service.ReportRequest,
+        request: publishing.ReportRequest,
         out: Path,
         render_dpi: int | None = None,
     ) -> None:
@@ -82,9 +82,7 @@ class ReportJob(QRunnable):
 
     def run(self) -> None:
         try:
-            pages = report_service.generate(
-                self.db, self.request, self.out, progress=self.signals.progress.emit
-            )
+            pages = publishing.generate(self.db, self.request, self.out, progress=self.signals.progress.emit)
             images = None
             if self.render_dpi is not None:
                 folder = Path(tempfile.mkdtemp(prefix="clubdesk-pages-"))
@@ -96,7 +94,7 @@ class ReportJob(QRunnable):
         self.signals.finished.emit(JobResult(self.out, pages, images))
 
 
-def suggested_name(req: report_service.ReportRequest) -> str:
+def suggested_name(req: publishing.ReportRequest) -> str:
     """The file name offered in the save dialog: ``pairings-3-r2.pdf``."""
     return f"{req.kind}-{req.event_id}" + (f"-r{req.round}" if req.round else "") + ".pdf"
 
@@ -108,7 +106,7 @@ def pdf_path(chosen: str) -> Path | None:
     return Path(chosen if chosen.lower().endswith(".pdf") else chosen + ".pdf")
 
 
-def temp_pdf(req: report_service.ReportRequest) -> Path:
+def temp_pdf(req: publishing.ReportRequest) -> Path:
     folder = Path(tempfile.mkdtemp(prefix="clubdesk-report-"))
     return folder / f"{req.kind}-{req.event_id}.pdf"
 
@@ -197,7 +195,7 @@ class ReportRunner(QObject):
     def busy(self) -> bool:
         return self.job is not None
 
-    def save(self, req: report_service.ReportRequest, chosen: str) -> None:
+    def save(self, req: publishing.ReportRequest, chosen: str) -> None:
         """Build ``req`` into the file picked in a save dialog (nothing when the dialog was cancelled)."""
         out = pdf_path(chosen)
         if out is not None:
@@ -206,7 +204,7 @@ class ReportRunner(QObject):
     def save_as(
         self,
         parent: QWidget,
-        req: report_service.ReportRequest,
+        req: publishing.ReportRequest,
         chosen: str | None = None,
         name: str | None = None,
     ) -> None:
@@ -220,14 +218,14 @@ class ReportRunner(QObject):
             )
         self.save(req, chosen)
 
-    def print(self, req: report_service.ReportRequest) -> None:
+    def print(self, req: publishing.ReportRequest) -> None:
         self.start(req, temp_pdf(req), PRINT, PRINT_DPI)
 
-    def preview(self, req: report_service.ReportRequest) -> None:
+    def preview(self, req: publishing.ReportRequest) -> None:
         self.start(req, temp_pdf(req), PREVIEW, PREVIEW_DPI)
 
     def start(
-        self, req: report_service.ReportRequest, out: Path, after: str, render_dpi: int | None = None
+        self, req: publishing.ReportRequest, out: Path, after: str, render_dpi: int | None = None
     ) -> None:
         if self.job is not None:
             self.message.setText(_("A report is still being built."))

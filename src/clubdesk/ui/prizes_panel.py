@@ -41,11 +41,9 @@ from PySide6.QtWidgets import (
 from clubdesk.i18n import _
 from clubdesk.labels import payment_method_label
 from clubdesk.models.money import METHODS
-from clubdesk.services import prize_payments as PP
-from clubdesk.services import reports as report_service
-from clubdesk.services import rounds as R
-from clubdesk.services import standings as ST
-from clubdesk.services.base import ServiceError
+from clubdesk.services import money as money_service
+from clubdesk.services import night, publishing
+from clubdesk.services.kernel import ServiceError
 from clubdesk.standings.money import currency_exponent
 from clubdesk.standings.prizes import (
     BASIS,
@@ -107,7 +105,7 @@ def _share_box() -> QDoubleSpinBox:
 def _item_box() -> QComboBox:
     box = QComboBox()
     for k in ITEM_KINDS:
-        box.addItem(PP.payment_item_label(k) if k else "—", k)
+        box.addItem(money_service.payment_item_label(k) if k else "—", k)
     return box
 
 
@@ -120,7 +118,7 @@ class PrizesPanel(QWidget):
         super().__init__()
         self.state = state
         self.event_id: int | None = None
-        self.ctx: PP.PrizeContext | None = None
+        self.ctx: money_service.PrizeContext | None = None
         self.exp = 2
         self.currency = ""
         self._loading = False
@@ -318,18 +316,20 @@ class PrizesPanel(QWidget):
         return w
 
     @staticmethod
-    def _place_text(p: PP.PrizeLine) -> str:
-        return PP.label_category(p.place_text) if p.key.startswith("cat:") else p.place_text  # T13d
+    def _place_text(p: money_service.PrizeLine) -> str:
+        return (
+            money_service.label_category(p.place_text) if p.key.startswith("cat:") else p.place_text
+        )  # T13d
 
     @staticmethod
-    def _prize_text(p: PP.PrizeLine) -> str:
+    def _prize_text(p: money_service.PrizeLine) -> str:
         if p.kind == "money":
             return _("Category prize money") if p.key.startswith("cat:") else _("Prize money")
-        kind = PP.payment_item_label(p.kind)
+        kind = money_service.payment_item_label(p.kind)
         return f"{kind}: {p.description}" if p.description else kind
 
     @staticmethod
-    def _paid_text(p: PP.PrizeLine) -> str:
+    def _paid_text(p: money_service.PrizeLine) -> str:
         if p.paid_at is None:
             return _("unpaid")
         return _("paid {d} by {who} ({how})").format(
@@ -383,7 +383,7 @@ class PrizesPanel(QWidget):
         if prize is not None and prize.category.code not in codes:
             codes.append(prize.category.code)  # a club's own category, kept as it is
         for c in codes:
-            cat.addItem(PP.label_category(c), c)
+            cat.addItem(money_service.label_category(c), c)
         cat.setCurrentIndex(max(0, cat.findData(prize.category.code if prize else "women")))
         cat.currentIndexChanged.connect(self._changed)
         cat.setProperty("category", prize.category if prize else None)
@@ -453,7 +453,7 @@ class PrizesPanel(QWidget):
             cat = (
                 own
                 if isinstance(own, Category) and own.code == code
-                else ST.CATEGORIES.get(code, Category(code))
+                else night.CATEGORIES.get(code, Category(code))
             )
             rank = self._int(self.categories, r, 1)
             it = self._item(self.categories, r, 4)
@@ -487,7 +487,7 @@ class PrizesPanel(QWidget):
         self.ctx = None
         if self.event_id is not None:
             try:
-                self.ctx = PP.prize_context(self.state.db, self.event_id)
+                self.ctx = money_service.prize_context(self.state.db, self.event_id)
             except ServiceError as exc:
                 self.context.setText(exc.message)
         if self.dirty and self.ctx is not None and not self.ctx.finished:
@@ -588,7 +588,7 @@ class PrizesPanel(QWidget):
                 )
             )
             return
-        pv = PP.prize_preview(ctx, plan, self.preview_n.value())
+        pv = money_service.prize_preview(ctx, plan, self.preview_n.value())
         self.preview_empty.setText("")
         basis = (
             _("Fees actually collected: {fees}").format(fees=money(pv.fees, ctx.currency))
@@ -637,8 +637,8 @@ class PrizesPanel(QWidget):
             return False
         try:
             plan = self.current_plan()
-            value = "{}" if plan is None else ST.prize_plan_json(plan)
-            R.configure(self.state.db, self.state.actor, self.event_id, prize_plan=value)
+            value = "{}" if plan is None else night.prize_plan_json(plan)
+            night.configure(self.state.db, self.state.actor, self.event_id, prize_plan=value)
         except PrizeError as exc:
             set_message(self.plan_message, exc.message or exc.code, False)
             return False
@@ -654,7 +654,7 @@ class PrizesPanel(QWidget):
     # ------------------------------------------------------------------------------------------ awards
     def _load_awards(self) -> None:
         lines = (
-            PP.prize_lines(self.state.db, self.event_id)
+            money_service.prize_lines(self.state.db, self.event_id)
             if self.ctx is not None and self.event_id is not None
             else []
         )
@@ -689,12 +689,12 @@ class PrizesPanel(QWidget):
             first = next((k for k, p in enumerate(lines) if p.paid_at is None), 0)
             self.awards.selectRow(first)
 
-    def selected_line(self) -> PP.PrizeLine | None:
+    def selected_line(self) -> money_service.PrizeLine | None:
         idx = self.awards.selectionModel().selectedRows()
         if not idx:
             return None
         line = self.awards_model.data(idx[0], ROW_ROLE)
-        return line if isinstance(line, PP.PrizeLine) else None
+        return line if isinstance(line, money_service.PrizeLine) else None
 
     def select_place(self, place: int) -> bool:
         for k, p in enumerate(self.awards_model.rows):
@@ -711,7 +711,7 @@ class PrizesPanel(QWidget):
             return False
         d = self.day.date()
         try:
-            res = PP.pay_prize(
+            res = money_service.pay_prize(
                 self.state.db,
                 self.state.actor,
                 self.event_id,
@@ -733,10 +733,10 @@ class PrizesPanel(QWidget):
         return True
 
     # ------------------------------------------------------------------------------------------ printing
-    def _request(self) -> report_service.ReportRequest | None:
+    def _request(self) -> publishing.ReportRequest | None:
         if self.event_id is None:
             return None
-        return report_service.ReportRequest(kind="prizes", event_id=self.event_id)
+        return publishing.ReportRequest(kind="prizes", event_id=self.event_id)
 
     def print_list(self) -> None:
         req = self._request()

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar
 
 from clubdesk.db import Database
 from clubdesk.i18n import _, ngettext
-from clubdesk.services import ratings_pending as pending
+from clubdesk.services import night
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.workers import Worker, run_in_pool
 
@@ -43,7 +43,7 @@ class RatingsCatchUp(QObject):
         self._show(False)
         self._worker: Worker | None = None
         self._stop = threading.Event()
-        pending.rerate_in_background(state.db)
+        night.rerate_in_background(state.db)
         state.dataChanged.connect(self._data_changed)
         state.databaseChanged.connect(self._database_changed)
         app = QCoreApplication.instance()
@@ -59,20 +59,20 @@ class RatingsCatchUp(QObject):
         if self._worker is not None or self._stop.is_set():
             return
         try:
-            waiting = pending.pending(self.state.db)
+            waiting = night.pending(self.state.db)
         except Exception:  # noqa: BLE001 - a database closed under us: nothing to do now
             return
         if waiting:
             self._start(self.state.db)
 
     def _start(self, db: Database) -> None:
-        from clubdesk.services import ratings as RT
+        from clubdesk.services import night
 
         self.label.setText(_("Updating ratings…"))
         self.bar.setRange(0, 0)  # busy until the first part is done
         self._show(True)
         self._worker = run_in_pool(
-            RT.catch_up,
+            night.catch_up,
             db,
             stop=self._stop.is_set,
             on_done=self._finished,
@@ -113,7 +113,7 @@ class RatingsCatchUp(QObject):
             self.check()
 
     def _database_changed(self, db: Database) -> None:
-        pending.rerate_in_background(db)
+        night.rerate_in_background(db)
         QTimer.singleShot(0, self.check)
 
     def _quit(self) -> None:

@@ -23,9 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from clubdesk.i18n import LANGUAGE_NAMES, _, ngettext
-from clubdesk.services import events as event_service
-from clubdesk.services import reports as report_service
-from clubdesk.services import settings as settings_service
+from clubdesk.services import club, events, publishing
 from clubdesk.ui.printing import JobResult, ReportRunner, open_in_viewer
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.theme import themed
@@ -43,8 +41,8 @@ class ReportsSection(QWidget):
         self.event_box.setObjectName("reportEvent")
         self.kind = QComboBox()
         self.kind.setObjectName("reportKind")
-        for kind in report_service.KINDS:
-            self.kind.addItem(_(report_service.KIND_LABELS[kind]), kind)
+        for kind in publishing.KINDS:
+            self.kind.addItem(_(publishing.KIND_LABELS[kind]), kind)
         self.round = QSpinBox()
         self.round.setRange(0, 99)
         self.round.setSpecialValueText(_("latest"))
@@ -54,7 +52,7 @@ class ReportsSection(QWidget):
         self.language = QComboBox()
         for code, name in LANGUAGE_NAMES.items():
             self.language.addItem(name, code)
-        app_lang = settings_service.club_settings(state.db).language
+        app_lang = club.club_settings(state.db).language
         self.language.setCurrentIndex(max(0, self.language.findData(app_lang)))
         self.paper = QComboBox()
         self.paper.addItem("A4", "a4")
@@ -124,7 +122,7 @@ class ReportsSection(QWidget):
     def reload_events(self) -> None:
         current = self.event_box.currentData()
         self.event_box.clear()
-        for ev in event_service.list_events(self.state.db):
+        for ev in events.list_events(self.state.db):
             self.event_box.addItem(f"{ev.name} ({ev.id})", ev.id)
         if current is not None:
             self.event_box.setCurrentIndex(max(0, self.event_box.findData(current)))
@@ -132,8 +130,8 @@ class ReportsSection(QWidget):
     def _event_language(self) -> None:
         """A report prints in its event's language (Events), else the club's: never the window's."""
         event_id = self.event_box.currentData()
-        lang = event_service.event_language(self.state.db, int(event_id)) if event_id is not None else None
-        lang = lang or settings_service.club_settings(self.state.db).language
+        lang = events.event_language(self.state.db, int(event_id)) if event_id is not None else None
+        lang = lang or club.club_settings(self.state.db).language
         self.language.setCurrentIndex(max(0, self.language.findData(lang)))
 
     def _kind_changed(self) -> None:
@@ -141,13 +139,13 @@ class ReportsSection(QWidget):
         self.round.setEnabled(kind in ("score-sheets", "pairings", "incident-act"))
         self.table.setEnabled(kind in ("score-sheets", "incident-act"))
 
-    def request(self) -> report_service.ReportRequest | None:
+    def request(self) -> publishing.ReportRequest | None:
         event_id = self.event_box.currentData()
         if event_id is None:
             self.message.setText(_("Create an event first."))
             return None
         kind = str(self.kind.currentData())
-        return report_service.ReportRequest(
+        return publishing.ReportRequest(
             kind=kind,
             event_id=int(event_id),
             round=self.round.value() or None if self.round.isEnabled() else None,

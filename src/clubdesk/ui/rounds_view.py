@@ -45,12 +45,8 @@ from clubdesk import labels as L
 from clubdesk.db import DatabaseError
 from clubdesk.games import replay
 from clubdesk.i18n import _, ngettext
-from clubdesk.services import events as events_service
-from clubdesk.services import lookup, seating
-from clubdesk.services import results as RS
-from clubdesk.services import rounds as R
-from clubdesk.services import standings as ST
-from clubdesk.services.base import Actor, ServiceError
+from clubdesk.services import desk, events, formats, night, phones
+from clubdesk.services.kernel import Actor, ServiceError
 from clubdesk.ui.models.tables_model import (
     COL_A,
     COL_APPROVED,
@@ -110,12 +106,12 @@ def parse_table_query(text: str) -> tuple[int | None, int | None, int] | None:
 def night_settings(state: DeskState, event_id: int) -> dict[str, Any]:
     """The event night's settings as ``night-config`` wrote them (result mode, call minutes, ...)."""
     try:
-        return R.night_settings(state.db, event_id)
+        return night.night_settings(state.db, event_id)
     except ServiceError:
         return {"result_mode": "entries", "call_minutes": 10}
 
 
-def form_params(event: events_service.EventInfo, match_length: int | None) -> dict[str, Any]:
+def form_params(event: events.EventInfo, match_length: int | None) -> dict[str, Any]:
     params: dict[str, Any] = dict(event.overrides or {})
     if event.target:
         params.setdefault("target", event.target)
@@ -199,10 +195,10 @@ class SubstituteDialog(QDialog):
         self.side.setObjectName("substituteSide")
         for k, name in enumerate(panel.table.names):
             self.side.addItem(name or _("bye"), k)
-        self.out = NameField(lambda text: [c for c in lookup.member_choices(db, text) if c.key in seated])
+        self.out = NameField(lambda text: [c for c in desk.member_choices(db, text) if c.key in seated])
         self.out.setObjectName("substituteOut")
         self.out.setPlaceholderText(_("the player leaving: name or number"))
-        self.into = NameField(lambda text: lookup.member_choices(db, text))
+        self.into = NameField(lambda text: desk.member_choices(db, text))
         self.into.setObjectName("substituteIn")
         self.into.setPlaceholderText(_("the substitute: name or number"))
         self.reason = QLineEdit()
@@ -229,7 +225,7 @@ class SubstituteDialog(QDialog):
     def accept(self) -> None:
         p = self.panel
         try:
-            RS.substitute(
+            night.substitute(
                 p.state.db,
                 p.actor(),
                 p.ev.id,
@@ -253,9 +249,9 @@ class TablePanel(QWidget):
     def __init__(
         self,
         state: DeskState,
-        event: events_service.EventInfo,
+        event: events.EventInfo,
         round_no: int,
-        table: R.TableView,
+        table: night.TableView,
         initials: dict[tuple[int, int, int], str],
         on_changed: Callable[[], None],
         call_due: Callable[[], bool] | None = None,
@@ -384,11 +380,11 @@ class TablePanel(QWidget):
             return
         self._update_status()
         if isinstance(self.form, SheetEntryForm):
-            games = RS.table_entries(self.state.db, self.ev.id, self.round_no, self.table.table)
+            games = night.table_entries(self.state.db, self.ev.id, self.round_no, self.table.table)
             if [dict(e) for e in games.get(self.game_no, [])] != self.form.entries:
                 self._build_form()
 
-    def reopen(self, table: R.TableView) -> None:
+    def reopen(self, table: night.TableView) -> None:
         """The table opened again this session: its state reloaded, the form kept (with its undo history)
         while the sheet is as the form left it, else built again from the stored entries; whatever was
         half-typed is cleared, so nothing left over is saved by the next Enter."""
@@ -398,7 +394,7 @@ class TablePanel(QWidget):
         self.message.setText("")
         form = self.form
         if isinstance(form, SheetEntryForm):
-            games = RS.table_entries(self.state.db, self.ev.id, self.round_no, table.table)
+            games = night.table_entries(self.state.db, self.ev.id, self.round_no, table.table)
             if [dict(e) for e in games.get(self.game_no, [])] != form.entries:
                 self._build_form()
             else:
@@ -436,7 +432,7 @@ class TablePanel(QWidget):
         """This table as stored now (its state and the version the next change is checked against);
         False when its round cannot be read (the table is left as shown)."""
         try:
-            rv = R.get_round(self.state.db, self.ev.id, self.round_no)
+            rv = night.get_round(self.state.db, self.ev.id, self.round_no)
         except ServiceError:
             return False
         for t in rv.tables:
@@ -487,7 +483,7 @@ class TablePanel(QWidget):
         seats.setObjectName("encounterSeats")
         seats.setWordWrap(True)
         try:
-            order = RS.encounter_seats(
+            order = night.encounter_seats(
                 self.state.db, self.ev.id, self.round_no, self.table.table, self.game_no
             )
             named = self._seat_names() or order  # the players by name, not by member number
@@ -517,14 +513,14 @@ class TablePanel(QWidget):
         """The players at seats 1–4 of this table (and game of an encounter), when it seats four."""
         try:
             db, ev, r, t = self.state.db, self.ev.id, self.round_no, self.table.table
-            return seating.seat_names(db, ev, r, t, self.game_no)
+            return night.seat_names(db, ev, r, t, self.game_no)
         except ServiceError:
             return None
 
     def seated_numbers(self) -> list[str]:
         """The member numbers at this table's seats in the game being entered (E7, E7b)."""
         try:
-            return RS.encounter_seats(
+            return night.encounter_seats(
                 self.state.db, self.ev.id, self.round_no, self.table.table, self.game_no
             )
         except ServiceError:
@@ -559,7 +555,7 @@ class TablePanel(QWidget):
             stored = t.score if t.status != "waiting" else (0, 0)  # a correction starts from the stored score
             form: SheetEntryForm | FinalScoreForm = FinalScoreForm(self._save_score, names, stored, t.points)
         else:
-            games = RS.table_entries(self.state.db, self.ev.id, self.round_no, t.table)
+            games = night.table_entries(self.state.db, self.ev.id, self.round_no, t.table)
             entries = games.get(self.game_no, [])
             form = entry_form_for(
                 self.ev.ruleset,
@@ -608,12 +604,12 @@ class TablePanel(QWidget):
         seen = self.table.version or None  # the version this screen shows (issue 25)
         with self._another_desk():
             if change.action == "append" and not correcting:  # hands are append-only: never a conflict
-                RS.add_entry(db, self.actor(), ev, r, t, dict(change.entry or {}), game_no=g)
+                night.add_entry(db, self.actor(), ev, r, t, dict(change.entry or {}), game_no=g)
             elif change.action == "delete" and change.index == len(change.entries) and not correcting:
-                RS.undo_last_entry(db, self.actor(), ev, r, t, game_no=g, expected_version=seen)
+                night.undo_last_entry(db, self.actor(), ev, r, t, game_no=g, expected_version=seen)
             else:
-                others = {k: v for k, v in RS.table_entries(db, ev, r, t).items() if k != g}
-                RS.replace_entries(
+                others = {k: v for k, v in night.table_entries(db, ev, r, t).items() if k != g}
+                night.replace_entries(
                     db,
                     self.actor(),
                     ev,
@@ -633,7 +629,7 @@ class TablePanel(QWidget):
         if self.table.status == "confirmed" and not self._check_score_correction(score, points):
             raise ServiceError("cancelled", _("Correction cancelled."))
         with self._another_desk():
-            RS.set_score(
+            night.set_score(
                 self.state.db,
                 self.actor(),
                 self.ev.id,
@@ -658,7 +654,7 @@ class TablePanel(QWidget):
 
     def _check_score_correction(self, score: tuple[int, int], points: tuple[int, int] | None) -> bool:
         try:
-            pv = ST.correction_preview(
+            pv = night.correction_preview(
                 self.state.db, self.ev.id, self.round_no, self.table.table, score, points
             )
             names = {self.table.sides[0]: self.table.names[0]}
@@ -690,14 +686,14 @@ class TablePanel(QWidget):
 
     def _names_scorers(self) -> bool:
         try:
-            return self.table.sides[1] is not None and RS.names_scorers(self.state.db, self.ev.id)
+            return self.table.sides[1] is not None and night.names_scorers(self.state.db, self.ev.id)
         except ServiceError:
             return False
 
     def _player_boxes(self) -> tuple[QComboBox, QComboBox]:
         """One list of players per side (rule E6), preselected with the ones already named."""
         try:
-            sides = RS.side_players(self.state.db, self.ev.id, self.round_no, self.table.table)
+            sides = night.side_players(self.state.db, self.ev.id, self.round_no, self.table.table)
         except ServiceError:
             sides = ((), ())
         boxes = []
@@ -725,7 +721,7 @@ class TablePanel(QWidget):
             return False
         who = box.currentText().rsplit(" (", 1)[0] if box is not None and member else initials
         return self._run(
-            lambda: RS.confirm(
+            lambda: night.confirm(
                 self.state.db,
                 self.actor(),
                 self.ev.id,
@@ -741,7 +737,7 @@ class TablePanel(QWidget):
 
     def referee(self, approve: bool) -> bool:
         return self._run(
-            lambda: RS.referee_decision(
+            lambda: night.referee_decision(
                 self.state.db,
                 self.actor(),
                 self.ev.id,
@@ -756,7 +752,7 @@ class TablePanel(QWidget):
     def forfeit(self, absent_side: int) -> bool:
         # rules T3b, G15, T9a: one action after the table call's waiting time
         ok = self._run(
-            lambda: RS.forfeit(
+            lambda: night.forfeit(
                 self.state.db,
                 self.actor(),
                 self.ev.id,
@@ -793,7 +789,7 @@ class TablePanel(QWidget):
 
     def late_notice(self, side: int, given_by: str) -> bool:
         return self._run(
-            lambda: RS.late_notice(
+            lambda: night.late_notice(
                 self.state.db, self.actor(), self.ev.id, self.round_no, self.table.table, side, given_by
             ),
             _("Notice of lateness recorded: no automatic walkover, the referee decides (G15)."),
@@ -801,7 +797,7 @@ class TablePanel(QWidget):
 
     def decide_late(self, walkover: bool, reason: str) -> bool:
         return self._run(
-            lambda: RS.decide_late_notice(
+            lambda: night.decide_late_notice(
                 self.state.db,
                 self.actor(),
                 self.ev.id,
@@ -831,8 +827,8 @@ class RoundsSection(QWidget):
         super().__init__()
         self.state = state
         self.initials: dict[tuple[int, int, int], str] = {}
-        self.events: list[events_service.EventInfo] = []
-        self.round: R.RoundView | None = None
+        self.events: list[events.EventInfo] = []
+        self.round: night.RoundView | None = None
         self.panel: TablePanel | None = None
         # every table opened this session keeps its panel, so undo survives switching tables
         self.panels: dict[tuple[int, int, int], TablePanel] = {}
@@ -969,13 +965,13 @@ class RoundsSection(QWidget):
         return (ev.id if ev is not None else None, int(r) if r is not None else None, "pairings")
 
     # ------------------------------------------------------------------ loading
-    def current_event(self) -> events_service.EventInfo | None:
+    def current_event(self) -> events.EventInfo | None:
         i = self.event_box.currentIndex()
         return self.events[i] if 0 <= i < len(self.events) else None
 
     def reload_events(self) -> None:
         current = self.current_event()
-        self.events = events_service.list_events(self.state.db, include_finished=True)
+        self.events = events.list_events(self.state.db, include_finished=True)
         self.event_box.blockSignals(True)
         self.event_box.clear()
         for ev in self.events:
@@ -987,7 +983,7 @@ class RoundsSection(QWidget):
         else:  # first opening: the event in use at the desk, else the running one with the latest round
             first = self.state.event_in_use
             if first is None or self.event_box.findData(first) < 0:
-                first = R.default_event(self.state.db)
+                first = night.default_event(self.state.db)
             self.event_box.setCurrentIndex(max(0, self.event_box.findData(first)))
         self.event_box.blockSignals(False)
         self._event_changed()
@@ -1022,7 +1018,7 @@ class RoundsSection(QWidget):
         latest = None
         if ev is not None:
             try:
-                latest = R.get_round(self.state.db, ev.id)
+                latest = night.get_round(self.state.db, ev.id)
             except ServiceError:
                 latest = None
         if latest is not None:
@@ -1045,7 +1041,7 @@ class RoundsSection(QWidget):
             self._tick()
             return
         try:
-            self.round = R.get_round(self.state.db, ev.id, int(r))
+            self.round = night.get_round(self.state.db, ev.id, int(r))
         except ServiceError as exc:
             self.info.setText(exc.message)
             return
@@ -1091,36 +1087,36 @@ class RoundsSection(QWidget):
 
     def answer_referee_call(self) -> bool:
         """The referee came to the table that called him from a phone: the call is marked answered."""
-        from clubdesk.services import table_entry
+        from clubdesk.services.kernel import ServiceError
 
         ev, table = self.current_event(), self._calling_table()
         if ev is None or table is None or self.round is None:
             return False
         try:
-            for call in table_entry.referee_calls(self.state.db, ev.id, open_only=True):
+            for call in phones.referee_calls(self.state.db, ev.id, open_only=True):
                 if call.round_no == self.round.round and call.table_no == table:
-                    table_entry.handle_referee_call(self.state.db, self.state.actor, call.id)
+                    phones.handle_referee_call(self.state.db, self.state.actor, call.id)
         except ServiceError as exc:
             self.info.setText(exc.message)
             return False
         self.state.dataChanged.emit("rounds")
         return True
 
-    def _family(self, ev: events_service.EventInfo) -> str:
-        from clubdesk.services import formats as F
+    def _family(self, ev: events.EventInfo) -> str:
+        from clubdesk.services.kernel import ServiceError
 
         try:
-            return str(F.ruleset_params(ev.ruleset, dict(ev.overrides or {}))[0])
+            return str(formats.ruleset_params(ev.ruleset, dict(ev.overrides or {}))[0])
         except (ServiceError, ValueError, KeyError):
             return ""
 
     def _phones(self, event_id: int, round_no: int) -> dict[int, Any]:
         """Each table's state on the phones (issue 27) while table entry is on, or once a table used them
         (confirmed at the table, a referee call); {} otherwise (the State column says it all then)."""
-        from clubdesk.services import phones, table_entry
+        from clubdesk.services.kernel import ServiceError
 
         try:
-            status = table_entry.table_status(self.state.db, event_id, round_no)
+            status = phones.table_status(self.state.db, event_id, round_no)
             used = any(st.referee_called or st.state == "confirmed_at_table" for st in status.values())
             return dict(status) if used or phones.base_url(self.state.db) else {}
         except (ServiceError, DatabaseError):
@@ -1167,7 +1163,7 @@ class RoundsSection(QWidget):
         waiting = [t for t in self.round.tables if t.status == "waiting"]
         called = self.round.call_at.strftime("%H:%M")
         # the call time is a local wall-clock time (services/rounds.py), like the forfeit check (T3b)
-        left = due - R.local_now()
+        left = due - night.local_now()
         if not waiting:
             self.call_label.setText(_("Tables called at {t}").format(t=called))
             self.call_label.setStyleSheet(themed("font-size: 12pt; font-weight: 600; color: #14532d;"))
@@ -1206,9 +1202,9 @@ class RoundsSection(QWidget):
         parsed = parse_table_query(self.table_field.text())
         token = parse_table_url(self.table_field.text()) if parsed is None else None
         if token is not None:  # issue 27: the sheet's QR carries the table's address while table entry is on
-            from clubdesk.services import table_entry
+            from clubdesk.services import phones
 
-            ref = table_entry.table_for_token(self.state.db, token)
+            ref = phones.table_for_token(self.state.db, token)
             if ref is None:
                 self.info.setText(_("That table address is not one of this club's tables."))
                 return
@@ -1300,7 +1296,7 @@ class RoundsSection(QWidget):
         if ev is None:
             return False
         try:
-            rv = R.unpublish_round(self.state.db, self.state.actor, ev.id, reason)
+            rv = night.unpublish_round(self.state.db, self.state.actor, ev.id, reason)
         except ServiceError as exc:
             self.info.setText(exc.message)
             return False

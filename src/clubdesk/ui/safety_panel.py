@@ -31,8 +31,8 @@ from PySide6.QtWidgets import (
 
 from clubdesk.db import Database, DatabaseError
 from clubdesk.i18n import _
-from clubdesk.services import safety, staff
-from clubdesk.services.base import DESK_ROLES, ROLE_LABELS, Actor, Role, ServiceError
+from clubdesk.services import club
+from clubdesk.services.kernel import DESK_ROLES, ROLE_LABELS, Actor, Role, ServiceError
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.theme import themed
 
@@ -52,7 +52,7 @@ class PinDialog(QDialog):
         self.setWindowTitle(_("Who is acting?"))
         self.name = QComboBox()
         self.name.setObjectName("pinName")
-        people = [p for p in staff.list_staff(db) if p.active]
+        people = [p for p in club.list_staff(db) if p.active]
         for p in people:
             self.name.addItem(f"{p.name} — {_(ROLE_LABELS[p.role])}", p.name)
         names = [p.name for p in people]
@@ -83,7 +83,7 @@ class PinDialog(QDialog):
 
     def accept(self) -> None:
         try:
-            self.actor = staff.authenticate(self.db, str(self.name.currentData()), self.pin.text())
+            self.actor = club.authenticate(self.db, str(self.name.currentData()), self.pin.text())
         except ServiceError as exc:
             self.error.setText(exc.message)
             self.pin.clear()
@@ -159,12 +159,12 @@ class DataSafetyPanel(QWidget):
 
     def refresh(self) -> None:
         self.backups.clear()
-        for made, path in safety.backups(self.state.db):
+        for made, path in club.backups(self.state.db):
             item = QListWidgetItem(f"{made:%Y-%m-%d %H:%M:%S}  {path.name}")
             item.setData(256, str(path))
             self.backups.addItem(item)
         self.people.clear()
-        accounts = staff.list_staff(self.state.db)
+        accounts = club.list_staff(self.state.db)
         for p in accounts:
             state = "" if p.active else _(" (deactivated)")
             item = QListWidgetItem(f"{p.name} — {_(ROLE_LABELS[p.role])}{state}")
@@ -183,7 +183,7 @@ class DataSafetyPanel(QWidget):
 
     def backup_now(self) -> None:
         try:
-            info = safety.backup(self.state.db, self.state.actor)
+            info = club.backup(self.state.db, self.state.actor)
         except (ServiceError, DatabaseError, OSError) as exc:
             self.message.setText(_problem(exc))
             return
@@ -210,7 +210,7 @@ class DataSafetyPanel(QWidget):
         if answer != QMessageBox.StandardButton.Yes:
             return
         try:
-            kept = safety.restore(self.state.db, self.state.actor, path)
+            kept = club.restore(self.state.db, self.state.actor, path)
         except (ServiceError, DatabaseError, OSError) as exc:
             self.message.setText(_problem(exc))
             return
@@ -225,9 +225,9 @@ class DataSafetyPanel(QWidget):
 
     def add_person(self) -> None:
         try:
-            first = not staff.has_accounts(self.state.db)
+            first = not club.has_accounts(self.state.db)
             actor = Actor(self.new_name.text().strip() or "?", Role.SECRETARY) if first else self.state.actor
-            info = staff.add_staff(
+            info = club.add_staff(
                 self.state.db,
                 actor,
                 self.new_name.text(),
@@ -252,7 +252,7 @@ class DataSafetyPanel(QWidget):
             self.message.setText(_("Choose a person in the list first."))
             return
         try:
-            staff.deactivate(self.state.db, self.state.actor, str(item.data(256)))
+            club.deactivate(self.state.db, self.state.actor, str(item.data(256)))
         except ServiceError as exc:
             self.message.setText(exc.message)
             return
@@ -272,7 +272,7 @@ class AutoBackup(QObject):
         self._marker = -1
         self._thread: threading.Thread | None = None
         self.timer = QTimer(self)
-        self.timer.setInterval(safety.AUTO_INTERVAL_MINUTES * 60 * 1000)
+        self.timer.setInterval(club.AUTO_INTERVAL_MINUTES * 60 * 1000)
         self.timer.timeout.connect(lambda: self.run_later("auto", only_if_changed=True))
         state.databaseChanged.connect(lambda _db: self._switched())
 
@@ -301,7 +301,7 @@ class AutoBackup(QObject):
 
         def work() -> None:
             try:
-                safety.backup_quietly(db, reason=reason)
+                club.backup_quietly(db, reason=reason)
             except (ServiceError, DatabaseError, OSError):
                 return  # never in the way of the night; the next tick tries again
             self._marker = marker  # changes made during the copy are in the next one
@@ -311,17 +311,17 @@ class AutoBackup(QObject):
 
     def _changes(self) -> int | None:
         try:
-            return safety.change_marker(self.state.db)
+            return club.change_marker(self.state.db)
         except (ServiceError, DatabaseError, OSError):
             return None
 
     def run(self, reason: str, *, only_if_changed: bool = False) -> None:
         self.wait()
-        marker = safety.change_marker(self.state.db)
+        marker = club.change_marker(self.state.db)
         if only_if_changed and marker == self._marker:
             return
         try:
-            safety.backup_quietly(self.state.db, reason=reason)
+            club.backup_quietly(self.state.db, reason=reason)
         except (ServiceError, DatabaseError, OSError):
             return  # never in the way of the night; the next tick tries again
-        self._marker = safety.change_marker(self.state.db)
+        self._marker = club.change_marker(self.state.db)

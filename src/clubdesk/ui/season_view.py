@@ -23,9 +23,8 @@ from PySide6.QtWidgets import (
 from clubdesk import labels as L
 from clubdesk.i18n import _
 from clubdesk.reports import data as D
-from clubdesk.services import reports as report_service
-from clubdesk.services import season as SE
-from clubdesk.services.base import ServiceError
+from clubdesk.services import publishing
+from clubdesk.services.kernel import ServiceError
 from clubdesk.ui.desk.common import Column, RowsModel
 from clubdesk.ui.printing import JobResult, ReportRunner
 from clubdesk.ui.state import DeskState
@@ -46,7 +45,7 @@ class SeasonSection(QWidget):
     def __init__(self, state: DeskState) -> None:
         super().__init__()
         self.state = state
-        self.overview: SE.SeasonOverview | None = None
+        self.overview: publishing.SeasonOverview | None = None
         self.season_box = QComboBox()
         self.season_box.setObjectName("season")
         self.title = QLabel()
@@ -141,7 +140,7 @@ class SeasonSection(QWidget):
         fit_combos(self)
         self.reload()
 
-    def _event_number(self, e: SE.SeasonEventLine) -> str:
+    def _event_number(self, e: publishing.SeasonEventLine) -> str:
         """The event's column in the ranking ("Event 2"), for the events that have ended."""
         if self.overview is None:
             return ""
@@ -156,7 +155,7 @@ class SeasonSection(QWidget):
         current = self.season_box.currentData()
         self.season_box.blockSignals(True)
         self.season_box.clear()
-        for name in SE.seasons(self.state.db):
+        for name in publishing.seasons(self.state.db):
             self.season_box.addItem(name, name)
         if current is not None and self.season_box.findData(current) >= 0:
             self.season_box.setCurrentIndex(self.season_box.findData(current))
@@ -178,7 +177,7 @@ class SeasonSection(QWidget):
             )
             return
         try:
-            self.overview = ov = SE.season_overview(self.state.db, str(season))
+            self.overview = ov = publishing.season_overview(self.state.db, str(season))
         except ServiceError as exc:
             self._show_empty(exc.message)
             return
@@ -256,10 +255,10 @@ class SeasonSection(QWidget):
             b.setEnabled(False)
 
     # ------------------------------------------------------------------------------------------ printing
-    def _request(self) -> report_service.ReportRequest | None:
+    def _request(self) -> publishing.ReportRequest | None:
         if self.overview is None:
             return None
-        return report_service.ReportRequest(kind="season", event_id=self.overview.reference_event)
+        return publishing.ReportRequest(kind="season", event_id=self.overview.reference_event)
 
     def print_season(self) -> None:
         req = self._request()

@@ -130,11 +130,11 @@ def switch_desk(state: DeskState, db: Database, parent: QWidget | None = None) -
     """Issue 25: this desk goes on with ``db`` without a restart. The database it leaves gets its closing
     backup and is closed; where the new one has staff accounts, the person acting proves it by PIN there
     (issue 23). False (and ``db`` closed) when the PIN is not given."""
-    from clubdesk.services import safety, staff
-    from clubdesk.services.base import ServiceError
+    from clubdesk.services import club
+    from clubdesk.services.kernel import ServiceError
 
     actor = state.actor
-    if staff.has_accounts(db):
+    if club.has_accounts(db):
         from clubdesk.ui.safety_panel import PinDialog
 
         login = PinDialog(db, previous=state.actor, parent=parent)
@@ -143,7 +143,7 @@ def switch_desk(state: DeskState, db: Database, parent: QWidget | None = None) -
             return False
         actor = login.actor
     try:
-        safety.backup_quietly(state.db, reason="close")
+        club.backup_quietly(state.db, reason="close")
     except (ServiceError, DatabaseError, OSError):
         pass  # as on closing the window: never in the way
     old = state.switch_database(db)

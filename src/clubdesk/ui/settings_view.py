@@ -15,8 +15,8 @@ from PySide6.QtWidgets import (
 )
 
 from clubdesk.i18n import LANGUAGE_NAMES, _
-from clubdesk.services import settings as settings_service
-from clubdesk.services.base import ServiceError
+from clubdesk.services import club
+from clubdesk.services.kernel import ServiceError
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.widgets.forms import FieldWithError
 
@@ -25,7 +25,7 @@ class SettingsSection(QWidget):
     def __init__(self, state: DeskState) -> None:
         super().__init__()
         self.state = state
-        current = settings_service.club_settings(state.db)
+        current = club.club_settings(state.db)
         self.club_name = QLineEdit(current.club_name)
         self.club_name.setObjectName("clubName")
         self.logo = QLineEdit(current.logo_path or "")
@@ -108,7 +108,7 @@ class SettingsSection(QWidget):
         self.name_field.set_error(None)
         self.logo_field.set_error(None)
         try:
-            settings_service.save_club_settings(
+            club.save_club_settings(
                 self.state.db,
                 self.state.actor,
                 self.club_name.text(),

@@ -29,9 +29,8 @@ from PySide6.QtWidgets import (
 
 from clubdesk import paths
 from clubdesk.i18n import LANGUAGE_NAMES, _, ngettext
-from clubdesk.services import settings as settings_service
-from clubdesk.services import share as share_service
-from clubdesk.services.base import ServiceError
+from clubdesk.services import club, publishing
+from clubdesk.services.kernel import ServiceError
 from clubdesk.ui.state import DeskState
 
 
@@ -54,13 +53,13 @@ class ShareDialog(QDialog):
         self.folder = paths.data_dir() / "share"
         self.kind = QComboBox()
         self.kind.setObjectName("shareKind")
-        for k in share_service.KINDS:
-            self.kind.addItem(_(share_service.KIND_LABELS[k]), k)
+        for k in publishing.SHARE_KINDS:
+            self.kind.addItem(_(publishing.SHARE_KIND_LABELS[k]), k)
         self.kind.setCurrentIndex(max(0, self.kind.findData(kind)))
         self.language = QComboBox()
         for code, name in LANGUAGE_NAMES.items():
             self.language.addItem(name, code)
-        lang = settings_service.club_settings(state.db).language
+        lang = club.club_settings(state.db).language
         self.language.setCurrentIndex(max(0, self.language.findData(lang)))
         self.list = QListWidget()
         self.list.setObjectName("shareFiles")
@@ -108,7 +107,7 @@ class ShareDialog(QDialog):
         self.list.clear()
         self.preview.clear()
         try:
-            self.files = share_service.share_images(
+            self.files = publishing.share_images(
                 self.state.db,
                 kind,
                 self.event_id,

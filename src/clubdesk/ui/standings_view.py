@@ -26,10 +26,8 @@ from PySide6.QtWidgets import (
 
 from clubdesk import labels as L
 from clubdesk.i18n import _
-from clubdesk.services import events as events_service
-from clubdesk.services import rounds as R
-from clubdesk.services import standings as ST
-from clubdesk.services.base import ServiceError
+from clubdesk.services import events, night
+from clubdesk.services.kernel import ServiceError
 from clubdesk.ui.models.standings_model import COL_NAME, SORT_ROLE, StandingsModel, lines_from_service
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.widgets.bracket_view import BracketView
@@ -40,14 +38,14 @@ ELIMINATION = ("single-elimination", "double-elimination")
 def bracket_data(state: DeskState, event_id: int) -> tuple[dict[str, Any], dict[str, str]] | None:
     """The event's bracket with its confirmed results (``Bracket.to_data()``) and entrant names, from
     ``services.standings.bracket_data`` (the screens never open a database session)."""
-    return ST.bracket_data(state.db, event_id)
+    return night.bracket_data(state.db, event_id)
 
 
 class StandingsSection(QWidget):
     def __init__(self, state: DeskState) -> None:
         super().__init__()
         self.state = state
-        self.events: list[events_service.EventInfo] = []
+        self.events: list[events.EventInfo] = []
         self.event_box = QComboBox()
         self.event_box.setObjectName("event")
         self.title = QLabel()
@@ -130,7 +128,7 @@ class StandingsSection(QWidget):
 
     def reload_events(self) -> None:
         current = self.event_box.currentData()
-        self.events = events_service.list_events(self.state.db, include_finished=True)
+        self.events = events.list_events(self.state.db, include_finished=True)
         self.event_box.blockSignals(True)
         self.event_box.clear()
         for ev in self.events:
@@ -139,7 +137,7 @@ class StandingsSection(QWidget):
         if current is None:  # first opening: the event in use at the desk, else the running one
             current = self.state.event_in_use
             if current is None or self.event_box.findData(current) < 0:
-                current = R.default_event(self.state.db)
+                current = night.default_event(self.state.db)
         if current is not None:
             self.event_box.setCurrentIndex(max(0, self.event_box.findData(current)))
         self.event_box.blockSignals(False)
@@ -182,7 +180,7 @@ class StandingsSection(QWidget):
         self.prizes.show_event(ev.id)
         self.crosstable.show_event(ev.id)
         try:
-            st = ST.event_standings(self.state.db, ev.id)
+            st = night.event_standings(self.state.db, ev.id)
         except ServiceError as exc:
             self.title.setText(exc.message)
             return

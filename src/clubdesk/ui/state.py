@@ -8,8 +8,8 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal
 
 from clubdesk.db import Database
-from clubdesk.services import settings as settings_service
-from clubdesk.services.base import DEFAULT_ACTOR, Actor, Role
+from clubdesk.services import club
+from clubdesk.services.kernel import DEFAULT_ACTOR, Actor, Role
 
 
 class DeskState(QObject):
@@ -30,7 +30,7 @@ class DeskState(QObject):
             self.event_in_use = event_id
 
     def recent_actors(self) -> list[Actor]:
-        raw = settings_service.get(self.db, settings_service.RECENT_ACTORS, []) or []
+        raw = club.get(self.db, club.RECENT_ACTORS, []) or []
         out: list[Actor] = []
         for item in raw:
             try:
@@ -50,10 +50,10 @@ class DeskState(QObject):
     def set_actor(self, actor: Actor) -> None:
         recent = [a for a in self.recent_actors() if a != actor]
         recent.insert(0, actor)
-        settings_service.put(
+        club.put(
             self.db,
             actor,
-            settings_service.RECENT_ACTORS,
+            club.RECENT_ACTORS,
             [{"name": a.name, "role": str(a.role)} for a in recent[:8]],
             audited=False,
         )

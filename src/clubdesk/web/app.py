@@ -23,8 +23,8 @@ from starlette.staticfiles import StaticFiles
 from clubdesk import i18n
 from clubdesk.db import Database, DatabaseError
 from clubdesk.i18n import _
-from clubdesk.services import table_entry as TE
-from clubdesk.services.base import ServiceError
+from clubdesk.services import phones
+from clubdesk.services.kernel import ServiceError
 from clubdesk.web import hall
 from clubdesk.web.render import STATIC, html_response, in_thread, render_html, request_language
 from clubdesk.web.security import CSRF_COOKIE, LANG_COOKIE, MAX_BODY, BodyLimit, Csrf
@@ -114,14 +114,14 @@ def entry_from_form(family: str, form: Any) -> dict[str, Any]:
     }
 
 
-_ROWS: dict[tuple[str, str, TE.HandRow], str] = {}  # a hand's line as shown: rendered once, not per page
+_ROWS: dict[tuple[str, str, phones.HandRow], str] = {}  # a hand's line as shown: rendered once, not per page
 
 
 def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
 
-def hands_html(p: TE.TablePage, lang: str) -> str:
+def hands_html(p: phones.TablePage, lang: str) -> str:
     """The hands (games) so far: the longest part of a table page, the same on both sides' pages. A
     stored hand's line never changes, so each is rendered once and the page after a hand adds one line
     (a 60-game tavla match re-rendered whole on every hand cost ~3 ms)."""
@@ -130,7 +130,7 @@ def hands_html(p: TE.TablePage, lang: str) -> str:
     with i18n.language_context(lang):
         title = _("Games") if p.family == "tavla" else _("Hands")
         out = ['<section class="hands">', f"<h2>{escape(title)}</h2>", '<ol id="hands">']
-        previous: TE.HandRow | None = None
+        previous: phones.HandRow | None = None
         for r in p.rows:
             if p.family != "tavla" and (previous is None or r.game != previous.game):
                 out.append(f'<li class="gamehead">{escape(_("Game {n}").format(n=r.game))}</li>')
@@ -171,21 +171,21 @@ class TableApp:
             return not_found()
         return self._page(request, token, lang, cached, self._side(request), None)
 
-    async def _current(self, token: str, lang: str) -> TE.CachedPage | None:
+    async def _current(self, token: str, lang: str) -> phones.CachedPage | None:
         """The table's page as it is now in ``lang``, None for a token that opens nothing."""
         with i18n.language_context(lang):
             if not self.db.is_server:  # a club file: one small read on the event loop
-                known, cached = TE.peek(self.db, token)
+                known, cached = phones.peek(self.db, token)
                 if not known or cached is not None:
                     return cached
-            return await in_thread(TE.cached_page, self.db, token)  # a thread to build the page
+            return await in_thread(phones.cached_page, self.db, token)  # a thread to build the page
 
     def _page(
         self,
         request: Request,
         token: str,
         lang: str,
-        cached: TE.CachedPage,
+        cached: phones.CachedPage,
         side: int | None,
         flash: dict[str, str] | None,
     ) -> Response:
@@ -228,9 +228,9 @@ class TableApp:
         """The table's key (version, state, referee call): the page reloads when it changes."""
         token = request.path_params["token"]
         if self.db.is_server:
-            key = await in_thread(TE.live_key, self.db, token)
+            key = await in_thread(phones.live_key, self.db, token)
         else:  # a club file: one small read, on the event loop (each phone asks twice a second)
-            key = TE.live_key(self.db, token)
+            key = phones.live_key(self.db, token)
         if key is None:
             return not_found()
         return JSONResponse({"key": key}, headers={"Cache-Control": "no-store"})
@@ -240,7 +240,7 @@ class TableApp:
         action = request.path_params["action"]
         if action not in ("entry", "undo", "confirm", "referee", "side"):
             return not_found()
-        ref = await in_thread(TE.posted_table, self.db, token)
+        ref = await in_thread(phones.posted_table, self.db, token)
         if ref is None:
             return not_found()
         try:
@@ -266,11 +266,11 @@ class TableApp:
         client_id = str(form.get("post_id", "") or "")
         side_now = self._side(request)
 
-        def act() -> TE.PostOutcome:
+        def act() -> phones.PostOutcome:
             with i18n.language_context(lang):
                 if action == "entry":  # the table's rules are checked in the hand's transaction
-                    entry = entry_from_form(TE.family_of(self.db, ref), form)
-                    return TE.post_entry(
+                    entry = entry_from_form(phones.family_of(self.db, ref), form)
+                    return phones.post_entry(
                         self.db,
                         ref,
                         entry,
@@ -281,9 +281,9 @@ class TableApp:
                         game_no=_int(form, "game", _("game"), 1),
                     )
                 if action == "undo":
-                    return TE.undo(self.db, ref, client_id=client_id, version=version, address=address)
+                    return phones.undo(self.db, ref, client_id=client_id, version=version, address=address)
                 if action == "confirm":
-                    return TE.confirm(
+                    return phones.confirm(
                         self.db,
                         ref,
                         client_id=client_id,
@@ -291,9 +291,9 @@ class TableApp:
                         side=-1 if side_now is None else side_now,
                         address=address,
                     )
-                return TE.call_referee(self.db, ref, client_id=client_id, address=address)
+                return phones.call_referee(self.db, ref, client_id=client_id, address=address)
 
-        def work() -> tuple[dict[str, str], TE.CachedPage | None]:
+        def work() -> tuple[dict[str, str], phones.CachedPage | None]:
             """The change and the page after it, in one worker thread (the page is the one the change
             primed: one small read)."""
             try:
@@ -301,7 +301,7 @@ class TableApp:
             except (ServiceError, DatabaseError) as exc:
                 flash = {"kind": "err", "text": exc.message if isinstance(exc, ServiceError) else str(exc)}
             with i18n.language_context(lang):
-                return flash, TE.cached_page(self.db, token)
+                return flash, phones.cached_page(self.db, token)
 
         flash, cached = await in_thread(work)
         if cached is None:  # the round was unpublished meanwhile: its token opens nothing

@@ -9,7 +9,7 @@ Every page is in the request's language (``?lang=``, then the language cookie, t
 ``Accept-Language``), translated through the same catalogs as the desk, without touching the desk window's
 language (``clubdesk.i18n.language_context``).
 
-The data comes from :mod:`clubdesk.services.hall` as plain values; a built page is kept until the
+The data comes from :mod:`clubdesk.services.publishing.hall` as plain values; a built page is kept until the
 database changes (SQLite's data version; on the club server, one second) and at least one second while
 the tables keep posting, so a hundred phones reading the hall cost one page a second, not one each.
 """
@@ -29,8 +29,9 @@ from starlette.routing import BaseRoute, Route
 from clubdesk import i18n
 from clubdesk.db import Database, DataVersion
 from clubdesk.i18n import LANGUAGE_NAMES, LANGUAGES
-from clubdesk.services import hall as H
-from clubdesk.services.base import ServiceError
+from clubdesk.services import publishing
+from clubdesk.services.kernel import ServiceError
+from clubdesk.services.publishing import bracket_rounds, side_text
 from clubdesk.web.render import in_thread, render, request_language
 from clubdesk.web.security import LANG_COOKIE
 
@@ -192,10 +193,10 @@ def _event_id(request: Request) -> int:
 # ------------------------------------------------------------------------------------------ pages
 def _pairings_page(db: Database, lang: str, path: str, ev: int, round_no: int | None) -> Response:
     try:
-        rv = H.round_view(db, ev, round_no)
+        rv = publishing.round_view(db, ev, round_no)
     except ServiceError:
         try:
-            event = H.event(db, ev)
+            event = publishing.event(db, ev)
         except ServiceError:
             return _missing(lang, path)
         return _render(lang, path, "hall_pairings.html", event=event, rv=None, call_in=None)
@@ -207,7 +208,7 @@ def _pairings_page(db: Database, lang: str, path: str, ev: int, round_no: int | 
 
 async def index(request: Request) -> Response:
     def make(db: Database, lang: str, path: str) -> Response:
-        events = H.events(db)
+        events = publishing.events(db)
         if len(events) == 1 and events[0].round is not None:  # the night's only event: where do I play?
             return _pairings_page(db, lang, path, events[0].id, None)
         return _render(lang, path, "hall_index.html", events=events)
@@ -229,7 +230,7 @@ async def standings(request: Request) -> Response:
 
     def make(db: Database, lang: str, path: str) -> Response:
         try:
-            st = H.standings(db, ev)
+            st = publishing.standings(db, ev)
         except ServiceError:
             return _missing(lang, path)
         return _render(lang, path, "hall_standings.html", event=st.event, st=st)
@@ -239,13 +240,14 @@ async def standings(request: Request) -> Response:
 
 async def bracket(request: Request) -> Response:
     from clubdesk.reports.site import bracket_svg
-    from clubdesk.services.share import bracket_rounds, side_text
+    from clubdesk.services import publishing
+    from clubdesk.services.kernel import ServiceError
 
     ev = _event_id(request)
 
     def make(db: Database, lang: str, path: str) -> Response:
         try:
-            event, bd = H.bracket(db, ev)
+            event, bd = publishing.bracket(db, ev)
         except ServiceError:
             return _missing(lang, path)
         rounds = [

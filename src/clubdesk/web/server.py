@@ -21,7 +21,8 @@ from typing import Any
 
 from clubdesk.db import Database
 from clubdesk.i18n import _
-from clubdesk.services.base import ServiceError
+from clubdesk.services.kernel import ServiceError
+from clubdesk.services.phones import local_addresses as found
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -33,7 +34,6 @@ REUSE_PORT = sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT"
 def local_addresses() -> list[str]:
     """This machine's IPv4 addresses (loopback last): the networks the secretary can pick from (one list
     for the window's Desk and ``clubdesk-cli serve``: :func:`clubdesk.services.phones.local_addresses`)."""
-    from clubdesk.services.phones import local_addresses as found
 
     return found()
 

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from clubdesk.i18n import N_, _
-from clubdesk.services import desk
+from clubdesk.services import money as money_service
 from clubdesk.ui.desk.common import Column, RowsModel, money
 from clubdesk.ui.state import DeskState
 
@@ -91,7 +91,7 @@ class CashBoxView(QWidget):
     def refresh(self) -> None:
         day = self.date.date().toPython()
         event_id = self._event_id() if self.this_event.isChecked() else None
-        box = desk.cash_box(self.state.db, day, event_id=event_id)  # type: ignore[arg-type]
+        box = money_service.cash_box(self.state.db, day, event_id=event_id)  # type: ignore[arg-type]
         self.lines_model.set_rows(list(box.lines))
         self.pay_model.set_rows(list(box.payments))
         currencies = sorted({line.currency for line in box.lines})

@@ -12,9 +12,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QListWidget, QVBoxLayout, QWidget
 
 from clubdesk.i18n import _
-from clubdesk.services import desk, lookup
-from clubdesk.services.base import ServiceError
-from clubdesk.services.lookup import Choice
+from clubdesk.services import desk
+from clubdesk.services.desk import Choice
+from clubdesk.services.kernel import ServiceError
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.theme import themed
 from clubdesk.ui.widgets.name_field import NameField
@@ -93,7 +93,7 @@ class CheckinView(QWidget):
 
     def _entrants(self, text: str) -> list[Choice]:
         event_id = self._event_id()
-        return [] if event_id is None else lookup.entrant_choices(self.state.db, event_id, text)
+        return [] if event_id is None else desk.entrant_choices(self.state.db, event_id, text)
 
     def submit(self) -> None:
         text = self.field.value()

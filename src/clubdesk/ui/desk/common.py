@@ -9,7 +9,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
-from clubdesk.services.base import ServiceError
+from clubdesk.services.kernel import ServiceError
 from clubdesk.standings.money import MoneyError, format_money, parse_amount
 from clubdesk.ui.theme import themed
 from clubdesk.ui.widgets.tables import PlainRowsModel

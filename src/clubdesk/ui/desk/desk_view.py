@@ -29,10 +29,11 @@ from PySide6.QtWidgets import (
 
 from clubdesk import labels as L
 from clubdesk.i18n import _
-from clubdesk.services import desk, lookup
-from clubdesk.services import events as ev_service
-from clubdesk.services.base import ServiceError
-from clubdesk.services.lookup import Choice
+from clubdesk.services import desk
+from clubdesk.services import events as events_service
+from clubdesk.services import money as money_service
+from clubdesk.services.desk import Choice
+from clubdesk.services.kernel import ServiceError
 from clubdesk.timefmt import local_text
 from clubdesk.ui.desk.cashbox_view import METHOD_NAMES, CashBoxView
 from clubdesk.ui.desk.checkin_view import CheckinView
@@ -255,7 +256,7 @@ class EntrantsView(QWidget):
     # ------------------------------------------------------------------ actions
 
     def _members(self, text: str) -> list[Choice]:
-        return lookup.member_choices(self.state.db, text)
+        return desk.member_choices(self.state.db, text)
 
     def register(self) -> None:
         event_id = self.section.event_id()
@@ -288,7 +289,7 @@ class EntrantsView(QWidget):
             return
         try:
             amount = parse_money(self.amount.text() or "0", info.currency)
-            p = desk.pay(
+            p = money_service.pay(
                 self.state.db,
                 self.state.actor,
                 info.id,
@@ -379,13 +380,14 @@ class EntrantsView(QWidget):
 
     def draw_pairs(self, seed: int) -> bool:
         """Rule B1: draw the event's pairs by lot from ``seed``; the drawn pairs are shown."""
-        from clubdesk.services import pairs_draw
+        from clubdesk.services import events as events_service
+        from clubdesk.services.kernel import ServiceError
 
         event_id = self.section.event_id()
         if event_id is None:
             return False
         try:
-            res = pairs_draw.draw_league_pairs(self.state.db, self.state.actor, event_id, seed)
+            res = events_service.draw_league_pairs(self.state.db, self.state.actor, event_id, seed)
         except ServiceError as exc:
             set_message(self.message, exc.message, False)
             return False
@@ -431,7 +433,7 @@ class DeskSection(QWidget):
     def __init__(self, state: DeskState) -> None:
         super().__init__()
         self.state = state
-        self._info: ev_service.EventInfo | None = None
+        self._info: events_service.EventInfo | None = None
         self.event_combo = QComboBox()
         self.event_combo.setObjectName("deskEvent")
         self.event_combo.setMinimumWidth(200)
@@ -474,7 +476,7 @@ class DeskSection(QWidget):
         current = self.event_id()
         self.event_combo.blockSignals(True)
         self.event_combo.clear()
-        events = [e for e in ev_service.list_events(self.state.db) if e.status != "finished"]
+        events = [e for e in events_service.list_events(self.state.db) if e.status != "finished"]
         events.sort(key=lambda e: (e.parent_event_id is not None, e.id))
         for e in events:
             self.event_combo.addItem(f"{e.name} ({e.id})", e.id)
@@ -487,7 +489,7 @@ class DeskSection(QWidget):
         data = self.event_combo.currentData()
         return None if data is None else int(data)
 
-    def event_info(self) -> ev_service.EventInfo | None:
+    def event_info(self) -> events_service.EventInfo | None:
         return self._info
 
     def set_event(self, event_id: int) -> None:
@@ -497,7 +499,7 @@ class DeskSection(QWidget):
 
     def _event_changed(self, *args: object) -> None:
         event_id = self.event_id()
-        self._info = None if event_id is None else ev_service.get_event(self.state.db, event_id)
+        self._info = None if event_id is None else events_service.get_event(self.state.db, event_id)
         info = self._info
         if info is None:
             self.event_line.setText(_("No event yet: create one in Events."))

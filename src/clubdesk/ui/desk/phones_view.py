@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from clubdesk.i18n import _
 from clubdesk.services import phones
-from clubdesk.services.base import ServiceError
+from clubdesk.services.kernel import ServiceError
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.theme import themed
 from clubdesk.web.server import DEFAULT_PORT

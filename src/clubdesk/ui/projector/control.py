@@ -24,11 +24,9 @@ from PySide6.QtWidgets import (
 )
 
 from clubdesk.i18n import _
+from clubdesk.services import club, night, publishing
 from clubdesk.services import events as events_service
-from clubdesk.services import projector as P
-from clubdesk.services import rounds as R
-from clubdesk.services import settings as settings_service
-from clubdesk.services.base import ServiceError
+from clubdesk.services.kernel import ServiceError
 from clubdesk.ui.projector.pages import KIND_LABELS, KINDS
 from clubdesk.ui.projector.window import DEFAULT_SECONDS, ProjectorWindow
 from clubdesk.ui.state import DeskState
@@ -129,7 +127,7 @@ class ProjectorControl(QWidget):
         self.seconds.setObjectName("projectorSeconds")
         self.seconds.setRange(3, 300)
         self.seconds.setSuffix(" " + _("seconds"))
-        stored = settings_service.get(state.db, SECONDS_KEY, DEFAULT_SECONDS)
+        stored = club.get(state.db, SECONDS_KEY, DEFAULT_SECONDS)
         self.seconds.setValue(stored if isinstance(stored, int) else DEFAULT_SECONDS)
         self.prev_button = QPushButton(_("◀ Previous page"))
         self.next_button = QPushButton(_("Next page ▶"))
@@ -139,7 +137,7 @@ class ProjectorControl(QWidget):
         self.text.setObjectName("projectorAnnouncement")
         self.text.setPlaceholderText(_("e.g. Round 3 starts at 20:15. Tea is served in the hall."))
         self.text.setFixedHeight(self.fontMetrics().height() * 4)
-        self.text.setPlainText(P.announcement(state.db))
+        self.text.setPlainText(publishing.announcement(state.db))
         self.announce = QPushButton(_("Show in the hall"))
         self.announce.setObjectName("projectorAnnounce")
         self.clear = QPushButton(_("Clear"))
@@ -209,7 +207,7 @@ class ProjectorControl(QWidget):
         for ev in events:
             self.event_box.addItem(ev.name, ev.id)
         if current is None:
-            current = R.default_event(self.state.db)
+            current = night.default_event(self.state.db)
         if current is not None and self.event_box.findData(current) >= 0:
             self.event_box.setCurrentIndex(self.event_box.findData(current))
         self.event_box.blockSignals(False)
@@ -221,7 +219,7 @@ class ProjectorControl(QWidget):
 
     def _seconds(self, value: int) -> None:
         self.projector.set_seconds(value)
-        settings_service.put(self.state.db, self.state.actor, SECONDS_KEY, value, audited=False)
+        club.put(self.state.db, self.state.actor, SECONDS_KEY, value, audited=False)
 
     def _now_showing(self) -> None:
         page = self.projector.current_page()
@@ -235,7 +233,7 @@ class ProjectorControl(QWidget):
 
     def send_announcement(self) -> None:
         try:
-            shown = P.set_announcement(self.state.db, self.state.actor, self.text.toPlainText())
+            shown = publishing.set_announcement(self.state.db, self.state.actor, self.text.toPlainText())
         except ServiceError as exc:
             self.message.setStyleSheet(themed("color: #b00020;"))
             self.message.setText(exc.message)

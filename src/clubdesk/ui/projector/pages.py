@@ -1,7 +1,7 @@
 """The projector's pages (issue 21, item 6): the hall data cut into screens of rows that fit.
 
 A long list is never scrolled: it is cut into pages of as many rows as the screen holds, and the pages
-cycle. No Qt here: plain frozen dataclasses from :class:`clubdesk.services.projector.HallData`.
+cycle. No Qt here: plain frozen dataclasses from :class:`clubdesk.services.publishing.projector.HallData`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from clubdesk.i18n import N_, _
-from clubdesk.services.projector import HallData
+from clubdesk.services.publishing import HallData
 
 # what the hall sees, in the order the cycle shows it
 KINDS: tuple[str, ...] = ("tables", "names", "standings", "bracket", "countdown", "announcement")

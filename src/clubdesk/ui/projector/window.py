@@ -25,9 +25,8 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from clubdesk.i18n import _
-from clubdesk.services import projector as P
-from clubdesk.services import rounds as R
-from clubdesk.services.base import ServiceError
+from clubdesk.services import night, publishing
+from clubdesk.services.kernel import ServiceError
 from clubdesk.ui.projector.pages import Page, build_pages, countdown_page
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.widgets.bracket_view import BracketView
@@ -282,7 +281,7 @@ class ProjectorWindow(QWidget):
         layout.addWidget(self.board)
         self.event_id: int | None = None
         self.only: str | None = None
-        self.data: P.HallData = P.empty()
+        self.data: publishing.HallData = publishing.empty()
         self.pages: list[Page] = []
         self.index = 0
         self._mark = -1
@@ -325,10 +324,10 @@ class ProjectorWindow(QWidget):
     def reload(self) -> None:
         """Read the hall data again (public fields only, rule T14) and show it on the same page."""
         try:
-            self._mark = P.change_mark(self.state.db)
-            self.data = P.hall_data(self.state.db, self.event_id)
+            self._mark = publishing.change_mark(self.state.db)
+            self.data = publishing.hall_data(self.state.db, self.event_id)
         except ServiceError as exc:
-            self.data = P.empty(self.event_id, "", exc.message)
+            self.data = publishing.empty(self.event_id, "", exc.message)
         self._paginate()
 
     def _data_changed(self, _what: str) -> None:
@@ -337,7 +336,7 @@ class ProjectorWindow(QWidget):
 
     def _poll(self) -> None:
         try:
-            mark = P.change_mark(self.state.db)
+            mark = publishing.change_mark(self.state.db)
         except Exception:  # noqa: BLE001 - the database busy or away: try again at the next poll
             return
         if mark != self._mark:
@@ -346,7 +345,7 @@ class ProjectorWindow(QWidget):
     def _paginate(self) -> None:
         current = self.pages[self.index] if 0 <= self.index < len(self.pages) else None
         self._per_page = self.board.rows_per_page()
-        self.pages = build_pages(self.data, self._per_page, R.local_now(), self.only)
+        self.pages = build_pages(self.data, self._per_page, night.local_now(), self.only)
         self.index = 0
         if current is not None:  # stay on the same kind and page number where it still exists
             for k, p in enumerate(self.pages):
@@ -368,7 +367,7 @@ class ProjectorWindow(QWidget):
         ):
             self.board.bracket.set_bracket(self.data.bracket, self.data.bracket_names)
         footer = self.data.announcement if page.kind != "announcement" else ""
-        self.board.show_page(page, self.data.event_name, footer, R.local_now().strftime("%H:%M"))
+        self.board.show_page(page, self.data.event_name, footer, night.local_now().strftime("%H:%M"))
         self.pageChanged.emit()
 
     def next_page(self) -> None:
@@ -393,9 +392,9 @@ class ProjectorWindow(QWidget):
         if page is None:
             return
         if page.kind == "countdown" and not page.empty:
-            self.pages[self.index] = countdown_page(self.data, R.local_now())
+            self.pages[self.index] = countdown_page(self.data, night.local_now())
             self._show(bracket=False)
-        elif self.board.clock != R.local_now().strftime("%H:%M"):
+        elif self.board.clock != night.local_now().strftime("%H:%M"):
             self._show(bracket=False)
 
     # -------------------------------------------------------------------- window

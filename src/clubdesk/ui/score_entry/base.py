@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
 
 from clubdesk.games import EntryError, RulesetError, load_ruleset, replay
 from clubdesk.i18n import _
-from clubdesk.services.base import ServiceError
+from clubdesk.services.kernel import ServiceError
 from clubdesk.ui.models.sheet_model import (
     COL_ENTRY,
     COL_GAME,

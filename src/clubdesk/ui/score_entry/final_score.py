@@ -11,7 +11,7 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QFormLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget
 
 from clubdesk.i18n import _
-from clubdesk.services.base import ServiceError
+from clubdesk.services.kernel import ServiceError
 from clubdesk.ui.theme import themed
 
 ScoreCallback = Callable[[tuple[int, int], tuple[int, int] | None], None]

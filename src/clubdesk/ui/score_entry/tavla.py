@@ -16,7 +16,8 @@ from PySide6.QtWidgets import QCheckBox, QFileDialog, QMessageBox, QPushButton, 
 
 from clubdesk.games import EntryError, RulesetError
 from clubdesk.i18n import _
-from clubdesk.services.base import ServiceError
+from clubdesk.services.kernel import ServiceError
+from clubdesk.services.night import read_match_file, swapped
 from clubdesk.ui.score_entry.base import Entry, EntryChange, SheetEntryForm, add_no_choice, chosen
 from clubdesk.ui.score_entry.keys import KeyCombo
 from clubdesk.ui.theme import themed
@@ -128,7 +129,6 @@ class TavlaEntryForm(SheetEntryForm):
     def import_match_file(self, path: Path) -> bool:
         """Read a match file, show its games and save them as this sheet's entries when accepted.
         False (with the reason shown) when refused or cancelled; the sheet is then as it was."""
-        from clubdesk.services.match_files import read_match_file, swapped
 
         params = self.rules.params
         try:

@@ -10,8 +10,8 @@ from collections.abc import Callable, Sequence
 from PySide6.QtCore import QStringListModel, Qt
 from PySide6.QtWidgets import QCompleter, QLineEdit, QWidget
 
-from clubdesk.services.base import ServiceError
-from clubdesk.services.lookup import Choice
+from clubdesk.services.desk import Choice
+from clubdesk.services.kernel import ServiceError
 
 Lookup = Callable[[str], Sequence[Choice]]
 MIN_CHARS = 2  # letters typed before names are offered

@@ -20,7 +20,7 @@ down_revision = "0006_rule_readings"
 branch_labels = None
 depends_on = None
 
-# Frozen copy of clubdesk.services.audit_chain's canonical form at this revision.
+# Frozen copy of clubdesk.services.kernel.audit_chain's canonical form at this revision.
 _COLUMNS = (
     "at",
     "actor_name",

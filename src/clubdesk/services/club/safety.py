@@ -1,0 +1,104 @@
+"""Backups and restores of the club's database, and the audit chain check (issue 23).
+
+Backups go through SQLite's online backup API (:func:`clubdesk.db.backup_database`): consistent while
+other desks write, checked with ``integrity_check`` on the copy, owner-only, rotated. Each backup is
+audited with the audit chain's head at that moment, so rows later cut off the log are seen against it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from sqlalchemy import func, select
+
+from clubdesk.db import (
+    BackupInfo,
+    Database,
+    DatabaseError,
+    backup_database,
+    backup_server,
+    list_backups,
+    restore_database,
+)
+from clubdesk.i18n import _
+from clubdesk.models.audit import AuditEntry
+from clubdesk.services.kernel import Actor, audit, require
+
+AUTO_INTERVAL_MINUTES = 30
+
+
+def backup(
+    db: Database,
+    actor: Actor,
+    *,
+    folder: Path | None = None,
+    reason: str = "manual",
+    now: datetime | None = None,
+) -> BackupInfo:
+    """A verified backup of ``db`` (into ``folder`` or the database's backups folder)."""
+    require(actor, "database.backup", db)  # permission table (issue 23)
+    target = Path(folder) if folder else db.backups_dir
+    if db.is_server:  # issue 25: the club server is backed up with pg_dump
+        info = backup_server(db, target, reason=reason, now=now)
+    else:
+        info = backup_database(db.path, target, reason=reason, now=now)
+    with db.session() as s:
+        audit(
+            s,
+            actor,
+            "database.backup",
+            "database",
+            info.file.name,
+            after={
+                "file": str(info.file),
+                "bytes": info.bytes,
+                "audit_head": info.audit_head,
+                "reason": reason,
+            },
+        )
+    return info
+
+
+def backups(db: Database) -> list[tuple[datetime, Path]]:
+    """The backups of this database, newest first (for the Settings screen)."""
+    return list_backups(db.backups_dir, db.name)
+
+
+def restore(db: Database, actor: Actor, file: Path) -> BackupInfo:
+    """Replace the database with ``file`` (refused unless it is a sound ClubDesk database of a known schema);
+    the current content is backed up first and returned."""
+    require(actor, "database.restore", db)  # permission table (issue 23)
+    if db.is_server:
+        raise DatabaseError(
+            "server-restore",
+            _(
+                "A club server is restored by its administrator with pg_restore (see the README), or a "
+                "file is copied into a new server database with 'clubdesk-cli db copy'; nothing was changed."
+            ),
+        )
+    kept = restore_database(db, Path(file))
+    with db.session() as s:
+        audit(
+            s,
+            actor,
+            "database.restore",
+            "database",
+            Path(file).name,
+            after={"restored": str(file), "previous_kept_as": str(kept.file)},
+        )
+    return kept
+
+
+def backup_quietly(db: Database, *, reason: str = "auto") -> BackupInfo:
+    """An automatic backup (opening, every 30 minutes of a night with changes, closing): not audited, so
+    it does not itself count as a change. On a club server: pg_dump, when this PC has it."""
+    if db.is_server:
+        return backup_server(db, db.backups_dir, reason=reason)
+    return backup_database(db.path, db.backups_dir, reason=reason)
+
+
+def change_marker(db: Database) -> int:
+    """Moves on with every audited change (the last audit row's id): automatic backups skip quiet periods."""
+    with db.session() as s:
+        return int(s.scalar(select(func.max(AuditEntry.id))) or 0)

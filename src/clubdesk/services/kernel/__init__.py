@@ -1,0 +1,37 @@
+"""What every use case uses: errors and results, the permission table, the audit chain, look-ups.
+
+The package's face: what ui/, cli/ and web/ may use. Everything else is the package's own."""
+
+from clubdesk.services.kernel.audit_chain import ChainReport, hand_ref, verify_chain
+from clubdesk.services.kernel.base import (
+    DEFAULT_ACTOR,
+    DESK_ROLES,
+    ROLE_LABELS,
+    Actor,
+    Role,
+    ServiceError,
+    audit,
+    audit_json,
+)
+from clubdesk.services.kernel.lookups import _MESSAGE_LOCALES, load_event, money_text
+from clubdesk.services.kernel.permissions import allowed, mask_contacts, require
+
+__all__ = [
+    "Actor",
+    "ChainReport",
+    "DEFAULT_ACTOR",
+    "DESK_ROLES",
+    "ROLE_LABELS",
+    "Role",
+    "ServiceError",
+    "_MESSAGE_LOCALES",
+    "allowed",
+    "audit",
+    "audit_json",
+    "hand_ref",
+    "load_event",
+    "mask_contacts",
+    "money_text",
+    "require",
+    "verify_chain",
+]

@@ -1,0 +1,238 @@
+"""The register's plain records and their checks: what the member dialog or a CSV line holds
+(:class:`MemberData`), a member as the organiser sees it (:class:`MemberInfo`), what public views show
+(:class:`PublicMember`, rule T14), and the validation of a member's fields.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from datetime import date
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from clubdesk.i18n import _
+from clubdesk.models.club import Club
+from clubdesk.models.member import Member
+from clubdesk.services.kernel import ServiceError
+from clubdesk.services.text import invisible_problem
+
+DEFAULT_RATING = 1500.0  # rule T12c: new players start at 1500
+FIRST_NUMBER = 1001
+MAX_NAME = 120
+
+_EMAIL = re.compile(r"^[^@\s,;<>]+@[^@\s,;<>]+\.[^@\s,;<>.]{2,}$")
+_PHONE_CHARS = re.compile(r"^\+?[0-9 ()./-]+$")
+
+# --------------------------------------------------------------------------- plain results
+
+
+@dataclass(frozen=True)
+class MemberData:
+    """What a person types into the member dialog (or a CSV line holds). ``club`` is a club name."""
+
+    name: str
+    number: str = ""
+    club: str = ""
+    city: str = ""
+    gender: str = ""
+    birth_year: int | None = None
+    rating: float | None = None
+    rating_experience: int = 0
+    phone: str = ""
+    email: str = ""
+    notes: str = ""
+    active: bool = True
+    licence: str = ""  # rule E15: federation licence number
+
+
+@dataclass(frozen=True)
+class MemberInfo:
+    """A member as the organiser sees it (contact details included: member dialog and exports only)."""
+
+    id: int
+    number: str
+    name: str
+    club: str
+    city: str
+    gender: str
+    birth_year: int | None
+    rating: float
+    rating_experience: int
+    phone: str
+    email: str
+    notes: str
+    active: bool
+    merged_into: str | None = None  # number of the member this record was merged into
+    licence: str = ""  # rule E15: federation licence number ("" when none)
+
+    def public(self) -> PublicMember:
+        return PublicMember(self.number, self.name, self.club, self.city, self.rating)
+
+    def data(self) -> MemberData:
+        return MemberData(
+            name=self.name,
+            number=self.number,
+            club=self.club,
+            city=self.city,
+            gender=self.gender,
+            birth_year=self.birth_year,
+            rating=self.rating,
+            rating_experience=self.rating_experience,
+            phone=self.phone,
+            email=self.email,
+            notes=self.notes,
+            active=self.active,
+            licence=self.licence,
+        )
+
+
+@dataclass(frozen=True)
+class PublicMember:
+    """What every public view shows (rule T14): no phone, no e-mail."""
+
+    number: str
+    name: str
+    club: str
+    city: str
+    rating: float
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "name": self.name,
+            "club": self.club,
+            "city": self.city,
+            "rating": self.rating,
+        }
+
+
+@dataclass(frozen=True)
+class ClubInfo:
+    id: int
+    name: str
+    city: str
+    members: int  # active members
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def field_errors(data: MemberData) -> dict[str, str]:
+    """Every problem of a member's data, keyed by field name (``name``, ``email``...), translated."""
+    errors: dict[str, str] = {}
+    name = data.name.strip()
+    if not name:
+        errors["name"] = _("The name is missing.")
+    elif len(name) > MAX_NAME:
+        errors["name"] = _("The name is too long (120 characters at most).")
+    elif (problem := invisible_problem(name)) is not None:  # issue 23: no escapes, bidi marks or blank names
+        errors["name"] = _("The name is not valid: {reason}").format(reason=problem)
+    number = data.number.strip()
+    if len(number) > 40:
+        errors["number"] = _("The member number is too long (40 characters at most).")
+    elif number and any(ch.isspace() for ch in number):
+        errors["number"] = _("The member number must not contain spaces.")
+    elif number and not number.isascii():
+        errors["number"] = _("The member number uses the digits 0-9 and Latin letters only.")
+    elif number and not all(ch.isprintable() for ch in number):
+        errors["number"] = _("The member number contains a control character.")
+    licence = data.licence.strip()
+    if len(licence) > 40:  # rule E15
+        errors["licence"] = _("The licence number is too long (40 characters at most).")
+    if data.phone.strip() and not phone_ok(data.phone):
+        errors["phone"] = _("Malformed phone number: {phone}").format(phone=data.phone.strip())
+    if data.email.strip() and not email_ok(data.email):
+        errors["email"] = _("Malformed e-mail address: {email}").format(email=data.email.strip())
+    if data.gender.strip().lower() not in ("", "m", "f"):
+        errors["gender"] = _("Gender must be m, f or empty.")
+    year = date.today().year
+    if data.birth_year is not None and not 1900 <= data.birth_year <= year:
+        errors["birth_year"] = _("The birth year must be between 1900 and {year}.").format(year=year)
+    if data.rating is not None and not 0 <= data.rating <= 5000:
+        errors["rating"] = _("The rating must be between 0 and 5000.")
+    if data.rating_experience < 0:
+        errors["rating_experience"] = _("The rating experience cannot be negative.")
+    elif data.rating_experience > 100_000:
+        errors["rating_experience"] = _("The rating experience is at most 100000 matches.")
+    if len(data.club.strip()) > 120:
+        errors["club"] = _("The club name is too long (120 characters at most).")
+    elif data.club.strip() and (problem := invisible_problem(data.club.strip())) is not None:
+        errors["club"] = _("The club name is not valid: {reason}").format(reason=problem)
+    if data.city.strip() and (problem := invisible_problem(data.city.strip())) is not None:
+        errors["city"] = _("The city is not valid: {reason}").format(reason=problem)
+    return errors
+
+
+def phone_ok(phone: str) -> bool:
+    """Digits with an optional leading +, spaces, dashes, dots, slashes, brackets; 7 to 15 digits."""
+    text = phone.strip()
+    digits = sum(ch.isdigit() for ch in text)
+    return bool(_PHONE_CHARS.match(text)) and 7 <= digits <= 15
+
+
+def email_ok(email: str) -> bool:
+    return bool(_EMAIL.match(email.strip()))
+
+
+def _clean(data: MemberData) -> MemberData:
+    return replace(
+        data,
+        name=" ".join(data.name.split()),
+        number=data.number.strip(),
+        club=" ".join(data.club.split()),
+        city=" ".join(data.city.split()),
+        gender=data.gender.strip().lower(),
+        phone=data.phone.strip(),
+        email=data.email.strip(),
+        notes=data.notes.strip(),
+        licence=data.licence.strip(),
+    )
+
+
+def _refuse_fields(errors: dict[str, str]) -> None:
+    if errors:
+        first = next(iter(errors))
+        raise ServiceError(
+            f"invalid-{first.replace('_', '-')}",
+            errors[first],
+            list(errors.values()) if len(errors) > 1 else [],
+            fields=errors,
+        )
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _info(m: Member, clubs: dict[int, str], numbers: dict[int, str]) -> MemberInfo:
+    return MemberInfo(
+        id=m.id,
+        number=m.number,
+        name=m.name,
+        club=clubs.get(m.club_id, "") if m.club_id is not None else "",
+        city=m.city or "",
+        gender=m.gender or "",
+        birth_year=m.birth_year,
+        rating=float(m.rating),
+        rating_experience=int(m.rating_experience),
+        phone=m.phone or "",
+        email=m.email or "",
+        notes=m.notes or "",
+        active=bool(m.active),
+        merged_into=numbers.get(m.merged_into_id) if m.merged_into_id is not None else None,
+        licence=m.licence or "",
+    )
+
+
+def _infos(s: Session, rows: Iterable[Member]) -> list[MemberInfo]:
+    clubs = {int(r[0]): str(r[1]) for r in s.execute(select(Club.id, Club.name))}
+    rows = list(rows)
+    merged_ids = {m.merged_into_id for m in rows if m.merged_into_id is not None}
+    numbers: dict[int, str] = {}
+    if merged_ids:
+        found = s.execute(select(Member.id, Member.number).where(Member.id.in_(merged_ids)))
+        numbers = {int(r[0]): str(r[1]) for r in found}
+    return [_info(m, clubs, numbers) for m in rows]

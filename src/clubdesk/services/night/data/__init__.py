@@ -1,0 +1,1 @@
+"""The night's stored data: reads, rows, settings, tokens, prize plans."""

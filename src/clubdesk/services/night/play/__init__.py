@@ -1,0 +1,1 @@
+"""Playing a night: rounds, results, forfeits and what follows a change."""

@@ -1,0 +1,714 @@
+"""Rounds of a competition night: propose (seeded), edit by hand, throw away, publish (tables, call time),
+take back, lock (T10) and postpone (G20). Withdrawal (T9b) and the open league's deadline (BC3) are
+:mod:`clubdesk.services.night.play.forfeits`, the night settings :mod:`clubdesk.services.night.data.settings`.
+
+Every function is one transaction and writes an audit row with the event, round and table set.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from clubdesk.db import Database, lock_event
+from clubdesk.i18n import _
+from clubdesk.models.audit import AuditEntry
+from clubdesk.models.base import utcnow
+from clubdesk.models.event import Entrant, EntrantMember, Event
+from clubdesk.models.member import Member
+from clubdesk.models.result import Match, ResultEntry
+from clubdesk.models.round import EventNight, Round
+from clubdesk.pairing import PairingImpossible, explain_lives, explain_swiss, verify_pairing
+from clubdesk.pairing.league import OpenLeague
+from clubdesk.services import formats
+from clubdesk.services.kernel import Actor, Role, ServiceError, audit
+from clubdesk.services.night.data.reads import (
+    BYE_FORMATS,
+    DONE_STATUSES,
+    FINAL_STATUSES,
+    RoundView,
+    TableView,
+    _withdrawn_ids,
+    audit_match,
+    disqualified_ids,
+    entrant_members,
+    entrant_names,
+    find_table,
+    get_event,
+    local_now,
+    match_length_for,
+    matches_of,
+    night,
+    params_of,
+    rounds_of,
+    state_of,
+    table_view,
+    view,
+)
+from clubdesk.services.night.data.rows import (
+    played_matches,
+)
+from clubdesk.services.night.data.tokens import drop_tokens, ensure_in
+from clubdesk.services.night.play.followups import after_change
+from clubdesk.services.night.play.forfeits import apply_forfeit
+from clubdesk.services.night.play.pair_names import club_names, explain_round, named
+from clubdesk.services.night.ranking.standings import compute_standings
+
+# issue 22: the rounds' and tables' reads and views (``round_data``), the night settings (``night_config``),
+# forfeits, withdrawal and the league deadline (``forfeits``) and the standings' reads of the results
+# (``standings``) have their own modules; every old name stays importable from here.
+
+
+# ------------------------------------------------------------------------------------------ the field
+def the_field(s: Session, ev: Event, round_no: int) -> formats.Field:
+    """Rule T3a: registered and checked in; latecomers from their first round; withdrawn ones are out.
+    The players of every entrant in one query (issue 22: no query per entrant)."""
+    ids: list[str] = []
+    ratings: dict[str, int] = {}
+    clubs: dict[str, str | None] = {}
+    players: dict[int, list[tuple[float, int | None]]] = {}
+    for ent, rating, club in s.execute(
+        select(EntrantMember.entrant_id, Member.rating, Member.club_id)
+        .join(Member, Member.id == EntrantMember.member_id)
+        .join(Entrant, Entrant.id == EntrantMember.entrant_id)
+        .where(Entrant.event_id == ev.id, EntrantMember.left_at.is_(None))
+        .order_by(EntrantMember.id)
+    ):
+        players.setdefault(ent, []).append((rating, club))
+    for eid, status, checked_in, joins, own in s.execute(  # row tuples, no ORM object per entrant
+        select(Entrant.id, Entrant.status, Entrant.checked_in_at, Entrant.joins_from_round, Entrant.rating)
+        .where(Entrant.event_id == ev.id)
+        .order_by(Entrant.id)
+    ):
+        if status != "registered" or checked_in is None:
+            continue
+        if joins and joins > round_no:
+            continue
+        key = str(eid)
+        ids.append(key)
+        members = players.get(eid, [])
+        if own is not None:
+            ratings[key] = round(own)
+        elif members:
+            ratings[key] = round(sum(r for r, _c in members) / len(members))
+        club_ids = {c for _r, c in members}
+        clubs[key] = f"club{club_ids.pop()}" if len(club_ids) == 1 and None not in club_ids else None
+    return formats.Field(tuple(ids), ratings, clubs)
+
+
+# ------------------------------------------------------------------------------------------ manual tables
+def set_tables(
+    db: Database,
+    actor: Actor,
+    event_id: int,
+    pairs: Sequence[tuple[int, int | None]],
+    fixed_tables: Mapping[int, int] | None = None,
+    *,
+    force_reason: str = "",
+) -> RoundView:
+    """Store a manually edited pairing of the PROPOSED round: ``pairs`` in table order (top table first;
+    the pairing's bye, if any, may be anywhere), ``fixed_tables`` entrant -> table for an entrant who needs
+    a fixed table (kept for later rounds too). The edit must seat exactly the proposed entrants and keep
+    the hard rules of ``verify_pairing`` (no rematch T4e, one bye, never a second bye, no one out of
+    lives T4g); a referee may force a rematch with a reason. In brackets, fixed schedules, leagues and
+    play-offs the matches themselves are fixed: only table order and sides may change. Refused: nothing
+    written."""
+    fixed = {str(k): int(v) for k, v in (fixed_tables or {}).items()}
+    with db.session() as s:
+        ev = get_event(s, event_id)
+        rounds = rounds_of(s, ev.id)
+        if not rounds or rounds[-1].status != "proposed":
+            raise ServiceError("no-proposed-round", _("There is no proposed round to change."))
+        rnd = rounds[-1]
+        n = night(s, ev)
+        old = matches_of(s, ev.id, rnd.id)
+        paired = [m for m in old if m.kind in ("played", "bye")]
+        asked = [m for m in old if m.kind not in ("played", "bye")]  # requested byes stay as they are
+        new = [(int(a), None if b is None else int(b)) for a, b in pairs]
+        before_ids = sorted(x for m in paired for x in (m.side_a, m.side_b) if x is not None)
+        after_ids = sorted(x for p in new for x in p if x is not None)
+        names = entrant_names(s, ev.id)
+        if before_ids != after_ids:
+            raise ServiceError(
+                "different-entrants",
+                _("The edited pairing must seat exactly the entrants of the proposed round."),
+            )
+        refs = {frozenset((m.side_a, m.side_b)): m.ref for m in paired}
+        forced = ""
+        if (
+            ev.format in (*formats.ELIMINATION, *formats.ROUND_ROBIN, "open-round-robin")
+            or rnd.kind != "regular"
+        ):
+            if {frozenset(p) for p in new} != set(refs):
+                raise ServiceError(
+                    "fixed-pairs",
+                    _("In this event the matches are fixed by the draw: only the table order can change."),
+                )
+        else:
+            forced = _check_edit(s, ev, n, new, names, actor, force_reason)
+            if {frozenset(p) for p in new} != set(refs):  # pairs changed by hand: explained again (issue 20)
+                lines = explain_in(s, ev, new)
+                if lines is not None:
+                    kept_lines = json.loads(rnd.explanations or "[]")[len(paired) :]  # the requested byes
+                    rnd.explanations = json.dumps([*lines, *kept_lines], ensure_ascii=False)
+        real = [p for p in new if p[1] is not None]
+        byes = [p for p in new if p[1] is None]
+        order = formats.arrange_tables([[str(x) for x in p if x is not None] for p in real], fixed)  # strict
+        real = [real[i] for i in order]
+        before = view(s, ev, rnd).as_json()
+        kept = [(m.side_a, m.kind) for m in asked]
+        for m in old:
+            s.delete(m)
+        s.flush()
+        for t, (a, b) in enumerate(real + byes, start=1):
+            s.add(_new_match(ev, rnd, t, a, b, refs.get(frozenset((a, b)), "")))
+        for t, (e, kind) in enumerate(kept, start=len(real) + len(byes) + 1):
+            s.add(_new_match(ev, rnd, t, e, None, "", kind))
+        if fixed:
+            st = state_of(n)
+            n.state = json.dumps({**st, "fixed_tables": {**_fixed_tables(st), **fixed}})
+        s.flush()
+        out = view(s, ev, rnd)
+        audit(
+            s,
+            actor,
+            "set-tables",
+            "round",
+            rnd.id,
+            before=before,
+            after={**out.as_json(), "fixed_tables": fixed},
+            event_id=ev.id,
+            round_no=rnd.number,
+            reason=forced or _("manual pairing edit"),
+        )
+        return out
+
+
+def _check_edit(
+    s: Session,
+    ev: Event,
+    n: EventNight,
+    pairs: list[tuple[int, int | None]],
+    names: dict[int, str],
+    actor: Actor,
+    force_reason: str,
+) -> str:
+    """Every hard rule the edited Swiss or lives pairing breaks, by the independent checker; refused unless
+    the only breach is a rematch forced by a referee with a reason (returned)."""
+    played = played_matches(s, ev)
+    family, _p = params_of(ev)
+    scheme = formats.points_scheme(family, n.encounter_games)
+    ids = tuple(str(x) for p in pairs for x in p if x is not None)
+    ents = formats.pairing_entrants(
+        formats.Field(ids), played, scheme, lives=n.lives if ev.format == "lives" else None
+    )
+    # checked under the entrants' names, so that the message reads "Ann and Bob have already played"
+    label = {e: names.get(int(e), e) for e in ids}
+    if len(set(label.values())) < len(label):
+        label = {e: f"{names.get(int(e), e)} ({e})" for e in ids}
+    named = [
+        replace(e, id=label[e.id], opponents=frozenset(label.get(o, o) for o in e.opponents)) for e in ents
+    ]
+    shown = [(label[str(a)], None if b is None else label[str(b)]) for a, b in pairs]
+    problems = verify_pairing(named, shown)
+    if not problems:
+        return ""
+    hard = verify_pairing(named, shown, allow_rematches=True)
+    if not hard and actor.role is Role.REFEREE and force_reason.strip():
+        return _("rematch forced by the referee: {r}").format(r=force_reason.strip())
+    hint = "" if hard else " " + _("A referee can force a rematch with a reason.")
+    raise ServiceError(
+        "pairing-breaks-rules",
+        _("The edited pairing breaks a rule: {p}").format(p=" ".join(problems)) + hint,
+        problems=problems,
+    )
+
+
+# ------------------------------------------------------------------------------------------ propose
+def _open_tables(s: Session, ev: Event) -> list[Match]:
+    return [m for m in matches_of(s, ev.id) if m.status not in DONE_STATUSES]
+
+
+def _total_rounds(ev: Event, st: dict[str, Any]) -> int | None:
+    if ev.format in formats.ROUND_ROBIN:
+        return len(st.get("schedule", [])) or None
+    if ev.format == "swiss":
+        return ev.rounds
+    return None
+
+
+def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = None) -> RoundView:
+    """Propose the next round from the event's format (nothing is final until published)."""
+    with db.session() as s:
+        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
+        ev = get_event(s, event_id)
+        n = night(s, ev)
+        rounds = rounds_of(s, ev.id)
+        if rounds and rounds[-1].status == "proposed":
+            raise ServiceError(
+                "round-proposed",
+                _("Round {r} is already proposed: publish it or throw it away first.").format(
+                    r=rounds[-1].number
+                ),
+            )
+        if ev.status in ("draft",):
+            raise ServiceError("event-not-open", _("The event is still a draft."))
+        elif n.finished_at is not None:
+            raise ServiceError("event-finished", _("The event is finished."))
+        number = rounds[-1].number + 1 if rounds else 1
+        seed = number * 7919 + ev.id if seed is None else seed
+        st = state_of(n)
+        played = played_matches(s, ev)
+        family, _params = params_of(ev)
+        scheme = formats.points_scheme(family, n.encounter_games)
+        fld = the_field(s, ev, number)
+        asked = _requested_for(st, ev, number, fld)
+        if asked:  # an entrant who asked for a bye is left out of the pairing
+            fld = formats.Field(tuple(e for e in fld.ids if e not in asked), fld.ratings, fld.clubs)
+        busy = {x for m in _open_tables(s, ev) for x in (m.side_a, m.side_b) if x is not None}
+        if (
+            busy
+            and ev.format != "open-round-robin"
+            and not all(m.status == "postponed" for m in _open_tables(s, ev))
+        ):
+            raise ServiceError(
+                "round-open",
+                _("Round {r} still has tables without a confirmed result.").format(r=number - 1),
+            )
+        names = {str(k): v for k, v in entrant_names(s, ev.id).items()}
+        pairs: list[tuple[str, str | None]] = []
+        refs: list[str] = []
+        lines: list[str] = []
+        kind = "regular"
+        try:
+            if ev.format in formats.ELIMINATION:
+                if "bracket" not in st:
+                    if len(fld.ids) < 2:
+                        raise ServiceError("too-few", _("A bracket needs at least 2 checked-in entrants."))
+                    st["bracket"] = formats.new_bracket(ev.format, fld, seed).to_data()
+                br = formats.bracket_with_results(st["bracket"], played)
+                if br.champion() is not None and br.finished:
+                    raise ServiceError("event-over", _("The bracket is finished."))
+                busy_s = {str(x) for x in busy}
+                for bm in br.ready():
+                    a, b = br.sides(bm.id)
+                    if a is None or b is None or a in busy_s or b in busy_s:
+                        continue
+                    pairs.append((a, b))
+                    refs.append(bm.id)
+                    lines.append(f"{bm.id}: " + " / ".join(br.explain(bm.id)))
+            elif ev.format in formats.ROUND_ROBIN:
+                if "schedule" not in st:
+                    st["schedule"] = formats.round_robin_plan(
+                        fld.ids, double=ev.format == "double-round-robin", seed=seed
+                    )
+                sched = st["schedule"]
+                if number > len(sched):
+                    pairs, kind, refs, lines = _playoff_or_over(
+                        ev, n, played, fld, names, disqualified_ids(s, ev)
+                    )
+                else:
+                    pairs = [(a, b) for a, b in sched[number - 1]]
+                    lines = [_("Berger table (rule T4f), round {r}.").format(r=number)]
+            elif ev.format == "open-round-robin":
+                if "league" not in st:
+                    st["league"] = OpenLeague.create(list(fld.ids), double=False, seed=seed).to_data()
+                lg = formats.league_with_results(st["league"], played)
+                if not lg.pending():
+                    pairs, kind, refs, lines = _playoff_or_over(
+                        ev, n, played, fld, names, disqualified_ids(s, ev)
+                    )
+                else:
+                    busy_s = {str(x) for x in busy}
+                    absent = set(lg.entrants) - set(fld.ids)
+                    for a, b in lg.suggest(busy_s | absent):
+                        ref = next(m.id for m in lg.pending() if {m.home, m.away} == {a, b})
+                        pairs.append((a, b))
+                        refs.append(ref)
+                        lines.append(lg.explain(ref))
+                    if not pairs:
+                        raise ServiceError("nothing-to-pair", _("No pending match has both sides free."))
+            elif ev.format == "lives":
+                alive = [e for e, v in formats.lives_left(fld.ids, played, n.lives).items() if v > 0]
+                if len(alive) < 2:
+                    raise ServiceError("event-over", _("Fewer than two entrants have lives left."))
+                ents = formats.pairing_entrants(fld, played, scheme, lives=n.lives)
+                pairs = formats.propose_lives(fld, played, scheme, seed, lives=n.lives, entrants=ents)
+                lines = named(explain_lives, ents, pairs, names, club_names(s))  # in names (issue 20)
+            else:  # swiss
+                total = ev.rounds
+                if total is not None and number > total:
+                    pairs, kind, refs, lines = _playoff_or_over(
+                        ev, n, played, fld, names, disqualified_ids(s, ev)
+                    )
+                else:
+                    ents = formats.pairing_entrants(fld, played, scheme)  # once for the pairing and its lines
+                    pairs = formats.propose_swiss(fld, played, scheme, seed, round_no=number, entrants=ents)
+                    lines = named(  # in names, not entrant ids or club keys (issue 20)
+                        explain_swiss, ents, pairs, names, club_names(s), club_protection=number == 1
+                    )
+        except PairingImpossible as exc:
+            raise ServiceError("pairing-impossible", exc.reason) from exc
+        if not pairs:
+            raise ServiceError("nothing-to-pair", _("There is nothing to pair."))
+        n.state = json.dumps(st)
+        rnd = Round(
+            event_id=ev.id,
+            number=number,
+            status="proposed",
+            kind=kind,
+            seed=seed,
+            match_length=match_length_for(ev, number),
+            explanations=json.dumps(lines, ensure_ascii=False),
+        )
+        s.add(rnd)
+        s.flush()
+        real = [(p, refs[i] if i < len(refs) else "") for i, p in enumerate(pairs) if p[1] is not None]
+        byes = [(p, refs[i] if i < len(refs) else "") for i, p in enumerate(pairs) if p[1] is None]
+        order = formats.arrange_tables(
+            [[x for x in p if x] for p, _r in real], _fixed_tables(st), strict=False
+        )
+        real = [real[i] for i in order]  # an entrant who needs a fixed table keeps it
+        for t, ((a, b), ref) in enumerate(real + byes, start=1):
+            s.add(_new_match(ev, rnd, t, a, b, ref))
+        for t, (e, bye_kind) in enumerate(sorted(asked.items()), start=len(real) + len(byes) + 1):
+            s.add(_new_match(ev, rnd, t, e, None, "", bye_kind))  # the requested bye (T4e, T4g, league)
+        if asked:
+            lines.append(
+                _("Requested bye this round: {names}.").format(
+                    names=", ".join(names.get(e, e) for e in sorted(asked))
+                )
+            )
+            rnd.explanations = json.dumps(lines, ensure_ascii=False)
+        s.flush()
+        out = view(s, ev, rnd)
+        audit(
+            s,
+            actor,
+            "propose",
+            "round",
+            rnd.id,
+            after=out.as_json(),
+            event_id=ev.id,
+            round_no=number,
+            reason=f"seed {seed}",
+        )
+        return out
+
+
+def _new_match(
+    ev: Event, rnd: Round, table: int, a: str | int, b: str | int | None, ref: str, kind: str = ""
+) -> Match:
+    """A table of a proposed round: a game, the pairing's bye (a win), or a requested bye (``kind``)."""
+    bye_kind = kind or ("bye" if b is None else "played")
+    return Match(
+        event_id=ev.id,
+        round_id=rnd.id,
+        round_no=rnd.number,
+        table_no=table,
+        side_a=int(a),
+        side_b=None if b is None else int(b),
+        ref=ref,
+        status="bye" if b is None else "waiting",
+        kind=bye_kind,
+        match_length=rnd.match_length,
+        winner=int(a) if bye_kind == "bye" else None,
+        finished=b is None,
+        scorer="",
+        counter="",
+        referee="",
+        excuse="",
+        seats="",
+        note="",
+        score_a=0,
+        score_b=0,
+        locked=False,
+    )
+
+
+def _fixed_tables(st: dict[str, Any]) -> dict[str, int]:
+    return {str(k): int(v) for k, v in st.get("fixed_tables", {}).items()}
+
+
+def _requested_for(st: dict[str, Any], ev: Event, number: int, fld: formats.Field) -> dict[str, str]:
+    """Entrants of the field who asked for a bye in round ``number``: entrant -> bye kind."""
+    if ev.format not in BYE_FORMATS:
+        return {}
+    asked = st.get("requested_byes", {})
+    kind = str(st.get("requested_bye", "zero-bye"))
+    return {e: kind for e, r in asked.items() if int(r) == number and e in fld.ids}
+
+
+def _playoff_or_over(
+    ev: Event,
+    n: EventNight,
+    played: list[formats.Played],
+    fld: formats.Field,
+    names: dict[str, str],
+    disqualified: Sequence[str] = (),
+) -> tuple[list[tuple[str, str | None]], str, list[str], list[str]]:
+    """Rule BC2: after the last round a tie on first place is settled by a play-off: (pairs, round kind,
+    match refs ``PO1``..., explanation lines). Two or more tied: a knockout among them (see
+    :class:`clubdesk.services.formats.Playoff`)."""
+    regular = [p for p in played if not formats.is_playoff(p)]
+    st = compute_standings(ev, n, regular, standing_ids_from(played, fld), disqualified=disqualified)
+    tied = [r.entrant for r in st.rows if r.playoff and r.rank == 1]
+    po = formats.playoff_progress(tied, played)
+    if len(tied) < 2 or po.champion is not None:
+        raise ServiceError("event-over", _("Every round has been played."))
+    pairs: list[tuple[str, str | None]] = list(po.next_pairs())
+    refs = [f"{formats.PLAYOFF_PREFIX}{po.matches + i}" for i in range(1, len(pairs) + 1)]
+    lines = [
+        _("Play-off for first place (rule BC2) among {n} tied: {ids}.").format(
+            n=len(tied), ids=", ".join(names.get(e, e) for e in tied)
+        )
+    ]
+    if len(po.remaining) % 2:
+        lines.append(
+            _("{e} is the best seed still in and waits for the next play-off round.").format(
+                e=names.get(po.remaining[0], po.remaining[0])
+            )
+        )
+    return pairs, "playoff", refs, lines
+
+
+def standing_ids_from(played: list[formats.Played], fld: formats.Field) -> list[str]:
+    ids = list(fld.ids)
+    for p in played:
+        for e in (p.a, p.b):
+            if e is not None and e not in ids:
+                ids.append(e)
+    return ids
+
+
+def discard_round(db: Database, actor: Actor, event_id: int) -> int:
+    """Throw away the proposed round (to pair again, e.g. with another seed)."""
+    with db.session() as s:
+        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
+        ev = get_event(s, event_id)
+        rounds = rounds_of(s, ev.id)
+        if not rounds or rounds[-1].status != "proposed":
+            raise ServiceError("no-proposed-round", _("There is no proposed round to throw away."))
+        rnd = rounds[-1]
+        before = view(s, ev, rnd).as_json()
+        for m in matches_of(s, ev.id, rnd.id):
+            s.delete(m)
+        s.flush()
+        n = night(s, ev)
+        if rnd.number == 1:  # the draw itself is thrown away with round 1
+            n.state = "{}"
+        s.delete(rnd)
+        audit(s, actor, "discard", "round", rnd.id, before=before, event_id=ev.id, round_no=rnd.number)
+        return rnd.number
+
+
+def publish_round(
+    db: Database,
+    actor: Actor,
+    event_id: int,
+    call_at: datetime | None = None,
+    start_at: datetime | None = None,
+) -> RoundView:
+    """The proposed round becomes official: tables numbered top tables first, call time recorded (T3b) and
+    the match start when given (G15; local wall-clock times). Confirmed results of earlier rounds are locked
+    (rule T10)."""
+    if start_at is not None and call_at is not None and start_at < call_at:
+        raise ServiceError("start-before-call", _("The match cannot start before the tables are called."))
+    with db.session() as s:
+        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
+        ev = get_event(s, event_id)
+        rounds = rounds_of(s, ev.id)
+        if not rounds or rounds[-1].status != "proposed":
+            raise ServiceError("no-proposed-round", _("There is no proposed round to publish."))
+        rnd = rounds[-1]
+        now = utcnow()
+        rnd.status = "published"
+        rnd.published_at = now
+        rnd.call_at = call_at or local_now()  # local wall-clock, as the secretary types times
+        rnd.start_at = start_at  # rule G15
+        ev.current_round = rnd.number
+        if ev.status not in ("running", "finished"):
+            ev.status = "running"
+        locked: list[int] = []
+        for m in matches_of(s, ev.id):
+            if m.round_no < rnd.number and m.status in FINAL_STATUSES and not m.locked:
+                m.locked = True  # rule T10: the next round has started
+                locked.append(m.id)
+        family, _p = params_of(ev)
+        for m in matches_of(s, ev.id, rnd.id):
+            if family == "domino" and m.side_b is not None:
+                a = [x.number for x in entrant_members(s, m.side_a)][:2]
+                b = [x.number for x in entrant_members(s, m.side_b)][:2]
+                if len(a) == 2 and len(b) == 2:
+                    m.seats = json.dumps(formats.seat_draw(rnd.seed * 1000 + m.table_no, a, b))  # rule E7
+        gone = _withdrawn_ids(s, ev)
+        forfeited: list[int] = []
+        if gone:
+            for m in matches_of(s, ev.id, rnd.id):
+                # rule T9b: a fixed schedule still pairs a withdrawn entrant; he forfeits the match
+                if m.side_b is not None and (m.side_a in gone or m.side_b in gone):
+                    absent = 0 if m.side_a in gone else 1
+                    apply_forfeit(
+                        s, actor, ev, m, absent, reason=_("withdrawn (rule T9b)"), kind="withdrawal"
+                    )
+                    forfeited.append(m.table_no)
+            if forfeited:
+                after_change(s, ev)
+        out = view(s, ev, rnd)
+        ensure_in(s, ev.id, rnd.number)  # issue 27: every table of the round gets its phones' token
+        audit(
+            s,
+            actor,
+            "publish",
+            "round",
+            rnd.id,
+            after={**out.as_json(), "locked": locked, "forfeited": forfeited},
+            event_id=ev.id,
+            round_no=rnd.number,
+        )
+        return out
+
+
+def unpublish_round(
+    db: Database, actor: Actor, event_id: int, reason: str, *, now: datetime | None = None
+) -> RoundView:
+    """Rule T10: the referee takes back the latest published round (it becomes proposed again) while no
+    table of it has an entry or a result and its start time has not passed; the results that publishing
+    it locked unlock. Reason required; audited. After that point the earlier round stays locked."""
+    if actor.role is not Role.REFEREE:
+        raise ServiceError("referee-only", _("Only the referee can unpublish a round (rule T10)."))
+    if not reason.strip():
+        raise ServiceError("reason-required", _("Say why the round is unpublished."))
+    now = now or local_now()
+    with db.session() as s:
+        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
+        ev = get_event(s, event_id)
+        rounds = rounds_of(s, ev.id)
+        if not rounds or rounds[-1].status == "proposed":
+            raise ServiceError("no-published-round", _("There is no published round to take back."))
+        rnd = rounds[-1]
+        if rnd.status != "published":
+            raise ServiceError(
+                "round-started",
+                _("Round {r} has started (a result was entered): it stays published (rule T10).").format(
+                    r=rnd.number
+                ),
+            )
+        if rnd.start_at is not None and now >= rnd.start_at:
+            raise ServiceError(
+                "round-started",
+                _("Round {r} started at {t}: it stays published (rule T10).").format(
+                    r=rnd.number, t=rnd.start_at.strftime("%H:%M")
+                ),
+            )
+        ms = matches_of(s, ev.id, rnd.id)
+        ids = [m.id for m in ms]
+        has_entry = bool(ids) and s.scalar(
+            select(ResultEntry.id).where(ResultEntry.match_id.in_(ids)).limit(1)
+        )
+        busy = [m.table_no for m in ms if m.side_b is not None and m.status != "waiting"]
+        if has_entry or busy:
+            raise ServiceError(
+                "round-started",
+                _("Round {r} has a table with an entry or a result: it stays published (rule T10).").format(
+                    r=rnd.number
+                ),
+            )
+        before = view(s, ev, rnd)
+        # the results that publishing this round locked (its audit row) unlock
+        row = s.scalars(
+            select(AuditEntry)
+            .where(
+                AuditEntry.event_id == ev.id,  # the event's index (issue 22: none on action alone)
+                AuditEntry.action == "publish",
+                AuditEntry.entity == "round",
+                AuditEntry.entity_id == str(rnd.id),
+            )
+            .order_by(AuditEntry.id.desc())
+        ).first()
+        locked = [int(x) for x in (json.loads(row.after or "{}").get("locked", []) if row else [])]
+        unlocked: list[int] = []
+        for m in matches_of(s, ev.id):
+            if m.id in locked and m.locked:
+                m.locked = False
+                unlocked.append(m.id)
+        rnd.status = "proposed"
+        rnd.published_at = None
+        rnd.call_at = None
+        rnd.start_at = None
+        for m in ms:
+            m.seats = ""
+        drop_tokens(s, ev.id, rnd.number)  # issue 27: the withdrawn tables' phone pages open nothing
+        earlier = [r for r in rounds[:-1] if r.status != "proposed"]
+        ev.current_round = earlier[-1].number if earlier else 0
+        out = view(s, ev, rnd)
+        audit(
+            s,
+            actor,
+            "unpublish",
+            "round",
+            rnd.id,
+            before={**before.as_json(), "status": before.status},
+            after={**out.as_json(), "status": out.status, "unlocked": unlocked},
+            event_id=ev.id,
+            round_no=rnd.number,
+            reason=reason,
+        )
+        return out
+
+
+def postpone(
+    db: Database, actor: Actor, event_id: int, round_no: int, table_no: int, new_date: datetime, reason: str
+) -> TableView:
+    """Rule G20: force majeure; the match stays open until played or forfeited."""
+    if not reason.strip():
+        raise ServiceError("reason-required", _("Say why the match is postponed."))
+    with db.session() as s:
+        ev = get_event(s, event_id)
+        rnd, m = find_table(s, ev, round_no, table_no)
+        if m.status in FINAL_STATUSES:
+            raise ServiceError("already-final", _("This table already has a final result."))
+        before = m.status
+        m.status = "postponed"
+        m.postponed_to = new_date
+        audit_match(
+            s,
+            actor,
+            "postpone",
+            ev,
+            m,
+            before={"status": before},
+            after={"status": "postponed", "to": new_date.isoformat()},
+            reason=reason,
+        )
+        return table_view(m, entrant_names(s, ev.id))
+
+
+def explain_in(s: Session, ev: Event, pairs: Sequence[tuple[int, int | None]]) -> list[str] | None:
+    """:func:`explain_pairing` inside an open session (``rounds.set_tables`` stores it after an edit)."""
+    if ev.format not in ("swiss", "lives"):
+        return None
+    n = night(s, ev)
+    rounds = rounds_of(s, ev.id)
+    number = rounds[-1].number if rounds and rounds[-1].status == "proposed" else len(rounds) + 1
+    played = [p for p in played_matches(s, ev) if p.round < number]
+    family, _params = params_of(ev)
+    scheme = formats.points_scheme(family, n.encounter_games)
+    names = {str(k): v for k, v in entrant_names(s, ev.id).items()}
+    spairs = [(str(a), None if b is None else str(b)) for a, b in pairs]
+    paired = {e for p in spairs for e in p if e is not None}
+    full = the_field(s, ev, number)
+    if not paired <= set(full.ids):
+        return None
+    # the field as the round was paired: who is in the pairs (a requested bye sits out, T4e)
+    fld = formats.Field(tuple(e for e in full.ids if e in paired), full.ratings, full.clubs)
+    try:
+        return explain_round(s, ev, number, fld, played, scheme, spairs, names, lives=n.lives)
+    except (KeyError, ValueError):
+        return None

@@ -1,0 +1,207 @@
+"""One table's result as the result services share it: the plain view of a table's result, its audit
+snapshot, its entries, the lock (T10) and version checks (issue 25), the outcome written onto the match,
+two-side confirmation and the round's in-play state. Split out of ``results`` (issue 22) so that
+``results``, ``forfeits`` and ``table_entry`` build on it without importing each other back.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, insert, select
+from sqlalchemy.orm import Session
+
+from clubdesk.db import is_server
+from clubdesk.games import EntryError
+from clubdesk.i18n import _
+from clubdesk.models.base import utcnow
+from clubdesk.models.event import Event
+from clubdesk.models.result import Match, ResultEntry
+from clubdesk.models.round import Round
+from clubdesk.services import formats
+from clubdesk.services.kernel import Actor, Role, ServiceError
+from clubdesk.services.night.data import reads
+from clubdesk.timefmt import local_text
+
+
+@dataclass(frozen=True)
+class TableResult:
+    table: int
+    score: tuple[int, int]
+    points: tuple[int, int] | None
+    status: str
+    finished: bool
+    winner: int | None
+    entries: int
+
+    def as_json(self) -> dict[str, Any]:
+        return {"table": self.table, "score": [self.score[0], self.score[1]], "status": self.status}
+
+
+def match_snapshot(m: Match) -> dict[str, Any]:
+    """A table's result as the audit log records it before and after a change."""
+    return {
+        "status": m.status,
+        "kind": m.kind,
+        "score": [m.score_a, m.score_b],
+        "points": [m.points_a, m.points_b],
+        "winner": m.winner,
+        "scorer": m.scorer,
+        "counter": m.counter,
+    }
+
+
+def _result(s: Session, m: Match, count: int | None = None) -> TableResult:
+    """The table's result as the services return it; ``count``: its entries, when the caller knows them."""
+    if count is None:
+        q = select(func.count()).select_from(ResultEntry).where(ResultEntry.match_id == m.id)
+        count = s.scalar(q) or 0
+    return TableResult(
+        m.table_no,
+        (m.score_a, m.score_b),
+        None if m.points_a is None or m.points_b is None else (m.points_a, m.points_b),
+        m.status,
+        m.finished,
+        m.winner,
+        int(count),
+    )
+
+
+def sheet_of(rows: Iterable[Sequence[Any]]) -> dict[int, list[dict[str, Any]]]:
+    """A table's sheet from its stored (game_no, data) rows in order: the entries of each game."""
+    out: dict[int, list[dict[str, Any]]] = {}
+    for game_no, data in rows:
+        out.setdefault(game_no, []).append(json.loads(data))
+    return out
+
+
+def store_entry(s: Session, match_id: int, game_no: int, seq: int, data: str, entered_by: str) -> int:
+    """Write one entry row (its JSON ``data``) and give its id, which its audit row names (issue 22)."""
+    values = {"match_id": match_id, "game_no": game_no, "seq": seq, "data": data, "entered_by": entered_by}
+    key = s.connection().execute(insert(ResultEntry).values(values)).inserted_primary_key
+    assert key is not None  # an INSERT of one row
+    return int(key[0])
+
+
+def match_entries(s: Session, m: Match) -> dict[int, list[dict[str, Any]]]:
+    """A table's sheet: the stored entries of each game, in order."""
+    s.flush()  # as the ORM query did (autoflush): entries added in this transaction are read back
+    rows = s.execute(  # plain rows, not ORM objects: a long match is read on every hand (issue 27)
+        select(ResultEntry.game_no, ResultEntry.data)
+        .where(ResultEntry.match_id == m.id)
+        .order_by(ResultEntry.game_no, ResultEntry.seq)
+    )
+    return sheet_of(rows)
+
+
+def changed_elsewhere(m: Match) -> ServiceError:
+    """Issue 25: the refusal of a change to a table that another desk changed since this desk read it."""
+
+    return ServiceError(
+        "changed-elsewhere",
+        _(
+            "Table {t} was changed meanwhile by {who} at {when}; nothing was saved. "
+            "The screen shows the table as it is now."
+        ).format(t=m.table_no, who=m.changed_by or "?", when=local_text(m.changed_at, "%H:%M:%S") or "?"),
+        table=m.table_no,
+        version=m.version,
+    )
+
+
+def check_version(m: Match, expected_version: int | None) -> None:
+    if expected_version is not None and expected_version != m.version:
+        raise changed_elsewhere(m)
+
+
+def _open_table(
+    s: Session,
+    actor: Actor,
+    ev: Event,
+    round_no: int,
+    table_no: int,
+    override: str | None,
+    expected_version: int | None = None,
+    check: Callable[[Session, Event, Round, Match], None] | None = None,
+) -> tuple[Round, Match]:
+    rnd, m = reads.find_table(s, ev, round_no, table_no)
+    if is_server(s):  # issue 25: one desk at a time changes a table; the next reads what it wrote
+        s.refresh(m, with_for_update=True)
+    if check is not None:  # the caller's own refusals first (add_entry's ``check``)
+        check(s, ev, rnd, m)
+    check_version(m, expected_version)
+    if rnd.status == "proposed":
+        raise ServiceError("round-not-published", _("Round {r} is not published yet.").format(r=round_no))
+    if m.side_b is None:
+        raise ServiceError(
+            "bye-table", _("Table {t} is a bye: it has no result to enter.").format(t=table_no)
+        )
+    check_lock(actor, m, override)
+    return rnd, m
+
+
+def check_lock(actor: Actor, m: Match, override: str | None) -> None:
+    """Rule T10: once the next round has started, a result no longer changes, except by the referee's
+    override with a written reason."""
+    if not m.locked:
+        return
+    if override is None or not override.strip():
+        raise ServiceError(
+            "locked",
+            _(
+                "Round {r} is locked: the next round has started (rule T10). "
+                "A referee can override it with a written reason."
+            ).format(r=m.round_no),
+        )
+    if actor.role is not Role.REFEREE:
+        raise ServiceError("referee-only", _("Only a referee can override a locked result."))
+
+
+def _apply_outcome(m: Match, oc: formats.Outcome) -> None:
+    m.score_a, m.score_b = oc.score
+    m.points_a, m.points_b = (None, None) if oc.points is None else oc.points
+    m.finished = oc.finished
+    m.winner = None if oc.winner is None else (m.side_a if oc.winner == 0 else m.side_b)
+
+
+def reset_confirmation(m: Match) -> None:
+    """A changed result needs approving again: the scorer's and counter's initials are cleared."""
+    m.scorer = ""
+    m.counter = ""
+    m.confirmed_at = None
+
+
+def match_params(ev: Event, m: Match) -> dict[str, Any]:
+    """The ruleset parameters of a table's match: the event's, with the round's match length (T8a)."""
+    _family, params = reads.params_of(ev)
+    if m.match_length:
+        params = {**params, "match_length": m.match_length}
+    return params
+
+
+def referee_confirms(m: Match, actor: Actor) -> None:
+    """The referee's result is the official one: confirmed, in his name, now."""
+    m.status = "confirmed"
+    m.referee = actor.name
+    m.confirmed_at = utcnow()
+
+
+def recompute_from_entries(s: Session, ev: Event, m: Match, games: dict[int, list[dict[str, Any]]]) -> None:
+    """The table's score, points, winner and status as the rules engine computes them from ``games``
+    (an entry the engine refuses is the service's refusal)."""
+    n = reads.night(s, ev)
+    params = match_params(ev, m)
+    try:
+        oc = formats.outcome_from_entries(ev.ruleset, params, games, encounter_games=n.encounter_games)
+    except EntryError as exc:
+        raise formats.entry_error_to_service(exc) from exc
+    _apply_outcome(m, oc)
+    m.kind = "played"
+    m.status = "pending" if oc.finished else ("in_play" if games else "waiting")
+
+
+def _mark_in_play(rnd: Round) -> None:
+    if rnd.status == "published":
+        rnd.status = "in_play"

@@ -1,0 +1,1 @@
+"""Standings and ratings built from the night's data."""

@@ -1,0 +1,612 @@
+"""The table page of the players' phones (issue 27): what a table's page shows, read in one transaction
+for that table only (issue 22: no whole-event work per hand), the key that changes whenever the page
+would, and the built pages kept until their table changes. :mod:`clubdesk.services.phones.posts` (the
+tokens, the tables' states and the posts) builds on it and re-exports its names."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import lru_cache
+from typing import Any
+
+from sqlalchemy import and_, bindparam, func, select
+from sqlalchemy.orm import Session
+
+from clubdesk import i18n
+from clubdesk.db import Database
+from clubdesk.games import EntryError, load_ruleset, replay
+from clubdesk.i18n import _
+from clubdesk.models.event import Entrant, Event
+from clubdesk.models.member import Member
+from clubdesk.models.result import Match, ResultEntry
+from clubdesk.models.round import Round
+from clubdesk.models.table_entry import RefereeCall, TableState, TableToken
+from clubdesk.services import formats, night
+from clubdesk.services.kernel import ServiceError
+
+
+@dataclass(frozen=True)
+class TableRef:
+    event_id: int
+    round_no: int
+    table_no: int
+    token: str
+
+
+@dataclass(frozen=True)
+class TableStatus:
+    """A table as the desk's Rounds screen shows it: ``state`` one of :data:`STATES`."""
+
+    state: str
+    hands: int
+    referee_called: bool
+    version: int = 0
+    confirmed_by: str = ""
+    match_status: str = ""
+
+
+@dataclass(frozen=True)
+class RefereeCallView:
+    id: int
+    event_id: int
+    round_no: int
+    table_no: int
+    at: datetime
+    handled: bool
+    handled_by: str
+
+
+@dataclass(frozen=True)
+class HandRow:
+    number: int
+    text: str
+    points: tuple[int, int]
+    totals: tuple[int, int]  # after this hand, in its game (tavla: the match score)
+    game: int = 1  # dominoes: the game of the match this hand belongs to
+
+
+def _pair(value: Any) -> tuple[int, int]:
+    return int(value[0]), int(value[1])
+
+
+@dataclass(frozen=True)
+class TablePage:
+    """Everything a table page shows, read in one transaction (plain data, no ORM objects)."""
+
+    ref: TableRef
+    event_name: str
+    ruleset: str
+    family: str  # gaple, domino, tavla
+    sides: tuple[str, str]
+    seats: tuple[str, ...] | None  # the players at seats 1-4 (dominoes pairs), None otherwise
+    match_status: str
+    state: str
+    version: int
+    read_only: str  # "" when entries may be made; else why not (translated)
+    rows: tuple[HandRow, ...]
+    totals: tuple[int, int]
+    games_won: tuple[int, int]
+    score: tuple[int, int]
+    finished: bool
+    winner: int | None
+    match_length: int | None
+    crawford: bool
+    finished_side: int | None
+    confirmed_by: str
+    referee: str
+    referee_called: bool
+    params: dict[str, Any] = field(default_factory=dict)
+    encounter_games: int = 0  # a domino-es team encounter's games (rule E7b), 0 for one match sheet
+    game_no: int = 1  # the game hands are entered in now (an encounter's first unfinished game)
+    game_hands: int = 0  # the hands of that game so far
+    hands: int = 0  # every stored hand or game of the table (all games of an encounter)
+
+    @property
+    def live_key(self) -> str:
+        """Changes whenever anything the page shows changes (the live poll compares it)."""
+        return f"{self.version}.{self.state}.{int(self.referee_called)}.{self.match_status}"
+
+
+def _state_of(m: Match, ts: TableState | None, hands: int) -> str:
+    if m.status == "confirmed" or m.status == "bye" or m.kind != "played":
+        if ts is not None and ts.state == "confirmed" and m.status == "confirmed" and not m.referee:
+            return "confirmed_at_table"
+        return "entered_at_desk"
+    if m.status in ("pending", "disputed"):
+        return "awaiting_confirmation"
+    if m.status == "in_play" or hands:
+        return "in_play"
+    return "not_started"
+
+
+def _describe(
+    family: str, entry: dict[str, Any], sides: tuple[str, str], seats: tuple[str, ...] | None
+) -> str:
+    def seat(x: object) -> str:
+        if not isinstance(x, int) or not 0 <= x <= 3:
+            return "?"
+        who = seats[x] if seats else _("seat {n}").format(n=x + 1)
+        return f"{who} ({sides[x % 2]})"
+
+    kind = entry.get("type")
+    if kind == "game":
+        w = entry.get("winner")
+        name = sides[w] if w in (0, 1) else "?"
+        how = {"single": _("single"), "gammon": _("gammon"), "backgammon": _("backgammon")}.get(
+            str(entry.get("kind")), str(entry.get("kind"))
+        )
+        text = _("{name} wins: {how}, cube {cube}").format(name=name, how=how, cube=entry.get("cube", 1))
+        return text + (" · " + _("double refused") if entry.get("dropped") else "")
+    if kind in ("out", "domino"):
+        return _("{who} went out").format(who=seat(entry.get("seat")))
+    if kind == "block":
+        return (
+            _("Blocked hand")
+            if entry.get("seat") is None
+            else _("{who} blocked").format(who=seat(entry["seat"]))
+        )
+    if kind == "redeal":
+        return _("Dealt again")
+    if kind == "annulled":
+        return _("Hand annulled")
+    return str(kind)
+
+
+def _ruleset_params(ev: Event, m: Match) -> tuple[str, dict[str, Any]]:
+    family = load_ruleset(ev.ruleset).family
+    return family, night.match_params(ev, m)
+
+
+def _read_only(ev: Event, rnd: Round, m: Match) -> str:
+    if m.side_b is None:
+        return _("Table {t} is a bye: it has no result to enter.").format(t=m.table_no)
+    if m.locked or rnd.number < (ev.current_round or rnd.number) or rnd.status == "closed":
+        return _("Round {r} is over: this page only shows its result (rule T10).").format(r=rnd.number)
+    if m.status == "disputed":
+        return _("The referee decides this table's result.")
+    if m.status == "confirmed":
+        return _("The result is confirmed.")
+    if m.status == "postponed":
+        return _("This match is postponed.")
+    if m.kind != "played":
+        return _("The desk entered this table's result.")
+    if rnd.status == "proposed":
+        return _("Round {r} is not published yet.").format(r=rnd.number)
+    return ""
+
+
+def _seat_names(s: Session, ev: Event, m: Match, family: str, game: int = 1) -> tuple[str, ...] | None:
+    """The players at seats 1-4 by name (as :func:`clubdesk.services.night.play.seating.seat_names`,
+    read-only); in
+    game 2 of an encounter the pair that lost game 1 has swapped seats (rule E7b)."""
+    if family not in ("gaple", "domino") or m.side_b is None:
+        return None
+    a = [x.name for x in night.entrant_members(s, m.side_a)]
+    b = [x.name for x in night.entrant_members(s, m.side_b)]
+    if not m.seats:  # pairs in register order, as on the printed sheet
+        return (a[0], b[0], a[1], b[1]) if len(a) == 2 and len(b) == 2 else None
+    try:
+        numbers = night._seats_for(s, ev, m, game)  # the seat draw (rule E7, E7b)
+    except ServiceError:
+        return None
+    if len(numbers) != 4:
+        return None
+    rows = s.execute(select(Member.number, Member.name).where(Member.number.in_(numbers))).all()
+    names = {str(n): str(x) for n, x in rows}
+    return tuple(names.get(n, n) for n in numbers)
+
+
+def _side_names(s: Session, m: Match) -> tuple[str, str]:
+    """The two sides' names (this table's entrants only, not the whole event's)."""
+    a = s.get(Entrant, m.side_a)
+    b = s.get(Entrant, m.side_b) if m.side_b is not None else None
+    return (a.name if a is not None else "?", b.name if b is not None else ("?" if m.side_b else "—"))
+
+
+def _open_call(s: Session, ref: TableRef) -> bool:
+    return (
+        s.scalar(
+            select(RefereeCall.id).where(
+                RefereeCall.event_id == ref.event_id,
+                RefereeCall.round_no == ref.round_no,
+                RefereeCall.table_no == ref.table_no,
+                RefereeCall.handled.is_(False),
+            )
+        )
+        is not None
+    )
+
+
+@lru_cache(maxsize=1)
+def _key_statement() -> Any:
+    """The one query of :func:`_key_row`, built once (the token is its only parameter)."""
+    hands = (
+        select(func.count()).select_from(ResultEntry).where(ResultEntry.match_id == Match.id)
+    ).scalar_subquery()
+    called = (
+        select(func.count())
+        .select_from(RefereeCall)
+        .where(
+            RefereeCall.event_id == TableToken.event_id,
+            RefereeCall.round_no == TableToken.round_no,
+            RefereeCall.table_no == TableToken.table_no,
+            RefereeCall.handled.is_(False),
+        )
+    ).scalar_subquery()
+    return (
+        select(
+            TableToken.event_id,
+            TableToken.round_no,
+            TableToken.table_no,
+            Match.version,
+            Match.status,
+            Match.kind,
+            Match.referee,
+            Match.locked,
+            Round.status,
+            Event.current_round,
+            TableState.state,
+            TableState.updated_at,
+            hands,
+            called,
+        )
+        .join(Event, Event.id == TableToken.event_id)
+        .join(Round, and_(Round.event_id == TableToken.event_id, Round.number == TableToken.round_no))
+        .join(Match, and_(Match.round_id == Round.id, Match.table_no == TableToken.table_no))
+        .outerjoin(TableState, TableState.match_id == Match.id)
+        .where(TableToken.token == bindparam("token"))
+    )
+
+
+def _key_row(s: Session, token: str) -> tuple[TableRef, str, str] | None:
+    """One query: the table of ``token``, its live key and the key of everything else its page shows
+    (the round's and the event's state, the lock, the hands, the table state). None: opens nothing."""
+    if not token or len(token) > 64:
+        return None
+    row = s.execute(_key_statement(), {"token": token}).first()
+    return None if row is None else _row_keys(tuple(row), token)
+
+
+_KEY_SQL: dict[int, str] = {}  # the key statement compiled for SQLite, once per dialect
+
+
+def _key_of(db: Database, token: str) -> tuple[TableRef, str, str] | None:
+    """:func:`_key_row` without a transaction of its own on a club file: the one statement on a pooled
+    driver connection (one statement reads one state of the file; the phones ask this on every page
+    and every live poll: issue 27's targets). On the club server, in a read transaction."""
+    if not token or len(token) > 64:
+        return None
+    if db.is_server:
+        with db.read_session() as s:
+            return _key_row(s, token)
+    sql = _KEY_SQL.get(id(db.engine.dialect))
+    if sql is None:
+        sql = _KEY_SQL[id(db.engine.dialect)] = str(_key_statement().compile(dialect=db.engine.dialect))
+    rows = db.read_now(sql, (token,))  # a token is unique: one row or none
+    return _row_keys(rows[0], token) if rows else None
+
+
+def _row_keys(row: tuple[Any, ...], token: str) -> tuple[TableRef, str, str]:
+    ev_id, round_no, table_no, version, status, kind, referee, locked = row[:8]
+    rnd_status, current, ts_state, ts_at, n_hands, n_called = row[8:]
+    ref = TableRef(int(ev_id), int(round_no), int(table_no), token)
+    live, full = _keys(
+        version, status, kind, referee, locked, rnd_status, current, ts_state, ts_at, n_hands, bool(n_called)
+    )
+    return ref, live, full
+
+
+def _keys(
+    version: int | None,
+    status: str,
+    kind: str,
+    referee: str | None,
+    locked: bool,
+    rnd_status: str,
+    current: int | None,
+    ts_state: str | None,
+    ts_at: Any,
+    n_hands: int,
+    called: bool,
+) -> tuple[str, str]:
+    """(live key, full key) of a table from its values: what the page polls, and everything it shows.
+    ``ts_at`` as the file stores it or as the ORM reads it: both written the same way."""
+    if isinstance(ts_at, datetime):
+        ts_at = ts_at.isoformat(sep=" ", timespec="microseconds")  # SQLite's text of a DateTime
+    # the state as _state_of computes it, from the row's values
+    if status in ("confirmed", "bye") or kind != "played":
+        state = (
+            "confirmed_at_table"
+            if ts_state == "confirmed" and status == "confirmed" and not referee
+            else "entered_at_desk"
+        )
+    elif status in ("pending", "disputed"):
+        state = "awaiting_confirmation"
+    elif status == "in_play" or n_hands:
+        state = "in_play"
+    else:
+        state = "not_started"
+    live = f"{version or 0}.{state}.{int(called)}.{status}"
+    full = f"{live}|{int(bool(locked))}.{rnd_status}.{current}.{ts_state}.{ts_at}.{n_hands}"
+    return live, full
+
+
+def live_key(db: Database, token: str) -> str | None:
+    """What the page's live poll compares (one small read): it changes whenever the page would."""
+    found = _key_of(db, token)
+    return None if found is None else found[1]
+
+
+def table_for_token(db: Database, token: str) -> TableRef | None:
+    if not token or len(token) > 64:
+        return None
+    with db.read_session() as s:
+        row = s.scalar(select(TableToken).where(TableToken.token == token))
+        if row is None:
+            return None
+        return TableRef(row.event_id, row.round_no, row.table_no, row.token)
+
+
+def page(db: Database, token: str) -> TablePage | None:
+    """The table page's data, or None for a token that opens nothing (one read-only transaction)."""
+    ref = table_for_token(db, token)
+    if ref is None:
+        return None
+    with db.read_session() as s:
+        return _page_in(s, ref)
+
+
+def _page_in(
+    s: Session,
+    ref: TableRef,
+    held: tuple[Event, Round, Match] | None = None,
+    sides: tuple[str, str] | None = None,
+) -> TablePage:
+    """The page of this table only (issue 22's rule: no whole-event work per hand). ``held``: the event,
+    round and match the caller's transaction holds already (a post priming its page); ``sides``: their
+    names as the page of a moment ago showed them."""
+    if held is None:
+        ev = night.get_event(s, ref.event_id)
+        rnd, m = night.find_table(s, ev, ref.round_no, ref.table_no)
+    else:
+        ev, rnd, m = held
+    if sides is None:
+        sides = _side_names(s, m)
+    family, params = _ruleset_params(ev, m)
+    games = night.match_entries(s, m)
+    entries = games.get(1, [])
+    n_hands = sum(len(v) for v in games.values())
+    ts = s.get(TableState, m.id)
+    called = _open_call(s, ref)
+    read_only = _read_only(ev, rnd, m)
+    encounter = night.night(s, ev).encounter_games if family == "domino" else 0
+    rows: list[HandRow] = []
+    totals = (0, 0)
+    games_won = (0, 0)
+    crawford = False
+    game_no, game_hands = 1, len(entries)
+    if encounter > 0:  # rule E7b: the encounter's games one after another, each its own sheet
+        rows, totals, games_won, game_no, game_hands = _encounter_rows(
+            s, ev, m, params, games, sides, encounter
+        )
+        seats = _seat_names(s, ev, m, family, game_no)
+        res = None
+    else:
+        seats = _seat_names(s, ev, m, family)
+        try:
+            res = replay(ev.ruleset, entries, params) if entries else None
+        except EntryError:
+            res = None
+    if res is not None and family == "tavla":
+        for i, (e, g) in enumerate(zip(entries, res["games"], strict=False), start=1):
+            rows.append(HandRow(i, _describe(family, e, sides, seats), _pair(g["points"]), _pair(g["score"])))
+        totals = _pair(res["score"])
+        crawford = bool(res["games"][-1].get("crawford")) if res["games"] else False
+    elif res is not None:
+        k = 0
+        for g, gm in enumerate(res["games"], start=1):  # the match's games (not an encounter's)
+            for h in gm["hands"]:
+                if k < len(entries):
+                    text = _describe(family, entries[k], sides, seats)
+                    rows.append(HandRow(k + 1, text, _pair(h["points"]), _pair(h["totals"]), g))
+                k += 1
+        totals = _pair(res["games"][-1]["totals"]) if res["games"] else (0, 0)
+        games_won = _pair(res["games_won"])
+    return TablePage(
+        ref=ref,
+        event_name=ev.name,
+        ruleset=ev.ruleset,
+        family=family,
+        sides=sides,
+        seats=seats,
+        match_status=m.status,
+        state=_state_of(m, ts, n_hands),
+        version=m.version or 0,
+        read_only=read_only,
+        rows=tuple(rows),
+        totals=totals,
+        games_won=games_won,
+        score=(m.score_a, m.score_b),
+        finished=m.finished,
+        winner=None if m.winner is None else (0 if m.winner == m.side_a else 1),
+        match_length=params.get("match_length") if family == "tavla" else None,
+        crawford=crawford,
+        finished_side=(
+            ts.finished_side if ts is not None and ts.state == "awaiting" and m.status == "pending" else None
+        ),
+        confirmed_by=ts.confirmed_by if ts is not None and ts.state == "confirmed" else "",
+        referee=m.referee,
+        referee_called=called,
+        params=params,
+        encounter_games=encounter,
+        game_no=game_no,
+        game_hands=game_hands,
+        hands=n_hands,
+    )
+
+
+def _encounter_rows(
+    s: Session,
+    ev: Event,
+    m: Match,
+    params: dict[str, Any],
+    games: dict[int, list[dict[str, Any]]],
+    sides: tuple[str, str],
+    encounter: int,
+) -> tuple[list[HandRow], tuple[int, int], tuple[int, int], int, int]:
+    """A team encounter's sheet (rule E7b): (rows of every game, the current game's totals, games won,
+    the game being entered, its hands so far)."""
+
+    try:
+        oc = formats.outcome_from_entries(ev.ruleset, params, games, encounter_games=encounter)
+    except (ServiceError, EntryError):
+        return [], (0, 0), (0, 0), 1, len(games.get(1, []))
+    rows: list[HandRow] = []
+    k = 0
+    current, totals = 1, (0, 0)
+    for g, sheet in zip(sorted(games), oc.sheets, strict=False):
+        seats = _seat_names(s, ev, m, "domino", g)
+        entries = games[g]
+        i = 0
+        for gm in sheet["games"]:
+            for h in gm["hands"]:
+                if i < len(entries):
+                    k += 1
+                    text = _describe("domino", entries[i], sides, seats)
+                    rows.append(HandRow(k, text, _pair(h["points"]), _pair(h["totals"]), g))
+                i += 1
+        if sheet["games"]:
+            totals = _pair(sheet["games"][-1]["totals"])
+        current = g if not sheet["finished"] else min(g + 1, encounter)
+    if current not in games:
+        totals = (0, 0)  # the next game starts at nought
+    return rows, totals, _pair(oc.score), current, len(games.get(current, []))
+
+
+def current_game(s: Session, ev: Event, m: Match) -> int:
+    """The game of a team encounter that hands go to now (1 for one match sheet)."""
+    if load_ruleset(ev.ruleset).family != "domino":
+        return 1
+    encounter = night.night(s, ev).encounter_games
+    if encounter <= 0:
+        return 1
+    _family, params = _ruleset_params(ev, m)
+    return _encounter_rows(s, ev, m, params, night.match_entries(s, m), ("", ""), encounter)[3]
+
+
+# ------------------------------------------------------------------------------------------ the cache
+PAGE_SECONDS = 10.0  # a built page serves while its table's key stays (names changed at the desk: 10 s)
+
+
+@dataclass
+class CachedPage:
+    """A built table page and the HTML made from it (by the web app, per side and flash kind)."""
+
+    key: str
+    at: float
+    page: TablePage
+    html: dict[Any, str] = field(default_factory=dict)
+
+
+_refs: dict[tuple[int, str], TableRef] = {}  # a served token -> its table (the posts find it here)
+_pages_guard = threading.Lock()
+_pages: dict[tuple[int, str, str], CachedPage] = {}
+
+
+def peek(db: Database, token: str) -> tuple[bool, CachedPage | None]:
+    """(does ``token`` open a table, its page from memory if still current): one statement, no build,
+    so the web app asks it on its event loop and builds (:func:`cached_page`) in a thread only on a miss."""
+    found = _key_of(db, token)
+    if found is None:
+        return False, None
+    ref, _live, full = found
+    _refs[(id(db), token)] = ref
+    with _pages_guard:
+        hit = _pages.get((id(db), token, i18n.current_language()))
+    fresh = hit is not None and hit.key == full and time.monotonic() - hit.at < PAGE_SECONDS
+    return True, hit if fresh else None
+
+
+def cached_page(db: Database, token: str) -> CachedPage | None:
+    """The table page in the current language, built once per change of its table (one small read
+    checks the table's key; the page of an unchanged table is served from memory): the two phones and
+    the page after each post share one build (issue 27's targets)."""
+    cache_key = (id(db), token, i18n.current_language())
+    now = time.monotonic()
+    found = _key_of(db, token)
+    if found is None:
+        return None
+    ref, _live, full = found
+    _refs[(id(db), token)] = ref
+    with _pages_guard:
+        hit = _pages.get(cache_key)
+    if hit is not None and hit.key == full and now - hit.at < PAGE_SECONDS:
+        return hit
+    with db.read_session() as s:
+        again = _key_row(s, token)  # the key of the snapshot the page is built from
+        if again is None:
+            return None
+        built = CachedPage(again[2], now, _page_in(s, again[0]))
+    with _pages_guard:
+        if len(_pages) > 4096:
+            _pages.clear()
+        _pages[cache_key] = built
+    return built
+
+
+def prime_in(
+    s: Session,
+    ref: TableRef,
+    ev: Event,
+    rnd: Round,
+    m: Match,
+    sides: tuple[str, str] | None = None,
+    read_at: float | None = None,
+) -> CachedPage:
+    """The page as the caller's transaction leaves it (after its change, before its commit): a post
+    builds the page it answers with from the rows it already holds; :func:`keep_page` caches it once the
+    commit succeeded, so the page after a hand is not read a second time (issue 27). Its key is the one
+    :func:`_key_row` reads (the next read of the page compares them)."""
+    s.flush()  # the match's new version
+    page = _page_in(s, ref, (ev, rnd, m), sides)
+    ts = s.get(TableState, m.id)
+    _live, full = _keys(
+        m.version,
+        m.status,
+        m.kind,
+        m.referee,
+        m.locked,
+        rnd.status,
+        ev.current_round,
+        None if ts is None else ts.state,
+        None if ts is None else ts.updated_at,
+        page.hands,  # every game's entries, as _key_row counts them
+        page.referee_called,
+    )
+    # ``read_at``: when the reused names were read, so a name changed at the desk shows within 10 s
+    return CachedPage(full, time.monotonic() if read_at is None else read_at, page)
+
+
+def _shown(db: Database, token: str) -> CachedPage | None:
+    """The page this process served last for ``token`` in the current language (no read of the file)."""
+    with _pages_guard:
+        return _pages.get((id(db), token, i18n.current_language()))
+
+
+def keep_page(db: Database, token: str, built: CachedPage | None) -> None:
+    """Cache a page primed by a committed post (the next read still checks its key against the file)."""
+    if built is None:
+        return
+    with _pages_guard:
+        if len(_pages) > 4096:
+            _pages.clear()
+        _pages[(id(db), token, i18n.current_language())] = built
+
+
+def forget_pages() -> None:
+    with _pages_guard:
+        _pages.clear()
+    _refs.clear()

@@ -1,0 +1,484 @@
+"""Printed outputs (issue 14): gather plain data from the database and hand it to ``clubdesk.reports``.
+
+One function per report kind of CONTRACTS.md §4 (``score-sheets``, ``pairings``, ``standings``, ``bracket``,
+``incident-act``, ``receipts``, ``prizes``, ``season``) plus :func:`generate`, which checks the request,
+gathers everything first and only then writes the file (a refused request writes nothing; a finished file
+replaces the target in one move). Every function returns the number of pages.
+
+Since issue 22 the score sheets live in :mod:`~clubdesk.services.publishing.score_sheets`, receipts and
+prizes in
+:mod:`~clubdesk.services.publishing.money_lists`, the season in
+:mod:`~clubdesk.services.publishing.season_ranking`, the match
+act in :mod:`~clubdesk.services.publishing.match_act` and what they share in
+:mod:`~clubdesk.services.publishing.header`; every old name is still importable from here.
+
+Privacy (rule T14): the public reports are filled from name, club, city and results only; phone and e-mail
+are read by the two private lists alone (:func:`member_history_report`, :func:`contact_list_report`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from clubdesk.db import Database
+from clubdesk.i18n import N_, _
+from clubdesk.labels import entrant_status_label, localized_number
+from clubdesk.models.event import Entrant, EntrantMember, Event
+from clubdesk.models.member import Member
+from clubdesk.models.result import FinalPlace, Match, RatingEntry
+from clubdesk.models.round import Round
+from clubdesk.reports import data as D
+from clubdesk.reports.bracket import bracket, from_bracket
+from clubdesk.reports.crosstable import crosstable
+from clubdesk.reports.pairings import pairings
+from clubdesk.reports.player_card import player_card
+from clubdesk.reports.private import contact_list, member_history
+from clubdesk.reports.standings import standings
+from clubdesk.services import desk, formats, members, night
+from clubdesk.services.kernel import Actor, ServiceError
+from clubdesk.services.publishing import players
+from clubdesk.services.publishing.header import (
+    KINDS,
+    PLAYER_CARD,
+    Progress,
+    ReportRequest,
+    _club_of,
+    _clubs,
+    _entrants,
+    _event,
+    _in_language,
+    _language,
+    _paper,
+    _place,
+    _public,
+    _render,
+    _round,
+    _Who,
+    _write,
+    report_header,
+)
+from clubdesk.services.publishing.match_act import (
+    incident_act_report,
+)
+from clubdesk.services.publishing.money_lists import (
+    prizes_report,
+    receipts_report,
+)
+from clubdesk.services.publishing.score_sheets import (
+    score_sheets_report,
+)
+from clubdesk.services.publishing.season_ranking import (
+    _centi,
+    season_report,
+)
+from clubdesk.services.publishing.share import crosstable_legend
+
+
+# ------------------------------------------------------------------------------------------ pairings
+def pairings_data(db: Database, event_id: int, round_no: int | None = None) -> D.PairingsData:
+    """The tables of a round (best tables first), each side with its points before the round; the
+    notice-board list by name is added by the report."""
+    with db.session() as s:
+        ev = _event(s, event_id)
+        rno, rnd = _round(s, ev, round_no)
+        return _pairings_of(
+            s, ev, rno, rnd, _public(s, ev), night.played_matches(s, ev), night.standing_ids(s, ev)
+        )
+
+
+def pairings_rounds(db: Database, event_id: int, rounds: Sequence[int]) -> tuple[D.PairingsData, ...]:
+    """:func:`pairings_data` of each of ``rounds``, the event's entrants and games read once (the static
+    site shows every round: issue 28's speed target)."""
+    with db.session() as s:
+        ev = _event(s, event_id)
+        who, played, ids = _public(s, ev), night.played_matches(s, ev), night.standing_ids(s, ev)
+        return tuple(_pairings_of(s, ev, *_round(s, ev, n), who, played, ids) for n in rounds)
+
+
+def _pairings_of(
+    s: Session,
+    ev: Event,
+    rno: int,
+    rnd: Round,
+    who: dict[int, _Who],
+    played_all: list[formats.Played],
+    ids: list[str],
+) -> D.PairingsData:
+    n = night.night(s, ev)
+    played = [p for p in played_all if p.round < rno]
+    st = night.compute_standings(ev, n, played, ids, codes=("PTS",))  # the points only: no tie-break shown
+    before = {r.entrant: Fraction(r.points) / st.scale for r in st.rows}
+    tables: list[D.PairingTable] = []
+    for m in night.matches_of(s, ev.id, rnd.id):
+
+        def side(entrant: int) -> D.PairingSide:
+            w = who[entrant]
+            return D.PairingSide(
+                name=w.name,
+                club=w.club,
+                city=w.city,
+                number=w.number or str(entrant),
+                points=_fraction_text(before.get(str(entrant), Fraction(0))),
+            )
+
+        result = ""
+        if m.side_b is not None and m.status in night.FINAL_STATUSES:
+            result = f"{m.score_a}-{m.score_b}"
+        tables.append(
+            D.PairingTable(
+                table=m.table_no,
+                sides=(side(m.side_a), None if m.side_b is None else side(m.side_b)),
+                result=result,
+            )
+        )
+    call = rnd.call_at.strftime("%H:%M") if rnd.call_at is not None and rnd.status != "proposed" else ""
+    return D.PairingsData(event_id=str(ev.id), round=rno, tables=tuple(tables), call_time=call)
+
+
+def _fraction_text(v: Fraction | float | int) -> str:
+    f = Fraction(v)
+    if f.denominator == 1:
+        return str(f.numerator)
+    return f"{float(f):g}"
+
+
+def pairings_report(
+    db: Database,
+    event_id: int,
+    out: str | Path,
+    *,
+    round_no: int | None = None,
+    language: str | None = None,
+    paper: str = "a4",
+    printed_on: dt.datetime | None = None,
+) -> int:
+
+    data = pairings_data(db, event_id, round_no)
+    header = report_header(
+        db, event_id, round_no=data.round, language=language, paper=paper, printed_on=printed_on
+    )
+    return _write(out, lambda p: pairings(p, header, data))
+
+
+# ------------------------------------------------------------------------------------------ standings
+_NOTES = {
+    "withdrawn": N_("withdrawn"),
+    "disqualified": N_("disqualified"),
+}
+
+
+def standings_data(db: Database, event_id: int, est: night.EventStandings | None = None) -> D.StandingsData:
+    """The event's standings with its tie-break columns and each tie explained (T12b); ``est``: the
+    event's standings when the caller has them already."""
+    est = est if est is not None else night.event_standings(db, event_id)
+    with db.session() as s:
+        ev = _event(s, event_id)
+        who = _public(s, ev)
+        status = {e.id: e.status for e in _entrants(s, ev)}
+        done = [
+            m.round_no
+            for m in night.matches_of(s, ev.id)
+            if m.status in night.FINAL_STATUSES and m.side_b is not None
+        ]
+    ranks = [r.rank for r in est.rows]
+    rows = []
+    for r in est.rows:
+        w = who.get(r.entrant)
+        note = _NOTES.get(status.get(r.entrant, ""), "")
+        rows.append(
+            D.StandingsRow(
+                rank=r.rank,
+                name=r.name,
+                club=w.club if w else "",
+                city=w.city if w else "",
+                points=localized_number(_fraction_text(r.points)),  # 9,5 in id, es and tr
+                tiebreaks={c: localized_number(v) for c, v in r.shown.items()},
+                tied=ranks.count(r.rank) > 1,
+                playoff=r.playoff,
+                note=_(note) if note else "",
+            )
+        )
+    return D.StandingsData(
+        event_id=str(event_id),
+        codes=est.codes,
+        rows=tuple(rows),
+        explanations=est.explanations,
+        after_round=max(done) if done else None,
+        final=est.finished,
+    )
+
+
+def standings_report(
+    db: Database,
+    event_id: int,
+    out: str | Path,
+    *,
+    language: str | None = None,
+    paper: str = "a4",
+    printed_on: dt.datetime | None = None,
+) -> int:
+
+    header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)
+    return _render(out, header, standings, lambda: standings_data(db, event_id))
+
+
+# ------------------------------------------------------------------------------------------ bracket
+def bracket_data(db: Database, event_id: int) -> D.BracketData:
+    """The elimination bracket as a tree with every confirmed result (T4c, T4d)."""
+
+    with db.session() as s:
+        ev = _event(s, event_id)
+        if ev.format not in formats.ELIMINATION:
+            raise ServiceError(
+                "not-elimination",
+                _("Event {e} is not an elimination event; it has no bracket.").format(e=ev.id),
+                event=ev.id,
+            )
+        state = night.state_of(night.night(s, ev))
+        if "bracket" not in state:
+            raise ServiceError(
+                "no-bracket", _("Event {e} has not been drawn yet.").format(e=ev.id), event=ev.id
+            )
+        played = night.played_matches(s, ev)
+        br = formats.bracket_with_results(state["bracket"], played)
+        names = {str(k): v for k, v in night.entrant_names(s, ev.id).items()}
+        scores: dict[str, tuple[str, str]] = {}
+        for m in night.matches_of(s, ev.id):
+            if not m.ref or m.side_b is None or m.status not in night.FINAL_STATUSES:
+                continue
+            sides = br.sides(m.ref) if m.ref in {x.id for x in br.matches} else (None, None)
+            a, b = str(m.score_a), str(m.score_b)
+            if m.kind == "forfeit":
+                a, b = ("+", "−") if m.winner == m.side_a else ("−", "+")
+            scores[m.ref] = (b, a) if sides[0] == str(m.side_b) else (a, b)
+        data = from_bracket(br, names, scores)
+        return D.BracketData(
+            event_id=str(ev.id), kind=data.kind, matches=data.matches, champion=data.champion
+        )
+
+
+def bracket_report(
+    db: Database,
+    event_id: int,
+    out: str | Path,
+    *,
+    language: str | None = None,
+    paper: str = "a4",
+    printed_on: dt.datetime | None = None,
+) -> int:
+
+    header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)
+    return _render(out, header, bracket, lambda: bracket_data(db, event_id))
+
+
+# ------------------------------------------------------------------------------------------ private (T14)
+def member_history_report(
+    db: Database,
+    number: str,
+    out: str | Path,
+    *,
+    language: str | None = None,
+    paper: str = "a4",
+    printed_on: dt.datetime | None = None,
+) -> int:
+    """PRIVATE (rule T14): a member's own history with his contact data, for him or the organiser."""
+
+    info = members.get_member(db, number)
+    with db.session() as s:
+        member = s.scalar(select(Member).where(Member.number == info.number))
+        assert member is not None
+        ratings = {
+            r.event_id: r.after
+            for r in s.scalars(
+                select(RatingEntry).where(RatingEntry.member_id == member.id).order_by(RatingEntry.id)
+            )
+        }
+
+        rows: list[D.HistoryRow] = []
+        for en in s.scalars(
+            select(Entrant)
+            .join(EntrantMember, EntrantMember.entrant_id == Entrant.id)
+            .where(EntrantMember.member_id == member.id)
+        ):
+            ev = s.get(Event, en.event_id)
+            if ev is None:
+                continue
+            fp = s.scalar(select(FinalPlace).where(FinalPlace.entrant_id == en.id))
+            won = lost = 0
+            for m in s.scalars(
+                select(Match).where(
+                    (Match.side_a == en.id) | (Match.side_b == en.id), Match.side_b.isnot(None)
+                )
+            ):
+                if m.status in night.FINAL_STATUSES and m.winner is not None:
+                    won += m.winner == en.id
+                    lost += m.winner != en.id
+            rows.append(
+                D.HistoryRow(
+                    date=ev.starts_on or en.registered_at.date(),
+                    event=ev.name,
+                    place="" if fp is None else _place(fp.place_from, fp.place_to),
+                    result=_("{w} won, {l} lost").format(w=won, l=lost),
+                    season_points=_centi(fp.season_points) if fp and fp.season_points else "",
+                    rating=f"{ratings[ev.id]:.1f}" if ev.id in ratings else "",
+                )
+            )
+    rows.sort(key=lambda r: r.date)
+    data = D.MemberHistory(
+        name=info.name,
+        number=info.number,
+        rows=tuple(rows),
+        club=info.club,
+        city=info.city,
+        phone=info.phone,
+        email=info.email,
+        rating=f"{info.rating:.1f}",
+    )
+    header = report_header(db, None, language=language, paper=paper, printed_on=printed_on)
+    return _write(out, lambda p: member_history(p, header, data))
+
+
+def contact_list_report(
+    db: Database,
+    event_id: int,
+    out: str | Path,
+    *,
+    language: str | None = None,
+    paper: str = "a4",
+    printed_on: dt.datetime | None = None,
+) -> int:
+    """PRIVATE (rule T14): the organiser's list of entrants with phone and e-mail."""
+
+    rows = desk.entrants(db, event_id)
+    out_rows: list[D.ContactRow] = []
+    with db.session() as s:
+        clubs = _clubs(s)
+        for r in rows:
+            for num in r.members:
+                m = s.scalar(select(Member).where(Member.number == num))
+                if m is None:
+                    continue
+                out_rows.append(
+                    D.ContactRow(
+                        name=m.name,
+                        number=m.number,
+                        club=_club_of(clubs, m),
+                        phone=m.phone,
+                        email=m.email,
+                        status=entrant_status_label(r.status),
+                    )
+                )
+    header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)
+    data = D.ContactList(event_id=str(event_id), rows=tuple(out_rows))
+    return _write(out, lambda p: contact_list(p, header, data))
+
+
+# ------------------------------------------------------------------------------------------ issue 21
+def crosstable_report(
+    db: Database,
+    event_id: int,
+    out: str | Path,
+    *,
+    language: str | None = None,
+    paper: str = "a4",
+    printed_on: dt.datetime | None = None,
+) -> int:
+    """The event's cross-table (public: names and results, rule T14)."""
+
+    header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)
+    with _in_language(header.language):
+        data = players.crosstable(db, event_id)
+        legend = crosstable_legend()
+    return _write(out, lambda p: crosstable(p, header, data, legend))
+
+
+def player_card_report(
+    db: Database,
+    number: str,
+    out: str | Path,
+    *,
+    viewer: Actor | None = None,
+    language: str | None = None,
+    paper: str = "a4",
+    printed_on: dt.datetime | None = None,
+) -> int:
+    """A member's player card: never a phone or an e-mail (rule T14); his incidents only when ``viewer``
+    may see them (``incidents.view``), and then the page is marked private."""
+
+    header = report_header(db, None, language=language, paper=paper, printed_on=printed_on)
+    with _in_language(header.language):
+        data = players.player_card(db, number, viewer)
+    return _write(out, lambda p: player_card(p, header, data))
+
+
+# ------------------------------------------------------------------------------------------ one entry
+def generate(
+    db: Database,
+    request: ReportRequest,
+    out: str | Path,
+    progress: Progress | None = None,
+) -> int:
+    """CONTRACTS.md §4 ``report KIND EVENT [--round R] [--table T] [--lang L] --out FILE.pdf``: the number
+    of pages written. An unknown kind, event, round or table is refused before anything is written."""
+    kind = request.kind
+    if kind == PLAYER_CARD:  # issue 21: a member's card, no event
+        if not request.member:
+            raise ServiceError("no-member", _("Choose a member for the player card."))
+        _paper(request.paper)
+        _language(db, request.language)
+        pages = player_card_report(
+            db,
+            request.member,
+            out,
+            viewer=request.viewer,
+            language=request.language,
+            paper=request.paper,
+            printed_on=request.printed_on,
+        )
+        if progress is not None:
+            progress(1, 1)
+        return pages
+    if kind not in KINDS:
+        raise ServiceError("unknown-report", _("Unknown report kind: {kind}").format(kind=kind), kind=kind)
+    if request.table is not None and kind not in ("score-sheets", "incident-act"):
+        raise ServiceError(
+            "table-not-used",
+            _("A table can only be chosen for score sheets and the match act."),
+            kind=kind,
+        )
+    common: dict[str, Any] = {
+        "language": request.language,
+        "paper": request.paper,
+        "printed_on": request.printed_on,
+    }
+    _paper(request.paper)  # refuse a bad paper size before any work
+    _language(db, request.language)
+    ev, rno, tno = request.event_id, request.round, request.table
+    if kind == "score-sheets":
+        pages = score_sheets_report(db, ev, out, round_no=rno, table_no=tno, progress=progress, **common)
+    elif kind == "pairings":
+        pages = pairings_report(db, ev, out, round_no=rno, **common)
+    elif kind == "standings":
+        pages = standings_report(db, ev, out, **common)
+    elif kind == "bracket":
+        pages = bracket_report(db, ev, out, **common)
+    elif kind == "incident-act":
+        pages = incident_act_report(db, ev, out, round_no=rno, table_no=tno, **common)
+    elif kind == "receipts":
+        pages = receipts_report(db, ev, out, **common)
+    elif kind == "prizes":
+        pages = prizes_report(db, ev, out, **common)
+    elif kind == "crosstable":
+        pages = crosstable_report(db, ev, out, **common)
+    else:
+        pages = season_report(db, ev, out, **common)
+    if progress is not None:
+        progress(1, 1)
+    return pages

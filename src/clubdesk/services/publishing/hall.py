@@ -1,0 +1,171 @@
+"""The hall pages' data (issue 27, item 7): what anyone on the hall's network may read on a phone or the
+projector — the round's pairings by table and by name ("where do I play?"), the live standings, the
+countdown to the table call and the bracket. Plain frozen values only; public data only (rule T14: names,
+clubs and cities, never a phone number or an e-mail). The words are in the language in force (the web
+request's own, ``clubdesk.i18n.language_context``); names are sorted in that language's alphabet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from clubdesk import labels as L
+from clubdesk.collation import collator
+from clubdesk.db import Database
+from clubdesk.i18n import _
+from clubdesk.reports import data as D
+from clubdesk.services import events as events_service
+from clubdesk.services import formats, night
+from clubdesk.services.kernel import ServiceError
+from clubdesk.services.publishing import documents, header
+from clubdesk.services.text import fold
+
+
+@dataclass(frozen=True)
+class HallEvent:
+    id: int
+    name: str
+    kind: str  # "Tavla, Swiss system": translated labels
+    round: int | None  # the latest published round
+    elimination: bool
+
+
+@dataclass(frozen=True)
+class HallTable:
+    table: int
+    side_a: str
+    side_b: str | None  # None: a bye
+    points_a: str
+    points_b: str
+    result: str  # "3-1" once final, "" before
+
+
+@dataclass(frozen=True)
+class HallName:
+    """A line of "where do I play?": a player (a member of a pair or team, or the entrant itself), his
+    side's name when it is not his own, the table and the opponent."""
+
+    name: str
+    side: str
+    table: int
+    opponent: str  # "" for a bye
+    folded: str = ""  # the name lower-case without accents, for the page's filter (Şükrü found by "sukru")
+
+
+@dataclass(frozen=True)
+class HallRound:
+    event: HallEvent
+    round: int
+    tables: tuple[HallTable, ...]
+    by_name: tuple[HallName, ...]
+    call_at: str  # "19:30", "" when not set
+    call_due: datetime | None  # the table call, local wall-clock time (as the desk's countdown, T3b)
+    locked: bool
+
+    def call_in(self, now: datetime | None = None) -> int | None:
+        """Seconds until the table call; None when no call is set or it is past."""
+        if self.call_due is None:
+            return None
+        left = int((self.call_due - (now or night.local_now())).total_seconds())
+        return left if left > 0 else None
+
+
+@dataclass(frozen=True)
+class HallStandings:
+    event: HallEvent
+    codes: tuple[str, ...]  # tie-break columns after the points
+    rows: tuple[D.StandingsRow, ...]
+    after_round: int | None
+    final: bool
+
+
+def _event(info: events_service.EventInfo, round_no: int | None) -> HallEvent:
+    kind = f"{L.ruleset_label(info.ruleset)}, {L.format_label(info.format)}"
+    return HallEvent(info.id, info.name, kind, round_no, info.format in formats.ELIMINATION)
+
+
+def _published(db: Database, event_id: int) -> int | None:
+    """The latest published round of the event (a proposed one is not shown in the hall)."""
+    try:
+        rv = night.get_round(db, event_id)
+    except ServiceError:
+        return None
+    if rv.status != "proposed":
+        return rv.round
+    return rv.round - 1 if rv.round > 1 else None
+
+
+def events(db: Database) -> list[HallEvent]:
+    """The events with a published round, the running ones first (then the newest first)."""
+    out = []
+    for info in events_service.list_events(db, include_finished=True):
+        rno = _published(db, info.id)
+        if rno is not None:
+            out.append((info.status != "running", _event(info, rno)))
+    return [e for _later, e in sorted(out, key=lambda x: x[0])]
+
+
+def event(db: Database, event_id: int) -> HallEvent:
+    info = events_service.get_event(db, event_id)  # refuses an unknown event, translated
+    return _event(info, _published(db, event_id))
+
+
+def round_view(db: Database, event_id: int, round_no: int | None = None) -> HallRound:
+    """The round's pairings by table and by name, and the table call (the latest published round)."""
+    ev = event(db, event_id)
+    rno = round_no if round_no is not None else ev.round
+    if rno is None:
+        raise ServiceError("no-round", _("Event {e} has no round yet.").format(e=event_id), event=event_id)
+    rv = night.get_round(db, event_id, rno)
+    if rv.status == "proposed":
+        raise ServiceError("no-round", _("Round {r} has not been published.").format(r=rno), round=rno)
+    pd = documents.pairings_data(db, event_id, rno)
+    with db.read_session() as s:  # a read: no write lock while the tables post
+        who = header._public(s, night.get_event(s, event_id))  # rule T14: names, clubs and cities only
+    names = {t.table: (t.sides[0], t.sides[1]) for t in pd.tables}
+    entrants = {tv.table: tv.sides for tv in rv.tables}
+    tables = tuple(
+        HallTable(
+            table=t.table,
+            side_a=t.sides[0].name,
+            side_b=t.sides[1].name if t.sides[1] is not None else None,
+            points_a=t.sides[0].points,
+            points_b=t.sides[1].points if t.sides[1] is not None else "",
+            result=t.result,
+        )
+        for t in pd.tables
+    )
+    lines: list[HallName] = []
+    for table, (a, b) in names.items():
+        ids = entrants.get(table, (None, None))
+        for k, (me, other) in enumerate(((a, b), (b, a))):
+            if me is None:
+                continue
+            opponent = other.name if other is not None else ""
+            entrant = ids[k] if k < len(ids) else None
+            members = [nm for _num, nm in who[entrant].members] if entrant in who else []
+            if len(members) > 1:  # a pair or a team: each player finds his own name
+                lines += [HallName(nm, me.name, table, opponent, fold(nm)) for nm in members]
+            else:
+                lines.append(HallName(me.name, "", table, opponent, fold(me.name)))
+    key = collator()  # the page's language: Turkish Ç after C, Spanish Ñ after N
+    lines.sort(key=lambda x: (key(x.name), x.name, x.table))
+    locked = all(t.locked for t in rv.tables) if rv.tables else False
+    return HallRound(ev, rno, tables, tuple(lines), pd.call_time, rv.call_at, locked)
+
+
+def standings(db: Database, event_id: int) -> HallStandings:
+    ev = event(db, event_id)
+    sd = documents.standings_data(db, event_id)
+    codes = tuple(c for c in sd.codes if c != "PTS")
+    return HallStandings(ev, codes, sd.rows, sd.after_round, sd.final)
+
+
+def bracket(db: Database, event_id: int) -> tuple[HallEvent, D.BracketData]:
+    """The elimination bracket with every confirmed result; refused for an event that has none."""
+    return event(db, event_id), documents.bracket_data(db, event_id)
+
+
+def now_text(when: datetime | None = None) -> str:
+    return (when or night.local_now()).strftime("%H:%M:%S")

@@ -1,0 +1,256 @@
+"""What the printed outputs share (issue 14; split out of ``services/reports.py`` in issue 22): the report
+kinds and request, the event's people as the public reports may show them (rule T14: name, club, city),
+the paper, the language, the header and writing a finished file in one move.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlalchemy import Select, select
+from sqlalchemy.orm import Session
+
+from clubdesk.db import Database
+from clubdesk.i18n import LANGUAGES, N_, PSEUDO, _
+from clubdesk.models.club import Club
+from clubdesk.models.event import Entrant, EntrantMember, Event
+from clubdesk.models.member import Member
+from clubdesk.models.money import Payment
+from clubdesk.models.round import Round
+from clubdesk.reports import data as D
+from clubdesk.reports.frame import report_language
+from clubdesk.services import club as club_service
+from clubdesk.services import night
+from clubdesk.services.events import event_language
+from clubdesk.services.kernel import Actor, ServiceError
+
+KINDS: tuple[str, ...] = (
+    "score-sheets",
+    "pairings",
+    "standings",
+    "bracket",
+    "incident-act",
+    "receipts",
+    "prizes",
+    "season",
+    "crosstable",  # issue 21
+)
+KIND_LABELS: dict[str, str] = {
+    "score-sheets": N_("Score sheets"),
+    "pairings": N_("Pairings"),
+    "standings": N_("Standings"),
+    "bracket": N_("Bracket"),
+    "incident-act": N_("Match act"),
+    "receipts": N_("Receipts"),
+    "prizes": N_("Prize list"),
+    "season": N_("Season ranking"),
+    "crosstable": N_("Cross-table"),
+}
+PLAYER_CARD = "player-card"  # issue 21: a member's card (ReportRequest.member), not an event's report
+PAPERS: dict[str, D.PageSize] = {"a4": "A4", "letter": "Letter"}
+DEFAULT_SUPER_FINAL = 8  # rule T12d: the season's top players are invited; a club may set its own number
+
+Progress = Callable[[int, int], None]  # (done, total)
+
+
+@dataclass(frozen=True)
+class ReportRequest:
+    """What to print: a kind of :data:`KINDS` for an event, optionally one round and one table."""
+
+    kind: str
+    event_id: int
+    round: int | None = None
+    table: int | None = None
+    language: str | None = None  # None: the app's language
+    paper: str = "a4"
+    printed_on: dt.datetime | None = None  # None: now
+    member: str | None = None  # issue 21: the member number of a player card (kind "player-card")
+    viewer: Actor | None = None  # issue 21: who prints a player card (its incidents: organiser only)
+
+
+# ------------------------------------------------------------------------------------------ helpers
+def _event(s: Session, event_id: int) -> Event:
+    return night.get_event(s, event_id)
+
+
+def _clubs(s: Session) -> dict[int, str]:
+    return {c.id: c.name for c in s.scalars(select(Club))}
+
+
+def _club_of(clubs: dict[int, str], m: Member) -> str:
+    return clubs.get(m.club_id, "") if m.club_id is not None else ""
+
+
+def _entrants(s: Session, ev: Event) -> list[Entrant]:
+    return list(s.scalars(select(Entrant).where(Entrant.event_id == ev.id)))
+
+
+def _payments(ev: Event) -> Select[Payment]:
+    """Every payment (and refund) of the event's entrants."""
+    return select(Payment).join(Entrant, Entrant.id == Payment.entrant_id).where(Entrant.event_id == ev.id)
+
+
+def _round(s: Session, ev: Event, round_no: int | None, table_no: int | None = None) -> tuple[int, Round]:
+    """The round asked for (None: the latest) and, when a table is asked for, a check that it exists."""
+    rno = round_no if round_no is not None else _last_round(s, ev)
+    rnd = night.find_round(s, ev, rno)
+    if table_no is not None:
+        night.find_table(s, ev, rno, table_no)
+    return rno, rnd
+
+
+@dataclass(frozen=True)
+class _Who:
+    """The public face of an entrant (rule T14: no phone, no e-mail)."""
+
+    name: str
+    club: str
+    city: str
+    number: str
+    members: tuple[tuple[str, str], ...]  # (member number, member name)
+
+
+def _members_of(s: Session, ev: Event) -> dict[int, list[Member]]:
+    """Every entrant's current members in one query (as R.entrant_members, in its order)."""
+    of: dict[int, list[Member]] = {}
+    rows = s.execute(
+        select(EntrantMember.entrant_id, Member)
+        .join(Member, EntrantMember.member_id == Member.id)
+        .join(Entrant, Entrant.id == EntrantMember.entrant_id)
+        .where(Entrant.event_id == ev.id, EntrantMember.left_at.is_(None))
+        .order_by(EntrantMember.id)
+    )
+    for entrant_id, member in rows:
+        of.setdefault(entrant_id, []).append(member)
+    return of
+
+
+def _public(s: Session, ev: Event) -> dict[int, _Who]:
+    clubs = _clubs(s)
+    out: dict[int, _Who] = {}
+    of = _members_of(s, ev)
+    for en in _entrants(s, ev):
+        members = of.get(en.id, [])
+        club_names = sorted({clubs.get(m.club_id, "") for m in members if m.club_id is not None})
+        cities = sorted({m.city for m in members if m.city})
+        out[en.id] = _Who(
+            name=en.name,
+            club=" / ".join(club_names),
+            city=" / ".join(cities),
+            number=members[0].number if len(members) == 1 else "",
+            members=tuple((m.number, m.name) for m in members),
+        )
+    return out
+
+
+def _paper(paper: str) -> D.PageSize:
+    size = PAPERS.get(paper.strip().lower())
+    if size is None:
+        raise ServiceError(
+            "unknown-paper", _("Unknown paper size: {paper} (a4 or letter).").format(paper=paper), paper=paper
+        )
+    return size
+
+
+def _language(db: Database, language: str | None, event_id: int | None = None) -> str:
+    """The report's language: the one asked for, else the event's (events.event_language), else the club's;
+    never the window's."""
+
+    lang = (
+        language
+        or (event_language(db, event_id) if event_id is not None else None)
+        or club_service.club_settings(db).language
+        or "en"
+    )
+    if lang not in LANGUAGES and lang != PSEUDO:
+        raise ServiceError("unknown-language", _("Unknown language: {lang}").format(lang=lang), lang=lang)
+    return lang
+
+
+def report_header(
+    db: Database,
+    event_id: int | None,
+    *,
+    round_no: int | None = None,
+    language: str | None = None,
+    paper: str = "a4",
+    printed_on: dt.datetime | None = None,
+) -> D.ReportHeader:
+    """The common frame: the club's name and logo (settings), the event, the round and its date."""
+    club = club_service.club_settings(db)
+    name = ""
+    date: dt.date | None = None
+    if event_id is not None:
+        with db.session() as s:
+            ev = _event(s, event_id)
+            name = ev.name
+            date = ev.starts_on
+            if round_no is not None:
+                for rnd in night.rounds_of(s, ev.id):
+                    if rnd.number == round_no and rnd.call_at is not None:
+                        date = rnd.call_at.date()
+    return D.ReportHeader(
+        club_name=club.club_name,
+        event_name=name,
+        logo_path=club.logo_path,
+        round=round_no,
+        date=date,
+        language=_language(db, language, event_id),
+        page_size=_paper(paper),
+        printed_on=printed_on,
+    )
+
+
+def _write(out: str | Path, writer: Callable[[Path], int]) -> int:
+    """Write next to the target and move into place: a failed print leaves no half file behind."""
+    target = Path(out)
+    if target.parent and not target.parent.is_dir():
+        raise ServiceError(
+            "no-folder", _("The folder does not exist: {path}").format(path=target.parent), path=str(target)
+        )
+    fd, tmp = tempfile.mkstemp(prefix=".clubdesk-", suffix=".pdf", dir=target.parent)
+    os.close(fd)
+    try:
+        pages = writer(Path(tmp))
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return pages
+
+
+_T = TypeVar("_T")
+
+
+def _render(
+    out: str | Path,
+    header: D.ReportHeader,
+    write: Callable[[Path, D.ReportHeader, _T], int],
+    gather: Callable[[], _T],
+) -> int:
+    """The data gathered in the header's language (its translated words), then the file written."""
+    with _in_language(header.language):
+        data = gather()
+    return _write(out, lambda p: write(p, header, data))
+
+
+def _last_round(s: Session, ev: Event) -> int:
+    rounds = [r for r in night.rounds_of(s, ev.id)]
+    if not rounds:
+        raise ServiceError("no-round", _("Event {e} has no round yet.").format(e=ev.id), event=ev.id)
+    return rounds[-1].number
+
+
+def _place(a: int, b: int) -> str:
+    return str(a) if a == b else f"{a}–{b}"
+
+
+def _in_language(lang: str) -> Any:
+
+    return report_language(lang)
