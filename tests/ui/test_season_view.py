@@ -10,7 +10,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 
 from clubdesk.db import Database
-from clubdesk.services.demo import SEASON_DEMO_SCALE
+from clubdesk.services.demo.demo_club import SEASON_DEMO_SCALE
 from clubdesk.services.events import events
 from clubdesk.services.publishing import season_ranking, season_screen
 from clubdesk.ui.season_view import SeasonSection
