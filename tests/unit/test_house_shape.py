@@ -22,7 +22,19 @@ SRC = ROOT / "src"
 SERVICES = "clubdesk.services"
 
 # the declared order (lowest first); the night's three layers in their own order
-ORDER = ["kernel", "club", "members", "events", "desk", "night", "money", "discipline", "phones", "publishing", "demo"]
+ORDER = [
+    "kernel",
+    "club",
+    "members",
+    "events",
+    "desk",
+    "night",
+    "money",
+    "discipline",
+    "phones",
+    "publishing",
+    "demo",
+]
 NIGHT_ORDER = ["data", "ranking", "play"]
 FACES = ("clubdesk.ui", "clubdesk.cli", "clubdesk.web")
 MAX_LINES = 500
@@ -204,7 +216,10 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def module_graph() -> dict[str, set[str]]:
-    return {name: {i.target for i in imps if ours(i.target) and i.target != name} for name, imps in IMPORTS.items()}
+    return {
+        name: {i.target for i in imps if ours(i.target) and i.target != name}
+        for name, imps in IMPORTS.items()
+    }
 
 
 def test_the_cycle_finder_finds_a_cycle() -> None:
@@ -236,7 +251,9 @@ def test_no_private_name_of_another_module_is_imported() -> None:
         for imp in IMPORTS[name]:
             if not ours(imp.target) or imp.target == name:
                 continue
-            private += [f"{name}:{imp.line} {imp.target}.{n}" for n in imp.names if n.startswith("_") and n != "_"]
+            private += [
+                f"{name}:{imp.line} {imp.target}.{n}" for n in imp.names if n.startswith("_") and n != "_"
+            ]
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
