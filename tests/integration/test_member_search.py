@@ -18,7 +18,7 @@ from clubdesk.db import Database, is_server, upgrade
 from clubdesk.i18n import language_context
 from clubdesk.services import members as ms
 from clubdesk.services.base import Actor, Role
-from clubdesk.services.text import matches
+from clubdesk.text import matches
 
 DESK = Actor("Desk", Role.SECRETARY)
 NAMES = ["Dora", "Çelik", "Cem", "İnce", "Işık", "Irmak", "Ocaña", "Ñañez", "Nuzzo", "Celik"]

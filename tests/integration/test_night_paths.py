@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
+from clubdesk.competition import formats
 from clubdesk.db import Database
 from clubdesk.models.audit import AuditEntry
 from clubdesk.models.event import Entrant, Event
@@ -19,7 +20,6 @@ from clubdesk.models.money import Payment
 from clubdesk.models.result import Match, PrizeAward
 from clubdesk.models.round import Round
 from clubdesk.services import desk
-from clubdesk.services import formats as F
 from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
 from clubdesk.services import standings as ST
@@ -228,7 +228,7 @@ def test_latecomer_is_paired_from_the_next_round_with_a_zero_bye(tmp_path: Path)
     db.close()
 
 
-def _played(db: Database, ev: int) -> list[F.Played]:
+def _played(db: Database, ev: int) -> list[formats.Played]:
     with db.session() as s:
         return R.played_matches(s, s.get(Event, ev))  # type: ignore[arg-type]
 
@@ -329,7 +329,7 @@ def test_seat_draw_per_table_is_seeded_and_shown(tmp_path: Path) -> None:
         right, left = seats[(lead + 1) % 4], seats[(lead + 3) % 4]
         assert rank(right) > rank(left)
         # reproducible from the seed
-        assert F.seat_draw(draw["seed"], a, b) == draw
+        assert formats.seat_draw(draw["seed"], a, b) == draw
     db.close()
 
 

@@ -396,9 +396,9 @@ def test_licence_from_the_cli_and_the_csv(tmp_path: Path, capsys: pytest.Capture
 
 def test_e7_the_domino_sheet_says_when_equal_tiles_were_drawn_again(tmp_path: Path) -> None:
     # rule E7: equal tiles (6-3 and 5-4 both 9): the tied players draw again, and the sheet says so
+    from clubdesk.competition import formats
     from clubdesk.models.member import Member
     from clubdesk.models.result import Match
-    from clubdesk.services import formats as F
 
     db = Database(tmp_path / "d.sqlite3", backups_dir=tmp_path / "b")
     ev, _ids = make_event(db, ruleset="domino-es", fmt="round-robin", players=2, per_entrant=2, entry="pair")
@@ -407,8 +407,8 @@ def test_e7_the_domino_sheet_says_when_equal_tiles_were_drawn_again(tmp_path: Pa
     with db.session() as s:
         m = s.scalars(select(Match).where(Match.event_id == ev)).one()
         a, b = json.loads(m.seats)["seats"][0::2], json.loads(m.seats)["seats"][1::2]
-        seed = next(k for k in range(1000) if F.seat_draw(k, a, b)["redraws"])
-        draw = F.seat_draw(seed, a, b)
+        seed = next(k for k in range(1000) if formats.seat_draw(k, a, b)["redraws"])
+        draw = formats.seat_draw(seed, a, b)
         m.seats = json.dumps(draw)
         names = {mm.number: mm.name for mm in s.scalars(select(Member))}
     out = tmp_path / "sheet.pdf"

@@ -119,7 +119,7 @@ def iter_audit_rows(
     """:func:`audit_rows` one row at a time, read in batches in one read transaction (issue 22: a page is
     an SQL ``LIMIT``; the export of a million rows keeps memory flat and takes no write lock)."""
     from clubdesk.services.permissions import allowed, mask_contacts
-    from clubdesk.services.text import fold
+    from clubdesk.text import fold
 
     # phones and e-mails in what changed: the secretary's alone; others see them masked (T14, issue 23)
     see_contacts = viewer is None or allowed(viewer, "contacts.view")
@@ -213,7 +213,7 @@ def export_audit_csv(
     """The audit view as CSV (UTF-8 with BOM, so spreadsheet programs read accents); returns the rows.
     The "at" column is the club's local time, as on the screen (rows are stored in UTC). Without ``rows``
     the log is streamed (issue 22); ``progress`` gets the rows written so far every 1,000 rows."""
-    from clubdesk.services.text import excel_safe
+    from clubdesk.text import excel_safe
 
     data = rows if rows is not None else iter_audit_rows(db, **filters)
     count = 0

@@ -19,7 +19,7 @@ from clubdesk.db import Database
 from clubdesk.services import members as member_service
 from clubdesk.services import settings as settings_service
 from clubdesk.services.base import Actor, Role
-from clubdesk.services.text import fold
+from clubdesk.text import fold
 
 DEMO_ACTOR = Actor("Demo", Role.SECRETARY)
 DEFAULT_MEMBERS = 40

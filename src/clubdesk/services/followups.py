@@ -19,12 +19,12 @@ from __future__ import annotations
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from clubdesk.competition import formats
 from clubdesk.i18n import _
 from clubdesk.models.event import Event
 from clubdesk.models.result import Match
 from clubdesk.models.round import Round
 from clubdesk.pairing.elimination import Bracket
-from clubdesk.services import formats as F
 from clubdesk.services import ratings as RT
 from clubdesk.services import round_data as R
 from clubdesk.services import standings as ST
@@ -37,7 +37,7 @@ def after_change(s: Session, ev: Event, changed: Match | None = None) -> None:
     (issue 22): a hand in play touches nothing else (the round, the standings and the event cannot
     change while the table is open), and ratings move forward from that match only."""
     s.flush()
-    if ev.format in F.ELIMINATION:
+    if ev.format in formats.ELIMINATION:
         check_bracket(s, ev)
     family, _p = R.params_of(ev)
     if changed is None:
@@ -74,7 +74,7 @@ def _may_be_over(s: Session, ev: Event) -> bool:
     )
     if last == "proposed":
         return False
-    if ev.format in (*F.ELIMINATION, "lives", "open-round-robin", *F.ROUND_ROBIN):
+    if ev.format in (*formats.ELIMINATION, "lives", "open-round-robin", *formats.ROUND_ROBIN):
         return True  # their end depends on the results: is_over decides
     # a Swiss event (is_over's last case) is over only after its number of regular rounds
     regular = s.scalar(

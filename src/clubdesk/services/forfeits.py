@@ -11,13 +11,13 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from clubdesk.competition import formats
 from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
 from clubdesk.models.event import Entrant, Event
 from clubdesk.models.result import Match
 from clubdesk.models.round import Round
-from clubdesk.services import formats as F
 from clubdesk.services import round_data as R
 from clubdesk.services.base import Actor, Role, ServiceError, audit
 from clubdesk.services.followups import after_change
@@ -49,7 +49,7 @@ def apply_forfeit(
 ) -> None:
     n = R.night(s, ev)
     family, params = R.params_of(ev)
-    oc = F.forfeit_outcome(
+    oc = formats.forfeit_outcome(
         family, params, 1 - absent_side, match_length=m.match_length, encounter_games=n.encounter_games
     )
     before = match_snapshot(m)
@@ -262,7 +262,7 @@ def league_deadline(
         # open tables of the league that were never played are forfeited too
         open_refs = {m.ref: m for m in matches_of(s, ev.id) if m.status not in FINAL_STATUSES}
         played = played_matches(s, ev)
-        lg = F.league_with_results(st["league"], played)
+        lg = formats.league_with_results(st["league"], played)
         faults = {k: str(v) for k, v in (at_fault or {}).items()}
         gone = {str(x) for x in _withdrawn_ids(s, ev)}
         for lm in lg.pending():
@@ -300,7 +300,7 @@ def league_deadline(
             kind = "forfeit" if res.winner is not None else "both-lost"
             score = (0, 0)
             if res.winner is not None:
-                oc = F.forfeit_outcome(
+                oc = formats.forfeit_outcome(
                     family,
                     params,
                     0 if res.winner == lm.home else 1,

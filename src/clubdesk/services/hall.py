@@ -12,15 +12,15 @@ from datetime import datetime
 
 from clubdesk import labels as L
 from clubdesk.collation import collator
+from clubdesk.competition import formats
 from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.reports import data as D
 from clubdesk.services import events as events_service
-from clubdesk.services import formats as F
 from clubdesk.services import reports as RP
 from clubdesk.services import rounds as R
 from clubdesk.services.base import ServiceError
-from clubdesk.services.text import fold
+from clubdesk.text import fold
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ class HallStandings:
 
 def _event(info: events_service.EventInfo, round_no: int | None) -> HallEvent:
     kind = f"{L.ruleset_label(info.ruleset)}, {L.format_label(info.format)}"
-    return HallEvent(info.id, info.name, kind, round_no, info.format in F.ELIMINATION)
+    return HallEvent(info.id, info.name, kind, round_no, info.format in formats.ELIMINATION)
 
 
 def _published(db: Database, event_id: int) -> int | None:

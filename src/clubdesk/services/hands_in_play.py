@@ -18,13 +18,14 @@ from typing import Any
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
+from clubdesk.competition import formats
+from clubdesk.competition.errors import CompetitionError
 from clubdesk.games import EntryError
 from clubdesk.models.result import Match
 from clubdesk.models.round import Round
-from clubdesk.services import formats as F
 from clubdesk.services import round_data as R
 from clubdesk.services.audit_chain import hand_ref
-from clubdesk.services.base import Actor, ServiceError
+from clubdesk.services.base import Actor, ServiceError, entry_refusal, refusal
 from clubdesk.services.result_tables import (
     TableResult,
     _apply_outcome,
@@ -121,7 +122,7 @@ def add_in_play(
     family, params = R.params_of(ev)  # type: ignore[arg-type]  # reads ruleset, overrides, target only
     if (
         family == "tavla"
-        or fmt in (*F.ELIMINATION, "lives")
+        or fmt in (*formats.ELIMINATION, "lives")
         or ev_status == "finished"
         or night is None  # the night's settings not made yet: the full path makes them
         or night_done is not None
@@ -138,9 +139,11 @@ def add_in_play(
     if m.match_length:
         params = {**params, "match_length": m.match_length}
     try:
-        oc = F.outcome_from_entries(ruleset, params, games, encounter_games=encounter)
+        oc = formats.outcome_from_entries(ruleset, params, games, encounter_games=encounter)
     except EntryError as exc:
-        raise F.entry_error_to_service(exc) from exc
+        raise entry_refusal(exc) from exc
+    except CompetitionError as exc:
+        raise refusal(exc) from exc
     if oc.finished:
         return None  # what follows the match's end is the full path's
     before = match_snapshot(m)  # type: ignore[arg-type]

@@ -35,7 +35,7 @@ from clubdesk.services.members_data import DEFAULT_RATING, MemberData, _clean, f
 from clubdesk.services.members_edit import _apply, _next_number, _refuse_taken
 from clubdesk.services.members_search import list_members
 from clubdesk.services.permissions import require
-from clubdesk.services.text import excel_safe, fold
+from clubdesk.text import excel_safe, fold
 
 # CSV columns, in export order. Header names are compared folded; a few spellings are accepted.
 COLUMNS: tuple[str, ...] = (

@@ -27,7 +27,7 @@ from clubdesk.services.members_data import (
 )
 from clubdesk.services.members_search import _by_number
 from clubdesk.services.permissions import require
-from clubdesk.services.text import fold
+from clubdesk.text import fold
 
 # --------------------------------------------------------------------------- clubs
 

@@ -11,11 +11,11 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from clubdesk.competition import formats
 from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.event import Entrant, Event
 from clubdesk.models.round import EventNight, Round
-from clubdesk.services import formats as F
 from clubdesk.services.base import Actor, ServiceError, audit
 from clubdesk.services.prize_plans import prize_plan_from, season_scale_from
 from clubdesk.services.round_data import BYE_FORMATS, default_night, get_event, night, rounds_of, state_of
@@ -169,7 +169,7 @@ def configure(db: Database, actor: Actor, event_id: int, **settings: Any) -> dic
         for k, v in on_event.items():
             setattr(ev, k, v)
         if bye_kind is not None:  # what a requested bye is worth (kept in the night's state)
-            if bye_kind not in F.REQUESTED_BYE_KINDS:
+            if bye_kind not in formats.REQUESTED_BYE_KINDS:
                 raise ServiceError(
                     "bad-setting",
                     _("A requested bye is a zero-bye, half-bye or full-bye, not {k}.").format(k=bye_kind),

@@ -16,10 +16,10 @@ from collections.abc import Callable, Mapping, Sequence
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from clubdesk.competition import formats
 from clubdesk.models.club import Club
 from clubdesk.models.event import Event
 from clubdesk.pairing import Entrant, explain_lives, explain_swiss
-from clubdesk.services import formats as F
 from clubdesk.standings.tiebreaks import PointsScheme
 
 Pairs = Sequence[tuple[str, str | None]]
@@ -86,8 +86,8 @@ def explain_round(
     s: Session,
     ev: Event,
     number: int,
-    fld: F.Field,
-    played: Sequence[F.Played],
+    fld: formats.Field,
+    played: Sequence[formats.Played],
     scheme: PointsScheme,
     pairs: Pairs,
     names: Mapping[str, str],
@@ -97,9 +97,9 @@ def explain_round(
     fmt = ev.format
     clubs = club_names(s)
     if fmt == "lives":
-        ents = F.pairing_entrants(fld, played, scheme, lives=lives)
+        ents = formats.pairing_entrants(fld, played, scheme, lives=lives)
         return named(explain_lives, ents, pairs, names, clubs)
     if fmt == "swiss":
-        ents = F.pairing_entrants(fld, played, scheme)
+        ents = formats.pairing_entrants(fld, played, scheme)
         return named(explain_swiss, ents, pairs, names, clubs, club_protection=number == 1)
     return None

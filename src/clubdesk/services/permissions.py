@@ -16,7 +16,8 @@ from sqlalchemy.orm import Session
 
 from clubdesk.db import Database
 from clubdesk.i18n import N_, _
-from clubdesk.services.base import ROLE_LABELS, Actor, Role, ServiceError
+from clubdesk.labels import ROLE_LABELS
+from clubdesk.services.base import Actor, Role, ServiceError
 
 S, R, C = Role.SECRETARY, Role.REFEREE, Role.SCORER
 

@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import and_, delete, func, or_, select
 from sqlalchemy.orm import Session
 
+from clubdesk.competition import formats
 from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
@@ -21,7 +22,6 @@ from clubdesk.models.club import Setting
 from clubdesk.models.event import EntrantMember, Event
 from clubdesk.models.member import Member
 from clubdesk.models.result import Match, RatingEntry
-from clubdesk.services import formats as F
 from clubdesk.services.base import ServiceError
 
 # the window's start-up needs these without the rating engine (issue 22); every name stays importable here
@@ -42,7 +42,7 @@ def _tavla_rulesets(s: Session) -> list[str]:
     out: list[str] = []
     for rs in s.scalars(select(Event.ruleset).distinct()):
         try:
-            if F.ruleset_params(rs)[0] == "tavla":
+            if formats.ruleset_params(rs)[0] == "tavla":
                 out.append(rs)
         except Exception:  # noqa: BLE001 - an unknown preset is no tavla event
             continue

@@ -16,16 +16,17 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from clubdesk.competition import formats
+from clubdesk.competition.errors import CompetitionError
 from clubdesk.db import Database
 from clubdesk.games.errors import EntryError, RulesetError
 from clubdesk.games.ruleset import load_ruleset, params_as_dict
 from clubdesk.i18n import N_, _
 from clubdesk.models.event import Event
-from clubdesk.services import formats as F
 from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
 from clubdesk.services import standings as ST
-from clubdesk.services.base import Actor, ServiceError, audit
+from clubdesk.services.base import Actor, ServiceError, audit, refusal
 from clubdesk.services.followups import after_change
 
 #: preset -> parameter -> (the reading before issue 29, the rule, what the parameter means)
@@ -239,7 +240,7 @@ def _rescore(s: Session, ev: Event) -> list[TableChange]:
         if not games:
             continue
         try:
-            oc = F.outcome_from_entries(
+            oc = formats.outcome_from_entries(
                 ev.ruleset, RS.match_params(ev, m), games, encounter_games=n.encounter_games
             )
         except EntryError as exc:
@@ -249,6 +250,8 @@ def _rescore(s: Session, ev: Event) -> list[TableChange]:
                     r=m.round_no, t=m.table_no, reason=exc
                 ),
             ) from exc
+        except CompetitionError as exc:
+            raise refusal(exc) from exc
         before = ((m.score_a, m.score_b), None if m.points_a is None else (m.points_a, m.points_b or 0))
         winner = m.winner
         RS.apply_outcome(m, oc)

@@ -12,12 +12,12 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from clubdesk.competition import formats
 from clubdesk.db import Database
 from clubdesk.models.event import Event
 from clubdesk.models.member import Member
 from clubdesk.models.result import Match
 from clubdesk.reports import data as D
-from clubdesk.services import formats as F
 from clubdesk.services import rounds as R
 from clubdesk.services.base import ServiceError
 from clubdesk.services.report_common import Progress, _event, _public, _round, _Who, _write, report_header
@@ -174,7 +174,7 @@ def score_sheets_data(
                         recorded=rec,
                         encounter=bool(g),
                         # rule E7: the sheet says when equal tiles were drawn again among the tied
-                        seat_note=F.seat_draw_note(stored, names) if g <= 1 else "",
+                        seat_note=formats.seat_draw_note(stored, names) if g <= 1 else "",
                     )
                 )
         if progress is not None:

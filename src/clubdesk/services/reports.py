@@ -25,6 +25,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from clubdesk.competition import formats
 from clubdesk.db import Database
 from clubdesk.i18n import N_, _
 from clubdesk.labels import entrant_status_label, localized_number
@@ -33,7 +34,6 @@ from clubdesk.models.member import Member
 from clubdesk.models.result import FinalPlace, Match, RatingEntry
 from clubdesk.models.round import Round
 from clubdesk.reports import data as D
-from clubdesk.services import formats as F
 from clubdesk.services import rounds as R
 from clubdesk.services import standings as ST
 from clubdesk.services.base import Actor, ServiceError
@@ -132,7 +132,7 @@ def _pairings_of(
     rno: int,
     rnd: Round,
     who: dict[int, _Who],
-    played_all: list[F.Played],
+    played_all: list[formats.Played],
     ids: list[str],
 ) -> D.PairingsData:
     n = R.night(s, ev)
@@ -262,7 +262,7 @@ def bracket_data(db: Database, event_id: int) -> D.BracketData:
 
     with db.session() as s:
         ev = _event(s, event_id)
-        if ev.format not in F.ELIMINATION:
+        if ev.format not in formats.ELIMINATION:
             raise ServiceError(
                 "not-elimination",
                 _("Event {e} is not an elimination event; it has no bracket.").format(e=ev.id),
@@ -274,7 +274,7 @@ def bracket_data(db: Database, event_id: int) -> D.BracketData:
                 "no-bracket", _("Event {e} has not been drawn yet.").format(e=ev.id), event=ev.id
             )
         played = R.played_matches(s, ev)
-        br = F.bracket_with_results(state["bracket"], played)
+        br = formats.bracket_with_results(state["bracket"], played)
         names = {str(k): v for k, v in R.entrant_names(s, ev.id).items()}
         scores: dict[str, tuple[str, str]] = {}
         for m in R.matches_of(s, ev.id):

@@ -1,5 +1,5 @@
 """The results of an event read for its standings and pairings as plain rows (issue 22: a 20,000-match
-league): the final tables as :class:`~clubdesk.services.formats.Played`, everybody drawn at a table, and
+league): the final tables as :class:`~clubdesk.competition.formats.Played`, everybody drawn at a table, and
 the plain played games summed per pair in SQL for the standings' per-pair sums. The lowest layer of the
 night's services: it reads, it changes nothing."""
 
@@ -11,15 +11,15 @@ from typing import Any
 from sqlalchemy import ColumnElement, Select, String, and_, case, cast, func, not_, or_, select
 from sqlalchemy.orm import Session
 
+from clubdesk.competition import formats
 from clubdesk.models.event import Entrant, Event
 from clubdesk.models.result import Match
 from clubdesk.models.round import Round
-from clubdesk.services import formats as F
 from clubdesk.services.round_data import FINAL_STATUSES
 from clubdesk.standings.summed import NOT_PLAIN, PairSums
 
 
-def played_matches(s: Session, ev: Event) -> list[F.Played]:
+def played_matches(s: Session, ev: Event) -> list[formats.Played]:
     """Final tables (confirmed results, forfeits, byes) and latecomers' missed rounds as zero-point byes.
     Row tuples, not ORM objects (issue 22: a 20,000-match league)."""
     return played_and_drawn(s, ev)[0]
@@ -55,9 +55,9 @@ def plain_rows(
         cur.close()
 
 
-def played_and_drawn(s: Session, ev: Event) -> tuple[list[F.Played], set[str]]:
+def played_and_drawn(s: Session, ev: Event) -> tuple[list[formats.Played], set[str]]:
     """:func:`played_matches` and every entrant drawn at a table of the event (any status, for
-    :func:`standing_ids`). The final tables are read as :class:`~clubdesk.services.formats.Played` rows
+    :func:`standing_ids`). The final tables are read as :class:`~clubdesk.competition.formats.Played` rows
     as they come from the database (ids as text), the others only for their sides (issue 22)."""
     if s.autoflush:
         s.flush()  # the reads below do not autoflush as an ORM query would
@@ -67,7 +67,7 @@ def played_and_drawn(s: Session, ev: Event) -> tuple[list[F.Played], set[str]]:
         .scalars()
     )
     rows = plain_rows(s, lambda: _final_rows(ev.id), ("final-rows", ev.id))
-    make = F.Played._make
+    make = formats.Played._make
     # a proposed round's bye is not final until the round is published
     out = [make(r) for r in rows if r[0] in published]
     drawn = {r[1] for r in rows}
@@ -92,12 +92,12 @@ def played_and_drawn(s: Session, ev: Event) -> tuple[list[F.Played], set[str]]:
             for eid, joins in late_ids:
                 for rn in sorted(published):
                     if rn < joins and eid not in seen.get(rn, set()):
-                        out.append(F.Played(rn, eid, None, "zero-bye"))
+                        out.append(formats.Played(rn, eid, None, "zero-bye"))
     return out, drawn
 
 
 def _played_columns() -> tuple[Any, ...]:
-    """A table's columns in the order of :class:`~clubdesk.services.formats.Played` (ids as text)."""
+    """A table's columns in the order of :class:`~clubdesk.competition.formats.Played` (ids as text)."""
     return (
         Match.round_no,
         cast(Match.side_a, String),
@@ -113,7 +113,7 @@ def _played_columns() -> tuple[Any, ...]:
 
 
 def _final_rows(event_id: int) -> AnySelect:
-    """The final tables of an event as :class:`~clubdesk.services.formats.Played` rows (ids as text)."""
+    """The final tables of an event as :class:`~clubdesk.competition.formats.Played` rows (ids as text)."""
     return (
         select(*_played_columns())
         .where(Match.event_id == event_id, Match.status.in_(FINAL_STATUSES))
@@ -135,7 +135,7 @@ def _plain_games(event_id: int) -> ColumnElement[bool]:
         Match.event_id == event_id,
         Match.status.in_(FINAL_STATUSES),
         Match.round_no.in_(pub),
-        func.substr(Match.ref, 1, len(F.PLAYOFF_PREFIX)) != F.PLAYOFF_PREFIX,
+        func.substr(Match.ref, 1, len(formats.PLAYOFF_PREFIX)) != formats.PLAYOFF_PREFIX,
         Match.side_b.is_not(None),
         Match.kind.not_in(NOT_PLAIN),
     )
@@ -175,7 +175,9 @@ def _int_sums(row: Sequence[Any]) -> PairSums:
     return PairSums(a, b, *(int(x) for x in counts))
 
 
-def summed_tables(s: Session, ev: Event) -> tuple[list[PairSums], list[F.Played], list[F.Played], set[str]]:
+def summed_tables(
+    s: Session, ev: Event
+) -> tuple[list[PairSums], list[formats.Played], list[formats.Played], set[str]]:
     """The event's tables as the standings' per-pair sums read them (issue 22): the plain played games
     of the regular rounds summed per pair in SQL (``summed.PairSums``), the other final tables one by
     one (byes, forfeits, both-lost, latecomers' zero-point byes, as :func:`played_matches` has them),
@@ -191,9 +193,9 @@ def summed_tables(s: Session, ev: Event) -> tuple[list[PairSums], list[F.Played]
     as_read = PairSums._make if conn.dialect.name == "sqlite" else _int_sums
     sums = [as_read(r) for r in plain_rows(s, lambda: _pair_sums(ev.id), ("pair-sums", ev.id))]
     rows = plain_rows(s, lambda: _unsummed(ev.id), ("unsummed", ev.id))
-    make = F.Played._make
-    rest: list[F.Played] = []
-    playoffs: list[F.Played] = []
+    make = formats.Played._make
+    rest: list[formats.Played] = []
+    playoffs: list[formats.Played] = []
     drawn = {p.a for p in sums} | {p.b for p in sums}
     for r in rows:
         drawn.add(r[2])
@@ -201,7 +203,7 @@ def summed_tables(s: Session, ev: Event) -> tuple[list[PairSums], list[F.Played]
             drawn.add(r[3])
         if r[0] in FINAL_STATUSES and r[1] in published:  # a proposed round's bye is not final yet
             p = make(r[1:])
-            (playoffs if p.ref.startswith(F.PLAYOFF_PREFIX) else rest).append(p)
+            (playoffs if p.ref.startswith(formats.PLAYOFF_PREFIX) else rest).append(p)
     # rule T3a (desk issue): a latecomer's rounds before joining are zero-point byes
     if ev.format in ("swiss", "lives", "open-round-robin"):
         late = [
@@ -226,7 +228,7 @@ def summed_tables(s: Session, ev: Event) -> tuple[list[PairSums], list[F.Played]
             for eid, joins in late:
                 for rn in sorted(published):
                     if rn < joins and eid not in seen.get(rn, set()):
-                        rest.append(F.Played(rn, eid, None, "zero-bye"))
+                        rest.append(formats.Played(rn, eid, None, "zero-bye"))
     return sums, rest, playoffs, drawn
 
 

@@ -14,6 +14,8 @@ from typing import Any
 from sqlalchemy import func, insert, select
 from sqlalchemy.orm import Session
 
+from clubdesk.competition import formats
+from clubdesk.competition.errors import CompetitionError
 from clubdesk.db import is_server
 from clubdesk.games import EntryError
 from clubdesk.i18n import _
@@ -21,9 +23,8 @@ from clubdesk.models.base import utcnow
 from clubdesk.models.event import Event
 from clubdesk.models.result import Match, ResultEntry
 from clubdesk.models.round import Round
-from clubdesk.services import formats as F
 from clubdesk.services import round_data as R
-from clubdesk.services.base import Actor, Role, ServiceError
+from clubdesk.services.base import Actor, Role, ServiceError, entry_refusal, refusal
 
 
 @dataclass(frozen=True)
@@ -159,7 +160,7 @@ def check_lock(actor: Actor, m: Match, override: str | None) -> None:
         raise ServiceError("referee-only", _("Only a referee can override a locked result."))
 
 
-def _apply_outcome(m: Match, oc: F.Outcome) -> None:
+def _apply_outcome(m: Match, oc: formats.Outcome) -> None:
     m.score_a, m.score_b = oc.score
     m.points_a, m.points_b = (None, None) if oc.points is None else oc.points
     m.finished = oc.finished
@@ -194,9 +195,11 @@ def recompute_from_entries(s: Session, ev: Event, m: Match, games: dict[int, lis
     n = R.night(s, ev)
     params = match_params(ev, m)
     try:
-        oc = F.outcome_from_entries(ev.ruleset, params, games, encounter_games=n.encounter_games)
+        oc = formats.outcome_from_entries(ev.ruleset, params, games, encounter_games=n.encounter_games)
     except EntryError as exc:
-        raise F.entry_error_to_service(exc) from exc
+        raise entry_refusal(exc) from exc
+    except CompetitionError as exc:
+        raise refusal(exc) from exc
     _apply_outcome(m, oc)
     m.kind = "played"
     m.status = "pending" if oc.finished else ("in_play" if games else "waiting")

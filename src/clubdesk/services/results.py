@@ -14,6 +14,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from clubdesk.competition import formats
+from clubdesk.competition.errors import CompetitionError
 from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
@@ -21,10 +23,9 @@ from clubdesk.models.event import Event
 from clubdesk.models.member import Member
 from clubdesk.models.result import Match, ResultEntry, Substitution
 from clubdesk.models.round import Round
-from clubdesk.services import formats as F
 from clubdesk.services import round_data as R
 from clubdesk.services.audit_chain import hand_ref
-from clubdesk.services.base import Actor, ServiceError
+from clubdesk.services.base import Actor, ServiceError, refusal
 
 # issue 22: what follows a change is ``followups``; forfeits and the shared table pieces have their own
 # modules. Every old name stays importable from here.
@@ -250,15 +251,18 @@ def set_score(
             raise ServiceError("reason-required", _("Say why a confirmed result is corrected."))
         n = R.night(s, ev)
         family, params = R.params_of(ev)
-        oc = F.outcome_from_score(
-            family,
-            params,
-            score,
-            points,
-            match_length=m.match_length,
-            encounter_games=n.encounter_games,
-            final=confirm,
-        )
+        try:
+            oc = formats.outcome_from_score(
+                family,
+                params,
+                score,
+                points,
+                match_length=m.match_length,
+                encounter_games=n.encounter_games,
+                final=confirm,
+            )
+        except CompetitionError as exc:
+            raise refusal(exc) from exc
         before = match_snapshot(m)
         has_entries = s.scalar(select(ResultEntry.id).where(ResultEntry.match_id == m.id))
         if has_entries is not None:
@@ -551,7 +555,10 @@ def substitute(
         seats = json.loads(m.seats) if m.seats else {"seats": []}
         key = f"game{game_no}"
         current = _seats_for(s, ev, m, game_no)
-        seats[key] = F.substitute(current, member_out, member_in)
+        try:
+            seats[key] = formats.substitute(current, member_out, member_in)
+        except CompetitionError as exc:
+            raise refusal(exc) from exc
         m.seats = json.dumps(seats)
         s.add(
             Substitution(
@@ -597,11 +604,16 @@ def _seats_for(s: Session, ev: Event, m: Match, game_no: int) -> list[str]:
     n = R.night(s, ev)
     _family, params = R.params_of(ev)
     games = match_entries(s, m)
-    oc = F.outcome_from_entries(ev.ruleset, params, {1: games.get(1, [])}, encounter_games=n.encounter_games)
+    try:
+        oc = formats.outcome_from_entries(
+            ev.ruleset, params, {1: games.get(1, [])}, encounter_games=n.encounter_games
+        )
+    except CompetitionError as exc:
+        raise refusal(exc) from exc
     sheet = oc.sheets[0] if oc.sheets else {}
     if not sheet.get("finished"):
         raise ServiceError("game-open", _("Game 1 is not finished yet."))
-    return F.swap_seats(base, 1 - int(sheet["winner"]))  # rule E7b
+    return formats.swap_seats(base, 1 - int(sheet["winner"]))  # rule E7b
 
 
 # ------------------------------------------------------------------------------------------ downstream

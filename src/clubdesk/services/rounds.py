@@ -16,6 +16,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from clubdesk.competition import formats
+from clubdesk.competition.errors import CompetitionError
 from clubdesk.db import Database, lock_event
 from clubdesk.i18n import _
 from clubdesk.models.audit import AuditEntry
@@ -26,8 +28,7 @@ from clubdesk.models.result import Match, ResultEntry
 from clubdesk.models.round import EventNight, Round
 from clubdesk.pairing import PairingImpossible, explain_lives, explain_swiss, verify_pairing
 from clubdesk.pairing.league import OpenLeague
-from clubdesk.services import formats as F
-from clubdesk.services.base import Actor, Role, ServiceError, audit
+from clubdesk.services.base import Actor, Role, ServiceError, audit, refusal
 from clubdesk.services.followups import after_change
 from clubdesk.services.forfeits import apply_forfeit
 
@@ -91,7 +92,7 @@ from clubdesk.services.table_entry import drop_tokens, ensure_in
 
 
 # ------------------------------------------------------------------------------------------ the field
-def the_field(s: Session, ev: Event, round_no: int) -> F.Field:
+def the_field(s: Session, ev: Event, round_no: int) -> formats.Field:
     """Rule T3a: registered and checked in; latecomers from their first round; withdrawn ones are out.
     The players of every entrant in one query (issue 22: no query per entrant)."""
     ids: list[str] = []
@@ -124,7 +125,7 @@ def the_field(s: Session, ev: Event, round_no: int) -> F.Field:
             ratings[key] = round(sum(r for r, _c in members) / len(members))
         club_ids = {c for _r, c in members}
         clubs[key] = f"club{club_ids.pop()}" if len(club_ids) == 1 and None not in club_ids else None
-    return F.Field(tuple(ids), ratings, clubs)
+    return formats.Field(tuple(ids), ratings, clubs)
 
 
 # ------------------------------------------------------------------------------------------ manual tables
@@ -166,7 +167,10 @@ def set_tables(
             )
         refs = {frozenset((m.side_a, m.side_b)): m.ref for m in paired}
         forced = ""
-        if ev.format in (*F.ELIMINATION, *F.ROUND_ROBIN, "open-round-robin") or rnd.kind != "regular":
+        if (
+            ev.format in (*formats.ELIMINATION, *formats.ROUND_ROBIN, "open-round-robin")
+            or rnd.kind != "regular"
+        ):
             if {frozenset(p) for p in new} != set(refs):
                 raise ServiceError(
                     "fixed-pairs",
@@ -181,7 +185,12 @@ def set_tables(
                     rnd.explanations = json.dumps([*lines, *kept_lines], ensure_ascii=False)
         real = [p for p in new if p[1] is not None]
         byes = [p for p in new if p[1] is None]
-        order = F.arrange_tables([[str(x) for x in p if x is not None] for p in real], fixed)  # strict
+        try:
+            order = formats.arrange_tables(
+                [[str(x) for x in p if x is not None] for p in real], fixed
+            )  # strict
+        except CompetitionError as exc:
+            raise refusal(exc) from exc
         real = [real[i] for i in order]
         before = view(s, ev, rnd).as_json()
         kept = [(m.side_a, m.kind) for m in asked]
@@ -225,9 +234,11 @@ def _check_edit(
     the only breach is a rematch forced by a referee with a reason (returned)."""
     played = played_matches(s, ev)
     family, _p = params_of(ev)
-    scheme = F.points_scheme(family, n.encounter_games)
+    scheme = formats.points_scheme(family, n.encounter_games)
     ids = tuple(str(x) for p in pairs for x in p if x is not None)
-    ents = F.pairing_entrants(F.Field(ids), played, scheme, lives=n.lives if ev.format == "lives" else None)
+    ents = formats.pairing_entrants(
+        formats.Field(ids), played, scheme, lives=n.lives if ev.format == "lives" else None
+    )
     # checked under the entrants' names, so that the message reads "Ann and Bob have already played"
     label = {e: names.get(int(e), e) for e in ids}
     if len(set(label.values())) < len(label):
@@ -256,7 +267,7 @@ def _open_tables(s: Session, ev: Event) -> list[Match]:
 
 
 def _total_rounds(ev: Event, st: dict[str, Any]) -> int | None:
-    if ev.format in F.ROUND_ROBIN:
+    if ev.format in formats.ROUND_ROBIN:
         return len(st.get("schedule", [])) or None
     if ev.format == "swiss":
         return ev.rounds
@@ -286,11 +297,11 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
         st = state_of(n)
         played = played_matches(s, ev)
         family, _params = params_of(ev)
-        scheme = F.points_scheme(family, n.encounter_games)
+        scheme = formats.points_scheme(family, n.encounter_games)
         fld = the_field(s, ev, number)
         asked = _requested_for(st, ev, number, fld)
         if asked:  # an entrant who asked for a bye is left out of the pairing
-            fld = F.Field(tuple(e for e in fld.ids if e not in asked), fld.ratings, fld.clubs)
+            fld = formats.Field(tuple(e for e in fld.ids if e not in asked), fld.ratings, fld.clubs)
         busy = {x for m in _open_tables(s, ev) for x in (m.side_a, m.side_b) if x is not None}
         if (
             busy
@@ -307,12 +318,12 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
         lines: list[str] = []
         kind = "regular"
         try:
-            if ev.format in F.ELIMINATION:
+            if ev.format in formats.ELIMINATION:
                 if "bracket" not in st:
                     if len(fld.ids) < 2:
                         raise ServiceError("too-few", _("A bracket needs at least 2 checked-in entrants."))
-                    st["bracket"] = F.new_bracket(ev.format, fld, seed).to_data()
-                br = F.bracket_with_results(st["bracket"], played)
+                    st["bracket"] = formats.new_bracket(ev.format, fld, seed).to_data()
+                br = formats.bracket_with_results(st["bracket"], played)
                 if br.champion() is not None and br.finished:
                     raise ServiceError("event-over", _("The bracket is finished."))
                 busy_s = {str(x) for x in busy}
@@ -323,9 +334,9 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
                     pairs.append((a, b))
                     refs.append(bm.id)
                     lines.append(f"{bm.id}: " + " / ".join(br.explain(bm.id)))
-            elif ev.format in F.ROUND_ROBIN:
+            elif ev.format in formats.ROUND_ROBIN:
                 if "schedule" not in st:
-                    st["schedule"] = F.round_robin_plan(
+                    st["schedule"] = formats.round_robin_plan(
                         fld.ids, double=ev.format == "double-round-robin", seed=seed
                     )
                 sched = st["schedule"]
@@ -339,7 +350,7 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
             elif ev.format == "open-round-robin":
                 if "league" not in st:
                     st["league"] = OpenLeague.create(list(fld.ids), double=False, seed=seed).to_data()
-                lg = F.league_with_results(st["league"], played)
+                lg = formats.league_with_results(st["league"], played)
                 if not lg.pending():
                     pairs, kind, refs, lines = _playoff_or_over(
                         ev, n, played, fld, names, disqualified_ids(s, ev)
@@ -355,11 +366,11 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
                     if not pairs:
                         raise ServiceError("nothing-to-pair", _("No pending match has both sides free."))
             elif ev.format == "lives":
-                alive = [e for e, v in F.lives_left(fld.ids, played, n.lives).items() if v > 0]
+                alive = [e for e, v in formats.lives_left(fld.ids, played, n.lives).items() if v > 0]
                 if len(alive) < 2:
                     raise ServiceError("event-over", _("Fewer than two entrants have lives left."))
-                ents = F.pairing_entrants(fld, played, scheme, lives=n.lives)
-                pairs = F.propose_lives(fld, played, scheme, seed, lives=n.lives, entrants=ents)
+                ents = formats.pairing_entrants(fld, played, scheme, lives=n.lives)
+                pairs = formats.propose_lives(fld, played, scheme, seed, lives=n.lives, entrants=ents)
                 lines = named(explain_lives, ents, pairs, names, club_names(s))  # in names (issue 20)
             else:  # swiss
                 total = ev.rounds
@@ -368,8 +379,8 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
                         ev, n, played, fld, names, disqualified_ids(s, ev)
                     )
                 else:
-                    ents = F.pairing_entrants(fld, played, scheme)  # once for the pairing and its lines
-                    pairs = F.propose_swiss(fld, played, scheme, seed, round_no=number, entrants=ents)
+                    ents = formats.pairing_entrants(fld, played, scheme)  # once for the pairing and its lines
+                    pairs = formats.propose_swiss(fld, played, scheme, seed, round_no=number, entrants=ents)
                     lines = named(  # in names, not entrant ids or club keys (issue 20)
                         explain_swiss, ents, pairs, names, club_names(s), club_protection=number == 1
                     )
@@ -391,7 +402,9 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
         s.flush()
         real = [(p, refs[i] if i < len(refs) else "") for i, p in enumerate(pairs) if p[1] is not None]
         byes = [(p, refs[i] if i < len(refs) else "") for i, p in enumerate(pairs) if p[1] is None]
-        order = F.arrange_tables([[x for x in p if x] for p, _r in real], _fixed_tables(st), strict=False)
+        order = formats.arrange_tables(
+            [[x for x in p if x] for p, _r in real], _fixed_tables(st), strict=False
+        )
         real = [real[i] for i in order]  # an entrant who needs a fixed table keeps it
         for t, ((a, b), ref) in enumerate(real + byes, start=1):
             s.add(_new_match(ev, rnd, t, a, b, ref))
@@ -454,7 +467,7 @@ def _fixed_tables(st: dict[str, Any]) -> dict[str, int]:
     return {str(k): int(v) for k, v in st.get("fixed_tables", {}).items()}
 
 
-def _requested_for(st: dict[str, Any], ev: Event, number: int, fld: F.Field) -> dict[str, str]:
+def _requested_for(st: dict[str, Any], ev: Event, number: int, fld: formats.Field) -> dict[str, str]:
     """Entrants of the field who asked for a bye in round ``number``: entrant -> bye kind."""
     if ev.format not in BYE_FORMATS:
         return {}
@@ -466,22 +479,22 @@ def _requested_for(st: dict[str, Any], ev: Event, number: int, fld: F.Field) -> 
 def _playoff_or_over(
     ev: Event,
     n: EventNight,
-    played: list[F.Played],
-    fld: F.Field,
+    played: list[formats.Played],
+    fld: formats.Field,
     names: dict[str, str],
     disqualified: Sequence[str] = (),
 ) -> tuple[list[tuple[str, str | None]], str, list[str], list[str]]:
     """Rule BC2: after the last round a tie on first place is settled by a play-off: (pairs, round kind,
     match refs ``PO1``..., explanation lines). Two or more tied: a knockout among them (see
-    :class:`clubdesk.services.formats.Playoff`)."""
-    regular = [p for p in played if not F.is_playoff(p)]
+    :class:`clubdesk.competition.formats.Playoff`)."""
+    regular = [p for p in played if not formats.is_playoff(p)]
     st = compute_standings(ev, n, regular, standing_ids_from(played, fld), disqualified=disqualified)
     tied = [r.entrant for r in st.rows if r.playoff and r.rank == 1]
-    po = F.playoff_progress(tied, played)
+    po = formats.playoff_progress(tied, played)
     if len(tied) < 2 or po.champion is not None:
         raise ServiceError("event-over", _("Every round has been played."))
     pairs: list[tuple[str, str | None]] = list(po.next_pairs())
-    refs = [f"{F.PLAYOFF_PREFIX}{po.matches + i}" for i in range(1, len(pairs) + 1)]
+    refs = [f"{formats.PLAYOFF_PREFIX}{po.matches + i}" for i in range(1, len(pairs) + 1)]
     lines = [
         _("Play-off for first place (rule BC2) among {n} tied: {ids}.").format(
             n=len(tied), ids=", ".join(names.get(e, e) for e in tied)
@@ -496,7 +509,7 @@ def _playoff_or_over(
     return pairs, "playoff", refs, lines
 
 
-def standing_ids_from(played: list[F.Played], fld: F.Field) -> list[str]:
+def standing_ids_from(played: list[formats.Played], fld: formats.Field) -> list[str]:
     ids = list(fld.ids)
     for p in played:
         for e in (p.a, p.b):
@@ -564,7 +577,7 @@ def publish_round(
                 a = [x.number for x in entrant_members(s, m.side_a)][:2]
                 b = [x.number for x in entrant_members(s, m.side_b)][:2]
                 if len(a) == 2 and len(b) == 2:
-                    m.seats = json.dumps(F.seat_draw(rnd.seed * 1000 + m.table_no, a, b))  # rule E7
+                    m.seats = json.dumps(formats.seat_draw(rnd.seed * 1000 + m.table_no, a, b))  # rule E7
         gone = _withdrawn_ids(s, ev)
         forfeited: list[int] = []
         if gone:
@@ -717,7 +730,7 @@ def explain_in(s: Session, ev: Event, pairs: Sequence[tuple[int, int | None]]) -
     number = rounds[-1].number if rounds and rounds[-1].status == "proposed" else len(rounds) + 1
     played = [p for p in played_matches(s, ev) if p.round < number]
     family, _params = params_of(ev)
-    scheme = F.points_scheme(family, n.encounter_games)
+    scheme = formats.points_scheme(family, n.encounter_games)
     names = {str(k): v for k, v in entrant_names(s, ev.id).items()}
     spairs = [(str(a), None if b is None else str(b)) for a, b in pairs]
     paired = {e for p in spairs for e in p if e is not None}
@@ -725,7 +738,7 @@ def explain_in(s: Session, ev: Event, pairs: Sequence[tuple[int, int | None]]) -
     if not paired <= set(full.ids):
         return None
     # the field as the round was paired: who is in the pairs (a requested bye sits out, T4e)
-    fld = F.Field(tuple(e for e in full.ids if e in paired), full.ratings, full.clubs)
+    fld = formats.Field(tuple(e for e in full.ids if e in paired), full.ratings, full.clubs)
     try:
         return explain_round(s, ev, number, fld, played, scheme, spairs, names, lives=n.lives)
     except (KeyError, ValueError):

@@ -19,6 +19,8 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from clubdesk.collation import sort_key
+from clubdesk.competition import formats
+from clubdesk.competition.errors import CompetitionError
 from clubdesk.db import Database
 from clubdesk.i18n import _, current_language, language_context
 from clubdesk.models.base import utcnow
@@ -26,10 +28,9 @@ from clubdesk.models.event import Entrant, Event
 from clubdesk.models.money import Payment
 from clubdesk.models.result import FinalPlace, PrizeAward
 from clubdesk.models.round import EventNight
-from clubdesk.services import formats as F
 from clubdesk.services import result_rows as RR
 from clubdesk.services import round_data as R
-from clubdesk.services.base import ServiceError
+from clubdesk.services.base import ServiceError, refusal
 
 # issue 22: ratings and the prize plan / season scale settings live in their own modules; their old
 # names stay importable from here
@@ -96,13 +97,13 @@ class EventStandings:
 def codes_for(ev: Event, n: EventNight) -> tuple[str, ...]:
     if n.tiebreaks.strip():
         return tuple(c.strip().upper() for c in n.tiebreaks.split(",") if c.strip())
-    return F.default_tiebreaks(ev.ruleset)
+    return formats.default_tiebreaks(ev.ruleset)
 
 
 def compute_standings(
     ev: Event,
     n: EventNight,
-    played: list[F.Played],
+    played: list[formats.Played],
     ids: list[str],
     names: dict[str, str] | None = None,
     *,
@@ -113,12 +114,14 @@ def compute_standings(
     ``disqualified`` entrants leave the ranking; their games stay for their opponents' tie-breaks (T9c).
     ``codes``: other columns than the event's tie-breaks (``("PTS",)``: the points only, quicker)."""
     family, _p = R.params_of(ev)
-    scheme = F.points_scheme(family, n.encounter_games)
-    prefix = F.PLAYOFF_PREFIX  # F.is_playoff inline: 20,000 tables in a big league (issue 22)
+    scheme = formats.points_scheme(family, n.encounter_games)
+    prefix = formats.PLAYOFF_PREFIX  # formats.is_playoff inline: 20,000 tables in a big league (issue 22)
     playoffs = [p for p in played if p.ref.startswith(prefix)]
     regular = [p for p in played if not p.ref.startswith(prefix)] if playoffs else played
     # rule T9c: a disqualified entrant is out of the ranking, so the next one takes his place
-    data = F.event_data(ids, regular, scheme, ev.format, disqualified=[d for d in disqualified if d in ids])
+    data = formats.event_data(
+        ids, regular, scheme, ev.format, disqualified=[d for d in disqualified if d in ids]
+    )
     # rule T12b: the Buchholz reading of a round without an opponent is the event's bh_unplayed parameter
     # (tavla preset "none": seed 003's plain sum; "fide": the dummy opponent of REFERENCES.md)
     unplayed = Unplayed(str(_p.get("bh_unplayed", "fide")))
@@ -126,10 +129,12 @@ def compute_standings(
     return _after_playoff(st, playoffs)
 
 
-def _after_playoff(st: Standings, playoffs: list[F.Played]) -> Standings:
+def _after_playoff(st: Standings, playoffs: list[formats.Played]) -> Standings:
     """Rule BC2: a finished play-off decides the places among those tied for first."""
     tied = [r for r in st.rows if r.rank == 1 and r.playoff]
-    po = F.playoff_progress([r.entrant for r in tied], playoffs)  # the same: it reads the play-offs only
+    po = formats.playoff_progress(
+        [r.entrant for r in tied], playoffs
+    )  # the same: it reads the play-offs only
     if po.champion is not None:  # rule BC2: the play-off decides the places among the tied
         ranks = po.ranks()
         shared = [ranks[r.entrant] for r in tied]
@@ -160,20 +165,20 @@ def _without(places: dict[str, tuple[int, int]], gone: set[str]) -> dict[str, tu
 
 
 def _places(
-    s: Session, ev: Event, n: EventNight, played: list[F.Played], st: Standings
+    s: Session, ev: Event, n: EventNight, played: list[formats.Played], st: Standings
 ) -> dict[str, tuple[int, int]]:
     """Place ranges: bracket places (T12a), lives places, or the standings' ranks (ties share).
     Disqualified entrants get no place (T9c)."""
-    if ev.format in F.ELIMINATION:
+    if ev.format in formats.ELIMINATION:
         stt = R.state_of(n)
         if "bracket" in stt:
             return _without(
-                F.bracket_with_results(stt["bracket"], played).places(), set(R.disqualified_ids(s, ev))
+                formats.bracket_with_results(stt["bracket"], played).places(), set(R.disqualified_ids(s, ev))
             )
         return {}
     if ev.format == "lives":
         ids = [r.entrant for r in st.rows]
-        left = F.lives_left(ids, played, n.lives)
+        left = formats.lives_left(ids, played, n.lives)
         out_round: dict[str, int | None] = {}
         for e in ids:
             lost = 0
@@ -211,13 +216,13 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _build(s: Session, ev: Event) -> tuple[EventNight, list[F.Played], list[str], Standings]:
+def _build(s: Session, ev: Event) -> tuple[EventNight, list[formats.Played], list[str], Standings]:
     """The standings with every final table (the callers read the tables too)."""
     n, played, ids, st, _names = _build_named(s, ev, R.night(s, ev))
     return n, played, ids, st
 
 
-def _build_shown(s: Session, ev: Event) -> tuple[EventNight, list[F.Played], Standings, dict[int, str]]:
+def _build_shown(s: Session, ev: Event) -> tuple[EventNight, list[formats.Played], Standings, dict[int, str]]:
     """The standings to show: from the per-pair sums where they serve (:func:`_summed_build`), else
     from every table; with the tables :func:`_view` reads and the entrants' names."""
     n = R.night(s, ev)
@@ -227,7 +232,7 @@ def _build_shown(s: Session, ev: Event) -> tuple[EventNight, list[F.Played], Sta
 
 def _build_named(
     s: Session, ev: Event, n: EventNight
-) -> tuple[EventNight, list[F.Played], list[str], Standings, dict[int, str]]:
+) -> tuple[EventNight, list[formats.Played], list[str], Standings, dict[int, str]]:
     """:func:`_build` and the entrants' names, each read once (issue 22: one read of the matches)."""
     with _collector_paused():
         played, drawn = RR.played_and_drawn(s, ev)
@@ -241,24 +246,24 @@ def _build_named(
 
 def _summed_build(
     s: Session, ev: Event, n: EventNight
-) -> tuple[EventNight, list[F.Played], list[str], Standings, dict[int, str]] | None:
+) -> tuple[EventNight, list[formats.Played], list[str], Standings, dict[int, str]] | None:
     """The standings from the plain played games summed per pair in SQL (issue 22: a 20,000-match
     league reads some 5,000 sums instead of 20,000 tables), exactly as the game-by-game table; None
     where that cannot be sure (other tie-breaks, brackets and lives, which need every table). The
     tables returned are only the unsummed ones (the view reads them for brackets and lives only)."""
-    if ev.format in (*F.ELIMINATION, "lives"):
+    if ev.format in (*formats.ELIMINATION, "lives"):
         return None
     codes = codes_for(ev, n)
     if not {"PTS", *codes} <= SUMMED_CODES:
         return None
     family, params = R.params_of(ev)
-    scheme = F.points_scheme(family, n.encounter_games)
+    scheme = formats.points_scheme(family, n.encounter_games)
     sums, rest, playoffs, drawn = RR.summed_tables(s, ev)
     ids = RR.standing_ids(s, ev, drawn)
     by_id = R.entrant_names(s, ev.id)
     names = {str(k): v for k, v in by_id.items()}
     dq = [d for d in R.disqualified_ids(s, ev) if d in ids]  # rule T9c: out of the ranking
-    others = F.event_data(ids, rest, scheme, ev.format, disqualified=dq)
+    others = formats.event_data(ids, rest, scheme, ev.format, disqualified=dq)
     # rule T12b: the Buchholz reading of a round without an opponent (bh_unplayed), as compute_standings
     unplayed = Unplayed(str(params.get("bh_unplayed", "fide")))
     calc = summed_calculator(ids, sums, others, {"PTS", *codes}, unplayed=unplayed)
@@ -340,14 +345,14 @@ def _view(
     s: Session,
     ev: Event,
     n: EventNight,
-    played: list[F.Played],
+    played: list[formats.Played],
     st: Standings,
     names: dict[int, str] | None = None,
 ) -> EventStandings:
     names = R.entrant_names(s, ev.id) if names is None else names
     scale = st.scale
-    places = _places(s, ev, n, played, st) if ev.format in (*F.ELIMINATION, "lives") else {}
-    left = F.lives_left([r.entrant for r in st.rows], played, n.lives) if ev.format == "lives" else None
+    places = _places(s, ev, n, played, st) if ev.format in (*formats.ELIMINATION, "lives") else {}
+    left = formats.lives_left([r.entrant for r in st.rows], played, n.lives) if ev.format == "lives" else None
     rows: list[Row] = []
     for r in st.rows:
         tb: dict[str, float | int] = {}
@@ -429,26 +434,26 @@ def bracket_data(db: Database, event_id: int) -> tuple[dict[str, Any], dict[str,
         st = R.state_of(n) if n is not None else {}
         if "bracket" not in st:
             return None
-        br = F.bracket_with_results(st["bracket"], played_matches(s, ev))
+        br = formats.bracket_with_results(st["bracket"], played_matches(s, ev))
         names = {str(k): v for k, v in R.entrant_names(s, ev.id).items()}
         return br.to_data(), names
 
 
 # ------------------------------------------------------------------------------------------ event end
-def is_over(s: Session, ev: Event, n: EventNight, played: list[F.Played], st: Standings) -> bool:
+def is_over(s: Session, ev: Event, n: EventNight, played: list[formats.Played], st: Standings) -> bool:
     ms = R.matches_of(s, ev.id)
     rounds = R.rounds_of(s, ev.id)
     if any(m.status not in R.FINAL_STATUSES for m in ms) or (rounds and rounds[-1].status == "proposed"):
         return False
     stt = R.state_of(n)
-    if ev.format in F.ELIMINATION:
-        return "bracket" in stt and F.bracket_with_results(stt["bracket"], played).finished
+    if ev.format in formats.ELIMINATION:
+        return "bracket" in stt and formats.bracket_with_results(stt["bracket"], played).finished
     if ev.format == "lives":
         ids = [r.entrant for r in st.rows]
-        return bool(rounds) and sum(1 for v in F.lives_left(ids, played, n.lives).values() if v > 0) < 2
+        return bool(rounds) and sum(1 for v in formats.lives_left(ids, played, n.lives).values() if v > 0) < 2
     if ev.format == "open-round-robin":
-        over = "league" in stt and not F.league_with_results(stt["league"], played).pending()
-    elif ev.format in F.ROUND_ROBIN:
+        over = "league" in stt and not formats.league_with_results(stt["league"], played).pending()
+    elif ev.format in formats.ROUND_ROBIN:
         regular = [r for r in rounds if r.kind == "regular"]
         over = "schedule" in stt and len(regular) >= len(stt["schedule"])
     else:
@@ -608,17 +613,20 @@ def correction_preview(
             raise ServiceError("bye-table", _("Table {t} is a bye.").format(t=table_no))
         n, played, ids, st = _build(s, ev)
         family, params = R.params_of(ev)
-        oc = F.outcome_from_score(
-            family,
-            params,
-            score,
-            points,
-            match_length=m.match_length,
-            encounter_games=n.encounter_games,
-            final=True,
-        )
+        try:
+            oc = formats.outcome_from_score(
+                family,
+                params,
+                score,
+                points,
+                match_length=m.match_length,
+                encounter_games=n.encounter_games,
+                final=True,
+            )
+        except CompetitionError as exc:
+            raise refusal(exc) from exc
         winner = None if oc.winner is None else str(m.side_a if oc.winner == 0 else m.side_b)
-        new_p = F.Played(
+        new_p = formats.Played(
             m.round_no,
             str(m.side_a),
             str(m.side_b),

@@ -16,6 +16,8 @@ from sqlalchemy import and_, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from clubdesk import i18n
+from clubdesk.competition import formats
+from clubdesk.competition.errors import CompetitionError
 from clubdesk.db import Database
 from clubdesk.games import EntryError, load_ruleset, replay
 from clubdesk.i18n import _
@@ -459,11 +461,9 @@ def _encounter_rows(
 ) -> tuple[list[HandRow], tuple[int, int], tuple[int, int], int, int]:
     """A team encounter's sheet (rule E7b): (rows of every game, the current game's totals, games won,
     the game being entered, its hands so far)."""
-    from clubdesk.services import formats as F
-
     try:
-        oc = F.outcome_from_entries(ev.ruleset, params, games, encounter_games=encounter)
-    except (ServiceError, EntryError):
+        oc = formats.outcome_from_entries(ev.ruleset, params, games, encounter_games=encounter)
+    except (CompetitionError, EntryError):
         return [], (0, 0), (0, 0), 1, len(games.get(1, []))
     rows: list[HandRow] = []
     k = 0

@@ -35,9 +35,15 @@ from PySide6.QtWidgets import (
 )
 
 from clubdesk import labels as L
+from clubdesk.competition.discipline import (
+    FAMILY_PENALTIES,
+    PENALTY_KINDS,
+    PENALTY_LABELS,
+    family_of,
+    ordinal,
+)
 from clubdesk.i18n import _, ngettext
 from clubdesk.services import discipline as X
-from clubdesk.services import discipline_rules as DR
 from clubdesk.services import lookup
 from clubdesk.services.base import ServiceError
 from clubdesk.timefmt import local_text
@@ -165,7 +171,7 @@ class IncidentDialog(_Form):
         self.decision.clear()
         self.decision.addItem(_("not decided yet"), "")
         for d in kind.decisions if kind else ():
-            self.decision.addItem(_(DR.PENALTY_LABELS.get(d, d)), d)
+            self.decision.addItem(_(PENALTY_LABELS.get(d, d)), d)
 
     def submit(self) -> X.IncidentView:
         return X.record_incident(
@@ -220,9 +226,9 @@ class PenaltyDialog(_Form):
         self.side.addItem(_("second named side"), 1)
         self.kind = QComboBox()
         self.kind.setObjectName("penaltyKind")
-        for k in DR.PENALTY_KINDS:
-            if k in DR.FAMILY_PENALTIES.get(family, frozenset()):
-                self.kind.addItem(_(DR.PENALTY_LABELS[k]), k)
+        for k in PENALTY_KINDS:
+            if k in FAMILY_PENALTIES.get(family, frozenset()):
+                self.kind.addItem(_(PENALTY_LABELS[k]), k)
         self.points = _spin(None, 0, 9999, _("—"))
         self.points.setObjectName("penaltyPoints")
         self.after_hand = _spin(None, -1, 99, _("at the end"))
@@ -344,7 +350,7 @@ class DisciplineSection(QWidget):
                 Column(_("Hand"), lambda i: i.hand or "", True),
                 Column(_("Player"), lambda i: f"{i.player} ({i.player_number})" if i.player else ""),
                 Column(_("Kind"), lambda i: i.kind_label),
-                Column(_("Count"), lambda i: DR.ordinal(i.occurrence) if i.occurrence else ""),
+                Column(_("Count"), lambda i: ordinal(i.occurrence) if i.occurrence else ""),
                 Column(_("Decision"), lambda i: i.decision_label),
                 Column(_("Recorded by"), lambda i: i.recorded_by),
                 Column(_("What happened"), lambda i: i.text),
@@ -590,7 +596,7 @@ class DisciplineSection(QWidget):
         eid = self._need_event()
         if eid is None:
             return None
-        family = DR.family_of(self._events[eid].ruleset)
+        family = family_of(self._events[eid].ruleset)
         return PenaltyDialog(self.state, eid, family, _opt(self.round_filter), _opt(self.table_filter), self)
 
     def add_penalty(self) -> None:

@@ -41,10 +41,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from clubdesk.competition import formats
 from clubdesk.i18n import N_, _
 from clubdesk.services import discipline as discipline_service
 from clubdesk.services import events as ev_service
-from clubdesk.services import formats as F
 from clubdesk.services import rounds as R
 from clubdesk.services.base import ServiceError
 from clubdesk.standings.tiebreaks import TIEBREAK_CODES, TIEBREAK_NAMES
@@ -547,8 +547,8 @@ class EventSettings(QWidget):
             self.empty.setText(exc.message)
             return
         self.info = info
-        family, params = F.ruleset_params(info.ruleset, info.overrides)
-        self.tiebreaks.set_codes(str(night["tiebreaks"]), F.default_tiebreaks(info.ruleset))
+        family, params = formats.ruleset_params(info.ruleset, info.overrides)
+        self.tiebreaks.set_codes(str(night["tiebreaks"]), formats.default_tiebreaks(info.ruleset))
         self.result_mode.setCurrentIndex(max(0, self.result_mode.findData(night["result_mode"])))
         self.call_minutes.setValue(int(night["call_minutes"]))
         if params.get("forfeit_from", "call") == "start":

@@ -1107,10 +1107,10 @@ class RoundsSection(QWidget):
         return True
 
     def _family(self, ev: events_service.EventInfo) -> str:
-        from clubdesk.services import formats as F
+        from clubdesk.competition import formats
 
         try:
-            return str(F.ruleset_params(ev.ruleset, dict(ev.overrides or {}))[0])
+            return str(formats.ruleset_params(ev.ruleset, dict(ev.overrides or {}))[0])
         except (ServiceError, ValueError, KeyError):
             return ""
 

@@ -22,7 +22,11 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from clubdesk.i18n import N_, _
+from clubdesk.competition.errors import CompetitionError
+from clubdesk.games.errors import RulesetError
+from clubdesk.games.ruleset import load_ruleset
+from clubdesk.i18n import N_, _, current_language
+from clubdesk.text import fold
 
 FAMILIES: tuple[str, ...] = ("gaple", "domino", "tavla")
 
@@ -88,13 +92,11 @@ POINT_KINDS: frozenset[str] = frozenset({"fine", "deduction"})
 DEFAULT_APPEAL_MINUTES = 15  # rule T10
 
 
-class DisciplineRuleError(Exception):
+class DisciplineRuleError(CompetitionError):
     """A decision the rules do not allow; ``code`` is stable, ``message`` translated."""
 
     def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(code, message)
 
 
 # --------------------------------------------------------------------------------------- incident catalog
@@ -153,9 +155,6 @@ def _builtin() -> dict[str, tuple[IncidentKind, ...]]:
 
 def family_of(ruleset: str) -> str:
     """The family (gaple / domino / tavla) of a ruleset id."""
-    from clubdesk.games.errors import RulesetError
-    from clubdesk.games.ruleset import load_ruleset
-
     try:
         return load_ruleset(ruleset).family
     except RulesetError:
@@ -202,8 +201,6 @@ def check_incident_decision(kind: IncidentKind, decision: str) -> None:
 
 def club_kind_key(label: str) -> str:
     """A stable key for a club-added kind: ``club-`` and the label's letters and digits."""
-    from clubdesk.services.text import fold
-
     slug = "-".join("".join(ch if ch.isalnum() else " " for ch in fold(label)).split())
     return f"club-{slug}"[:60]
 
@@ -233,8 +230,6 @@ _ORDINALS = {"id": "ke-{n}", "es": "{n}.ª", "tr": "{n}."}
 
 def ordinal(n: int) -> str:
     """1st, 2nd, 3rd, 4th, 11th… in English; ke-3, 3.ª, 3. in the other languages (rule E19's counter)."""
-    from clubdesk.i18n import current_language
-
     pattern = _ORDINALS.get(current_language())
     if pattern is not None:
         return pattern.format(n=n)

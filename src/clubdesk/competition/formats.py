@@ -2,7 +2,7 @@
 
 Maps an event's format onto the pairing engines, a table's entries (or its final score) onto a match
 outcome, stored matches onto the standings engine's inputs, and draws seats for domino tables (E7, E7b).
-The services in ``rounds.py``, ``results.py`` and ``standings.py`` call these with plain values.
+The services call these with plain values and turn a :class:`CompetitionError` into their own refusal.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from clubdesk.games import EntryError, load_ruleset, replay
+from clubdesk.competition.errors import CompetitionError
+from clubdesk.games import load_ruleset, replay
 from clubdesk.i18n import _
 from clubdesk.pairing import Entrant as PEntrant
 from clubdesk.pairing import pair_lives, pair_swiss
@@ -21,7 +22,6 @@ from clubdesk.pairing.elimination import Bracket, double_elimination, single_eli
 from clubdesk.pairing.league import LeagueResult, OpenLeague
 from clubdesk.pairing.league import Outcome as LeagueOutcome
 from clubdesk.pairing.roundrobin import round_robin_rounds
-from clubdesk.services.base import ServiceError
 from clubdesk.standings.table import DEFAULT_TIEBREAKS
 from clubdesk.standings.tiebreaks import EventData, Format, PointsScheme, event_from_rows
 
@@ -77,8 +77,8 @@ class Outcome:
     sheets: tuple[dict[str, Any], ...] = ()
 
 
-def _refuse(code: str, message: str, **params: Any) -> ServiceError:
-    return ServiceError(code, message, **params)
+def _refuse(code: str, message: str, **params: Any) -> CompetitionError:
+    return CompetitionError(code, message, **params)
 
 
 def outcome_from_entries(
@@ -220,14 +220,6 @@ def forfeit_outcome(
         full = int(params.get("games_to_win", 1))
     score = (full, 0) if winner_side == 0 else (0, full)
     return Outcome(score, None, True, winner_side)
-
-
-def entry_error_to_service(exc: EntryError) -> ServiceError:
-    return ServiceError(
-        exc.code,
-        _("Entry {n} is not possible: {reason}").format(n=exc.index + 1, reason=exc.message or exc.code),
-        index=exc.index,
-    )
 
 
 # ------------------------------------------------------------------------------------------ stored matches
@@ -423,7 +415,7 @@ def arrange_tables(
         elif t is not None and slots[t - 1] is not None:
             problem = _("Table {t} is fixed for two pairs.").format(t=t)
         if problem is not None and strict:
-            raise ServiceError("fixed-table", problem)
+            raise CompetitionError("fixed-table", problem)
         if t is None or problem is not None:
             rest.append(i)
         else:
@@ -504,7 +496,7 @@ def seat_draw(seed: int, side_a: Sequence[str], side_b: Sequence[str]) -> dict[s
     is in ``redraws`` (``[{"players": [...], "tiles": {player: tile}}]``) so that the sheet can say so;
     ``tiles`` holds the first lift."""
     if len(side_a) != 2 or len(side_b) != 2:
-        raise ServiceError("seat-draw-four", _("A seat draw needs two players on each side."))
+        raise CompetitionError("seat-draw-four", _("A seat draw needs two players on each side."))
     rng = random.Random(seed)
     tiles = [(i, j) for i in range(7) for j in range(i, 7)]
     lifted = rng.sample(tiles, 4)
@@ -571,5 +563,5 @@ def swap_seats(seats: Sequence[str], losing_side: int) -> list[str]:
 def substitute(seats: Sequence[str], out_player: str, in_player: str) -> list[str]:
     """Rule E7b: a substitute takes the seat of the player he replaces."""
     if out_player not in seats:
-        raise ServiceError("not-seated", _("{p} is not seated at this table.").format(p=out_player))
+        raise CompetitionError("not-seated", _("{p} is not seated at this table.").format(p=out_player))
     return [in_player if s == out_player else s for s in seats]
