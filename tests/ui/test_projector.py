@@ -289,7 +289,7 @@ def test_a_double_elimination_bracket_is_readable_from_eight_metres(qtbot, tmp_p
     """An 8-player double elimination fitted whole to the screen has names below 1/40 of its height: after
     the drawn overview, every round of both brackets comes as rows of the other pages' large type, with
     each match's players and result, and nothing of the bracket is left out."""
-    from clubdesk.services import share
+    from clubdesk.reports.words import bracket_rounds
     from clubdesk.services.reports import bracket_data
 
     names = [f"Oyuncu {k}" for k in range(1, 9)]
@@ -300,7 +300,7 @@ def test_a_double_elimination_bracket_is_readable_from_eight_metres(qtbot, tmp_p
     assert win.pages[0].kind == "bracket" and not win.pages[0].columns  # the tree first
     rounds = [p for p in win.pages if p.columns]
     assert len(rounds) >= 2
-    expected = share.bracket_rounds(bracket_data(db, ev))  # the share images' and site's own reading
+    expected = bracket_rounds(bracket_data(db, ev))  # the share images' and site's own reading
     shown_rows = [r for p in rounds for r in p.rows]
     assert len(shown_rows) == sum(len(ms) for _h, ms in expected)  # every match of every round, once
     assert any(p.title.endswith(expected[0][0]) for p in rounds)

@@ -19,6 +19,7 @@ from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.audit import AuditEntry
 from clubdesk.models.event import Event
+from clubdesk.reports.words import bracket_rounds, side_text, standings_title
 from clubdesk.services import reports as REP
 from clubdesk.services import rounds as R
 from clubdesk.services import settings as settings_service
@@ -180,7 +181,6 @@ def hall_data(db: Database, event_id: int | None) -> HallData:
         if raw is not None:
             bracket, names = raw
             from clubdesk.services.reports import bracket_data
-            from clubdesk.services.share import bracket_rounds, side_text
 
             for head, matches in bracket_rounds(bracket_data(db, event_id)):
                 rows = tuple(
@@ -190,7 +190,6 @@ def hall_data(db: Database, event_id: int | None) -> HallData:
                 # the winners' rounds say "Bracket · Round n" (not the night's round); the others name
                 # their bracket already ("Losers' bracket · Round n", "Final")
                 rounds.append((_("Bracket") + " · " + head if matches[0].bracket == "W" else head, rows))
-    from clubdesk.services.share import standings_title
 
     return HallData(
         event_id,

@@ -34,6 +34,7 @@ from clubdesk.models.member import Member
 from clubdesk.models.result import FinalPlace, Match, RatingEntry
 from clubdesk.models.round import Round
 from clubdesk.reports import data as D
+from clubdesk.reports.words import centi_text, crosstable_legend, place_text
 from clubdesk.services import rounds as R
 from clubdesk.services import standings as ST
 from clubdesk.services.base import Actor, ServiceError
@@ -71,7 +72,6 @@ from clubdesk.services.report_common import (  # noqa: F401 - re-exported: the o
     _members_of,
     _paper,
     _payments,
-    _place,
     _public,
     _render,
     _round,
@@ -90,7 +90,6 @@ from clubdesk.services.report_money import (  # noqa: F401 - re-exported: the ol
 )
 from clubdesk.services.report_season import (  # noqa: F401 - re-exported: the old names stay importable (issue 22)
     SeasonRanking,
-    _centi,
     _season_cell,
     season_data,
     season_ranking,
@@ -355,9 +354,9 @@ def member_history_report(
                 D.HistoryRow(
                     date=ev.starts_on or en.registered_at.date(),
                     event=ev.name,
-                    place="" if fp is None else _place(fp.place_from, fp.place_to),
+                    place="" if fp is None else place_text(fp.place_from, fp.place_to),
                     result=_("{w} won, {l} lost").format(w=won, l=lost),
-                    season_points=_centi(fp.season_points) if fp and fp.season_points else "",
+                    season_points=centi_text(fp.season_points) if fp and fp.season_points else "",
                     rating=f"{ratings[ev.id]:.1f}" if ev.id in ratings else "",
                 )
             )
@@ -426,7 +425,6 @@ def crosstable_report(
     """The event's cross-table (public: names and results, rule T14)."""
     from clubdesk.reports.crosstable import crosstable
     from clubdesk.services import players as PL
-    from clubdesk.services.share import crosstable_legend
 
     header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)
     with _in_language(header.language):

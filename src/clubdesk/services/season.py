@@ -20,6 +20,7 @@ from clubdesk.db import Database
 from clubdesk.models.event import Event
 from clubdesk.models.round import EventNight
 from clubdesk.reports import data as D
+from clubdesk.reports.words import centi_text
 from clubdesk.services import reports as REP
 from clubdesk.services import standings as ST
 from clubdesk.services.base import ServiceError
@@ -131,7 +132,7 @@ def season_overview(db: Database, season: str) -> SeasonOverview:
         table = LivesTable((), default_lives=DEFAULT_LIVES)
     lives = starting_lives(invited, table)  # rule T4g: starting lives by season rank
     finalists = tuple(
-        Finalist(r.rank, rk.people[int(r.entrant)].name, REP._centi(r.points), lives[r.entrant])
+        Finalist(r.rank, rk.people[int(r.entrant)].name, centi_text(r.points), lives[r.entrant])
         for r in invited
     )
     return SeasonOverview(

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from clubdesk.i18n import _
+from clubdesk.reports.data import CrossTableView
 from clubdesk.services import players as PL
 from clubdesk.services import reports as report_service
 from clubdesk.services.base import ServiceError
@@ -39,9 +40,9 @@ ModelIndex = QModelIndex | QPersistentModelIndex
 class CrossTableModel(QAbstractTableModel):
     def __init__(self) -> None:
         super().__init__()
-        self.view: PL.CrossTableView | None = None
+        self.view: CrossTableView | None = None
 
-    def set_view(self, view: PL.CrossTableView | None) -> None:
+    def set_view(self, view: CrossTableView | None) -> None:
         self.beginResetModel()
         self.view = view
         self.endResetModel()
@@ -177,7 +178,7 @@ class CrossTablePanel(QWidget):
 
     def show_event(self, event_id: int | None) -> None:
         self.event_id = event_id
-        view: PL.CrossTableView | None = None
+        view: CrossTableView | None = None
         text = _("Choose an event: its cross-table shows here.")
         if event_id is not None:
             try:

@@ -29,6 +29,7 @@ from starlette.routing import BaseRoute, Route
 from clubdesk import i18n
 from clubdesk.db import Database, DataVersion
 from clubdesk.i18n import LANGUAGE_NAMES, LANGUAGES
+from clubdesk.reports.words import bracket_rounds, side_text
 from clubdesk.services import hall as H
 from clubdesk.services.base import ServiceError
 from clubdesk.web.render import in_thread, render, request_language
@@ -239,7 +240,6 @@ async def standings(request: Request) -> Response:
 
 async def bracket(request: Request) -> Response:
     from clubdesk.reports.site import bracket_svg
-    from clubdesk.services.share import bracket_rounds, side_text
 
     ev = _event_id(request)
 
