@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from clubdesk.competition import formats
+from clubdesk.competition import formats, seating
 from clubdesk.db import Database
 from clubdesk.models.audit import AuditEntry
 from clubdesk.models.event import Entrant, Event
@@ -329,7 +329,7 @@ def test_seat_draw_per_table_is_seeded_and_shown(tmp_path: Path) -> None:
         right, left = seats[(lead + 1) % 4], seats[(lead + 3) % 4]
         assert rank(right) > rank(left)
         # reproducible from the seed
-        assert formats.seat_draw(draw["seed"], a, b) == draw
+        assert seating.seat_draw(draw["seed"], a, b) == draw
     db.close()
 
 

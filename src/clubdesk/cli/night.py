@@ -487,7 +487,7 @@ def cmd_round(ctx: Context, args: argparse.Namespace) -> Output:
                 for i, p in enumerate(t.seats["seats"])
             ]
             lines.append("       " + _("seats") + ": " + ", ".join(seats))
-            from clubdesk.competition.formats import seat_draw_note
+            from clubdesk.competition.seating import seat_draw_note
 
             note = seat_draw_note(t.seats)  # rule E7: equal tiles drawn again among the tied
             if note:

@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from clubdesk.competition import formats
+from clubdesk.competition import seating
 from clubdesk.db import Database
 from clubdesk.models.event import Event
 from clubdesk.models.member import Member
@@ -174,7 +174,7 @@ def score_sheets_data(
                         recorded=rec,
                         encounter=bool(g),
                         # rule E7: the sheet says when equal tiles were drawn again among the tied
-                        seat_note=formats.seat_draw_note(stored, names) if g <= 1 else "",
+                        seat_note=seating.seat_draw_note(stored, names) if g <= 1 else "",
                     )
                 )
         if progress is not None:

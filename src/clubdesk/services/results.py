@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from clubdesk.competition import formats
+from clubdesk.competition import formats, seating
 from clubdesk.competition.errors import CompetitionError
 from clubdesk.db import Database
 from clubdesk.i18n import _
@@ -556,7 +556,7 @@ def substitute(
         key = f"game{game_no}"
         current = _seats_for(s, ev, m, game_no)
         try:
-            seats[key] = formats.substitute(current, member_out, member_in)
+            seats[key] = seating.substitute(current, member_out, member_in)
         except CompetitionError as exc:
             raise refusal(exc) from exc
         m.seats = json.dumps(seats)
@@ -613,7 +613,7 @@ def _seats_for(s: Session, ev: Event, m: Match, game_no: int) -> list[str]:
     sheet = oc.sheets[0] if oc.sheets else {}
     if not sheet.get("finished"):
         raise ServiceError("game-open", _("Game 1 is not finished yet."))
-    return formats.swap_seats(base, 1 - int(sheet["winner"]))  # rule E7b
+    return seating.swap_seats(base, 1 - int(sheet["winner"]))  # rule E7b
 
 
 # ------------------------------------------------------------------------------------------ downstream

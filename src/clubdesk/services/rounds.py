@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from clubdesk.competition import formats
+from clubdesk.competition import formats, seating
 from clubdesk.competition.errors import CompetitionError
 from clubdesk.db import Database, lock_event
 from clubdesk.i18n import _
@@ -577,7 +577,7 @@ def publish_round(
                 a = [x.number for x in entrant_members(s, m.side_a)][:2]
                 b = [x.number for x in entrant_members(s, m.side_b)][:2]
                 if len(a) == 2 and len(b) == 2:
-                    m.seats = json.dumps(formats.seat_draw(rnd.seed * 1000 + m.table_no, a, b))  # rule E7
+                    m.seats = json.dumps(seating.seat_draw(rnd.seed * 1000 + m.table_no, a, b))  # rule E7
         gone = _withdrawn_ids(s, ev)
         forfeited: list[int] = []
         if gone:
