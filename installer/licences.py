@@ -2,7 +2,7 @@
 
     build/installer/venv/bin/python installer/licences.py build/installer/dist/clubdesk/licences
 
-For each library of ``clubdesk.services.club.about.LIBRARIES`` (the list Settings → About shows): the LICENSE,
+For each library of ``clubdesk.services.club.about_info.LIBRARIES`` (the list Settings → About shows): the LICENSE,
 COPYING and NOTICE files of its installed distribution; plus the DejaVu fonts' licence and Python's own.
 """
 
@@ -14,7 +14,7 @@ from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
 
 from clubdesk.reports.fonts import fonts_dir
-from clubdesk.services.club.about import LIBRARIES
+from clubdesk.services.club.about_info import LIBRARIES
 
 WORDS = ("licen", "copying", "notice", "authors")
 

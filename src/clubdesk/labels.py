@@ -74,6 +74,15 @@ APPEAL_STATUS_LABELS: dict[str, str] = {
 }
 
 
+# The roles a person acts in (services.base.Role's values; the audit log stores the key).
+ROLE_LABELS: dict[str, str] = {
+    "secretary": N_("Secretary"),
+    "referee": N_("Referee"),
+    "scorer": N_("Scorer"),
+    # TRANSLATORS: the audit log's role of a result entered on a player's phone at the table
+    "table": N_("Table phone"),
+}
+
 # The audit log's actions (services pass the key to base.audit); the audit view shows the label.
 AUDIT_ACTION_LABELS: dict[str, str] = {
     "appeal.file": N_("appeal filed"),
@@ -172,13 +181,8 @@ def entity_label(key: str) -> str:
 
 
 def role_label(key: str) -> str:
-    """secretary → "Secretary" (the acting person's role, services.base.ROLE_LABELS)."""
-    from clubdesk.services.kernel import ROLE_LABELS, Role
-
-    try:
-        return _(ROLE_LABELS[Role(key)])
-    except (KeyError, ValueError):
-        return key
+    """secretary → "Secretary" (the acting person's role)."""
+    return _label(ROLE_LABELS, key)
 
 
 def status_label(key: str) -> str:

@@ -19,7 +19,7 @@ from babel.messages.pofile import read_po
 
 from clubdesk import i18n
 from clubdesk.i18n_tools import ROOT, catalogs, extract
-from clubdesk.services.text import fold as _fold
+from clubdesk.text import fold as _fold
 
 LANGS = ("id", "es", "tr")
 NPLURALS = {"id": 1, "es": 2, "tr": 2}  # Indonesian has one form; Spanish and Turkish singular / plural

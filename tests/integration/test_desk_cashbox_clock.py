@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from clubdesk.cli import main
-from clubdesk.services.desk import records
+from clubdesk.services.kernel import DESK_CLOCK
 
 
 def run(db: Path, capsys: pytest.CaptureFixture[str], *args: str) -> Any:
@@ -27,7 +27,7 @@ def test_cashbox_without_a_date_is_the_desk_clocks_day(
 ) -> None:
     # the desk clock reads 1 March 2025, 19:00, whatever day the test runs on
     evening = datetime(2025, 3, 1, 19, 0)
-    monkeypatch.setattr(records, "_now", lambda now: now if now is not None else evening)
+    monkeypatch.setattr(DESK_CLOCK, "now", lambda: evening)
     db = tmp_path / "club.sqlite3"
     run(db, capsys, "member", "add", "--name", "Ayşe Yılmaz")
     ev = run(

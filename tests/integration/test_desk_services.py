@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import func, select
 
 from clubdesk.models import AuditEntry, Entrant, OutboxMessage, Payment
-from clubdesk.services.desk import checkin, lists, records, registration
+from clubdesk.services.desk import arrivals, lists, records, registration
 from clubdesk.services.events.events import EventData, create_event, mark_drawn, set_current_round
 from clubdesk.services.kernel.base import Actor, ServiceError
 from clubdesk.services.members.edit import create_member
@@ -251,21 +251,23 @@ def test_checkin_by_code_qr_number_and_phone_spellings(club) -> None:  # type: i
     r3 = registration.register(club, ACTOR, ev.id, "1003", now=T0)
     r4 = registration.register(club, ACTOR, ev.id, "1004", now=T0)
     code = r1.code
-    assert checkin.checkin(club, ACTOR, ev.id, f"{code[:3].lower()}-{code[3:].lower()}").entrant == r1.entrant
-    assert checkin.checkin(club, ACTOR, ev.id, f"CLUBDESK:CHECKIN:{ev.id}:{r4.code}").entrant == r4.entrant
+    assert (
+        arrivals.checkin(club, ACTOR, ev.id, f"{code[:3].lower()}-{code[3:].lower()}").entrant == r1.entrant
+    )
+    assert arrivals.checkin(club, ACTOR, ev.id, f"CLUBDESK:CHECKIN:{ev.id}:{r4.code}").entrant == r4.entrant
     # registered "0533-765 43 21": typed with the country code and spaces
-    assert checkin.checkin(club, ACTOR, ev.id, "+90 533 765 4321").entrant == r2.entrant
+    assert arrivals.checkin(club, ACTOR, ev.id, "+90 533 765 4321").entrant == r2.entrant
     # registered "0090 534 000 11 22": typed without trunk 0 and country code
-    assert checkin.checkin(club, ACTOR, ev.id, "534-000-1122").entrant == r3.entrant
+    assert arrivals.checkin(club, ACTOR, ev.id, "534-000-1122").entrant == r3.entrant
 
 
 def test_checkin_by_member_number_and_leading_zero_phone(club) -> None:  # type: ignore[no-untyped-def]
     ev = make_event(club, capacity=None)
     r1 = registration.register(club, ACTOR, ev.id, "1001", now=T0)
     r4 = registration.register(club, ACTOR, ev.id, "1004", now=T0)
-    assert checkin.checkin(club, ACTOR, ev.id, "1004").entrant == r4.entrant
+    assert arrivals.checkin(club, ACTOR, ev.id, "1004").entrant == r4.entrant
     # registered "+90 532 123 45 67": typed the national way
-    assert checkin.checkin(club, ACTOR, ev.id, "0532 123 45 67").entrant == r1.entrant
+    assert arrivals.checkin(club, ACTOR, ev.id, "0532 123 45 67").entrant == r1.entrant
 
 
 def test_phone_matching_rules() -> None:
@@ -280,14 +282,14 @@ def test_checkin_refusals(club) -> None:  # type: ignore[no-untyped-def]
     other = make_event(club, name="Other", capacity=None)
     r1 = registration.register(club, ACTOR, ev.id, "1001", now=T0)
     r2 = registration.register(club, ACTOR, other.id, "1002", now=T0)
-    refused(club, "checkin-unknown", checkin.checkin, club, ACTOR, ev.id, "ZZZZZZ")
-    refused(club, "checkin-unknown", checkin.checkin, club, ACTOR, ev.id, "1005")  # a member, not entered
+    refused(club, "checkin-unknown", arrivals.checkin, club, ACTOR, ev.id, "ZZZZZZ")
+    refused(club, "checkin-unknown", arrivals.checkin, club, ACTOR, ev.id, "1005")  # a member, not entered
     refused(
-        club, "wrong-event", checkin.checkin, club, ACTOR, ev.id, f"CLUBDESK:CHECKIN:{other.id}:{r2.code}"
+        club, "wrong-event", arrivals.checkin, club, ACTOR, ev.id, f"CLUBDESK:CHECKIN:{other.id}:{r2.code}"
     )
-    refused(club, "wrong-event", checkin.checkin, club, ACTOR, ev.id, r2.code)
-    checkin.checkin(club, ACTOR, ev.id, r1.code, now=T0)
-    err = refused(club, "checkin-repeated", checkin.checkin, club, ACTOR, ev.id, r1.code)
+    refused(club, "wrong-event", arrivals.checkin, club, ACTOR, ev.id, r2.code)
+    arrivals.checkin(club, ACTOR, ev.id, r1.code, now=T0)
+    err = refused(club, "checkin-repeated", arrivals.checkin, club, ACTOR, ev.id, r1.code)
     assert "10:00" in err.message
 
 
@@ -300,33 +302,33 @@ def test_no_show_place_goes_to_first_waiting_entrant_present(club) -> None:  # t
     w1 = registration.register(club, ACTOR, ev.id, "1003", now=T0)
     w2 = registration.register(club, ACTOR, ev.id, "1004", now=T0)
     fees.pay(club, ACTOR, ev.id, b.entrant, 2500, "cash", paid_at=T0)
-    checkin.checkin(club, ACTOR, ev.id, a.code, now=datetime(2025, 3, 1, 18, 30))
-    checkin.checkin(club, ACTOR, ev.id, w2.code, now=datetime(2025, 3, 1, 18, 31))  # 2nd waiting, present
+    arrivals.checkin(club, ACTOR, ev.id, a.code, now=datetime(2025, 3, 1, 18, 30))
+    arrivals.checkin(club, ACTOR, ev.id, w2.code, now=datetime(2025, 3, 1, 18, 31))  # 2nd waiting, present
     # deadline = 19:00 - 15 min = 18:45
     refused(
         club,
         "before-deadline",
-        checkin.give_no_show_places,
+        arrivals.give_no_show_places,
         club,
         ACTOR,
         ev.id,
         now=datetime(2025, 3, 1, 18, 44),
     )
-    swaps = checkin.give_no_show_places(club, ACTOR, ev.id, now=datetime(2025, 3, 1, 18, 46))
+    swaps = arrivals.give_no_show_places(club, ACTOR, ev.id, now=datetime(2025, 3, 1, 18, 46))
     assert [(x.no_show, x.promoted) for x in swaps] == [(b.entrant, w2.entrant)]  # w1 is not here
     rows = {r.entrant: r for r in lists.entrants(club, ev.id)}
     assert rows[b.entrant].status == "no_show"
     assert rows[b.entrant].paid == 2500  # rule T2d: no refund for a no-show
     assert rows[w1.entrant].waitlist_position == 1
-    assert [r.entrant for r in checkin.draw_list(club, ev.id)] == [a.entrant, w2.entrant]
-    refused(club, "checkin-place-given", checkin.checkin, club, ACTOR, ev.id, b.code)
+    assert [r.entrant for r in arrivals.draw_list(club, ev.id)] == [a.entrant, w2.entrant]
+    refused(club, "checkin-place-given", arrivals.checkin, club, ACTOR, ev.id, b.code)
 
 
 def test_after_the_draw_elimination_refuses_a_latecomer(club) -> None:  # type: ignore[no-untyped-def]
     ev = make_event(club, format="single-elimination", capacity=None)
     reg = registration.register(club, ACTOR, ev.id, "1001", now=T0)
     mark_drawn(club, ACTOR, ev.id)
-    refused(club, "checkin-after-draw", checkin.checkin, club, ACTOR, ev.id, reg.code)
+    refused(club, "checkin-after-draw", arrivals.checkin, club, ACTOR, ev.id, reg.code)
 
 
 def test_after_the_draw_swiss_latecomer_joins_from_the_next_round(club) -> None:  # type: ignore[no-untyped-def]
@@ -334,7 +336,7 @@ def test_after_the_draw_swiss_latecomer_joins_from_the_next_round(club) -> None:
     reg = registration.register(club, ACTOR, ev.id, "1001", now=T0)
     mark_drawn(club, ACTOR, ev.id)
     set_current_round(club, ACTOR, ev.id, 2)  # rounds 1 and 2 published
-    c = checkin.checkin(club, ACTOR, ev.id, reg.code)
+    c = arrivals.checkin(club, ACTOR, ev.id, reg.code)
     assert c.joins_from_round == 3
     assert lists.entrant(club, ev.id, reg.entrant).joins_from_round == 3
 
@@ -397,7 +399,7 @@ def test_every_change_is_audited(club) -> None:  # type: ignore[no-untyped-def]
     ev = make_event(club)
     reg = registration.register(club, ACTOR, ev.id, "1001", now=T0)
     fees.pay(club, ACTOR, ev.id, reg.entrant, 2500, "cash", paid_at=T0)
-    checkin.checkin(club, ACTOR, ev.id, reg.code)
+    arrivals.checkin(club, ACTOR, ev.id, reg.code)
     with club.session() as s:
         actions = [a for a in s.scalars(select(AuditEntry.action).where(AuditEntry.event_id == ev.id))]
     assert actions == ["event.create", "entrant.register", "payment.record", "entrant.checkin"]

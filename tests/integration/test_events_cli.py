@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from clubdesk.cli import main
-from clubdesk.services.desk import records
+from clubdesk.services.kernel import DESK_CLOCK
 
 
 class Cli:
@@ -52,7 +52,7 @@ def test_a_tavla_night_from_entry_to_checkin(cli: Cli, monkeypatch: pytest.Monke
     # The payment and the refund are stamped with the desk's clock; pinned to one evening (and the cash box
     # asked for that day) so that a run across midnight cannot split them over two days.
     evening = datetime(2025, 3, 1, 19, 0)
-    monkeypatch.setattr(records, "_now", lambda now: now if now is not None else evening)
+    monkeypatch.setattr(DESK_CLOCK, "now", lambda: evening)
     ev = cli.ok(
         "event",
         "create",

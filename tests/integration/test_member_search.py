@@ -19,7 +19,7 @@ from clubdesk.i18n import language_context
 from clubdesk.services.kernel.base import Actor, Role
 from clubdesk.services.members import edit, records
 from clubdesk.services.members import search as members_search
-from clubdesk.services.text import matches
+from clubdesk.text import matches
 
 DESK = Actor("Desk", Role.SECRETARY)
 NAMES = ["Dora", "Çelik", "Cem", "İnce", "Işık", "Irmak", "Ocaña", "Ñañez", "Nuzzo", "Celik"]

@@ -15,7 +15,7 @@ from clubdesk.db import Database
 from clubdesk.models import AuditEntry, Base, Club, Member
 from clubdesk.services.kernel.base import Actor, ServiceError
 from clubdesk.services.members import csv_io, edit, merge, records, search
-from clubdesk.services.text import fold
+from clubdesk.text import fold
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "members"
 AB = Actor("AB")

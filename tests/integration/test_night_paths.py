@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
+from clubdesk.competition import formats, seating
 from clubdesk.db import Database
 from clubdesk.models.audit import AuditEntry
 from clubdesk.models.event import Entrant, Event
 from clubdesk.models.money import Payment
 from clubdesk.models.result import Match, PrizeAward
 from clubdesk.models.round import Round
-from clubdesk.services import formats
-from clubdesk.services.desk import checkin
+from clubdesk.services.desk import arrivals
 from clubdesk.services.kernel.base import ServiceError
 from clubdesk.services.night.data import reads, settings
 from clubdesk.services.night.data import rows as data_rows
@@ -211,7 +211,7 @@ def test_latecomer_is_paired_from_the_next_round_with_a_zero_bye(tmp_path: Path)
     for t in rv.tables:
         if t.sides[1] is not None:
             results.set_score(db, DESK, ev, 1, t.table, (5, 0), confirm=True)
-    ci = checkin.checkin(db, DESK, ev, f"LATE{ev}")
+    ci = arrivals.checkin(db, DESK, ev, f"LATE{ev}")
     assert ci.joins_from_round == 2  # checked in after round 1 was published
     rv2 = rounds.propose_round(db, DESK, ev)
     # six players now: no bye in round 2, and the latecomer has a real opponent
@@ -330,7 +330,7 @@ def test_seat_draw_per_table_is_seeded_and_shown(tmp_path: Path) -> None:
         right, left = seats[(lead + 1) % 4], seats[(lead + 3) % 4]
         assert rank(right) > rank(left)
         # reproducible from the seed
-        assert formats.seat_draw(draw["seed"], a, b) == draw
+        assert seating.seat_draw(draw["seed"], a, b) == draw
     db.close()
 
 

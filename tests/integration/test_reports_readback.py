@@ -17,7 +17,7 @@ from pypdf import PdfReader
 from clubdesk.db import Database
 from clubdesk.games import replay
 from clubdesk.reports.frame import fmt_money
-from clubdesk.services.desk import checkin, lists, registration
+from clubdesk.services.desk import arrivals, lists, registration
 from clubdesk.services.discipline import incidents
 from clubdesk.services.events import events
 from clubdesk.services.kernel.base import Actor, Role
@@ -198,7 +198,7 @@ def build(tmp_path: Path) -> Club:
     ).id
     for a, b in ((extra[LONG_A], extra[LONG_B]), (numbers[0], numbers[1])):
         reg = registration.register(db, DESK, gaple, a, partner=b)
-        checkin.checkin(db, DESK, gaple, reg.code)
+        arrivals.checkin(db, DESK, gaple, reg.code)
     rounds.propose_round(db, DESK, gaple, seed=1)
     rounds.publish_round(db, DESK, gaple)
     sheet = _hands_until_done("gaple-tournament", 0, "out", [[0, 12, 9, 20], [7, 0, 30, 10], [15, 25, 0, 5]])
@@ -212,7 +212,7 @@ def build(tmp_path: Path) -> Club:
     ).id
     for a, b in ((numbers[2], numbers[3]), (numbers[4], numbers[5])):
         reg = registration.register(db, DESK, domino, a, partner=b)
-        checkin.checkin(db, DESK, domino, reg.code)
+        arrivals.checkin(db, DESK, domino, reg.code)
     rounds.propose_round(db, DESK, domino, seed=1)
     rounds.publish_round(db, DESK, domino)
     members_of = {r.entrant: list(r.members) for r in lists.entrants(db, domino)}
@@ -431,7 +431,7 @@ def test_blank_sheets_of_each_family_before_play(club: Club, tmp_path: Path) -> 
         nums = club.numbers
         if entry == "pair":
             for a, b in ((nums[0], nums[1]), (nums[2], nums[3])):
-                checkin.checkin(db, DESK, ev, registration.register(db, DESK, ev, a, partner=b).code)
+                arrivals.checkin(db, DESK, ev, registration.register(db, DESK, ev, a, partner=b).code)
         else:
             enter(db, ev, nums[:2])
         rounds.propose_round(db, DESK, ev, seed=1)
@@ -682,7 +682,7 @@ def test_recorded_final_scores_of_gaple_and_domino_print_the_stored_result(
             events.EventData(name=f"Rec {ruleset}", ruleset=ruleset, format="round-robin", entry_type="pair"),
         ).id
         for a, b in ((club.numbers[4], club.numbers[5]), (club.numbers[6], club.numbers[7])):
-            checkin.checkin(db, DESK, ev, registration.register(db, DESK, ev, a, partner=b).code)
+            arrivals.checkin(db, DESK, ev, registration.register(db, DESK, ev, a, partner=b).code)
         rounds.propose_round(db, DESK, ev, seed=3)
         rounds.publish_round(db, DESK, ev)
         results.set_score(db, DESK, ev, 1, 1, score, points, confirm=True)

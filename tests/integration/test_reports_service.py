@@ -17,7 +17,7 @@ import pytest
 from pypdf import PdfReader
 
 from clubdesk.db import Database
-from clubdesk.services.desk import checkin, lists, registration
+from clubdesk.services.desk import arrivals, lists, registration
 from clubdesk.services.discipline import incidents
 from clubdesk.services.events import events
 from clubdesk.services.kernel.base import Actor, Role, ServiceError
@@ -132,7 +132,7 @@ def enter(db: Database, ev: int, numbers: list[str], fee: int = 0) -> list[int]:
         reg = registration.register(db, DESK, ev, n)
         if fee:
             fees.pay(db, DESK, ev, reg.entrant, fee, "cash")
-        checkin.checkin(db, DESK, ev, reg.code)
+        arrivals.checkin(db, DESK, ev, reg.code)
         out.append(reg.entrant)
     return out
 
@@ -274,7 +274,7 @@ def test_final_score_only_result_fills_gaple_and_domino_sheets(club: Club, tmp_p
     for ev in (gaple, domino):
         for a, b in ((n[0], n[1]), (n[2], n[3])):
             reg = registration.register(db, DESK, ev, a, partner=b)
-            checkin.checkin(db, DESK, ev, reg.code)
+            arrivals.checkin(db, DESK, ev, reg.code)
         rounds.propose_round(db, DESK, ev, seed=5)
         rounds.publish_round(db, DESK, ev)
     # gaple: pair A wins 2 games to 1 (G4: 2 games win the match), 600 to 410 game points
@@ -475,7 +475,7 @@ def test_blank_gaple_and_domino_sheets_before_play(club: Club, tmp_path: Path) -
     for ev in (gaple, domino):
         for a, b in ((n[0], n[1]), (n[2], n[3])):
             reg = registration.register(db, DESK, ev, a, partner=b)
-            checkin.checkin(db, DESK, ev, reg.code)
+            arrivals.checkin(db, DESK, ev, reg.code)
         rounds.propose_round(db, DESK, ev, seed=5)
         rounds.publish_round(db, DESK, ev)
     out = tmp_path / "gaple.pdf"

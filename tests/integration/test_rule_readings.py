@@ -28,7 +28,6 @@ from clubdesk.cli.core import main
 from clubdesk.db import MIGRATIONS_DIR, Database, current_revision, head_revision
 from clubdesk.models.audit import AuditEntry
 from clubdesk.models.event import Event
-from clubdesk.services import formats
 from clubdesk.services.kernel.base import ServiceError
 from clubdesk.services.members import search
 from clubdesk.services.night.data import reads
@@ -397,6 +396,7 @@ def test_licence_from_the_cli_and_the_csv(tmp_path: Path, capsys: pytest.Capture
 
 def test_e7_the_domino_sheet_says_when_equal_tiles_were_drawn_again(tmp_path: Path) -> None:
     # rule E7: equal tiles (6-3 and 5-4 both 9): the tied players draw again, and the sheet says so
+    from clubdesk.competition import seating
     from clubdesk.models.member import Member
     from clubdesk.models.result import Match
     from clubdesk.services.night.play import rounds
@@ -410,8 +410,8 @@ def test_e7_the_domino_sheet_says_when_equal_tiles_were_drawn_again(tmp_path: Pa
     with db.session() as s:
         m = s.scalars(select(Match).where(Match.event_id == ev)).one()
         a, b = json.loads(m.seats)["seats"][0::2], json.loads(m.seats)["seats"][1::2]
-        seed = next(k for k in range(1000) if formats.seat_draw(k, a, b)["redraws"])
-        draw = formats.seat_draw(seed, a, b)
+        seed = next(k for k in range(1000) if seating.seat_draw(k, a, b)["redraws"])
+        draw = seating.seat_draw(seed, a, b)
         m.seats = json.dumps(draw)
         names = {mm.number: mm.name for mm in s.scalars(select(Member))}
     out = tmp_path / "sheet.pdf"

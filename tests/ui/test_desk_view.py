@@ -7,10 +7,11 @@ from datetime import datetime
 import pytest
 from PySide6.QtCore import QDate, Qt
 
-from clubdesk.services.desk import lists, records, registration
+from clubdesk.services.desk import lists, registration
 from clubdesk.services.desk.name_lookup import member_choices
 from clubdesk.services.events import events
 from clubdesk.services.events.events import EventData, create_event
+from clubdesk.services.kernel import DESK_CLOCK
 from clubdesk.services.kernel.base import Actor
 from clubdesk.services.members.edit import create_member
 from clubdesk.services.members.records import MemberData
@@ -54,8 +55,8 @@ def test_register_and_pay_from_the_desk(qtbot, db, monkeypatch: pytest.MonkeyPat
     ev = _club(db)
     # The desk stamps a payment with the wall clock and the cash box shows the day picked when it opened:
     # both are pinned to the same evening, so a run across midnight cannot put the payment on another day.
-    night = datetime(2025, 3, 1, 20, 0)
-    monkeypatch.setattr(records, "_now", lambda now: now if now is not None else night)
+    evening = datetime(2025, 3, 1, 20, 0)
+    monkeypatch.setattr(DESK_CLOCK, "now", lambda: evening)
     section = DeskSection(DeskState(db, ACTOR))
     qtbot.addWidget(section)
     section.cashbox_view.date.setDate(QDate(2025, 3, 1))

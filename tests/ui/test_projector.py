@@ -13,7 +13,7 @@ from clubdesk.models.event import Entrant
 from clubdesk.models.member import Member
 from clubdesk.services.night.play import results
 from clubdesk.services.night.play import rounds as play_rounds
-from clubdesk.services.publishing import projector, share
+from clubdesk.services.publishing import projector
 from clubdesk.services.publishing.documents import bracket_data
 from clubdesk.ui.projector import ProjectorControl, ProjectorWindow, install_projector_menu, open_projector
 from clubdesk.ui.projector.pages import KINDS
@@ -290,6 +290,7 @@ def test_a_double_elimination_bracket_is_readable_from_eight_metres(qtbot, tmp_p
     """An 8-player double elimination fitted whole to the screen has names below 1/40 of its height: after
     the drawn overview, every round of both brackets comes as rows of the other pages' large type, with
     each match's players and result, and nothing of the bracket is left out."""
+    from clubdesk.reports.words import bracket_rounds
     from clubdesk.services.night.play import results
 
     names = [f"Oyuncu {k}" for k in range(1, 9)]
@@ -300,7 +301,7 @@ def test_a_double_elimination_bracket_is_readable_from_eight_metres(qtbot, tmp_p
     assert win.pages[0].kind == "bracket" and not win.pages[0].columns  # the tree first
     rounds = [p for p in win.pages if p.columns]
     assert len(rounds) >= 2
-    expected = share.bracket_rounds(bracket_data(db, ev))  # the share images' and site's own reading
+    expected = bracket_rounds(bracket_data(db, ev))  # the share images' and site's own reading
     shown_rows = [r for p in rounds for r in p.rows]
     assert len(shown_rows) == sum(len(ms) for _h, ms in expected)  # every match of every round, once
     assert any(p.title.endswith(expected[0][0]) for p in rounds)

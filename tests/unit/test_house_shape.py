@@ -4,7 +4,8 @@
 - ui/, cli/ and web/ reach a service package through its face (its ``__init__``), nothing deeper (rule 1);
 - reports/ import nothing from services: the consumer owns the shape (rule 4);
 - no import cycle anywhere under src/ or benchmarks/, imports inside functions included (rule 1);
-- no import inside a function in services/ (rule 1); no module's ``_private`` name imported by another (rule 2);
+- no import inside a function in services/ (rule 1); no module's ``_private`` name imported by another
+  (rule 2);
 - no one-letter alias for a ClubDesk module (rule 2);
 - no module in services/ or ui/ over 500 lines (rule 5);
 - services sit on at most six package floors.

@@ -17,7 +17,7 @@ from clubdesk.timefmt import local_text
 
 
 def _side(text: str) -> int:
-    from clubdesk.services.discipline_rules import DisciplineRuleError, parse_side
+    from clubdesk.competition.discipline import DisciplineRuleError, parse_side
 
     try:
         return parse_side(text)

@@ -433,8 +433,8 @@ def cmd_referee(ctx: Context, args: argparse.Namespace) -> Output:
 
 
 def cmd_round(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.competition.seating import seat_draw_note
     from clubdesk.services import night
-    from clubdesk.services.formats import seat_draw_note
 
     rv = night.get_round(ctx.database(), args.event, args.round)
     data = {
@@ -488,8 +488,10 @@ def cmd_round(ctx: Context, args: argparse.Namespace) -> Output:
                 for i, p in enumerate(t.seats["seats"])
             ]
             lines.append("       " + _("seats") + ": " + ", ".join(seats))
+            from clubdesk.competition.seating import seat_draw_note
             from clubdesk.services import night
-            from clubdesk.services.formats import seat_draw_note
+
+            pass
 
             note = seat_draw_note(t.seats)  # rule E7: equal tiles drawn again among the tied
             if note:

@@ -16,6 +16,7 @@ from sqlalchemy import Boolean, DateTime, Float, ForeignKey, Index, Integer, Lar
 from sqlalchemy.orm import Mapped, mapped_column
 
 from clubdesk.models.base import Base, utcnow
+from clubdesk.text import fold
 
 
 class Member(Base):
@@ -56,8 +57,6 @@ class Member(Base):
 
 def member_search_text(number: str, name: str, city: str) -> str:
     """What the register search looks in, folded (never phone or e-mail, rule T14)."""
-    from clubdesk.services.text import fold
-
     return " ".join(fold(x or "") for x in (number, name, city))
 
 

@@ -5,17 +5,14 @@ rank and the result, with the side and the score below (rule T12b's order; the c
 from __future__ import annotations
 
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, Spacer
 
 from clubdesk.i18n import _
-from clubdesk.reports.data import ReportHeader
+from clubdesk.reports.data import CrossTableView, ReportHeader
 from clubdesk.reports.frame import Styles, content_width, esc, grid, heads, render
-
-if TYPE_CHECKING:
-    from clubdesk.services.publishing import CrossTableView
 
 
 def crosstable(out: str | Path | IO[bytes], header: ReportHeader, data: CrossTableView, legend: str) -> int:

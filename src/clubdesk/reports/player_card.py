@@ -5,17 +5,14 @@ incidents. Never a phone or an e-mail (rule T14): the data handed in has no fiel
 from __future__ import annotations
 
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, Spacer
 
 from clubdesk.i18n import _
-from clubdesk.reports.data import ReportHeader
+from clubdesk.reports.data import PlayerCard, ReportHeader
 from clubdesk.reports.frame import Styles, content_width, esc, fmt_date, grid, heads, render
-
-if TYPE_CHECKING:
-    from clubdesk.services.publishing import PlayerCard
 
 
 def player_card(out: str | Path | IO[bytes], header: ReportHeader, data: PlayerCard) -> int:

@@ -3,8 +3,8 @@
 Self-contained: no external address (no CDN, web font or analytics), links relative so that the site works
 from the disk (``file://``) and from any web host; stable file names (``event-12-standings.html``...) so that
 this week's upload replaces last week's. Every page sets ``lang``, every table has header cells, the pages
-read on a phone and print. No database here: :func:`clubdesk.services.publishing.share.site_data` gathers the
-data.
+read on a phone and print. No database here: the services gather the data into
+:class:`clubdesk.reports.data.SiteData`.
 """
 
 from __future__ import annotations
@@ -13,17 +13,12 @@ import shutil
 from collections.abc import Iterable, Sequence
 from html import escape
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from clubdesk.i18n import _
 from clubdesk.reports import data as D
+from clubdesk.reports.data import SiteData, SiteEvent
 from clubdesk.reports.frame import fmt_date
-
-if TYPE_CHECKING:
-    from clubdesk.services.publishing import (
-        SiteData,
-        SiteEvent,
-    )
+from clubdesk.reports.words import bracket_rounds, crosstable_legend, side_text, standings_title
 
 STYLE = """\
 :root { --accent: #1f4e79; --zebra: #eef3f8; }
@@ -116,9 +111,6 @@ def _nav(ev: SiteEvent, here: str) -> str:
 
 def _standings(sd: D.StandingsData) -> str:
     from clubdesk.reports.standings import TIEBREAK_NAMES
-    from clubdesk.services.publishing import (
-        standings_title,
-    )
 
     codes = [c for c in sd.codes if c != "PTS"]
     heads = [_("Rank"), _("Name"), _("Club"), _("Pts"), *codes]
@@ -152,9 +144,6 @@ def _round(ev: SiteEvent, pd: D.PairingsData) -> str:
 
 
 def _cross(ev: SiteEvent) -> str:
-    from clubdesk.services.publishing import (
-        crosstable_legend,
-    )
 
     ct = ev.cross
     heads = ["#", _("Name"), _("Pts"), *(str(n + 1) for n in range(ct.rounds))]
@@ -168,10 +157,6 @@ def _cross(ev: SiteEvent) -> str:
 
 def bracket_svg(bd: D.BracketData) -> str:
     """The bracket as inline SVG: one column per round, each match a box with its two sides and score."""
-    from clubdesk.services.publishing import (
-        bracket_rounds,
-        side_text,
-    )
 
     columns = bracket_rounds(bd)
     box_w, box_h, gap_x, gap_y, head = 210, 44, 30, 14, 24
@@ -201,10 +186,6 @@ def bracket_svg(bd: D.BracketData) -> str:
 
 
 def _bracket(ev: SiteEvent) -> str:
-    from clubdesk.services.publishing import (
-        bracket_rounds,
-        side_text,
-    )
 
     bd = ev.bracket
     assert bd is not None
@@ -234,9 +215,6 @@ def _event_home(ev: SiteEvent, lang: str) -> str:
 
 def write(folder: Path, data: SiteData) -> list[str]:
     """Write the site into ``folder``; the file names written (``index.html`` first)."""
-    from clubdesk.services.publishing import (
-        standings_title,
-    )
 
     files: dict[str, str] = {}
     logo = None

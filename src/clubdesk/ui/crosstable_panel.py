@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from clubdesk.i18n import _
+from clubdesk.reports.data import CrossTableView
 from clubdesk.services import publishing
 from clubdesk.services.kernel import ServiceError
 from clubdesk.ui.printing import ReportRunner
@@ -38,9 +39,9 @@ ModelIndex = QModelIndex | QPersistentModelIndex
 class CrossTableModel(QAbstractTableModel):
     def __init__(self) -> None:
         super().__init__()
-        self.view: publishing.CrossTableView | None = None
+        self.view: CrossTableView | None = None
 
-    def set_view(self, view: publishing.CrossTableView | None) -> None:
+    def set_view(self, view: CrossTableView | None) -> None:
         self.beginResetModel()
         self.view = view
         self.endResetModel()
@@ -176,7 +177,7 @@ class CrossTablePanel(QWidget):
 
     def show_event(self, event_id: int | None) -> None:
         self.event_id = event_id
-        view: publishing.CrossTableView | None = None
+        view: CrossTableView | None = None
         text = _("Choose an event: its cross-table shows here.")
         if event_id is not None:
             try:

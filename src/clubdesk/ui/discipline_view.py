@@ -35,8 +35,15 @@ from PySide6.QtWidgets import (
 )
 
 from clubdesk import labels as L
+from clubdesk.competition.discipline import (
+    FAMILY_PENALTIES,
+    PENALTY_KINDS,
+    PENALTY_LABELS,
+    family_of,
+    ordinal,
+)
 from clubdesk.i18n import _, ngettext
-from clubdesk.services import club, desk, discipline, discipline_rules, events, night
+from clubdesk.services import club, desk, discipline, events, night
 from clubdesk.services.kernel import ServiceError, verify_chain
 from clubdesk.timefmt import local_text
 from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, parse_money, set_message
@@ -163,7 +170,7 @@ class IncidentDialog(_Form):
         self.decision.clear()
         self.decision.addItem(_("not decided yet"), "")
         for d in kind.decisions if kind else ():
-            self.decision.addItem(_(discipline_rules.PENALTY_LABELS.get(d, d)), d)
+            self.decision.addItem(_(PENALTY_LABELS.get(d, d)), d)
 
     def submit(self) -> discipline.IncidentView:
         return discipline.record_incident(
@@ -218,9 +225,9 @@ class PenaltyDialog(_Form):
         self.side.addItem(_("second named side"), 1)
         self.kind = QComboBox()
         self.kind.setObjectName("penaltyKind")
-        for k in discipline_rules.PENALTY_KINDS:
-            if k in discipline_rules.FAMILY_PENALTIES.get(family, frozenset()):
-                self.kind.addItem(_(discipline_rules.PENALTY_LABELS[k]), k)
+        for k in PENALTY_KINDS:
+            if k in FAMILY_PENALTIES.get(family, frozenset()):
+                self.kind.addItem(_(PENALTY_LABELS[k]), k)
         self.points = _spin(None, 0, 9999, _("—"))
         self.points.setObjectName("penaltyPoints")
         self.after_hand = _spin(None, -1, 99, _("at the end"))
@@ -341,7 +348,7 @@ class DisciplineSection(QWidget):
                 Column(_("Hand"), lambda i: i.hand or "", True),
                 Column(_("Player"), lambda i: f"{i.player} ({i.player_number})" if i.player else ""),
                 Column(_("Kind"), lambda i: i.kind_label),
-                Column(_("Count"), lambda i: discipline_rules.ordinal(i.occurrence) if i.occurrence else ""),
+                Column(_("Count"), lambda i: ordinal(i.occurrence) if i.occurrence else ""),
                 Column(_("Decision"), lambda i: i.decision_label),
                 Column(_("Recorded by"), lambda i: i.recorded_by),
                 Column(_("What happened"), lambda i: i.text),
@@ -585,7 +592,7 @@ class DisciplineSection(QWidget):
         eid = self._need_event()
         if eid is None:
             return None
-        family = discipline_rules.family_of(self._events[eid].ruleset)
+        family = family_of(self._events[eid].ruleset)
         return PenaltyDialog(self.state, eid, family, _opt(self.round_filter), _opt(self.table_filter), self)
 
     def add_penalty(self) -> None:

@@ -41,8 +41,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from clubdesk.competition import formats
 from clubdesk.i18n import N_, _
-from clubdesk.services import discipline, events, formats
+from clubdesk.services import discipline, events
 from clubdesk.services import night as night_service
 from clubdesk.services.kernel import ServiceError
 from clubdesk.standings.tiebreaks import TIEBREAK_CODES, TIEBREAK_NAMES

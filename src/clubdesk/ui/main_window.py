@@ -99,7 +99,8 @@ class ActorDialog(QDialog):
     """Who is acting at the desk now. The previous person is pre-selected, so F2, Enter switches back."""
 
     def __init__(self, state: DeskState, parent: QWidget | None = None) -> None:
-        from clubdesk.services.kernel import DESK_ROLES, ROLE_LABELS
+        from clubdesk.labels import ROLE_LABELS
+        from clubdesk.services.kernel import DESK_ROLES
 
         super().__init__(parent)
         self.setWindowTitle(_("Who is acting?"))

@@ -52,7 +52,7 @@ from clubdesk.collation import sort_string
 from clubdesk.i18n import _, ngettext
 from clubdesk.services import members
 from clubdesk.services.kernel import ServiceError
-from clubdesk.services.text import fold
+from clubdesk.text import fold
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.theme import themed
 from clubdesk.ui.widgets.forms import FieldWithError

@@ -45,7 +45,7 @@ from clubdesk import labels as L
 from clubdesk.db import DatabaseError
 from clubdesk.games import replay
 from clubdesk.i18n import _, ngettext
-from clubdesk.services import desk, events, formats, night, phones
+from clubdesk.services import desk, events, night, phones
 from clubdesk.services.kernel import Actor, ServiceError
 from clubdesk.ui.models.tables_model import (
     COL_A,
@@ -1103,7 +1103,7 @@ class RoundsSection(QWidget):
         return True
 
     def _family(self, ev: events.EventInfo) -> str:
-        from clubdesk.services.kernel import ServiceError
+        from clubdesk.competition import formats
 
         try:
             return str(formats.ruleset_params(ev.ruleset, dict(ev.overrides or {}))[0])

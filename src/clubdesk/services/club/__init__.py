@@ -2,7 +2,7 @@
 
 The package's face: what ui/, cli/ and web/ may use. Everything else is the package's own."""
 
-from clubdesk.services.club.about import about
+from clubdesk.services.club.about_info import about
 from clubdesk.services.club.audit_log import (
     AUDIT_COLUMNS,
     AUDIT_TITLES,

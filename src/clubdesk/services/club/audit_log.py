@@ -26,7 +26,7 @@ from clubdesk.i18n import N_, _, current_language
 from clubdesk.models.audit import AuditEntry
 from clubdesk.models.result import ResultEntry
 from clubdesk.services.kernel import Actor, allowed, audit_json, mask_contacts
-from clubdesk.services.text import excel_safe, fold
+from clubdesk.text import excel_safe, fold
 from clubdesk.timefmt import local_text
 
 

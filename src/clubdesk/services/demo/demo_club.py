@@ -26,8 +26,8 @@ from clubdesk.services import club, desk, events, money, night
 from clubdesk.services import members as members_service
 from clubdesk.services.demo.tavla_cup import DEMO_EVENT_NAME, demo_tavla_tournament
 from clubdesk.services.kernel import Actor, Role, ServiceError
-from clubdesk.services.text import fold
 from clubdesk.standings.money import currency_exponent
+from clubdesk.text import fold
 
 DEMO_ACTOR = Actor("Demo", Role.SECRETARY)
 DEFAULT_MEMBERS = 40

@@ -2,7 +2,7 @@
 
 The package's face: what ui/, cli/ and web/ may use. Everything else is the package's own."""
 
-from clubdesk.services.desk.checkin import checkin, give_no_show_places
+from clubdesk.services.desk.arrivals import checkin, give_no_show_places
 from clubdesk.services.desk.lists import by_name, entrant, entrants, mark_sent, outbox
 from clubdesk.services.desk.name_lookup import Choice, entrant_choices, entrant_member_choices, member_choices
 from clubdesk.services.desk.records import (
@@ -20,7 +20,6 @@ from clubdesk.services.desk.records import (
     _entrant,
     _give_back,
     _money,
-    _now,
     _pay_info,
     _payments,
     price_for,
@@ -44,7 +43,6 @@ __all__ = [
     "_entrant",
     "_give_back",
     "_money",
-    "_now",
     "_pay_info",
     "_payments",
     "by_name",

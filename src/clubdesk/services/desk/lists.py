@@ -15,7 +15,6 @@ from clubdesk.models.event import (
     OutboxMessage,
 )
 from clubdesk.models.member import Member
-from clubdesk.services.desk import records
 from clubdesk.services.desk.records import (
     ACTIVE_STATUSES,
     EntrantRow,
@@ -24,7 +23,7 @@ from clubdesk.services.desk.records import (
     _money,
     _payments,
 )
-from clubdesk.services.kernel import Actor, ServiceError, audit, load_event
+from clubdesk.services.kernel import DESK_CLOCK, Actor, ServiceError, audit, load_event
 
 # --------------------------------------------------------------------------- lists
 
@@ -103,7 +102,7 @@ def outbox(db: Database, *, event_id: int | None = None, unsent_only: bool = Fal
 
 def mark_sent(db: Database, actor: Actor, ids: Iterable[int], *, now: datetime | None = None) -> int:
     """The notifications were printed or sent by hand."""
-    now = records._now(now)
+    now = DESK_CLOCK.at(now)
     count = 0
     with db.session() as s:
         for msg_id in ids:

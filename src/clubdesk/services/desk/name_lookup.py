@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from clubdesk.db import Database
 from clubdesk.services import members
 from clubdesk.services.desk import lists
-from clubdesk.services.text import fold, matches
+from clubdesk.text import fold, matches
 
 LIMIT = 12
 

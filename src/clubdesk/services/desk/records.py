@@ -196,10 +196,6 @@ def phones_match(a: str, b: str) -> bool:
     return long_.endswith(short) and len(long_) - len(short) <= MAX_COUNTRY_CODE_DIGITS
 
 
-def _now(now: datetime | None) -> datetime:
-    return now if now is not None else datetime.now().replace(microsecond=0)
-
-
 def _entrant(s: Session, ev: Event, entrant_id: int) -> Entrant:
     en = s.get(Entrant, entrant_id)
     if en is None or en.event_id != ev.id:

@@ -19,7 +19,6 @@ from clubdesk.models.event import (
     Event,
 )
 from clubdesk.models.member import Member
-from clubdesk.services.desk import records
 from clubdesk.services.desk.records import (
     ACTIVE_STATUSES,
     Registration,
@@ -42,7 +41,7 @@ from clubdesk.services.desk.records import (
     _promote,
     _renumber_waitlist,
 )
-from clubdesk.services.kernel import Actor, ServiceError, audit, load_event, money_text, require
+from clubdesk.services.kernel import DESK_CLOCK, Actor, ServiceError, audit, load_event, money_text, require
 
 # --------------------------------------------------------------------------- registration
 
@@ -64,7 +63,7 @@ def register(
     Past the capacity the entry joins the waiting list, in order (rule T2c), and the message says so.
     """
     require(actor, "desk.register", db)  # permission table (issue 23)
-    now = records._now(now)
+    now = DESK_CLOCK.at(now)
     with db.session() as s:
         lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
         ev = load_event(s, event_id)
@@ -215,7 +214,7 @@ def withdraw(
     ``substitute``.
     """
     require(actor, "desk.withdraw", db)  # permission table (issue 23)
-    now = records._now(now)
+    now = DESK_CLOCK.at(now)
     with db.session() as s:
         lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
         ev = load_event(s, event_id)
@@ -332,7 +331,7 @@ def promote(
     db: Database, actor: Actor, event_id: int, entrant_id: int, *, now: datetime | None = None
 ) -> int:
     """The desk moves a waiting entrant up by hand (e.g. after raising the capacity). Needs a free place."""
-    now = records._now(now)
+    now = DESK_CLOCK.at(now)
     with db.session() as s:
         lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
         ev = load_event(s, event_id)
@@ -354,7 +353,7 @@ def promote(
 
 def fill_free_places(db: Database, actor: Actor, event_id: int, *, now: datetime | None = None) -> list[int]:
     """After the capacity was raised: waiting entrants move up in order while there is room (rule T2c)."""
-    now = records._now(now)
+    now = DESK_CLOCK.at(now)
     out: list[int] = []
     with db.session() as s:
         lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)

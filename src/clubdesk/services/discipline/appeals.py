@@ -11,13 +11,14 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from clubdesk.competition.discipline import DEFAULT_APPEAL_MINUTES, appeal_refund, appeal_timing
 from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
 from clubdesk.models.club import Setting
 from clubdesk.models.discipline import Appeal
 from clubdesk.models.result import Match, ResultEntry
-from clubdesk.services import club, discipline_rules, night
+from clubdesk.services import club, night
 from clubdesk.services.discipline.records import (
     APPEAL_MINUTES_KEY,
     AppealView,
@@ -39,7 +40,7 @@ def appeal_window(db: Database) -> int:
     with db.session() as s:
         row = s.get(Setting, APPEAL_MINUTES_KEY)
         value = None if row is None else json.loads(row.value)
-    return int(value) if isinstance(value, int) and value >= 0 else discipline_rules.DEFAULT_APPEAL_MINUTES
+    return int(value) if isinstance(value, int) and value >= 0 else DEFAULT_APPEAL_MINUTES
 
 
 def set_appeal_window(db: Database, actor: Actor, minutes: int) -> None:
@@ -132,7 +133,7 @@ def file_appeal(
                 appeal=decided.id,
             )
         filed = now or utcnow()
-        timing = discipline_rules.appeal_timing(filed, match_end(s, m), minutes)
+        timing = appeal_timing(filed, match_end(s, m), minutes)
         late_reason = ""
         if not timing.in_time:
             if override is None or not override.strip():
@@ -233,7 +234,7 @@ def decide_appeal(
         row.reasons = reasons
         row.decided_by = actor.name
         row.decided_at = utcnow()
-        row.refund = discipline_rules.appeal_refund(row.fee, upheld)  # rule G16
+        row.refund = appeal_refund(row.fee, upheld)  # rule G16
         _audit_appeal(s, actor, "appeal.decide", row, before, reason=reasons)
         return _appeal_view(row, night.entrant_names(s, row.event_id))
 

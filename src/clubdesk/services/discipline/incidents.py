@@ -31,6 +31,23 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from clubdesk.competition.discipline import (
+    FAMILIES,
+    INCIDENT_ONLY_DECISIONS,
+    PENALTY_KINDS,
+    CountedIncident,
+    DisciplineRuleError,
+    IncidentKind,
+    check_claim_moment,
+    check_incident_decision,
+    check_penalty,
+    club_kind_key,
+    find_kind,
+    incident_kinds,
+    occurrence,
+    offender_led,
+    penalty_effect,
+)
 from clubdesk.db import Database
 from clubdesk.games import replay
 from clubdesk.i18n import _
@@ -40,7 +57,7 @@ from clubdesk.models.event import Event
 from clubdesk.models.member import Member
 from clubdesk.models.result import Match, ResultEntry
 from clubdesk.models.round import Round
-from clubdesk.services import discipline_rules, night
+from clubdesk.services import night
 from clubdesk.services.discipline.records import (
     DisciplineList,
     IncidentView,
@@ -61,7 +78,6 @@ from clubdesk.services.discipline.records import (
     _side_of,
     _table,
 )
-from clubdesk.services.discipline_rules import IncidentKind
 from clubdesk.services.kernel import Actor, ServiceError, audit
 
 
@@ -83,12 +99,12 @@ def add_club_kind(
 ) -> IncidentKind:
     """The club adds its own incident kind (for one family of games, or ``""`` for all)."""
     label = _require_text(label, "label-required", _("Give the new incident kind a name."))
-    if family and family not in discipline_rules.FAMILIES:
+    if family and family not in FAMILIES:
         raise ServiceError("unknown-family", _("Unknown game family {f}.").format(f=family))
     for d in decisions:
-        if d not in discipline_rules.PENALTY_KINDS and d not in discipline_rules.INCIDENT_ONLY_DECISIONS:
+        if d not in PENALTY_KINDS and d not in INCIDENT_ONLY_DECISIONS:
             raise ServiceError("unknown-decision", _("Unknown decision {d}.").format(d=d))
-    key = discipline_rules.club_kind_key(label)
+    key = club_kind_key(label)
     with db.session() as s:
         if s.scalar(select(ClubIncidentKind).where(ClubIncidentKind.key == key)) is not None:
             raise ServiceError(
@@ -127,9 +143,9 @@ def record_incident(
         family = _family(ev)
         club = _club_kinds(s, family)
         try:
-            k = discipline_rules.find_kind(family, kind, club)
-            discipline_rules.check_incident_decision(k, decision)
-        except discipline_rules.DisciplineRuleError as exc:
+            k = find_kind(family, kind, club)
+            check_incident_decision(k, decision)
+        except DisciplineRuleError as exc:
             raise _refuse(exc) from exc
         if (round_no is None) != (table_no is None):
             raise ServiceError("round-and-table", _("Give both the round and the table, or neither."))
@@ -142,8 +158,8 @@ def record_incident(
             # rule E16: a false pass is claimed at that moment; E15's false think may come later
             on_sheet = len(night.match_entries(s, m).get(game_no, []))
             try:
-                discipline_rules.check_claim_moment(k.key, hand, on_sheet)
-            except discipline_rules.DisciplineRuleError as exc:
+                check_claim_moment(k.key, hand, on_sheet)
+            except DisciplineRuleError as exc:
                 raise _refuse(exc) from exc
         if side is not None and side not in (0, 1):
             raise ServiceError("unknown-side", _("A side is 0 (the first named) or 1."))
@@ -170,12 +186,12 @@ def record_incident(
                 side = player_side
         if m is not None and side is not None and entrant_id is None:
             entrant_id = m.side_a if side == 0 else m.side_b
-        occurrence = 0
+        nth = 0
         if k.counter and m is not None and side is not None:
             # rule E19: count this pair's incidents of this kind in this game
             earlier = s.scalars(select(Incident).where(Incident.match_id == m.id, Incident.kind == k.key))
-            previous = [discipline_rules.CountedIncident(i.kind, i.side, i.game_no) for i in earlier]
-            occurrence = discipline_rules.occurrence(previous, k.key, side, game_no)
+            previous = [CountedIncident(i.kind, i.side, i.game_no) for i in earlier]
+            nth = occurrence(previous, k.key, side, game_no)
         now = utcnow()
         row = Incident(
             event_id=ev.id,
@@ -191,7 +207,7 @@ def record_incident(
             member_number="" if member is None else member.number,
             kind=k.key,
             text=text.strip(),
-            occurrence=occurrence,
+            occurrence=nth,
             occurred_at=occurred_at or now,
             recorded_by=actor.name,
             recorded_at=now,
@@ -202,7 +218,7 @@ def record_incident(
         s.add(row)
         s.flush()
         _audit_incident(s, actor, "incident.add", row)
-        return _incident_view(row, discipline_rules.incident_kinds(family, club))
+        return _incident_view(row, incident_kinds(family, club))
 
 
 def decide_incident(db: Database, actor: Actor, incident_id: int, decision: str) -> IncidentView:
@@ -215,17 +231,15 @@ def decide_incident(db: Database, actor: Actor, incident_id: int, decision: str)
         family = _family(ev)
         club = _club_kinds(s, family)
         try:
-            discipline_rules.check_incident_decision(
-                discipline_rules.find_kind(family, row.kind, club), decision
-            )
-        except discipline_rules.DisciplineRuleError as exc:
+            check_incident_decision(find_kind(family, row.kind, club), decision)
+        except DisciplineRuleError as exc:
             raise _refuse(exc) from exc
         before = _incident_snapshot(row)
         row.decision = decision
         row.decided_by = actor.name
         row.decided_at = utcnow()
         _audit_incident(s, actor, "incident.decide", row, before)
-        return _incident_view(row, discipline_rules.incident_kinds(family, club))
+        return _incident_view(row, incident_kinds(family, club))
 
 
 # ---------------------------------------------------------------------------------------------- penalties
@@ -243,7 +257,7 @@ def _context(ev: Event, m: Match, family: str, entries: list[dict[str, Any]], si
     game = result["games"][-1] if result.get("games") else None
     totals = tuple(game["totals"]) if game else None
     leader = result.get("next_leader")
-    return {"offender_led": discipline_rules.offender_led(leader, side), "totals": totals}
+    return {"offender_led": offender_led(leader, side), "totals": totals}
 
 
 def impose_penalty(
@@ -279,8 +293,8 @@ def impose_penalty(
         if m.side_b is None:
             raise ServiceError("bye-table", _("Table {t} is a bye: nobody to penalise.").format(t=table_no))
         try:
-            discipline_rules.check_penalty(family, kind, points)
-        except discipline_rules.DisciplineRuleError as exc:
+            check_penalty(family, kind, points)
+        except DisciplineRuleError as exc:
             raise _refuse(exc) from exc
         _family_name, params = night.params_of(ev)
         most = int(params.get("target") or params.get("match_length") or 1000)
@@ -304,8 +318,8 @@ def impose_penalty(
             )
         context = _context(ev, m, family, sheet[:pos], side)
         try:
-            effect = discipline_rules.penalty_effect(family, kind, side, points=points, cube=cube, **context)
-        except discipline_rules.DisciplineRuleError as exc:
+            effect = penalty_effect(family, kind, side, points=points, cube=cube, **context)
+        except DisciplineRuleError as exc:
             raise _refuse(exc) from exc
         if effect.changes_score:
             night.check_lock(actor, m, override)  # rule T10

@@ -14,12 +14,18 @@ from typing import Any
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
+from clubdesk.competition.discipline import (
+    PENALTY_LABELS,
+    DisciplineRuleError,
+    IncidentKind,
+    counter_text,
+    family_of,
+    incident_kinds,
+)
 from clubdesk.i18n import _
 from clubdesk.models.discipline import Appeal, ClubIncidentKind, Incident, Penalty
 from clubdesk.models.event import Entrant, EntrantMember, Event
 from clubdesk.models.result import Match
-from clubdesk.services import discipline_rules
-from clubdesk.services.discipline_rules import IncidentKind
 from clubdesk.services.kernel import Actor, ServiceError, audit
 
 APPEAL_MINUTES_KEY = "discipline.appeal_minutes"  # rule T10: the appeal window, a setting
@@ -104,13 +110,13 @@ class DisciplineList:
 
 
 # ---------------------------------------------------------------------------------------------- helpers
-def _refuse(exc: discipline_rules.DisciplineRuleError) -> ServiceError:
+def _refuse(exc: DisciplineRuleError) -> ServiceError:
     return ServiceError(exc.code, exc.message)
 
 
 def _family(ev: Event) -> str:
     try:
-        return discipline_rules.family_of(ev.ruleset)
+        return family_of(ev.ruleset)
     except Exception as exc:  # noqa: BLE001 - an unknown ruleset is a refusal, not a crash
         raise ServiceError(
             "unknown-ruleset", _("Event {e} has an unknown ruleset {r}.").format(e=ev.id, r=ev.ruleset)
@@ -141,7 +147,7 @@ def _table(s: Session, ev: Event, round_no: int, table_no: int) -> Match:
 
 def _kinds(s: Session, family: str) -> tuple[IncidentKind, ...]:
     """The incident kinds of a family of games: its own, the common ones and the club's."""
-    return discipline_rules.incident_kinds(family, _club_kinds(s, family))
+    return incident_kinds(family, _club_kinds(s, family))
 
 
 def _club_kinds(s: Session, family: str) -> list[IncidentKind]:
@@ -188,7 +194,7 @@ def _side_of(m: Match, entrant_id: int | None) -> int | None:
 def _incident_view(row: Incident, kinds: Sequence[IncidentKind]) -> IncidentView:
     kind = next((k for k in kinds if k.key == row.kind), None)
     label = kind.title() if kind is not None else row.kind
-    counter = discipline_rules.counter_text(kind, row.occurrence) if kind is not None else ""
+    counter = counter_text(kind, row.occurrence) if kind is not None else ""
     return IncidentView(
         row.id,
         row.event_id,
@@ -206,9 +212,7 @@ def _incident_view(row: Incident, kinds: Sequence[IncidentKind]) -> IncidentView
         row.occurred_at,
         row.recorded_by,
         row.decision,
-        _(discipline_rules.PENALTY_LABELS[row.decision])
-        if row.decision in discipline_rules.PENALTY_LABELS
-        else row.decision,
+        _(PENALTY_LABELS[row.decision]) if row.decision in PENALTY_LABELS else row.decision,
         row.occurrence,
         counter,
     )
@@ -241,7 +245,7 @@ def _penalty_view(row: Penalty, names: dict[int, str]) -> PenaltyView:
         row.entrant_id,
         names.get(row.entrant_id, "") if row.entrant_id is not None else "",
         row.kind,
-        _(discipline_rules.PENALTY_LABELS.get(row.kind, row.kind)),
+        _(PENALTY_LABELS.get(row.kind, row.kind)),
         row.points,
         row.reason,
         json.loads(row.entry) if row.entry else None,

@@ -6,32 +6,36 @@ from clubdesk.services.kernel.audit_chain import ChainReport, hand_ref, verify_c
 from clubdesk.services.kernel.base import (
     DEFAULT_ACTOR,
     DESK_ROLES,
-    ROLE_LABELS,
     Actor,
     Role,
     ServiceError,
     audit,
     audit_json,
+    entry_refusal,
+    refusal,
 )
+from clubdesk.services.kernel.clock import DESK_CLOCK
 from clubdesk.services.kernel.lookups import _MESSAGE_LOCALES, load_event, money_text
 from clubdesk.services.kernel.permissions import allowed, mask_contacts, require
 
 __all__ = [
+    "DESK_CLOCK",
     "Actor",
     "ChainReport",
     "DEFAULT_ACTOR",
     "DESK_ROLES",
-    "ROLE_LABELS",
     "Role",
     "ServiceError",
     "_MESSAGE_LOCALES",
     "allowed",
     "audit",
     "audit_json",
+    "entry_refusal",
     "hand_ref",
     "load_event",
     "mask_contacts",
     "money_text",
+    "refusal",
     "require",
     "verify_chain",
 ]

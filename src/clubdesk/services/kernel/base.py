@@ -13,7 +13,10 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from clubdesk.competition.errors import CompetitionError
+from clubdesk.games import EntryError
 from clubdesk.i18n import N_, _
+from clubdesk.labels import ROLE_LABELS
 from clubdesk.models.audit import AuditEntry, to_the_ms
 from clubdesk.models.base import utcnow
 from clubdesk.services.kernel import audit_chain
@@ -26,13 +29,6 @@ class Role(StrEnum):
     TABLE = "table"  # issue 27: a player's phone at a table (audited with the table and its address)
 
 
-ROLE_LABELS = {
-    Role.SECRETARY: N_("Secretary"),
-    Role.REFEREE: N_("Referee"),
-    Role.SCORER: N_("Scorer"),
-    # TRANSLATORS: the audit log's role of a result entered on a player's phone at the table
-    Role.TABLE: N_("Table phone"),
-}
 # the roles a person at the desk can hold (the phones' role is not one of them)
 DESK_ROLES: tuple[Role, ...] = (Role.SECRETARY, Role.REFEREE, Role.SCORER)
 
@@ -65,6 +61,20 @@ class ServiceError(Exception):
         self.message = message
         self.details = details or []
         self.params = params
+
+
+def refusal(exc: CompetitionError) -> ServiceError:
+    """The service's refusal for what the competition rules refuse (same code, message and params)."""
+    return ServiceError(exc.code, exc.message, **exc.params)
+
+
+def entry_refusal(exc: EntryError) -> ServiceError:
+    """The service's refusal for an entry the game engine refuses, numbered for people."""
+    return ServiceError(
+        exc.code,
+        _("Entry {n} is not possible: {reason}").format(n=exc.index + 1, reason=exc.message or exc.code),
+        index=exc.index,
+    )
 
 
 def audit_json(value: Any) -> str | None:

@@ -16,8 +16,9 @@ from sqlalchemy.orm import Session
 
 from clubdesk.db import Database
 from clubdesk.i18n import N_, _
+from clubdesk.labels import ROLE_LABELS
 from clubdesk.models.staff import StaffAccount
-from clubdesk.services.kernel.base import ROLE_LABELS, Actor, Role, ServiceError
+from clubdesk.services.kernel.base import Actor, Role, ServiceError
 
 S, R, C = Role.SECRETARY, Role.REFEREE, Role.SCORER
 

@@ -34,7 +34,7 @@ from clubdesk.services.kernel import Actor, ServiceError, audit, require
 from clubdesk.services.members.edit import _apply, _next_number, _refuse_taken
 from clubdesk.services.members.records import DEFAULT_RATING, MemberData, _clean, field_errors
 from clubdesk.services.members.search import list_members
-from clubdesk.services.text import excel_safe, fold
+from clubdesk.text import excel_safe, fold
 
 # CSV columns, in export order. Header names are compared folded; a few spellings are accepted.
 COLUMNS: tuple[str, ...] = (

@@ -26,7 +26,7 @@ from clubdesk.services.members.records import (
     field_errors,
 )
 from clubdesk.services.members.search import _by_number
-from clubdesk.services.text import fold
+from clubdesk.text import fold
 
 # --------------------------------------------------------------------------- clubs
 

@@ -18,7 +18,7 @@ from clubdesk.i18n import _
 from clubdesk.models.club import Club
 from clubdesk.models.member import Member
 from clubdesk.services.kernel import ServiceError
-from clubdesk.services.text import invisible_problem
+from clubdesk.text import invisible_problem
 
 DEFAULT_RATING = 1500.0  # rule T12c: new players start at 1500
 FIRST_NUMBER = 1001

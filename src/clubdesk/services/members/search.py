@@ -27,7 +27,7 @@ from clubdesk.models.club import Club
 from clubdesk.models.member import Member
 from clubdesk.services.kernel import ServiceError
 from clubdesk.services.members.records import MemberInfo, PublicMember, _infos
-from clubdesk.services.text import fold
+from clubdesk.text import fold
 
 PAGE = 200  # rows of a page of the Members screen
 

@@ -15,7 +15,6 @@ from clubdesk.models.event import (
     Entrant,
 )
 from clubdesk.models.money import METHODS, Payment
-from clubdesk.services import desk
 from clubdesk.services.desk import (
     ACTIVE_STATUSES,
     CODE_ALPHABET,
@@ -33,7 +32,7 @@ from clubdesk.services.desk import (
     price_for,
     qr_payload,
 )
-from clubdesk.services.kernel import Actor, ServiceError, audit, load_event, money_text, require
+from clubdesk.services.kernel import DESK_CLOCK, Actor, ServiceError, audit, load_event, money_text, require
 
 # --------------------------------------------------------------------------- payments
 
@@ -51,7 +50,7 @@ def pay(
 ) -> PaymentInfo:
     """Record a payment in minor units (rule T2b). More than what is owed at that date is refused."""
     require(actor, "desk.pay", db)  # permission table (issue 23)
-    paid_at = desk._now(paid_at)
+    paid_at = DESK_CLOCK.at(paid_at)
     if method not in METHODS:
         raise ServiceError(
             "bad-method",
@@ -104,7 +103,7 @@ def pay(
             method=method,
             reference=reference.strip(),
             paid_at=paid_at,
-            recorded_at=desk._now(None),
+            recorded_at=DESK_CLOCK.at(None),
             recorded_by=actor.name,
             kind="fee",
         )
@@ -134,7 +133,7 @@ def refund(
 ) -> list[PaymentInfo]:
     """Give money back by hand (e.g. a mistaken payment); never more than was paid."""
     require(actor, "desk.refund", db)  # permission table (issue 23)
-    now = desk._now(now)
+    now = DESK_CLOCK.at(now)
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
         raise ServiceError("bad-amount", _("A refund is a positive amount."))
     with db.session() as s:
@@ -195,7 +194,7 @@ def payments_of(db: Database, event_id: int, entrant_id: int) -> list[PaymentInf
 
 def cash_box(db: Database, day: date | None = None, *, event_id: int | None = None) -> CashBox:
     """The money of one day at the desk, per currency and method (refunds counted out)."""
-    day = day or desk._now(None).date()  # the desk clock, as payments and refunds are stamped
+    day = day or DESK_CLOCK.at(None).date()  # the desk clock, as payments and refunds are stamped
     start = datetime.combine(day, datetime.min.time())
     query = select(Payment).where(Payment.paid_at >= start, Payment.paid_at < start + timedelta(days=1))
     if event_id is not None:

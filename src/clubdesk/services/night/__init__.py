@@ -104,8 +104,6 @@ from clubdesk.services.night.ranking.standings import (
 )
 
 __all__ = [
-    "ensure_tokens",
-    "round_tokens",
     "BYE_FORMATS",
     "CATEGORIES",
     "EventStandings",
@@ -132,6 +130,7 @@ __all__ = [
     "default_event",
     "discard_round",
     "encounter_seats",
+    "ensure_tokens",
     "entrant_members",
     "entrant_names",
     "event_readings",
@@ -176,6 +175,7 @@ __all__ = [
     "require_referee",
     "rerate_in_background",
     "reset_confirmation",
+    "round_tokens",
     "rounds_of",
     "season_scale_from",
     "seat_names",

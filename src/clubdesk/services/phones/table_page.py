@@ -16,6 +16,8 @@ from sqlalchemy import and_, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from clubdesk import i18n
+from clubdesk.competition import formats
+from clubdesk.competition.errors import CompetitionError
 from clubdesk.db import Database
 from clubdesk.games import EntryError, load_ruleset, replay
 from clubdesk.i18n import _
@@ -24,7 +26,7 @@ from clubdesk.models.member import Member
 from clubdesk.models.result import Match, ResultEntry
 from clubdesk.models.round import Round
 from clubdesk.models.table_entry import RefereeCall, TableState, TableToken
-from clubdesk.services import formats, night
+from clubdesk.services import night
 from clubdesk.services.kernel import ServiceError
 
 
@@ -459,10 +461,9 @@ def _encounter_rows(
 ) -> tuple[list[HandRow], tuple[int, int], tuple[int, int], int, int]:
     """A team encounter's sheet (rule E7b): (rows of every game, the current game's totals, games won,
     the game being entered, its hands so far)."""
-
     try:
         oc = formats.outcome_from_entries(ev.ruleset, params, games, encounter_games=encounter)
-    except (ServiceError, EntryError):
+    except (CompetitionError, EntryError):
         return [], (0, 0), (0, 0), 1, len(games.get(1, []))
     rows: list[HandRow] = []
     k = 0

@@ -27,6 +27,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from clubdesk.competition import formats
 from clubdesk.db import Database
 from clubdesk.i18n import N_, _
 from clubdesk.labels import entrant_status_label, localized_number
@@ -41,7 +42,9 @@ from clubdesk.reports.pairings import pairings
 from clubdesk.reports.player_card import player_card
 from clubdesk.reports.private import contact_list, member_history
 from clubdesk.reports.standings import standings
-from clubdesk.services import desk, formats, members, night
+from clubdesk.reports.words import centi_text, crosstable_legend, place_text
+from clubdesk.services import desk, members, night
+from clubdesk.services import night as night_service
 from clubdesk.services.kernel import Actor, ServiceError
 from clubdesk.services.publishing import players
 from clubdesk.services.publishing.header import (
@@ -56,7 +59,6 @@ from clubdesk.services.publishing.header import (
     _in_language,
     _language,
     _paper,
-    _place,
     _public,
     _render,
     _round,
@@ -75,10 +77,8 @@ from clubdesk.services.publishing.score_sheets import (
     score_sheets_report,
 )
 from clubdesk.services.publishing.season_ranking import (
-    _centi,
     season_report,
 )
-from clubdesk.services.publishing.share import crosstable_legend
 
 
 # ------------------------------------------------------------------------------------------ pairings
@@ -246,9 +246,9 @@ def bracket_data(db: Database, event_id: int) -> D.BracketData:
             raise ServiceError(
                 "no-bracket", _("Event {e} has not been drawn yet.").format(e=ev.id), event=ev.id
             )
-        played = night.played_matches(s, ev)
+        played = night_service.played_matches(s, ev)
         br = formats.bracket_with_results(state["bracket"], played)
-        names = {str(k): v for k, v in night.entrant_names(s, ev.id).items()}
+        names = {str(k): v for k, v in night_service.entrant_names(s, ev.id).items()}
         scores: dict[str, tuple[str, str]] = {}
         for m in night.matches_of(s, ev.id):
             if not m.ref or m.side_b is None or m.status not in night.FINAL_STATUSES:
@@ -324,9 +324,9 @@ def member_history_report(
                 D.HistoryRow(
                     date=ev.starts_on or en.registered_at.date(),
                     event=ev.name,
-                    place="" if fp is None else _place(fp.place_from, fp.place_to),
+                    place="" if fp is None else place_text(fp.place_from, fp.place_to),
                     result=_("{w} won, {l} lost").format(w=won, l=lost),
-                    season_points=_centi(fp.season_points) if fp and fp.season_points else "",
+                    season_points=centi_text(fp.season_points) if fp and fp.season_points else "",
                     rating=f"{ratings[ev.id]:.1f}" if ev.id in ratings else "",
                 )
             )

@@ -247,10 +247,6 @@ def _last_round(s: Session, ev: Event) -> int:
     return rounds[-1].number
 
 
-def _place(a: int, b: int) -> str:
-    return str(a) if a == b else f"{a}–{b}"
-
-
 def _in_language(lang: str) -> Any:
 
     return report_language(lang)

@@ -16,17 +16,10 @@ from clubdesk.models.result import FinalPlace, PrizeAward
 from clubdesk.reports import data as D
 from clubdesk.reports.prizes import prizes
 from clubdesk.reports.receipts import receipts
+from clubdesk.reports.words import place_text
 from clubdesk.services import desk, night
 from clubdesk.services.kernel import ServiceError
-from clubdesk.services.publishing.header import (
-    _entrants,
-    _event,
-    _payments,
-    _place,
-    _public,
-    _render,
-    report_header,
-)
+from clubdesk.services.publishing.header import _entrants, _event, _payments, _public, _render, report_header
 
 # ------------------------------------------------------------------------------------------ receipts
 _METHODS = {
@@ -123,7 +116,7 @@ def prizes_data(db: Database, event_id: int) -> D.PrizeListData:
             a, b = places.get(aw.entrant_id, (10**6, 10**6))
             category = not aw.award_key.startswith("place")
             # a category prize (T13d) shows its category: "cat:women:1:money" -> "women"
-            place = aw.award_key.split(":")[1] if category and ":" in aw.award_key else _place(a, b)
+            place = aw.award_key.split(":")[1] if category and ":" in aw.award_key else place_text(a, b)
             kind = _(_PRIZE_KINDS.get(aw.kind, aw.kind))
             # the engine's own words were stored in the language of the day: shown in the report's
             prize = retranslate(aw.description, _GENERATED_PRIZES) if aw.description else kind

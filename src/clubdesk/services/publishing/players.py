@@ -30,6 +30,16 @@ from clubdesk.models.club import Club
 from clubdesk.models.event import Entrant, EntrantMember, Event
 from clubdesk.models.member import Member
 from clubdesk.models.result import FinalPlace, Match, RatingEntry
+from clubdesk.reports.data import (
+    CardEvent,
+    CardIncident,
+    CardMatch,
+    CrossCell,
+    CrossLine,
+    CrossTableView,
+    PlayerCard,
+)
+from clubdesk.reports.words import centi_text, place_text
 from clubdesk.services import discipline, night
 from clubdesk.services.kernel import Actor, ServiceError, allowed
 from clubdesk.services.night import _tavla_rulesets
@@ -172,36 +182,6 @@ def rating_points(db: Database, number: str) -> list[RatingPoint]:
 
 
 # ------------------------------------------------------------------------------------------ cross-table
-@dataclass(frozen=True)
-class CrossCell:
-    text: str  # as share.crosstable_data: the opponent's rank and the result ("3+", "+" a bye, "" none)
-    round: int
-    table: int | None = None
-    opponent: str = ""
-    side: str = ""  # "A" (first named at the table) or "B"
-    score: str = ""  # own score first ("5–3")
-
-
-@dataclass(frozen=True)
-class CrossLine:
-    rank: int
-    name: str
-    points: str
-    cells: tuple[CrossCell, ...]
-
-
-@dataclass(frozen=True)
-class CrossTableView:
-    event_id: int
-    event_name: str
-    rounds: tuple[int, ...]
-    lines: tuple[CrossLine, ...]
-
-    @property
-    def texts(self) -> list[list[str]]:
-        return [[c.text for c in line.cells] for line in self.lines]
-
-
 def crosstable(db: Database, event_id: int) -> CrossTableView:
     """The event's grid: :func:`share.crosstable_data`'s cells, each with its opponent, side and score."""
 
@@ -254,64 +234,6 @@ def cell_text(cell: CrossCell) -> str:
 
 
 # ------------------------------------------------------------------------------------------ player card
-@dataclass(frozen=True)
-class CardEvent:
-    event_id: int
-    date: dt.date | None
-    event: str
-    game: str  # the ruleset's label
-    place: str
-    result: str  # "2 won, 1 lost"
-    season_points: str
-    rating: str  # the rating after the event's last rated match
-
-
-@dataclass(frozen=True)
-class CardMatch:
-    event: str
-    round: int
-    table: int
-    opponent: str
-    side: str
-    score: str
-    result: str  # won / lost / drawn / bye / forfeit …
-    rating: str  # tavla: the rating after this match
-
-
-@dataclass(frozen=True)
-class CardIncident:
-    event: str
-    round: str
-    table: str
-    kind: str
-    decision: str
-    text: str
-
-
-@dataclass(frozen=True)
-class PlayerCard:
-    number: str
-    name: str
-    club: str
-    city: str
-    rating: str
-    matches: int
-    experience: int
-    provisional: bool
-    events: tuple[CardEvent, ...]
-    results: tuple[CardMatch, ...]
-    incidents: tuple[CardIncident, ...]
-    incidents_shown: bool  # False: the actor may not see incidents (none were read)
-
-
-def _place(a: int, b: int) -> str:
-    return str(a) if a == b else f"{a}–{b}"
-
-
-def _centi(v: int) -> str:
-    return str(v // 100) if v % 100 == 0 else f"{v / 100:.2f}"
-
-
 def _result_word(m: Match, me: int) -> str:
     if m.side_b is None or m.kind == "bye":
         return _("bye")
@@ -405,9 +327,9 @@ def player_card(db: Database, number: str, viewer: Actor | None = None) -> Playe
                     date=day,
                     event=ev.name,
                     game=L.ruleset_label(ev.ruleset),
-                    place="" if fp is None else _place(fp.place_from, fp.place_to),
+                    place="" if fp is None else place_text(fp.place_from, fp.place_to),
                     result=result,
-                    season_points=_centi(fp.season_points) if fp and fp.season_points else "",
+                    season_points=centi_text(fp.season_points) if fp and fp.season_points else "",
                     rating=f"{after_event[ev.id]:.1f}" if ev.id in after_event else "",
                 )
             )

@@ -20,11 +20,11 @@ from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.audit import AuditEntry
 from clubdesk.models.event import Event
+from clubdesk.reports.words import bracket_rounds, side_text, standings_title
 from clubdesk.services import club, night
 from clubdesk.services.kernel import Actor, ServiceError
 from clubdesk.services.publishing import documents, header
 from clubdesk.services.publishing.documents import bracket_data
-from clubdesk.services.publishing.share import bracket_rounds, side_text, standings_title
 
 ANNOUNCEMENT_KEY = "projector.announcement"
 ANNOUNCEMENT_MAX = 280

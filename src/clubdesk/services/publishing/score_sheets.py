@@ -12,13 +12,14 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from clubdesk.competition import seating
 from clubdesk.db import Database
 from clubdesk.models.event import Event
 from clubdesk.models.member import Member
 from clubdesk.models.result import Match, Substitution
 from clubdesk.reports import data as D
 from clubdesk.reports.score_sheets import score_sheets
-from clubdesk.services import formats, night, phones
+from clubdesk.services import night, phones
 from clubdesk.services.kernel import ServiceError
 from clubdesk.services.publishing.header import Progress, _event, _public, _round, _Who, _write, report_header
 
@@ -173,7 +174,7 @@ def score_sheets_data(
                         recorded=rec,
                         encounter=bool(g),
                         # rule E7: the sheet says when equal tiles were drawn again among the tied
-                        seat_note=formats.seat_draw_note(stored, names) if g <= 1 else "",
+                        seat_note=seating.seat_draw_note(stored, names) if g <= 1 else "",
                     )
                 )
         if progress is not None:

@@ -19,6 +19,7 @@ from clubdesk.models.result import FinalPlace
 from clubdesk.models.round import EventNight
 from clubdesk.reports import data as D
 from clubdesk.reports.season import season
+from clubdesk.reports.words import centi_text
 from clubdesk.services import night as night_service
 from clubdesk.services.kernel import ServiceError
 from clubdesk.services.publishing.header import (
@@ -35,10 +36,6 @@ from clubdesk.standings.season import EventScore, SeasonRow, SeasonScale, rank_s
 
 
 # ------------------------------------------------------------------------------------------ season
-def _centi(v: int) -> str:
-    return str(v // 100) if v % 100 == 0 else f"{v / 100:.2f}"
-
-
 @dataclass(frozen=True)
 class SeasonRanking:
     """The season of an event as the season engine ranks it (T12d): the finished events (id, name) that are
@@ -117,7 +114,7 @@ def season_data(db: Database, event_id: int, super_final: int | None = None) -> 
                     rank=r.rank,
                     name=m.name,
                     points=r.points // 100,
-                    points_text=_centi(r.points),
+                    points_text=centi_text(r.points),
                     club=_club_of(clubs, m),
                     city=m.city,
                     events=tuple(_season_cell(str(eid), counted, dropped) for eid, _n in rk.columns),
@@ -138,9 +135,9 @@ def season_data(db: Database, event_id: int, super_final: int | None = None) -> 
 
 def _season_cell(event: str, counted: dict[str, int], dropped: dict[str, int]) -> str:
     if event in counted:
-        return _centi(counted[event])
+        return centi_text(counted[event])
     if event in dropped:
-        return f"({_centi(dropped[event])})"  # rule T12d: not among the best N results, not counted
+        return f"({centi_text(dropped[event])})"  # rule T12d: not among the best N results, not counted
     return ""
 
 

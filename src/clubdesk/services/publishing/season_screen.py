@@ -21,6 +21,7 @@ from clubdesk.i18n import _
 from clubdesk.models.event import Event
 from clubdesk.models.round import EventNight
 from clubdesk.reports import data as D
+from clubdesk.reports.words import centi_text
 from clubdesk.services import night
 from clubdesk.services.kernel import ServiceError
 from clubdesk.services.publishing import season_ranking
@@ -130,7 +131,7 @@ def season_overview(db: Database, season: str) -> SeasonOverview:
         table = LivesTable((), default_lives=DEFAULT_LIVES)
     lives = starting_lives(invited, table)  # rule T4g: starting lives by season rank
     finalists = tuple(
-        Finalist(r.rank, rk.people[int(r.entrant)].name, season_ranking._centi(r.points), lives[r.entrant])
+        Finalist(r.rank, rk.people[int(r.entrant)].name, centi_text(r.points), lives[r.entrant])
         for r in invited
     )
     return SeasonOverview(

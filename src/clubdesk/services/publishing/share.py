@@ -17,7 +17,6 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from sqlalchemy import select
@@ -29,9 +28,11 @@ from clubdesk.labels import localized_number
 from clubdesk.models.event import Event
 from clubdesk.reports import data as D
 from clubdesk.reports import site
+from clubdesk.reports.data import CrossRow, CrossTable, SiteData, SiteEvent
 from clubdesk.reports.frame import fmt_money
 from clubdesk.reports.images import Column, Sheet, bracket_tree, render
 from clubdesk.reports.pairings import name_key
+from clubdesk.reports.words import crosstable_legend, standings_title
 from clubdesk.services import club as club_service
 from clubdesk.services import night
 from clubdesk.services.kernel import ServiceError
@@ -51,21 +52,6 @@ FORMATS: tuple[str, ...] = ("png",)
 
 
 # ------------------------------------------------------------------------------------------ cross-table
-@dataclass(frozen=True)
-class CrossRow:
-    rank: int
-    name: str
-    points: str
-    cells: tuple[str, ...]  # per round: opponent's rank and result ("12+", "3−", "7=", "+" a bye, "" none)
-
-
-@dataclass(frozen=True)
-class CrossTable:
-    event_id: str
-    rounds: int
-    rows: tuple[CrossRow, ...]
-
-
 WIN, LOSS, DRAW = "+", "−", "="
 
 
@@ -98,10 +84,6 @@ def crosstable_data(db: Database, event_id: int, est: night.EventStandings | Non
         for r in est.rows
     )
     return CrossTable(event_id=str(event_id), rounds=len(rounds), rows=rows)
-
-
-def crosstable_legend() -> str:
-    return _("Per round: the opponent's rank and the result (+ won, − lost, = drawn); + alone: a bye.")
 
 
 # ------------------------------------------------------------------------------------------ checks
@@ -276,39 +258,6 @@ def _sheets(
     ]
 
 
-def standings_title(sd: D.StandingsData) -> str:
-    if sd.final:
-        return _("Final standings")
-    if sd.after_round is not None:
-        return _("Standings after round {n}").format(n=sd.after_round)
-    return _("Standings")
-
-
-def bracket_rounds(bd: D.BracketData) -> list[tuple[str, list[D.BracketMatchData]]]:
-    """The matches of each bracket round in order, with the round's heading."""
-    order = {"W": 0, "L": 1, "3P": 2, "GF": 3, "GF2": 4}
-    groups: dict[tuple[int, int], list[D.BracketMatchData]] = {}
-    for m in bd.matches:
-        groups.setdefault((order.get(m.bracket, 9), m.round), []).append(m)
-    out = []
-    for (b, rno), ms in sorted(groups.items()):
-        if b == 0:
-            head = _("Round {n}").format(n=rno)
-        elif b == 1:
-            head = _("Losers' bracket") + " · " + _("Round {n}").format(n=rno)
-        elif b == 2:
-            head = _("Third place")
-        else:
-            head = _("Final")
-        out.append((head, sorted(ms, key=lambda m: m.number)))
-    return out
-
-
-def side_text(m: D.BracketMatchData, k: int) -> str:
-    name = m.sides[k]
-    return name if name is not None else (m.labels[k] or "—")
-
-
 def season_sheet(se: D.SeasonData) -> object:
 
     notes = []
@@ -390,28 +339,6 @@ def season_events(db: Database, season: str | None) -> tuple[str, list[int]]:
             latest = max(seasons, key=lambda e: (e.starts_on or dt.date.min, e.id)).season.strip()
             return latest, [e.id for e in events if e.season.strip() == latest]
         return "", [e.id for e in events]
-
-
-@dataclass(frozen=True)
-class SiteEvent:
-    id: int
-    name: str
-    kind: str  # "tavla, Swiss": the ruleset and the format, translated
-    date: dt.date | None
-    standings: D.StandingsData
-    rounds: tuple[D.PairingsData, ...]
-    cross: CrossTable
-    bracket: D.BracketData | None = None
-
-
-@dataclass(frozen=True)
-class SiteData:
-    club: str
-    language: str
-    season: str
-    events: tuple[SiteEvent, ...]
-    ranking: D.SeasonData | None = None
-    logo_path: str | None = None
 
 
 def site_data(db: Database, season: str | None, lang: str) -> SiteData:

@@ -13,6 +13,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor, QFont
 
+from clubdesk.games.words import describe_entry, side_name
 from clubdesk.i18n import _
 
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -34,79 +35,6 @@ class SheetRow:
     explanation: str
     marker: str = ""  # "Crawford", "warm-up", "burned" ... shown in the label column
     game_end: bool = False  # this entry ended a game (dominoes)
-
-
-def _seat(seat: object, seat_names: Sequence[str] | None) -> str:
-    if isinstance(seat, int) and seat_names is not None and 0 <= seat < len(seat_names):
-        return seat_names[seat]
-    return _("seat {n}").format(n=int(seat) + 1 if isinstance(seat, int) else seat)
-
-
-def _side(side: object, side_names: Sequence[str]) -> str:
-    if isinstance(side, int) and 0 <= side < len(side_names):
-        return side_names[side]
-    return str(side)
-
-
-def describe_entry(
-    entry: Mapping[str, object], side_names: Sequence[str], seat_names: Sequence[str] | None = None
-) -> str:
-    """One entry in words, as the scorer entered it."""
-    kind = entry.get("type")
-    if kind in ("out", "domino"):
-        text = _("{who} goes out").format(who=_seat(entry.get("seat"), seat_names))
-        extras = []
-        if entry.get("last_tile"):
-            extras.append(_("last tile {tile}").format(tile=entry["last_tile"]))
-        if entry.get("two_ends"):
-            extras.append(_("two ends"))
-        dead = entry.get("dead")
-        if isinstance(dead, Mapping):
-            for tile in ("0-0", "6-6"):
-                holder = dead.get(tile)
-                if holder is not None:
-                    extras.append(
-                        _("dead {tile} held by {who}").format(tile=tile, who=_seat(holder, seat_names))
-                    )
-        return text + (" (" + ", ".join(extras) + ")" if extras else "")
-    if kind == "block":
-        if "seat" in entry:
-            return _("blocked by {who}").format(who=_seat(entry.get("seat"), seat_names))
-        return _("blocked hand")
-    if kind == "redeal":
-        return _("redeal")
-    if kind == "annulled":
-        return _("hand annulled, lead lost") if entry.get("lead_lost") else _("hand annulled")
-    if kind == "six_doubles":
-        return _("six doubles: {who}").format(who=_seat(entry.get("seat"), seat_names))
-    if kind == "penalty":
-        return _("penalty {points} for {side}").format(
-            points=entry.get("points"), side=_side(entry.get("side"), side_names)
-        )
-    if kind == "abandon":
-        return _("{side} abandons").format(side=_side(entry.get("side"), side_names))
-    if kind == "game":
-        kinds = {"single": _("single"), "gammon": _("gammon"), "backgammon": _("backgammon")}
-        text = _("{who} wins, {kind}").format(
-            who=_side(entry.get("winner"), side_names),
-            kind=kinds.get(str(entry.get("kind")), entry.get("kind")),
-        )
-        cube = entry.get("cube", 1)
-        if entry.get("dropped"):
-            text += ", " + _("refused a double to {n} (cube {c} before it)").format(
-                n=int(cube) * 2 if isinstance(cube, int) else cube, c=cube
-            )
-        elif isinstance(cube, int) and cube > 1:
-            text += ", " + _("cube {c}").format(c=cube)
-        return text
-    if kind == "game_loss":
-        return _("game loss penalty for {side}").format(side=_side(entry.get("loser"), side_names))
-    if kind == "forfeit":
-        reasons = {"absent": _("absent"), "time": _("out of time"), "penalty": _("penalty")}
-        return _("forfeit won by {side} ({reason})").format(
-            side=_side(entry.get("winner"), side_names), reason=reasons.get(str(entry.get("reason")), "")
-        )
-    return str(kind)
 
 
 def _pair(value: object) -> tuple[int, int]:
@@ -151,12 +79,12 @@ def sheet_rows(
             if h.get("warmup"):
                 markers.append(_("warm-up"))
             if h.get("burned") is not None:
-                markers.append(_("burn: {side} to 0").format(side=_side(h.get("burned"), side_names)))
+                markers.append(_("burn: {side} to 0").format(side=side_name(h.get("burned"), side_names)))
             if h.get("opened") is False:
                 markers.append(_("does not open"))
             end = h_i == len(hands) - 1 and g.get("winner") is not None
             if end:
-                markers.append(_("game to {side}").format(side=_side(g.get("winner"), side_names)))
+                markers.append(_("game to {side}").format(side=side_name(g.get("winner"), side_names)))
             rows.append(
                 SheetRow(
                     i,

@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from clubdesk.games import EntryError, RulesetError, load_ruleset, replay
+from clubdesk.games.words import describe_entry
 from clubdesk.i18n import _
 from clubdesk.services.kernel import ServiceError
 from clubdesk.ui.models.sheet_model import (
@@ -47,7 +48,6 @@ from clubdesk.ui.models.sheet_model import (
     COL_NOTE,
     SheetModel,
     SheetRow,
-    describe_entry,
     sheet_rows,
 )
 from clubdesk.ui.theme import themed

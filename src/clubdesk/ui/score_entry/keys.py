@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QComboBox
 
-from clubdesk.services.text import fold
+from clubdesk.text import fold
 
 
 class KeyCombo(QComboBox):

@@ -1,5 +1,5 @@
 """The results of an event read for its standings and pairings as plain rows (issue 22: a 20,000-match
-league): the final tables as :class:`~clubdesk.services.formats.Played`, everybody drawn at a table, and
+league): the final tables as :class:`~clubdesk.competition.formats.Played`, everybody drawn at a table, and
 the plain played games summed per pair in SQL for the standings' per-pair sums. The lowest layer of the
 night's services: it reads, it changes nothing."""
 
@@ -11,10 +11,10 @@ from typing import Any
 from sqlalchemy import ColumnElement, Select, String, and_, case, cast, func, not_, or_, select
 from sqlalchemy.orm import Session
 
+from clubdesk.competition import formats
 from clubdesk.models.event import Entrant, Event
 from clubdesk.models.result import Match
 from clubdesk.models.round import Round
-from clubdesk.services import formats
 from clubdesk.services.night.data.reads import FINAL_STATUSES
 from clubdesk.standings.summed import NOT_PLAIN, PairSums
 
@@ -57,7 +57,7 @@ def plain_rows(
 
 def played_and_drawn(s: Session, ev: Event) -> tuple[list[formats.Played], set[str]]:
     """:func:`played_matches` and every entrant drawn at a table of the event (any status, for
-    :func:`standing_ids`). The final tables are read as :class:`~clubdesk.services.formats.Played` rows
+    :func:`standing_ids`). The final tables are read as :class:`~clubdesk.competition.formats.Played` rows
     as they come from the database (ids as text), the others only for their sides (issue 22)."""
     if s.autoflush:
         s.flush()  # the reads below do not autoflush as an ORM query would
@@ -97,7 +97,7 @@ def played_and_drawn(s: Session, ev: Event) -> tuple[list[formats.Played], set[s
 
 
 def _played_columns() -> tuple[Any, ...]:
-    """A table's columns in the order of :class:`~clubdesk.services.formats.Played` (ids as text)."""
+    """A table's columns in the order of :class:`~clubdesk.competition.formats.Played` (ids as text)."""
     return (
         Match.round_no,
         cast(Match.side_a, String),
@@ -113,7 +113,7 @@ def _played_columns() -> tuple[Any, ...]:
 
 
 def _final_rows(event_id: int) -> AnySelect:
-    """The final tables of an event as :class:`~clubdesk.services.formats.Played` rows (ids as text)."""
+    """The final tables of an event as :class:`~clubdesk.competition.formats.Played` rows (ids as text)."""
     return (
         select(*_played_columns())
         .where(Match.event_id == event_id, Match.status.in_(FINAL_STATUSES))

@@ -11,11 +11,11 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from clubdesk.competition import formats
 from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.event import Entrant, Event
 from clubdesk.models.round import EventNight, Round
-from clubdesk.services import formats
 from clubdesk.services.kernel import Actor, ServiceError, audit
 from clubdesk.services.night.data.prize_plans import prize_plan_from, season_scale_from
 from clubdesk.services.night.data.reads import (

@@ -19,12 +19,12 @@ from __future__ import annotations
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from clubdesk.competition import formats
 from clubdesk.i18n import _
 from clubdesk.models.event import Event
 from clubdesk.models.result import Match
 from clubdesk.models.round import Round
 from clubdesk.pairing.elimination import Bracket
-from clubdesk.services import formats
 from clubdesk.services.kernel import ServiceError
 from clubdesk.services.night.data import reads
 from clubdesk.services.night.ranking import ratings, standings

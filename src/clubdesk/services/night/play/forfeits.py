@@ -11,15 +11,16 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from clubdesk.competition import formats
 from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
 from clubdesk.models.event import Entrant, Event
 from clubdesk.models.result import Match
 from clubdesk.models.round import Round
-from clubdesk.services import formats
 from clubdesk.services.kernel import Actor, Role, ServiceError, audit
 from clubdesk.services.night.data import reads
+from clubdesk.services.night.data import reads as data_reads
 from clubdesk.services.night.data.reads import (
     FINAL_STATUSES,
     _withdrawn_ids,
@@ -47,8 +48,8 @@ from clubdesk.services.night.play.table_result import (
 def apply_forfeit(
     s: Session, actor: Actor, ev: Event, m: Match, absent_side: int, *, reason: str, kind: str = "absent"
 ) -> None:
-    n = reads.night(s, ev)
-    family, params = reads.params_of(ev)
+    n = data_reads.night(s, ev)
+    family, params = data_reads.params_of(ev)
     oc = formats.forfeit_outcome(
         family, params, 1 - absent_side, match_length=m.match_length, encounter_games=n.encounter_games
     )

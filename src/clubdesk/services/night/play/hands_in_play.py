@@ -19,11 +19,12 @@ from typing import Any
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
+from clubdesk.competition import formats
+from clubdesk.competition.errors import CompetitionError
 from clubdesk.games import EntryError
 from clubdesk.models.result import Match
 from clubdesk.models.round import Round
-from clubdesk.services import formats
-from clubdesk.services.kernel import Actor, ServiceError, hand_ref
+from clubdesk.services.kernel import Actor, ServiceError, entry_refusal, hand_ref, refusal
 from clubdesk.services.night.data import reads
 from clubdesk.services.night.play.table_result import (
     TableResult,
@@ -140,7 +141,9 @@ def add_in_play(
     try:
         oc = formats.outcome_from_entries(ruleset, params, games, encounter_games=encounter)
     except EntryError as exc:
-        raise formats.entry_error_to_service(exc) from exc
+        raise entry_refusal(exc) from exc
+    except CompetitionError as exc:
+        raise refusal(exc) from exc
     if oc.finished:
         return None  # what follows the match's end is the full path's
     before = match_snapshot(m)  # type: ignore[arg-type]

@@ -16,10 +16,10 @@ from collections.abc import Callable, Mapping, Sequence
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from clubdesk.competition import formats
 from clubdesk.models.club import Club
 from clubdesk.models.event import Event
 from clubdesk.pairing import Entrant, explain_lives, explain_swiss
-from clubdesk.services import formats
 from clubdesk.standings.tiebreaks import PointsScheme
 
 Pairs = Sequence[tuple[str, str | None]]

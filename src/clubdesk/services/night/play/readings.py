@@ -16,15 +16,17 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from clubdesk.competition import formats
+from clubdesk.competition.errors import CompetitionError
 from clubdesk.db import Database
 from clubdesk.games.errors import EntryError, RulesetError
 from clubdesk.games.ruleset import load_ruleset, params_as_dict
 from clubdesk.i18n import N_, _
 from clubdesk.models.event import Event
-from clubdesk.services import formats
-from clubdesk.services.kernel import Actor, ServiceError, audit
+from clubdesk.services.kernel import Actor, ServiceError, audit, refusal
 from clubdesk.services.night.data import reads
 from clubdesk.services.night.play import results, table_result
+from clubdesk.services.night.play import table_result as play_table_result
 from clubdesk.services.night.play.followups import after_change
 from clubdesk.services.night.ranking import standings
 
@@ -240,7 +242,7 @@ def _rescore(s: Session, ev: Event) -> list[TableChange]:
             continue
         try:
             oc = formats.outcome_from_entries(
-                ev.ruleset, table_result.match_params(ev, m), games, encounter_games=n.encounter_games
+                ev.ruleset, play_table_result.match_params(ev, m), games, encounter_games=n.encounter_games
             )
         except EntryError as exc:
             raise ServiceError(
@@ -249,6 +251,8 @@ def _rescore(s: Session, ev: Event) -> list[TableChange]:
                     r=m.round_no, t=m.table_no, reason=exc
                 ),
             ) from exc
+        except CompetitionError as exc:
+            raise refusal(exc) from exc
         before = ((m.score_a, m.score_b), None if m.points_a is None else (m.points_a, m.points_b or 0))
         winner = m.winner
         results.apply_outcome(m, oc)

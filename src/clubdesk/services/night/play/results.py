@@ -15,6 +15,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from clubdesk.competition import formats, seating
+from clubdesk.competition.errors import CompetitionError
 from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
@@ -22,9 +24,9 @@ from clubdesk.models.event import Event
 from clubdesk.models.member import Member
 from clubdesk.models.result import Match, ResultEntry, Substitution
 from clubdesk.models.round import Round
-from clubdesk.services import formats
-from clubdesk.services.kernel import Actor, ServiceError, hand_ref
+from clubdesk.services.kernel import Actor, ServiceError, hand_ref, refusal
 from clubdesk.services.night.data import reads
+from clubdesk.services.night.data import reads as data_reads
 from clubdesk.services.night.play.followups import after_change
 from clubdesk.services.night.play.forfeits import forfeit
 from clubdesk.services.night.play.hands_in_play import add_in_play
@@ -243,17 +245,20 @@ def set_score(
         rnd, m = _open_table(s, actor, ev, round_no, table_no, override, expected_version)
         if m.status == "confirmed" and not (reason or override):
             raise ServiceError("reason-required", _("Say why a confirmed result is corrected."))
-        n = reads.night(s, ev)
-        family, params = reads.params_of(ev)
-        oc = formats.outcome_from_score(
-            family,
-            params,
-            score,
-            points,
-            match_length=m.match_length,
-            encounter_games=n.encounter_games,
-            final=confirm,
-        )
+        n = data_reads.night(s, ev)
+        family, params = data_reads.params_of(ev)
+        try:
+            oc = formats.outcome_from_score(
+                family,
+                params,
+                score,
+                points,
+                match_length=m.match_length,
+                encounter_games=n.encounter_games,
+                final=confirm,
+            )
+        except CompetitionError as exc:
+            raise refusal(exc) from exc
         before = match_snapshot(m)
         has_entries = s.scalar(select(ResultEntry.id).where(ResultEntry.match_id == m.id))
         if has_entries is not None:
@@ -546,7 +551,10 @@ def substitute(
         seats = json.loads(m.seats) if m.seats else {"seats": []}
         key = f"game{game_no}"
         current = _seats_for(s, ev, m, game_no)
-        seats[key] = formats.substitute(current, member_out, member_in)
+        try:
+            seats[key] = seating.substitute(current, member_out, member_in)
+        except CompetitionError as exc:
+            raise refusal(exc) from exc
         m.seats = json.dumps(seats)
         s.add(
             Substitution(
@@ -592,13 +600,16 @@ def _seats_for(s: Session, ev: Event, m: Match, game_no: int) -> list[str]:
     n = reads.night(s, ev)
     _family, params = reads.params_of(ev)
     games = match_entries(s, m)
-    oc = formats.outcome_from_entries(
-        ev.ruleset, params, {1: games.get(1, [])}, encounter_games=n.encounter_games
-    )
+    try:
+        oc = formats.outcome_from_entries(
+            ev.ruleset, params, {1: games.get(1, [])}, encounter_games=n.encounter_games
+        )
+    except CompetitionError as exc:
+        raise refusal(exc) from exc
     sheet = oc.sheets[0] if oc.sheets else {}
     if not sheet.get("finished"):
         raise ServiceError("game-open", _("Game 1 is not finished yet."))
-    return formats.swap_seats(base, 1 - int(sheet["winner"]))  # rule E7b
+    return seating.swap_seats(base, 1 - int(sheet["winner"]))  # rule E7b
 
 
 # ------------------------------------------------------------------------------------------ downstream

@@ -16,6 +16,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from clubdesk.competition import formats, seating
+from clubdesk.competition.errors import CompetitionError
 from clubdesk.db import Database, lock_event
 from clubdesk.i18n import _
 from clubdesk.models.audit import AuditEntry
@@ -26,8 +28,7 @@ from clubdesk.models.result import Match, ResultEntry
 from clubdesk.models.round import EventNight, Round
 from clubdesk.pairing import PairingImpossible, explain_lives, explain_swiss, verify_pairing
 from clubdesk.pairing.league import OpenLeague
-from clubdesk.services import formats
-from clubdesk.services.kernel import Actor, Role, ServiceError, audit
+from clubdesk.services.kernel import Actor, Role, ServiceError, audit, refusal
 from clubdesk.services.night.data.reads import (
     BYE_FORMATS,
     DONE_STATUSES,
@@ -159,7 +160,12 @@ def set_tables(
                     rnd.explanations = json.dumps([*lines, *kept_lines], ensure_ascii=False)
         real = [p for p in new if p[1] is not None]
         byes = [p for p in new if p[1] is None]
-        order = formats.arrange_tables([[str(x) for x in p if x is not None] for p in real], fixed)  # strict
+        try:
+            order = formats.arrange_tables(
+                [[str(x) for x in p if x is not None] for p in real], fixed
+            )  # strict
+        except CompetitionError as exc:
+            raise refusal(exc) from exc
         real = [real[i] for i in order]
         before = view(s, ev, rnd).as_json()
         kept = [(m.side_a, m.kind) for m in asked]
@@ -455,7 +461,7 @@ def _playoff_or_over(
 ) -> tuple[list[tuple[str, str | None]], str, list[str], list[str]]:
     """Rule BC2: after the last round a tie on first place is settled by a play-off: (pairs, round kind,
     match refs ``PO1``..., explanation lines). Two or more tied: a knockout among them (see
-    :class:`clubdesk.services.formats.Playoff`)."""
+    :class:`clubdesk.competition.formats.Playoff`)."""
     regular = [p for p in played if not formats.is_playoff(p)]
     st = compute_standings(ev, n, regular, standing_ids_from(played, fld), disqualified=disqualified)
     tied = [r.entrant for r in st.rows if r.playoff and r.rank == 1]
@@ -546,7 +552,7 @@ def publish_round(
                 a = [x.number for x in entrant_members(s, m.side_a)][:2]
                 b = [x.number for x in entrant_members(s, m.side_b)][:2]
                 if len(a) == 2 and len(b) == 2:
-                    m.seats = json.dumps(formats.seat_draw(rnd.seed * 1000 + m.table_no, a, b))  # rule E7
+                    m.seats = json.dumps(seating.seat_draw(rnd.seed * 1000 + m.table_no, a, b))  # rule E7
         gone = _withdrawn_ids(s, ev)
         forfeited: list[int] = []
         if gone:

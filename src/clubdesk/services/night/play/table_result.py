@@ -14,6 +14,8 @@ from typing import Any
 from sqlalchemy import func, insert, select
 from sqlalchemy.orm import Session
 
+from clubdesk.competition import formats
+from clubdesk.competition.errors import CompetitionError
 from clubdesk.db import is_server
 from clubdesk.games import EntryError
 from clubdesk.i18n import _
@@ -21,8 +23,7 @@ from clubdesk.models.base import utcnow
 from clubdesk.models.event import Event
 from clubdesk.models.result import Match, ResultEntry
 from clubdesk.models.round import Round
-from clubdesk.services import formats
-from clubdesk.services.kernel import Actor, Role, ServiceError
+from clubdesk.services.kernel import Actor, Role, ServiceError, entry_refusal, refusal
 from clubdesk.services.night.data import reads
 from clubdesk.timefmt import local_text
 
@@ -196,7 +197,9 @@ def recompute_from_entries(s: Session, ev: Event, m: Match, games: dict[int, lis
     try:
         oc = formats.outcome_from_entries(ev.ruleset, params, games, encounter_games=n.encounter_games)
     except EntryError as exc:
-        raise formats.entry_error_to_service(exc) from exc
+        raise entry_refusal(exc) from exc
+    except CompetitionError as exc:
+        raise refusal(exc) from exc
     _apply_outcome(m, oc)
     m.kind = "played"
     m.status = "pending" if oc.finished else ("in_play" if games else "waiting")

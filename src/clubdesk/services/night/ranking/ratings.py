@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import and_, delete, func, or_, select
 from sqlalchemy.orm import Session
 
+from clubdesk.competition import formats
 from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
@@ -22,7 +23,6 @@ from clubdesk.models.club import Setting
 from clubdesk.models.event import EntrantMember, Event
 from clubdesk.models.member import Member
 from clubdesk.models.result import Match, RatingEntry
-from clubdesk.services import formats
 from clubdesk.services.kernel import ServiceError
 from clubdesk.services.night.ranking.ratings_background import (
     PENDING_KEY,

@@ -20,6 +20,8 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from clubdesk.collation import sort_key
+from clubdesk.competition import formats
+from clubdesk.competition.errors import CompetitionError
 from clubdesk.db import Database
 from clubdesk.i18n import _, current_language, language_context
 from clubdesk.models.base import utcnow
@@ -27,10 +29,11 @@ from clubdesk.models.event import Entrant, Event
 from clubdesk.models.money import Payment
 from clubdesk.models.result import FinalPlace, PrizeAward
 from clubdesk.models.round import EventNight
-from clubdesk.services import formats
-from clubdesk.services.kernel import ServiceError
+from clubdesk.services.kernel import ServiceError, refusal
 from clubdesk.services.night.data import reads
+from clubdesk.services.night.data import reads as data_reads
 from clubdesk.services.night.data import rows as data_rows
+from clubdesk.services.night.data import rows as data_rows_
 from clubdesk.services.night.data.prize_plans import (
     _prize_plan,
     _season_scale,
@@ -106,9 +109,9 @@ def compute_standings(
     """The points table with the event's tie-breaks; a play-off (BC2) settles a tie for first.
     ``disqualified`` entrants leave the ranking; their games stay for their opponents' tie-breaks (T9c).
     ``codes``: other columns than the event's tie-breaks (``("PTS",)``: the points only, quicker)."""
-    family, _p = reads.params_of(ev)
+    family, _p = data_reads.params_of(ev)
     scheme = formats.points_scheme(family, n.encounter_games)
-    prefix = formats.PLAYOFF_PREFIX  # F.is_playoff inline: 20,000 tables in a big league (issue 22)
+    prefix = formats.PLAYOFF_PREFIX  # formats.is_playoff inline: 20,000 tables in a big league (issue 22)
     playoffs = [p for p in played if p.ref.startswith(prefix)]
     regular = [p for p in played if not p.ref.startswith(prefix)] if playoffs else played
     # rule T9c: a disqualified entrant is out of the ranking, so the next one takes his place
@@ -163,11 +166,11 @@ def _places(
     """Place ranges: bracket places (T12a), lives places, or the standings' ranks (ties share).
     Disqualified entrants get no place (T9c)."""
     if ev.format in formats.ELIMINATION:
-        stt = reads.state_of(n)
+        stt = data_reads.state_of(n)
         if "bracket" in stt:
             return _without(
                 formats.bracket_with_results(stt["bracket"], played).places(),
-                set(reads.disqualified_ids(s, ev)),
+                set(data_reads.disqualified_ids(s, ev)),
             )
         return {}
     if ev.format == "lives":
@@ -250,13 +253,13 @@ def _summed_build(
     codes = codes_for(ev, n)
     if not {"PTS", *codes} <= SUMMED_CODES:
         return None
-    family, params = reads.params_of(ev)
+    family, params = data_reads.params_of(ev)
     scheme = formats.points_scheme(family, n.encounter_games)
-    sums, rest, playoffs, drawn = data_rows.summed_tables(s, ev)
-    ids = data_rows.standing_ids(s, ev, drawn)
-    by_id = reads.entrant_names(s, ev.id)
+    sums, rest, playoffs, drawn = data_rows_.summed_tables(s, ev)
+    ids = data_rows_.standing_ids(s, ev, drawn)
+    by_id = data_reads.entrant_names(s, ev.id)
     names = {str(k): v for k, v in by_id.items()}
-    dq = [d for d in reads.disqualified_ids(s, ev) if d in ids]  # rule T9c: out of the ranking
+    dq = [d for d in data_reads.disqualified_ids(s, ev) if d in ids]  # rule T9c: out of the ranking
     others = formats.event_data(ids, rest, scheme, ev.format, disqualified=dq)
     # rule T12b: the Buchholz reading of a round without an opponent (bh_unplayed), as compute_standings
     unplayed = Unplayed(str(params.get("bh_unplayed", "fide")))
@@ -429,17 +432,19 @@ def bracket_data(db: Database, event_id: int) -> tuple[dict[str, Any], dict[str,
         if "bracket" not in st:
             return None
         br = formats.bracket_with_results(st["bracket"], played_matches(s, ev))
-        names = {str(k): v for k, v in reads.entrant_names(s, ev.id).items()}
+        names = {str(k): v for k, v in data_reads.entrant_names(s, ev.id).items()}
         return br.to_data(), names
 
 
 # ------------------------------------------------------------------------------------------ event end
 def is_over(s: Session, ev: Event, n: EventNight, played: list[formats.Played], st: Standings) -> bool:
-    ms = reads.matches_of(s, ev.id)
-    rounds = reads.rounds_of(s, ev.id)
-    if any(m.status not in reads.FINAL_STATUSES for m in ms) or (rounds and rounds[-1].status == "proposed"):
+    ms = data_reads.matches_of(s, ev.id)
+    rounds = data_reads.rounds_of(s, ev.id)
+    if any(m.status not in data_reads.FINAL_STATUSES for m in ms) or (
+        rounds and rounds[-1].status == "proposed"
+    ):
         return False
-    stt = reads.state_of(n)
+    stt = data_reads.state_of(n)
     if ev.format in formats.ELIMINATION:
         return "bracket" in stt and formats.bracket_with_results(stt["bracket"], played).finished
     if ev.format == "lives":
@@ -606,16 +611,19 @@ def correction_preview(
         if m.side_b is None:
             raise ServiceError("bye-table", _("Table {t} is a bye.").format(t=table_no))
         n, played, ids, st = _build(s, ev)
-        family, params = reads.params_of(ev)
-        oc = formats.outcome_from_score(
-            family,
-            params,
-            score,
-            points,
-            match_length=m.match_length,
-            encounter_games=n.encounter_games,
-            final=True,
-        )
+        family, params = data_reads.params_of(ev)
+        try:
+            oc = formats.outcome_from_score(
+                family,
+                params,
+                score,
+                points,
+                match_length=m.match_length,
+                encounter_games=n.encounter_games,
+                final=True,
+            )
+        except CompetitionError as exc:
+            raise refusal(exc) from exc
         winner = None if oc.winner is None else str(m.side_a if oc.winner == 0 else m.side_b)
         new_p = formats.Played(
             m.round_no,

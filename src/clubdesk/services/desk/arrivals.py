@@ -21,7 +21,6 @@ from clubdesk.models.event import (
     Event,
 )
 from clubdesk.models.member import Member
-from clubdesk.services.desk import records
 from clubdesk.services.desk.lists import entrants
 from clubdesk.services.desk.records import (
     ACTIVE_STATUSES,
@@ -39,7 +38,7 @@ from clubdesk.services.desk.records import (
     phone_digits,
     phones_match,
 )
-from clubdesk.services.kernel import Actor, ServiceError, audit, load_event, money_text
+from clubdesk.services.kernel import DESK_CLOCK, Actor, ServiceError, audit, load_event, money_text
 
 # --------------------------------------------------------------------------- check-in
 
@@ -139,7 +138,7 @@ def checkin(db: Database, actor: Actor, event_id: int, query: str, *, now: datet
     events the latecomer is paired from the next round (``joins_from_round``), missed rounds counting as
     zero-point byes.
     """
-    now = records._now(now)
+    now = DESK_CLOCK.at(now)
     with db.session() as s:
         lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
         ev = load_event(s, event_id)
@@ -233,7 +232,7 @@ def give_no_show_places(
 ) -> list[NoShowSwap]:
     """Rule T3a: before the draw, each registered entrant not checked in gives the place to the first waiting
     entrant who is present (waiting-list order); the no-show gets no refund (rule T2d)."""
-    now = records._now(now)
+    now = DESK_CLOCK.at(now)
     with db.session() as s:
         lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
         ev = load_event(s, event_id)

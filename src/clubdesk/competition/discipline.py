@@ -22,10 +22,11 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from clubdesk.competition.errors import CompetitionError
 from clubdesk.games.errors import RulesetError
 from clubdesk.games.ruleset import load_ruleset
 from clubdesk.i18n import N_, _, current_language
-from clubdesk.services.text import fold
+from clubdesk.text import fold
 
 FAMILIES: tuple[str, ...] = ("gaple", "domino", "tavla")
 
@@ -91,13 +92,11 @@ POINT_KINDS: frozenset[str] = frozenset({"fine", "deduction"})
 DEFAULT_APPEAL_MINUTES = 15  # rule T10
 
 
-class DisciplineRuleError(Exception):
+class DisciplineRuleError(CompetitionError):
     """A decision the rules do not allow; ``code`` is stable, ``message`` translated."""
 
     def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(code, message)
 
 
 # --------------------------------------------------------------------------------------- incident catalog

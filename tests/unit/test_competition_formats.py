@@ -1,4 +1,4 @@
-"""The pure helpers of a competition night (``clubdesk.services.formats``): seat draw (E7, E7b), score
+"""The pure helpers of a competition night (``clubdesk.competition.formats``): seat draw (E7, E7b), score
 checks (T8a, B2, G4), forfeit scores (T9a, G15, T3b), the play-off among tied entrants (BC2). Expected values
 by hand from RULES.md."""
 
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clubdesk.services import formats
-from clubdesk.services.kernel.base import ServiceError
+from clubdesk.competition import formats, seating
+from clubdesk.competition.errors import CompetitionError
 
 TAVLA = {"match_length": 5}
 GAPLE = {"games_to_win": 2}
@@ -17,7 +17,7 @@ DOMINO = {"games_to_win": 1}
 
 
 def code_of(fn, *args, **kwargs) -> str:  # type: ignore[no-untyped-def]
-    with pytest.raises(ServiceError) as err:
+    with pytest.raises(CompetitionError) as err:
         fn(*args, **kwargs)
     return err.value.code
 
@@ -81,9 +81,9 @@ def test_forfeit_scores() -> None:
 # ------------------------------------------------------------------------------------------ seats (E7)
 def test_tile_rank() -> None:
     # more pips first, then the higher half: 6-0 (6 pips) beats 5-1 (6 pips), 3-3 < 4-2
-    assert formats.tile_rank((6, 0)) > formats.tile_rank((5, 1)) > formats.tile_rank((3, 3))
-    assert formats.tile_rank((0, 6)) == formats.tile_rank((6, 0))
-    assert formats.tile_rank((1, 1)) > formats.tile_rank((0, 1))
+    assert seating.tile_rank((6, 0)) > seating.tile_rank((5, 1)) > seating.tile_rank((3, 3))
+    assert seating.tile_rank((0, 6)) == seating.tile_rank((6, 0))
+    assert seating.tile_rank((1, 1)) > seating.tile_rank((0, 1))
 
 
 PLAYERS = st.permutations(["101", "102", "201", "202"])
@@ -93,7 +93,7 @@ PLAYERS = st.permutations(["101", "102", "201", "202"])
 @given(seed=st.integers(0, 10**9), order=PLAYERS)
 def test_seat_draw_follows_rule_e7(seed: int, order: list[str]) -> None:
     a, b = order[:2], order[2:]
-    draw = formats.seat_draw(seed, a, b)
+    draw = seating.seat_draw(seed, a, b)
     seats, lead = draw["seats"], draw["leader"]
     assert len(set(draw["tiles"].values())) == 4  # four different tiles lifted
     # the home pair at seats 0 and 2, partners opposite
@@ -125,40 +125,40 @@ def test_seat_draw_follows_rule_e7(seed: int, order: list[str]) -> None:
             at_lead.update(r["tiles"])
     assert all(value(leader) > value(p) for p in group if p != leader)  # the highest tile leads, alone
     assert pips(seats[(lead + 1) % 4]) > pips(seats[(lead + 3) % 4])  # higher opponent to his right
-    assert formats.seat_draw(seed, a, b) == draw  # the same seed draws the same seats
+    assert seating.seat_draw(seed, a, b) == draw  # the same seed draws the same seats
 
 
 def test_e7_equal_tiles_are_drawn_again_and_the_sheet_says_so() -> None:
     # rule E7: 6-3 and 5-4 both score 9: the tied players draw again among themselves
-    with_ties = [s for s in range(300) if formats.seat_draw(s, ["a1", "a2"], ["b1", "b2"])["redraws"]]
+    with_ties = [s for s in range(300) if seating.seat_draw(s, ["a1", "a2"], ["b1", "b2"])["redraws"]]
     assert with_ties, "some seed in 300 gives equal tiles"
-    draw = formats.seat_draw(with_ties[0], ["a1", "a2"], ["b1", "b2"])
+    draw = seating.seat_draw(with_ties[0], ["a1", "a2"], ["b1", "b2"])
     tied = draw["redraws"][0]["players"]
     assert len(tied) >= 2
-    note = formats.seat_draw_note(draw, {"a1": "Ana", "a2": "Bea", "b1": "Ciro", "b2": "Dani"})
+    note = seating.seat_draw_note(draw, {"a1": "Ana", "a2": "Bea", "b1": "Ciro", "b2": "Dani"})
     assert note.startswith("Equal tiles drawn again among the tied (E7): ")
     names = {"a1": "Ana", "a2": "Bea", "b1": "Ciro", "b2": "Dani"}
     assert all(f"{names[p]} {draw['redraws'][0]['tiles'][p]}" in note for p in tied)
     assert (
-        formats.seat_draw_note(
-            formats.seat_draw(next(s for s in range(300) if s not in with_ties), ["a1", "a2"], ["b1", "b2"])
+        seating.seat_draw_note(
+            seating.seat_draw(next(s for s in range(300) if s not in with_ties), ["a1", "a2"], ["b1", "b2"])
         )
         == ""
     )
 
 
 def test_seat_draw_needs_two_a_side() -> None:
-    assert code_of(formats.seat_draw, 1, ["a"], ["b", "c"]) == "seat-draw-four"
+    assert code_of(seating.seat_draw, 1, ["a"], ["b", "c"]) == "seat-draw-four"
 
 
 def test_swap_and_substitute() -> None:
     seats = ["a1", "b1", "a2", "b2"]
     # rule E7b: the pair that lost game 1 swaps its two seats for game 2
-    assert formats.swap_seats(seats, 0) == ["a2", "b1", "a1", "b2"]
-    assert formats.swap_seats(seats, 1) == ["a1", "b2", "a2", "b1"]
+    assert seating.swap_seats(seats, 0) == ["a2", "b1", "a1", "b2"]
+    assert seating.swap_seats(seats, 1) == ["a1", "b2", "a2", "b1"]
     # a substitute takes the seat of the player he replaces
-    assert formats.substitute(seats, "b1", "s9") == ["a1", "s9", "a2", "b2"]
-    assert code_of(formats.substitute, seats, "zz", "s9") == "not-seated"
+    assert seating.substitute(seats, "b1", "s9") == ["a1", "s9", "a2", "b2"]
+    assert code_of(seating.substitute, seats, "zz", "s9") == "not-seated"
 
 
 # ------------------------------------------------------------------------------------------ play-off (BC2)

@@ -1,0 +1,58 @@
+"""The words the reports print for their data: titles, round headings, a place, season points.
+
+One function each, used by the PDFs, the shared images, the static site, the projector and the hall screen,
+so that every face says the same thing in the same language.
+"""
+
+from __future__ import annotations
+
+from clubdesk.i18n import _
+from clubdesk.reports.data import BracketData, BracketMatchData, StandingsData
+
+
+def standings_title(sd: StandingsData) -> str:
+    if sd.final:
+        return _("Final standings")
+    if sd.after_round is not None:
+        return _("Standings after round {n}").format(n=sd.after_round)
+    return _("Standings")
+
+
+def bracket_rounds(bd: BracketData) -> list[tuple[str, list[BracketMatchData]]]:
+    """The matches of each bracket round in order, with the round's heading."""
+    order = {"W": 0, "L": 1, "3P": 2, "GF": 3, "GF2": 4}
+    groups: dict[tuple[int, int], list[BracketMatchData]] = {}
+    for m in bd.matches:
+        groups.setdefault((order.get(m.bracket, 9), m.round), []).append(m)
+    out = []
+    for (b, rno), ms in sorted(groups.items()):
+        if b == 0:
+            head = _("Round {n}").format(n=rno)
+        elif b == 1:
+            head = _("Losers' bracket") + " · " + _("Round {n}").format(n=rno)
+        elif b == 2:
+            head = _("Third place")
+        else:
+            head = _("Final")
+        out.append((head, sorted(ms, key=lambda m: m.number)))
+    return out
+
+
+def side_text(m: BracketMatchData, k: int) -> str:
+    """A bracket side: the name, else where it comes from ("Winner of W1-2"), else a dash."""
+    name = m.sides[k]
+    return name if name is not None else (m.labels[k] or "—")
+
+
+def crosstable_legend() -> str:
+    return _("Per round: the opponent's rank and the result (+ won, − lost, = drawn); + alone: a bye.")
+
+
+def place_text(a: int, b: int) -> str:
+    """A place, or a shared one (rule T12a): "3", "3–4"."""
+    return str(a) if a == b else f"{a}–{b}"
+
+
+def centi_text(v: int) -> str:
+    """Season points kept in hundredths: 1200 → "12", 1250 → "12.50"."""
+    return str(v // 100) if v % 100 == 0 else f"{v / 100:.2f}"
