@@ -42,10 +42,10 @@ sys.path.insert(0, str(ROOT))
 
 from tests.integration.test_night_helpers import DESK, make_event  # noqa: E402
 
-from clubdesk.db import Database, DataVersion  # noqa: E402
 from clubdesk.services import results as RS  # noqa: E402
 from clubdesk.services import rounds as R  # noqa: E402
 from clubdesk.services import table_entry as TE  # noqa: E402
+from clubdesk.storage import Database, DataVersion  # noqa: E402
 
 WORKERS = int(os.environ.get("CLUBDESK_BENCH_WORKERS", "2"))  # serve --workers: the server's processes
 HAND_EVERY = 2.0  # seconds between two games entered by one phone

@@ -22,7 +22,6 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from clubdesk.db import Database  # noqa: E402
 from clubdesk.services import desk as DK  # noqa: E402
 from clubdesk.services import events as ES  # noqa: E402
 from clubdesk.services import members as MS  # noqa: E402
@@ -30,6 +29,7 @@ from clubdesk.services import results as RS  # noqa: E402
 from clubdesk.services import rounds as R  # noqa: E402
 from clubdesk.services import share as SH  # noqa: E402
 from clubdesk.services.base import Actor, Role  # noqa: E402
+from clubdesk.storage import Database  # noqa: E402
 
 DESK = Actor("Bench", Role.SECRETARY)
 CACHE = Path(tempfile.gettempdir()) / "clubdesk-bench-share"

@@ -15,13 +15,15 @@ from pathlib import Path
 from typing import Any
 
 from clubdesk.cli.core import main as cli
-from clubdesk.db import Database, head_revision, known_revisions, upgrade
 from clubdesk.services import audit_chain, safety
 from clubdesk.services import discipline as D
 from clubdesk.services import members as M
 from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
 from clubdesk.services.audit_chain import hand_digest, verify_chain
+from clubdesk.storage import Database, known_revisions
+from clubdesk.storage.migrate import upgrade
+from clubdesk.storage.revisions import head_revision
 from tests.integration.test_audit_diff import old_hand_rows
 from tests.integration.test_night_helpers import DESK, make_event
 

@@ -11,13 +11,14 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from clubdesk.db import Database, upgrade
 from clubdesk.services import audit_chain
 from clubdesk.services import discipline as D
 from clubdesk.services import members as M
 from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
 from clubdesk.services.audit_chain import verify_chain
+from clubdesk.storage import Database
+from clubdesk.storage.migrate import upgrade
 from tests.integration.test_night_helpers import DESK, make_event, open_db
 
 HAND = {"type": "out", "seat": 1, "pips": [7, 0, 12, 3], "last_tile": None, "two_ends": False, "dead": {}}

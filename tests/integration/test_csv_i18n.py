@@ -12,10 +12,10 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 
 from clubdesk import i18n
-from clubdesk.db import Database
 from clubdesk.services import discipline as X
 from clubdesk.services import members as ms
 from clubdesk.services.base import Actor
+from clubdesk.storage import Database
 
 AB = Actor("AB")
 # a tiny catalog in each language, so this test does not depend on the real catalogs' words

@@ -9,10 +9,12 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select, text
 
-from clubdesk.db import Database, DatabaseError, current_revision, head_revision, known_revisions, upgrade
 from clubdesk.models import AuditEntry
 from clubdesk.services import settings as settings_service
 from clubdesk.services.base import Actor, Role, ServiceError
+from clubdesk.storage import Database, DatabaseError, current_revision, known_revisions
+from clubdesk.storage.migrate import upgrade
+from clubdesk.storage.revisions import head_revision
 
 
 def test_new_file_is_migrated_to_head_and_reopens(tmp_path: Path) -> None:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from clubdesk.db import Database
 from clubdesk.services import demo
 from clubdesk.services import members as ms
 from clubdesk.services.base import Actor
+from clubdesk.storage import Database
 
 
 def test_demo_club_is_a_living_register(db: Database) -> None:

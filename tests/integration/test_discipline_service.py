@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from clubdesk.db import Database
 from clubdesk.models.audit import AuditEntry
 from clubdesk.models.discipline import Appeal, Incident, Penalty
 from clubdesk.models.event import Entrant, EntrantMember, Event
@@ -26,6 +25,7 @@ from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
 from clubdesk.services import standings as ST
 from clubdesk.services.base import Actor, Role, ServiceError
+from clubdesk.storage import Database
 
 DESK = Actor("Desk", Role.SECRETARY)
 REF = Actor("Ana Referee", Role.REFEREE)

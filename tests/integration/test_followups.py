@@ -10,10 +10,10 @@ from pathlib import Path
 
 from sqlalchemy import event
 
-from clubdesk.db import Database
 from clubdesk.models.result import Match
 from clubdesk.services import results as RS
 from clubdesk.services import standings as ST
+from clubdesk.storage import Database
 from tests.integration.test_night_helpers import REF, open_db
 from tests.rating_league import tavla_league
 

@@ -15,12 +15,12 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from clubdesk.cli.core import main as cli
-from clubdesk.db import Database
 from clubdesk.games.errors import EntryError
 from clubdesk.models import AuditEntry, Member, ResultEntry
 from clubdesk.services import demo, members, results
 from clubdesk.services.base import Actor, Role, ServiceError
 from clubdesk.standings.trf import TrfError, parse_trf
+from clubdesk.storage import Database
 
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 REF = Actor("MH", Role.REFEREE)

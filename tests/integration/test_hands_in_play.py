@@ -14,10 +14,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clubdesk.db import Database
 from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
 from clubdesk.services.base import ServiceError
+from clubdesk.storage import Database
 from tests.integration.test_night_helpers import DESK, make_event
 from tests.integration.test_speed import _Counter
 

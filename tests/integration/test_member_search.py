@@ -14,11 +14,12 @@ import pytest
 from sqlalchemy import event
 
 from clubdesk.cli import main
-from clubdesk.db import Database, is_server, upgrade
 from clubdesk.i18n import language_context
 from clubdesk.services import members as ms
 from clubdesk.services.base import Actor, Role
 from clubdesk.services.text import matches
+from clubdesk.storage import Database, is_server
+from clubdesk.storage.migrate import upgrade
 
 DESK = Actor("Desk", Role.SECRETARY)
 NAMES = ["Dora", "Çelik", "Cem", "İnce", "Işık", "Irmak", "Ocaña", "Ñañez", "Nuzzo", "Celik"]

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Column, ForeignKey, Integer, String, Table, func, insert, select
 
-from clubdesk.db import Database
 from clubdesk.models import AuditEntry, Base, Club, Member
 from clubdesk.services import members as ms
 from clubdesk.services.base import Actor, ServiceError
 from clubdesk.services.text import fold
+from clubdesk.storage import Database
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "members"
 AB = Actor("AB")

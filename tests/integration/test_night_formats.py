@@ -189,7 +189,7 @@ def test_domino_team_encounter(tmp_path: Path) -> None:
 CHILD = """
 import os, signal, sys
 sys.path.insert(0, {root!r})
-from clubdesk.db import Database
+from clubdesk.storage import Database
 from clubdesk.services import results as RS
 from tests.integration.test_night_helpers import DESK
 db = Database({path!r}, backups_dir=None)

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from clubdesk.db import Database
 from clubdesk.models.audit import AuditEntry
 from clubdesk.models.event import Entrant, Event
 from clubdesk.models.money import Payment
@@ -24,6 +23,7 @@ from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
 from clubdesk.services import standings as ST
 from clubdesk.services.base import ServiceError
+from clubdesk.storage import Database
 from tests.integration.test_night_helpers import DESK, REF, make_event, open_db
 
 pytestmark = pytest.mark.usefixtures("both_backends")  # issue 25: SQLite and the club server

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from clubdesk.cli.core import main
-from clubdesk.db import Database
 from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
 from clubdesk.services import standings as ST
 from clubdesk.services.base import ServiceError
+from clubdesk.storage import Database
 from tests.integration.test_night_helpers import DESK, make_event, open_db
 
 pytestmark = pytest.mark.usefixtures("both_backends")  # issue 25: SQLite and the club server

@@ -17,13 +17,13 @@ from typing import Any
 import pytest
 
 from clubdesk.cli.core import main
-from clubdesk.db import Database
 from clubdesk.models.member import Member
 from clubdesk.services import phones
 from clubdesk.services import reports as REP
 from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
 from clubdesk.services import table_entry as TE
+from clubdesk.storage import Database
 from clubdesk.web.server import TableServer
 from tests.integration.test_night_helpers import DESK, make_event
 from tests.phone_browser import phone_browsers

@@ -17,7 +17,6 @@ import pytest
 from pypdf import PdfReader
 from sqlalchemy import select
 
-from clubdesk.db import Database
 from clubdesk.models.event import EntrantMember
 from clubdesk.models.member import Member
 from clubdesk.services import discipline as DS
@@ -28,6 +27,7 @@ from clubdesk.services import rounds as R
 from clubdesk.services import share as SH
 from clubdesk.services import standings as ST
 from clubdesk.services.base import Actor, Role
+from clubdesk.storage import Database
 from tests.integration.test_night_helpers import DESK, REF, make_event, open_db
 
 pytestmark = pytest.mark.usefixtures("both_backends")  # issue 25: SQLite and the club server

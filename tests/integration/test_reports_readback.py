@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from clubdesk.db import Database
 from clubdesk.games import replay
 from clubdesk.reports.frame import fmt_money
 from clubdesk.services import desk as DK
@@ -26,6 +25,7 @@ from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
 from clubdesk.services import standings as ST
 from clubdesk.services.base import Actor, Role
+from clubdesk.storage import Database
 from tests.integration.test_reports_service import DESK, add_members, assert_public, enter
 
 PRINTED = dt.datetime(2025, 6, 1, 21, 0)

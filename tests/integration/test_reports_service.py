@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from clubdesk.db import Database
 from clubdesk.services import desk as DK
 from clubdesk.services import events as ES
 from clubdesk.services import members as MS
@@ -24,6 +23,7 @@ from clubdesk.services import reports as REP
 from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
 from clubdesk.services.base import Actor, Role, ServiceError
+from clubdesk.storage import Database
 
 DESK = Actor("Desk", Role.SECRETARY)
 PRINTED = dt.datetime(2025, 5, 4, 22, 0)

@@ -10,12 +10,12 @@ from typing import Any
 
 from sqlalchemy import event, select, text
 
-from clubdesk.db import Database
 from clubdesk.models.member import Member
 from clubdesk.models.result import RatingEntry
 from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
 from clubdesk.services import standings as ST
+from clubdesk.storage import Database
 from tests.integration.test_night_helpers import DESK, REF, make_event, open_db
 
 

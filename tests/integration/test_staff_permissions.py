@@ -12,12 +12,12 @@ import pytest
 from sqlalchemy import select
 
 from clubdesk.cli.core import main as cli
-from clubdesk.db import Database
 from clubdesk.models import AuditEntry
 from clubdesk.services import desk, discipline, events, members, safety, staff
 from clubdesk.services import settings as settings_service
 from clubdesk.services.base import Actor, Role, ServiceError
 from clubdesk.services.permissions import PERMISSIONS
+from clubdesk.storage import Database
 
 SEC = Actor("Sekretaris", Role.SECRETARY)
 

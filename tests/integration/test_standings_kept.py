@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from clubdesk.db import Database
 from clubdesk.i18n import language_context
 from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
 from clubdesk.services import standings as ST
+from clubdesk.storage import Database
 from tests.integration.test_night_helpers import DESK, make_event
 from tests.integration.test_speed import _Counter
 

@@ -19,13 +19,13 @@ from typing import Any
 
 import pytest
 
-from clubdesk.db import Database
 from clubdesk.models.member import Member
 from clubdesk.services import phones
 from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
 from clubdesk.services import standings as ST
 from clubdesk.services import table_entry as TE
+from clubdesk.storage import Database
 from clubdesk.web.server import TableServer
 from tests.integration.test_night_helpers import DESK, REF, make_event
 from tests.phone_browser import phone_browsers
@@ -644,8 +644,6 @@ def test_a_server_process_killed_in_its_writing_turn_does_not_stop_the_hall(
     import multiprocessing
     import operator
 
-    from clubdesk import db as dbmod
-
     ev = tavla_night(db, 99)
     spawn = multiprocessing.get_context("spawn")
     writer = spawn.RLock()
@@ -655,7 +653,7 @@ def test_a_server_process_killed_in_its_writing_turn_does_not_stop_the_hall(
     holder.join(timeout=60)
     assert holder.exitcode == 0
     assert not writer.acquire(timeout=0.1)  # the dead process's turn is still taken
-    monkeypatch.setattr(dbmod, "BUSY_TIMEOUT_MS", 300)
+    monkeypatch.setattr("clubdesk.storage.sqlite.BUSY_TIMEOUT_MS", 300)
     db.share_writer(writer)
     try:
         RS.add_entry(db, DESK, ev, 1, 1, {"type": "game", "winner": 0, "kind": "gammon", "cube": 1})
@@ -790,7 +788,7 @@ def test_a_hand_whose_answer_failed_is_stored_once_on_retry(
     stored (here: the answer is lost, the database busy once the hand's transaction committed) gives the
     phone an error; its retry with the same post id stores nothing twice (the 64-table benchmark once
     stored two hands twice)."""
-    from clubdesk.db import DatabaseError
+    from clubdesk.storage import DatabaseError
 
     ev = gaple_night(db)
     ref = TE.table_for_token(db, TE.tokens(db, ev, 1)[1])

@@ -12,8 +12,8 @@ from babel.messages.pofile import read_po
 from PySide6.QtWidgets import QApplication, QLabel, QListWidget, QPushButton
 
 from clubdesk import i18n
-from clubdesk.db import Database
 from clubdesk.services import settings as settings_service
+from clubdesk.storage import Database
 from clubdesk.ui.main_window import MainWindow
 from clubdesk.ui.qt_i18n import install_qt_translator
 from clubdesk.ui.state import DeskState

@@ -7,10 +7,10 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox, QLineEdit
 
-from clubdesk.db import Database
 from clubdesk.services import demo
 from clubdesk.services import members as ms
 from clubdesk.services.base import Actor
+from clubdesk.storage import Database
 from clubdesk.ui.members_view import ImportDialog, MemberDialog, MembersSection, MergeDialog
 from clubdesk.ui.state import DeskState
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from clubdesk.db import Database
 from clubdesk.services import phones
 from clubdesk.services import rounds as R
 from clubdesk.services import table_entry as TE
+from clubdesk.storage import Database
 from tests.integration.test_night_helpers import DESK, make_event
 
 GAME = {"type": "game", "winner": 0, "kind": "single", "cube": 1, "dropped": False}

@@ -12,12 +12,12 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QLabel
 
-from clubdesk.db import Database
 from clubdesk.services import discipline as DS
 from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
 from clubdesk.services import share as SH
 from clubdesk.services.base import Actor, Role
+from clubdesk.storage import Database
 from clubdesk.ui.crosstable_panel import DETAIL_ROLE, FIXED
 from clubdesk.ui.players_view import PlayerCardDialog, RatingsSection
 from clubdesk.ui.standings_view import StandingsSection

@@ -8,12 +8,12 @@ from PySide6.QtGui import QFontMetrics
 from sqlalchemy import select
 
 from clubdesk import i18n
-from clubdesk.db import Database
 from clubdesk.models.event import Entrant
 from clubdesk.models.member import Member
 from clubdesk.services import projector as P
 from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
+from clubdesk.storage import Database
 from clubdesk.ui.projector import ProjectorControl, ProjectorWindow, install_projector_menu, open_projector
 from clubdesk.ui.projector.pages import KINDS
 from clubdesk.ui.state import DeskState

@@ -9,10 +9,10 @@ from pathlib import Path
 
 from PySide6.QtCore import QTimer
 
-from clubdesk.db import Database
 from clubdesk.services import players as PL
 from clubdesk.services import ratings as RT
 from clubdesk.services import results as RS
+from clubdesk.storage import Database
 from clubdesk.ui.main_window import MainWindow
 from clubdesk.ui.players_view import RatingsSection
 from clubdesk.ui.state import DeskState

@@ -6,10 +6,10 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QLineEdit, QListWidget, QMessageBox, QPushButton
 
-from clubdesk.db import Database
 from clubdesk.services import safety, staff
 from clubdesk.services import settings as settings_service
 from clubdesk.services.base import Actor, Role
+from clubdesk.storage import Database
 from clubdesk.ui.main_window import MainWindow
 from clubdesk.ui.safety_panel import PinDialog
 from clubdesk.ui.state import DeskState

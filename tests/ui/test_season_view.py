@@ -9,11 +9,11 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
-from clubdesk.db import Database
 from clubdesk.services import events as events_service
 from clubdesk.services import reports as REP
 from clubdesk.services import season as SE
 from clubdesk.services.demo import SEASON_DEMO_SCALE
+from clubdesk.storage import Database
 from clubdesk.ui.season_view import SeasonSection
 from clubdesk.ui.state import DeskState
 from tests.integration.test_night_helpers import DESK

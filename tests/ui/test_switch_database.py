@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from clubdesk.db import Database
 from clubdesk.services import members as MS
 from clubdesk.services import staff
 from clubdesk.services.base import Actor, Role
+from clubdesk.storage import Database
 from tests.conftest import BACKENDS, DbMaker
 
 SEC = Actor("Sekreter", Role.SECRETARY)

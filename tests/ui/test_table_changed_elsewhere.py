@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clubdesk.db import Database
 from clubdesk.services import events as ES
 from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
 from clubdesk.services.base import Actor, Role
+from clubdesk.storage import Database
 from tests.integration.test_night_helpers import DESK, make_event
 
 

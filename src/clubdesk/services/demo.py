@@ -15,11 +15,11 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from clubdesk.db import Database
 from clubdesk.services import members as member_service
 from clubdesk.services import settings as settings_service
 from clubdesk.services.base import Actor, Role
 from clubdesk.services.text import fold
+from clubdesk.storage import Database
 
 DEMO_ACTOR = Actor("Demo", Role.SECRETARY)
 DEFAULT_MEMBERS = 40

@@ -9,7 +9,6 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database, lock_event
 from clubdesk.i18n import _
 from clubdesk.labels import entrant_status_label as _st
 from clubdesk.models.event import (
@@ -43,6 +42,7 @@ from clubdesk.services.desk_base import (
 from clubdesk.services.desk_lists import (
     entrants,
 )
+from clubdesk.storage import Database, lock_event
 
 # --------------------------------------------------------------------------- check-in
 

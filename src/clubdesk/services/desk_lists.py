@@ -7,7 +7,6 @@ from datetime import datetime
 
 from sqlalchemy import select
 
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.event import (
     Entrant,
@@ -25,6 +24,7 @@ from clubdesk.services.desk_base import (
     _money,
     _payments,
 )
+from clubdesk.storage import Database
 
 # --------------------------------------------------------------------------- lists
 

@@ -8,7 +8,6 @@ from datetime import date, datetime, timedelta
 
 from sqlalchemy import select
 
-from clubdesk.db import Database, lock_event
 from clubdesk.i18n import _
 from clubdesk.labels import entrant_status_label as _st
 from clubdesk.models.event import (
@@ -36,6 +35,7 @@ from clubdesk.services.desk_base import (
     qr_payload,
 )
 from clubdesk.services.permissions import require
+from clubdesk.storage import Database, lock_event
 
 # --------------------------------------------------------------------------- payments
 

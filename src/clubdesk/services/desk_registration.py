@@ -9,7 +9,6 @@ from datetime import datetime
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database, lock_event
 from clubdesk.i18n import _
 from clubdesk.labels import entrant_status_label as _st
 from clubdesk.models.event import (
@@ -45,6 +44,7 @@ from clubdesk.services.desk_base import (
     _renumber_waitlist,
 )
 from clubdesk.services.permissions import require
+from clubdesk.storage import Database, lock_event
 
 # --------------------------------------------------------------------------- registration
 

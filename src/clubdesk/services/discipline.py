@@ -31,7 +31,6 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
 from clubdesk.models.discipline import Appeal, ClubIncidentKind, Incident, Penalty
@@ -88,6 +87,7 @@ from clubdesk.services.discipline_common import (  # noqa: F401 - re-exported: t
     _table,
 )
 from clubdesk.services.discipline_rules import IncidentKind
+from clubdesk.storage import Database
 
 
 # ----------------------------------------------------------------------------------------- incident kinds

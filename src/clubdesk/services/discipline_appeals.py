@@ -11,7 +11,6 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
 from clubdesk.models.club import Setting
@@ -31,6 +30,7 @@ from clubdesk.services.discipline_common import (
     _side_of,
     _table,
 )
+from clubdesk.storage import Database
 from clubdesk.timefmt import local_text
 
 

@@ -22,7 +22,6 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database
 from clubdesk.games.errors import RulesetError
 from clubdesk.i18n import _
 from clubdesk.labels import event_status_label
@@ -43,6 +42,7 @@ from clubdesk.services.common import load_event
 from clubdesk.services.common import money_text as money_text  # re-exported (issue 22: moved)
 from clubdesk.services.permissions import require
 from clubdesk.standings.money import MoneyError, currency_exponent
+from clubdesk.storage import Database
 
 MAX_FEE_MINOR = 10**9  # nobody charges more than that many minor units for an entry
 MAX_CAPACITY = 10_000

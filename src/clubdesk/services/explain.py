@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from clubdesk.db import Database
 from clubdesk.services import rounds as R
 from clubdesk.services.pair_names import CLUB_MARK as CLUB_MARK
 from clubdesk.services.pair_names import ID_MARK as ID_MARK
@@ -20,6 +19,7 @@ from clubdesk.services.pair_names import club_names as club_names
 from clubdesk.services.pair_names import explain_round as explain_round
 from clubdesk.services.pair_names import named as named
 from clubdesk.services.rounds import explain_in
+from clubdesk.storage import Database
 
 
 def explain_pairing(db: Database, event_id: int, pairs: Sequence[tuple[int, int | None]]) -> list[str] | None:

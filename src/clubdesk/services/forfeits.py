@@ -11,7 +11,6 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
 from clubdesk.models.event import Entrant, Event
@@ -42,6 +41,7 @@ from clubdesk.services.round_data import (
     state_of,
 )
 from clubdesk.services.standings import played_matches
+from clubdesk.storage import Database
 
 
 def apply_forfeit(

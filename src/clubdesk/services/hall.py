@@ -12,7 +12,6 @@ from datetime import datetime
 
 from clubdesk import labels as L
 from clubdesk.collation import collator
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.reports import data as D
 from clubdesk.services import events as events_service
@@ -21,6 +20,7 @@ from clubdesk.services import reports as RP
 from clubdesk.services import rounds as R
 from clubdesk.services.base import ServiceError
 from clubdesk.services.text import fold
+from clubdesk.storage import Database
 
 
 @dataclass(frozen=True)

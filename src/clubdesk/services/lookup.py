@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from clubdesk.db import Database
 from clubdesk.services import desk as desk_service
 from clubdesk.services import members as member_service
 from clubdesk.services.text import fold, matches
+from clubdesk.storage import Database
 
 LIMIT = 12
 

@@ -26,7 +26,6 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from clubdesk.db import Database
 from clubdesk.i18n import N_, _, ngettext
 from clubdesk.models.club import Club
 from clubdesk.models.member import Member
@@ -36,6 +35,7 @@ from clubdesk.services.members_edit import _apply, _next_number, _refuse_taken
 from clubdesk.services.members_search import list_members
 from clubdesk.services.permissions import require
 from clubdesk.services.text import excel_safe, fold
+from clubdesk.storage import Database
 
 # CSV columns, in export order. Header names are compared folded; a few spellings are accepted.
 COLUMNS: tuple[str, ...] = (

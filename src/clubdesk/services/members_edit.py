@@ -9,7 +9,6 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from clubdesk.collation import sort_key
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.club import Club
 from clubdesk.models.member import Member
@@ -28,6 +27,7 @@ from clubdesk.services.members_data import (
 from clubdesk.services.members_search import _by_number
 from clubdesk.services.permissions import require
 from clubdesk.services.text import fold
+from clubdesk.storage import Database
 
 # --------------------------------------------------------------------------- clubs
 

@@ -11,7 +11,6 @@ from sqlalchemy import func, inspect, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.base import Base
 from clubdesk.models.member import Member
@@ -20,6 +19,7 @@ from clubdesk.services.members_data import MemberData, MemberInfo, _infos
 from clubdesk.services.members_edit import _apply, _snapshot
 from clubdesk.services.members_search import _by_number
 from clubdesk.services.permissions import require
+from clubdesk.storage import Database
 
 
 @dataclass(frozen=True)

@@ -21,13 +21,13 @@ from sqlalchemy import LargeBinary, column, func, literal, literal_column, or_, 
 from sqlalchemy.orm import Session
 
 from clubdesk.collation import stored_language
-from clubdesk.db import Database, is_server
 from clubdesk.i18n import _
 from clubdesk.models.club import Club
 from clubdesk.models.member import Member
 from clubdesk.services.base import ServiceError
 from clubdesk.services.members_data import MemberInfo, PublicMember, _infos
 from clubdesk.services.text import fold
+from clubdesk.storage import Database, is_server
 
 PAGE = 200  # rows of a page of the Members screen
 

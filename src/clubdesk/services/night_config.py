@@ -11,7 +11,6 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.event import Entrant, Event
 from clubdesk.models.round import EventNight, Round
@@ -22,6 +21,7 @@ from clubdesk.services.round_data import BYE_FORMATS, default_night, get_event, 
 from clubdesk.standings.prizes import PrizeError
 from clubdesk.standings.season import SeasonError
 from clubdesk.standings.tiebreaks import TIEBREAK_CODES
+from clubdesk.storage import Database
 
 SETTING_KEYS: tuple[str, ...] = (
     "result_mode",

@@ -14,9 +14,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database
 from clubdesk.i18n import N_, _
 from clubdesk.services.base import ROLE_LABELS, Actor, Role, ServiceError
+from clubdesk.storage import Database
 
 S, R, C = Role.SECRETARY, Role.REFEREE, Role.SCORER
 

@@ -22,7 +22,6 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from clubdesk import labels as L
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.club import Club
 from clubdesk.models.event import Entrant, EntrantMember, Event
@@ -32,6 +31,7 @@ from clubdesk.services import rounds as R
 from clubdesk.services.base import Actor, ServiceError
 from clubdesk.services.permissions import allowed
 from clubdesk.standings.ratings import RatingState
+from clubdesk.storage import Database
 
 INCIDENTS_ACTION = "incidents.view"  # who sees a player's incidents on his card (organiser and referee)
 

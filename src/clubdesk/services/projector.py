@@ -15,7 +15,6 @@ from typing import Any
 from sqlalchemy import func, select
 
 from clubdesk.collation import sort_key
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.audit import AuditEntry
 from clubdesk.models.event import Event
@@ -24,6 +23,7 @@ from clubdesk.services import rounds as R
 from clubdesk.services import settings as settings_service
 from clubdesk.services import standings as ST
 from clubdesk.services.base import Actor, ServiceError
+from clubdesk.storage import Database
 
 ANNOUNCEMENT_KEY = "projector.announcement"
 ANNOUNCEMENT_MAX = 280

@@ -14,7 +14,6 @@ from typing import Any
 from sqlalchemy import and_, delete, func, or_, select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
 from clubdesk.models.club import Setting
@@ -30,6 +29,7 @@ from clubdesk.services.ratings_pending import _in_background
 from clubdesk.services.ratings_pending import pending as pending
 from clubdesk.services.ratings_pending import rerate_in_background as rerate_in_background
 from clubdesk.standings.ratings import RatedMatch, RatingState, match_order_key, rate_matches
+from clubdesk.storage import Database
 
 # Rule T12c rates matches in order: day of confirmation, then match id. ``rating_history`` rows are written
 # in that order (their ids follow it), each with its match's day (``played_on``, migration 0011_speed), so

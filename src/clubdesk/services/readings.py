@@ -16,7 +16,6 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database
 from clubdesk.games.errors import EntryError, RulesetError
 from clubdesk.games.ruleset import load_ruleset, params_as_dict
 from clubdesk.i18n import N_, _
@@ -27,6 +26,7 @@ from clubdesk.services import rounds as R
 from clubdesk.services import standings as ST
 from clubdesk.services.base import Actor, ServiceError, audit
 from clubdesk.services.followups import after_change
+from clubdesk.storage import Database
 
 #: preset -> parameter -> (the reading before issue 29, the rule, what the parameter means)
 READINGS: dict[str, dict[str, tuple[object, str, str]]] = {

@@ -13,7 +13,6 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.member import Member
 from clubdesk.models.result import Match
@@ -21,6 +20,7 @@ from clubdesk.reports import data as D
 from clubdesk.services import rounds as R
 from clubdesk.services.report_common import _event, _in_language, _public, _round, _write, report_header
 from clubdesk.services.report_sheets import _all_entries, _overrides, _substitutions
+from clubdesk.storage import Database
 from clubdesk.timefmt import local_text
 
 # ------------------------------------------------------------------------------------------ match act

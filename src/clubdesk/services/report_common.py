@@ -16,7 +16,6 @@ from typing import Any, TypeVar
 from sqlalchemy import Select, select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database
 from clubdesk.i18n import N_, _
 from clubdesk.models.club import Club
 from clubdesk.models.event import Entrant, EntrantMember, Event
@@ -27,6 +26,7 @@ from clubdesk.reports import data as D
 from clubdesk.services import rounds as R
 from clubdesk.services import settings as settings_service
 from clubdesk.services.base import Actor, ServiceError
+from clubdesk.storage import Database
 
 KINDS: tuple[str, ...] = (
     "score-sheets",

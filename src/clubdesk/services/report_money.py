@@ -9,7 +9,6 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from clubdesk.db import Database
 from clubdesk.i18n import N_, _, retranslate
 from clubdesk.models.money import Payment
 from clubdesk.models.result import FinalPlace, PrizeAward
@@ -26,6 +25,7 @@ from clubdesk.services.report_common import (
     _render,
     report_header,
 )
+from clubdesk.storage import Database
 
 # ------------------------------------------------------------------------------------------ receipts
 _METHODS = {

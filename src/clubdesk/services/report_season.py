@@ -11,7 +11,6 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.event import Event
 from clubdesk.models.member import Member
@@ -31,6 +30,7 @@ from clubdesk.services.report_common import (
     report_header,
 )
 from clubdesk.standings.season import SeasonRow, SeasonScale
+from clubdesk.storage import Database
 
 
 # ------------------------------------------------------------------------------------------ season

@@ -12,7 +12,6 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database
 from clubdesk.models.event import Event
 from clubdesk.models.member import Member
 from clubdesk.models.result import Match
@@ -21,6 +20,7 @@ from clubdesk.services import formats as F
 from clubdesk.services import rounds as R
 from clubdesk.services.base import ServiceError
 from clubdesk.services.report_common import Progress, _event, _public, _round, _Who, _write, report_header
+from clubdesk.storage import Database
 
 
 # ------------------------------------------------------------------------------------------ score sheets

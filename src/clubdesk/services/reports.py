@@ -25,7 +25,6 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database
 from clubdesk.i18n import N_, _
 from clubdesk.labels import entrant_status_label, localized_number
 from clubdesk.models.event import Entrant, Event
@@ -105,6 +104,7 @@ from clubdesk.services.report_sheets import (  # noqa: F401 - re-exported: the o
     score_sheets_data,
     score_sheets_report,
 )
+from clubdesk.storage import Database
 
 
 # ------------------------------------------------------------------------------------------ pairings

@@ -14,7 +14,6 @@ from typing import Any
 from sqlalchemy import func, insert, select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import is_server
 from clubdesk.games import EntryError
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
@@ -24,6 +23,7 @@ from clubdesk.models.round import Round
 from clubdesk.services import formats as F
 from clubdesk.services import round_data as R
 from clubdesk.services.base import Actor, Role, ServiceError
+from clubdesk.storage import is_server
 
 
 @dataclass(frozen=True)

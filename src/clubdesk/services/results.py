@@ -14,7 +14,6 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
 from clubdesk.models.event import Event
@@ -50,6 +49,7 @@ from clubdesk.services.result_tables import recompute_from_entries as recompute_
 from clubdesk.services.result_tables import referee_confirms as referee_confirms
 from clubdesk.services.result_tables import reset_confirmation as reset_confirmation
 from clubdesk.services.result_tables import sheet_of, store_entry
+from clubdesk.storage import Database
 
 apply_outcome = _apply_outcome  # the score, points, finished and winner of an outcome, onto the match
 

@@ -16,7 +16,6 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database, lock_event
 from clubdesk.i18n import _
 from clubdesk.models.audit import AuditEntry
 from clubdesk.models.base import utcnow
@@ -88,6 +87,7 @@ from clubdesk.services.standings import compute_standings
 from clubdesk.services.standings import played_matches as played_matches
 from clubdesk.services.standings import standing_ids as standing_ids
 from clubdesk.services.table_entry import drop_tokens, ensure_in
+from clubdesk.storage import Database, lock_event
 
 
 # ------------------------------------------------------------------------------------------ the field

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from clubdesk.db import Database
 from clubdesk.models.member import Member
 from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
 from clubdesk.services.base import ServiceError
+from clubdesk.storage import Database
 
 
 def seat_names(

@@ -9,11 +9,11 @@ from typing import Any
 
 from sqlalchemy import select
 
-from clubdesk.db import Database
 from clubdesk.i18n import LANGUAGES, PSEUDO, _
 from clubdesk.models.club import Setting
 from clubdesk.services.base import Actor, ServiceError, audit
 from clubdesk.services.permissions import require
+from clubdesk.storage import Database
 
 CLUB_NAME = "club.name"
 CLUB_LOGO = "club.logo"

@@ -21,7 +21,6 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from clubdesk.db import Database
 from clubdesk.i18n import N_, _
 from clubdesk.labels import localized_number
 from clubdesk.models.event import Event
@@ -31,6 +30,7 @@ from clubdesk.services import reports as REP
 from clubdesk.services import rounds as R
 from clubdesk.services import standings as ST
 from clubdesk.services.base import ServiceError
+from clubdesk.storage import Database
 
 KINDS: tuple[str, ...] = ("pairings", "standings", "bracket", "crosstable", "season", "prizes")
 KIND_LABELS: dict[str, str] = {

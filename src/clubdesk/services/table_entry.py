@@ -22,7 +22,6 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database, DatabaseError
 from clubdesk.games import load_ruleset
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
@@ -54,6 +53,7 @@ from clubdesk.services.table_pages import (  # the page's names, importable from
     prime_in,
     table_for_token,
 )
+from clubdesk.storage import Database, DatabaseError
 
 TOKEN_BYTES = 24  # secrets.token_urlsafe(24): 192 random bits, 32 characters
 STATES = ("not_started", "in_play", "awaiting_confirmation", "confirmed_at_table", "entered_at_desk")

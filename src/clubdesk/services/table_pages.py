@@ -16,7 +16,6 @@ from sqlalchemy import and_, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from clubdesk import i18n
-from clubdesk.db import Database
 from clubdesk.games import EntryError, load_ruleset, replay
 from clubdesk.i18n import _
 from clubdesk.models.event import Entrant, Event
@@ -27,6 +26,7 @@ from clubdesk.models.table_entry import RefereeCall, TableState, TableToken
 from clubdesk.services import results as RS
 from clubdesk.services import round_data as R
 from clubdesk.services.base import ServiceError
+from clubdesk.storage import Database
 
 
 @dataclass(frozen=True)

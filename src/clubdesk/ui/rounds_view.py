@@ -42,7 +42,6 @@ from PySide6.QtWidgets import (
 )
 
 from clubdesk import labels as L
-from clubdesk.db import DatabaseError
 from clubdesk.games import replay
 from clubdesk.i18n import _, ngettext
 from clubdesk.services import events as events_service
@@ -51,6 +50,7 @@ from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
 from clubdesk.services import standings as ST
 from clubdesk.services.base import Actor, ServiceError
+from clubdesk.storage import DatabaseError
 from clubdesk.ui.models.tables_model import (
     COL_A,
     COL_APPROVED,

@@ -29,10 +29,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clubdesk.db import Database, DatabaseError
 from clubdesk.i18n import _
 from clubdesk.services import safety, staff
 from clubdesk.services.base import DESK_ROLES, ROLE_LABELS, Actor, Role, ServiceError
+from clubdesk.storage import Database, DatabaseError
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.theme import themed
 

@@ -27,10 +27,10 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from clubdesk import i18n
-from clubdesk.db import Database, DataVersion
 from clubdesk.i18n import LANGUAGE_NAMES, LANGUAGES
 from clubdesk.services import hall as H
 from clubdesk.services.base import ServiceError
+from clubdesk.storage import Database, DataVersion
 from clubdesk.web.render import in_thread, render, request_language
 from clubdesk.web.security import LANG_COOKIE
 

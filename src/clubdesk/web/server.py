@@ -19,9 +19,9 @@ import threading
 import time
 from typing import Any
 
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.services.base import ServiceError
+from clubdesk.storage import Database
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
