@@ -129,7 +129,7 @@ def migrate_server(engine: Engine, where: str | None) -> None:
     """Bring the server's schema to head in ONE transaction under an advisory lock (PostgreSQL's DDL
     is transactional: a lost connection leaves the old schema); a second desk waits, then finds it
     done. ``where`` is the address shown in a refusal (without its password)."""
-    from alembic import command
+    from alembic import command  # only when a schema is checked: opening a file stays cheap without it
     from alembic.config import Config
 
     try:
@@ -191,7 +191,7 @@ class OnServer(Protocol):
 def listen_changes(db: OnServer) -> Any:
     """A psycopg connection LISTENing on the changes channel of ``db`` (a server); iterate
     ``conn.notifies(timeout=…)``; each notification's payload is an event id, or "" for club-wide data."""
-    import psycopg
+    import psycopg  # the club server's driver: a club file never needs it
 
     conninfo = db.server_address.set(drivername="postgresql").render_as_string(hide_password=False)
     conn = psycopg.connect(conninfo, autocommit=True, connect_timeout=SERVER_CONNECT_TIMEOUT)
