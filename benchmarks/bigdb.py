@@ -27,7 +27,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from sqlalchemy import insert, text  # noqa: E402
 
-from clubdesk.db import Database  # noqa: E402
 from clubdesk.models.audit import stored_at  # noqa: E402
 from clubdesk.models.event import Entrant, EntrantMember  # noqa: E402
 from clubdesk.models.round import EventNight, Round  # noqa: E402
@@ -36,6 +35,7 @@ from clubdesk.services.kernel.base import Actor, Role, audit_json  # noqa: E402
 from clubdesk.services.night.data import reads  # noqa: E402
 from clubdesk.services.night.play import results  # noqa: E402
 from clubdesk.services.night.play import rounds as play_rounds  # noqa: E402
+from clubdesk.storage import Database  # noqa: E402
 
 PAIRS = 32
 ROUNDS = 7

@@ -42,9 +42,9 @@ sys.path.insert(0, str(ROOT))
 
 from tests.integration.test_night_helpers import DESK, make_event  # noqa: E402
 
-from clubdesk.db import Database, DataVersion  # noqa: E402
 from clubdesk.services.night.data.tokens import round_tokens  # noqa: E402
 from clubdesk.services.night.play import results, rounds  # noqa: E402
+from clubdesk.storage import Database, DataVersion  # noqa: E402  # noqa: E402
 
 WORKERS = int(os.environ.get("CLUBDESK_BENCH_WORKERS", "2"))  # serve --workers: the server's processes
 HAND_EVERY = 2.0  # seconds between two games entered by one phone

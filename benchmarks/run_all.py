@@ -30,7 +30,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # bigdb, reports
 
 from sqlalchemy import insert, text  # noqa: E402
 
-from clubdesk.db import Database  # noqa: E402
 from clubdesk.models.audit import AuditEntry  # noqa: E402
 from clubdesk.models.event import Entrant, EntrantMember, Event  # noqa: E402
 from clubdesk.models.member import Member, member_search_text, member_sort_keys  # noqa: E402
@@ -47,6 +46,7 @@ from clubdesk.services.night.ranking import (
     ratings_background,  # noqa: E402
     standings,  # noqa: E402
 )
+from clubdesk.storage import Database  # noqa: E402
 
 DESK = Actor("Desk", Role.SECRETARY)
 REPEAT = 5
@@ -643,9 +643,9 @@ def rows_big(folder: Path, entries: int = 1_000_000) -> list[Row]:
     def run(*args: str) -> str:
         out = subprocess.run([*child, *args], env=env, capture_output=True, text=True, timeout=300).stdout
         if len(args) > 1:  # the child left at its first paint: close the file as the desk does at night
-            from clubdesk.db import _sidecar
+            from clubdesk.storage.sqlite import sidecar
 
-            _sidecar(path).unlink(missing_ok=True)
+            sidecar(path).unlink(missing_ok=True)
             Database(path, backups_dir=folder / "backups").close()
         return out
 

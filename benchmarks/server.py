@@ -19,8 +19,8 @@ from sqlalchemy import create_engine
 from sqlalchemy.engine import make_url
 from tests.integration.test_night_helpers import DESK, make_event
 
-from clubdesk.db import Database, listen_changes
 from clubdesk.services.night.play import results, rounds
+from clubdesk.storage import Database, listen_changes
 
 GAME = {"type": "game", "winner": 0, "kind": "single", "cube": 1, "dropped": False}
 HANDS = 60

@@ -22,13 +22,12 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from clubdesk.db import Database  # noqa: E402
 from clubdesk.services.desk import (
     checkin,  # noqa: E402
     registration,  # noqa: E402
 )
 from clubdesk.services.events import events  # noqa: E402
-from clubdesk.services.kernel.base import Actor, Role  # noqa: E402
+from clubdesk.services.kernel.base import Actor, Role  # noqa: E402  # noqa: E402
 from clubdesk.services.members import (
     edit,  # noqa: E402
     records,  # noqa: E402
@@ -37,6 +36,7 @@ from clubdesk.services.night.data import settings  # noqa: E402
 from clubdesk.services.night.play import results  # noqa: E402
 from clubdesk.services.night.play import rounds as play_rounds  # noqa: E402
 from clubdesk.services.publishing import share  # noqa: E402
+from clubdesk.storage import Database  # noqa: E402  # noqa: E402
 
 DESK = Actor("Bench", Role.SECRETARY)
 CACHE = Path(tempfile.gettempdir()) / "clubdesk-bench-share"

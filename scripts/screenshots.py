@@ -305,9 +305,9 @@ def shoot(lang: str, demo_file: Path, out: Path, only: set[str] | None = None) -
     from PySide6.QtWidgets import QApplication
 
     from clubdesk import i18n
-    from clubdesk.db import Database
     from clubdesk.services.club import safety
     from clubdesk.services.club import settings as club_settings
+    from clubdesk.storage import Database
     from clubdesk.ui.main_window import MainWindow
     from clubdesk.ui.qt_i18n import install_qt_translator
     from clubdesk.ui.state import DeskState
@@ -349,8 +349,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--only", action="append", help="only this picture (a name of SHOTS)")
     args = parser.parse_args(argv)
-    from clubdesk.db import Database
     from clubdesk.services import demo
+    from clubdesk.storage import Database
 
     with tempfile.TemporaryDirectory(prefix="clubdesk-demo-") as tmp:
         demo_file = Path(tmp) / "demo.sqlite3"

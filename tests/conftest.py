@@ -68,7 +68,7 @@ def _pg_url(database: str) -> str:
 @pytest.fixture(scope="session")
 def pg_template() -> Iterator[str]:
     """A server database migrated to head, the template of every test's own database."""
-    from clubdesk.db import Database
+    from clubdesk.storage import Database
 
     name = f"clubdesk_tpl_{os.getpid()}"
     admin = _pg_admin()
@@ -110,7 +110,7 @@ class DbMaker:
         return _pg_url(name)
 
     def __call__(self, stem: str = "club", **kwargs):  # type: ignore[no-untyped-def]
-        from clubdesk.db import Database
+        from clubdesk.storage import Database
 
         kwargs.setdefault("backups_dir", self.tmp_path / "backups")
         database = Database(self.url_or_path(stem), **kwargs)

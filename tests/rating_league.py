@@ -8,12 +8,12 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import insert, select
 
-from clubdesk.db import Database
 from clubdesk.models.event import Entrant, EntrantMember, Event
 from clubdesk.models.member import Member
 from clubdesk.models.result import Match
 from clubdesk.models.round import EventNight, Round
 from clubdesk.services.night.ranking import ratings
+from clubdesk.storage import Database
 
 
 def tavla_league(db: Database, matches: int, players: int = 20, seed: int = 22) -> int:

@@ -38,7 +38,7 @@ def _show_database_refusals(window: object) -> None:
     25) is shown to the person, never lost in a log: the entry was not saved and they type it again."""
     from PySide6.QtWidgets import QMessageBox
 
-    from clubdesk.db import DatabaseError
+    from clubdesk.storage import DatabaseError
 
     previous = sys.excepthook
 
@@ -81,7 +81,7 @@ def plain_imports() -> Iterator[None]:
 
 def open_database(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from clubdesk import paths
-    from clubdesk.db import Database
+    from clubdesk.storage import Database
 
     if args.db is not None:
         if isinstance(args.db, str):  # a club server (issue 25)
@@ -149,8 +149,8 @@ def _run(argv: Sequence[str]) -> int:
     window = MainWindow()
     window.show()
     app.processEvents()
-    from clubdesk.db import DatabaseError
     from clubdesk.services import club
+    from clubdesk.storage import DatabaseError
     from clubdesk.ui.qt_i18n import install_qt_translator
 
     try:

@@ -15,12 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from clubdesk.cli.core import main as cli
-from clubdesk.db import Database, head_revision, known_revisions, upgrade
 from clubdesk.services.club import audit_log, safety
 from clubdesk.services.kernel import audit_chain
 from clubdesk.services.kernel.audit_chain import hand_digest, verify_chain
 from clubdesk.services.members import edit, records
 from clubdesk.services.night.play import results, rounds
+from clubdesk.storage import Database, known_revisions
+from clubdesk.storage.migrate import upgrade
+from clubdesk.storage.revisions import head_revision
 from tests.integration.test_audit_diff import old_hand_rows
 from tests.integration.test_night_helpers import DESK, make_event
 

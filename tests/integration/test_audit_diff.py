@@ -11,12 +11,13 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from clubdesk.db import Database, upgrade
 from clubdesk.services.club import audit_log
 from clubdesk.services.kernel import audit_chain
 from clubdesk.services.kernel.audit_chain import verify_chain
 from clubdesk.services.members import edit, records
 from clubdesk.services.night.play import results, rounds
+from clubdesk.storage import Database
+from clubdesk.storage.migrate import upgrade
 from tests.integration.test_night_helpers import DESK, make_event, open_db
 
 HAND = {"type": "out", "seat": 1, "pips": [7, 0, 12, 3], "last_tile": None, "two_ends": False, "dead": {}}

@@ -49,7 +49,7 @@ def test_info_names_the_open_database(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["--db", str(path), "info", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["database"] == str(path.resolve())
-    from clubdesk.db import head_revision
+    from clubdesk.storage.revisions import head_revision
 
     assert data["schema"] == head_revision()
 

@@ -12,10 +12,10 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 
 from clubdesk import i18n
-from clubdesk.db import Database
 from clubdesk.services.club import audit_log
 from clubdesk.services.kernel.base import Actor
 from clubdesk.services.members import csv_io, edit, records
+from clubdesk.storage import Database
 
 AB = Actor("AB")
 # a tiny catalog in each language, so this test does not depend on the real catalogs' words

@@ -9,10 +9,13 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select, text
 
-from clubdesk.db import Database, DatabaseError, current_revision, head_revision, known_revisions, upgrade
 from clubdesk.models import AuditEntry
 from clubdesk.services.club import settings
+from clubdesk.services.club import settings as club_settings
 from clubdesk.services.kernel.base import Actor, Role, ServiceError
+from clubdesk.storage import Database, DatabaseError, current_revision, known_revisions
+from clubdesk.storage.migrate import upgrade
+from clubdesk.storage.revisions import head_revision
 
 
 def test_new_file_is_migrated_to_head_and_reopens(tmp_path: Path) -> None:
@@ -110,3 +113,34 @@ def test_nobody_acting_is_refused(db: Database) -> None:
     with pytest.raises(ServiceError) as info:
         settings.save_club_settings(db, Actor("  "), "Club A", None, "en")
     assert info.value.code == "actor-required"
+
+
+def test_clubdesks_session_hooks_are_its_own_not_sqlalchemys(tmp_path: Path) -> None:
+    """Rows held for the transaction and change noting belong to ClubDesk's sessions (write and read); a
+    plain SQLAlchemy session in the same process (Alembic's, a tool's) is left alone."""
+    from sqlalchemy import create_engine
+    from sqlalchemy.orm import Session
+
+    from clubdesk.storage.database import ClubSession
+
+    path = tmp_path / "club.sqlite3"
+    db = Database(path)
+    club_settings.put(db, Actor("AB"), "club.name", "Kulüp")
+    with db.session() as s:
+        assert isinstance(s, ClubSession)
+        s.scalars(select(AuditEntry)).all()
+        assert s.info.get("clubdesk.held")  # loaded rows held until the transaction ends
+    with db.read_session() as s:
+        assert isinstance(s, ClubSession)
+    plain_engine = create_engine(f"sqlite:///{path}")
+    try:
+        with Session(plain_engine) as plain, plain.begin():
+            plain.scalars(select(AuditEntry)).all()
+            plain.add(AuditEntry(actor_name="X", actor_role="test", action="test", entity="t", event_id=1))
+            plain.flush()
+            assert "clubdesk.held" not in plain.info
+            assert "clubdesk.changed" not in plain.info
+            plain.rollback()
+    finally:
+        plain_engine.dispose()
+        db.close()

@@ -155,7 +155,8 @@ def test_upgrade_keeps_old_domino_es_events_ending_the_encounter_on_abandonment(
     # rule E20: the preset's default changed; events made before keep the old reading as an override
     import sqlite3
 
-    from clubdesk.db import Database, upgrade
+    from clubdesk.storage import Database
+    from clubdesk.storage.migrate import upgrade
 
     path = tmp_path / "old.sqlite3"
     db = Database(path, backups_dir=tmp_path / "b")
@@ -177,7 +178,7 @@ def _downgrade(path: Path, revision: str) -> None:
     from alembic.config import Config
     from sqlalchemy import create_engine
 
-    from clubdesk.db import MIGRATIONS_DIR
+    from clubdesk.storage.revisions import MIGRATIONS_DIR
 
     engine = create_engine(f"sqlite:///{path}")
     with engine.begin() as connection:

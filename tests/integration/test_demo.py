@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from clubdesk.db import Database
 from clubdesk.services import demo
 from clubdesk.services.club import settings
 from clubdesk.services.demo import demo_club
 from clubdesk.services.events import events
 from clubdesk.services.kernel.base import Actor
 from clubdesk.services.members import edit, records, search
+from clubdesk.storage import Database
 
 
 def test_demo_club_is_a_living_register(db: Database) -> None:

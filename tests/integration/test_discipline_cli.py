@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from clubdesk.cli import main
-from clubdesk.db import Database
+from clubdesk.storage import Database
 from tests.integration.test_discipline_service import make_event, member_of, start_round
 
 

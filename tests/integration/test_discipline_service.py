@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from clubdesk.db import Database
 from clubdesk.models.audit import AuditEntry
 from clubdesk.models.discipline import Appeal, Incident, Penalty
 from clubdesk.models.event import Entrant, EntrantMember, Event
@@ -28,6 +27,7 @@ from clubdesk.services.night.data import reads, settings
 from clubdesk.services.night.play import results, rounds
 from clubdesk.services.night.ranking import standings
 from clubdesk.services.publishing import match_act
+from clubdesk.storage import Database
 
 DESK = Actor("Desk", Role.SECRETARY)
 REF = Actor("Ana Referee", Role.REFEREE)

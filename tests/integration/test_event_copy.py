@@ -184,7 +184,7 @@ def cli(capsys: pytest.CaptureFixture[str], db: str, *args: str) -> tuple[int, o
 
 def test_event_copy_command(tmp_path: Path, capsys: pytest.CaptureFixture[str], make_db) -> None:  # type: ignore[no-untyped-def]
     path = make_db.url_or_path("copy")
-    from clubdesk.db import Database
+    from clubdesk.storage import Database
 
     db = Database(path, backups_dir=tmp_path / "b")
     ev, _ids = _weekly(db)

@@ -10,11 +10,11 @@ from pathlib import Path
 
 from sqlalchemy import event
 
-from clubdesk.db import Database
 from clubdesk.models.result import Match
 from clubdesk.services.night.data import reads
 from clubdesk.services.night.play import results, rounds
 from clubdesk.services.night.ranking import standings
+from clubdesk.storage import Database
 from tests.integration.test_night_helpers import REF, open_db
 from tests.rating_league import tavla_league
 

@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from clubdesk.cli.core import main as cli
-from clubdesk.db import Database
 from clubdesk.games.errors import EntryError
 from clubdesk.models import AuditEntry, Member, ResultEntry
 from clubdesk.services import demo
@@ -25,6 +24,7 @@ from clubdesk.services.members import csv_io
 from clubdesk.services.money import fees
 from clubdesk.services.night.play import results
 from clubdesk.standings.trf import TrfError, parse_trf
+from clubdesk.storage import Database
 
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 REF = Actor("MH", Role.REFEREE)

@@ -14,9 +14,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clubdesk.db import Database
 from clubdesk.services.kernel.base import ServiceError
 from clubdesk.services.night.play import results, rounds
+from clubdesk.storage import Database
 from tests.integration.test_night_helpers import DESK, make_event
 from tests.integration.test_speed import _Counter
 

@@ -14,11 +14,12 @@ import pytest
 from sqlalchemy import event
 
 from clubdesk.cli import main
-from clubdesk.db import Database, is_server, upgrade
 from clubdesk.i18n import language_context
 from clubdesk.services.kernel.base import Actor, Role
 from clubdesk.services.members import edit, records
 from clubdesk.services.members import search as members_search
+from clubdesk.storage import Database, is_server
+from clubdesk.storage.migrate import upgrade
 from clubdesk.text import matches
 
 DESK = Actor("Desk", Role.SECRETARY)

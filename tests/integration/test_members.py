@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Column, ForeignKey, Integer, String, Table, func, insert, select
 
-from clubdesk.db import Database
 from clubdesk.models import AuditEntry, Base, Club, Member
 from clubdesk.services.kernel.base import Actor, ServiceError
 from clubdesk.services.members import csv_io, edit, merge, records, search
+from clubdesk.storage import Database
 from clubdesk.text import fold
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "members"

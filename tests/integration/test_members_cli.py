@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from clubdesk.cli import main
-from clubdesk.db import Database
 from clubdesk.services.members import search
+from clubdesk.storage import Database
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "members"
 

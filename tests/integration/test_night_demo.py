@@ -10,12 +10,12 @@ import pytest
 from sqlalchemy import select
 
 from clubdesk.cli.core import main
-from clubdesk.db import Database
 from clubdesk.models.event import Event
 from clubdesk.models.result import Match, ResultEntry
 from clubdesk.services import demo
 from clubdesk.services.night.data import reads
 from clubdesk.services.night.ranking import standings
+from clubdesk.storage import Database
 
 
 def test_demo_has_a_running_event_of_every_format(tmp_path: Path) -> None:

@@ -8,12 +8,12 @@ import json
 import pytest
 from sqlalchemy import select
 
-from clubdesk.db import Database
 from clubdesk.models.audit import AuditEntry
 from clubdesk.services.kernel.base import ServiceError
 from clubdesk.services.night.data import reads, settings
 from clubdesk.services.night.play import results, rounds
 from clubdesk.services.night.ranking import standings
+from clubdesk.storage import Database
 from tests.integration.test_night_helpers import DESK, REF, make_event
 
 # issue 25: the conftest's ``db`` runs these on SQLite and on the club server

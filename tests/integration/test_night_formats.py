@@ -191,7 +191,9 @@ def test_domino_team_encounter(tmp_path: Path) -> None:
 CHILD = """
 import os, signal, sys
 sys.path.insert(0, {root!r})
-from clubdesk.db import Database
+from clubdesk.storage import Database
+from clubdesk.services.night.play import results
+from clubdesk.storage import Database
 from clubdesk.services.night.play import results
 from tests.integration.test_night_helpers import DESK
 db = Database({path!r}, backups_dir=None)

@@ -7,10 +7,10 @@ import json
 from datetime import datetime
 from pathlib import Path
 
-from clubdesk.db import Database
 from clubdesk.models.event import Entrant, EntrantMember, Event
 from clubdesk.models.member import Member
 from clubdesk.services.kernel.base import Actor, Role
+from clubdesk.storage import Database
 
 DESK = Actor("Desk", Role.SECRETARY)
 REF = Actor("Ref", Role.REFEREE)

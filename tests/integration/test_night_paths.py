@@ -13,7 +13,6 @@ import pytest
 from sqlalchemy import select
 
 from clubdesk.competition import formats, seating
-from clubdesk.db import Database
 from clubdesk.models.audit import AuditEntry
 from clubdesk.models.event import Entrant, Event
 from clubdesk.models.money import Payment
@@ -25,6 +24,7 @@ from clubdesk.services.night.data import reads, settings
 from clubdesk.services.night.data import rows as data_rows
 from clubdesk.services.night.play import forfeits, results, rounds
 from clubdesk.services.night.ranking import standings
+from clubdesk.storage import Database
 from tests.integration.test_night_helpers import DESK, REF, make_event, open_db
 
 pytestmark = pytest.mark.usefixtures("both_backends")  # issue 25: SQLite and the club server

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from clubdesk.cli.core import main
-from clubdesk.db import Database
 from clubdesk.services.kernel.base import ServiceError
 from clubdesk.services.night.play import results, rounds
 from clubdesk.services.night.ranking import standings
+from clubdesk.storage import Database
 from tests.integration.test_night_helpers import DESK, make_event, open_db
 
 pytestmark = pytest.mark.usefixtures("both_backends")  # issue 25: SQLite and the club server

@@ -10,19 +10,19 @@ from typing import Any
 
 import pytest
 
-from clubdesk import db as dbmod
-from clubdesk.db import Database
+from clubdesk.storage import Database
+from clubdesk.storage.sqlite import check_file
 
 
 def _checks(monkeypatch: pytest.MonkeyPatch) -> list[tuple[bool, bool]]:
     seen: list[tuple[bool, bool]] = []
-    real = dbmod.check_file
+    real = check_file
 
     def spy(path: Path, *, full: bool = False, pages: bool = True) -> Any:
         seen.append((full, pages))
         return real(path, full=full, pages=pages)
 
-    monkeypatch.setattr(dbmod, "check_file", spy)
+    monkeypatch.setattr("clubdesk.storage.database.check_file", spy)
     return seen
 
 

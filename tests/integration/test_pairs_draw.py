@@ -10,13 +10,13 @@ import pytest
 from sqlalchemy import select
 
 from clubdesk.cli.core import main
-from clubdesk.db import Database
 from clubdesk.models.audit import AuditEntry
 from clubdesk.models.event import Entrant, EntrantMember, Event
 from clubdesk.models.member import Member
 from clubdesk.services.events import pairs_draw
 from clubdesk.services.kernel.base import ServiceError
 from clubdesk.services.night.play import rounds
+from clubdesk.storage import Database
 from tests.integration.test_night_helpers import DESK, open_db
 
 NUMBERS = [f"M{k:02d}" for k in range(1, 9)]

@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 
 from clubdesk.cli.core import main
-from clubdesk.db import Database
 from clubdesk.models.member import Member
 from clubdesk.services.night.data import reads
 from clubdesk.services.night.data.tokens import round_tokens
@@ -25,6 +24,7 @@ from clubdesk.services.night.play import results, rounds
 from clubdesk.services.night.ranking import standings
 from clubdesk.services.phones import desk_side, table_page
 from clubdesk.services.publishing import documents, hall, header
+from clubdesk.storage import Database
 from clubdesk.web.server import TableServer
 from tests.integration.test_night_helpers import DESK, make_event
 from tests.phone_browser import phone_browsers

@@ -17,7 +17,6 @@ import pytest
 from pypdf import PdfReader
 from sqlalchemy import select
 
-from clubdesk.db import Database
 from clubdesk.models.event import EntrantMember
 from clubdesk.models.member import Member
 from clubdesk.services.discipline import incidents
@@ -26,6 +25,7 @@ from clubdesk.services.night.data import reads
 from clubdesk.services.night.play import results, rounds
 from clubdesk.services.night.ranking import ratings
 from clubdesk.services.publishing import documents, header, players, share
+from clubdesk.storage import Database
 from tests.integration.test_night_helpers import DESK, REF, make_event, open_db
 
 pytestmark = pytest.mark.usefixtures("both_backends")  # issue 25: SQLite and the club server

@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from clubdesk.db import Database
 from clubdesk.games import replay
 from clubdesk.reports.frame import fmt_money
 from clubdesk.services.desk import arrivals, lists, registration
@@ -26,6 +25,7 @@ from clubdesk.services.night.data import prize_plans, reads, settings
 from clubdesk.services.night.play import results, rounds
 from clubdesk.services.night.ranking import standings
 from clubdesk.services.publishing import documents, header, season_ranking
+from clubdesk.storage import Database
 from tests.integration.test_reports_service import DESK, add_members, assert_public, enter
 
 PRINTED = dt.datetime(2025, 6, 1, 21, 0)

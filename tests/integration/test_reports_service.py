@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from clubdesk.db import Database
 from clubdesk.services.desk import arrivals, lists, registration
 from clubdesk.services.discipline import incidents
 from clubdesk.services.events import events
@@ -26,6 +25,7 @@ from clubdesk.services.money import fees, prize_payments
 from clubdesk.services.night.data import settings
 from clubdesk.services.night.play import results, rounds
 from clubdesk.services.publishing import documents, header, match_act
+from clubdesk.storage import Database
 
 DESK = Actor("Desk", Role.SECRETARY)
 PRINTED = dt.datetime(2025, 5, 4, 22, 0)

@@ -25,7 +25,6 @@ from pypdf import PdfReader
 from sqlalchemy import create_engine, select, text
 
 from clubdesk.cli.core import main
-from clubdesk.db import MIGRATIONS_DIR, Database, current_revision, head_revision
 from clubdesk.models.audit import AuditEntry
 from clubdesk.models.event import Event
 from clubdesk.services.kernel.base import ServiceError
@@ -35,6 +34,8 @@ from clubdesk.services.night.play import readings, results, rounds
 from clubdesk.services.night.ranking import standings
 from clubdesk.services.publishing import documents
 from clubdesk.services.publishing import header as publishing_header
+from clubdesk.storage import Database, current_revision
+from clubdesk.storage.revisions import MIGRATIONS_DIR, head_revision
 from tests.integration.test_night_helpers import DESK, REF, make_event
 
 # seed 001 hand by hand, the match's first hands (side 0 = seats 1 + 3 on the sheet, pair A)

@@ -16,9 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from clubdesk import db as dbmod
 from clubdesk.cli.core import main as cli
-from clubdesk.db import Database, DatabaseError, current_revision, head_revision, known_revisions, upgrade
 from clubdesk.services import demo
 from clubdesk.services.club import audit_log, safety, settings
 from clubdesk.services.desk import lists, registration
@@ -26,6 +24,10 @@ from clubdesk.services.events import events
 from clubdesk.services.kernel.audit_chain import verify_chain
 from clubdesk.services.kernel.base import Actor
 from clubdesk.services.members import edit, records, search
+from clubdesk.storage import Database, DatabaseError, current_revision, known_revisions
+from clubdesk.storage.backup import backup_time, rotate_backups
+from clubdesk.storage.migrate import upgrade
+from clubdesk.storage.revisions import head_revision
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 ME = Actor("AB")
@@ -61,7 +63,10 @@ def test_backup_while_another_process_writes_holds_every_acknowledged_row(tmp_pa
         f"""
         import os
         from pathlib import Path
-        from clubdesk.db import Database
+        from clubdesk.storage import Database
+        from clubdesk.services.club import settings
+        from clubdesk.services.kernel.base import Actor
+        from clubdesk.storage import Database
         from clubdesk.services.club import settings
         from clubdesk.services.kernel.base import Actor
         db = Database(Path({str(path)!r}))
@@ -176,8 +181,8 @@ def test_rotation_keeps_last_ten_one_per_day_and_one_per_month(tmp_path: Path) -
         p.write_bytes(b"x")
         made.append(t)
     (folder / "club-before-0008_safety-from-0005_discipline.sqlite3").write_bytes(b"x")
-    dbmod.rotate_backups(folder, "club", now=now)
-    kept = sorted(dbmod._backup_time(p, "club") for p in folder.glob("club-2*.sqlite3"))  # type: ignore[type-var]
+    rotate_backups(folder, "club", now=now)
+    kept = sorted(backup_time(p, "club") for p in folder.glob("club-2*.sqlite3"))  # type: ignore[type-var]
     newest = sorted(made, reverse=True)
     assert set(newest[:10]) <= set(kept)  # the last ten
     days = {t.date() for t in kept}
@@ -283,7 +288,7 @@ def test_kill_during_upgrade_leaves_old_or_new_schema_and_one_backup(tmp_path: P
         proc = _python(
             f"""
             from pathlib import Path
-            from clubdesk.db import Database
+            from clubdesk.storage import Database
             Database(Path({str(path)!r}), backups_dir=Path({str(backups)!r})).close()
             """
         )
@@ -310,7 +315,7 @@ def test_kill_during_creation_leaves_no_half_database(tmp_path: Path) -> None:
         proc = _python(
             f"""
             from pathlib import Path
-            from clubdesk.db import Database
+            from clubdesk.storage import Database
             Database(Path({str(path)!r})).close()
             """
         )
@@ -327,7 +332,9 @@ def test_two_processes_opening_an_old_database_at_once_both_succeed(tmp_path: Pa
     _old_database(path)
     code = f"""
         from pathlib import Path
-        from clubdesk.db import Database
+        from clubdesk.storage import Database
+        from clubdesk.services.club import settings
+        from clubdesk.storage import Database
         from clubdesk.services.club import settings
         db = Database(Path({str(path)!r}), backups_dir=Path({str(tmp_path / "bk")!r}))
         print(settings.get(db, "club.name"))
@@ -357,13 +364,13 @@ def test_racing_registrations_never_overbook(tmp_path: Path) -> None:
     code = """
         import sys, time
         from pathlib import Path
-        from clubdesk.db import Database
+        from clubdesk.storage import Database
         from clubdesk.services import desk
         from clubdesk.services.kernel.base import Actor
         db = Database(Path(sys.argv[1]))
         while not Path(sys.argv[2]).exists():
             time.sleep(0.001)
-        from clubdesk.db import DatabaseError
+        from clubdesk.storage import DatabaseError
         for attempt in range(10):  # "busy at another desk; try again": the desk presses again
             try:
                 r = desk.register(db, Actor("D" + sys.argv[3]), int(sys.argv[4]), sys.argv[3])
@@ -458,7 +465,7 @@ def test_a_lock_held_too_long_is_one_clear_line(
 ) -> None:
     path = tmp_path / "club.sqlite3"
     Database(path).close()
-    monkeypatch.setattr(dbmod, "BUSY_TIMEOUT_MS", 200)
+    monkeypatch.setattr("clubdesk.storage.sqlite.BUSY_TIMEOUT_MS", 200)
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     try:

@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from clubdesk.db import Database, DatabaseError
 from clubdesk.models import AuditEntry
 from clubdesk.models.result import ResultEntry
 from clubdesk.models.round import Round
@@ -34,6 +33,7 @@ from clubdesk.services.money import prize_payments
 from clubdesk.services.night.data import reads, settings
 from clubdesk.services.night.play import forfeits, results
 from clubdesk.services.night.play import rounds as play_rounds
+from clubdesk.storage import Database, DatabaseError
 from tests.conftest import BACKENDS, DbMaker
 from tests.integration.test_night_helpers import DESK, make_event
 
@@ -72,7 +72,10 @@ def _published_round(db: Database, players: int = 4) -> tuple[int, reads.RoundVi
 WAIT = """
 import sys, time
 from pathlib import Path
-from clubdesk.db import Database
+from clubdesk.storage import Database
+from clubdesk.services.night.play import results, rounds
+from clubdesk.services.kernel.base import Actor, Role, ServiceError
+from clubdesk.storage import Database
 from clubdesk.services.night.play import results, rounds
 from clubdesk.services.kernel.base import Actor, Role, ServiceError
 go, target, who = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
@@ -328,7 +331,7 @@ def test_server_backup_uses_pg_dump_and_says_so_without_it(
     # twelve older dumps of today: the backup rotates them like the file's (the last 10 kept)
     from datetime import datetime, timedelta
 
-    from clubdesk.db import BACKUP_STAMP, KEEP_LAST
+    from clubdesk.storage.backup import BACKUP_STAMP, KEEP_LAST
 
     dumps = tmp_path / "dumps"
     dumps.mkdir()
@@ -354,7 +357,7 @@ def test_server_backup_uses_pg_dump_and_says_so_without_it(
 
 @server_only
 def test_another_desks_change_is_announced_within_a_second(server: DbMaker) -> None:
-    from clubdesk.db import listen_changes
+    from clubdesk.storage import listen_changes
 
     target = server.url_or_path("club")
     desk_a, desk_b = Database(target), Database(target)
@@ -500,7 +503,7 @@ db.close()
     go = str(tmp_path / "go")
     outs = _desks(code, [[go, target, "Desk A"], [go, target, "Desk B"]])
     assert [o[0] for o in outs] == [0, 0], [o[2] for o in outs]
-    from clubdesk.db import head_revision
+    from clubdesk.storage.revisions import head_revision
 
     assert [o[1].strip() for o in outs] == [head_revision()] * 2  # the second waited for the first
     db = Database(target)

@@ -111,7 +111,7 @@ def expected_rows(
 ) -> tuple[int, list[tuple[str, str, str]]]:
     """The event and the first three (name, value, where the value is) from the data the PDFs print, or
     for the standings from ``clubdesk-cli standings EVENT --json``."""
-    from clubdesk.db import Database
+    from clubdesk.storage import Database
 
     if kind == "standings":
         code, data, err = cli(capsys, club.path, "standings", str(club.swiss))
@@ -222,7 +222,7 @@ def test_turkish_and_indonesian_images(
 def test_bad_input_is_refused_and_writes_nothing(
     club: Club, capsys: pytest.CaptureFixture[str], tmp_path: Path, args: list[str]
 ) -> None:
-    from clubdesk.db import Database
+    from clubdesk.storage import Database
 
     db = Database(club.path, backups_dir=None)
     try:

@@ -7,7 +7,9 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from clubdesk.db import Database, current_revision, head_revision, upgrade
+from clubdesk.storage import Database, current_revision
+from clubdesk.storage.migrate import upgrade
+from clubdesk.storage.revisions import head_revision
 
 MINE = {
     "matches": {"scorer_member", "counter_member", "scored_by_referee", "captain_a", "captain_b"},

@@ -10,7 +10,6 @@ from typing import Any
 
 from sqlalchemy import event, select, text
 
-from clubdesk.db import Database
 from clubdesk.models.member import Member
 from clubdesk.models.result import RatingEntry
 from clubdesk.services.club import audit_log
@@ -18,6 +17,7 @@ from clubdesk.services.kernel.base import audit
 from clubdesk.services.night.data import reads
 from clubdesk.services.night.play import results, rounds
 from clubdesk.services.night.ranking import ratings
+from clubdesk.storage import Database
 from tests.integration.test_night_helpers import DESK, REF, make_event, open_db
 
 

@@ -12,16 +12,16 @@ import pytest
 from sqlalchemy import select
 
 from clubdesk.cli.core import main as cli
-from clubdesk.db import Database
 from clubdesk.models import AuditEntry
+from clubdesk.services import events
 from clubdesk.services.club import audit_log, safety, settings, staff
 from clubdesk.services.desk import registration
-from clubdesk.services.events import events
 from clubdesk.services.kernel.base import Actor, Role, ServiceError
 from clubdesk.services.kernel.permissions import PERMISSIONS
 from clubdesk.services.members import csv_io, edit, merge, records, search
 from clubdesk.services.money import fees
 from clubdesk.services.publishing.players import player_card
+from clubdesk.storage import Database
 
 SEC = Actor("Sekretaris", Role.SECRETARY)
 

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from clubdesk.db import Database
 from clubdesk.i18n import language_context
 from clubdesk.services.club.db_copy import copy_database, verify_same
 from clubdesk.services.night.data import reads
 from clubdesk.services.night.play import results, rounds
 from clubdesk.services.night.ranking import standings
+from clubdesk.storage import Database
 from tests.integration.test_night_helpers import DESK, make_event
 from tests.integration.test_speed import _Counter
 

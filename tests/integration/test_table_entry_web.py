@@ -19,7 +19,6 @@ from typing import Any
 
 import pytest
 
-from clubdesk.db import Database
 from clubdesk.models.member import Member
 from clubdesk.services.kernel.base import ServiceError
 from clubdesk.services.night.data import reads, settings
@@ -27,6 +26,7 @@ from clubdesk.services.night.data.tokens import ensure_tokens, round_tokens
 from clubdesk.services.night.play import results, rounds
 from clubdesk.services.night.ranking import standings
 from clubdesk.services.phones import desk_side, posts, table_page
+from clubdesk.storage import Database
 from clubdesk.web.server import TableServer
 from tests.integration.test_night_helpers import DESK, REF, make_event
 from tests.phone_browser import phone_browsers
@@ -645,8 +645,6 @@ def test_a_server_process_killed_in_its_writing_turn_does_not_stop_the_hall(
     import multiprocessing
     import operator
 
-    from clubdesk import db as dbmod
-
     ev = tavla_night(db, 99)
     spawn = multiprocessing.get_context("spawn")
     writer = spawn.RLock()
@@ -656,7 +654,7 @@ def test_a_server_process_killed_in_its_writing_turn_does_not_stop_the_hall(
     holder.join(timeout=60)
     assert holder.exitcode == 0
     assert not writer.acquire(timeout=0.1)  # the dead process's turn is still taken
-    monkeypatch.setattr(dbmod, "BUSY_TIMEOUT_MS", 300)
+    monkeypatch.setattr("clubdesk.storage.sqlite.BUSY_TIMEOUT_MS", 300)
     db.share_writer(writer)
     try:
         results.add_entry(db, DESK, ev, 1, 1, {"type": "game", "winner": 0, "kind": "gammon", "cube": 1})
@@ -790,7 +788,7 @@ def test_a_hand_whose_answer_failed_is_stored_once_on_retry(
     stored (here: the answer is lost, the database busy once the hand's transaction committed) gives the
     phone an error; its retry with the same post id stores nothing twice (the 64-table benchmark once
     stored two hands twice)."""
-    from clubdesk.db import DatabaseError
+    from clubdesk.storage import DatabaseError
 
     ev = gaple_night(db)
     ref = table_page.table_for_token(db, round_tokens(db, ev, 1)[1])

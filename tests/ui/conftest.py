@@ -27,8 +27,8 @@ def active(qtbot):  # type: ignore[no-untyped-def]
 @pytest.fixture(scope="session")
 def demo_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The demo club (``clubdesk --demo``), filled once for the screen tests that walk the whole window."""
-    from clubdesk.db import Database
     from clubdesk.services import demo
+    from clubdesk.storage import Database
 
     path = tmp_path_factory.mktemp("demo") / "demo.sqlite3"
     db = Database(path)
@@ -40,7 +40,7 @@ def demo_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def window(qtbot, demo_file: Path, tmp_path: Path):  # type: ignore[no-untyped-def]
     """The main window on a fresh copy of the demo club, shown and active."""
-    from clubdesk.db import Database
+    from clubdesk.storage import Database
     from clubdesk.ui.main_window import MainWindow
     from clubdesk.ui.state import DeskState
 

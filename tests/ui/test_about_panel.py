@@ -9,8 +9,8 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QLabel, QLineEdit, QPlainTextEdit
 
-from clubdesk.db import Database
 from clubdesk.services.kernel.base import Actor, Role
+from clubdesk.storage import Database
 from clubdesk.ui.about_panel import AboutPanel
 from clubdesk.ui.settings_view import SettingsSection
 from clubdesk.ui.state import DeskState

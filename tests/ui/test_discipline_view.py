@@ -10,9 +10,9 @@ import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialog
 
-from clubdesk.db import Database
 from clubdesk.services.discipline import appeals, incidents
 from clubdesk.services.kernel.base import Actor, Role
+from clubdesk.storage import Database
 from clubdesk.ui.discipline_view import DisciplineSection, IncidentDialog, open_incident_dialog
 from clubdesk.ui.state import DeskState
 from tests.integration.test_discipline_service import make_event, member_of, start_round

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QTabWidget
 
-from clubdesk.db import Database
 from clubdesk.games import load_ruleset
 from clubdesk.services.events import events as events_events
+from clubdesk.storage import Database
 from clubdesk.ui.main_window import MainWindow
 from clubdesk.ui.state import DeskState
 

@@ -12,10 +12,10 @@ from babel.messages.pofile import read_po
 from PySide6.QtWidgets import QApplication, QLabel, QListWidget, QPushButton
 
 from clubdesk import i18n
-from clubdesk.db import Database
 from clubdesk.services.club import settings
 from clubdesk.services.demo import fill_demo
 from clubdesk.services.kernel.base import Actor
+from clubdesk.storage import Database
 from clubdesk.ui.main_window import MainWindow
 from clubdesk.ui.qt_i18n import install_qt_translator
 from clubdesk.ui.state import DeskState

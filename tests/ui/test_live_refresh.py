@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from clubdesk.db import Database
 from clubdesk.services.events import events as events_events
 from clubdesk.services.night.play import results, rounds
+from clubdesk.storage import Database
 from tests.conftest import BACKENDS, DbMaker
 from tests.integration.test_night_helpers import DESK, make_event
 
@@ -102,7 +102,8 @@ def test_a_database_refusal_no_screen_caught_is_shown_not_lost(monkeypatch: pyte
     from PySide6.QtWidgets import QMessageBox
 
     from clubdesk import app
-    from clubdesk.db import DatabaseError, unreachable_error
+    from clubdesk.storage import DatabaseError
+    from clubdesk.storage.server import unreachable_error
 
     shown: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a: shown.append(str(a[2])))

@@ -19,10 +19,10 @@ from PySide6.QtWidgets import (
 )
 
 from clubdesk import i18n
-from clubdesk.db import Database
 from clubdesk.i18n_tools import template_ids
 from clubdesk.services.club import settings
 from clubdesk.services.kernel.base import Actor, Role
+from clubdesk.storage import Database
 from clubdesk.ui.main_window import ActorDialog, MainWindow
 from clubdesk.ui.sections import SECTIONS
 from clubdesk.ui.state import DeskState

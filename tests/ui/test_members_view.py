@@ -7,11 +7,11 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox, QLineEdit
 
-from clubdesk.db import Database
 from clubdesk.services import demo
 from clubdesk.services.kernel.base import Actor
 from clubdesk.services.members import edit, records
 from clubdesk.services.members import search as members_search
+from clubdesk.storage import Database
 from clubdesk.ui.members_view import ImportDialog, MemberDialog, MembersSection, MergeDialog
 from clubdesk.ui.state import DeskState
 

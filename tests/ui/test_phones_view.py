@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from clubdesk.db import Database
 from clubdesk.services.night.data.tokens import round_tokens
 from clubdesk.services.night.play import rounds
 from clubdesk.services.phones import desk_side, posts, table_page
+from clubdesk.storage import Database
 from tests.integration.test_night_helpers import DESK, make_event
 
 GAME = {"type": "game", "winner": 0, "kind": "single", "cube": 1, "dropped": False}

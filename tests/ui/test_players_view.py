@@ -12,11 +12,11 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QLabel
 
-from clubdesk.db import Database
 from clubdesk.services.discipline import incidents
 from clubdesk.services.kernel.base import Actor, Role
 from clubdesk.services.night.play import results, rounds
 from clubdesk.services.publishing import share
+from clubdesk.storage import Database
 from clubdesk.ui.crosstable_panel import DETAIL_ROLE, FIXED
 from clubdesk.ui.players_view import PlayerCardDialog, RatingsSection
 from clubdesk.ui.standings_view import StandingsSection

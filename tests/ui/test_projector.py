@@ -8,13 +8,13 @@ from PySide6.QtGui import QFontMetrics
 from sqlalchemy import select
 
 from clubdesk import i18n
-from clubdesk.db import Database
 from clubdesk.models.event import Entrant
 from clubdesk.models.member import Member
 from clubdesk.services.night.play import results
 from clubdesk.services.night.play import rounds as play_rounds
 from clubdesk.services.publishing import projector
 from clubdesk.services.publishing.documents import bracket_data
+from clubdesk.storage import Database
 from clubdesk.ui.projector import ProjectorControl, ProjectorWindow, install_projector_menu, open_projector
 from clubdesk.ui.projector.pages import KINDS
 from clubdesk.ui.state import DeskState

@@ -9,10 +9,10 @@ from pathlib import Path
 
 from PySide6.QtCore import QTimer
 
-from clubdesk.db import Database
 from clubdesk.services.night.play import results
 from clubdesk.services.night.ranking import ratings_background
 from clubdesk.services.publishing import players
+from clubdesk.storage import Database
 from clubdesk.ui.main_window import MainWindow
 from clubdesk.ui.players_view import RatingsSection
 from clubdesk.ui.state import DeskState

@@ -6,9 +6,9 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QLineEdit, QListWidget, QMessageBox, QPushButton
 
-from clubdesk.db import Database
 from clubdesk.services.club import safety, settings, staff
 from clubdesk.services.kernel.base import Actor, Role
+from clubdesk.storage import Database
 from clubdesk.ui.main_window import MainWindow
 from clubdesk.ui.safety_panel import PinDialog
 from clubdesk.ui.state import DeskState

@@ -13,9 +13,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QListWidget
 
 from clubdesk import i18n
-from clubdesk.db import Database
 from clubdesk.services.club import settings  # noqa: F401 - an import works meanwhile
 from clubdesk.services.kernel.base import DEFAULT_ACTOR  # noqa: F401 - an import works meanwhile
+from clubdesk.storage import Database
 from clubdesk.ui.main_window import MainWindow
 from clubdesk.ui.state import DeskState
 from tests.ui.conftest import show_active
@@ -28,7 +28,7 @@ from clubdesk.ui.main_window import MainWindow
 w = MainWindow()
 w.show()
 app.processEvents()
-print(w.nav.count(), "sqlalchemy" in sys.modules, "clubdesk.db" in sys.modules)
+print(w.nav.count(), "sqlalchemy" in sys.modules, "clubdesk.storage" in sys.modules)
 """
 
 

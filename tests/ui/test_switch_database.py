@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from clubdesk.db import Database
 from clubdesk.services.club import staff
 from clubdesk.services.kernel.base import Actor, Role
 from clubdesk.services.members import edit, records, search
+from clubdesk.storage import Database
 from tests.conftest import BACKENDS, DbMaker
 
 SEC = Actor("Sekreter", Role.SECRETARY)

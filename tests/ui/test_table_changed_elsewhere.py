@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clubdesk.db import Database
 from clubdesk.services.events import events
 from clubdesk.services.kernel.base import Actor, Role
 from clubdesk.services.night.data import reads
 from clubdesk.services.night.play import results, rounds
+from clubdesk.storage import Database
 from tests.integration.test_night_helpers import DESK, make_event
 
 

@@ -13,11 +13,11 @@ from pypdf import PdfReader
 
 from clubdesk import i18n
 from clubdesk.collation import collator, sort_key, sort_string, sorted_names
-from clubdesk.db import Database
 from clubdesk.reports import data as d
 from clubdesk.reports.pairings import pairings
 from clubdesk.services.kernel.base import Actor
 from clubdesk.services.members import edit, records, search
+from clubdesk.storage import Database
 
 
 def order(lang: str, *names: str) -> list[str]:

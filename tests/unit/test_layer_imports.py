@@ -62,7 +62,7 @@ def test_reports_import_nothing_from_services() -> None:
 
 
 @pytest.mark.parametrize(
-    "forbidden", ["clubdesk.services", "clubdesk.db", "sqlalchemy", "PySide6", "clubdesk.ui"]
+    "forbidden", ["clubdesk.services", "clubdesk.storage", "sqlalchemy", "PySide6", "clubdesk.ui"]
 )
 def test_the_competition_rules_are_an_engine(forbidden: str) -> None:
     files = _files("competition")

@@ -73,13 +73,13 @@ class Context:
         """Open (and migrate) the database: ``--db``, else the demo file or the user data dir's file."""
         if self._db is None:
             from clubdesk import paths
-            from clubdesk.db import Database
+            from clubdesk.storage import Database
 
             if self.db_path is not None:
                 path = self.db_path
             else:
                 path = paths.demo_db_path() if demo else paths.default_db_path()
-            from clubdesk.db import is_server_url
+            from clubdesk.storage import is_server_url
 
             if is_server_url(path):
                 from clubdesk.server import password_for_url
@@ -373,9 +373,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _refusal(exc: Exception) -> tuple[str | None, list[str]]:
     """Known refusals become (message, details); anything else is a bug and is re-raised."""
-    from clubdesk.db import DatabaseError
     from clubdesk.games.errors import EntryError, RulesetError
     from clubdesk.services.kernel import ServiceError
+    from clubdesk.storage import DatabaseError
 
     if isinstance(exc, Refused):
         return exc.message, exc.details

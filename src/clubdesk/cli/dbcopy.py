@@ -22,7 +22,7 @@ def register(sub: Any) -> None:
 
 def _open(target: Any, ctx: Context) -> Any:
     from clubdesk import paths
-    from clubdesk.db import Database, is_server_url
+    from clubdesk.storage import Database, is_server_url
 
     if is_server_url(target):
         from clubdesk.server import password_for_url
@@ -34,9 +34,9 @@ def _open(target: Any, ctx: Context) -> Any:
 def cmd_copy(ctx: Context, args: argparse.Namespace) -> Output:
     from pathlib import Path
 
-    from clubdesk.db import DatabaseError
     from clubdesk.services.club import copy_database
     from clubdesk.services.kernel import require
+    from clubdesk.storage import DatabaseError
 
     if isinstance(args.destination, Path) and args.destination.exists() and args.destination.stat().st_size:
         raise DatabaseError(

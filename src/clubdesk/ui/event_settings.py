@@ -16,7 +16,6 @@ with the reason shown (the service refuses it too).
 
 from __future__ import annotations
 
-import json
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -46,6 +45,8 @@ from clubdesk.i18n import N_, _
 from clubdesk.services import discipline, events
 from clubdesk.services import night as night_service
 from clubdesk.services.kernel import ServiceError
+from clubdesk.standings.prizes import PrizePlan
+from clubdesk.standings.season import SeasonScale
 from clubdesk.standings.tiebreaks import TIEBREAK_CODES, TIEBREAK_NAMES
 from clubdesk.ui.desk.common import money, set_message
 from clubdesk.ui.state import DeskState
@@ -83,49 +84,38 @@ def _ordinal(place: int) -> str:
     return _("{n}.").format(n=place)
 
 
-def prize_plan_summary(raw: str, currency: str) -> str:
+def prize_plan_summary(plan: PrizePlan | None, currency: str) -> str:
     """The prize plan in one line, e.g. "Pool: 80 % of the fees · 1. 50 %, 2. 30 %, 3. 20 %"."""
-    try:
-        data = json.loads(raw or "{}")
-    except json.JSONDecodeError:
-        data = {}
-    if not isinstance(data, dict) or not (data.get("places") or data.get("categories")):
+    if plan is None or not (plan.places or plan.categories):
         return _("No prize plan yet ({where}).").format(where=_(PRIZES_WHERE))
     parts: list[str] = []
-    shares = any(p.get("pool_share") for p in data.get("places", []))
-    if shares:
-        rate = Decimal(int(data.get("pool_rate", 10_000))) / 100
+    if any(p.pool_share for p in plan.places):
+        rate = Decimal(plan.pool_rate) / 100
         parts.append(_("Pool: {p} % of the fees").format(p=f"{rate.normalize():f}"))
     places: list[str] = []
-    for p in data.get("places", []):
+    for p in plan.places:
         bits: list[str] = []
-        if p.get("fixed"):
-            bits.append(money(int(p["fixed"]), currency))
-        if p.get("pool_share"):
-            bits.append(f"{(Decimal(int(p['pool_share'])) / 100).normalize():f} %")
-        if p.get("items"):
+        if p.fixed:
+            bits.append(money(p.fixed, currency))
+        if p.pool_share:
+            bits.append(f"{(Decimal(p.pool_share) / 100).normalize():f} %")
+        if p.items:
             bits.append(_("trophy or goods"))
-        places.append(f"{_ordinal(int(p.get('place', 0)))} {' + '.join(bits) or '-'}")
+        places.append(f"{_ordinal(p.place)} {' + '.join(bits) or '-'}")
     if places:
         parts.append(", ".join(places))
-    if data.get("categories"):
-        parts.append(_("{n} category prizes").format(n=len(data["categories"])))
+    if plan.categories:
+        parts.append(_("{n} category prizes").format(n=len(plan.categories)))
     return " · ".join(parts) + f" ({_(PRIZES_WHERE)})"
 
 
-def _scale_text(raw: str) -> tuple[str, str, int]:
-    """Base points "100,70,50", coefficients "local=1, regional=1.5" and best-of from the stored scale."""
-    try:
-        data = json.loads(raw or "{}")
-    except json.JSONDecodeError:
-        data = {}
-    if not isinstance(data, dict) or not data:
+def _scale_text(scale: SeasonScale | None) -> tuple[str, str, int]:
+    """Base points "100,70,50", coefficients "local=1, regional=1.5" and best-of of the season scale."""
+    if scale is None:
         return "", "", 0
-    points = ",".join(str(int(x)) for x in data.get("base_points", []))
-    coefficients = ", ".join(
-        f"{k}={(Decimal(int(v)) / 100).normalize():f}" for k, v in dict(data.get("coefficients", {})).items()
-    )
-    return points, coefficients, int(data.get("best_of") or 0)
+    points = ",".join(str(x) for x in scale.base_points)
+    coefficients = ", ".join(f"{k}={(Decimal(v) / 100).normalize():f}" for k, v in scale.coefficients.items())
+    return points, coefficients, scale.best_of or 0
 
 
 class _Keys(QObject):
@@ -314,7 +304,6 @@ class EventSettings(QWidget):
         self.info: events.EventInfo | None = None
         self._clean: tuple[object, ...] = ()
         self._appeal = 15
-        self._prize_plan = "{}"
 
         self.tiebreaks = TiebreakPicker()
         self.tiebreaks.changed = self._follow  # type: ignore[method-assign]
@@ -539,7 +528,7 @@ class EventSettings(QWidget):
         db = self.state.db
         try:
             info = events.get_event(db, event_id)
-            night = night_service.night_settings(db, event_id)
+            night = night_service.load_night_settings(db, event_id)
             locks = night_service.setting_locks(db, event_id)
         except ServiceError as exc:
             self.stack.setCurrentIndex(0)
@@ -547,18 +536,18 @@ class EventSettings(QWidget):
             return
         self.info = info
         family, params = formats.ruleset_params(info.ruleset, info.overrides)
-        self.tiebreaks.set_codes(str(night["tiebreaks"]), formats.default_tiebreaks(info.ruleset))
-        self.result_mode.setCurrentIndex(max(0, self.result_mode.findData(night["result_mode"])))
-        self.call_minutes.setValue(int(night["call_minutes"]))
+        self.tiebreaks.set_codes(night.tiebreaks, formats.default_tiebreaks(info.ruleset))
+        self.result_mode.setCurrentIndex(max(0, self.result_mode.findData(night.result_mode)))
+        self.call_minutes.setValue(night.call_minutes)
         if params.get("forfeit_from", "call") == "start":
             self.call_help.setText(
                 _("A side must be at the table this long before the start, or it loses by forfeit (G15).")
             )
         else:
             self.call_help.setText(_("A side absent this long after the table call can be forfeited (T3b)."))
-        self.requested_bye.setCurrentIndex(max(0, self.requested_bye.findData(night["requested_bye"])))
-        self.lives.setValue(int(night["lives"]))
-        self.encounter_games.setValue(int(night["encounter_games"]))
+        self.requested_bye.setCurrentIndex(max(0, self.requested_bye.findData(night.requested_bye)))
+        self.lives.setValue(night.lives)
+        self.encounter_games.setValue(night.encounter_games)
         if info.match_lengths:
             lengths = ", ".join(str(n) for n in info.match_lengths)
             self.match_lengths.setText(
@@ -570,17 +559,16 @@ class EventSettings(QWidget):
                     n=params.get("match_length", 5)
                 )
             )
-        self.deadline.set_value(night["deadline"])
+        self.deadline.set_value(night.deadline)
         self._appeal = discipline.appeal_window(db)
         self.appeal.setValue(self._appeal)
-        self.season.setText(str(night.get("season", info.season)))
-        self.coefficient_class.setText(str(night.get("coefficient_class", info.coefficient_class)))
-        points, coefficients, best_of = _scale_text(str(night["season_scale"]))
+        self.season.setText(night.season)
+        self.coefficient_class.setText(night.coefficient_class)
+        points, coefficients, best_of = _scale_text(night.season_scale)
         self.base_points.setText(points)
         self.coefficients.setText(coefficients)
         self.best_of.setValue(best_of)
-        self._prize_plan = str(night["prize_plan"])
-        self.prizes.setText(prize_plan_summary(self._prize_plan, info.currency))
+        self.prizes.setText(prize_plan_summary(night.prize_plan, info.currency))
         # only what this event's format and game use is shown
         shown = {
             "requested_bye": info.format in night_service.BYE_FORMATS,
@@ -697,9 +685,8 @@ class EventSettings(QWidget):
         db, actor = self.state.db, self.state.actor
         try:
             settings = self.settings()
-            stored = night_service.night_settings(db, self.event_id)
             # only what changed is sent: an unchanged setting that is locked is not a change
-            changed = {k: v for k, v in settings.items() if not _same(k, stored.get(k), v)}
+            changed = night_service.load_night_settings(db, self.event_id).changed(settings)
             if changed:
                 night_service.configure(db, actor, self.event_id, **changed)
             if self.appeal.value() != self._appeal:  # the club's appeal window (rules T10, G16)
@@ -718,14 +705,3 @@ class EventSettings(QWidget):
 
     def saved(self) -> None:
         """Called after a save (the Events section reloads the event form: season and class)."""
-
-
-def _same(key: str, stored: Any, new: Any) -> bool:
-    if key in ("prize_plan", "season_scale"):
-        a = json.loads(stored or "{}") if isinstance(stored, str) or stored is None else stored
-        return bool(a == (new or {}))
-    if key == "tiebreaks":
-        return str(stored or "").replace(" ", "").upper() == str(new or "")
-    if key in ("season", "coefficient_class"):
-        return str(stored or "").strip() == str(new or "").strip()
-    return bool(stored == new)

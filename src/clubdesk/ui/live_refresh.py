@@ -15,8 +15,8 @@ import threading
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from clubdesk.db import DataVersion, listen_changes
 from clubdesk.i18n import _
+from clubdesk.storage import DataVersion, listen_changes
 from clubdesk.ui.state import DeskState
 
 log = logging.getLogger("clubdesk.live")

@@ -25,10 +25,10 @@ from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QUrl, Signal, Sl
 from PySide6.QtGui import QDesktopServices, QImage, QPainter
 from PySide6.QtWidgets import QAbstractButton, QLabel, QProgressBar, QWidget
 
-from clubdesk.db import Database
 from clubdesk.i18n import _, ngettext
 from clubdesk.services import publishing
 from clubdesk.services.kernel import ServiceError
+from clubdesk.storage import Database
 
 PREVIEW_DPI = 60
 PRINT_DPI = 200

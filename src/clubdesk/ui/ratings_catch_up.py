@@ -13,9 +13,9 @@ import threading
 from PySide6.QtCore import QCoreApplication, QObject, QThreadPool, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar
 
-from clubdesk.db import Database
 from clubdesk.i18n import _, ngettext
 from clubdesk.services import night
+from clubdesk.storage import Database
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.workers import Worker, run_in_pool
 

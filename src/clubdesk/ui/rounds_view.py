@@ -42,11 +42,11 @@ from PySide6.QtWidgets import (
 )
 
 from clubdesk import labels as L
-from clubdesk.db import DatabaseError
 from clubdesk.games import replay
 from clubdesk.i18n import _, ngettext
 from clubdesk.services import desk, events, night, phones
 from clubdesk.services.kernel import Actor, ServiceError
+from clubdesk.storage import DatabaseError
 from clubdesk.ui.models.tables_model import (
     COL_A,
     COL_APPROVED,

@@ -29,11 +29,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clubdesk.db import Database, DatabaseError
 from clubdesk.i18n import _
 from clubdesk.labels import ROLE_LABELS
 from clubdesk.services import club
 from clubdesk.services.kernel import DESK_ROLES, Actor, Role, ServiceError
+from clubdesk.storage import Database, DatabaseError
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.theme import themed
 

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
 )
 
 from clubdesk import paths
-from clubdesk.db import Database, DatabaseError
 from clubdesk.i18n import _
 from clubdesk.server import (
     DEFAULT_PORT,
@@ -29,6 +28,7 @@ from clubdesk.server import (
     save_choice,
     store_password,
 )
+from clubdesk.storage import Database, DatabaseError
 
 if TYPE_CHECKING:
     from clubdesk.ui.state import DeskState

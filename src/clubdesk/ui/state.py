@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from clubdesk.db import Database
 from clubdesk.services import club
 from clubdesk.services.kernel import DEFAULT_ACTOR, Actor, Role
+from clubdesk.storage import Database
 
 
 class DeskState(QObject):

@@ -21,10 +21,10 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from clubdesk import i18n
-from clubdesk.db import Database, DatabaseError
 from clubdesk.i18n import _
 from clubdesk.services import phones
 from clubdesk.services.kernel import ServiceError
+from clubdesk.storage import Database, DatabaseError
 from clubdesk.web import hall
 from clubdesk.web.render import STATIC, html_response, in_thread, render_html, request_language
 from clubdesk.web.security import CSRF_COOKIE, LANG_COOKIE, MAX_BODY, BodyLimit, Csrf

@@ -27,11 +27,11 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from clubdesk import i18n
-from clubdesk.db import Database, DataVersion
 from clubdesk.i18n import LANGUAGE_NAMES, LANGUAGES
 from clubdesk.reports.words import bracket_rounds, side_text
 from clubdesk.services import publishing
 from clubdesk.services.kernel import ServiceError
+from clubdesk.storage import Database, DataVersion
 from clubdesk.web.render import in_thread, render, request_language
 from clubdesk.web.security import LANG_COOKIE
 

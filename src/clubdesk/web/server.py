@@ -19,10 +19,10 @@ import threading
 import time
 from typing import Any
 
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.services.kernel import ServiceError
 from clubdesk.services.phones import local_addresses as found
+from clubdesk.storage import Database
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765

@@ -9,8 +9,8 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from clubdesk import __version__, paths
-from clubdesk.db import Database, current_revision, known_revisions
 from clubdesk.reports.fonts import fonts_dir
+from clubdesk.storage import Database, current_revision, known_revisions
 
 
 @dataclass(frozen=True)

@@ -21,11 +21,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from clubdesk import labels as L
-from clubdesk.db import Database
 from clubdesk.i18n import N_, _, current_language
 from clubdesk.models.audit import AuditEntry
 from clubdesk.models.result import ResultEntry
 from clubdesk.services.kernel import Actor, allowed, audit_json, mask_contacts
+from clubdesk.storage import Database
 from clubdesk.text import excel_safe, fold
 from clubdesk.timefmt import local_text
 

@@ -22,10 +22,10 @@ from typing import Any
 from sqlalchemy import Table, func, select, text
 from sqlalchemy.engine import Connection
 
-from clubdesk.db import Database, DatabaseError
 from clubdesk.i18n import _
 from clubdesk.models import Base
 from clubdesk.services.kernel import Actor, audit
+from clubdesk.storage import Database, DatabaseError
 
 CHUNK = 500
 

@@ -1,18 +1,22 @@
 """Backups and restores of the club's database, and the audit chain check (issue 23).
 
-Backups go through SQLite's online backup API (:func:`clubdesk.db.backup_database`): consistent while
+Backups go through SQLite's online backup API (:func:`clubdesk.storage.backup_database`): consistent while
 other desks write, checked with ``integrity_check`` on the copy, owner-only, rotated. Each backup is
 audited with the audit chain's head at that moment, so rows later cut off the log are seen against it.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
 from sqlalchemy import func, select
 
-from clubdesk.db import (
+from clubdesk.i18n import _
+from clubdesk.models.audit import AuditEntry
+from clubdesk.services.kernel import Actor, audit, audit_head, require
+from clubdesk.storage import (
     BackupInfo,
     Database,
     DatabaseError,
@@ -21,9 +25,6 @@ from clubdesk.db import (
     list_backups,
     restore_database,
 )
-from clubdesk.i18n import _
-from clubdesk.models.audit import AuditEntry
-from clubdesk.services.kernel import Actor, audit, require
 
 AUTO_INTERVAL_MINUTES = 30
 
@@ -39,10 +40,7 @@ def backup(
     """A verified backup of ``db`` (into ``folder`` or the database's backups folder)."""
     require(actor, "database.backup", db)  # permission table (issue 23)
     target = Path(folder) if folder else db.backups_dir
-    if db.is_server:  # issue 25: the club server is backed up with pg_dump
-        info = backup_server(db, target, reason=reason, now=now)
-    else:
-        info = backup_database(db.path, target, reason=reason, now=now)
+    info = _made(db, target, reason=reason, now=now)
     with db.session() as s:
         audit(
             s,
@@ -78,6 +76,7 @@ def restore(db: Database, actor: Actor, file: Path) -> BackupInfo:
             ),
         )
     kept = restore_database(db, Path(file))
+    kept = replace(kept, audit_head=audit_head(db, kept.file))
     with db.session() as s:
         audit(
             s,
@@ -93,9 +92,17 @@ def restore(db: Database, actor: Actor, file: Path) -> BackupInfo:
 def backup_quietly(db: Database, *, reason: str = "auto") -> BackupInfo:
     """An automatic backup (opening, every 30 minutes of a night with changes, closing): not audited, so
     it does not itself count as a change. On a club server: pg_dump, when this PC has it."""
+    return _made(db, db.backups_dir, reason=reason)
+
+
+def _made(db: Database, folder: Path, *, reason: str, now: datetime | None = None) -> BackupInfo:
+    """A backup of ``db`` into ``folder`` (a club server with pg_dump), with the audit chain's
+    head it holds."""
     if db.is_server:
-        return backup_server(db, db.backups_dir, reason=reason)
-    return backup_database(db.path, db.backups_dir, reason=reason)
+        info = backup_server(db, folder, reason=reason, now=now)
+    else:
+        info = backup_database(db.path, folder, reason=reason, now=now)
+    return replace(info, audit_head=audit_head(db, info.file))
 
 
 def change_marker(db: Database) -> int:

@@ -9,10 +9,10 @@ from typing import Any
 
 from sqlalchemy import select
 
-from clubdesk.db import Database
 from clubdesk.i18n import LANGUAGES, PSEUDO, _
 from clubdesk.models.club import Setting
 from clubdesk.services.kernel import Actor, ServiceError, audit, require
+from clubdesk.storage import Database
 
 CLUB_NAME = "club.name"
 CLUB_LOGO = "club.logo"

@@ -17,11 +17,11 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
 from clubdesk.models.staff import StaffAccount
 from clubdesk.services.kernel import DESK_ROLES, Actor, Role, ServiceError, audit, require
+from clubdesk.storage import Database
 
 MAX_FAILURES = 5
 LOCK_SECONDS = 60

@@ -19,7 +19,6 @@ from typing import Any
 
 from sqlalchemy import select
 
-from clubdesk.db import Database
 from clubdesk.games import replay
 from clubdesk.models.event import Event
 from clubdesk.services import club, desk, events, money, night
@@ -27,6 +26,7 @@ from clubdesk.services import members as members_service
 from clubdesk.services.demo.tavla_cup import DEMO_EVENT_NAME, demo_tavla_tournament
 from clubdesk.services.kernel import Actor, Role, ServiceError
 from clubdesk.standings.money import currency_exponent
+from clubdesk.storage import Database
 from clubdesk.text import fold
 
 DEMO_ACTOR = Actor("Demo", Role.SECRETARY)

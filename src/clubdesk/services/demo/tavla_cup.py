@@ -8,10 +8,10 @@ from typing import Any
 
 from sqlalchemy import select
 
-from clubdesk.db import Database
 from clubdesk.models.event import Event
 from clubdesk.services import desk, events, money
 from clubdesk.services.kernel import Actor, ServiceError
+from clubdesk.storage import Database
 
 DEMO_EVENT_NAME = "Kadıköy Tavla Kupası"
 

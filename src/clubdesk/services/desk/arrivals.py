@@ -9,7 +9,6 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database, lock_event
 from clubdesk.i18n import _
 from clubdesk.labels import entrant_status_label as _st
 from clubdesk.models.event import (
@@ -39,6 +38,7 @@ from clubdesk.services.desk.records import (
     phones_match,
 )
 from clubdesk.services.kernel import DESK_CLOCK, Actor, ServiceError, audit, load_event, money_text
+from clubdesk.storage import Database, lock_event
 
 # --------------------------------------------------------------------------- check-in
 

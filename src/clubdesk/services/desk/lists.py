@@ -8,7 +8,6 @@ from datetime import datetime
 from sqlalchemy import select
 
 from clubdesk.collation import sort_key
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.event import (
     Entrant,
@@ -24,6 +23,7 @@ from clubdesk.services.desk.records import (
     _payments,
 )
 from clubdesk.services.kernel import DESK_CLOCK, Actor, ServiceError, audit, load_event
+from clubdesk.storage import Database
 
 # --------------------------------------------------------------------------- lists
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from clubdesk.db import Database
 from clubdesk.services import members
 from clubdesk.services.desk import lists
+from clubdesk.storage import Database
 from clubdesk.text import fold, matches
 
 LIMIT = 12

@@ -9,7 +9,6 @@ from datetime import datetime
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database, lock_event
 from clubdesk.i18n import _
 from clubdesk.labels import entrant_status_label as _st
 from clubdesk.models.event import (
@@ -42,6 +41,7 @@ from clubdesk.services.desk.records import (
     _renumber_waitlist,
 )
 from clubdesk.services.kernel import DESK_CLOCK, Actor, ServiceError, audit, load_event, money_text, require
+from clubdesk.storage import Database, lock_event
 
 # --------------------------------------------------------------------------- registration
 

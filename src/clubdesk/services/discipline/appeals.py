@@ -12,7 +12,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from clubdesk.competition.discipline import DEFAULT_APPEAL_MINUTES, appeal_refund, appeal_timing
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
 from clubdesk.models.club import Setting
@@ -31,6 +30,7 @@ from clubdesk.services.discipline.records import (
     _table,
 )
 from clubdesk.services.kernel import Actor, ServiceError
+from clubdesk.storage import Database
 from clubdesk.timefmt import local_text
 
 

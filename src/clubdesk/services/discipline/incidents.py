@@ -48,7 +48,6 @@ from clubdesk.competition.discipline import (
     offender_led,
     penalty_effect,
 )
-from clubdesk.db import Database
 from clubdesk.games import replay
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
@@ -79,6 +78,7 @@ from clubdesk.services.discipline.records import (
     _table,
 )
 from clubdesk.services.kernel import Actor, ServiceError, audit
+from clubdesk.storage import Database
 
 
 # ----------------------------------------------------------------------------------------- incident kinds

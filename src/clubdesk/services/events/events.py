@@ -22,7 +22,6 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database
 from clubdesk.games import RULESETS
 from clubdesk.games.errors import RulesetError
 from clubdesk.games.ruleset import load_ruleset
@@ -49,6 +48,7 @@ from clubdesk.services.kernel import (
     require,
 )
 from clubdesk.standings.money import MoneyError, currency_exponent
+from clubdesk.storage import Database
 
 MAX_FEE_MINOR = 10**9  # nobody charges more than that many minor units for an entry
 MAX_CAPACITY = 10_000

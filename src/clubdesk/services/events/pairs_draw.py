@@ -15,7 +15,6 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.audit import AuditEntry
 from clubdesk.models.base import utcnow
@@ -24,6 +23,7 @@ from clubdesk.models.member import Member
 from clubdesk.models.round import Round
 from clubdesk.pairing.lots import draw_pairs, explain_pairs
 from clubdesk.services.kernel import Actor, ServiceError, audit
+from clubdesk.storage import Database
 
 PLAYER_ROLES = ("player", "partner")
 

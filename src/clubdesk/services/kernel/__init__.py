@@ -2,7 +2,7 @@
 
 The package's face: what ui/, cli/ and web/ may use. Everything else is the package's own."""
 
-from clubdesk.services.kernel.audit_chain import ChainReport, hand_ref, verify_chain
+from clubdesk.services.kernel.audit_chain import ChainReport, audit_head, hand_ref, verify_chain
 from clubdesk.services.kernel.base import (
     DEFAULT_ACTOR,
     DESK_ROLES,
@@ -19,16 +19,17 @@ from clubdesk.services.kernel.lookups import _MESSAGE_LOCALES, load_event, money
 from clubdesk.services.kernel.permissions import allowed, mask_contacts, require
 
 __all__ = [
-    "DESK_CLOCK",
     "Actor",
     "ChainReport",
     "DEFAULT_ACTOR",
+    "DESK_CLOCK",
     "DESK_ROLES",
     "Role",
     "ServiceError",
     "_MESSAGE_LOCALES",
     "allowed",
     "audit",
+    "audit_head",
     "audit_json",
     "entry_refusal",
     "hand_ref",

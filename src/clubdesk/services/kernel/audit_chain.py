@@ -26,13 +26,14 @@ import re
 import time
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database, lock_audit_chain
 from clubdesk.i18n import _, ngettext
+from clubdesk.storage import Database, lock_audit_chain, read_only
 
 GENESIS = "0" * 64
 # issue 22 (0018_audit_compact): a new row's link is the first 16 bytes of its SHA-256 (older rows: all
@@ -110,6 +111,28 @@ def chain_head(session: Session) -> str:
         ).scalar()
         head = hash_text(last) or GENESIS
     return str(head)
+
+
+def audit_head(db: Database, backup: Path) -> str | None:
+    """The chain head a backup of ``db`` holds (the last row's hash, as hex text), recorded with the backup
+    so rows later cut off the log are seen against it. A club file's copy is read itself (read-only); a
+    club server's dump cannot be read here, so the server is asked right after its dump. None before the
+    log had a chain."""
+    if db.is_server:
+        with db.engine.connect() as c:
+            head = c.exec_driver_sql(
+                "SELECT row_hash FROM audit_log WHERE row_hash IS NOT NULL ORDER BY id DESC LIMIT 1"
+            ).scalar()
+        return hash_text(head) if head else None
+    con = read_only(backup)
+    try:
+        cols = {r[1] for r in con.execute("PRAGMA table_info(audit_log)")}
+        if "row_hash" not in cols:
+            return None
+        row = con.execute("SELECT row_hash FROM audit_log ORDER BY id DESC LIMIT 1").fetchone()
+        return hash_text(row[0]) if row and row[0] else None
+    finally:
+        con.close()
 
 
 def link_of(prev: str, values: dict[str, Any]) -> str:

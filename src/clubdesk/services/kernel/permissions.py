@@ -14,11 +14,11 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database
 from clubdesk.i18n import N_, _
 from clubdesk.labels import ROLE_LABELS
 from clubdesk.models.staff import StaffAccount
 from clubdesk.services.kernel.base import Actor, Role, ServiceError
+from clubdesk.storage import Database
 
 S, R, C = Role.SECRETARY, Role.REFEREE, Role.SCORER
 

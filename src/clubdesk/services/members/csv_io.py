@@ -26,7 +26,6 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from clubdesk.db import Database
 from clubdesk.i18n import LANGUAGES, N_, _, locale_dir, ngettext, translation_in
 from clubdesk.models.club import Club
 from clubdesk.models.member import Member
@@ -34,6 +33,7 @@ from clubdesk.services.kernel import Actor, ServiceError, audit, require
 from clubdesk.services.members.edit import _apply, _next_number, _refuse_taken
 from clubdesk.services.members.records import DEFAULT_RATING, MemberData, _clean, field_errors
 from clubdesk.services.members.search import list_members
+from clubdesk.storage import Database
 from clubdesk.text import excel_safe, fold
 
 # CSV columns, in export order. Header names are compared folded; a few spellings are accepted.

@@ -9,7 +9,6 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from clubdesk.collation import sort_key
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.club import Club
 from clubdesk.models.member import Member
@@ -26,6 +25,7 @@ from clubdesk.services.members.records import (
     field_errors,
 )
 from clubdesk.services.members.search import _by_number
+from clubdesk.storage import Database
 from clubdesk.text import fold
 
 # --------------------------------------------------------------------------- clubs

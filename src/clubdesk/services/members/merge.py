@@ -11,7 +11,6 @@ from sqlalchemy import func, inspect, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.base import Base
 from clubdesk.models.member import Member
@@ -19,6 +18,7 @@ from clubdesk.services.kernel import Actor, ServiceError, audit, require
 from clubdesk.services.members.edit import _apply, _snapshot
 from clubdesk.services.members.records import MemberData, MemberInfo, _infos
 from clubdesk.services.members.search import _by_number
+from clubdesk.storage import Database
 
 
 @dataclass(frozen=True)

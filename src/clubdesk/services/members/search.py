@@ -21,12 +21,12 @@ from sqlalchemy import LargeBinary, column, func, literal, literal_column, or_, 
 from sqlalchemy.orm import Session
 
 from clubdesk.collation import stored_language
-from clubdesk.db import Database, is_server
 from clubdesk.i18n import _
 from clubdesk.models.club import Club
 from clubdesk.models.member import Member
 from clubdesk.services.kernel import ServiceError
 from clubdesk.services.members.records import MemberInfo, PublicMember, _infos
+from clubdesk.storage import Database, is_server
 from clubdesk.text import fold
 
 PAGE = 200  # rows of a page of the Members screen

@@ -8,7 +8,6 @@ from datetime import date, datetime, timedelta
 
 from sqlalchemy import select
 
-from clubdesk.db import Database, lock_event
 from clubdesk.i18n import _
 from clubdesk.labels import entrant_status_label as _st
 from clubdesk.models.event import (
@@ -33,6 +32,7 @@ from clubdesk.services.desk import (
     qr_payload,
 )
 from clubdesk.services.kernel import DESK_CLOCK, Actor, ServiceError, audit, load_event, money_text, require
+from clubdesk.storage import Database, lock_event
 
 # --------------------------------------------------------------------------- payments
 

@@ -9,7 +9,6 @@ from typing import Any
 
 from sqlalchemy import select
 
-from clubdesk.db import Database, lock_event
 from clubdesk.i18n import N_, _
 from clubdesk.models.event import Entrant
 from clubdesk.models.money import METHODS, Payment
@@ -20,6 +19,7 @@ from clubdesk.services.kernel import Actor, ServiceError, audit
 from clubdesk.services.night import prize_plan_from
 from clubdesk.standings.prizes import Item, PrizeError, PrizePlan, award_prizes
 from clubdesk.standings.season import Placing
+from clubdesk.storage import Database, lock_event
 
 
 @dataclass(frozen=True)

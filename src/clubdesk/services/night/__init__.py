@@ -33,6 +33,7 @@ from clubdesk.services.night.data.rows import played_matches, standing_ids
 from clubdesk.services.night.data.settings import (
     LIMITS,
     configure,
+    load_night_settings,
     night_settings,
     request_bye,
     requested_byes,
@@ -145,6 +146,7 @@ __all__ = [
     "import_match_file",
     "late_notice",
     "league_deadline",
+    "load_night_settings",
     "local_now",
     "match_entries",
     "match_params",

@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.services import club, night
 from clubdesk.services.kernel import DEFAULT_ACTOR, Actor, ServiceError
+from clubdesk.storage import Database
 
 BASE_URL = "table_entry.base_url"
 TABLE_PATH = "/t/"  # the table page of 27a's web app: /t/<token>

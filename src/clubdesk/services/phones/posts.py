@@ -22,7 +22,6 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database, DatabaseError
 from clubdesk.games import load_ruleset
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
@@ -47,6 +46,7 @@ from clubdesk.services.phones.table_page import (
     prime_in,
     table_for_token,
 )
+from clubdesk.storage import Database, DatabaseError
 
 STATES = ("not_started", "in_play", "awaiting_confirmation", "confirmed_at_table", "entered_at_desk")
 CLIENT_ID_MAX = 64

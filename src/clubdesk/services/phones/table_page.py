@@ -18,7 +18,6 @@ from sqlalchemy.orm import Session
 from clubdesk import i18n
 from clubdesk.competition import formats
 from clubdesk.competition.errors import CompetitionError
-from clubdesk.db import Database
 from clubdesk.games import EntryError, load_ruleset, replay
 from clubdesk.i18n import _
 from clubdesk.models.event import Entrant, Event
@@ -28,6 +27,7 @@ from clubdesk.models.round import Round
 from clubdesk.models.table_entry import RefereeCall, TableState, TableToken
 from clubdesk.services import night
 from clubdesk.services.kernel import ServiceError
+from clubdesk.storage import Database
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from clubdesk.competition import formats
-from clubdesk.db import Database
 from clubdesk.i18n import N_, _
 from clubdesk.labels import entrant_status_label, localized_number
 from clubdesk.models.event import Entrant, EntrantMember, Event
@@ -79,6 +78,7 @@ from clubdesk.services.publishing.score_sheets import (
 from clubdesk.services.publishing.season_ranking import (
     season_report,
 )
+from clubdesk.storage import Database
 
 
 # ------------------------------------------------------------------------------------------ pairings

@@ -13,13 +13,13 @@ from datetime import datetime
 from clubdesk import labels as L
 from clubdesk.collation import collator
 from clubdesk.competition import formats
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.reports import data as D
 from clubdesk.services import events as events_service
 from clubdesk.services import night
 from clubdesk.services.kernel import ServiceError
 from clubdesk.services.publishing import documents, header
+from clubdesk.storage import Database
 from clubdesk.text import fold
 
 

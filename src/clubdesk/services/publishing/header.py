@@ -16,7 +16,6 @@ from typing import Any, TypeVar
 from sqlalchemy import Select, select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database
 from clubdesk.i18n import LANGUAGES, N_, PSEUDO, _
 from clubdesk.models.club import Club
 from clubdesk.models.event import Entrant, EntrantMember, Event
@@ -29,6 +28,7 @@ from clubdesk.services import club as club_service
 from clubdesk.services import night
 from clubdesk.services.events import event_language
 from clubdesk.services.kernel import Actor, ServiceError
+from clubdesk.storage import Database
 
 KINDS: tuple[str, ...] = (
     "score-sheets",

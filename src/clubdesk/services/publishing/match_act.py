@@ -14,7 +14,6 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database
 from clubdesk.games import EntryError, replay
 from clubdesk.i18n import _
 from clubdesk.models.member import Member
@@ -25,6 +24,7 @@ from clubdesk.services import discipline, night
 from clubdesk.services.night import match_entries
 from clubdesk.services.publishing.header import _event, _in_language, _public, _round, _write, report_header
 from clubdesk.services.publishing.score_sheets import _all_entries, _overrides, _substitutions
+from clubdesk.storage import Database
 from clubdesk.timefmt import local_text
 
 # ------------------------------------------------------------------------------------------ match act

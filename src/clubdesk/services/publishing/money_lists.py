@@ -9,7 +9,6 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from clubdesk.db import Database
 from clubdesk.i18n import N_, _, retranslate
 from clubdesk.models.money import Payment
 from clubdesk.models.result import FinalPlace, PrizeAward
@@ -19,7 +18,15 @@ from clubdesk.reports.receipts import receipts
 from clubdesk.reports.words import place_text
 from clubdesk.services import desk, night
 from clubdesk.services.kernel import ServiceError
-from clubdesk.services.publishing.header import _entrants, _event, _payments, _public, _render, report_header
+from clubdesk.services.publishing.header import (
+    _entrants,
+    _event,
+    _payments,
+    _public,
+    _render,
+    report_header,
+)
+from clubdesk.storage import Database
 
 # ------------------------------------------------------------------------------------------ receipts
 _METHODS = {

@@ -24,7 +24,6 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from clubdesk import labels as L
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.club import Club
 from clubdesk.models.event import Entrant, EntrantMember, Event
@@ -45,6 +44,7 @@ from clubdesk.services.kernel import Actor, ServiceError, allowed
 from clubdesk.services.night import _tavla_rulesets
 from clubdesk.services.publishing import share
 from clubdesk.standings.ratings import RatingState
+from clubdesk.storage import Database
 
 INCIDENTS_ACTION = "incidents.view"  # who sees a player's incidents on his card (organiser and referee)
 

@@ -16,7 +16,6 @@ from typing import Any
 from sqlalchemy import func, select
 
 from clubdesk.collation import sort_key
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.audit import AuditEntry
 from clubdesk.models.event import Event
@@ -25,6 +24,7 @@ from clubdesk.services import club, night
 from clubdesk.services.kernel import Actor, ServiceError
 from clubdesk.services.publishing import documents, header
 from clubdesk.services.publishing.documents import bracket_data
+from clubdesk.storage import Database
 
 ANNOUNCEMENT_KEY = "projector.announcement"
 ANNOUNCEMENT_MAX = 280

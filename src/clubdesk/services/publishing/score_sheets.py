@@ -13,7 +13,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from clubdesk.competition import seating
-from clubdesk.db import Database
 from clubdesk.models.event import Event
 from clubdesk.models.member import Member
 from clubdesk.models.result import Match, Substitution
@@ -22,6 +21,7 @@ from clubdesk.reports.score_sheets import score_sheets
 from clubdesk.services import night, phones
 from clubdesk.services.kernel import ServiceError
 from clubdesk.services.publishing.header import Progress, _event, _public, _round, _Who, _write, report_header
+from clubdesk.storage import Database
 
 
 # ------------------------------------------------------------------------------------------ score sheets

@@ -11,7 +11,6 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.event import Event
 from clubdesk.models.member import Member
@@ -33,6 +32,7 @@ from clubdesk.services.publishing.header import (
     report_header,
 )
 from clubdesk.standings.season import EventScore, SeasonRow, SeasonScale, rank_scores
+from clubdesk.storage import Database
 
 
 # ------------------------------------------------------------------------------------------ season

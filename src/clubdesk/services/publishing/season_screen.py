@@ -16,7 +16,6 @@ from typing import Any
 
 from sqlalchemy import select
 
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.event import Event
 from clubdesk.models.round import EventNight
@@ -32,6 +31,7 @@ from clubdesk.standings.season import (
     starting_lives,
     super_final_invitations,
 )
+from clubdesk.storage import Database
 
 DEFAULT_LIVES = 2  # every finalist's lives when the scale hands out none by rank (the night's default)
 

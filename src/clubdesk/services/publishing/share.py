@@ -22,7 +22,6 @@ from pathlib import Path
 from sqlalchemy import select
 
 from clubdesk import labels as L
-from clubdesk.db import Database
 from clubdesk.i18n import N_, _, current_language
 from clubdesk.labels import localized_number
 from clubdesk.models.event import Event
@@ -38,6 +37,7 @@ from clubdesk.services import night
 from clubdesk.services.kernel import ServiceError
 from clubdesk.services.publishing import documents, money_lists, season_ranking
 from clubdesk.services.publishing import header as publishing_header
+from clubdesk.storage import Database
 
 SHARE_KINDS: tuple[str, ...] = ("pairings", "standings", "bracket", "crosstable", "season", "prizes")
 SHARE_KIND_LABELS: dict[str, str] = {

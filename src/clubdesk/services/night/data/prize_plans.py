@@ -41,6 +41,20 @@ def season_scale_from(raw: str | dict[str, Any] | None) -> SeasonScale | None:
     )
 
 
+def season_scale_json(scale: SeasonScale) -> dict[str, Any]:
+    """The JSON ``night-config --season-scale`` takes for ``scale`` (what :func:`season_scale_from` reads
+    back)."""
+    out: dict[str, Any] = {
+        "base_points": list(scale.base_points),
+        "coefficients": {str(k): int(v) for k, v in scale.coefficients.items()},
+    }
+    if scale.best_of:
+        out["best_of"] = scale.best_of
+    if scale.seed:
+        out["seed"] = scale.seed
+    return out
+
+
 def _prize_plan(n: EventNight, ev: Event) -> PrizePlan | None:
     return prize_plan_from(n.prize_plan, ev.currency)
 

@@ -15,7 +15,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from clubdesk.competition import formats
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
 from clubdesk.models.event import Entrant, EntrantMember, Event
@@ -23,6 +22,7 @@ from clubdesk.models.member import Member
 from clubdesk.models.result import Match
 from clubdesk.models.round import EventNight, Round
 from clubdesk.services.kernel import Actor, Role, ServiceError, audit
+from clubdesk.storage import Database
 
 FINAL_STATUSES = ("confirmed", "bye")
 

@@ -5,6 +5,7 @@ deadline, prize plan, season scale, requested byes) with the issue-21 locks once
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -12,12 +13,16 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from clubdesk.competition import formats
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.event import Entrant, Event
 from clubdesk.models.round import EventNight, Round
 from clubdesk.services.kernel import Actor, ServiceError, audit
-from clubdesk.services.night.data.prize_plans import prize_plan_from, season_scale_from
+from clubdesk.services.night.data.prize_plans import (
+    prize_plan_from,
+    prize_plan_json,
+    season_scale_from,
+    season_scale_json,
+)
 from clubdesk.services.night.data.reads import (
     BYE_FORMATS,
     default_night,
@@ -26,9 +31,10 @@ from clubdesk.services.night.data.reads import (
     rounds_of,
     state_of,
 )
-from clubdesk.standings.prizes import PrizeError
-from clubdesk.standings.season import SeasonError
+from clubdesk.standings.prizes import PrizeError, PrizePlan
+from clubdesk.standings.season import SeasonError, SeasonScale
 from clubdesk.standings.tiebreaks import TIEBREAK_CODES
+from clubdesk.storage import Database
 
 SETTING_KEYS: tuple[str, ...] = (
     "result_mode",
@@ -237,6 +243,107 @@ def night_settings(db: Database, event_id: int) -> dict[str, Any]:
             "season": ev.season,
             "coefficient_class": ev.coefficient_class,
         }
+
+
+@dataclass(frozen=True)
+class NightSettings:
+    """An event night's settings as typed values, for the screens: the prize plan (T13) and season scale
+    (T12d) come read (None: none set, or stored text that does not read as one), never as stored text.
+
+    ``tiebreaks`` is the stored order ("PTS,IAV,GAV,BH"; "" = the ruleset's, T12b); ``currency`` is the
+    event's (the prize plan's money)."""
+
+    result_mode: str
+    tiebreaks: str
+    lives: int
+    call_minutes: int
+    encounter_games: int
+    deadline: datetime | None
+    prize_plan: PrizePlan | None
+    season_scale: SeasonScale | None
+    requested_bye: str
+    season: str
+    coefficient_class: str
+    currency: str
+
+    @classmethod
+    def from_stored(cls, n: EventNight, ev: Event) -> NightSettings:
+        """The settings an event night row (and its event) hold."""
+        return cls(
+            result_mode=n.result_mode,
+            tiebreaks=n.tiebreaks or "",
+            lives=n.lives,
+            call_minutes=n.call_minutes,
+            encounter_games=n.encounter_games,
+            deadline=n.deadline,
+            prize_plan=_read_plan(n.prize_plan, ev.currency),
+            season_scale=_read_scale(n.season_scale),
+            requested_bye=str(state_of(n).get("requested_bye", "zero-bye")),
+            season=ev.season or "",
+            coefficient_class=ev.coefficient_class or "",
+            currency=ev.currency,
+        )
+
+    def to_stored(self) -> dict[str, Any]:
+        """The settings as :func:`configure` takes them (the plans as their JSON data, {} for none)."""
+        return {
+            "result_mode": self.result_mode,
+            "tiebreaks": self.tiebreaks,
+            "lives": self.lives,
+            "call_minutes": self.call_minutes,
+            "encounter_games": self.encounter_games,
+            "deadline": self.deadline,
+            "prize_plan": {} if self.prize_plan is None else prize_plan_json(self.prize_plan),
+            "season_scale": {} if self.season_scale is None else season_scale_json(self.season_scale),
+            "requested_bye": self.requested_bye,
+            "season": self.season,
+            "coefficient_class": self.coefficient_class,
+        }
+
+    def changed(self, wanted: dict[str, Any]) -> dict[str, Any]:
+        """The part of ``wanted`` (settings as :func:`configure` takes them) that differs from these: only
+        that is sent, so an unchanged setting that is locked is not a change."""
+        return {k: v for k, v in wanted.items() if not self._keeps(k, v)}
+
+    def _keeps(self, key: str, new: Any) -> bool:
+        if key == "prize_plan":
+            try:
+                return self.prize_plan == prize_plan_from(new or {}, self.currency)
+            except (PrizeError, KeyError, TypeError, ValueError, AttributeError):
+                return False  # not a plan: configure refuses it with the reason
+        if key == "season_scale":
+            try:
+                return self.season_scale == season_scale_from(new or {})
+            except (SeasonError, KeyError, TypeError, ValueError, AttributeError):
+                return False
+        if key == "tiebreaks":
+            return self.tiebreaks.replace(" ", "").upper() == str(new or "")
+        if key in ("season", "coefficient_class"):
+            return str(getattr(self, key)).strip() == str(new or "").strip()
+        return bool(getattr(self, key, None) == new)
+
+
+def _read_plan(raw: str | None, currency: str) -> PrizePlan | None:
+    try:
+        return prize_plan_from(raw, currency)
+    except (PrizeError, KeyError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def _read_scale(raw: str | None) -> SeasonScale | None:
+    try:
+        return season_scale_from(raw)
+    except (SeasonError, KeyError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def load_night_settings(db: Database, event_id: int) -> NightSettings:
+    """The event night's settings as a typed value (the defaults when it is not configured yet; nothing
+    is written)."""
+    with db.session() as s:
+        ev = get_event(s, event_id)
+        n = s.get(EventNight, ev.id)
+        return NightSettings.from_stored(default_night(ev) if n is None else n, ev)
 
 
 def requested_byes(db: Database, event_id: int) -> dict[int, int]:

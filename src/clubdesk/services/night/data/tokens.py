@@ -11,12 +11,12 @@ import secrets
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database
 from clubdesk.models.result import Match
 from clubdesk.models.round import Round
 from clubdesk.models.table_entry import TableToken
 from clubdesk.services.kernel import Actor
 from clubdesk.services.night.data.reads import find_round, get_event
+from clubdesk.storage import Database
 
 TOKEN_BYTES = 24  # secrets.token_urlsafe(24): 192 random bits, 32 characters
 

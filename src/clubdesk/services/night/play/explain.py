@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from clubdesk.db import Database
 from clubdesk.services.night.data import reads
 from clubdesk.services.night.play.rounds import explain_in
+from clubdesk.storage import Database
 
 
 def explain_pairing(db: Database, event_id: int, pairs: Sequence[tuple[int, int | None]]) -> list[str] | None:

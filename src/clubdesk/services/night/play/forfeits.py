@@ -12,7 +12,6 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from clubdesk.competition import formats
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
 from clubdesk.models.event import Entrant, Event
@@ -43,6 +42,7 @@ from clubdesk.services.night.play.table_result import (
     match_snapshot,
     referee_confirms,
 )
+from clubdesk.storage import Database
 
 
 def apply_forfeit(

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clubdesk.db import Database
 from clubdesk.games.tavla import MatError, MatRecord, parse_mat
 from clubdesk.i18n import _
 from clubdesk.services.kernel import Actor, ServiceError
 from clubdesk.services.night.data import reads
 from clubdesk.services.night.play import results, table_result
+from clubdesk.storage import Database
 
 #: a match record is a small text file; anything bigger is not one
 MAX_BYTES = 2_000_000

@@ -18,7 +18,6 @@ from sqlalchemy.orm import Session
 
 from clubdesk.competition import formats
 from clubdesk.competition.errors import CompetitionError
-from clubdesk.db import Database
 from clubdesk.games.errors import EntryError, RulesetError
 from clubdesk.games.ruleset import load_ruleset, params_as_dict
 from clubdesk.i18n import N_, _
@@ -29,6 +28,7 @@ from clubdesk.services.night.play import results, table_result
 from clubdesk.services.night.play import table_result as play_table_result
 from clubdesk.services.night.play.followups import after_change
 from clubdesk.services.night.ranking import standings
+from clubdesk.storage import Database
 
 #: preset -> parameter -> (the reading before issue 29, the rule, what the parameter means)
 READINGS: dict[str, dict[str, tuple[object, str, str]]] = {

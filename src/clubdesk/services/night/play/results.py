@@ -17,7 +17,6 @@ from sqlalchemy.orm import Session
 
 from clubdesk.competition import formats, seating
 from clubdesk.competition.errors import CompetitionError
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
 from clubdesk.models.event import Event
@@ -27,6 +26,9 @@ from clubdesk.models.round import Round
 from clubdesk.services.kernel import Actor, ServiceError, hand_ref, refusal
 from clubdesk.services.night.data import reads
 from clubdesk.services.night.data import reads as data_reads
+
+# issue 22: what follows a change is ``followups``; forfeits and the shared table pieces have their own
+# modules. Every old name stays importable from here.
 from clubdesk.services.night.play.followups import after_change
 from clubdesk.services.night.play.forfeits import forfeit
 from clubdesk.services.night.play.hands_in_play import add_in_play
@@ -44,9 +46,7 @@ from clubdesk.services.night.play.table_result import (
     sheet_of,
     store_entry,
 )
-
-# issue 22: what follows a change is ``followups``; forfeits and the shared table pieces have their own
-# modules. Every old name stays importable from here.
+from clubdesk.storage import Database
 
 apply_outcome = _apply_outcome  # the score, points, finished and winner of an outcome, onto the match
 

@@ -18,7 +18,6 @@ from sqlalchemy.orm import Session
 
 from clubdesk.competition import formats, seating
 from clubdesk.competition.errors import CompetitionError
-from clubdesk.db import Database, lock_event
 from clubdesk.i18n import _
 from clubdesk.models.audit import AuditEntry
 from clubdesk.models.base import utcnow
@@ -29,6 +28,10 @@ from clubdesk.models.round import EventNight, Round
 from clubdesk.pairing import PairingImpossible, explain_lives, explain_swiss, verify_pairing
 from clubdesk.pairing.league import OpenLeague
 from clubdesk.services.kernel import Actor, Role, ServiceError, audit, refusal
+
+# issue 22: the rounds' and tables' reads and views (``round_data``), the night settings (``night_config``),
+# forfeits, withdrawal and the league deadline (``forfeits``) and the standings' reads of the results
+# (``standings``) have their own modules; every old name stays importable from here.
 from clubdesk.services.night.data.reads import (
     BYE_FORMATS,
     DONE_STATUSES,
@@ -60,10 +63,7 @@ from clubdesk.services.night.play.followups import after_change
 from clubdesk.services.night.play.forfeits import apply_forfeit
 from clubdesk.services.night.play.pair_names import club_names, explain_round, named
 from clubdesk.services.night.ranking.standings import compute_standings
-
-# issue 22: the rounds' and tables' reads and views (``round_data``), the night settings (``night_config``),
-# forfeits, withdrawal and the league deadline (``forfeits``) and the standings' reads of the results
-# (``standings``) have their own modules; every old name stays importable from here.
+from clubdesk.storage import Database, lock_event
 
 
 # ------------------------------------------------------------------------------------------ the field

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from clubdesk.db import Database
 from clubdesk.models.member import Member
 from clubdesk.services.kernel import ServiceError
 from clubdesk.services.night.data import reads
 from clubdesk.services.night.play import results
+from clubdesk.storage import Database
 
 
 def seat_names(

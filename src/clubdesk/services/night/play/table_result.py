@@ -16,7 +16,6 @@ from sqlalchemy.orm import Session
 
 from clubdesk.competition import formats
 from clubdesk.competition.errors import CompetitionError
-from clubdesk.db import is_server
 from clubdesk.games import EntryError
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
@@ -25,6 +24,7 @@ from clubdesk.models.result import Match, ResultEntry
 from clubdesk.models.round import Round
 from clubdesk.services.kernel import Actor, Role, ServiceError, entry_refusal, refusal
 from clubdesk.services.night.data import reads
+from clubdesk.storage import is_server
 from clubdesk.timefmt import local_text
 
 

@@ -16,7 +16,6 @@ from sqlalchemy import and_, delete, func, or_, select
 from sqlalchemy.orm import Session
 
 from clubdesk.competition import formats
-from clubdesk.db import Database
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
 from clubdesk.models.club import Setting
@@ -31,6 +30,7 @@ from clubdesk.services.night.ranking.ratings_background import (
 
 # the window's start-up needs these without the rating engine (issue 22); every name stays importable here
 from clubdesk.standings.ratings import RatedMatch, RatingState, match_order_key, rate_matches
+from clubdesk.storage import Database
 
 # Rule T12c rates matches in order: day of confirmation, then match id. ``rating_history`` rows are written
 # in that order (their ids follow it), each with its match's day (``played_on``, migration 0011_speed), so

@@ -12,8 +12,8 @@ import weakref
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database
 from clubdesk.models.club import Setting
+from clubdesk.storage import Database
 
 # What is still to do is kept in the settings row ``ratings.pending`` (see services.ratings)
 PENDING_KEY = "ratings.pending"

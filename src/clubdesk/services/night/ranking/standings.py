@@ -22,7 +22,6 @@ from sqlalchemy.orm import Session
 from clubdesk.collation import sort_key
 from clubdesk.competition import formats
 from clubdesk.competition.errors import CompetitionError
-from clubdesk.db import Database
 from clubdesk.i18n import _, current_language, language_context
 from clubdesk.models.base import utcnow
 from clubdesk.models.event import Entrant, Event
@@ -51,6 +50,7 @@ from clubdesk.standings.season import Placing, place_points
 from clubdesk.standings.summed import SUMMED_CODES, summed_calculator
 from clubdesk.standings.table import Standings, format_value, standings, standings_with
 from clubdesk.standings.tiebreaks import Unplayed
+from clubdesk.storage import Database
 
 
 @dataclass(frozen=True)

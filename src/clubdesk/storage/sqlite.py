@@ -1,0 +1,247 @@
+"""What is particular to a club file (SQLite): pragmas, transactions, the safe open, copies, file marks.
+
+- Every connection gets ``journal_mode=WAL``, ``foreign_keys=ON``, ``synchronous=FULL`` and a busy timeout.
+- Transactions are real SQLite transactions (the driver's own implicit BEGIN is switched off): a
+  service's session starts with ``BEGIN IMMEDIATE``, so a check and the write it allows happen under one
+  write lock and two desks cannot both pass the same check; a lock held too long by another desk is one
+  clear refusal.
+- Opening is safe: a 0-byte, damaged or foreign file is refused and never written to (:func:`check_file`);
+  ``quick_check`` runs on every open except of a file ClubDesk closed cleanly and nothing changed since
+  (:func:`closed_clean`), the full ``integrity_check`` after an unclean shutdown (:func:`sidecar`).
+- Files are created readable by their owner only (0600).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from contextlib import suppress
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import create_engine, event
+from sqlalchemy.engine import Engine
+
+from clubdesk.i18n import _
+from clubdesk.storage.errors import DatabaseError, busy_error
+from clubdesk.storage.revisions import known_revisions
+
+BUSY_TIMEOUT_MS = 5000
+FILE_MODE = 0o600
+CLUBDESK_TABLES = {"alembic_version", "settings", "audit_log"}
+
+
+def busy_seconds() -> float:
+    """The busy timeout in seconds, read when asked (tests shorten :data:`BUSY_TIMEOUT_MS`)."""
+    return BUSY_TIMEOUT_MS / 1000
+
+
+def _set_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # The driver's implicit transactions leave DDL outside any transaction; we begin them ourselves.
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    cursor.close()
+
+
+def _begin_immediate(connection: Any) -> None:
+    if connection.get_execution_options().get("clubdesk_read"):
+        connection.exec_driver_sql("BEGIN")  # Database.read_session: a deferred read, no write lock
+        return
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def make_engine(path: Path) -> Engine:
+    """An engine on ``path`` whose transactions take the write lock at their start (``BEGIN IMMEDIATE``)."""
+    engine = create_engine(f"sqlite:///{path}", future=True)
+    event.listen(engine, "connect", _set_pragmas)
+    event.listen(engine, "begin", _begin_immediate)
+    return engine
+
+
+def is_busy(exc: BaseException) -> bool:
+    """Whether SQLite refused because another connection holds the lock."""
+    text = str(exc).lower()
+    return "database is locked" in text or "database is busy" in text or "database table is locked" in text
+
+
+def not_a_database(path: Path) -> DatabaseError:
+    return DatabaseError("not-a-database", _("{path} is not a ClubDesk database.").format(path=path))
+
+
+def read_only(path: Path) -> sqlite3.Connection:
+    """A connection that can never write to ``path`` (nor create it)."""
+    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=busy_seconds())
+
+
+def current_revision(path: Path) -> str | None:
+    """The schema revision stored in the file, or None for a missing file or one without ClubDesk's schema."""
+    if not path.exists() or path.stat().st_size == 0:
+        return None
+    try:
+        con = read_only(path)
+    except sqlite3.DatabaseError as exc:
+        raise not_a_database(path) from exc
+    try:
+        row = con.execute(
+            "SELECT name FROM sqlite_master WHERE type='table' AND name='alembic_version'"
+        ).fetchone()
+        if row is None:
+            return None
+        ver = con.execute("SELECT version_num FROM alembic_version").fetchone()
+        return str(ver[0]) if ver else None
+    except sqlite3.DatabaseError as exc:
+        raise not_a_database(path) from exc
+    finally:
+        con.close()
+
+
+def check_file(path: Path, *, full: bool = False, pages: bool = True) -> str:
+    """Refuse a file that is not a sound ClubDesk database; return its revision.
+
+    0-byte, damaged (``quick_check``/``integrity_check`` fails), foreign (an SQLite file without ClubDesk's
+    tables) and unknown-schema files are refused with a translated :class:`DatabaseError`. Never writes.
+    ``pages=False`` leaves out the check that reads every page (a file ClubDesk closed cleanly and
+    nothing touched since, see :func:`closed_clean`).
+    """
+    if not path.is_file():
+        raise DatabaseError("no-such-file", _("{path} does not exist.").format(path=path))
+    if path.stat().st_size == 0:
+        raise DatabaseError(
+            "empty-file",
+            _("{path} is an empty file, not a ClubDesk database; it was left alone.").format(path=path),
+        )
+    try:
+        con = read_only(path)
+        try:
+            names = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            check = "integrity_check" if full else "quick_check"
+            result = [r[0] for r in con.execute(f"PRAGMA {check}")] if pages or full else ["ok"]
+        finally:
+            con.close()
+    except sqlite3.OperationalError as exc:
+        if is_busy(exc):
+            raise busy_error() from exc
+        raise not_a_database(path) from exc
+    except sqlite3.DatabaseError as exc:
+        raise not_a_database(path) from exc
+    if result != ["ok"]:
+        raise DatabaseError(
+            "damaged",
+            _("{path} is damaged ({detail}); it was not opened. Restore a backup.").format(
+                path=path, detail=result[0] if result else "?"
+            ),
+        )
+    if not CLUBDESK_TABLES <= names:
+        raise DatabaseError(
+            "foreign-database",
+            _("{path} is a database of another program, not of ClubDesk; it was left alone.").format(
+                path=path
+            ),
+        )
+    revision = current_revision(path)
+    if revision is None:
+        raise not_a_database(path)
+    if revision not in known_revisions():
+        raise DatabaseError(
+            "schema-too-new",
+            _(
+                "{path} was written by a newer ClubDesk (schema {rev}). "
+                "Install the newer ClubDesk to open it; nothing was changed."
+            ).format(path=path, rev=revision),
+        )
+    return revision
+
+
+def integrity(path: Path) -> str:
+    """``integrity_check`` of a file read-only: "ok", or its first three complaints."""
+    con = read_only(path)
+    try:
+        rows = [r[0] for r in con.execute("PRAGMA integrity_check")]
+    finally:
+        con.close()
+    return "ok" if rows == ["ok"] else "; ".join(rows[:3])
+
+
+def restrict(path: Path) -> None:
+    """Owner-only (0600), where the file system allows it."""
+    with suppress(OSError):
+        os.chmod(path, FILE_MODE)
+
+
+def backup_file(source: Path, target: Path) -> Path:
+    """A consistent copy of a (possibly live) SQLite file, made with sqlite3's backup API; owner-only."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".part")
+    partial.unlink(missing_ok=True)
+    fd = os.open(partial, os.O_CREAT | os.O_WRONLY, FILE_MODE)
+    os.close(fd)
+    src = sqlite3.connect(source, timeout=busy_seconds())
+    dst = sqlite3.connect(partial)
+    try:
+        src.backup(dst)
+        dst.execute("PRAGMA journal_mode=DELETE")  # the copy is one self-contained file
+    finally:
+        dst.close()
+        src.close()
+    os.replace(partial, target)
+    restrict(target)
+    return target
+
+
+# --- the file marks: how the next open knows whether the last one ended cleanly ------------------------
+
+
+def _stamp(path: Path) -> Path:
+    """Written when ClubDesk closes the file cleanly: its size and modification time then."""
+    return path.with_name(path.name + ".closed")
+
+
+def _file_mark(path: Path) -> str | None:
+    wal = path.with_name(path.name + "-wal")
+    if wal.exists() and wal.stat().st_size:
+        return None  # changes still in the write-ahead log: the next open checks the pages
+    st = path.stat()
+    return f"{st.st_size} {st.st_mtime_ns}"
+
+
+def closed_clean(path: Path) -> bool:
+    """Whether ClubDesk closed this file cleanly and nothing changed it since (same size, same time to the
+    nanosecond, no write-ahead log). Then opening skips ``quick_check``, which reads every page (at a
+    million hand entries about a second); any other open still runs it."""
+    try:
+        mark = _file_mark(path)
+        return mark is not None and _stamp(path).read_text(encoding="ascii").strip() == mark
+    except (OSError, UnicodeError):
+        return False
+
+
+def sidecar(path: Path) -> Path:
+    """Present while a ClubDesk has the file open: found at the next open, it means an unclean shutdown."""
+    return path.with_name(path.name + ".open")
+
+
+def forget_clean_close(path: Path) -> None:
+    """Before the open's checks: from here on ClubDesk may write, so the clean-close stamp goes."""
+    with suppress(OSError):
+        _stamp(path).unlink(missing_ok=True)
+
+
+def mark_open(path: Path) -> None:
+    """Once open: the sidecar says so until a clean close."""
+    with suppress(OSError):
+        sidecar(path).touch(mode=FILE_MODE)
+
+
+def mark_closed(path: Path) -> None:
+    """A clean close: the sidecar goes, and the stamp records the file as it is now (unless the
+    write-ahead log still holds changes)."""
+    with suppress(OSError):
+        sidecar(path).unlink(missing_ok=True)
+        mark = _file_mark(path)
+        if mark is not None:
+            _stamp(path).touch(mode=FILE_MODE)
+            _stamp(path).write_text(mark, encoding="ascii")
