@@ -163,7 +163,7 @@ class Shooter:
 
     def correction(self) -> None:
         from clubdesk.services import standings as ST
-        from clubdesk.ui.rounds_view import CorrectionDialog, preview_lines
+        from clubdesk.ui.night.dialogs import CorrectionDialog, preview_lines
 
         for ev, rounds in self.events_with_rounds():
             for t in rounds.round.tables:
