@@ -25,7 +25,7 @@ def test_approving_a_table_another_desk_corrected_is_refused_and_reloaded(qtbot,
         R.publish_round(mine, DESK, ev)
         RS.set_score(mine, DESK, ev, 1, 1, (5, 3))
         shown = R.get_round(mine, ev, 1).tables[0]
-        panel = TablePanel(DeskState(mine), ES.get_event(mine, ev), 1, shown, {}, lambda: None)
+        panel = TablePanel(DeskState(mine), ES.get_event(mine, ev), 1, shown, {})
         qtbot.addWidget(panel)
         # meanwhile at the other desk, Ayşe corrects the score
         ayse = Actor("Ayşe", Role.SECRETARY)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from clubdesk.services import events as events_service
+from clubdesk.services import formats as F
 from clubdesk.services import rounds as R
 from clubdesk.services.base import ServiceError
 from clubdesk.ui.state import DeskState
@@ -35,3 +36,11 @@ def sheet_score(result: dict[str, Any]) -> tuple[int, int]:
         return int(result["score"][0]), int(result["score"][1])
     won = result.get("games_won", [0, 0])
     return int(won[0]), int(won[1])
+
+
+def family_of(ev: events_service.EventInfo) -> str:
+    """The event's game family ("tavla", "gaple", ...); "" when its ruleset cannot be read."""
+    try:
+        return str(F.ruleset_params(ev.ruleset, dict(ev.overrides or {}))[0])
+    except (ServiceError, ValueError, KeyError):
+        return ""

@@ -13,22 +13,20 @@ table opened keeps its panel for the session, so undo survives switching tables.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer
 from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QHBoxLayout,
-    QHeaderView,
     QInputDialog,
     QLabel,
     QLineEdit,
     QMessageBox,
     QPushButton,
     QSplitter,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -36,27 +34,26 @@ from PySide6.QtWidgets import (
 from clubdesk import labels as L
 from clubdesk.i18n import _
 from clubdesk.services import events as events_service
-from clubdesk.services import formats as F
+from clubdesk.services import round_data, table_entry
 from clubdesk.services import rounds as R
-from clubdesk.services import table_entry
 from clubdesk.services.base import ServiceError
+from clubdesk.services.changes import Changes
 from clubdesk.ui.models.tables_model import (
     COL_A,
     COL_APPROVED,
-    COL_B,
     COL_PHONES,
-    COL_STATE,
     FILTERS,
     TABLE_ROLE,
     StateFilter,
     TablesModel,
     state_label,
 )
-from clubdesk.ui.night.entry_params import night_settings
+from clubdesk.ui.night.entry_params import family_of, night_settings
 from clubdesk.ui.night.table_call import call_due_at, call_line
 from clubdesk.ui.night.table_panel import TablePanel
-from clubdesk.ui.night.table_phones import RefereeCallButton, answer_call, phones_of
+from clubdesk.ui.night.table_phones import RefereeCallButton, answer_call, phones_of, table_phone
 from clubdesk.ui.night.table_query import parse_table_query, parse_table_url
+from clubdesk.ui.night.tables_view import tables_view
 from clubdesk.ui.state import DeskState
 from clubdesk.ui.theme import themed
 from clubdesk.ui.widgets.fit import DropColumns, fit_combo, fit_combos
@@ -110,24 +107,7 @@ class RoundsSection(QWidget):
         self.model = TablesModel()
         self.proxy = StateFilter()
         self.proxy.setSourceModel(self.model)
-        self.view = QTableView()
-        self.view.setObjectName("tables")
-        self.view.setModel(self.proxy)
-        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.view.verticalHeader().setVisible(False)
-        self.view.verticalHeader().setDefaultSectionSize(30)
-        header = self.view.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(COL_A, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(COL_B, QHeaderView.ResizeMode.Stretch)
-        header.setMinimumSectionSize(48)
-        header.setMaximumSectionSize(150)  # approvals and states elide (tooltip): the names keep the room
-        # names get the room; the number, score and approval columns stay as wide as their contents
-        self.view.setColumnWidth(COL_STATE, 150)
-        self.view.setWordWrap(False)
-        self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.view = tables_view(self.proxy)
         self.view.activated.connect(self._activated)
         # a narrow list (a table open beside it on a laptop) drops the approvals first: the panel shows them;
         # then the phones' state, which the State column sums up
@@ -194,6 +174,7 @@ class RoundsSection(QWidget):
         self.timer.timeout.connect(self._tick)
         self.timer.start(1000)
         state.dataChanged.connect(self._data_changed)
+        state.changed.connect(self._changes)
         self.reload_events()
 
     def _share_target(self) -> tuple[int | None, int | None, str]:
@@ -291,14 +272,52 @@ class RoundsSection(QWidget):
         self.calling = sorted(t for t, st in phones.items() if getattr(st, "referee_called", False))
         self._show_calls()
         self.drop.off = set() if phones else {COL_PHONES}
-        self.model.set_rows(self.round.tables, phones, games=self._family(ev) == "tavla")
+        self.model.set_rows(self.round.tables, phones, games=family_of(ev) == "tavla")
+        self._show_counts()
+        self._tick()
+
+    def _show_counts(self) -> None:
+        if self.round is None:
+            return
         counts: dict[str, int] = {}
         for t in self.round.tables:
             counts[t.status] = counts.get(t.status, 0) + 1
         self.counts.setText(
-            _("Round {r}: ").format(r=r)
+            _("Round {r}: ").format(r=self.round.round)
             + ", ".join(f"{n} {state_label(s)}" for s, n in sorted(counts.items(), key=lambda x: -x[1]))
         )
+
+    def _changes(self, changes: Changes, origin: object) -> None:
+        """A change's typed result (``DeskState.announce``): each table it names in the round shown is read
+        once, or taken as its own panel has just read it, and only its row, the counts and the call line
+        follow; the round is not read again. A change to the round itself (no tables named) reloads it,
+        unless this section made it."""
+        ev, rv = self.current_event(), self.round
+        if ev is None or rv is None or changes.event_id != ev.id:
+            return
+        if changes.round_no != rv.round or not changes.tables:
+            if origin is not self and (changes.round_no in (None, rv.round) or changes.rounds):
+                self.load_round()
+            return
+        shown = {t.table: t for t in rv.tables}
+        for number in sorted(changes.tables & shown.keys()):
+            panel = self.panels.get((ev.id, rv.round, number))
+            if panel is not None and panel is origin:
+                table = panel.table
+            else:
+                try:
+                    table = round_data.get_table(self.state.db, ev.id, rv.round, number)
+                except ServiceError:
+                    continue
+                if panel is not None:
+                    panel.follow(table)
+            shown[number] = table
+            phone = table_phone(self.state.db, ev.id, rv.round, number) if self.model.phones else None
+            self.model.set_table(table, phone)
+        self.round = replace(rv, tables=tuple(shown[t.table] for t in rv.tables))
+        self.calling = sorted(t for t, st in self.model.phones.items() if st.referee_called)
+        self._show_calls()
+        self._show_counts()
         self._tick()
 
     def _show_calls(self) -> None:
@@ -314,24 +333,22 @@ class RoundsSection(QWidget):
         except ServiceError as exc:
             self.info.setText(exc.message)
             return False
-        self.state.dataChanged.emit("rounds")
+        self.state.announce(Changes(ev.id, self.round.round, frozenset({table})), self)
         return True
-
-    def _family(self, ev: events_service.EventInfo) -> str:
-        try:
-            return str(F.ruleset_params(ev.ruleset, dict(ev.overrides or {}))[0])
-        except (ServiceError, ValueError, KeyError):
-            return ""
 
     def _data_changed(self, section: str) -> None:
         if section in ("events", "desk"):
             self.reload_events()
+        elif section == "rounds" and self.state.announcing is not None:
+            return  # followed already, table by table, from the typed changes (_changes)
         elif section in ("rounds", "discipline", "discipline-section"):
-            # another desk's hand (live refresh says "rounds"), a penalty or a decision can
-            # change the open table: its sheet follows (found in the two-window check on the club server)
+            # another desk's hand (live refresh says "rounds"), a penalty or a decision can change the
+            # open table: its state and sheet follow, from the round read once here
             self.load_round()
-            if self.panel is not None:
-                self.panel.follow_store()
+            if self.panel is not None and self.round is not None:
+                table = next((t for t in self.round.tables if t.table == self.panel.key[2]), None)
+                if table is not None:
+                    self.panel.follow(table)
 
     # ------------------------------------------------------------------ the table call (T3b)
     def call_due_at(self) -> Any:
@@ -421,7 +438,7 @@ class RoundsSection(QWidget):
         self.placeholder.setVisible(False)
         panel = self.panels.get(key)
         if panel is None:
-            panel = TablePanel(self.state, ev, self.round.round, table, self.initials, self.load_round)
+            panel = TablePanel(self.state, ev, self.round.round, table, self.initials)
             self.panels[key] = panel
             self.right_layout.addWidget(panel)
         else:
@@ -458,8 +475,8 @@ class RoundsSection(QWidget):
         except ServiceError as exc:
             self.info.setText(exc.message)
             return False
-        self.state.dataChanged.emit("rounds")
         self._event_changed()
+        self.state.announce(Changes(ev.id, rv.round, rounds=True, standings=True), self)
         self.info.setText(_("Round {r} is proposed again; the earlier round is unlocked.").format(r=rv.round))
         return True
 

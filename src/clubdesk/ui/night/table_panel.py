@@ -31,10 +31,10 @@ from clubdesk.games import replay
 from clubdesk.i18n import _
 from clubdesk.services import events as events_service
 from clubdesk.services import results as RS
-from clubdesk.services import rounds as R
-from clubdesk.services import seating
+from clubdesk.services import round_data, seating
 from clubdesk.services import standings as ST
 from clubdesk.services.base import Actor, ServiceError
+from clubdesk.services.changes import Changes
 from clubdesk.ui.models.tables_model import state_label
 from clubdesk.ui.night.dialogs import CorrectionDialog, SubstituteDialog, preview_lines
 from clubdesk.ui.night.entry_params import form_params, night_settings, sheet_score
@@ -53,9 +53,8 @@ class TablePanel(QWidget):
         state: DeskState,
         event: events_service.EventInfo,
         round_no: int,
-        table: R.TableView,
+        table: round_data.TableView,
         initials: dict[tuple[int, int, int], str],
-        on_changed: Callable[[], None],
         call_due: Callable[[], bool] | None = None,
     ) -> None:
         super().__init__()
@@ -65,7 +64,6 @@ class TablePanel(QWidget):
         self.round_no = round_no
         self.table = table
         self.initials_cache = initials
-        self.on_changed = on_changed
         self.call_due = call_due
         self.reason: str | None = None
         self.form: SheetEntryForm | FinalScoreForm | None = None
@@ -128,23 +126,23 @@ class TablePanel(QWidget):
             self.initials.setFocus()
             self.initials.selectAll()
 
-    def follow_store(self) -> None:
-        """After a change made elsewhere (a penalty, a referee's decision): the table's state, and the sheet
-        built again only when its stored entries differ from the form's (what is being typed is kept)."""
-        if not self._refresh_table():
-            return
-        self._update_status()
+    def follow(self, table: round_data.TableView) -> None:
+        """After a change made elsewhere (another desk's hand, a penalty, a referee's decision), ``table`` as
+        the section has just read it: the table's state, and the sheet built again only when its stored
+        entries differ from the form's (what is being typed is kept)."""
+        self.table = table
+        self._show_table()
         if isinstance(self.form, SheetEntryForm):
             games = RS.table_entries(self.state.db, self.ev.id, self.round_no, self.table.table)
             if [dict(e) for e in games.get(self.game_no, [])] != self.form.entries:
                 self._build_form()
 
-    def reopen(self, table: R.TableView) -> None:
+    def reopen(self, table: round_data.TableView) -> None:
         """The table opened again this session: its state reloaded, the form kept (with its undo history)
         while the sheet is as the form left it, else built again from the stored entries; whatever was
         half-typed is cleared, so nothing left over is saved by the next Enter."""
         self.table = table
-        self._refresh_table()  # the list may be older than this desk's last save (its version)
+        self._read_table()  # the list may be older than another desk's last change (its version)
         self._update_status()
         self.message.setText("")
         form = self.form
@@ -177,30 +175,52 @@ class TablePanel(QWidget):
         self.status.setText(text)
         self.decisions.show_table(t)
 
-    def _refresh_table(self) -> bool:
-        """This table as stored now (its state and the version the next change is checked against);
-        False when its round cannot be read (the table is left as shown)."""
+    def _read_table(self) -> bool:
+        """This table as stored now, read alone (its state and the version the next change is checked
+        against); False when it cannot be read (the table is left as shown)."""
         try:
-            rv = R.get_round(self.state.db, self.ev.id, self.round_no)
+            self.table = round_data.get_table(self.state.db, self.ev.id, self.round_no, self.table.table)
         except ServiceError:
             return False
-        for t in rv.tables:
-            if t.table == self.table.table:
-                self.table = t
         return True
 
-    def reload(self) -> None:
-        if not self._refresh_table():
-            return
+    def _show_table(self) -> None:
         self._update_status()
         if isinstance(self.form, SheetEntryForm):
             self.form.check_every_change = self.table.status == "confirmed" or self.table.locked
-        self.on_changed()
 
-    def _saved(self) -> None:
-        """After a hand or score is stored: this table, the list, and every screen that shows results."""
-        self.reload()
-        self.state.dataChanged.emit("rounds")
+    def _changes_of(self, result: object) -> Changes:
+        """What a use case changed at this table: the typed value it returns (``HandResult.changes``), else,
+        for a use case that still returns a bare ``TableResult``, this table with its sheet, approvals and
+        the standings."""
+        changes = getattr(result, "changes", None)
+        if isinstance(changes, Changes):
+            return changes
+        return Changes(
+            self.ev.id,
+            self.round_no,
+            frozenset({self.table.table}),
+            entries=True,
+            approvals=True,
+            standings=True,
+        )
+
+    def changed(self, result: object, *, later: bool = False) -> None:
+        """After this desk's change to this table (``result``: what its use case returned): the table read
+        once, so the version the next change is checked against moves on at once; then the panel shows it
+        and every screen follows the typed changes (the list's row from this panel's reading, no second
+        read). ``later``: the showing and telling wait until the entry form's own slot has returned."""
+        self._read_table()
+        changes = self._changes_of(result)
+
+        def tell() -> None:
+            self._show_table()
+            self.state.announce(changes, self)
+
+        if later:
+            QTimer.singleShot(0, tell)
+        else:
+            tell()
 
     def _initials_given(self) -> None:
         text = self.initials.text().strip()
@@ -284,7 +304,7 @@ class TablePanel(QWidget):
             return False
         self.message.setText(_("Substitution recorded: the substitute takes the seat (E7b)."))
         self._build_form()
-        self.state.dataChanged.emit("rounds")
+        self.changed(None)
         return True
 
     def _substitute(self, side: int, leaving: str, coming: str, reason: str) -> None:
@@ -358,7 +378,10 @@ class TablePanel(QWidget):
             raise
 
     def _shown_as_now(self, text: str) -> None:
-        self.reload()
+        """Another desk's change refused this one: the table as it is now, here and in the list."""
+        if self._read_table():
+            self._show_table()
+            self.state.announce(self._changes_of(None), self)
         self._build_form()
         self.message.setText(text)
 
@@ -367,14 +390,15 @@ class TablePanel(QWidget):
         correcting = self.table.status == "confirmed" or self.table.locked
         g = self.game_no
         seen = self.table.version or None  # the version this screen shows: another desk's change is refused
+        result: object
         with self._another_desk():
             if change.action == "append" and not correcting:  # hands are append-only: never a conflict
-                RS.add_entry(db, self.actor(), ev, r, t, dict(change.entry or {}), game_no=g)
+                result = RS.add_entry(db, self.actor(), ev, r, t, dict(change.entry or {}), game_no=g)
             elif change.action == "delete" and change.index == len(change.entries) and not correcting:
-                RS.undo_last_entry(db, self.actor(), ev, r, t, game_no=g, expected_version=seen)
+                result = RS.undo_last_entry(db, self.actor(), ev, r, t, game_no=g, expected_version=seen)
             else:
                 others = {k: v for k, v in RS.table_entries(db, ev, r, t).items() if k != g}
-                RS.replace_entries(
+                result = RS.replace_entries(
                     db,
                     self.actor(),
                     ev,
@@ -385,16 +409,15 @@ class TablePanel(QWidget):
                     override=self._override(),
                     expected_version=seen,
                 )
-        self._refresh_table()  # this desk's own change: the version it shows moves on at once
         self.reason = None
         self.message.setText("")
-        QTimer.singleShot(0, self._saved)
+        self.changed(result, later=True)
 
     def _save_score(self, score: tuple[int, int], points: tuple[int, int] | None) -> None:
         if self.table.status == "confirmed" and not self._check_score_correction(score, points):
             raise ServiceError("cancelled", _("Correction cancelled."))
         with self._another_desk():
-            RS.set_score(
+            result = RS.set_score(
                 self.state.db,
                 self.actor(),
                 self.ev.id,
@@ -407,7 +430,7 @@ class TablePanel(QWidget):
                 expected_version=self.table.version or None,
             )
         self.reason = None
-        QTimer.singleShot(0, self._saved)
+        self.changed(result, later=True)
 
     def _check_correction(self, entries: list[dict[str, Any]]) -> bool:
         """Before a confirmed result changes: the correction preview, and the reason."""
@@ -440,15 +463,14 @@ class TablePanel(QWidget):
         there and the table shown as stored."""
         try:
             with self._another_desk():
-                fn()
+                result = fn()
         except ServiceError as exc:
             self.message.setStyleSheet(themed("color: #b00020; font-weight: 600;"))
             self.message.setText(exc.message)
             return False
         self.message.setStyleSheet(themed("color: #14532d;"))
         self.message.setText(done)
-        self.reload()
-        self.state.dataChanged.emit("rounds")
+        self.changed(result)
         return True
 
     def open_incident(self) -> None:

@@ -26,6 +26,14 @@ def phones_of(db: Database, event_id: int, round_no: int) -> dict[int, Any]:
         return {}
 
 
+def table_phone(db: Database, event_id: int, round_no: int, table_no: int) -> Any | None:
+    """One table's state on the phones (a screen following that table alone); None when unknown."""
+    try:
+        return table_entry.table_status(db, event_id, round_no, table_no).get(table_no)
+    except (ServiceError, DatabaseError):
+        return None
+
+
 def answer_call(db: Database, actor: Actor, event_id: int, round_no: int, table_no: int) -> None:
     """The referee came to the table that called him from a phone: its open calls are marked answered."""
     for call in table_entry.referee_calls(db, event_id, open_only=True):
