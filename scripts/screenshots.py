@@ -163,7 +163,9 @@ class Shooter:
 
     def correction(self) -> None:
         from clubdesk.services.night.ranking import standings as ranking_standings
-        from clubdesk.ui.rounds_view import CorrectionDialog, preview_lines
+        from clubdesk.ui.night.dialogs import CorrectionDialog, preview_lines
+
+        pass
 
         for ev, rounds in self.events_with_rounds():
             for t in rounds.round.tables:

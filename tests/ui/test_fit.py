@@ -106,7 +106,7 @@ def test_the_widgets_merged_from_main_fit_too(qtbot, window, size) -> None:  # t
         panel = rounds.open_for_entry("SR")
         if panel is None:
             continue
-        if panel.scorer_box is not None and panel.scorer_box.isVisible():
+        if panel.decisions.scorer_box is not None and panel.decisions.scorer_box.isVisible():
             shown.add("scorer")
         button = panel.findChild(QPushButton, "importMatchFile")
         if button is not None and button.isVisible():

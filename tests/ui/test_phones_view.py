@@ -112,7 +112,7 @@ def test_rounds_screen_shows_a_phones_hand_and_a_referee_call_without_user_actio
 ) -> None:  # type: ignore[no-untyped-def]
     from clubdesk.ui.live_refresh import LiveRefresh
     from clubdesk.ui.models.tables_model import COL_PHONES, PHONE_ROLE
-    from clubdesk.ui.rounds_view import RoundsSection
+    from clubdesk.ui.night.rounds_section import RoundsSection
     from clubdesk.ui.state import DeskState
 
     ev = night(db)
@@ -158,7 +158,7 @@ def test_rounds_screen_shows_a_phones_hand_and_a_referee_call_without_user_actio
 
 def test_table_entry_off_hides_the_phones_column(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
     from clubdesk.ui.models.tables_model import COL_PHONES
-    from clubdesk.ui.rounds_view import RoundsSection
+    from clubdesk.ui.night.rounds_section import RoundsSection
     from clubdesk.ui.state import DeskState
 
     night(db)
@@ -170,7 +170,8 @@ def test_table_entry_off_hides_the_phones_column(qtbot, db: Database) -> None:  
 
 
 def test_scan_field_opens_the_table_of_a_sheets_phone_address(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
-    from clubdesk.ui.rounds_view import RoundsSection, parse_table_url
+    from clubdesk.ui.night.rounds_section import RoundsSection
+    from clubdesk.ui.night.table_query import parse_table_url
     from clubdesk.ui.state import DeskState
 
     ev = night(db)

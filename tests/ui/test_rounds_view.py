@@ -12,10 +12,12 @@ from PySide6.QtWidgets import QApplication, QDialog
 
 from clubdesk.services.kernel.base import Actor, Role
 from clubdesk.services.night.data import reads, settings
+from clubdesk.services.night.data import reads as data_reads
 from clubdesk.services.night.play import results, rounds
-from clubdesk.ui import rounds_view
 from clubdesk.ui.models.standings_model import COL_NAME, COL_POINTS
-from clubdesk.ui.rounds_view import RoundsSection, parse_table_query
+from clubdesk.ui.night import dialogs
+from clubdesk.ui.night.rounds_section import RoundsSection
+from clubdesk.ui.night.table_query import parse_table_query
 from clubdesk.ui.standings_view import StandingsSection
 from clubdesk.ui.state import DeskState
 from tests.integration.test_night_helpers import DESK, make_event, open_db
@@ -142,7 +144,7 @@ def test_correction_of_a_confirmed_result_shows_its_preview(
         dialog.reason.setText("scorer swapped the names")
         return int(QDialog.DialogCode.Accepted)
 
-    monkeypatch.setattr(rounds_view.CorrectionDialog, "exec", fake_exec)
+    monkeypatch.setattr(dialogs.CorrectionDialog, "exec", fake_exec)
     panel = section.open_table(1)
     assert panel is not None
     panel.initials.setText("RF")
@@ -169,7 +171,7 @@ def test_forfeit_after_the_table_call(qtbot, tmp_path: Path) -> None:  # type: i
     assert "time is up" in section.call_label.text()
     panel = section.open_table(2)
     assert panel is not None
-    assert panel.forfeit(1)
+    assert panel.decisions.forfeit(1)
     # rule T9a: forfeit = match length-0 = 3-0
     t = reads.get_round(db, ev, 1).tables[1]
     assert t.score == (3, 0)
@@ -184,7 +186,7 @@ def test_forfeit_refused_before_the_time(qtbot, tmp_path: Path) -> None:  # type
     assert "forfeit of absent sides in" in section.call_label.text()
     panel = section.open_table(1)
     assert panel is not None
-    assert not panel.forfeit(0)
+    assert not panel.decisions.forfeit(0)
     assert "T3b" in panel.message.text()
 
 
@@ -490,7 +492,7 @@ def test_a_substitute_asked_for_by_name_takes_the_seat(qtbot, active, tmp_path: 
         dialog.accept()
         return int(dialog.result())
 
-    monkeypatch.setattr(rounds_view.SubstituteDialog, "exec", fill)
+    monkeypatch.setattr(dialogs.SubstituteDialog, "exec", fill)
     assert panel.open_substitute()
     assert results.encounter_seats(db, ev, 1, 1, 1)[0] == spare
     assert name_of[spare] in panel.seats_label.text()
@@ -498,7 +500,6 @@ def test_a_substitute_asked_for_by_name_takes_the_seat(qtbot, active, tmp_path: 
 
 
 def test_domino_table_asks_for_the_scorer_and_counter_of_each_pair(qtbot, active, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    from clubdesk.services.night.data import reads
     from clubdesk.services.night.play import rounds
 
     db = open_db(tmp_path)
@@ -511,20 +512,26 @@ def test_domino_table_asks_for_the_scorer_and_counter_of_each_pair(qtbot, active
     active(section)
     section.select_event(ev)
     panel = section.open_table(1)
-    assert panel is not None and panel.scorer_box is not None and panel.counter_box is not None
+    assert (
+        panel is not None
+        and panel.decisions.scorer_box is not None
+        and panel.decisions.counter_box is not None
+    )
     home, away = results.side_players(db, ev, 1, 1)
     # rule E6: each list holds the players of its own side only
-    assert [panel.scorer_box.itemData(i) for i in range(1, panel.scorer_box.count())] == [n for n, _m in home]
-    assert [panel.counter_box.itemData(i) for i in range(1, panel.counter_box.count())] == [
-        n for n, _m in away
+    assert [panel.decisions.scorer_box.itemData(i) for i in range(1, panel.decisions.scorer_box.count())] == [
+        n for n, _m in home
     ]
+    assert [
+        panel.decisions.counter_box.itemData(i) for i in range(1, panel.decisions.counter_box.count())
+    ] == [n for n, _m in away]
     # no player chosen: refused, nothing approved
-    assert panel.approve(0) is False and results.table_entries(db, ev, 1, 1) == {}
-    assert reads.get_round(db, ev, 1).tables[0].scorer == ""
-    panel.scorer_box.setCurrentIndex(2)
-    panel.counter_box.setCurrentIndex(1)
-    assert panel.approve(0) and panel.approve(1)
-    t = reads.get_round(db, ev, 1).tables[0]
+    assert panel.decisions.approve(0) is False and results.table_entries(db, ev, 1, 1) == {}
+    assert data_reads.get_round(db, ev, 1).tables[0].scorer == ""
+    panel.decisions.scorer_box.setCurrentIndex(2)
+    panel.decisions.counter_box.setCurrentIndex(1)
+    assert panel.decisions.approve(0) and panel.decisions.approve(1)
+    t = data_reads.get_round(db, ev, 1).tables[0]
     # the approvals are the players' names, not the operator's
     assert t.status == "confirmed" and (t.scorer, t.counter) == (home[1][1], away[0][1])
     with db.session() as s:
@@ -566,13 +573,13 @@ def test_notice_of_lateness_from_the_table_panel(qtbot, tmp_path: Path) -> None:
     section.select_event(ev)
     panel = section.open_table(1)
     assert panel is not None
-    assert panel.late_notice(1, "the captain, by phone")
-    assert not panel.forfeit(1)
+    assert panel.decisions.late_notice(1, "the captain, by phone")
+    assert not panel.decisions.forfeit(1)
     assert "the referee decides" in panel.message.text()
     ref = RoundsSection(DeskState(db, REF))
     qtbot.addWidget(ref)
     ref.select_event(ev)
     rpanel = ref.open_table(1)
     assert rpanel is not None
-    assert rpanel.decide_late(True, "not here at 19:45")
-    assert reads.get_round(db, ev, 1).tables[0].score == (3, 0)
+    assert rpanel.decisions.decide_late(True, "not here at 19:45")
+    assert data_reads.get_round(db, ev, 1).tables[0].score == (3, 0)

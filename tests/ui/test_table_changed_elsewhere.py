@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clubdesk.services.events import events
+from clubdesk.services import events as ES
 from clubdesk.services.kernel.base import Actor, Role
 from clubdesk.services.night.data import reads
 from clubdesk.services.night.play import results, rounds
@@ -14,7 +14,7 @@ from tests.integration.test_night_helpers import DESK, make_event
 
 
 def test_approving_a_table_another_desk_corrected_is_refused_and_reloaded(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    from clubdesk.ui.rounds_view import TablePanel
+    from clubdesk.ui.night.table_panel import TablePanel
     from clubdesk.ui.state import DeskState
 
     club = tmp_path / "club.sqlite3"
@@ -25,17 +25,17 @@ def test_approving_a_table_another_desk_corrected_is_refused_and_reloaded(qtbot,
         rounds.publish_round(mine, DESK, ev)
         results.set_score(mine, DESK, ev, 1, 1, (5, 3))
         shown = reads.get_round(mine, ev, 1).tables[0]
-        panel = TablePanel(DeskState(mine), events.get_event(mine, ev), 1, shown, {}, lambda: None)
+        panel = TablePanel(DeskState(mine), ES.get_event(mine, ev), 1, shown, {})
         qtbot.addWidget(panel)
         # meanwhile at the other desk, Ayşe corrects the score
         ayse = Actor("Ayşe", Role.SECRETARY)
         results.set_score(other, ayse, ev, 1, 1, (3, 5), expected_version=shown.version)
-        panel.approve_a.setText("AB")
-        assert panel.approve(0) is False
+        panel.decisions.approve_a.setText("AB")
+        assert panel.decisions.approve(0) is False
         assert "Ayşe" in panel.message.text()
         qtbot.waitUntil(lambda: panel.table.score == (3, 5), timeout=2000)  # shown as it is now
         assert reads.get_round(mine, ev, 1).tables[0].status != "confirmed"  # nothing approved unseen
-        assert panel.approve(0) is True  # what it shows now can be approved
+        assert panel.decisions.approve(0) is True  # what it shows now can be approved
     finally:
         mine.close()
         other.close()

@@ -50,7 +50,7 @@ SECTIONS: tuple[Section, ...] = (
         "rounds",
         N_("Rounds"),
         N_("The pairing wizard and table-by-table score entry."),
-        "clubdesk.ui.rounds_view:RoundsSection",
+        "clubdesk.ui.night.rounds_section:RoundsSection",
     ),
     Section(
         "standings",

@@ -8,6 +8,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal
 
 from clubdesk.services import club
+from clubdesk.services.changes import Changes
 from clubdesk.services.kernel import DEFAULT_ACTOR, Actor, Role
 from clubdesk.storage import Database
 
@@ -15,6 +16,7 @@ from clubdesk.storage import Database
 class DeskState(QObject):
     actorChanged = Signal(object)
     dataChanged = Signal(str)  # a section name whose data changed ("members", "events", ...)
+    changed = Signal(object, object)  # (Changes, the screen that made the change): see announce
     databaseChanged = Signal(object)  # the Database now open (issue 25: file <-> club server, no restart)
 
     def __init__(self, db: Database, actor: Actor = DEFAULT_ACTOR) -> None:
@@ -22,12 +24,25 @@ class DeskState(QObject):
         self.db = db
         self.actor = actor
         self.event_in_use: int | None = None
+        self.announcing: Changes | None = None  # the typed changes whose section name is being sent
 
     def use_event(self, event_id: int | None) -> None:
         """The event chosen in one section is the one the others show when they are shown next (no second
         choice per screen; read when a section is shown, not sent to every screen)."""
         if event_id is not None:
             self.event_in_use = event_id
+
+    def announce(self, changes: Changes, origin: object | None = None) -> None:
+        """A use case's typed result to every screen (Anki's ``operation_did_execute(changes, handler)``):
+        a screen refreshes what ``changes`` names, and ``origin``, the screen that made the change, skips
+        what it shows already. The screens that still reload on section names hear "rounds", as they did
+        before; a screen that follows ``changed`` skips that name while ``announcing`` is set."""
+        self.changed.emit(changes, origin)
+        self.announcing = changes
+        try:
+            self.dataChanged.emit("rounds")
+        finally:
+            self.announcing = None
 
     def recent_actors(self) -> list[Actor]:
         raw = club.get(self.db, club.RECENT_ACTORS, []) or []

@@ -82,14 +82,20 @@ def family_of(db: Database, ref: TableRef) -> str:
 # ------------------------------------------------------------------------------------------ status
 
 
-def table_status(db: Database, event_id: int, round_no: int) -> dict[int, TableStatus]:
+def table_status(
+    db: Database, event_id: int, round_no: int, table_no: int | None = None
+) -> dict[int, TableStatus]:
     """Per table of the round: not started, in play (hands so far), awaiting confirmation, confirmed at the
-    table, entered at the desk; and whether the table has called the referee."""
+    table, entered at the desk; and whether the table has called the referee. ``table_no``: that table
+    only (a screen following one changed table)."""
     with db.read_session() as s:
         rnd = s.scalar(select(Round).where(Round.event_id == event_id, Round.number == round_no))
         if rnd is None:
             return {}
-        matches = list(s.scalars(select(Match).where(Match.round_id == rnd.id)))
+        q = select(Match).where(Match.round_id == rnd.id)
+        if table_no is not None:
+            q = q.where(Match.table_no == table_no)
+        matches = list(s.scalars(q))
         ids = [m.id for m in matches]
         counts = dict(
             s.execute(

@@ -109,6 +109,18 @@ class TablesModel(PlainRowsModel[TableColumn]):
         self.games = games
         super().set_rows(rows)
 
+    def set_table(self, table: Any, phone: Any | None = None) -> bool:
+        """One table's row as stored now, with its state on the phones when given; the other rows stay as
+        they are. False when the round shown has no such table."""
+        row = next((i for i, t in enumerate(self.rows) if t.table == table.table), None)
+        if row is None:
+            return False
+        self.rows[row] = table
+        if phone is not None:
+            self.phones = {**self.phones, table.table: phone}
+        self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.columns) - 1))
+        return True
+
     def _phone_cell(self, t: Any, role: int) -> Any:
         status = self.phones.get(t.table)
         if status is None:

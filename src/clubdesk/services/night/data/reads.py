@@ -239,6 +239,20 @@ def get_round(db: Database, event_id: int, round_no: int | None = None) -> Round
         return view(s, ev, rnd)
 
 
+def get_table(db: Database, event_id: int, round_no: int, table_no: int) -> TableView:
+    """One table of a round as stored now: a screen follows the table a change named without reading
+    the whole round."""
+    with db.read_session() as s:
+        ev = get_event(s, event_id)
+        _rnd, m = find_table(s, ev, round_no, table_no)
+        sides = [e for e in (m.side_a, m.side_b) if e is not None]
+        names = {
+            eid: name
+            for eid, name in s.execute(select(Entrant.id, Entrant.name).where(Entrant.id.in_(sides)))
+        }
+        return table_view(m, names)
+
+
 def default_event(db: Database) -> int | None:
     """The event a night screen opens on: the running event whose latest round was published most
     recently; None when no event is running with a published round (the screen then shows its first)."""

@@ -1,0 +1,31 @@
+"""The round's tables as the Rounds screen lists them: one row per table, the names given the room."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractItemModel, Qt
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
+
+from clubdesk.ui.models.tables_model import COL_A, COL_B, COL_STATE
+
+
+def tables_view(proxy: QAbstractItemModel) -> QTableView:
+    """A read-only list selecting one whole table at a time; the two names stretch, the number, score and
+    approval columns stay as wide as their contents."""
+    view = QTableView()
+    view.setObjectName("tables")
+    view.setModel(proxy)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.verticalHeader().setVisible(False)
+    view.verticalHeader().setDefaultSectionSize(30)
+    header = view.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    header.setSectionResizeMode(COL_A, QHeaderView.ResizeMode.Stretch)
+    header.setSectionResizeMode(COL_B, QHeaderView.ResizeMode.Stretch)
+    header.setMinimumSectionSize(48)
+    header.setMaximumSectionSize(150)  # approvals and states elide (tooltip): the names keep the room
+    view.setColumnWidth(COL_STATE, 150)
+    view.setWordWrap(False)
+    view.setTextElideMode(Qt.TextElideMode.ElideRight)
+    return view
