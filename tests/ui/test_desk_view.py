@@ -12,7 +12,7 @@ from clubdesk.services.base import Actor
 from clubdesk.services.events import EventData, create_event
 from clubdesk.services.members import MemberData, create_member
 from clubdesk.ui.desk.desk_view import DeskSection
-from clubdesk.ui.state import DeskState
+from clubdesk.ui.shell.state import DeskState
 
 ACTOR = Actor("Sekreter")
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from clubdesk.services.base import Actor
 from clubdesk.services.events import list_events
-from clubdesk.ui.events_view import EventsSection
-from clubdesk.ui.state import DeskState
+from clubdesk.ui.events.events_view import EventsSection
+from clubdesk.ui.shell.state import DeskState
 
 ACTOR = Actor("Sekreter")
 

@@ -14,9 +14,9 @@ from PySide6.QtWidgets import QApplication, QLabel, QListWidget, QPushButton
 from clubdesk import i18n
 from clubdesk.db import Database
 from clubdesk.services import settings as settings_service
-from clubdesk.ui.main_window import MainWindow
-from clubdesk.ui.qt_i18n import install_qt_translator
-from clubdesk.ui.state import DeskState
+from clubdesk.ui.shell.main_window import MainWindow
+from clubdesk.ui.shell.qt_i18n import install_qt_translator
+from clubdesk.ui.shell.state import DeskState
 from tests.ui.conftest import show_active
 
 PLACEHOLDER = "Open a table: type its number or scan its sheet, then Enter."

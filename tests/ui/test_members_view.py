@@ -11,8 +11,8 @@ from clubdesk.db import Database
 from clubdesk.services import demo
 from clubdesk.services import members as ms
 from clubdesk.services.base import Actor
-from clubdesk.ui.members_view import ImportDialog, MemberDialog, MembersSection, MergeDialog
-from clubdesk.ui.state import DeskState
+from clubdesk.ui.members.register_view import ImportDialog, MemberDialog, MembersSection, MergeDialog
+from clubdesk.ui.shell.state import DeskState
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "members"
 

@@ -14,8 +14,8 @@ from clubdesk.services import events as events_service
 from clubdesk.services import reports as REP
 from clubdesk.services import season as SE
 from clubdesk.services.demo import SEASON_DEMO_SCALE
-from clubdesk.ui.season_view import SeasonSection
-from clubdesk.ui.state import DeskState
+from clubdesk.ui.ranking.season_view import SeasonSection
+from clubdesk.ui.shell.state import DeskState
 from tests.integration.test_night_helpers import DESK
 
 

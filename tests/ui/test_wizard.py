@@ -9,8 +9,8 @@ from PySide6.QtWidgets import QApplication, QWizard
 
 from clubdesk.services import rounds as R
 from clubdesk.services.base import Actor, Role
-from clubdesk.ui.pairing_wizard import PairingWizard
-from clubdesk.ui.state import DeskState
+from clubdesk.ui.night.pairing_wizard import PairingWizard
+from clubdesk.ui.shell.state import DeskState
 from tests.integration.test_night_helpers import make_event, open_db
 
 REF = Actor("Ref", Role.REFEREE)

@@ -15,8 +15,8 @@ from clubdesk.i18n import _
 from clubdesk.services import desk, lookup
 from clubdesk.services.base import ServiceError
 from clubdesk.services.lookup import Choice
-from clubdesk.ui.state import DeskState
-from clubdesk.ui.theme import themed
+from clubdesk.ui.shell.state import DeskState
+from clubdesk.ui.shell.theme import themed
 from clubdesk.ui.widgets.name_field import NameField
 
 

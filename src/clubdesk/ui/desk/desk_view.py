@@ -34,13 +34,13 @@ from clubdesk.services import events as ev_service
 from clubdesk.services.base import ServiceError
 from clubdesk.services.lookup import Choice
 from clubdesk.timefmt import local_text
-from clubdesk.ui.desk.cashbox_view import METHOD_NAMES, CashBoxView
 from clubdesk.ui.desk.checkin_view import CheckinView
-from clubdesk.ui.desk.common import ROW_ROLE, Column, RowsModel, money, parse_money, set_message
-from clubdesk.ui.desk.phones_view import PhonesView
-from clubdesk.ui.state import DeskState
-from clubdesk.ui.theme import themed
+from clubdesk.ui.money.cashbox_view import METHOD_NAMES, CashBoxView
+from clubdesk.ui.phones.phones_view import PhonesView
+from clubdesk.ui.shell.state import DeskState
+from clubdesk.ui.shell.theme import themed
 from clubdesk.ui.widgets.name_field import NameField
+from clubdesk.ui.widgets.rows import ROW_ROLE, Column, RowsModel, money, parse_money, set_message
 from clubdesk.ui.widgets.tables import row_table
 
 STATUS_COLORS = {

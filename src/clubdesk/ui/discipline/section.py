@@ -1,0 +1,714 @@
+"""The Discipline section: the match act of an event (incidents, penalties, appeals), the appeal workflow,
+and the audit view with filters and CSV export (issue 13).
+
+The incident form is one shortcut away from score entry: the score-entry screen calls
+:func:`open_incident_dialog` with the table it shows. Shortcuts here: Ctrl+I new incident, Ctrl+P penalty,
+Ctrl+Shift+A new appeal, F5 refresh.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from clubdesk import labels as L
+from clubdesk.i18n import _, ngettext
+from clubdesk.services import discipline as X
+from clubdesk.services import discipline_rules as DR
+from clubdesk.services import lookup
+from clubdesk.services.base import ServiceError
+from clubdesk.timefmt import local_text
+from clubdesk.ui.shell.state import DeskState
+from clubdesk.ui.shell.theme import themed
+from clubdesk.ui.widgets.name_field import NameField
+from clubdesk.ui.widgets.rows import ROW_ROLE, Column, RowsModel, money, parse_money, set_message
+from clubdesk.ui.widgets.tables import row_table
+
+
+def _spin(value: int | None, minimum: int = 0, maximum: int = 999, none_text: str = "") -> QSpinBox:
+    box = QSpinBox()
+    box.setRange(minimum, maximum)
+    if none_text:
+        box.setSpecialValueText(none_text)
+    box.setValue(value if value is not None else minimum)
+    return box
+
+
+def _opt(box: QSpinBox) -> int | None:
+    """A spin box whose minimum means "not given"."""
+    return None if box.value() == box.minimum() and box.specialValueText() else box.value()
+
+
+def _table(model: RowsModel, name: str) -> QTableView:
+    view = row_table(model, name)
+    view.horizontalHeader().setStretchLastSection(True)
+    view.setWordWrap(False)
+    return view
+
+
+def _when(value: Any) -> str:
+    """A stored (naive UTC) time on the club's wall clock."""
+    return local_text(value) if isinstance(value, datetime) else ("" if value is None else str(value))
+
+
+# --------------------------------------------------------------------------------------------- dialogs
+class _Form(QDialog):
+    """A dialog with a form, an error line and OK/Cancel; ``submit`` does the service call."""
+
+    def __init__(self, title: str, parent: QWidget | None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.form = QFormLayout()
+        self.error = QLabel()
+        self.error.setObjectName("formError")
+        self.error.setWordWrap(True)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons.accepted.connect(self.save)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(self.form)
+        layout.addWidget(self.error)
+        layout.addWidget(self.buttons)
+        self.result_view: Any = None
+
+    def submit(self) -> Any:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def save(self) -> None:
+        try:
+            self.result_view = self.submit()
+        except ServiceError as exc:
+            set_message(self.error, exc.message, ok=False)  # refused: nothing written, the form stays
+            return
+        self.accept()
+
+
+class IncidentDialog(_Form):
+    """The incident form of the match act (rules E8–E20, G2, T1, T11)."""
+
+    def __init__(
+        self,
+        state: DeskState,
+        event_id: int,
+        round_no: int | None = None,
+        table_no: int | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(_("Incident for the match act"), parent)
+        self.setObjectName("incidentDialog")
+        self.state = state
+        self.event_id = event_id
+        self.round_no = _spin(round_no, 1)
+        self.table_no = _spin(table_no, 1)
+        self.game_no = _spin(1, 1, 9)
+        self.hand = _spin(None, 0, 99, _("—"))
+        self.kind = QComboBox()
+        self.kind.setObjectName("incidentKind")
+        self.kinds = X.kinds_for_event(state.db, event_id)
+        for k in self.kinds:
+            self.kind.addItem(k.title(), k.key)
+        # the event's players by name (accent-insensitive), or a member (licence) number
+        self.player = NameField(lambda text: lookup.entrant_member_choices(state.db, event_id, text))
+        self.player.setObjectName("incidentPlayer")
+        self.player.setPlaceholderText(_("player: name or member (licence) number"))
+        self.side = QComboBox()
+        self.side.addItem(_("from the player"), None)
+        self.side.addItem(_("first named side"), 0)
+        self.side.addItem(_("second named side"), 1)
+        self.text = QPlainTextEdit()
+        self.text.setObjectName("incidentText")
+        self.text.setTabChangesFocus(True)
+        self.text.setFixedHeight(80)
+        self.decision = QComboBox()
+        self.decision.setObjectName("incidentDecision")
+        self.kind.currentIndexChanged.connect(self._kind_changed)
+        self._kind_changed()
+        self.form.addRow(_("&Round"), self.round_no)
+        self.form.addRow(_("&Table"), self.table_no)
+        self.form.addRow(_("&Game"), self.game_no)
+        self.form.addRow(_("&Hand"), self.hand)
+        self.form.addRow(_("&Kind"), self.kind)
+        self.form.addRow(_("&Player"), self.player)
+        self.form.addRow(_("&Side"), self.side)
+        self.form.addRow(_("&What happened"), self.text)
+        self.form.addRow(_("&Decision"), self.decision)
+        self.kind.setFocus()
+
+    def _kind_changed(self) -> None:
+        key = self.kind.currentData()
+        kind = next((k for k in self.kinds if k.key == key), None)
+        self.decision.clear()
+        self.decision.addItem(_("not decided yet"), "")
+        for d in kind.decisions if kind else ():
+            self.decision.addItem(_(DR.PENALTY_LABELS.get(d, d)), d)
+
+    def submit(self) -> X.IncidentView:
+        return X.record_incident(
+            self.state.db,
+            self.state.actor,
+            self.event_id,
+            round_no=self.round_no.value(),
+            table_no=self.table_no.value(),
+            kind=str(self.kind.currentData()),
+            text=self.text.toPlainText(),
+            player=self.player.value() or None,
+            hand=_opt(self.hand),
+            game_no=self.game_no.value(),
+            side=self.side.currentData(),
+            decision=str(self.decision.currentData() or ""),
+        )
+
+
+def open_incident_dialog(
+    state: DeskState, event_id: int, round_no: int, table_no: int, parent: QWidget | None = None
+) -> X.IncidentView | None:
+    """Open the incident form for a table (score entry binds this to one shortcut). Returns what was written,
+    or None when cancelled."""
+    dialog = IncidentDialog(state, event_id, round_no, table_no, parent)
+    if dialog.exec() == QDialog.DialogCode.Accepted:
+        state.dataChanged.emit("discipline")
+        view: X.IncidentView = dialog.result_view
+        return view
+    return None
+
+
+class PenaltyDialog(_Form):
+    """A referee's penalty or decision on a table (rules G3, B7, E15, E16, E20, G15, T3b, T9c, T9d)."""
+
+    def __init__(
+        self,
+        state: DeskState,
+        event_id: int,
+        family: str,
+        round_no: int | None = None,
+        table_no: int | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(_("Penalty or decision"), parent)
+        self.setObjectName("penaltyDialog")
+        self.state = state
+        self.event_id = event_id
+        self.round_no = _spin(round_no, 1)
+        self.table_no = _spin(table_no, 1)
+        self.side = QComboBox()
+        self.side.addItem(_("first named side"), 0)
+        self.side.addItem(_("second named side"), 1)
+        self.kind = QComboBox()
+        self.kind.setObjectName("penaltyKind")
+        for k in DR.PENALTY_KINDS:
+            if k in DR.FAMILY_PENALTIES.get(family, frozenset()):
+                self.kind.addItem(_(DR.PENALTY_LABELS[k]), k)
+        self.points = _spin(None, 0, 9999, _("—"))
+        self.points.setObjectName("penaltyPoints")
+        self.after_hand = _spin(None, -1, 99, _("at the end"))
+        self.reason = QLineEdit()
+        self.reason.setObjectName("penaltyReason")
+        self.override = QLineEdit()
+        self.override.setPlaceholderText(_("only to change a locked result (rule T10)"))
+        self.form.addRow(_("&Round"), self.round_no)
+        self.form.addRow(_("&Table"), self.table_no)
+        self.form.addRow(_("&Side"), self.side)
+        self.form.addRow(_("&Kind"), self.kind)
+        self.form.addRow(_("&Points"), self.points)
+        self.form.addRow(_("After &hand"), self.after_hand)
+        self.form.addRow(_("R&eason"), self.reason)
+        self.form.addRow(_("&Override reason"), self.override)
+
+    def submit(self) -> X.PenaltyView:
+        return X.impose_penalty(
+            self.state.db,
+            self.state.actor,
+            self.event_id,
+            round_no=self.round_no.value(),
+            table_no=self.table_no.value(),
+            side=int(self.side.currentData()),
+            kind=str(self.kind.currentData()),
+            points=_opt(self.points),
+            reason=self.reason.text(),
+            override=self.override.text().strip() or None,
+            after_hand=_opt(self.after_hand),
+        )
+
+
+class AppealDialog(_Form):
+    """File an appeal (rules T10, G16): in time, or a late one let in by the referee with a reason."""
+
+    def __init__(self, state: DeskState, event_id: int, currency: str, parent: QWidget | None = None) -> None:
+        super().__init__(_("New appeal"), parent)
+        self.setObjectName("appealDialog")
+        self.state = state
+        self.event_id = event_id
+        self.currency = currency
+        self.round_no = _spin(1, 1)
+        self.table_no = _spin(1, 1)
+        self.by = QComboBox()
+        self.by.setObjectName("appealBy")
+        from clubdesk.services import rounds as R
+
+        with state.db.session() as s:
+            names = R.entrant_names(s, event_id)
+        for eid, name in sorted(names.items()):
+            self.by.addItem(f"{name} ({eid})", eid)
+        self.fee = QLineEdit()
+        self.fee.setObjectName("appealFee")
+        self.fee.setPlaceholderText(_("e.g. 5 or 12.50 {currency}").format(currency=currency))
+        self.text = QPlainTextEdit()
+        self.text.setObjectName("appealText")
+        self.text.setTabChangesFocus(True)
+        self.text.setFixedHeight(80)
+        self.override = QLineEdit()
+        self.override.setPlaceholderText(_("referee's reason to hear a late appeal"))
+        # rules G16, T10: what the appeal is about; a decided appeal on the same table and subject is final
+        self.subject = QLineEdit("result")
+        self.subject.setObjectName("appealSubject")
+        self.form.addRow(_("&Round"), self.round_no)
+        self.form.addRow(_("&Table"), self.table_no)
+        self.form.addRow(_("&By"), self.by)
+        self.form.addRow(_("&Subject"), self.subject)
+        self.form.addRow(_("&Fee"), self.fee)
+        self.form.addRow(_("&Appeal"), self.text)
+        self.form.addRow(_("&Late override"), self.override)
+
+    def submit(self) -> X.AppealView:
+        fee = 0
+        if self.fee.text().strip():
+            fee = parse_money(self.fee.text(), self.currency)
+        return X.file_appeal(
+            self.state.db,
+            self.state.actor,
+            self.event_id,
+            round_no=self.round_no.value(),
+            table_no=self.table_no.value(),
+            entrant_id=int(self.by.currentData()),
+            text=self.text.toPlainText(),
+            fee=fee,
+            override=self.override.text().strip() or None,
+            subject=self.subject.text(),
+        )
+
+
+# --------------------------------------------------------------------------------------------- section
+class DisciplineSection(QWidget):
+    """The match act of an event, the appeal workflow and the audit view."""
+
+    def __init__(self, state: DeskState) -> None:
+        super().__init__()
+        self.state = state
+        self.event_box = QComboBox()
+        self.event_box.setObjectName("disciplineEvent")
+        self.round_filter = _spin(None, 0, 999, _("all rounds"))
+        self.table_filter = _spin(None, 0, 999, _("all tables"))
+        self.message = QLabel()
+        self.message.setObjectName("disciplineMessage")
+        top = QHBoxLayout()
+        top.addWidget(QLabel(_("Event")))
+        top.addWidget(self.event_box, 1)
+        top.addWidget(self.round_filter)
+        top.addWidget(self.table_filter)
+        self.new_incident = QPushButton(_("New &incident…"))
+        self.new_penalty = QPushButton(_("&Penalty…"))
+        self.new_appeal = QPushButton(_("New &appeal…"))
+        for b in (self.new_incident, self.new_penalty, self.new_appeal):
+            top.addWidget(b)
+
+        self.incidents = RowsModel(
+            [
+                Column(_("Time"), lambda i: _when(i.occurred_at)),
+                Column(_("Round"), lambda i: i.round or "", True),
+                Column(_("Table"), lambda i: i.table or "", True),
+                Column(_("Hand"), lambda i: i.hand or "", True),
+                Column(_("Player"), lambda i: f"{i.player} ({i.player_number})" if i.player else ""),
+                Column(_("Kind"), lambda i: i.kind_label),
+                Column(_("Count"), lambda i: DR.ordinal(i.occurrence) if i.occurrence else ""),
+                Column(_("Decision"), lambda i: i.decision_label),
+                Column(_("Recorded by"), lambda i: i.recorded_by),
+                Column(_("What happened"), lambda i: i.text),
+            ]
+        )
+        self.penalties = RowsModel(
+            [
+                Column(_("Time"), lambda p: _when(p.decided_at)),
+                Column(_("Round"), lambda p: p.round or "", True),
+                Column(_("Table"), lambda p: p.table or "", True),
+                Column(_("Entrant"), lambda p: p.entrant_name),
+                Column(_("Penalty"), lambda p: p.kind_label),
+                Column(_("Points"), lambda p: "" if p.points is None else p.points, True),
+                Column(_("By"), lambda p: p.decided_by),
+                Column(
+                    _("Reason"), lambda p: p.reason + (f" [{p.override_reason}]" if p.override_reason else "")
+                ),
+            ]
+        )
+        self.appeals = RowsModel(
+            [
+                Column(_("No."), lambda a: a.id, True),
+                Column(_("Filed"), lambda a: _when(a.filed_at)),
+                Column(_("Round"), lambda a: a.round or "", True),
+                Column(_("Table"), lambda a: a.table or "", True),
+                Column(_("By"), lambda a: a.entrant_name),
+                Column(_("Fee"), lambda a: money(a.fee, a.currency), True),
+                Column(_("Status"), lambda a: L.appeal_status_label(a.status)),
+                Column(_("Refund"), lambda a: money(a.refund, a.currency) if a.refund else "", True),
+                Column(_("Appeal"), lambda a: a.text),
+            ]
+        )
+        self.incident_view = _table(self.incidents, "incidentsTable")
+        self.penalty_view = _table(self.penalties, "penaltiesTable")
+        self.appeal_view = _table(self.appeals, "appealsTable")
+
+        act = QWidget()
+        act_layout = QVBoxLayout(act)
+        act_layout.addWidget(QLabel(_("Incidents")))
+        act_layout.addWidget(self.incident_view, 2)
+        act_layout.addWidget(QLabel(_("Penalties and decisions")))
+        act_layout.addWidget(self.penalty_view, 1)
+
+        # the appeal workflow: pick an appeal, note both sides, decide with reasons
+        appeals = QWidget()
+        ap_layout = QVBoxLayout(appeals)
+        ap_layout.addWidget(self.appeal_view, 1)
+        form = QFormLayout()
+        self.appellant_notes = QPlainTextEdit()
+        self.appellant_notes.setObjectName("appellantNotes")
+        self.respondent_notes = QPlainTextEdit()
+        self.respondent_notes.setObjectName("respondentNotes")
+        self.reasons = QPlainTextEdit()
+        self.reasons.setObjectName("appealReasons")
+        for box in (self.appellant_notes, self.respondent_notes, self.reasons):
+            box.setFixedHeight(60)
+            box.setTabChangesFocus(True)
+        form.addRow(_("Appellant says"), self.appellant_notes)
+        form.addRow(_("Other side says"), self.respondent_notes)
+        form.addRow(_("Reasons"), self.reasons)
+        ap_layout.addLayout(form)
+        buttons = QHBoxLayout()
+        self.save_notes = QPushButton(_("Save &notes"))
+        self.uphold = QPushButton(_("&Uphold"))
+        self.uphold.setObjectName("upholdAppeal")
+        self.reject = QPushButton(_("&Reject"))
+        self.reject.setObjectName("rejectAppeal")
+        # rules G16, T10: a decision is final; only a referee reopens it, with a reason
+        self.reopen_button = QPushButton(_("Re&open…"))
+        self.reopen_button.setObjectName("reopenAppeal")
+        self.reopen_button.setEnabled(False)
+        for b in (self.save_notes, self.uphold, self.reject, self.reopen_button):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        ap_layout.addLayout(buttons)
+
+        # the audit view
+        audit = QWidget()
+        au_layout = QVBoxLayout(audit)
+        filters = QHBoxLayout()
+        self.audit_all_events = QComboBox()
+        self.audit_all_events.addItem(_("this event"), True)
+        self.audit_all_events.addItem(_("every event and the register"), False)
+        self.person = QLineEdit()
+        self.person.setObjectName("auditPerson")
+        self.person.setPlaceholderText(_("person: who acted, or a name or number in the change"))
+        self.export = QPushButton(_("Export &CSV…"))
+        self.export.setObjectName("auditExport")
+        filters.addWidget(self.audit_all_events)
+        filters.addWidget(self.person, 1)
+        filters.addWidget(self.export)
+        self.audit = RowsModel(
+            [
+                Column(_("When"), lambda r: local_text(r.at, "%Y-%m-%d %H:%M:%S")),  # stored UTC
+                Column(_("Who"), lambda r: f"{r.actor} ({L.role_label(r.role)})"),
+                Column(_("Action"), lambda r: L.audit_action_label(r.action)),
+                Column(_("What"), lambda r: f"{L.entity_label(r.entity)} {r.entity_id or ''}".strip()),
+                Column(_("Round"), lambda r: r.round or "", True),
+                Column(_("Table"), lambda r: r.table or "", True),
+                Column(_("Before"), lambda r: r.before or ""),
+                Column(_("After"), lambda r: r.after or ""),
+                Column(_("Reason"), lambda r: r.reason or ""),
+            ]
+        )
+        self.audit_view = _table(self.audit, "auditTable")
+        # issue 23: the hash chain tells whether the log was edited outside ClubDesk
+        self.verify_button = QPushButton(_("Check the log's chain"))
+        self.verify_button.setObjectName("auditVerify")
+        self.verify_button.clicked.connect(self.verify_audit)
+        self.chain_label = QLabel("")
+        self.chain_label.setObjectName("auditChain")
+        self.chain_label.setWordWrap(True)
+        filters.addWidget(self.verify_button)
+        au_layout.addLayout(filters)
+        au_layout.addWidget(self.chain_label)
+        au_layout.addWidget(self.audit_view, 1)
+
+        self.tabs = QTabWidget()
+        self.tabs.addTab(act, _("Match act"))
+        self.tabs.addTab(appeals, _("Appeals"))
+        self.tabs.addTab(audit, _("Audit log"))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 12, 12, 12)
+        title = QLabel(_("Discipline"))
+        title.setStyleSheet("font-size: 16pt; font-weight: 600;")
+        layout.addWidget(title)
+        layout.addLayout(top)
+        layout.addWidget(self.tabs, 1)
+        layout.addWidget(self.message)
+
+        self.event_box.currentIndexChanged.connect(self.refresh)
+        self.round_filter.valueChanged.connect(self.refresh)
+        self.table_filter.valueChanged.connect(self.refresh)
+        self.audit_all_events.currentIndexChanged.connect(self.refresh_audit)
+        self.person.textChanged.connect(self.refresh_audit)
+        self.new_incident.clicked.connect(self.add_incident)
+        self.new_penalty.clicked.connect(self.add_penalty)
+        self.new_appeal.clicked.connect(self.add_appeal)
+        self.appeal_view.selectionModel().selectionChanged.connect(self._appeal_selected)
+        self.save_notes.clicked.connect(self.save_appeal_notes)
+        self.uphold.clicked.connect(lambda: self.decide(True))
+        self.reject.clicked.connect(lambda: self.decide(False))
+        self.reopen_button.clicked.connect(lambda: self.reopen())
+        self.export.clicked.connect(lambda: self.export_csv())
+        for keys, slot in (
+            ("Ctrl+I", self.add_incident),
+            ("Ctrl+P", self.add_penalty),
+            ("Ctrl+Shift+A", self.add_appeal),
+            ("F5", self.reload),
+        ):
+            sc = QShortcut(QKeySequence(keys), self)
+            sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            sc.activated.connect(slot)
+        state.dataChanged.connect(self._data_changed)
+        self.reload()
+
+    # ------------------------------------------------------------------------------------------- data
+    def reload(self) -> None:
+        from clubdesk.services import events as ev_service
+
+        current = self.event_id()
+        self.event_box.blockSignals(True)
+        self.event_box.clear()
+        self._events = {e.id: e for e in ev_service.list_events(self.state.db)}
+        for e in self._events.values():
+            self.event_box.addItem(f"{e.id} · {e.name}", e.id)
+        if current is not None:
+            idx = self.event_box.findData(current)
+            if idx >= 0:
+                self.event_box.setCurrentIndex(idx)
+        self.event_box.blockSignals(False)
+        self.refresh()
+
+    def event_id(self) -> int | None:
+        data = self.event_box.currentData()
+        return None if data is None else int(data)
+
+    def refresh(self) -> None:
+        eid = self.event_id()
+        if eid is None:
+            self.incidents.set_rows([])
+            self.penalties.set_rows([])
+            self.appeals.set_rows([])
+        else:
+            lst = X.discipline_list(
+                self.state.db, eid, round_no=_opt(self.round_filter), table_no=_opt(self.table_filter)
+            )
+            self.incidents.set_rows(list(lst.incidents))
+            self.penalties.set_rows(list(lst.penalties))
+            self.appeals.set_rows(list(lst.appeals))
+        self.refresh_audit()
+
+    def audit_filters(self) -> dict[str, Any]:
+        one_event = bool(self.audit_all_events.currentData())
+        return {
+            "event_id": self.event_id() if one_event else None,
+            "round_no": _opt(self.round_filter) if one_event else None,
+            "table_no": _opt(self.table_filter) if one_event else None,
+            "person": self.person.text().strip() or None,
+        }
+
+    def refresh_audit(self) -> None:
+        rows = X.audit_rows(self.state.db, limit=5000, viewer=self.state.actor, **self.audit_filters())
+        self.audit.set_rows(rows)
+
+    def verify_audit(self) -> bool:
+        """Walk the audit log's hash chain; a break is named by its row and time (issue 23)."""
+        from clubdesk.services.audit_chain import verify_chain
+
+        report = verify_chain(self.state.db)
+        self.chain_label.setText(report.message())
+        self.chain_label.setStyleSheet("" if report.ok else themed("color: #b00020; font-weight: 600;"))
+        return report.ok
+
+    def _data_changed(self, area: str) -> None:
+        if area != "discipline-section":
+            self.refresh()
+
+    def _changed(self, text: str) -> None:
+        set_message(self.message, text, ok=True)
+        self.refresh()
+        self.state.dataChanged.emit("discipline-section")
+
+    # ---------------------------------------------------------------------------------------- actions
+    def _need_event(self) -> int | None:
+        eid = self.event_id()
+        if eid is None:
+            set_message(self.message, _("Choose an event first."), ok=False)
+        return eid
+
+    def incident_dialog(self) -> IncidentDialog | None:
+        eid = self._need_event()
+        if eid is None:
+            return None
+        return IncidentDialog(self.state, eid, _opt(self.round_filter), _opt(self.table_filter), self)
+
+    def add_incident(self) -> None:
+        dialog = self.incident_dialog()
+        if dialog is not None and dialog.exec() == QDialog.DialogCode.Accepted:
+            self._changed(_("Incident {id} written.").format(id=dialog.result_view.id))
+
+    def penalty_dialog(self) -> PenaltyDialog | None:
+        eid = self._need_event()
+        if eid is None:
+            return None
+        family = DR.family_of(self._events[eid].ruleset)
+        return PenaltyDialog(self.state, eid, family, _opt(self.round_filter), _opt(self.table_filter), self)
+
+    def add_penalty(self) -> None:
+        dialog = self.penalty_dialog()
+        if dialog is not None and dialog.exec() == QDialog.DialogCode.Accepted:
+            self._changed(_("Penalty {id} recorded.").format(id=dialog.result_view.id))
+
+    def appeal_dialog(self) -> AppealDialog | None:
+        eid = self._need_event()
+        if eid is None:
+            return None
+        return AppealDialog(self.state, eid, self._events[eid].currency, self)
+
+    def add_appeal(self) -> None:
+        dialog = self.appeal_dialog()
+        if dialog is not None and dialog.exec() == QDialog.DialogCode.Accepted:
+            self.tabs.setCurrentIndex(1)
+            self._changed(_("Appeal {id} filed.").format(id=dialog.result_view.id))
+
+    def selected_appeal(self) -> X.AppealView | None:
+        rows = self.appeal_view.selectionModel().selectedRows()
+        if not rows:
+            return None
+        view: X.AppealView = self.appeals.data(rows[0], ROW_ROLE)
+        return view
+
+    def _appeal_selected(self, *args: object) -> None:
+        a = self.selected_appeal()
+        if a is None:
+            return
+        self.appellant_notes.setPlainText(a.appellant_notes)
+        self.respondent_notes.setPlainText(a.respondent_notes)
+        self.reasons.setPlainText(a.reasons)
+        open_ = a.status == "open"
+        for w in (self.save_notes, self.uphold, self.reject):
+            w.setEnabled(open_)
+        self.reopen_button.setEnabled(not open_)
+
+    def save_appeal_notes(self) -> None:
+        a = self.selected_appeal()
+        if a is None:
+            return
+        try:
+            X.hear_appeal(
+                self.state.db,
+                self.state.actor,
+                a.id,
+                appellant_notes=self.appellant_notes.toPlainText(),
+                respondent_notes=self.respondent_notes.toPlainText(),
+            )
+        except ServiceError as exc:
+            set_message(self.message, exc.message, ok=False)
+            return
+        self._changed(_("Both sides' statements saved."))
+
+    def decide(self, upheld: bool) -> None:
+        a = self.selected_appeal()
+        if a is None:
+            set_message(self.message, _("Choose an appeal first."), ok=False)
+            return
+        try:
+            done = X.decide_appeal(
+                self.state.db,
+                self.state.actor,
+                a.id,
+                upheld=upheld,
+                reasons=self.reasons.toPlainText(),
+                appellant_notes=self.appellant_notes.toPlainText(),
+                respondent_notes=self.respondent_notes.toPlainText(),
+            )
+        except ServiceError as exc:
+            set_message(self.message, exc.message, ok=False)
+            return
+        if upheld:
+            text = _("Appeal {id} upheld; refund {amount}.").format(
+                id=done.id, amount=money(done.refund, done.currency)
+            )
+        else:
+            text = _("Appeal {id} rejected; the fee is kept.").format(id=done.id)
+        self._changed(text)
+
+    def reopen(self, reason: str | None = None) -> bool:
+        """Rules G16, T10: the referee reopens a decided appeal, with a written reason (audited)."""
+        a = self.selected_appeal()
+        if a is None:
+            set_message(self.message, _("Choose an appeal first."), ok=False)
+            return False
+        if reason is None:
+            reason, ok = QInputDialog.getText(
+                self, _("Reopen the appeal"), _("Why is the decision reopened?")
+            )
+            if not ok:
+                return False
+        try:
+            X.reopen_appeal(self.state.db, self.state.actor, a.id, reason)
+        except ServiceError as exc:
+            set_message(self.message, exc.message, ok=False)
+            return False
+        self._changed(_("Appeal {id} reopened: it is open again.").format(id=a.id))
+        return True
+
+    def export_csv(self, path: str | Path | None = None) -> int:
+        if path is None:
+            chosen, _filter = QFileDialog.getSaveFileName(
+                self, _("Export the audit log"), "audit.csv", "CSV (*.csv)"
+            )
+            if not chosen:
+                return 0
+            path = chosen
+
+        def progress(k: int) -> None:  # issue 22: the log is streamed; the screen says how far it is
+            set_message(self.message, _("Exporting the audit log: {n} rows written…").format(n=k), ok=True)
+            QApplication.processEvents()
+
+        n = X.export_audit_csv(self.state.db, Path(path), progress=progress, **self.audit_filters())
+        set_message(
+            self.message,
+            ngettext("{n} row written to {file}.", "{n} rows written to {file}.", n).format(n=n, file=path),
+            ok=True,
+        )
+        return n

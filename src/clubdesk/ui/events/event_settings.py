@@ -1,0 +1,732 @@
+"""The night settings of an event (issue 21), a tab of the Events section beside the event editor: every
+setting ``clubdesk-cli night-config`` writes, set from the window.
+
+- the tie-break order (rule T12b), chosen from the codes the standings know, each with a short
+  explanation; Enter or Insert adds the highlighted code, Delete removes one, Ctrl+Up / Ctrl+Down move it;
+- how results are entered (hand by hand or the final score), the waiting time at the table (T3b, G15),
+  the worth of a requested bye, lives (T4g), games per team encounter (E7b) or the match lengths (T8a),
+  the open league's deadline (BC3), the club's appeal window (T10, G16);
+- the season name, the event's class and the season scale: base points by place and a coefficient per
+  class (T12d); the prize plan is shown in one line (it is set in Standings › Prizes).
+
+Saved through ``services.rounds.configure`` (what ``night-config`` calls): a refusal is shown next to its
+field and nothing is written. Once the event runs, what would change results already played is read-only
+with the reason shown (the service refuses it too).
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMessageBox,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from clubdesk.i18n import N_, _
+from clubdesk.services import discipline as discipline_service
+from clubdesk.services import events as ev_service
+from clubdesk.services import formats as F
+from clubdesk.services import rounds as R
+from clubdesk.services.base import ServiceError
+from clubdesk.standings.tiebreaks import TIEBREAK_CODES, TIEBREAK_NAMES
+from clubdesk.ui.shell.state import DeskState
+from clubdesk.ui.widgets.fit import fit_combos, fit_scroll
+from clubdesk.ui.widgets.forms import FieldWithError, ask_save_discard, may_leave
+from clubdesk.ui.widgets.rows import money, set_message
+
+# A short explanation of each tie-break code (rule T12b and FIDE C.07), shown beside the code.
+TIEBREAK_HELP: dict[str, str] = {
+    "PTS": N_("match points; always first"),
+    "DE": N_("the results among the tied entrants only"),
+    "IAV": N_("the point difference in the games among the tied (ikili averaj)"),
+    "GAV": N_("the point difference over all games (averaj)"),
+    "BH": N_("the sum of the opponents' points"),
+    "BH-C1": N_("Buchholz without the weakest opponent"),
+    "BH-C2": N_("Buchholz without the two weakest opponents"),
+    "BH-M1": N_("Buchholz without the strongest and the weakest opponent"),
+    "SB": N_("the points of the opponents beaten, half of those drawn with"),
+    "SB-C1": N_("Sonneborn-Berger without the weakest opponent"),
+    "SB-C2": N_("Sonneborn-Berger without the two weakest opponents"),
+    "PS": N_("the running score added up round by round"),
+    "PS-C1": N_("the progressive score without the first round"),
+    "WIN": N_("the number of wins"),
+    "ARO": N_("the average rating of the opponents"),
+}
+
+PRIZES_WHERE = N_("set in Standings › Prizes")
+
+
+def code_text(code: str) -> str:
+    """ "BH — Buchholz: the sum of the opponents' points"."""
+    return f"{code} — {_(TIEBREAK_NAMES.get(code, code))}: {_(TIEBREAK_HELP.get(code, ''))}"
+
+
+def _ordinal(place: int) -> str:
+    return _("{n}.").format(n=place)
+
+
+def prize_plan_summary(raw: str, currency: str) -> str:
+    """The prize plan in one line, e.g. "Pool: 80 % of the fees · 1. 50 %, 2. 30 %, 3. 20 %"."""
+    try:
+        data = json.loads(raw or "{}")
+    except json.JSONDecodeError:
+        data = {}
+    if not isinstance(data, dict) or not (data.get("places") or data.get("categories")):
+        return _("No prize plan yet ({where}).").format(where=_(PRIZES_WHERE))
+    parts: list[str] = []
+    shares = any(p.get("pool_share") for p in data.get("places", []))
+    if shares:
+        rate = Decimal(int(data.get("pool_rate", 10_000))) / 100
+        parts.append(_("Pool: {p} % of the fees").format(p=f"{rate.normalize():f}"))
+    places: list[str] = []
+    for p in data.get("places", []):
+        bits: list[str] = []
+        if p.get("fixed"):
+            bits.append(money(int(p["fixed"]), currency))
+        if p.get("pool_share"):
+            bits.append(f"{(Decimal(int(p['pool_share'])) / 100).normalize():f} %")
+        if p.get("items"):
+            bits.append(_("trophy or goods"))
+        places.append(f"{_ordinal(int(p.get('place', 0)))} {' + '.join(bits) or '-'}")
+    if places:
+        parts.append(", ".join(places))
+    if data.get("categories"):
+        parts.append(_("{n} category prizes").format(n=len(data["categories"])))
+    return " · ".join(parts) + f" ({_(PRIZES_WHERE)})"
+
+
+def _scale_text(raw: str) -> tuple[str, str, int]:
+    """Base points "100,70,50", coefficients "local=1, regional=1.5" and best-of from the stored scale."""
+    try:
+        data = json.loads(raw or "{}")
+    except json.JSONDecodeError:
+        data = {}
+    if not isinstance(data, dict) or not data:
+        return "", "", 0
+    points = ",".join(str(int(x)) for x in data.get("base_points", []))
+    coefficients = ", ".join(
+        f"{k}={(Decimal(int(v)) / 100).normalize():f}" for k, v in dict(data.get("coefficients", {})).items()
+    )
+    return points, coefficients, int(data.get("best_of") or 0)
+
+
+class _Keys(QObject):
+    """Keyboard of the tie-break lists: Enter/Insert adds, Delete removes, Ctrl+Up/Down moves."""
+
+    def __init__(self, picker: TiebreakPicker, widget: QWidget, chosen: bool) -> None:
+        super().__init__(widget)
+        self.picker = picker
+        self.chosen = chosen
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        if event.type() != QEvent.Type.KeyPress:
+            return False
+        assert isinstance(event, QKeyEvent)
+        key, ctrl = event.key(), bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
+        if not self.chosen and key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Insert):
+            self.picker.add()
+            return True
+        if self.chosen and key in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
+            self.picker.remove()
+            return True
+        if self.chosen and ctrl and key in (Qt.Key.Key_Up, Qt.Key.Key_Down):
+            self.picker.move(-1 if key == Qt.Key.Key_Up else 1)
+            return True
+        return False
+
+
+class TiebreakPicker(QWidget):
+    """The tie-break order: the ruleset's, or the codes chosen (points always first)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.preset: tuple[str, ...] = ()
+        self.use_preset = QCheckBox()
+        self.use_preset.setObjectName("tiebreakPreset")
+        self.use_preset.toggled.connect(self._follow)
+        self.chosen = QListWidget()
+        self.chosen.setObjectName("tiebreakOrder")
+        self.available = QListWidget()
+        self.available.setObjectName("tiebreakCodes")
+        for lst in (self.chosen, self.available):
+            lst.setFixedHeight(112)
+            lst.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+            lst.setTextElideMode(Qt.TextElideMode.ElideRight)
+            lst.setUniformItemSizes(True)
+            lst.currentItemChanged.connect(self._explain)
+        self.add_button = QPushButton(_("&Add ›"))
+        self.add_button.clicked.connect(self.add)
+        self.remove_button = QPushButton(_("‹ Remo&ve"))
+        self.remove_button.clicked.connect(self.remove)
+        self.up_button = QPushButton(_("Up"))
+        self.up_button.setToolTip(_("Ctrl+Up"))
+        self.up_button.clicked.connect(lambda: self.move(-1))
+        self.down_button = QPushButton(_("Down"))
+        self.down_button.setToolTip(_("Ctrl+Down"))
+        self.down_button.clicked.connect(lambda: self.move(1))
+        _Keys(self, self.available, chosen=False)
+        _Keys(self, self.chosen, chosen=True)
+        self.explanation = QLabel("")
+        self.explanation.setObjectName("tiebreakExplanation")
+        self.explanation.setWordWrap(True)
+        grid = QGridLayout()
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.addWidget(QLabel(_("Order")), 0, 0)
+        grid.addWidget(QLabel(_("Codes")), 0, 2)
+        grid.addWidget(self.chosen, 1, 0)
+        buttons = QVBoxLayout()
+        for b in (self.add_button, self.remove_button, self.up_button, self.down_button):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        grid.addLayout(buttons, 1, 1)
+        grid.addWidget(self.available, 1, 2)
+        grid.setColumnStretch(0, 1)
+        grid.setColumnStretch(2, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+        layout.addWidget(self.use_preset)
+        layout.addLayout(grid)
+        layout.addWidget(self.explanation)
+
+    def set_codes(self, stored: str, preset: tuple[str, ...]) -> None:
+        self.preset = preset
+        self.use_preset.setText(
+            _("The ruleset's order: {codes}").format(codes=", ".join(preset) if preset else "PTS")
+        )
+        codes = [c.strip().upper() for c in stored.split(",") if c.strip()]
+        self.use_preset.setChecked(not codes)
+        self._fill(codes or list(preset) or ["PTS"])
+        self.explanation.setText(code_text(self.codes()[-1]))  # the last code's meaning, to start
+
+    def _fill(self, codes: list[str]) -> None:
+        if "PTS" not in codes:
+            codes = ["PTS", *codes]
+        codes = ["PTS", *[c for c in codes if c != "PTS"]]
+        self.chosen.clear()
+        for c in codes:
+            item = QListWidgetItem(f"{c} — {_(TIEBREAK_NAMES.get(c, c))}")
+            item.setData(Qt.ItemDataRole.UserRole, c)
+            item.setToolTip(code_text(c))
+            self.chosen.addItem(item)
+        self.available.clear()
+        for c in TIEBREAK_CODES:
+            if c in codes:
+                continue
+            item = QListWidgetItem(f"{c} — {_(TIEBREAK_NAMES.get(c, c))}")
+            item.setData(Qt.ItemDataRole.UserRole, c)
+            item.setToolTip(code_text(c))
+            self.available.addItem(item)
+        self._follow()
+
+    def codes(self) -> list[str]:
+        return [str(self.chosen.item(i).data(Qt.ItemDataRole.UserRole)) for i in range(self.chosen.count())]
+
+    def value(self) -> str:
+        """What ``configure`` stores: "" for the ruleset's order, else "PTS,IAV,…"."""
+        return "" if self.use_preset.isChecked() else ",".join(self.codes())
+
+    def add(self) -> None:
+        item = self.available.currentItem()
+        if item is None or self.use_preset.isChecked() or not self.isEnabled():
+            return
+        code = str(item.data(Qt.ItemDataRole.UserRole))
+        row = self.available.currentRow()
+        self._fill([*self.codes(), code])
+        self.available.setCurrentRow(min(row, self.available.count() - 1))
+        self.chosen.setCurrentRow(self.chosen.count() - 1)
+        self.changed()
+
+    def remove(self) -> None:
+        row = self.chosen.currentRow()
+        if row <= 0 or self.use_preset.isChecked() or not self.isEnabled():
+            return  # points stay first
+        codes = self.codes()
+        del codes[row]
+        self._fill(codes)
+        self.chosen.setCurrentRow(min(row, self.chosen.count() - 1))
+        self.changed()
+
+    def move(self, step: int) -> None:
+        row = self.chosen.currentRow()
+        to = row + step
+        if row <= 0 or to <= 0 or to >= self.chosen.count() or self.use_preset.isChecked():
+            return  # points stay first
+        if not self.isEnabled():
+            return
+        codes = self.codes()
+        codes[row], codes[to] = codes[to], codes[row]
+        self._fill(codes)
+        self.chosen.setCurrentRow(to)
+        self.changed()
+
+    def changed(self) -> None:
+        """Overridden by the screen (dirty state)."""
+
+    def _follow(self, *_args: object) -> None:
+        own = not self.use_preset.isChecked()
+        if not own:
+            self._fill_preset_view()
+        for w in (self.chosen, self.available, self.add_button, self.remove_button):
+            w.setEnabled(own)
+        self.up_button.setEnabled(own)
+        self.down_button.setEnabled(own)
+        self.changed()
+
+    def _fill_preset_view(self) -> None:
+        preset = list(self.preset) or ["PTS"]
+        if self.codes() != preset and self.chosen.count():
+            self.use_preset.blockSignals(True)
+            self._fill(preset)
+            self.use_preset.blockSignals(False)
+
+    def _explain(self, current: QListWidgetItem | None, *_args: object) -> None:
+        if current is not None:
+            self.explanation.setText(code_text(str(current.data(Qt.ItemDataRole.UserRole))))
+
+
+class EventSettings(QWidget):
+    """The night settings of one event (a tab of the Events section)."""
+
+    def __init__(self, state: DeskState) -> None:
+        super().__init__()
+        self.state = state
+        self.event_id: int | None = None
+        self.info: ev_service.EventInfo | None = None
+        self._clean: tuple[object, ...] = ()
+        self._appeal = 15
+        self._prize_plan = "{}"
+
+        self.tiebreaks = TiebreakPicker()
+        self.tiebreaks.changed = self._follow  # type: ignore[method-assign]
+        self.result_mode = QComboBox()
+        self.result_mode.setObjectName("resultMode")
+        self.result_mode.addItem(_("hand by hand (score sheet)"), "entries")
+        self.result_mode.addItem(_("final score only"), "score")
+        self.call_minutes = QSpinBox()
+        self.call_minutes.setObjectName("callMinutes")
+        self.call_minutes.setRange(*R.LIMITS["call_minutes"])
+        self.call_minutes.setSuffix(_(" min"))
+        self.requested_bye = QComboBox()
+        self.requested_bye.setObjectName("requestedBye")
+        self.requested_bye.addItem(_("nothing (zero-point bye)"), "zero-bye")
+        self.requested_bye.addItem(_("a draw (half-point bye)"), "half-bye")
+        self.requested_bye.addItem(_("a win (full-point bye)"), "full-bye")
+        self.lives = QSpinBox()
+        self.lives.setObjectName("lives")
+        self.lives.setRange(*R.LIMITS["lives"])
+        self.encounter_games = QSpinBox()
+        self.encounter_games.setObjectName("encounterGames")
+        self.encounter_games.setRange(*R.LIMITS["encounter_games"])
+        self.encounter_games.setSpecialValueText(_("one game"))
+        self.match_lengths = QLabel("")
+        self.match_lengths.setObjectName("matchLengths")
+        self.match_lengths.setWordWrap(True)
+        from clubdesk.ui.events.events_view import _OptionalDate  # the editor's date-or-none field
+
+        self.deadline = _OptionalDate(with_time=True)
+        self.appeal = QSpinBox()
+        self.appeal.setObjectName("appealMinutes")
+        self.appeal.setRange(0, 24 * 60)
+        self.appeal.setSuffix(_(" min after the match, for every event"))
+        self.season = QLineEdit()
+        self.season.setObjectName("seasonName")
+        self.season.setPlaceholderText(_("e.g. 2026"))
+        self.coefficient_class = QLineEdit()
+        self.coefficient_class.setObjectName("coefficientClass")
+        self.coefficient_class.setPlaceholderText(_("e.g. local"))
+        self.base_points = QLineEdit()
+        self.base_points.setObjectName("basePoints")
+        self.base_points.setPlaceholderText(_("points by place, e.g. 100,70,50"))
+        self.coefficients = QLineEdit()
+        self.coefficients.setObjectName("coefficients")
+        self.coefficients.setPlaceholderText(_("class=factor, e.g. local=1, regional=1.5"))
+        self.best_of = QSpinBox()
+        self.best_of.setObjectName("bestOf")
+        self.best_of.setRange(0, 99)
+        self.best_of.setSpecialValueText(_("every event counts"))
+        self.best_of.setPrefix(_("best "))
+        self.prizes = QLabel("")
+        self.prizes.setObjectName("prizePlanSummary")
+        self.prizes.setWordWrap(True)
+
+        self.fields: dict[str, FieldWithError] = {}
+        self.rows: dict[str, tuple[QLabel, FieldWithError]] = {}
+        form = QFormLayout()
+        form.setVerticalSpacing(4)
+
+        def add(key: str, label: str, widget: QWidget, *, span: bool = False) -> None:
+            wrapped = FieldWithError(widget)
+            self.fields[key] = wrapped
+            text = QLabel(label)
+            text.setBuddy(widget)
+            self.rows[key] = (text, wrapped)
+            if span:  # the label above a field as wide as the form
+                form.addRow(text)
+                form.addRow(wrapped)
+            else:
+                form.addRow(text, wrapped)
+
+        add("tiebreaks", _("&Tie-breaks"), self.tiebreaks, span=True)
+        add("result_mode", _("&Results"), self.result_mode)
+        add("call_minutes", _("&Waiting time"), self.call_minutes)
+        add("requested_bye", _("A requested &bye is"), self.requested_bye)
+        add("lives", _("&Lives"), self.lives)
+        add("encounter_games", _("&Games per encounter"), self.encounter_games)
+        add("match_lengths", _("Match length"), self.match_lengths)
+        add("deadline", _("League deadline"), self.deadline)
+        add("appeal", _("A&ppeal window"), self.appeal)
+        add("season", _("Sea&son"), self.season)
+        add("coefficient_class", _("&Class"), self.coefficient_class)
+        scale = QWidget()
+        scale_row = QHBoxLayout(scale)
+        scale_row.setContentsMargins(0, 0, 0, 0)
+        scale_row.addWidget(self.base_points, 3)
+        scale_row.addWidget(self.best_of, 2)
+        add("season_scale", _("Season &points"), scale)
+        add("coefficients", _("C&oefficients"), self.coefficients)
+        add("prize_plan", _("Prizes"), self.prizes)
+        self.call_help = QLabel("")
+        self.call_help.setObjectName("callHelp")
+        self.call_help.setWordWrap(True)
+        self.fields["call_minutes"].layout().addWidget(self.call_help)
+
+        self.title = QLabel("")
+        self.title.setObjectName("settingsTitle")
+        self.title.setStyleSheet("font-weight: 600;")
+        self.title.setWordWrap(True)
+        self.locked_reason = QLabel("")
+        self.locked_reason.setObjectName("settingsLockedReason")
+        self.locked_reason.setWordWrap(True)
+        self.locked_reason.setStyleSheet("font-weight: 600;")
+        self.locked_reason.setVisible(False)
+        self.save_button = QPushButton(_("&Save the settings"))
+        self.save_button.setObjectName("saveNightSettings")
+        self.save_button.clicked.connect(self.save)
+        self.message = QLabel("")
+        self.message.setObjectName("settingsMessage")
+        self.message.setWordWrap(True)
+
+        form_box = QWidget()
+        box_layout = QVBoxLayout(form_box)
+        box_layout.setContentsMargins(4, 4, 4, 4)
+        box_layout.addLayout(form)
+        box_layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(form_box)
+        page = QWidget()
+        page_layout = QVBoxLayout(page)
+        page_layout.setContentsMargins(0, 0, 0, 0)
+        page_layout.addWidget(self.title)
+        page_layout.addWidget(self.locked_reason)
+        page_layout.addWidget(scroll, 1)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.save_button)
+        buttons.addStretch(1)
+        page_layout.addLayout(buttons)
+        page_layout.addWidget(self.message)
+        # issue 21 item 8: what to do first when no event is chosen
+        self.empty = QLabel(
+            _(
+                "Choose an event in the list to set its night: tie-breaks, results, waiting time, lives, "
+                "season points. A new event is saved first (Ctrl+S in the Event tab)."
+            )
+        )
+        self.empty.setObjectName("settingsEmpty")
+        self.empty.setWordWrap(True)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.empty)
+        self.stack.addWidget(page)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.stack)
+        fit_combos(self)
+        fit_scroll(scroll)
+        for w in self._inputs():
+            for name in ("textChanged", "currentIndexChanged", "valueChanged", "toggled", "dateTimeChanged"):
+                sig = getattr(w, name, None)
+                if sig is not None and hasattr(sig, "connect"):
+                    sig.connect(self._follow)
+                    break
+        self.load(None)
+
+    # ------------------------------------------------------------------ state
+    def _inputs(self) -> list[QWidget]:
+        return [
+            self.result_mode,
+            self.call_minutes,
+            self.requested_bye,
+            self.lives,
+            self.encounter_games,
+            self.deadline.on,
+            self.deadline.edit,
+            self.appeal,
+            self.season,
+            self.coefficient_class,
+            self.base_points,
+            self.best_of,
+            self.coefficients,
+        ]
+
+    def form_state(self) -> tuple[object, ...]:
+        values: list[object] = [self.tiebreaks.value()]
+        for w in self._inputs():
+            if isinstance(w, QLineEdit):
+                values.append(w.text())
+            elif isinstance(w, QComboBox):
+                values.append(w.currentData())
+            elif isinstance(w, QCheckBox):
+                values.append(w.isChecked())
+            elif isinstance(w, QSpinBox):
+                values.append(w.value())
+            else:
+                values.append(str(self.deadline.value()))
+        return tuple(values)
+
+    def dirty(self) -> bool:
+        return self.event_id is not None and self.form_state() != self._clean
+
+    def _follow(self, *_args: object) -> None:
+        if not hasattr(self, "save_button"):
+            return
+        name = self.info.name if self.info is not None else ""
+        self.title.setText(
+            _("Night settings of {name} — unsaved changes").format(name=name)
+            if self.dirty()
+            else _("Night settings of {name}").format(name=name)
+        )
+        self.save_button.setEnabled(self.dirty())
+
+    def ask_discard(self) -> QMessageBox.StandardButton:
+        return ask_save_discard(self, _("The night settings have unsaved changes. Save them first?"))
+
+    def confirm_discard(self) -> bool:
+        return may_leave(self.dirty(), self.ask_discard, self.save)
+
+    # ------------------------------------------------------------------ load
+    def load(self, event_id: int | None) -> None:
+        """Show the stored settings of ``event_id`` (None: the empty state)."""
+        for f in self.fields.values():
+            f.set_error(None)
+        self.message.setText("")
+        self.event_id = None
+        self.info = None
+        if event_id is None:
+            self.stack.setCurrentIndex(0)
+            self._clean = self.form_state()
+            return
+        db = self.state.db
+        try:
+            info = ev_service.get_event(db, event_id)
+            night = R.night_settings(db, event_id)
+            locks = R.setting_locks(db, event_id)
+        except ServiceError as exc:
+            self.stack.setCurrentIndex(0)
+            self.empty.setText(exc.message)
+            return
+        self.info = info
+        family, params = F.ruleset_params(info.ruleset, info.overrides)
+        self.tiebreaks.set_codes(str(night["tiebreaks"]), F.default_tiebreaks(info.ruleset))
+        self.result_mode.setCurrentIndex(max(0, self.result_mode.findData(night["result_mode"])))
+        self.call_minutes.setValue(int(night["call_minutes"]))
+        if params.get("forfeit_from", "call") == "start":
+            self.call_help.setText(
+                _("A side must be at the table this long before the start, or it loses by forfeit (G15).")
+            )
+        else:
+            self.call_help.setText(_("A side absent this long after the table call can be forfeited (T3b)."))
+        self.requested_bye.setCurrentIndex(max(0, self.requested_bye.findData(night["requested_bye"])))
+        self.lives.setValue(int(night["lives"]))
+        self.encounter_games.setValue(int(night["encounter_games"]))
+        if info.match_lengths:
+            lengths = ", ".join(str(n) for n in info.match_lengths)
+            self.match_lengths.setText(
+                _("{lengths} points by round (set in the Event tab, rule T8a)").format(lengths=lengths)
+            )
+        else:
+            self.match_lengths.setText(
+                _("{n} points (the ruleset's; set per round in the Event tab, rule T8a)").format(
+                    n=params.get("match_length", 5)
+                )
+            )
+        self.deadline.set_value(night["deadline"])
+        self._appeal = discipline_service.appeal_window(db)
+        self.appeal.setValue(self._appeal)
+        self.season.setText(str(night.get("season", info.season)))
+        self.coefficient_class.setText(str(night.get("coefficient_class", info.coefficient_class)))
+        points, coefficients, best_of = _scale_text(str(night["season_scale"]))
+        self.base_points.setText(points)
+        self.coefficients.setText(coefficients)
+        self.best_of.setValue(best_of)
+        self._prize_plan = str(night["prize_plan"])
+        self.prizes.setText(prize_plan_summary(self._prize_plan, info.currency))
+        # only what this event's format and game use is shown
+        shown = {
+            "requested_bye": info.format in R.BYE_FORMATS,
+            "lives": info.format == "lives",
+            "encounter_games": family == "domino" and info.entry_type == "team",
+            "match_lengths": family == "tavla",
+            "deadline": info.format == "open-round-robin",
+        }
+        for key, visible in shown.items():
+            label, field = self.rows[key]
+            label.setVisible(visible)
+            field.setVisible(visible)
+        self._lock(locks)
+        self.event_id = event_id
+        self.stack.setCurrentIndex(1)
+        self._clean = self.form_state()
+        self._follow()
+
+    def _lock(self, locks: dict[str, str]) -> None:
+        """What the service refuses to change is read-only, and the screen says why."""
+        widgets: dict[str, list[QWidget]] = {
+            "tiebreaks": [self.tiebreaks],
+            "result_mode": [self.result_mode],
+            "call_minutes": [self.call_minutes],
+            "requested_bye": [self.requested_bye],
+            "lives": [self.lives],
+            "encounter_games": [self.encounter_games],
+            "deadline": [self.deadline],
+            "season": [self.season],
+            "coefficient_class": [self.coefficient_class],
+            "season_scale": [self.base_points, self.best_of, self.coefficients],
+        }
+        for key, ws in widgets.items():
+            for w in ws:
+                if isinstance(w, QLineEdit):
+                    w.setReadOnly(key in locks)
+                else:
+                    w.setEnabled(key not in locks)
+            tip = locks.get(key, "")
+            self.fields[key].setToolTip(tip)
+        reasons = list(dict.fromkeys(locks.values()))
+        self.locked_reason.setText("\n".join(reasons))
+        self.locked_reason.setVisible(bool(reasons))
+
+    # ------------------------------------------------------------------ save
+    def _scale(self) -> dict[str, Any] | None:
+        """The season scale typed (None: no scale); a bad entry raises ServiceError with its field."""
+        points_text = self.base_points.text().replace(" ", "")
+        coeff_text = self.coefficients.text().strip()
+        if not points_text and not coeff_text:
+            return None
+        try:
+            points = [int(x) for x in points_text.split(",") if x]
+        except ValueError:
+            points = []
+        if not points or any(p < 0 for p in points):
+            raise ServiceError(
+                "bad-setting",
+                _("Season points are whole numbers by place, e.g. 100,70,50 (rule T12d)."),
+                field="season_scale",
+            )
+        coefficients: dict[str, int] = {}
+        for part in coeff_text.replace(";", ",").split(","):
+            if not part.strip():
+                continue
+            klass, sep, factor = part.partition("=")
+            try:
+                hundredths = Decimal(factor.strip().replace(",", ".")) * 100
+            except InvalidOperation:
+                hundredths = Decimal(-1)
+            if not sep or not klass.strip() or hundredths < 0 or hundredths != hundredths.to_integral_value():
+                raise ServiceError(
+                    "bad-setting",
+                    _("Coefficients are class=factor, e.g. local=1, regional=1.5: {t}").format(
+                        t=part.strip()
+                    ),
+                    field="coefficients",
+                )
+            coefficients[klass.strip()] = int(hundredths)
+        if not coefficients:
+            raise ServiceError(
+                "bad-setting",
+                _("Give the coefficient of each class, e.g. local=1 (rule T12d)."),
+                field="coefficients",
+            )
+        scale: dict[str, Any] = {"base_points": points, "coefficients": coefficients}
+        if self.best_of.value():
+            scale["best_of"] = self.best_of.value()
+        return scale
+
+    def settings(self) -> dict[str, Any]:
+        """The form as ``configure`` settings (a bad season scale raises ServiceError)."""
+        out: dict[str, Any] = {
+            "tiebreaks": self.tiebreaks.value(),
+            "result_mode": str(self.result_mode.currentData()),
+            "call_minutes": self.call_minutes.value(),
+            "lives": self.lives.value(),
+            "encounter_games": self.encounter_games.value(),
+            "season": self.season.text(),
+            "coefficient_class": self.coefficient_class.text(),
+        }
+        out["requested_bye"] = str(self.requested_bye.currentData())
+        if self.info is not None and self.info.format == "open-round-robin":
+            out["deadline"] = self.deadline.value()
+        scale = self._scale()
+        out["season_scale"] = scale if scale is not None else {}
+        return out
+
+    def save(self) -> bool:
+        if self.event_id is None:
+            return False
+        for f in self.fields.values():
+            f.set_error(None)
+        db, actor = self.state.db, self.state.actor
+        try:
+            settings = self.settings()
+            stored = R.night_settings(db, self.event_id)
+            # only what changed is sent: an unchanged setting that is locked is not a change
+            changed = {k: v for k, v in settings.items() if not _same(k, stored.get(k), v)}
+            if changed:
+                R.configure(db, actor, self.event_id, **changed)
+            if self.appeal.value() != self._appeal:  # the club's appeal window (rules T10, G16)
+                discipline_service.set_appeal_window(db, actor, self.appeal.value())
+        except ServiceError as exc:
+            key = "appeal" if exc.code == "bad-window" else str(exc.params.get("field") or "")
+            (self.fields.get(key) or self.fields["tiebreaks"]).set_error(exc.message)
+            set_message(self.message, exc.message, False)
+            return False
+        event_id = self.event_id
+        self.load(event_id)
+        set_message(self.message, _("Night settings saved."), True)
+        self.saved()
+        self.state.dataChanged.emit("events")
+        return True
+
+    def saved(self) -> None:
+        """Called after a save (the Events section reloads the event form: season and class)."""
+
+
+def _same(key: str, stored: Any, new: Any) -> bool:
+    if key in ("prize_plan", "season_scale"):
+        a = json.loads(stored or "{}") if isinstance(stored, str) or stored is None else stored
+        return bool(a == (new or {}))
+    if key == "tiebreaks":
+        return str(stored or "").replace(" ", "").upper() == str(new or "")
+    if key in ("season", "coefficient_class"):
+        return str(stored or "").strip() == str(new or "").strip()
+    return bool(stored == new)
