@@ -445,6 +445,13 @@ def test_appeal_in_time_late_and_overridden(db: Database, domino) -> None:  # ty
     assert late.late_override == "scorer kept the sheet"
 
 
+def test_appeal_entrants_are_the_events_entrants_by_id(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
+    eid, _ids, rv = domino
+    names = X.appeal_entrants(db, eid)
+    sides = {side for table in rv.tables for side in table.sides if side is not None}
+    assert sides <= set(names) and all(names.values())
+
+
 def test_appeal_window_is_a_setting(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
     eid, _ids, rv = domino
     _finish_round_1(db, eid)

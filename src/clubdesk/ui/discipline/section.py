@@ -268,11 +268,7 @@ class AppealDialog(_Form):
         self.table_no = _spin(1, 1)
         self.by = QComboBox()
         self.by.setObjectName("appealBy")
-        from clubdesk.services import rounds as R
-
-        with state.db.session() as s:
-            names = R.entrant_names(s, event_id)
-        for eid, name in sorted(names.items()):
+        for eid, name in sorted(X.appeal_entrants(state.db, event_id).items()):
             self.by.addItem(f"{name} ({eid})", eid)
         self.fee = QLineEdit()
         self.fee.setObjectName("appealFee")
