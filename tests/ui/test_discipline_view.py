@@ -13,7 +13,8 @@ from PySide6.QtWidgets import QApplication, QDialog
 from clubdesk.db import Database
 from clubdesk.services import discipline as X
 from clubdesk.services.base import Actor, Role
-from clubdesk.ui.discipline.section import DisciplineSection, IncidentDialog, open_incident_dialog
+from clubdesk.ui.discipline.incident_form import IncidentDialog, open_incident_dialog
+from clubdesk.ui.discipline.section import DisciplineSection
 from clubdesk.ui.shell.state import DeskState
 from tests.integration.test_discipline_service import make_event, member_of, start_round
 

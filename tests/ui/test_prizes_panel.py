@@ -20,7 +20,7 @@ from clubdesk.standings.prizes import PrizePlan, award_prizes
 from clubdesk.standings.season import Placing
 from clubdesk.ui.ranking.prizes_panel import PrizesPanel
 from clubdesk.ui.shell.state import DeskState
-from clubdesk.ui.widgets.rows import money
+from clubdesk.ui.widgets.money import money
 from tests.integration.test_night_helpers import DESK, make_event, open_db
 from tests.integration.test_night_paths import run_bracket
 

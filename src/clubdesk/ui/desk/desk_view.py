@@ -39,8 +39,9 @@ from clubdesk.ui.money.cashbox_view import METHOD_NAMES, CashBoxView
 from clubdesk.ui.phones.phones_view import PhonesView
 from clubdesk.ui.shell.state import DeskState
 from clubdesk.ui.shell.theme import themed
+from clubdesk.ui.widgets.money import money, parse_money
 from clubdesk.ui.widgets.name_field import NameField
-from clubdesk.ui.widgets.rows import ROW_ROLE, Column, RowsModel, money, parse_money, set_message
+from clubdesk.ui.widgets.rows import ROW_ROLE, Column, RowsModel, set_message
 from clubdesk.ui.widgets.tables import row_table
 
 STATUS_COLORS = {

@@ -2,8 +2,8 @@
 and the audit view with filters and CSV export (issue 13).
 
 The incident form is one shortcut away from score entry: the score-entry screen calls
-:func:`open_incident_dialog` with the table it shows. Shortcuts here: Ctrl+I new incident, Ctrl+P penalty,
-Ctrl+Shift+A new appeal, F5 refresh.
+:func:`~clubdesk.ui.discipline.incident_form.open_incident_dialog` with the table it shows. Shortcuts here:
+Ctrl+I new incident, Ctrl+P penalty, Ctrl+Shift+A new appeal, F5 refresh.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
@@ -27,7 +26,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
-    QSpinBox,
     QTableView,
     QTabWidget,
     QVBoxLayout,
@@ -38,28 +36,17 @@ from clubdesk import labels as L
 from clubdesk.i18n import _, ngettext
 from clubdesk.services import discipline as X
 from clubdesk.services import discipline_rules as DR
-from clubdesk.services import lookup
 from clubdesk.services.base import ServiceError
 from clubdesk.timefmt import local_text
+from clubdesk.ui.discipline.appeal_dialog import AppealDialog
+from clubdesk.ui.discipline.form import optional_value, spin_box
+from clubdesk.ui.discipline.incident_form import IncidentDialog
+from clubdesk.ui.discipline.penalty_form import PenaltyDialog
 from clubdesk.ui.shell.state import DeskState
 from clubdesk.ui.shell.theme import themed
-from clubdesk.ui.widgets.name_field import NameField
-from clubdesk.ui.widgets.rows import ROW_ROLE, Column, RowsModel, money, parse_money, set_message
+from clubdesk.ui.widgets.money import money
+from clubdesk.ui.widgets.rows import ROW_ROLE, Column, RowsModel, set_message
 from clubdesk.ui.widgets.tables import row_table
-
-
-def _spin(value: int | None, minimum: int = 0, maximum: int = 999, none_text: str = "") -> QSpinBox:
-    box = QSpinBox()
-    box.setRange(minimum, maximum)
-    if none_text:
-        box.setSpecialValueText(none_text)
-    box.setValue(value if value is not None else minimum)
-    return box
-
-
-def _opt(box: QSpinBox) -> int | None:
-    """A spin box whose minimum means "not given"."""
-    return None if box.value() == box.minimum() and box.specialValueText() else box.value()
 
 
 def _table(model: RowsModel, name: str) -> QTableView:
@@ -74,240 +61,6 @@ def _when(value: Any) -> str:
     return local_text(value) if isinstance(value, datetime) else ("" if value is None else str(value))
 
 
-# --------------------------------------------------------------------------------------------- dialogs
-class _Form(QDialog):
-    """A dialog with a form, an error line and OK/Cancel; ``submit`` does the service call."""
-
-    def __init__(self, title: str, parent: QWidget | None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle(title)
-        self.form = QFormLayout()
-        self.error = QLabel()
-        self.error.setObjectName("formError")
-        self.error.setWordWrap(True)
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
-        )
-        self.buttons.accepted.connect(self.save)
-        self.buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(self.form)
-        layout.addWidget(self.error)
-        layout.addWidget(self.buttons)
-        self.result_view: Any = None
-
-    def submit(self) -> Any:  # pragma: no cover - overridden
-        raise NotImplementedError
-
-    def save(self) -> None:
-        try:
-            self.result_view = self.submit()
-        except ServiceError as exc:
-            set_message(self.error, exc.message, ok=False)  # refused: nothing written, the form stays
-            return
-        self.accept()
-
-
-class IncidentDialog(_Form):
-    """The incident form of the match act (rules E8–E20, G2, T1, T11)."""
-
-    def __init__(
-        self,
-        state: DeskState,
-        event_id: int,
-        round_no: int | None = None,
-        table_no: int | None = None,
-        parent: QWidget | None = None,
-    ) -> None:
-        super().__init__(_("Incident for the match act"), parent)
-        self.setObjectName("incidentDialog")
-        self.state = state
-        self.event_id = event_id
-        self.round_no = _spin(round_no, 1)
-        self.table_no = _spin(table_no, 1)
-        self.game_no = _spin(1, 1, 9)
-        self.hand = _spin(None, 0, 99, _("—"))
-        self.kind = QComboBox()
-        self.kind.setObjectName("incidentKind")
-        self.kinds = X.kinds_for_event(state.db, event_id)
-        for k in self.kinds:
-            self.kind.addItem(k.title(), k.key)
-        # the event's players by name (accent-insensitive), or a member (licence) number
-        self.player = NameField(lambda text: lookup.entrant_member_choices(state.db, event_id, text))
-        self.player.setObjectName("incidentPlayer")
-        self.player.setPlaceholderText(_("player: name or member (licence) number"))
-        self.side = QComboBox()
-        self.side.addItem(_("from the player"), None)
-        self.side.addItem(_("first named side"), 0)
-        self.side.addItem(_("second named side"), 1)
-        self.text = QPlainTextEdit()
-        self.text.setObjectName("incidentText")
-        self.text.setTabChangesFocus(True)
-        self.text.setFixedHeight(80)
-        self.decision = QComboBox()
-        self.decision.setObjectName("incidentDecision")
-        self.kind.currentIndexChanged.connect(self._kind_changed)
-        self._kind_changed()
-        self.form.addRow(_("&Round"), self.round_no)
-        self.form.addRow(_("&Table"), self.table_no)
-        self.form.addRow(_("&Game"), self.game_no)
-        self.form.addRow(_("&Hand"), self.hand)
-        self.form.addRow(_("&Kind"), self.kind)
-        self.form.addRow(_("&Player"), self.player)
-        self.form.addRow(_("&Side"), self.side)
-        self.form.addRow(_("&What happened"), self.text)
-        self.form.addRow(_("&Decision"), self.decision)
-        self.kind.setFocus()
-
-    def _kind_changed(self) -> None:
-        key = self.kind.currentData()
-        kind = next((k for k in self.kinds if k.key == key), None)
-        self.decision.clear()
-        self.decision.addItem(_("not decided yet"), "")
-        for d in kind.decisions if kind else ():
-            self.decision.addItem(_(DR.PENALTY_LABELS.get(d, d)), d)
-
-    def submit(self) -> X.IncidentView:
-        return X.record_incident(
-            self.state.db,
-            self.state.actor,
-            self.event_id,
-            round_no=self.round_no.value(),
-            table_no=self.table_no.value(),
-            kind=str(self.kind.currentData()),
-            text=self.text.toPlainText(),
-            player=self.player.value() or None,
-            hand=_opt(self.hand),
-            game_no=self.game_no.value(),
-            side=self.side.currentData(),
-            decision=str(self.decision.currentData() or ""),
-        )
-
-
-def open_incident_dialog(
-    state: DeskState, event_id: int, round_no: int, table_no: int, parent: QWidget | None = None
-) -> X.IncidentView | None:
-    """Open the incident form for a table (score entry binds this to one shortcut). Returns what was written,
-    or None when cancelled."""
-    dialog = IncidentDialog(state, event_id, round_no, table_no, parent)
-    if dialog.exec() == QDialog.DialogCode.Accepted:
-        state.dataChanged.emit("discipline")
-        view: X.IncidentView = dialog.result_view
-        return view
-    return None
-
-
-class PenaltyDialog(_Form):
-    """A referee's penalty or decision on a table (rules G3, B7, E15, E16, E20, G15, T3b, T9c, T9d)."""
-
-    def __init__(
-        self,
-        state: DeskState,
-        event_id: int,
-        family: str,
-        round_no: int | None = None,
-        table_no: int | None = None,
-        parent: QWidget | None = None,
-    ) -> None:
-        super().__init__(_("Penalty or decision"), parent)
-        self.setObjectName("penaltyDialog")
-        self.state = state
-        self.event_id = event_id
-        self.round_no = _spin(round_no, 1)
-        self.table_no = _spin(table_no, 1)
-        self.side = QComboBox()
-        self.side.addItem(_("first named side"), 0)
-        self.side.addItem(_("second named side"), 1)
-        self.kind = QComboBox()
-        self.kind.setObjectName("penaltyKind")
-        for k in DR.PENALTY_KINDS:
-            if k in DR.FAMILY_PENALTIES.get(family, frozenset()):
-                self.kind.addItem(_(DR.PENALTY_LABELS[k]), k)
-        self.points = _spin(None, 0, 9999, _("—"))
-        self.points.setObjectName("penaltyPoints")
-        self.after_hand = _spin(None, -1, 99, _("at the end"))
-        self.reason = QLineEdit()
-        self.reason.setObjectName("penaltyReason")
-        self.override = QLineEdit()
-        self.override.setPlaceholderText(_("only to change a locked result (rule T10)"))
-        self.form.addRow(_("&Round"), self.round_no)
-        self.form.addRow(_("&Table"), self.table_no)
-        self.form.addRow(_("&Side"), self.side)
-        self.form.addRow(_("&Kind"), self.kind)
-        self.form.addRow(_("&Points"), self.points)
-        self.form.addRow(_("After &hand"), self.after_hand)
-        self.form.addRow(_("R&eason"), self.reason)
-        self.form.addRow(_("&Override reason"), self.override)
-
-    def submit(self) -> X.PenaltyView:
-        return X.impose_penalty(
-            self.state.db,
-            self.state.actor,
-            self.event_id,
-            round_no=self.round_no.value(),
-            table_no=self.table_no.value(),
-            side=int(self.side.currentData()),
-            kind=str(self.kind.currentData()),
-            points=_opt(self.points),
-            reason=self.reason.text(),
-            override=self.override.text().strip() or None,
-            after_hand=_opt(self.after_hand),
-        )
-
-
-class AppealDialog(_Form):
-    """File an appeal (rules T10, G16): in time, or a late one let in by the referee with a reason."""
-
-    def __init__(self, state: DeskState, event_id: int, currency: str, parent: QWidget | None = None) -> None:
-        super().__init__(_("New appeal"), parent)
-        self.setObjectName("appealDialog")
-        self.state = state
-        self.event_id = event_id
-        self.currency = currency
-        self.round_no = _spin(1, 1)
-        self.table_no = _spin(1, 1)
-        self.by = QComboBox()
-        self.by.setObjectName("appealBy")
-        for eid, name in sorted(X.appeal_entrants(state.db, event_id).items()):
-            self.by.addItem(f"{name} ({eid})", eid)
-        self.fee = QLineEdit()
-        self.fee.setObjectName("appealFee")
-        self.fee.setPlaceholderText(_("e.g. 5 or 12.50 {currency}").format(currency=currency))
-        self.text = QPlainTextEdit()
-        self.text.setObjectName("appealText")
-        self.text.setTabChangesFocus(True)
-        self.text.setFixedHeight(80)
-        self.override = QLineEdit()
-        self.override.setPlaceholderText(_("referee's reason to hear a late appeal"))
-        # rules G16, T10: what the appeal is about; a decided appeal on the same table and subject is final
-        self.subject = QLineEdit("result")
-        self.subject.setObjectName("appealSubject")
-        self.form.addRow(_("&Round"), self.round_no)
-        self.form.addRow(_("&Table"), self.table_no)
-        self.form.addRow(_("&By"), self.by)
-        self.form.addRow(_("&Subject"), self.subject)
-        self.form.addRow(_("&Fee"), self.fee)
-        self.form.addRow(_("&Appeal"), self.text)
-        self.form.addRow(_("&Late override"), self.override)
-
-    def submit(self) -> X.AppealView:
-        fee = 0
-        if self.fee.text().strip():
-            fee = parse_money(self.fee.text(), self.currency)
-        return X.file_appeal(
-            self.state.db,
-            self.state.actor,
-            self.event_id,
-            round_no=self.round_no.value(),
-            table_no=self.table_no.value(),
-            entrant_id=int(self.by.currentData()),
-            text=self.text.toPlainText(),
-            fee=fee,
-            override=self.override.text().strip() or None,
-            subject=self.subject.text(),
-        )
-
-
 # --------------------------------------------------------------------------------------------- section
 class DisciplineSection(QWidget):
     """The match act of an event, the appeal workflow and the audit view."""
@@ -317,8 +70,8 @@ class DisciplineSection(QWidget):
         self.state = state
         self.event_box = QComboBox()
         self.event_box.setObjectName("disciplineEvent")
-        self.round_filter = _spin(None, 0, 999, _("all rounds"))
-        self.table_filter = _spin(None, 0, 999, _("all tables"))
+        self.round_filter = spin_box(None, 0, 999, _("all rounds"))
+        self.table_filter = spin_box(None, 0, 999, _("all tables"))
         self.message = QLabel()
         self.message.setObjectName("disciplineMessage")
         top = QHBoxLayout()
@@ -526,7 +279,10 @@ class DisciplineSection(QWidget):
             self.appeals.set_rows([])
         else:
             lst = X.discipline_list(
-                self.state.db, eid, round_no=_opt(self.round_filter), table_no=_opt(self.table_filter)
+                self.state.db,
+                eid,
+                round_no=optional_value(self.round_filter),
+                table_no=optional_value(self.table_filter),
             )
             self.incidents.set_rows(list(lst.incidents))
             self.penalties.set_rows(list(lst.penalties))
@@ -537,8 +293,8 @@ class DisciplineSection(QWidget):
         one_event = bool(self.audit_all_events.currentData())
         return {
             "event_id": self.event_id() if one_event else None,
-            "round_no": _opt(self.round_filter) if one_event else None,
-            "table_no": _opt(self.table_filter) if one_event else None,
+            "round_no": optional_value(self.round_filter) if one_event else None,
+            "table_no": optional_value(self.table_filter) if one_event else None,
             "person": self.person.text().strip() or None,
         }
 
@@ -575,7 +331,9 @@ class DisciplineSection(QWidget):
         eid = self._need_event()
         if eid is None:
             return None
-        return IncidentDialog(self.state, eid, _opt(self.round_filter), _opt(self.table_filter), self)
+        return IncidentDialog(
+            self.state, eid, optional_value(self.round_filter), optional_value(self.table_filter), self
+        )
 
     def add_incident(self) -> None:
         dialog = self.incident_dialog()
@@ -587,7 +345,14 @@ class DisciplineSection(QWidget):
         if eid is None:
             return None
         family = DR.family_of(self._events[eid].ruleset)
-        return PenaltyDialog(self.state, eid, family, _opt(self.round_filter), _opt(self.table_filter), self)
+        return PenaltyDialog(
+            self.state,
+            eid,
+            family,
+            optional_value(self.round_filter),
+            optional_value(self.table_filter),
+            self,
+        )
 
     def add_penalty(self) -> None:
         dialog = self.penalty_dialog()

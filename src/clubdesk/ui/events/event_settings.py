@@ -51,7 +51,8 @@ from clubdesk.standings.tiebreaks import TIEBREAK_CODES, TIEBREAK_NAMES
 from clubdesk.ui.shell.state import DeskState
 from clubdesk.ui.widgets.fit import fit_combos, fit_scroll
 from clubdesk.ui.widgets.forms import FieldWithError, ask_save_discard, may_leave
-from clubdesk.ui.widgets.rows import money, set_message
+from clubdesk.ui.widgets.money import money
+from clubdesk.ui.widgets.rows import set_message
 
 # A short explanation of each tie-break code (rule T12b and FIDE C.07), shown beside the code.
 TIEBREAK_HELP: dict[str, str] = {

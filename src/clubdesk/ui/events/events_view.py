@@ -53,7 +53,8 @@ from clubdesk.standings.money import minor_to_major_str
 from clubdesk.ui.shell.state import DeskState
 from clubdesk.ui.widgets.fit import DropColumns, fit_combos, fit_scroll
 from clubdesk.ui.widgets.forms import FieldWithError, ask_save_discard, may_leave
-from clubdesk.ui.widgets.rows import ROW_ROLE, Column, RowsModel, money, parse_money, set_message
+from clubdesk.ui.widgets.money import money, parse_money
+from clubdesk.ui.widgets.rows import ROW_ROLE, Column, RowsModel, set_message
 from clubdesk.ui.widgets.tables import row_table
 
 

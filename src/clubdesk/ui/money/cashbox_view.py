@@ -19,7 +19,8 @@ from PySide6.QtWidgets import (
 from clubdesk.i18n import N_, _
 from clubdesk.services import desk
 from clubdesk.ui.shell.state import DeskState
-from clubdesk.ui.widgets.rows import Column, RowsModel, money
+from clubdesk.ui.widgets.money import money
+from clubdesk.ui.widgets.rows import Column, RowsModel
 
 METHOD_NAMES = {"cash": N_("Cash"), "card": N_("Card"), "transfer": N_("Bank transfer"), "pos": N_("POS")}
 

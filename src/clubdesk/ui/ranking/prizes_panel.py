@@ -60,7 +60,8 @@ from clubdesk.standings.prizes import (
 from clubdesk.ui.shell.printing import JobResult, ReportRunner
 from clubdesk.ui.shell.state import DeskState
 from clubdesk.ui.widgets.fit import fit_combos
-from clubdesk.ui.widgets.rows import CURRENCY_LOCALES, ROW_ROLE, Column, RowsModel, money, set_message
+from clubdesk.ui.widgets.money import CURRENCY_LOCALES, money
+from clubdesk.ui.widgets.rows import ROW_ROLE, Column, RowsModel, set_message
 from clubdesk.ui.widgets.tables import row_table
 
 ITEM_KINDS = ("", "trophy", "goods", "free-entry")  # "" = no item (T13a)
