@@ -96,7 +96,7 @@ class Shooter:
 
     def member_edit(self) -> None:
         from clubdesk.services import members as ms
-        from clubdesk.ui.members.register_view import MemberDialog
+        from clubdesk.ui.members.member_dialog import MemberDialog
 
         member = ms.list_members(self.window.state.db, "")[0]
         dialog = MemberDialog(self.window.state, member, self.window)

@@ -11,7 +11,9 @@ from clubdesk.db import Database
 from clubdesk.services import demo
 from clubdesk.services import members as ms
 from clubdesk.services.base import Actor
-from clubdesk.ui.members.register_view import ImportDialog, MemberDialog, MembersSection, MergeDialog
+from clubdesk.ui.members.member_dialog import ImportDialog, MemberDialog
+from clubdesk.ui.members.merge_dialog import MergeDialog
+from clubdesk.ui.members.register_view import MembersSection
 from clubdesk.ui.shell.state import DeskState
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "members"
