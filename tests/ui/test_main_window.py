@@ -23,7 +23,8 @@ from clubdesk.db import Database
 from clubdesk.i18n_tools import template_ids
 from clubdesk.services import settings as settings_service
 from clubdesk.services.base import Actor, Role
-from clubdesk.ui.shell.main_window import ActorDialog, MainWindow
+from clubdesk.ui.shell.actor_dialog import ActorDialog
+from clubdesk.ui.shell.main_window import MainWindow
 from clubdesk.ui.shell.sections import SECTIONS
 from clubdesk.ui.shell.state import DeskState
 from tests.ui.conftest import show_active

@@ -24,10 +24,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QApplication,
-    QComboBox,
     QDialog,
-    QDialogButtonBox,
-    QFormLayout,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -53,8 +50,8 @@ from clubdesk.ui.widgets.fit import fit_combos
 # issue 22: the window's shell paints before SQLAlchemy is imported; what needs the database (the
 # services, the desk state) is imported where it is used, once the database is open
 if TYPE_CHECKING:
-    from clubdesk.services.base import Actor
     from clubdesk.ui.shell.state import DeskState
+from clubdesk.ui.shell.actor_dialog import ActorDialog
 
 GEOMETRY_KEY = "ui.geometry"
 DEFAULT_SIZE = (1200, 780)
@@ -93,61 +90,6 @@ class EmptySection(QWidget):
 
 # Sections a scorer's session does not show (issue 23): the secretary's and the organiser's screens.
 SECRETARY_SECTIONS = frozenset({"members", "events", "season", "reports", "settings"})
-
-
-class ActorDialog(QDialog):
-    """Who is acting at the desk now. The previous person is pre-selected, so F2, Enter switches back."""
-
-    def __init__(self, state: DeskState, parent: QWidget | None = None) -> None:
-        from clubdesk.services.base import DESK_ROLES, ROLE_LABELS
-
-        super().__init__(parent)
-        self.setWindowTitle(_("Who is acting?"))
-        self.name = QComboBox()
-        self.name.setEditable(True)
-        self.role = QComboBox()
-        for role in DESK_ROLES:
-            self.role.addItem(_(ROLE_LABELS[role]), role)
-        recent = state.recent_actors()
-        others = [a for a in recent if a != state.actor]
-        self._choices = others + [state.actor]
-        for a in self._choices:
-            self.name.addItem(a.name, a)
-        self.name.currentIndexChanged.connect(self._sync_role)
-        self._sync_role(0)
-        form = QFormLayout()
-        form.addRow(_("Name or initials"), self.name)
-        form.addRow(_("Role"), self.role)
-        self.error = QLabel("")
-        self.error.setStyleSheet(themed("color: #b00020;"))
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.error)
-        layout.addWidget(buttons)
-        self.name.setFocus()
-
-    def _sync_role(self, index: int) -> None:
-        from clubdesk.services.base import Actor
-
-        actor = self.name.itemData(index)
-        if isinstance(actor, Actor):
-            self.role.setCurrentIndex(self.role.findData(actor.role))
-
-    def accept(self) -> None:
-        if not self.name.currentText().strip():
-            self.error.setText(_("Type a name or initials."))
-            return
-        super().accept()
-
-    def chosen(self) -> Actor:
-        from clubdesk.services.base import Actor, Role
-
-        return Actor(self.name.currentText().strip(), Role(self.role.currentData()))
 
 
 class _Pages(Mapping[str, QWidget]):
