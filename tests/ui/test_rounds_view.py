@@ -225,7 +225,7 @@ def test_screens_open_on_the_running_event_with_the_latest_round(qtbot, tmp_path
 
 def test_domino_team_encounter_game_two_in_score_entry(qtbot, active, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     from clubdesk.services import results as RS
-    from clubdesk.ui.night.score_entry.base import EntryChange
+    from clubdesk.ui.night.score_entry.entries import EntryChange
 
     db = open_db(tmp_path)
     ev, _ids = make_event(db, ruleset="domino-es", fmt="round-robin", players=2, per_entrant=4, entry="team")

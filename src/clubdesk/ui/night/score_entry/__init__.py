@@ -12,8 +12,9 @@ from typing import Any
 from PySide6.QtWidgets import QWidget
 
 from clubdesk.games import load_ruleset
-from clubdesk.ui.night.score_entry.base import CorrectionCheck, EntryChange, SaveCallback, SheetEntryForm
+from clubdesk.ui.night.score_entry.base import SheetEntryForm
 from clubdesk.ui.night.score_entry.dominoes import DominoEntryForm, GapleEntryForm
+from clubdesk.ui.night.score_entry.entries import CorrectionCheck, EntryChange, SaveCallback
 from clubdesk.ui.night.score_entry.final_score import FinalScoreForm
 from clubdesk.ui.night.score_entry.tavla import TavlaEntryForm
 

@@ -17,15 +17,13 @@ before it is saved (Esc, or any change, cancels).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QResizeEvent, QUndoCommand, QUndoStack
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence, QResizeEvent, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QApplication,
     QBoxLayout,
     QComboBox,
     QFormLayout,
@@ -41,6 +39,16 @@ from PySide6.QtWidgets import (
 from clubdesk.games import EntryError, RulesetError, load_ruleset, replay
 from clubdesk.i18n import _
 from clubdesk.services.base import ServiceError
+from clubdesk.ui.night.score_entry.entries import (
+    CorrectionCheck,
+    Entry,
+    EntryChange,
+    InputProblem,
+    SaveCallback,
+    entry_message,
+)
+from clubdesk.ui.night.score_entry.sheet_keys import SheetKeys
+from clubdesk.ui.night.score_entry.undo import EntryCommand
 from clubdesk.ui.night.sheet_model import (
     COL_ENTRY,
     COL_GAME,
@@ -53,90 +61,8 @@ from clubdesk.ui.night.sheet_model import (
 from clubdesk.ui.shell.theme import themed
 from clubdesk.ui.widgets.fit import fit_combo, fit_combos
 
-Entry = dict[str, Any]
 
-
-@dataclass(frozen=True)
-class EntryChange:
-    """One change to a sheet, handed to the save callback.
-
-    ``action``: ``"append"`` (``entry`` added at ``index`` = the end), ``"replace"`` (entry ``index``
-    corrected), ``"delete"`` (entry ``index`` removed; ``entry`` is None) or ``"insert"`` (``entry`` put
-    back before
-    ``index``, when a deletion is undone). ``entries`` is the whole sheet after the change.
-    """
-
-    action: Literal["append", "replace", "delete", "insert"]
-    index: int
-    entry: Entry | None
-    entries: tuple[Entry, ...] = field(default=())
-
-
-SaveCallback = Callable[[EntryChange], None]
-# asked before an earlier entry is corrected or deleted; gets the entries after the change; False cancels
-CorrectionCheck = Callable[[list[Entry]], bool]
-
-
-class InputProblem(ValueError):
-    """An input that cannot be read at all (not a number ...): shown next to the form like an engine error.
-
-    ``pending``: nothing is wrong yet, a choice is still to be made (the live preview says what is missing
-    without an error)."""
-
-    def __init__(self, message: str, widget: QWidget | None = None, *, pending: bool = False) -> None:
-        super().__init__(message)
-        self.message = message
-        self.widget = widget
-        self.pending = pending
-
-
-def add_no_choice(combo: QComboBox, text: str) -> None:
-    """The combo's first item: no choice made yet (its data is None, its text starts with no letter or
-    digit, so typing an item's first letter picks that item)."""
-    combo.insertItem(0, f"— {text} —", None)
-    combo.setCurrentIndex(0)
-
-
-def chosen(combo: QComboBox, what: str) -> Any:
-    """The combo's choice, or an InputProblem saying what is still to be chosen."""
-    data = combo.currentData()
-    if data is None:
-        raise InputProblem(_("Choose {what}.").format(what=what), combo, pending=True)
-    return data
-
-
-class _EntryCommand(QUndoCommand):
-    """One sheet change on the undo stack; the first redo (at push time) is already saved."""
-
-    def __init__(
-        self,
-        form: SheetEntryForm,
-        before: list[Entry],
-        after: list[Entry],
-        change: EntryChange,
-        inverse: EntryChange,
-        text: str,
-    ) -> None:
-        super().__init__(text)
-        self.form = form
-        self.before = before
-        self.after = after
-        self.change = change
-        self.inverse = inverse
-        self.first = True
-
-    def redo(self) -> None:
-        if self.first:
-            self.first = False
-            self.form._set_entries(self.after)
-            return
-        self.form._apply(self.after, self.change)
-
-    def undo(self) -> None:
-        self.form._apply(self.before, self.inverse)
-
-
-class SheetEntryForm(QWidget):
+class SheetEntryForm(SheetKeys):
     """Base class of the per-family forms. Subclasses build the inputs and read/load one entry."""
 
     entriesChanged = Signal()
@@ -282,7 +208,7 @@ class SheetEntryForm(QWidget):
         if isinstance(first, QComboBox):
             fit_combo(first, 24)  # the outcome list says what to type
         fit_combos(self)
-        self._chain_tab_order()
+        self.chain_tab_order()
         self._refresh()
 
     STACK_BELOW = 760  # narrower than this (pixels), the sheet goes under the inputs
@@ -293,35 +219,6 @@ class SheetEntryForm(QWidget):
         if self.box.direction() != direction:
             self.box.setDirection(direction)
         super().resizeEvent(event)
-
-    def _chain_tab_order(self) -> None:
-        """Tab goes through the inputs in row order, then the Add button, then the sheet."""
-        chain = self.tab_chain()
-        for a, b in zip(chain, chain[1:], strict=False):
-            QWidget.setTabOrder(a, b)
-
-    def tab_chain(self) -> list[QWidget]:
-        chain: list[QWidget] = []
-        for row in range(self.inputs.rowCount()):
-            item = self.inputs.itemAt(row, QFormLayout.ItemRole.FieldRole)
-            w = item.widget() if item is not None else None
-            if w is None:
-                continue
-            inner = [c for c in w.findChildren(QWidget) if c.focusPolicy() & Qt.FocusPolicy.TabFocus]
-            chain.extend(inner if w.focusPolicy() == Qt.FocusPolicy.NoFocus and inner else [w])
-        return [*chain, self.add_button]
-
-    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: A002, N802 - Qt API
-        """Tab and Shift+Tab stay in the form's own order (inputs in row order), wherever it is placed."""
-        chain = [w for w in self.tab_chain() if w.isVisibleTo(self) and w.isEnabled()]
-        current = QApplication.focusWidget()
-        if current in chain:
-            j = chain.index(current) + (1 if next else -1)
-            if 0 <= j < len(chain):
-                reason = Qt.FocusReason.TabFocusReason if next else Qt.FocusReason.BacktabFocusReason
-                chain[j].setFocus(reason)
-                return True
-        return super().focusNextPrevChild(next)
 
     # ------------------------------------------------------------------ for subclasses
     def build_inputs(self) -> None:
@@ -365,7 +262,7 @@ class SheetEntryForm(QWidget):
         """What the confirming Enter will save, in words (the sheet's own wording)."""
         return describe_entry(entry, self.side_names, self.seat_names)
 
-    def _needs_nothing_else(self) -> bool:
+    def needs_nothing_else(self) -> bool:
         """The chosen outcome is an entry by itself (a redeal ...): Enter asks for the confirming one."""
         try:
             entry = self.read_entry()
@@ -407,22 +304,22 @@ class SheetEntryForm(QWidget):
     def finished(self) -> bool:
         return bool(self.result.get("finished"))
 
-    def _set_entries(self, entries: list[Entry]) -> None:
+    def set_entries(self, entries: list[Entry]) -> None:
         self._entries = [dict(e) for e in entries]
         self.result = self._replay(self._entries)
         self._refresh()
         self.entriesChanged.emit()
 
-    def _apply(self, entries: list[Entry], change: EntryChange) -> None:
+    def apply_entries(self, entries: list[Entry], change: EntryChange) -> None:
         """Undo/redo: save the change, then show it (a refused save leaves the sheet as it was)."""
         try:
             self._replay(entries)
             if self.save is not None:
                 self.save(EntryChange(change.action, change.index, change.entry, tuple(entries)))
         except (EntryError, RulesetError, ServiceError, ValueError) as exc:
-            self.show_error(_message(exc))
+            self.show_error(entry_message(exc))
             return
-        self._set_entries(entries)
+        self.set_entries(entries)
 
     def _refresh(self) -> None:
         self.model.set_rows(self.rows())
@@ -477,7 +374,7 @@ class SheetEntryForm(QWidget):
             return
         except EntryError as exc:
             self.preview.setText("")
-            self.show_error(_message(exc))
+            self.show_error(entry_message(exc))
             self.mark_error(exc)
             return
         self.show_error(None)
@@ -512,7 +409,7 @@ class SheetEntryForm(QWidget):
                 exc.widget.setFocus()
             return False
         except EntryError as exc:
-            self.show_error(_message(exc))
+            self.show_error(entry_message(exc))
             return False
         entry = dict(change.entry or {})
         if entry.get("type") in self.CONFIRM_KINDS and self.armed != entry:
@@ -527,7 +424,7 @@ class SheetEntryForm(QWidget):
             if self.save is not None:
                 self.save(change)
         except (ServiceError, ValueError, RulesetError) as exc:
-            self.show_error(_message(exc))
+            self.show_error(entry_message(exc))
             return False
         if change.action == "append":
             inverse = EntryChange("delete", change.index, None, tuple(before))
@@ -536,7 +433,7 @@ class SheetEntryForm(QWidget):
             old = before[change.index]
             inverse = EntryChange("replace", change.index, old, tuple(before))
             text = _("correct entry {n}").format(n=change.index + 1)
-        self.undo_stack.push(_EntryCommand(self, before, entries, change, inverse, text))
+        self.undo_stack.push(EntryCommand(self, before, entries, change, inverse, text))
         self.cancel_correction()
         self.clear_inputs()
         self.first_input().setFocus()
@@ -550,7 +447,7 @@ class SheetEntryForm(QWidget):
         try:
             self._replay(entries)
         except EntryError as exc:
-            self.show_error(_message(exc))
+            self.show_error(entry_message(exc))
             return False
         if (
             k < len(before) - 1
@@ -563,11 +460,11 @@ class SheetEntryForm(QWidget):
             if self.save is not None:
                 self.save(change)
         except (ServiceError, ValueError, RulesetError) as exc:
-            self.show_error(_message(exc))
+            self.show_error(entry_message(exc))
             return False
         inverse = EntryChange("insert", k, before[k], tuple(before))
         self.undo_stack.push(
-            _EntryCommand(self, before, entries, change, inverse, _("delete entry {n}").format(n=k + 1))
+            EntryCommand(self, before, entries, change, inverse, _("delete entry {n}").format(n=k + 1))
         )
         return True
 
@@ -598,44 +495,3 @@ class SheetEntryForm(QWidget):
         self.view.setFocus()
         if self.model.rowCount() and not self.view.currentIndex().isValid():
             self.view.selectRow(self.model.rowCount() - 1)
-
-    # ------------------------------------------------------------------ keyboard
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt API
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not self.view.hasFocus():
-            on_outcome = self.first_input().hasFocus() and self.correcting is None and self.armed is None
-            if on_outcome and not self._needs_nothing_else():
-                # Enter in the outcome list takes the outcome and goes on to the next input; it never
-                # saves: letters typed as the form opens (initials typed again ...) save nothing
-                self.focusNextPrevChild(True)
-                return
-            self.submit()
-            return
-        if event.key() == Qt.Key.Key_Escape and self.armed is not None:
-            self.disarm()
-            return
-        if event.key() == Qt.Key.Key_Escape and self.correcting is not None:
-            self.cancel_correction()
-            return
-        super().keyPressEvent(event)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
-        if watched is self.view and event.type() == QEvent.Type.KeyPress:
-            assert isinstance(event, QKeyEvent)
-            row = self.view.currentIndex().row()
-            if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and row >= 0:
-                self.start_correction(row)
-                return True
-            if event.key() == Qt.Key.Key_Delete and row >= 0:
-                self.delete_entry(row)
-                return True
-            if event.key() == Qt.Key.Key_Escape:
-                self.first_input().setFocus()
-                return True
-        return super().eventFilter(watched, event)
-
-
-def _message(exc: Exception) -> str:
-    if isinstance(exc, EntryError):
-        return _("Entry {n}: {message}").format(n=exc.index + 1, message=exc.message or exc.code)
-    message = getattr(exc, "message", None)
-    return str(message) if message else str(exc)

@@ -19,7 +19,8 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLineEdit, QWid
 from clubdesk.games import EntryError
 from clubdesk.games.gaple import MAX_HAND_PIPS
 from clubdesk.i18n import _
-from clubdesk.ui.night.score_entry.base import Entry, InputProblem, SheetEntryForm, add_no_choice, chosen
+from clubdesk.ui.night.score_entry.base import SheetEntryForm
+from clubdesk.ui.night.score_entry.entries import Entry, InputProblem, add_no_choice, chosen
 from clubdesk.ui.night.score_entry.keys import KeyCombo
 from clubdesk.ui.shell.theme import themed
 

@@ -17,7 +17,8 @@ from PySide6.QtWidgets import QCheckBox, QFileDialog, QMessageBox, QPushButton, 
 from clubdesk.games import EntryError, RulesetError
 from clubdesk.i18n import _
 from clubdesk.services.base import ServiceError
-from clubdesk.ui.night.score_entry.base import Entry, EntryChange, SheetEntryForm, add_no_choice, chosen
+from clubdesk.ui.night.score_entry.base import SheetEntryForm
+from clubdesk.ui.night.score_entry.entries import Entry, EntryChange, add_no_choice, chosen
 from clubdesk.ui.night.score_entry.keys import KeyCombo
 from clubdesk.ui.shell.theme import themed
 
@@ -186,7 +187,7 @@ class TavlaEntryForm(SheetEntryForm):
             self.show_error(getattr(exc, "message", None) or str(exc))
             return False
         self.show_error(None)
-        self._set_entries(entries)
+        self.set_entries(entries)
         return True
 
     def read_entry(self) -> Entry:
