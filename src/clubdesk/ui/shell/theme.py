@@ -16,7 +16,7 @@ from pathlib import Path
 
 from PySide6.QtGui import QColor, QFontDatabase, QGuiApplication, QIcon, QPalette
 
-RESOURCES = Path(__file__).resolve().parent.parent / "resources"
+RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 
 # light-theme colour -> its dark-theme counterpart (text colours get lighter, pale backgrounds darker)
 DARK: dict[str, str] = {
