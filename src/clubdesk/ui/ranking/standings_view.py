@@ -103,9 +103,8 @@ class StandingsSection(QWidget):
         top = QHBoxLayout()
         top.addWidget(QLabel(_("Event")))
         top.addWidget(self.event_box, 1)
-        from clubdesk.ui.publishing.share_dialog import (
-            share_button,  # issue 28: standings, bracket, season to the chat
-        )
+        # standings, bracket, season to the chat
+        from clubdesk.ui.publishing.share_dialog import share_button
 
         top.addWidget(share_button(state, self, self._share_target))
         layout = QVBoxLayout(self)

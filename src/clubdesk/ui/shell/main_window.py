@@ -193,9 +193,8 @@ class MainWindow(QMainWindow):
 
         install_projector_menu(self)
         self._build_help_menu()  # Help stays the last menu
-        from clubdesk.ui.ranking.ratings_catch_up import (
-            RatingsCatchUp,  # issue 22: long re-ratings off the GUI
-        )
+        # long re-ratings off the GUI
+        from clubdesk.ui.ranking.ratings_catch_up import RatingsCatchUp
 
         self.ratings_catch_up = RatingsCatchUp(state, self.statusBar())
         self._restore_geometry()
