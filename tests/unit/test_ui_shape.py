@@ -1,5 +1,5 @@
-"""The shape of ``clubdesk/ui`` (HOUSE.md §3.3): screens grouped by domain, no module over 500 lines, no screen
-opening a database session (faces call services), no import of another module's private name."""
+"""The shape of ``clubdesk/ui`` (HOUSE.md §3.3): screens grouped by domain, no module over 500 lines, no
+screen opening a database session (faces call services), no import of another module's private name."""
 
 from __future__ import annotations
 
