@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QProgressBar,
     QPushButton,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -45,6 +46,7 @@ class PrizePaymentsTab(QWidget):
     dirty: bool
     loading: bool
     context: QLabel
+    inner: QTabWidget  # the panel's two tabs: this one is the second
 
     def awards_tab(self) -> QWidget:
         self.awards_empty = QLabel("")

@@ -84,6 +84,10 @@ class PrizePlanTab(QWidget):
     loading: bool
     context: QLabel
 
+    def refresh(self) -> None:
+        """Reread the event (the panel's)."""
+        raise NotImplementedError
+
     def plan_tab(self) -> QWidget:
         self.pool_rate = _share_box()
         self.pool_rate.setObjectName("poolRate")
