@@ -4,7 +4,7 @@ promote from the waiting list, mark no-shows, draw the pairs of a pairs event.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtWidgets import (
     QComboBox,
@@ -23,16 +23,27 @@ from PySide6.QtWidgets import (
 from clubdesk import labels as L
 from clubdesk.i18n import _
 from clubdesk.services import desk, lookup
+from clubdesk.services import events as ev_service
 from clubdesk.services.base import ServiceError
 from clubdesk.services.lookup import Choice
 from clubdesk.ui.money.cashbox_view import METHOD_NAMES
+from clubdesk.ui.shell.state import DeskState
 from clubdesk.ui.widgets.money import money, parse_money
 from clubdesk.ui.widgets.name_field import NameField
 from clubdesk.ui.widgets.rows import ROW_ROLE, Column, RowsModel, set_message
 from clubdesk.ui.widgets.tables import row_table
 
-if TYPE_CHECKING:
-    from clubdesk.ui.desk.desk_view import DeskSection
+
+class DeskHost(Protocol):
+    """What a Desk tab needs from the Desk section: the state, the chosen event, a refresh of every tab."""
+
+    state: DeskState
+
+    def event_id(self) -> int | None: ...
+
+    def event_info(self) -> ev_service.EventInfo | None: ...
+
+    def refresh(self) -> None: ...
 
 
 STATUS_COLORS = {
@@ -73,7 +84,7 @@ def entrant_columns() -> list[Column]:
 
 
 class EntrantsView(QWidget):
-    def __init__(self, section: DeskSection) -> None:
+    def __init__(self, section: DeskHost) -> None:
         super().__init__()
         self.section = section
         self.state = section.state

@@ -6,7 +6,7 @@ readings (B6, B8, T12b, G3's floor).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -25,17 +25,23 @@ from clubdesk.services import readings as rd_service
 from clubdesk.services.base import ServiceError
 from clubdesk.standings.money import minor_to_major_str
 from clubdesk.ui.events.editor_view import EventEditorView
+from clubdesk.ui.shell.state import DeskState
 from clubdesk.ui.widgets.forms import ask_save_discard, may_leave
 from clubdesk.ui.widgets.money import parse_money
 from clubdesk.ui.widgets.optional_date import OptionalDate
 from clubdesk.ui.widgets.rows import set_message
 
-if TYPE_CHECKING:
-    from clubdesk.ui.events.events_view import EventsSection
+
+class EventsHost(Protocol):
+    """What the editor needs from the Events section that shows it."""
+
+    state: DeskState
+
+    def refresh(self, select: int | None = None) -> None: ...
 
 
 class EventEditor(EventEditorView):
-    def __init__(self, section: EventsSection) -> None:
+    def __init__(self, section: EventsHost) -> None:
         super().__init__()
         self.section = section
         self.event_id: int | None = None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtGui import QUndoCommand
 
@@ -11,8 +11,13 @@ from clubdesk.ui.night.score_entry.entries import (
     EntryChange,
 )
 
-if TYPE_CHECKING:
-    from clubdesk.ui.night.score_entry.base import SheetEntryForm
+
+class SheetForm(Protocol):
+    """What an undo command changes: the form's entries, shown again (set) or saved and shown (apply)."""
+
+    def set_entries(self, entries: list[Entry]) -> None: ...
+
+    def apply_entries(self, entries: list[Entry], change: EntryChange) -> None: ...
 
 
 class EntryCommand(QUndoCommand):
@@ -20,7 +25,7 @@ class EntryCommand(QUndoCommand):
 
     def __init__(
         self,
-        form: SheetEntryForm,
+        form: SheetForm,
         before: list[Entry],
         after: list[Entry],
         change: EntryChange,
