@@ -51,7 +51,7 @@ HAND_EVERY = 2.0  # seconds between two games entered by one phone
 READ_EVERY = 5.0  # seconds between two loads by one hall reader (the hall page's own refresh)
 RETRY_SHARE = 0.05  # posts sent twice with the same post id (stored once)
 LIVE_POLL = 0.5  # the table page's live.js polls this often
-WINDOW_TIMER = 0.6  # ui/live_refresh.py: 300 ms data-version poll + 300 ms gathering
+WINDOW_TIMER = 0.6  # ui/shell/live_refresh.py: 300 ms data-version poll + 300 ms gathering
 CSRF = re.compile(r'name="csrf" value="([^"]+)"')
 FLASH = re.compile(r'class="flash (ok|err)"[^>]*>([^<]*)<')
 VERSION = re.compile(r'name="version" value="(\d+)"')

@@ -96,7 +96,7 @@ class Shooter:
 
     def member_edit(self) -> None:
         from clubdesk.services.members import search
-        from clubdesk.ui.members_view import MemberDialog
+        from clubdesk.ui.members.member_dialog import MemberDialog
 
         member = search.list_members(self.window.state.db, "")[0]
         dialog = MemberDialog(self.window.state, member, self.window)
@@ -126,7 +126,7 @@ class Shooter:
 
     def wizard(self) -> None:
         from clubdesk.services.events import events as events_events
-        from clubdesk.ui.pairing_wizard import PairingWizard
+        from clubdesk.ui.night.pairing_wizard import PairingWizard
 
         for ev in events_events.list_events(self.window.state.db):
             try:
@@ -272,7 +272,7 @@ class Shooter:
     def projector(self) -> None:
         from PySide6.QtCore import QCoreApplication, QEvent
 
-        from clubdesk.ui.projector import ProjectorWindow
+        from clubdesk.ui.publishing.projector import ProjectorWindow
 
         # the event whose present round has the most tables: a full page of names
         ev = max(((len(r.round.tables), e.id, e) for e, r in self.events_with_rounds()))[2]
@@ -297,7 +297,7 @@ class Shooter:
         page.tabs.setCurrentIndex(0)
 
     def desk_card(self) -> None:
-        from clubdesk.ui.keymap import write_card
+        from clubdesk.ui.shell.keymap import write_card
 
         self.window.show_section("members")
         write_card(self.window, self.out / "deskcard.pdf")
@@ -310,9 +310,9 @@ def shoot(lang: str, demo_file: Path, out: Path, only: set[str] | None = None) -
     from clubdesk.services.club import safety
     from clubdesk.services.club import settings as club_settings
     from clubdesk.storage import Database
-    from clubdesk.ui.main_window import MainWindow
-    from clubdesk.ui.qt_i18n import install_qt_translator
-    from clubdesk.ui.state import DeskState
+    from clubdesk.ui.shell.main_window import MainWindow
+    from clubdesk.ui.shell.qt_i18n import install_qt_translator
+    from clubdesk.ui.shell.state import DeskState
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     out.mkdir(parents=True, exist_ok=True)

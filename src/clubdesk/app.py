@@ -90,7 +90,7 @@ def open_database(args: argparse.Namespace):  # type: ignore[no-untyped-def]
             return Database(args.db, backups_dir=paths.backups_dir(), password=password_for_url(args.db))
         return Database(args.db)
     if not args.demo:
-        from clubdesk.ui.server_dialog import open_chosen_server
+        from clubdesk.ui.club.server_dialog import open_chosen_server
 
         chosen = open_chosen_server()  # Settings "Connect to club server…" chose one for this PC
         if chosen is not None:
@@ -137,13 +137,13 @@ def _run(argv: Sequence[str]) -> int:
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("ClubDesk")
-    from clubdesk.ui.theme import load_fonts
+    from clubdesk.ui.shell.theme import load_fonts
 
     load_fonts()  # the bundled DejaVu fonts: every glyph the screens use exists (✔, –, ş, ñ …)
     i18n.set_language(args.lang or "en")
     if isinstance(args.db, Path) and not args.db.exists() and not confirm_new_file(args.db):
         return 1  # issue 23: a mistyped --db does not silently start a new club
-    from clubdesk.ui.main_window import MainWindow
+    from clubdesk.ui.shell.main_window import MainWindow
 
     # issue 22: the window's shell is painted first; SQLAlchemy and the database load after it
     window = MainWindow()
@@ -151,7 +151,7 @@ def _run(argv: Sequence[str]) -> int:
     app.processEvents()
     from clubdesk.services import club
     from clubdesk.storage import DatabaseError
-    from clubdesk.ui.qt_i18n import install_qt_translator
+    from clubdesk.ui.shell.qt_i18n import install_qt_translator
 
     try:
         db = open_database(args)
@@ -162,8 +162,8 @@ def _run(argv: Sequence[str]) -> int:
     i18n.set_language(lang)
     install_qt_translator(app, lang)
     from clubdesk.services import club
-    from clubdesk.ui.safety_panel import AutoBackup, PinDialog
-    from clubdesk.ui.state import DeskState
+    from clubdesk.ui.club.safety_panel import AutoBackup, PinDialog
+    from clubdesk.ui.shell.state import DeskState
 
     state = DeskState(db)
     if club.has_accounts(
@@ -181,7 +181,7 @@ def _run(argv: Sequence[str]) -> int:
     QTimer.singleShot(OPENING_BACKUP_AFTER_MS, backups.start)
     app.aboutToQuit.connect(lambda: backups.run("close"))
     window.attach(state)
-    from clubdesk.ui.live_refresh import LiveRefresh
+    from clubdesk.ui.shell.live_refresh import LiveRefresh
 
     live = LiveRefresh(state, app)  # issue 25: other desks' changes on a club server, live
     live.status.connect(lambda text: window.statusBar().showMessage(text))

@@ -20,6 +20,7 @@ from clubdesk.models.discipline import Appeal, Incident, Penalty
 from clubdesk.models.event import Entrant, EntrantMember, Event
 from clubdesk.models.member import Member
 from clubdesk.models.result import Match
+from clubdesk.services import discipline
 from clubdesk.services.club import audit_log
 from clubdesk.services.discipline import appeals, incidents
 from clubdesk.services.kernel.base import Actor, Role, ServiceError
@@ -465,6 +466,13 @@ def test_appeal_in_time_late_and_overridden(db: Database, domino) -> None:  # ty
         now=end + timedelta(minutes=16),
     )
     assert late.late_override == "scorer kept the sheet"
+
+
+def test_appeal_entrants_are_the_events_entrants_by_id(db: Database, domino) -> None:  # type: ignore[no-untyped-def]
+    eid, _ids, rv = domino
+    names = discipline.appeal_entrants(db, eid)
+    sides = {side for table in rv.tables for side in table.sides if side is not None}
+    assert sides <= set(names) and all(names.values())
 
 
 def test_appeal_window_is_a_setting(db: Database, domino) -> None:  # type: ignore[no-untyped-def]

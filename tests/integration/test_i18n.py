@@ -52,7 +52,7 @@ def test_a_compiled_catalog_translates_at_run_time(tmp_path: Path, monkeypatch: 
 def test_qt_dialogs_get_qtbase_translations() -> None:
     from PySide6.QtWidgets import QApplication
 
-    from clubdesk.ui.qt_i18n import install_qt_translator
+    from clubdesk.ui.shell.qt_i18n import install_qt_translator
 
     app = QApplication.instance() or QApplication([])
     assert install_qt_translator(app, "tr") is True  # PySide6 ships qtbase_tr.qm

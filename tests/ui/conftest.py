@@ -41,8 +41,8 @@ def demo_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def window(qtbot, demo_file: Path, tmp_path: Path):  # type: ignore[no-untyped-def]
     """The main window on a fresh copy of the demo club, shown and active."""
     from clubdesk.storage import Database
-    from clubdesk.ui.main_window import MainWindow
-    from clubdesk.ui.state import DeskState
+    from clubdesk.ui.shell.main_window import MainWindow
+    from clubdesk.ui.shell.state import DeskState
 
     path = tmp_path / "demo.sqlite3"
     shutil.copy(demo_file, path)

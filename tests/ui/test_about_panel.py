@@ -11,9 +11,9 @@ from PySide6.QtWidgets import QLabel, QLineEdit, QPlainTextEdit
 
 from clubdesk.services.kernel.base import Actor, Role
 from clubdesk.storage import Database
-from clubdesk.ui.about_panel import AboutPanel
-from clubdesk.ui.settings_view import SettingsSection
-from clubdesk.ui.state import DeskState
+from clubdesk.ui.club.about_panel import AboutPanel
+from clubdesk.ui.club.settings_view import SettingsSection
+from clubdesk.ui.shell.state import DeskState
 
 ROOT = Path(__file__).resolve().parents[2]
 SEC = Actor("Sekretaris", Role.SECRETARY)

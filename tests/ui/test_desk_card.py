@@ -12,10 +12,10 @@ from PySide6.QtWidgets import QApplication
 
 from clubdesk.i18n import _
 from clubdesk.services.events import events
-from clubdesk.ui import keymap
-from clubdesk.ui.pairing_wizard import PairingWizard
-from clubdesk.ui.sections import SECTIONS
-from clubdesk.ui.shortcuts import bindings
+from clubdesk.ui.night.pairing_wizard import PairingWizard
+from clubdesk.ui.shell import keymap
+from clubdesk.ui.shell.sections import SECTIONS
+from clubdesk.ui.shell.shortcuts import bindings
 
 KEY = r"(?:(?:Ctrl|Alt|Shift)\+)*(?:F\d{1,2}|PgDown|PgUp|Return|Enter|Del|[A-Z0-9])"
 ROW = re.compile(rf"^\s*({KEY}(?: / {KEY})*)(?:\s|$)")

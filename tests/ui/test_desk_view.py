@@ -16,7 +16,7 @@ from clubdesk.services.kernel.base import Actor
 from clubdesk.services.members.edit import create_member
 from clubdesk.services.members.records import MemberData
 from clubdesk.ui.desk.desk_view import DeskSection
-from clubdesk.ui.state import DeskState
+from clubdesk.ui.shell.state import DeskState
 
 ACTOR = Actor("Sekreter")
 

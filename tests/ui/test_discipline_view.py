@@ -13,8 +13,9 @@ from PySide6.QtWidgets import QApplication, QDialog
 from clubdesk.services.discipline import appeals, incidents
 from clubdesk.services.kernel.base import Actor, Role
 from clubdesk.storage import Database
-from clubdesk.ui.discipline_view import DisciplineSection, IncidentDialog, open_incident_dialog
-from clubdesk.ui.state import DeskState
+from clubdesk.ui.discipline.incident_form import IncidentDialog, open_incident_dialog
+from clubdesk.ui.discipline.section import DisciplineSection
+from clubdesk.ui.shell.state import DeskState
 from tests.integration.test_discipline_service import make_event, member_of, start_round
 
 REF = Actor("Ana", Role.REFEREE)

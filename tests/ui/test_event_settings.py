@@ -20,8 +20,8 @@ from clubdesk.services.kernel.base import ServiceError
 from clubdesk.services.night.data import settings
 from clubdesk.services.night.play import rounds
 from clubdesk.services.night.ranking import standings
-from clubdesk.ui.events_view import EventsSection
-from clubdesk.ui.state import DeskState
+from clubdesk.ui.events.events_view import EventsSection
+from clubdesk.ui.shell.state import DeskState
 from tests.integration.test_night_helpers import DESK, make_event, open_db
 
 
@@ -178,7 +178,7 @@ def test_new_event_from_copies_settings_and_prize_plan_but_no_entrants(  # type:
     with db.session() as s:
         assert s.scalar(select(func.count()).select_from(Entrant).where(Entrant.event_id == new)) == 0
     # the copy is this week's? No: its date is next week's; the dialog's default is the same weekday
-    from clubdesk.ui.events_view import CopyEventDialog
+    from clubdesk.ui.events.events_view import CopyEventDialog
 
     dialog = CopyEventDialog(events.get_event(db, new))
     qtbot.addWidget(dialog)

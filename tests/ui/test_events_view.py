@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from clubdesk.services.events.events import EventData, create_event, list_events
+from clubdesk.services.events import list_events
+from clubdesk.services.events.events import EventData, create_event
 from clubdesk.services.kernel.base import Actor
 from clubdesk.services.night.play import readings, rounds
-from clubdesk.ui.events_view import EventsSection
-from clubdesk.ui.state import DeskState
+from clubdesk.ui.events.events_view import EventsSection
+from clubdesk.ui.shell.state import DeskState
 
 ACTOR = Actor("Sekreter")
 

@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QTabWidget
 from clubdesk.games import load_ruleset
 from clubdesk.services.events import events as events_events
 from clubdesk.storage import Database
-from clubdesk.ui.main_window import MainWindow
-from clubdesk.ui.state import DeskState
+from clubdesk.ui.shell.main_window import MainWindow
+from clubdesk.ui.shell.state import DeskState
 
 SIZES = [(1366, 768), (1280, 720)]  # a laptop; 1920×1080 at QT_SCALE_FACTOR=1.5
 

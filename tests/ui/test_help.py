@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QDesktopServices
 
 from clubdesk import guide
-from clubdesk.ui.sections import SECTIONS
+from clubdesk.ui.shell.sections import SECTIONS
 
 LANGUAGES = ("en", "id", "es", "tr")
 

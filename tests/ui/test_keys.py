@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QTabWidget
 
-from clubdesk.ui.shortcuts import bindings, clashes
+from clubdesk.ui.shell.shortcuts import bindings, clashes
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 ALT = Qt.KeyboardModifier.AltModifier

@@ -16,9 +16,9 @@ from clubdesk.services.club import settings
 from clubdesk.services.demo import fill_demo
 from clubdesk.services.kernel.base import Actor
 from clubdesk.storage import Database
-from clubdesk.ui.main_window import MainWindow
-from clubdesk.ui.qt_i18n import install_qt_translator
-from clubdesk.ui.state import DeskState
+from clubdesk.ui.shell.main_window import MainWindow
+from clubdesk.ui.shell.qt_i18n import install_qt_translator
+from clubdesk.ui.shell.state import DeskState
 from tests.ui.conftest import show_active
 
 PLACEHOLDER = "Open a table: type its number or scan its sheet, then Enter."

@@ -19,8 +19,8 @@ GAME = {"type": "game", "winner": 0, "kind": "single", "cube": 1, "dropped": Fal
 def test_another_desks_hand_reloads_this_window_within_a_second(
     qtbot, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:  # type: ignore[no-untyped-def]
-    from clubdesk.ui.live_refresh import LiveRefresh
-    from clubdesk.ui.state import DeskState
+    from clubdesk.ui.shell.live_refresh import LiveRefresh
+    from clubdesk.ui.shell.state import DeskState
 
     maker = DbMaker("postgresql", tmp_path, request)
     try:
@@ -49,8 +49,8 @@ def test_another_desks_hand_reloads_this_window_within_a_second(
 
 
 def test_on_the_file_nothing_listens(db: Database) -> None:
-    from clubdesk.ui.live_refresh import LiveRefresh
-    from clubdesk.ui.state import DeskState
+    from clubdesk.ui.shell.live_refresh import LiveRefresh
+    from clubdesk.ui.shell.state import DeskState
 
     live = LiveRefresh(DeskState(db))
     live.start()
@@ -64,7 +64,7 @@ def test_connect_to_club_server_remembers_the_server_not_the_password(
     from sqlalchemy.engine import make_url
 
     from clubdesk import server
-    from clubdesk.ui import server_dialog
+    from clubdesk.ui.club import server_dialog
 
     maker = DbMaker("postgresql", tmp_path, request)
     try:
@@ -117,10 +117,10 @@ def test_a_database_refusal_no_screen_caught_is_shown_not_lost(monkeypatch: pyte
 def test_another_desks_new_event_reaches_the_standings_list(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """What a notification makes the window do (issue 25): an event another desk created appears in the
     Standings section's list without the user pressing anything (the Events section, built too, follows)."""
-    from clubdesk.ui.events_view import EventsSection
-    from clubdesk.ui.live_refresh import LiveRefresh
-    from clubdesk.ui.standings_view import StandingsSection
-    from clubdesk.ui.state import DeskState
+    from clubdesk.ui.events.events_view import EventsSection
+    from clubdesk.ui.ranking.standings_view import StandingsSection
+    from clubdesk.ui.shell.live_refresh import LiveRefresh
+    from clubdesk.ui.shell.state import DeskState
 
     club = tmp_path / "club.sqlite3"
     mine, other = Database(club, backups_dir=None), Database(club, backups_dir=None)

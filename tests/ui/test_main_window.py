@@ -23,9 +23,10 @@ from clubdesk.i18n_tools import template_ids
 from clubdesk.services.club import settings
 from clubdesk.services.kernel.base import Actor, Role
 from clubdesk.storage import Database
-from clubdesk.ui.main_window import ActorDialog, MainWindow
-from clubdesk.ui.sections import SECTIONS
-from clubdesk.ui.state import DeskState
+from clubdesk.ui.shell.actor_dialog import ActorDialog
+from clubdesk.ui.shell.main_window import MainWindow
+from clubdesk.ui.shell.sections import SECTIONS
+from clubdesk.ui.shell.state import DeskState
 from tests.ui.conftest import show_active
 
 

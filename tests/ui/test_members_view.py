@@ -12,8 +12,10 @@ from clubdesk.services.kernel.base import Actor
 from clubdesk.services.members import edit, records
 from clubdesk.services.members import search as members_search
 from clubdesk.storage import Database
-from clubdesk.ui.members_view import ImportDialog, MemberDialog, MembersSection, MergeDialog
-from clubdesk.ui.state import DeskState
+from clubdesk.ui.members.member_dialog import ImportDialog, MemberDialog
+from clubdesk.ui.members.merge_dialog import MergeDialog
+from clubdesk.ui.members.register_view import MembersSection
+from clubdesk.ui.shell.state import DeskState
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "members"
 

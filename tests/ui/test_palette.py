@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QLabel, QTabWidget
 
-from clubdesk.ui.theme import contrast, icon, is_dark, load_fonts, themed
+from clubdesk.ui.shell.theme import contrast, icon, is_dark, load_fonts, themed
 
 
 def dark_palette() -> QPalette:
@@ -88,7 +88,7 @@ def test_every_coloured_label_of_every_section_is_readable_on_a_dark_palette(dar
 
 def test_the_lock_is_an_icon_that_exists(qapp) -> None:  # type: ignore[no-untyped-def]
     from clubdesk.services.night.data.reads import TableView
-    from clubdesk.ui.models.tables_model import COL_STATE, TablesModel
+    from clubdesk.ui.night.tables_model import COL_STATE, TablesModel
 
     lock = icon("lock")
     assert not lock.isNull() and not lock.pixmap(16, 16).isNull()

@@ -65,8 +65,8 @@ def decode(pixmap) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 def test_the_desk_switch_starts_the_server_shows_its_qr_and_stops_it(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
-    from clubdesk.ui.desk.phones_view import PhonesView, stop_table_entry
-    from clubdesk.ui.state import DeskState
+    from clubdesk.ui.phones.phones_view import PhonesView, stop_table_entry
+    from clubdesk.ui.shell.state import DeskState
 
     night(db)
     state = DeskState(db)
@@ -110,10 +110,12 @@ def test_the_desk_switch_starts_the_server_shows_its_qr_and_stops_it(qtbot, db: 
 def test_rounds_screen_shows_a_phones_hand_and_a_referee_call_without_user_action(
     qtbot, db: Database, tmp_path: Path
 ) -> None:  # type: ignore[no-untyped-def]
-    from clubdesk.ui.live_refresh import LiveRefresh
-    from clubdesk.ui.models.tables_model import COL_PHONES, PHONE_ROLE
-    from clubdesk.ui.night.rounds_section import RoundsSection
-    from clubdesk.ui.state import DeskState
+    from clubdesk.ui.rounds_view import RoundsSection
+
+    pass
+    from clubdesk.ui.night.tables_model import COL_PHONES, PHONE_ROLE
+    from clubdesk.ui.shell.live_refresh import LiveRefresh
+    from clubdesk.ui.shell.state import DeskState
 
     ev = night(db)
     desk_side.set_base_url(db, DESK, "http://127.0.0.1:8765")  # table entry on
@@ -157,9 +159,11 @@ def test_rounds_screen_shows_a_phones_hand_and_a_referee_call_without_user_actio
 
 
 def test_table_entry_off_hides_the_phones_column(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
-    from clubdesk.ui.models.tables_model import COL_PHONES
-    from clubdesk.ui.night.rounds_section import RoundsSection
-    from clubdesk.ui.state import DeskState
+    from clubdesk.ui.rounds_view import RoundsSection
+
+    pass
+    from clubdesk.ui.night.tables_model import COL_PHONES
+    from clubdesk.ui.shell.state import DeskState
 
     night(db)
     section = RoundsSection(DeskState(db))
@@ -170,9 +174,11 @@ def test_table_entry_off_hides_the_phones_column(qtbot, db: Database) -> None:  
 
 
 def test_scan_field_opens_the_table_of_a_sheets_phone_address(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
-    from clubdesk.ui.night.rounds_section import RoundsSection
-    from clubdesk.ui.night.table_query import parse_table_url
-    from clubdesk.ui.state import DeskState
+    from clubdesk.ui.rounds_view import RoundsSection, parse_table_url
+
+    pass
+    pass
+    from clubdesk.ui.shell.state import DeskState
 
     ev = night(db)
     second = round_tokens(db, ev, 1)

@@ -17,10 +17,10 @@ from clubdesk.services.kernel.base import Actor, Role
 from clubdesk.services.night.play import results, rounds
 from clubdesk.services.publishing import share
 from clubdesk.storage import Database
-from clubdesk.ui.crosstable_panel import DETAIL_ROLE, FIXED
-from clubdesk.ui.players_view import PlayerCardDialog, RatingsSection
-from clubdesk.ui.standings_view import StandingsSection
-from clubdesk.ui.state import DeskState
+from clubdesk.ui.ranking.crosstable_panel import DETAIL_ROLE, FIXED
+from clubdesk.ui.ranking.players_view import PlayerCardDialog, RatingsSection
+from clubdesk.ui.ranking.standings_view import StandingsSection
+from clubdesk.ui.shell.state import DeskState
 from tests.integration.test_night_helpers import DESK, REF, make_event
 from tests.integration.test_players import member_of
 
@@ -166,7 +166,7 @@ def test_player_card_saves_its_pdf(qtbot, night, tmp_path: Path) -> None:  # typ
 
 
 def test_members_section_opens_the_player_card(qtbot, night) -> None:  # type: ignore[no-untyped-def]
-    from clubdesk.ui.members_view import MembersSection
+    from clubdesk.ui.members.register_view import MembersSection
 
     db, _ev, rv = night
     section = MembersSection(DeskState(db))

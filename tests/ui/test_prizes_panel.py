@@ -17,9 +17,9 @@ from clubdesk.services.money import prize_payments
 from clubdesk.services.night.data import prize_plans, settings
 from clubdesk.standings.prizes import PrizePlan, award_prizes
 from clubdesk.standings.season import Placing
-from clubdesk.ui.desk.common import money
-from clubdesk.ui.prizes_panel import PrizesPanel
-from clubdesk.ui.state import DeskState
+from clubdesk.ui.ranking.prizes_panel import PrizesPanel
+from clubdesk.ui.shell.state import DeskState
+from clubdesk.ui.widgets.money import money
 from tests.integration.test_night_helpers import DESK, make_event, open_db
 from tests.integration.test_night_paths import run_bracket
 

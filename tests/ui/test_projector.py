@@ -15,9 +15,14 @@ from clubdesk.services.night.play import rounds as play_rounds
 from clubdesk.services.publishing import projector
 from clubdesk.services.publishing.documents import bracket_data
 from clubdesk.storage import Database
-from clubdesk.ui.projector import ProjectorControl, ProjectorWindow, install_projector_menu, open_projector
-from clubdesk.ui.projector.pages import KINDS
-from clubdesk.ui.state import DeskState
+from clubdesk.ui.publishing.projector import (
+    ProjectorControl,
+    ProjectorWindow,
+    install_projector_menu,
+    open_projector,
+)
+from clubdesk.ui.publishing.projector.pages import KINDS
+from clubdesk.ui.shell.state import DeskState
 from tests.integration.test_night_helpers import DESK, REF, make_event, open_db
 
 PHONE = "+62 812 7777 4242"
@@ -249,7 +254,7 @@ def test_view_menu_opens_the_projector_with_its_shortcut(qtbot, tmp_path) -> Non
 def test_the_screen_dialog_names_each_screen_with_its_size(qtbot) -> None:  # type: ignore[no-untyped-def]
     from PySide6.QtGui import QGuiApplication
 
-    from clubdesk.ui.projector.control import ScreenDialog
+    from clubdesk.ui.publishing.projector.control import ScreenDialog
 
     dialog = ScreenDialog()
     qtbot.addWidget(dialog)
@@ -267,7 +272,7 @@ def test_the_main_windows_menus_survive_a_language_switch(qtbot, tmp_path) -> No
     """View › Projector… and Help › User guide are both in the real window, Help last, and still there
     (translated, one of each) after the window switches language (issues 21 and 30 share the menu bar)."""
     from clubdesk import i18n
-    from clubdesk.ui.main_window import MainWindow
+    from clubdesk.ui.shell.main_window import MainWindow
 
     db, _ev, _rv = _night(tmp_path)
     window = MainWindow(DeskState(db, DESK))

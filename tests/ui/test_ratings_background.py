@@ -13,9 +13,9 @@ from clubdesk.services.night.play import results
 from clubdesk.services.night.ranking import ratings_background
 from clubdesk.services.publishing import players
 from clubdesk.storage import Database
-from clubdesk.ui.main_window import MainWindow
-from clubdesk.ui.players_view import RatingsSection
-from clubdesk.ui.state import DeskState
+from clubdesk.ui.ranking.players_view import RatingsSection
+from clubdesk.ui.shell.main_window import MainWindow
+from clubdesk.ui.shell.state import DeskState
 from tests.integration.test_night_helpers import REF
 from tests.rating_league import full_recompute, ratings_now, tavla_league
 from tests.ui.conftest import show_active

@@ -11,8 +11,8 @@ import pytest
 from pypdf import PdfReader
 from PySide6.QtWidgets import QFileDialog  # Save as PDF's dialog (ui/printing.ReportRunner.save_as)
 
-from clubdesk.ui.reports_view import ReportsSection
-from clubdesk.ui.state import DeskState
+from clubdesk.ui.publishing.reports_view import ReportsSection
+from clubdesk.ui.shell.state import DeskState
 from tests.integration.test_reports_service import Club, assert_public, build_club, text_of
 
 

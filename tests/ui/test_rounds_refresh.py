@@ -16,9 +16,9 @@ from clubdesk.services.changes import Changes
 from clubdesk.services.kernel.base import Actor, Role
 from clubdesk.services.night.data import reads as data_reads
 from clubdesk.services.night.play import results, rounds
-from clubdesk.ui.models.tables_model import COL_SCORE, COL_STATE
 from clubdesk.ui.night.rounds_section import RoundsSection
-from clubdesk.ui.state import DeskState
+from clubdesk.ui.night.tables_model import COL_SCORE, COL_STATE
+from clubdesk.ui.shell.state import DeskState
 from tests.integration.test_night_helpers import DESK, make_event, open_db
 
 REF = Actor("Ref", Role.REFEREE)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+from clubdesk.ui.rounds_view import RoundsSection, parse_table_query
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QDialog
 
@@ -14,12 +15,10 @@ from clubdesk.services.kernel.base import Actor, Role
 from clubdesk.services.night.data import reads, settings
 from clubdesk.services.night.data import reads as data_reads
 from clubdesk.services.night.play import results, rounds
-from clubdesk.ui.models.standings_model import COL_NAME, COL_POINTS
 from clubdesk.ui.night import dialogs
-from clubdesk.ui.night.rounds_section import RoundsSection
-from clubdesk.ui.night.table_query import parse_table_query
-from clubdesk.ui.standings_view import StandingsSection
-from clubdesk.ui.state import DeskState
+from clubdesk.ui.ranking.standings_model import COL_NAME, COL_POINTS
+from clubdesk.ui.ranking.standings_view import StandingsSection
+from clubdesk.ui.shell.state import DeskState
 from tests.integration.test_night_helpers import DESK, make_event, open_db
 
 REF = Actor("Ref", Role.REFEREE)
@@ -229,7 +228,7 @@ def test_screens_open_on_the_running_event_with_the_latest_round(qtbot, tmp_path
 def test_domino_team_encounter_game_two_in_score_entry(qtbot, active, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     from clubdesk.services.night.data import reads, settings
     from clubdesk.services.night.play import rounds
-    from clubdesk.ui.score_entry.base import EntryChange
+    from clubdesk.ui.night.score_entry.entries import EntryChange
 
     db = open_db(tmp_path)
     ev, _ids = make_event(db, ruleset="domino-es", fmt="round-robin", players=2, per_entrant=4, entry="team")
@@ -408,7 +407,7 @@ def test_gaple_seats_show_their_players_and_the_seat_change_is_announced(
 
 
 def test_tavla_drop_says_the_double_refused_and_its_points_before_saving(qtbot) -> None:  # type: ignore[no-untyped-def]
-    from clubdesk.ui.score_entry import TavlaEntryForm
+    from clubdesk.ui.night.score_entry import TavlaEntryForm
 
     saved: list[object] = []
     form = TavlaEntryForm("tavla", params={"match_length": 7}, save=saved.append, side_names=("Ayşe", "Can"))

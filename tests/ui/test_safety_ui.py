@@ -9,9 +9,9 @@ from PySide6.QtWidgets import QApplication, QLineEdit, QListWidget, QMessageBox,
 from clubdesk.services.club import safety, settings, staff
 from clubdesk.services.kernel.base import Actor, Role
 from clubdesk.storage import Database
-from clubdesk.ui.main_window import MainWindow
-from clubdesk.ui.safety_panel import PinDialog
-from clubdesk.ui.state import DeskState
+from clubdesk.ui.club.safety_panel import PinDialog
+from clubdesk.ui.shell.main_window import MainWindow
+from clubdesk.ui.shell.state import DeskState
 from tests.ui.conftest import show_active
 
 SEC = Actor("Sekretaris", Role.SECRETARY)
@@ -106,7 +106,7 @@ def test_first_account_is_the_secretary_and_then_acts(qtbot, db: Database) -> No
 
 
 def test_auto_backup_skips_quiet_periods(db: Database) -> None:
-    from clubdesk.ui.safety_panel import AutoBackup
+    from clubdesk.ui.club.safety_panel import AutoBackup
 
     state = DeskState(db, SEC)
     auto = AutoBackup(state)
@@ -121,7 +121,7 @@ def test_auto_backup_skips_quiet_periods(db: Database) -> None:
 def test_the_opening_backup_runs_beside_the_desk(db: Database) -> None:
     """Issue 22: the opening backup is made on a thread of its own (at a million hand entries it takes
     seconds); the closing one waits for it, and quiet periods are still skipped."""
-    from clubdesk.ui.safety_panel import AutoBackup
+    from clubdesk.ui.club.safety_panel import AutoBackup
 
     state = DeskState(db, SEC)
     auto = AutoBackup(state)

@@ -7,8 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from clubdesk.ui.models.sheet_model import COL_ENTRY, COL_TOT_A, COL_TOT_B
-from clubdesk.ui.score_entry import (
+from clubdesk.ui.night.score_entry import (
     DominoEntryForm,
     EntryChange,
     FinalScoreForm,
@@ -16,6 +15,7 @@ from clubdesk.ui.score_entry import (
     TavlaEntryForm,
     entry_form_for,
 )
+from clubdesk.ui.night.sheet_model import COL_ENTRY, COL_TOT_A, COL_TOT_B
 
 
 def focus(qtbot):  # type: ignore[no-untyped-def]

@@ -13,8 +13,8 @@ from clubdesk.services.demo.demo_club import SEASON_DEMO_SCALE
 from clubdesk.services.events import events
 from clubdesk.services.publishing import season_ranking, season_screen
 from clubdesk.storage import Database
-from clubdesk.ui.season_view import SeasonSection
-from clubdesk.ui.state import DeskState
+from clubdesk.ui.ranking.season_view import SeasonSection
+from clubdesk.ui.shell.state import DeskState
 from tests.integration.test_night_helpers import DESK
 
 

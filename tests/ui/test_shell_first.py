@@ -16,15 +16,15 @@ from clubdesk import i18n
 from clubdesk.services.club import settings  # noqa: F401 - an import works meanwhile
 from clubdesk.services.kernel.base import DEFAULT_ACTOR  # noqa: F401 - an import works meanwhile
 from clubdesk.storage import Database
-from clubdesk.ui.main_window import MainWindow
-from clubdesk.ui.state import DeskState
+from clubdesk.ui.shell.main_window import MainWindow
+from clubdesk.ui.shell.state import DeskState
 from tests.ui.conftest import show_active
 
 SHELL = """
 import sys
 from PySide6.QtWidgets import QApplication
 app = QApplication([])
-from clubdesk.ui.main_window import MainWindow
+from clubdesk.ui.shell.main_window import MainWindow
 w = MainWindow()
 w.show()
 app.processEvents()
@@ -36,7 +36,7 @@ def test_shell_paints_without_the_database_layer() -> None:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     out = subprocess.run([sys.executable, "-c", SHELL], capture_output=True, text=True, env=env, timeout=120)
     assert out.returncode == 0, out.stderr
-    from clubdesk.ui.sections import SECTIONS
+    from clubdesk.ui.shell.sections import SECTIONS
 
     # every section in the sidebar, nothing of the database yet
     assert out.stdout.split() == [str(len(SECTIONS)), "False", "False"]

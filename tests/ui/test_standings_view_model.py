@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from clubdesk.standings import MatchResult, event_from_matches, standings
-from clubdesk.ui.models.standings_model import (
+from clubdesk.ui.ranking.standings_model import (
     COL_NAME,
     COL_PLACE,
     COL_POINTS,
@@ -62,8 +62,8 @@ def test_lives_standings_have_a_lives_column_and_explanations_follow_the_places(
     from clubdesk.services.kernel.base import Actor, Role
     from clubdesk.services.night.data import settings
     from clubdesk.services.night.play import results, rounds
-    from clubdesk.ui.standings_view import StandingsSection
-    from clubdesk.ui.state import DeskState
+    from clubdesk.ui.ranking.standings_view import StandingsSection
+    from clubdesk.ui.shell.state import DeskState
     from tests.integration.test_night_helpers import DESK, make_event, open_db
 
     db = open_db(tmp_path)

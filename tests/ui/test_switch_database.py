@@ -24,9 +24,9 @@ def _club(path: Path, member: str) -> Database:
 
 
 def test_switching_reloads_every_screen_on_the_new_database(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    from clubdesk.ui.main_window import MainWindow
-    from clubdesk.ui.server_dialog import switch_desk
-    from clubdesk.ui.state import DeskState
+    from clubdesk.ui.club.server_dialog import switch_desk
+    from clubdesk.ui.shell.main_window import MainWindow
+    from clubdesk.ui.shell.state import DeskState
 
     here, there = (
         _club(tmp_path / "here.sqlite3", "Ayşe Yılmaz"),
@@ -52,9 +52,9 @@ def test_switching_reloads_every_screen_on_the_new_database(qtbot, tmp_path: Pat
 def test_a_database_with_staff_accounts_asks_for_the_pin_first(
     qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:  # type: ignore[no-untyped-def]
-    from clubdesk.ui import safety_panel
-    from clubdesk.ui.server_dialog import switch_desk
-    from clubdesk.ui.state import DeskState
+    from clubdesk.ui.club import safety_panel
+    from clubdesk.ui.club.server_dialog import switch_desk
+    from clubdesk.ui.shell.state import DeskState
 
     here, there = _club(tmp_path / "here.sqlite3", "Ayşe Yılmaz"), _club(tmp_path / "there.sqlite3", "Budi")
     staff.add_staff(there, SEC, "Rıza", Role.SECRETARY, "4711")
@@ -85,9 +85,9 @@ def _members_text(window) -> str:  # type: ignore[no-untyped-def]
 def test_switching_to_the_club_server_starts_listening(
     qtbot, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:  # type: ignore[no-untyped-def]
-    from clubdesk.ui.live_refresh import LiveRefresh
-    from clubdesk.ui.server_dialog import switch_desk
-    from clubdesk.ui.state import DeskState
+    from clubdesk.ui.club.server_dialog import switch_desk
+    from clubdesk.ui.shell.live_refresh import LiveRefresh
+    from clubdesk.ui.shell.state import DeskState
 
     maker = DbMaker("postgresql", tmp_path, request)
     try:

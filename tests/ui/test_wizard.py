@@ -12,8 +12,8 @@ from clubdesk.services.kernel.base import Actor, Role
 from clubdesk.services.kernel.base import Actor as A
 from clubdesk.services.night.data import reads
 from clubdesk.services.night.play import results, rounds
-from clubdesk.ui.pairing_wizard import PairingWizard
-from clubdesk.ui.state import DeskState
+from clubdesk.ui.night.pairing_wizard import PairingWizard
+from clubdesk.ui.shell.state import DeskState
 from tests.integration.test_night_helpers import make_event, open_db
 
 REF = Actor("Ref", Role.REFEREE)

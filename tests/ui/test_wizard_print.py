@@ -1,5 +1,5 @@
 """The pairing wizard's last step (issue 12): once the round is published, print the pairings and all score
-sheets of the round, or save them as PDF, through the Reports screen's worker (``ui/printing.py``)."""
+sheets of the round, or save them as PDF, through the Reports screen's worker (``ui/shell/printing.py``)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QWizard
 from clubdesk.models.event import Entrant
 from clubdesk.services.kernel.base import Actor, Role
 from clubdesk.services.night.data import reads
-from clubdesk.ui.pairing_wizard import PairingWizard
-from clubdesk.ui.state import DeskState
+from clubdesk.ui.night.pairing_wizard import PairingWizard
+from clubdesk.ui.shell.state import DeskState
 from tests.integration.test_night_helpers import make_event, open_db
 from tests.integration.test_reports_service import layout_lines, text_of
 

@@ -11,6 +11,7 @@ from clubdesk.services.discipline.appeals import (
     set_appeal_window,
 )
 from clubdesk.services.discipline.incidents import (
+    appeal_entrants,
     discipline_list,
     disqualify,
     impose_penalty,
@@ -23,6 +24,7 @@ __all__ = [
     "AppealView",
     "IncidentView",
     "PenaltyView",
+    "appeal_entrants",
     "appeal_window",
     "decide_appeal",
     "discipline_list",

@@ -476,6 +476,12 @@ def disqualify(db: Database, actor: Actor, event_id: int, entrant_id: int, reaso
 
 
 # -------------------------------------------------------------------------------------------------- lists
+def appeal_entrants(db: Database, event_id: int) -> dict[int, str]:
+    """The event's entrants by id with their names: who may file an appeal (rules T10, G16)."""
+    with db.read_session() as s:
+        return night.entrant_names(s, event_id)
+
+
 def discipline_list(
     db: Database, event_id: int, *, round_no: int | None = None, table_no: int | None = None
 ) -> DisciplineList:

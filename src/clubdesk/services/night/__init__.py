@@ -33,6 +33,7 @@ from clubdesk.services.night.data.reads import (
 from clubdesk.services.night.data.rows import played_matches, standing_ids
 from clubdesk.services.night.data.settings import (
     LIMITS,
+    NightSettings,
     configure,
     load_night_settings,
     night_settings,
@@ -111,6 +112,7 @@ __all__ = [
     "EventStandings",
     "FINAL_STATUSES",
     "LIMITS",
+    "NightSettings",
     "ReadingsPreview",
     "RoundView",
     "TableView",

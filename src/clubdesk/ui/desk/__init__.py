@@ -1,1 +1,1 @@
-"""The registration desk screens: entrants and payments, the check-in screen, the cash box."""
+"""The registration desk screens: entrants and payments, the check-in screen."""

@@ -15,8 +15,8 @@ from clubdesk.i18n import _
 from clubdesk.services import desk
 from clubdesk.services.desk import Choice
 from clubdesk.services.kernel import ServiceError
-from clubdesk.ui.state import DeskState
-from clubdesk.ui.theme import themed
+from clubdesk.ui.shell.state import DeskState
+from clubdesk.ui.shell.theme import themed
 from clubdesk.ui.widgets.name_field import NameField
 
 

@@ -21,7 +21,7 @@ from clubdesk.i18n import _
 from clubdesk.services import desk
 from clubdesk.services.kernel import ServiceError
 from clubdesk.storage import Database
-from clubdesk.ui.theme import themed
+from clubdesk.ui.shell.theme import themed
 from clubdesk.ui.widgets.name_field import NameField
 
 

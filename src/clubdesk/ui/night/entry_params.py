@@ -10,7 +10,7 @@ from clubdesk.competition import formats
 from clubdesk.services import events as events_service
 from clubdesk.services import night
 from clubdesk.services.kernel import ServiceError
-from clubdesk.ui.state import DeskState
+from clubdesk.ui.shell.state import DeskState
 
 
 def night_settings(state: DeskState, event_id: int) -> dict[str, Any]:

@@ -38,7 +38,12 @@ from clubdesk.services import night
 from clubdesk.services import phones as phones_service
 from clubdesk.services.changes import Changes
 from clubdesk.services.kernel import ServiceError
-from clubdesk.ui.models.tables_model import (
+from clubdesk.ui.night.entry_params import family_of, night_settings
+from clubdesk.ui.night.table_call import call_due_at, call_line
+from clubdesk.ui.night.table_panel import TablePanel
+from clubdesk.ui.night.table_phones import RefereeCallButton, answer_call, phones_of, table_phone
+from clubdesk.ui.night.table_query import parse_table_query, parse_table_url
+from clubdesk.ui.night.tables_model import (
     COL_A,
     COL_APPROVED,
     COL_PHONES,
@@ -48,14 +53,9 @@ from clubdesk.ui.models.tables_model import (
     TablesModel,
     state_label,
 )
-from clubdesk.ui.night.entry_params import family_of, night_settings
-from clubdesk.ui.night.table_call import call_due_at, call_line
-from clubdesk.ui.night.table_panel import TablePanel
-from clubdesk.ui.night.table_phones import RefereeCallButton, answer_call, phones_of, table_phone
-from clubdesk.ui.night.table_query import parse_table_query, parse_table_url
 from clubdesk.ui.night.tables_view import tables_view
-from clubdesk.ui.state import DeskState
-from clubdesk.ui.theme import themed
+from clubdesk.ui.shell.state import DeskState
+from clubdesk.ui.shell.theme import themed
 from clubdesk.ui.widgets.fit import DropColumns, fit_combo, fit_combos
 
 
@@ -123,7 +123,7 @@ class RoundsSection(QWidget):
         top.addWidget(self.filter_box)
         top.addWidget(self.pair_button)
         top.addWidget(self.unpublish_button)
-        from clubdesk.ui.share_dialog import share_button  # the round's pairings to the chat
+        from clubdesk.ui.publishing.share_dialog import share_button  # the round's pairings to the chat
 
         top.addWidget(share_button(state, self, self._share_target))
         second = QHBoxLayout()
@@ -485,7 +485,7 @@ class RoundsSection(QWidget):
         if ev is None:
             QMessageBox.information(self, _("Pairing"), _("Create an event first."))
             return
-        from clubdesk.ui.pairing_wizard import PairingWizard
+        from clubdesk.ui.night.pairing_wizard import PairingWizard
 
         wizard = PairingWizard(self.state, ev.id, self)
         wizard.exec()

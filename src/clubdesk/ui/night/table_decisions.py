@@ -26,8 +26,8 @@ from clubdesk.i18n import _
 from clubdesk.services import events as events_service
 from clubdesk.services import night
 from clubdesk.services.kernel import Actor, ServiceError
-from clubdesk.ui.state import DeskState
-from clubdesk.ui.theme import themed
+from clubdesk.ui.shell.state import DeskState
+from clubdesk.ui.shell.theme import themed
 from clubdesk.ui.widgets.fit import elided
 
 

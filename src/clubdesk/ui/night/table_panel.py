@@ -1,5 +1,5 @@
 """One table of the Rounds screen: the scorer's initials (asked once per table), the entry form (see
-``clubdesk.ui.score_entry``), the table's state, and its decisions (``table_decisions``).
+``clubdesk.ui.night.score_entry``), the table's state, and its decisions (``table_decisions``).
 
 Keyboard: the scorer's initials once (the last ones given are offered, selected: Enter keeps them), then the
 entry form; Alt+A and Alt+B to the sides' approvals (Ctrl+1/Ctrl+2 are the window's), Alt+G to the game of a
@@ -33,13 +33,13 @@ from clubdesk.services import night
 from clubdesk.services.changes import Changes
 from clubdesk.services.kernel import Actor, ServiceError
 from clubdesk.storage import DatabaseError
-from clubdesk.ui.models.tables_model import state_label
 from clubdesk.ui.night.dialogs import CorrectionDialog, SubstituteDialog, preview_lines
 from clubdesk.ui.night.entry_params import form_params, night_settings, sheet_score
+from clubdesk.ui.night.score_entry import EntryChange, FinalScoreForm, SheetEntryForm, entry_form_for
 from clubdesk.ui.night.table_decisions import TableDecisions
-from clubdesk.ui.score_entry import EntryChange, FinalScoreForm, SheetEntryForm, entry_form_for
-from clubdesk.ui.state import DeskState
-from clubdesk.ui.theme import themed
+from clubdesk.ui.night.tables_model import state_label
+from clubdesk.ui.shell.state import DeskState
+from clubdesk.ui.shell.theme import themed
 from clubdesk.ui.widgets.fit import fit_combos
 
 
@@ -473,7 +473,7 @@ class TablePanel(QWidget):
 
     def open_incident(self) -> None:
         try:
-            module = importlib.import_module("clubdesk.ui.discipline_view")
+            module = importlib.import_module("clubdesk.ui.discipline.incident_form")
         except ModuleNotFoundError:
             self.message.setText(_("The incident form is not available."))
             return

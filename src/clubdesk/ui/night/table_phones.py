@@ -13,7 +13,7 @@ from clubdesk.services import phones
 from clubdesk.services import phones as phones_service
 from clubdesk.services.kernel import Actor, ServiceError
 from clubdesk.storage import Database, DatabaseError
-from clubdesk.ui.theme import themed
+from clubdesk.ui.shell.theme import themed
 
 
 def phones_of(db: Database, event_id: int, round_no: int) -> dict[int, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QAbstractItemModel, Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
-from clubdesk.ui.models.tables_model import COL_A, COL_B, COL_STATE
+from clubdesk.ui.night.tables_model import COL_A, COL_B, COL_STATE
 
 
 def tables_view(proxy: QAbstractItemModel) -> QTableView:

@@ -8,7 +8,7 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QLabel, QMessageBox, QVBoxLayout, QWidget
 
-from clubdesk.ui.theme import themed
+from clubdesk.ui.shell.theme import themed
 
 
 class FieldWithError(QWidget):

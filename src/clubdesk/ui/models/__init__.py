@@ -1,1 +1,0 @@
-"""Thin Qt table models over plain dataclasses (column constants, custom roles), testable without a window."""
