@@ -20,9 +20,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     import os
 
     from clubdesk.cli import argparse_i18n
-    from clubdesk.cli.core import _pre_lang, db_target
+    from clubdesk.cli.core import db_target, pre_lang
 
-    i18n.set_language(_pre_lang(list(argv)) or os.environ.get("CLUBDESK_LANG") or "en")
+    i18n.set_language(pre_lang(list(argv)) or os.environ.get("CLUBDESK_LANG") or "en")
     argparse_i18n.install()
     parser = argparse.ArgumentParser(prog="clubdesk", description=_("ClubDesk desktop application."))
     parser.add_argument("--db", type=db_target, help=_("database file or club server URL to open"))

@@ -847,7 +847,7 @@ def test_the_page_key_read_without_a_transaction_is_the_one_read_in_one(db: Data
         assert page is not None
         posts.post_entry(db, ref, game, client_id=f"k{k}", version=page.page.version, side=0, address="x")
         seen.append(keys())
-        primed = table_page._shown(db, token)
+        primed = table_page.shown(db, token)
         assert primed is not None and primed.key == seen[-1][1]
         assert table_page.cached_page(db, token) is primed  # the page after the hand is the primed one
     results.add_entry(db, DESK, ev, 1, 1, game)  # the desk

@@ -330,7 +330,7 @@ def test_simulated_tournament_never_repeats_a_pairing_or_a_bye(n: int) -> None:
 def test_pruned_graph_gives_the_complete_graph_optimum(seed: int) -> None:
     # the engine solves on a subgraph it proves sufficient; on medium fields (too big to enumerate) its
     # criteria must equal those of one matching on the complete legal graph
-    from clubdesk.pairing.swiss import _perfect_matching, _SwissGraph
+    from clubdesk.pairing.swiss import _SwissGraph, perfect_matching
 
     rng = random.Random(1000 + seed)
     n = rng.randint(13, 60)
@@ -355,7 +355,7 @@ def test_pruned_graph_gives_the_complete_graph_optimum(seed: int) -> None:
     ]
     protect = rng.random() < 0.5
     graph = _SwissGraph(ranked(entrants), protect)
-    mate = _perfect_matching(n + n % 2, graph.edges(None, graph.eligible))
+    mate = perfect_matching(n + n % 2, graph.edges(None, graph.eligible))
     if mate is None:
         with pytest.raises(PairingImpossible):
             pair_swiss(entrants, club_protection=protect)

@@ -207,7 +207,7 @@ def event_currency(ctx: Context, event_id: int) -> str:
     return get_event(ctx.database(), event_id).currency
 
 
-def _pre_lang(argv: Sequence[str]) -> str | None:
+def pre_lang(argv: Sequence[str]) -> str | None:
     for i, arg in enumerate(argv):
         if arg == "--lang" and i + 1 < len(argv):
             return argv[i + 1]
@@ -339,7 +339,7 @@ def _cell(value: Any) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    lang = _pre_lang(argv) or os.environ.get("CLUBDESK_LANG") or "en"
+    lang = pre_lang(argv) or os.environ.get("CLUBDESK_LANG") or "en"
     i18n.set_language(lang)
     argparse_i18n.install()  # "usage:", "options", argparse's errors in the chosen language too
     parser = build_parser()

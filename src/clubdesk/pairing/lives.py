@@ -22,14 +22,14 @@ from collections.abc import Sequence
 
 from clubdesk.i18n import _
 from clubdesk.pairing.swiss import (
-    _check_ids,
-    _combine,
-    _explain,
-    _group_positions,
-    _half_penalty,
-    _pairs_from_mate,
-    _perfect_matching,
-    _same_half,
+    check_ids,
+    combine,
+    explain,
+    group_positions,
+    half_penalty,
+    pairs_from_mate,
+    perfect_matching,
+    same_half,
 )
 from clubdesk.pairing.types import Entrant, PairingImpossible
 
@@ -61,7 +61,7 @@ def pair_lives(entrants: Sequence[Entrant], *, seed: int = 0) -> list[tuple[str,
     determined by the entrants; ``seed`` is accepted for the common engine interface and does not change it.
     """
     del seed
-    _check_ids(entrants)
+    check_ids(entrants)
     ranked = rank_lives(alive(entrants))
     n = len(ranked)
     if n < 2:
@@ -69,19 +69,19 @@ def pair_lives(entrants: Sequence[Entrant], *, seed: int = 0) -> list[tuple[str,
     lives = [_lives(e) for e in ranked]
     ids = {e.id: i for i, e in enumerate(ranked)}
     met = [{ids[o] for o in e.opponents if o in ids} for e in ranked]
-    pos, size = _group_positions(lives)
+    pos, size = group_positions(lives)
     n_pairs = n // 2
     spread = lives[0] - lives[-1]
     d2max = spread * spread
-    mult = _combine([n, n_pairs, n_pairs * d2max, n_pairs * n, n_pairs * n, n_pairs])
+    mult = combine([n, n_pairs, n_pairs * d2max, n_pairs * n, n_pairs * n, n_pairs])
     edges: list[tuple[int, int, int]] = []
     for i in range(n):
         for j in range(i + 1, n):
             d = lives[i] - lives[j]
             w = (0 if j in met[i] else mult[1]) + (d2max - d * d) * mult[2]  # rule T4g: within equal lives
             if d == 0:
-                w += (n - _half_penalty(i, j, pos, size)) * mult[3] + n * mult[4]
-                w += 1 - _same_half(i, j, pos, size)
+                w += (n - half_penalty(i, j, pos, size)) * mult[3] + n * mult[4]
+                w += 1 - same_half(i, j, pos, size)
             else:
                 w += n * mult[3] + (n - (j - i)) * mult[4] + 1
             edges.append((i, j, w))
@@ -90,16 +90,16 @@ def pair_lives(entrants: Sequence[Entrant], *, seed: int = 0) -> list[tuple[str,
         preference = sorted(range(n), key=lambda i: (lives[i], ranked[i].byes, -i))
         for place, i in enumerate(preference):
             edges.append((i, n, (n - place) * mult[0]))
-    mate = _perfect_matching(n + n % 2, edges)
+    mate = perfect_matching(n + n % 2, edges)
     assert mate is not None  # the graph is complete
-    return _pairs_from_mate(ranked, mate)
+    return pairs_from_mate(ranked, mate)
 
 
 def explain_lives(entrants: Sequence[Entrant], pairs: Sequence[tuple[str, str | None]]) -> list[str]:
     """One line per pair of a lives round (in the order of ``pairs``): the lives group and ranks within it,
     who floated to another lives group and why, the bye, and an unavoidable rematch."""
     ranked = rank_lives(alive(entrants))
-    lines, index = _explain(
+    lines, index = explain(
         ranked,
         pairs,
         _lives,

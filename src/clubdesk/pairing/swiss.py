@@ -48,7 +48,7 @@ __all__ = ["explain_swiss", "pair_swiss", "rank_swiss", "swiss_criteria"]
 # ----------------------------------------------------------------------------------------------------
 
 
-def _combine(fields_bounds: Sequence[int]) -> list[int]:
+def combine(fields_bounds: Sequence[int]) -> list[int]:
     """Multipliers for lexicographic bit fields.
 
     ``fields_bounds[k]`` is the largest total field ``k`` can reach over one matching (fields highest
@@ -67,7 +67,7 @@ def _identity(x: int) -> int:
 _EDGE_CHUNK = 8192  # edges handed to the graph at a time (issue 22: never the whole list in memory)
 
 
-def _perfect_matching(n_nodes: int, edges: Iterable[tuple[int, int, int]]) -> dict[int, int] | None:
+def perfect_matching(n_nodes: int, edges: Iterable[tuple[int, int, int]]) -> dict[int, int] | None:
     """Maximum-weight perfect matching of ``n_nodes`` vertices, or ``None`` when none is perfect. The
     edges are added in chunks as they come: round 1 of 1,024 entrants has 523,776 of them, and a list of
     them all as Python tuples cost more memory than the graph itself (issue 22: pairing 1,024 <= 100 MB)."""
@@ -88,7 +88,7 @@ def _perfect_matching(n_nodes: int, edges: Iterable[tuple[int, int, int]]) -> di
     return mate
 
 
-def _check_ids(entrants: Sequence[Entrant]) -> None:
+def check_ids(entrants: Sequence[Entrant]) -> None:
     seen: set[str] = set()
     for e in entrants:
         if e.id in seen:
@@ -96,7 +96,7 @@ def _check_ids(entrants: Sequence[Entrant]) -> None:
         seen.add(e.id)
 
 
-def _pairs_from_mate(ranked: Sequence[Entrant], mate: dict[int, int]) -> list[tuple[str, str | None]]:
+def pairs_from_mate(ranked: Sequence[Entrant], mate: dict[int, int]) -> list[tuple[str, str | None]]:
     """Pairs in table order: best-ranked table first, better-ranked entrant first, the bye last."""
     n = len(ranked)
     pairs: list[tuple[str, str | None]] = []
@@ -112,7 +112,7 @@ def _pairs_from_mate(ranked: Sequence[Entrant], mate: dict[int, int]) -> list[tu
     return pairs
 
 
-def _group_positions(values: Sequence[int]) -> tuple[list[int], list[int]]:
+def group_positions(values: Sequence[int]) -> tuple[list[int], list[int]]:
     """For entrants in rank order with group values (scores or lives, non-increasing), each one's position
     within its group (0-based) and its group's size."""
     pos = [0] * len(values)
@@ -127,12 +127,12 @@ def _group_positions(values: Sequence[int]) -> tuple[list[int], list[int]]:
     return pos, size
 
 
-def _half_penalty(i: int, j: int, pos: Sequence[int], size: Sequence[int]) -> int:
+def half_penalty(i: int, j: int, pos: Sequence[int], size: Sequence[int]) -> int:
     """| rank distance within the group − k | for a pair of the same group of 2k (or 2k+1) entrants."""
     return abs(abs(pos[i] - pos[j]) - size[i] // 2)
 
 
-def _same_half(i: int, j: int, pos: Sequence[int], size: Sequence[int]) -> int:
+def same_half(i: int, j: int, pos: Sequence[int], size: Sequence[int]) -> int:
     """1 when both entrants of a pair of the same group sit in the same half (top k or the rest)."""
     k = size[i] // 2
     return 1 if (pos[i] < k) == (pos[j] < k) else 0
@@ -169,7 +169,7 @@ def swiss_criteria(
     """Evaluate a Swiss round against criteria 1-5 of :func:`pair_swiss` (no legality check)."""
     ranked = rank_swiss(entrants)
     index = {e.id: i for i, e in enumerate(ranked)}
-    pos, size = _group_positions([e.score for e in ranked])
+    pos, size = group_positions([e.score for e in ranked])
     n_pairs = 0
     bye_rank = -1
     squares = same_club = half = 0
@@ -184,7 +184,7 @@ def swiss_criteria(
         if club_protection and ea.club is not None and ea.club == eb.club:
             same_club += 1
         if ea.score == eb.score:
-            half += _half_penalty(i, j, pos, size)
+            half += half_penalty(i, j, pos, size)
     return SwissCriteria(n_pairs, bye_rank, squares, same_club, half)
 
 
@@ -198,7 +198,7 @@ class _SwissGraph:
         ids = {e.id: i for i, e in enumerate(ranked)}
         self.met: list[set[int]] = [{ids[o] for o in e.opponents if o in ids} for e in ranked]
         self.scores = [e.score for e in ranked]
-        self.pos, self.size = _group_positions(self.scores)
+        self.pos, self.size = group_positions(self.scores)
         self.eligible = [i for i in range(n) if ranked[i].byes == 0]
         n_pairs = n // 2
         spread = (self.scores[0] - self.scores[-1]) if n else 0
@@ -212,7 +212,7 @@ class _SwissGraph:
             n_pairs * n,  # n - rank distance of a floater
             n_pairs,  # 1 unless both sit in the same half of their group
         ]
-        self.mult = _combine(bounds)
+        self.mult = combine(bounds)
         # groups: (score, first index, end index)
         self.groups: list[tuple[int, int, int]] = []
         start = 0
@@ -231,7 +231,7 @@ class _SwissGraph:
         n = self.n
         if d == 0:
             pos, size = self.pos, self.size
-            w += (n - _half_penalty(i, j, pos, size)) * m[3] + n * m[4] + (1 - _same_half(i, j, pos, size))
+            w += (n - half_penalty(i, j, pos, size)) * m[3] + n * m[4] + (1 - same_half(i, j, pos, size))
         else:
             w += n * m[3] + (n - abs(i - j)) * m[4] + 1
         return w
@@ -303,12 +303,12 @@ class _SwissGraph:
         while True:
             limit = floor + slack
             allowed = {g for g, v in bounds.items() if v <= limit}
-            mate = _perfect_matching(n_nodes, self.edges(allowed, byes))
+            mate = perfect_matching(n_nodes, self.edges(allowed, byes))
             if mate is not None:
                 cost = self.squares(mate)
                 if cost > limit:
                     # every pair of an optimal pairing has a bound ≤ its cost ≤ this cost
-                    mate = _perfect_matching(
+                    mate = perfect_matching(
                         n_nodes, self.edges({g for g, v in bounds.items() if v <= cost}, byes)
                     )
                 return mate
@@ -316,7 +316,7 @@ class _SwissGraph:
                 break
             slack = 2 if slack == 0 else 2 * slack
         # the lowest-ranked entrant without a bye cannot take it: solve the complete graph
-        return _perfect_matching(n_nodes, self.edges(None, self.eligible))
+        return perfect_matching(n_nodes, self.edges(None, self.eligible))
 
 
 def _impossible_reason(ranked: list[Entrant]) -> str:
@@ -341,7 +341,7 @@ def pair_swiss(
     determined by the ranks; ``seed`` is accepted for the common engine interface and does not change it.
     """
     del seed  # the Swiss order is fixed by the ranks (T4a: still reproducible)
-    _check_ids(entrants)
+    check_ids(entrants)
     ranked = rank_swiss(entrants)
     if not ranked:
         return []
@@ -349,7 +349,7 @@ def pair_swiss(
     mate = graph.solve()
     if mate is None:
         raise PairingImpossible(_impossible_reason(ranked))
-    return _pairs_from_mate(ranked, mate)
+    return pairs_from_mate(ranked, mate)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -357,7 +357,7 @@ def pair_swiss(
 # ----------------------------------------------------------------------------------------------------
 
 
-def _explain(
+def explain(
     ranked: list[Entrant],
     pairs: Sequence[tuple[str, str | None]],
     group_of: Callable[[Entrant], int],
@@ -366,7 +366,7 @@ def _explain(
 ) -> tuple[list[str], dict[str, int]]:
     """Score-group / float / bye lines shared by Swiss and lives (``group_word`` is already translated)."""
     index = {e.id: i for i, e in enumerate(ranked)}
-    pos, size = _group_positions([group_of(e) for e in ranked])
+    pos, size = group_positions([group_of(e) for e in ranked])
     # floaters into each group from a higher one, to tell an odd group from a blocked one
     incoming: dict[int, int] = {}
     for a, b in pairs:
@@ -387,7 +387,7 @@ def _explain(
         gb = group_of(eb)
         i, j = index[a], index[b]
         if ga == gb:
-            if _half_penalty(i, j, pos, size) == 0:
+            if half_penalty(i, j, pos, size) == 0:
                 how = _("top half against bottom half")
             else:
                 how = _("moved off the top-half-against-bottom-half order by a rematch, bye, float or club")
@@ -453,7 +453,7 @@ def _fold(ranked: list[Entrant]) -> list[tuple[str, str | None]] | None:
 def _unprotected(entrants: Sequence[Entrant], ranked: list[Entrant]) -> list[tuple[str, str | None]]:
     """The pairing without club protection (T4b), for the notes of the clashes protection avoided: none
     to find when no two entrants share a club; round 1 by :func:`_fold`; else the engine once more."""
-    _check_ids(entrants)  # as pair_swiss would
+    check_ids(entrants)  # as pair_swiss would
     clubs = [e.club for e in entrants if e.club is not None]
     if len(clubs) == len(set(clubs)):
         return []  # a note needs a same-club pair, and no two entrants share a club
@@ -472,7 +472,7 @@ def explain_swiss(
     """One line per pair of a Swiss round (in the order of ``pairs``): the score group and the ranks within
     it, who floated and why, the bye, and a club clash avoided or unavoidable (T4b)."""
     ranked = rank_swiss(entrants)
-    lines, _index = _explain(
+    lines, _index = explain(
         ranked,
         pairs,
         lambda e: e.score,

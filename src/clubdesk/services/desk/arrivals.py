@@ -28,14 +28,14 @@ from clubdesk.services.desk.records import (
     CheckIn,
     EntrantRow,
     NoShowSwap,
-    _entrant_snapshot,
-    _first_waiting,
-    _money,
-    _payments,
-    _promote,
+    entrant_payments,
+    entrant_snapshot,
+    first_waiting,
+    money,
     normalise_code,
     phone_digits,
     phones_match,
+    promote_waiting,
 )
 from clubdesk.services.kernel import DESK_CLOCK, Actor, ServiceError, audit, load_event, money_text
 from clubdesk.storage import Database, lock_event
@@ -167,7 +167,7 @@ def checkin(db: Database, actor: Actor, event_id: int, query: str, *, now: datet
                     name=en.name, when=en.checked_in_at
                 ),
             )
-        before = _entrant_snapshot(en)
+        before = entrant_snapshot(en)
         message = _("{name} is checked in.").format(name=en.name)
         if ev.status in DRAWN_STATUSES:
             if en.status != "registered":
@@ -202,10 +202,10 @@ def checkin(db: Database, actor: Actor, event_id: int, query: str, *, now: datet
             "entrant",
             en.id,
             before=before,
-            after=_entrant_snapshot(en),
+            after=entrant_snapshot(en),
             event_id=ev.id,
         )
-        _price, _paid, owed = _money(en, ev, _payments(s, en.id))
+        _price, _paid, owed = money(en, ev, entrant_payments(s, en.id))
         if owed:
             message += " " + _("Still to pay: {owed}.").format(owed=money_text(owed, ev.currency))
         return CheckIn(
@@ -255,10 +255,10 @@ def give_no_show_places(
         )
         swaps: list[NoShowSwap] = []
         for gone in absent:
-            nxt = _first_waiting(s, ev, present_only=True)
+            nxt = first_waiting(s, ev, present_only=True)
             if nxt is None:
                 break
-            before = _entrant_snapshot(gone)
+            before = entrant_snapshot(gone)
             gone.status = "no_show"
             audit(
                 s,
@@ -267,10 +267,12 @@ def give_no_show_places(
                 "entrant",
                 gone.id,
                 before=before,
-                after=_entrant_snapshot(gone),
+                after=entrant_snapshot(gone),
                 event_id=ev.id,
             )
-            _promote(s, actor, ev, nxt, now, _("place of {name}, not checked in").format(name=gone.name))
+            promote_waiting(
+                s, actor, ev, nxt, now, _("place of {name}, not checked in").format(name=gone.name)
+            )
             s.flush()
             swaps.append(NoShowSwap(gone.id, gone.name, nxt.id, nxt.name))
         return swaps

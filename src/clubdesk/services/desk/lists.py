@@ -18,9 +18,9 @@ from clubdesk.services.desk.records import (
     ACTIVE_STATUSES,
     EntrantRow,
     OutboxItem,
-    _members_of,
-    _money,
-    _payments,
+    entrant_payments,
+    members_of,
+    money,
 )
 from clubdesk.services.kernel import DESK_CLOCK, Actor, ServiceError, audit, load_event
 from clubdesk.storage import Database
@@ -37,7 +37,7 @@ def entrants(db: Database, event_id: int, *, include_withdrawn: bool = True) -> 
         for en in rows:
             if not include_withdrawn and en.status not in ACTIVE_STATUSES:
                 continue
-            price, paid, owed = _money(en, ev, _payments(s, en.id))
+            price, paid, owed = money(en, ev, entrant_payments(s, en.id))
             out.append(
                 EntrantRow(
                     entrant=en.id,
@@ -45,7 +45,7 @@ def entrants(db: Database, event_id: int, *, include_withdrawn: bool = True) -> 
                     status=en.status,
                     waitlist_position=en.waitlist_position,
                     code=en.code,
-                    members=tuple(m.number for m in _members_of(s, en.id)),
+                    members=tuple(m.number for m in members_of(s, en.id)),
                     price=price,
                     paid=paid,
                     owed=owed,

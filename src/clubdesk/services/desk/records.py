@@ -196,7 +196,7 @@ def phones_match(a: str, b: str) -> bool:
     return long_.endswith(short) and len(long_) - len(short) <= MAX_COUNTRY_CODE_DIGITS
 
 
-def _entrant(s: Session, ev: Event, entrant_id: int) -> Entrant:
+def entrant_of(s: Session, ev: Event, entrant_id: int) -> Entrant:
     en = s.get(Entrant, entrant_id)
     if en is None or en.event_id != ev.id:
         raise ServiceError(
@@ -207,7 +207,7 @@ def _entrant(s: Session, ev: Event, entrant_id: int) -> Entrant:
     return en
 
 
-def _member(s: Session, number: str) -> Member:
+def member_of(s: Session, number: str) -> Member:
     number = number.strip()
     m = s.scalar(select(Member).where(Member.number == number))
     if m is None:
@@ -227,7 +227,7 @@ def _member(s: Session, number: str) -> Member:
     return m
 
 
-def _active_links(s: Session, entrant_id: int) -> list[EntrantMember]:
+def active_links(s: Session, entrant_id: int) -> list[EntrantMember]:
     return list(
         s.scalars(
             select(EntrantMember)
@@ -237,16 +237,16 @@ def _active_links(s: Session, entrant_id: int) -> list[EntrantMember]:
     )
 
 
-def _members_of(s: Session, entrant_id: int) -> list[Member]:
+def members_of(s: Session, entrant_id: int) -> list[Member]:
     out = []
-    for link in _active_links(s, entrant_id):
+    for link in active_links(s, entrant_id):
         m = s.get(Member, link.member_id)
         if m is not None:
             out.append(m)
     return out
 
 
-def _entry_of_member(s: Session, ev: Event, member_id: int) -> Entrant | None:
+def entry_of_member(s: Session, ev: Event, member_id: int) -> Entrant | None:
     """The member's active entry (registered or waiting) in ``ev``, if any."""
     return s.scalar(
         select(Entrant)
@@ -260,7 +260,7 @@ def _entry_of_member(s: Session, ev: Event, member_id: int) -> Entrant | None:
     )
 
 
-def _new_code(s: Session) -> str:
+def new_code(s: Session) -> str:
     while True:
         code = secrets.choice(CODE_LETTERS) + "".join(
             secrets.choice(CODE_ALPHABET) for _i in range(CODE_LENGTH - 1)
@@ -269,7 +269,7 @@ def _new_code(s: Session) -> str:
             return code
 
 
-def _payments(s: Session, entrant_id: int) -> list[Payment]:
+def entrant_payments(s: Session, entrant_id: int) -> list[Payment]:
     return list(s.scalars(select(Payment).where(Payment.entrant_id == entrant_id).order_by(Payment.id)))
 
 
@@ -281,7 +281,7 @@ def price_for(en: Entrant, ev: Event, payments: Iterable[tuple[datetime, int]]) 
     return en.early_fee if early_paid >= en.early_fee else en.fee
 
 
-def _money(en: Entrant, ev: Event, pays: Sequence[Payment]) -> tuple[int, int, int]:
+def money(en: Entrant, ev: Event, pays: Sequence[Payment]) -> tuple[int, int, int]:
     """(price, net paid, owed) of an entrant."""
     pairs = [(p.paid_at, p.amount) for p in pays]
     price = price_for(en, ev, pairs)
@@ -290,7 +290,7 @@ def _money(en: Entrant, ev: Event, pays: Sequence[Payment]) -> tuple[int, int, i
     return price, paid, owed
 
 
-def _pay_info(p: Payment) -> PaymentInfo:
+def pay_info(p: Payment) -> PaymentInfo:
     return PaymentInfo(
         id=p.id,
         entrant=p.entrant_id,
@@ -305,7 +305,7 @@ def _pay_info(p: Payment) -> PaymentInfo:
     )
 
 
-def _entrant_snapshot(en: Entrant) -> dict[str, object]:
+def entrant_snapshot(en: Entrant) -> dict[str, object]:
     return {
         "name": en.name,
         "status": en.status,
@@ -315,7 +315,7 @@ def _entrant_snapshot(en: Entrant) -> dict[str, object]:
     }
 
 
-def _renumber_waitlist(s: Session, ev: Event) -> None:
+def renumber_waitlist(s: Session, ev: Event) -> None:
     waiting = s.scalars(
         select(Entrant)
         .where(Entrant.event_id == ev.id, Entrant.status == "waitlisted")
@@ -334,11 +334,11 @@ def _registered_count(s: Session, ev: Event) -> int:
     )
 
 
-def _has_room(s: Session, ev: Event) -> bool:
+def has_room(s: Session, ev: Event) -> bool:
     return ev.capacity is None or _registered_count(s, ev) < ev.capacity
 
 
-def _entry_name(ev: Event, members: Sequence[Member], team_name: str | None) -> str:
+def entry_name(ev: Event, members: Sequence[Member], team_name: str | None) -> str:
     if ev.entry_type == "team" and team_name:
         return team_name.strip()
     return " / ".join(m.name for m in members)
@@ -349,11 +349,11 @@ def _is_main_entrant(s: Session, parent_id: int, member_id: int) -> bool:
     parent = s.get(Event, parent_id)
     if parent is None:
         return False
-    entry = _entry_of_member(s, parent, member_id)
+    entry = entry_of_member(s, parent, member_id)
     return entry is not None and entry.status == "registered"
 
 
-def _fee_for(s: Session, ev: Event, base: int, members: Sequence[Member], roles: Sequence[str]) -> int:
+def fee_for(s: Session, ev: Event, base: int, members: Sequence[Member], roles: Sequence[str]) -> int:
     """The fee of one entry: per entrant or per person (rule BC4); side events for main entrants (T2e)."""
 
     def discounted(amount: int) -> int:
@@ -377,18 +377,18 @@ def _fee_for(s: Session, ev: Event, base: int, members: Sequence[Member], roles:
 
 
 def _notify(s: Session, ev: Event, en: Entrant, kind: str, text: str) -> None:
-    member_ids: list[int | None] = [link.member_id for link in _active_links(s, en.id)]
+    member_ids: list[int | None] = [link.member_id for link in active_links(s, en.id)]
     for member_id in member_ids or [None]:
         s.add(OutboxMessage(event_id=ev.id, entrant_id=en.id, member_id=member_id, kind=kind, text=text))
 
 
-def _promote(s: Session, actor: Actor, ev: Event, en: Entrant, now: datetime, reason: str) -> None:
+def promote_waiting(s: Session, actor: Actor, ev: Event, en: Entrant, now: datetime, reason: str) -> None:
     """Rule T2c: a waiting entrant takes a place and is notified (outbox)."""
-    before = _entrant_snapshot(en)
+    before = entrant_snapshot(en)
     en.status = "registered"
     en.waitlist_position = None
     en.promoted_at = now
-    _renumber_waitlist(s, ev)
+    renumber_waitlist(s, ev)
     text = _(
         "Good news, {name}: a place opened in {event} and you are now registered. "
         "Your check-in code is {code}."
@@ -401,24 +401,24 @@ def _promote(s: Session, actor: Actor, ev: Event, en: Entrant, now: datetime, re
         "entrant",
         en.id,
         before=before,
-        after=_entrant_snapshot(en),
+        after=entrant_snapshot(en),
         event_id=ev.id,
         reason=reason,
     )
 
 
-def _first_waiting(s: Session, ev: Event, *, present_only: bool = False) -> Entrant | None:
+def first_waiting(s: Session, ev: Event, *, present_only: bool = False) -> Entrant | None:
     query = select(Entrant).where(Entrant.event_id == ev.id, Entrant.status == "waitlisted")
     if present_only:
         query = query.where(Entrant.checked_in_at.is_not(None))
     return s.scalar(query.order_by(Entrant.waitlist_position, Entrant.id).limit(1))
 
 
-def _give_back(
+def give_back(
     s: Session, actor: Actor, ev: Event, en: Entrant, amount: int, now: datetime, reason: str
 ) -> list[Payment]:
     """Refund ``amount`` as negative payments linked to the latest payments, same methods."""
-    pays = _payments(s, en.id)
+    pays = entrant_payments(s, en.id)
     refunded_of: dict[int, int] = defaultdict(int)
     for p in pays:
         if p.refund_of_id is not None:

@@ -22,23 +22,23 @@ from clubdesk.services.desk.records import (
     ACTIVE_STATUSES,
     Registration,
     Withdrawal,
-    _active_links,
-    _entrant,
-    _entrant_snapshot,
-    _entry_name,
-    _entry_of_member,
-    _fee_for,
-    _first_waiting,
-    _give_back,
-    _has_room,
-    _member,
-    _members_of,
-    _money,
-    _new_code,
-    _pay_info,
-    _payments,
-    _promote,
-    _renumber_waitlist,
+    active_links,
+    entrant_of,
+    entrant_payments,
+    entrant_snapshot,
+    entry_name,
+    entry_of_member,
+    fee_for,
+    first_waiting,
+    give_back,
+    has_room,
+    member_of,
+    members_of,
+    money,
+    new_code,
+    pay_info,
+    promote_waiting,
+    renumber_waitlist,
 )
 from clubdesk.services.kernel import DESK_CLOCK, Actor, ServiceError, audit, load_event, money_text, require
 from clubdesk.storage import Database, lock_event
@@ -106,12 +106,12 @@ def register(
             numbers += [(n, "substitute") for n in substitutes]
         members: list[Member] = []
         for num, _role in numbers:
-            m = _member(s, num)
+            m = member_of(s, num)
             if m.id in {x.id for x in members}:
                 raise ServiceError(
                     "member-twice", _("{name} is named twice in this entry.").format(name=m.name)
                 )
-            existing = _entry_of_member(s, ev, m.id)
+            existing = entry_of_member(s, ev, m.id)
             if existing is not None:
                 raise ServiceError(
                     "already-registered",
@@ -125,9 +125,9 @@ def register(
                 )
             members.append(m)
         roles = [r for _n, r in numbers]
-        full = not _has_room(s, ev)
-        fee = _fee_for(s, ev, ev.fee, members, roles)
-        early = None if ev.early_fee is None else _fee_for(s, ev, ev.early_fee, members, roles)
+        full = not has_room(s, ev)
+        fee = fee_for(s, ev, ev.fee, members, roles)
+        early = None if ev.early_fee is None else fee_for(s, ev, ev.early_fee, members, roles)
         waiting_count = int(
             s.scalar(
                 select(func.count(Entrant.id)).where(
@@ -138,10 +138,10 @@ def register(
         )
         en = Entrant(
             event_id=ev.id,
-            name=_entry_name(ev, members, team_name),
+            name=entry_name(ev, members, team_name),
             status="waitlisted" if full else "registered",
             waitlist_position=waiting_count + 1 if full else None,
-            code=_new_code(s),
+            code=new_code(s),
             fee=fee,
             early_fee=early,
             registered_at=now,
@@ -158,7 +158,7 @@ def register(
             "entrant",
             en.id,
             after={
-                **_entrant_snapshot(en),
+                **entrant_snapshot(en),
                 "members": [m.number for m in members],
                 "fee": fee,
                 "code": en.code,
@@ -218,7 +218,7 @@ def withdraw(
     with db.session() as s:
         lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
         ev = load_event(s, event_id)
-        en = _entrant(s, ev, entrant_id)
+        en = entrant_of(s, ev, entrant_id)
         if en.status not in ACTIVE_STATUSES:
             raise ServiceError(
                 "not-active",
@@ -228,16 +228,16 @@ def withdraw(
             return _replace_member(s, actor, ev, en, member, substitute, now)
         if substitute is not None:
             raise ServiceError("substitute-without-member", _("Say which player the substitute replaces."))
-        pays = _payments(s, en.id)
-        _price, paid, _owed = _money(en, ev, pays)
+        pays = entrant_payments(s, en.id)
+        _price, paid, _owed = money(en, ev, pays)
         pct = refund_percent(ev, en, now)
         refund = max(paid, 0) * pct // 100
         was_registered = en.status == "registered"
-        before = _entrant_snapshot(en)
+        before = entrant_snapshot(en)
         en.status = "withdrawn"
         en.waitlist_position = None
         en.withdrawn_at = now
-        for link in _active_links(s, en.id):
+        for link in active_links(s, en.id):
             link.left_at = now
         audit(
             s,
@@ -246,17 +246,17 @@ def withdraw(
             "entrant",
             en.id,
             before=before,
-            after={**_entrant_snapshot(en), "refund": refund, "refund_percent": pct},
+            after={**entrant_snapshot(en), "refund": refund, "refund_percent": pct},
             event_id=ev.id,
             reason=reason or None,
         )
-        refunds = _give_back(s, actor, ev, en, refund, now, _("withdrawal")) if refund else []
-        _renumber_waitlist(s, ev)
+        refunds = give_back(s, actor, ev, en, refund, now, _("withdrawal")) if refund else []
+        renumber_waitlist(s, ev)
         promoted: Entrant | None = None
-        if was_registered and ev.status not in DRAWN_STATUSES and _has_room(s, ev):
-            promoted = _first_waiting(s, ev)
+        if was_registered and ev.status not in DRAWN_STATUSES and has_room(s, ev):
+            promoted = first_waiting(s, ev)
             if promoted is not None:
-                _promote(s, actor, ev, promoted, now, _("place freed by {name}").format(name=en.name))
+                promote_waiting(s, actor, ev, promoted, now, _("place freed by {name}").format(name=en.name))
         message = _("{name} withdrew; refund {amount}.").format(
             name=en.name, amount=money_text(refund, ev.currency)
         )
@@ -265,7 +265,7 @@ def withdraw(
         return Withdrawal(
             entrant=en.id,
             refund=refund,
-            refunds=tuple(_pay_info(r) for r in refunds),
+            refunds=tuple(pay_info(r) for r in refunds),
             promoted=None if promoted is None else promoted.id,
             message=message,
         )
@@ -274,8 +274,8 @@ def withdraw(
 def _replace_member(
     s: Session, actor: Actor, ev: Event, en: Entrant, member: str, substitute: str | None, now: datetime
 ) -> Withdrawal:
-    leaving = _member(s, member)
-    links = _active_links(s, en.id)
+    leaving = member_of(s, member)
+    links = active_links(s, en.id)
     link = next((lk for lk in links if lk.member_id == leaving.id), None)
     if link is None:
         raise ServiceError(
@@ -291,13 +291,13 @@ def _replace_member(
                 entry=en.name, name=leaving.name
             ),
         )
-    before = {**_entrant_snapshot(en), "members": [lk.member_id for lk in links]}
+    before = {**entrant_snapshot(en), "members": [lk.member_id for lk in links]}
     link.active = False
     link.left_at = now
     new_member: Member | None = None
     if substitute is not None:
-        new_member = _member(s, substitute)
-        if _entry_of_member(s, ev, new_member.id) is not None:
+        new_member = member_of(s, substitute)
+        if entry_of_member(s, ev, new_member.id) is not None:
             raise ServiceError(
                 "already-registered",
                 _("{name} is already entered in {event}.").format(name=new_member.name, event=ev.name),
@@ -308,7 +308,7 @@ def _replace_member(
         link.replaced_by_id = new_link.id
     s.flush()
     if ev.entry_type == "pair":
-        en.name = " / ".join(m.name for m in _members_of(s, en.id))
+        en.name = " / ".join(m.name for m in members_of(s, en.id))
     audit(
         s,
         actor,
@@ -316,7 +316,7 @@ def _replace_member(
         "entrant",
         en.id,
         before=before,
-        after={**_entrant_snapshot(en), "members": [lk.member_id for lk in _active_links(s, en.id)]},
+        after={**entrant_snapshot(en), "members": [lk.member_id for lk in active_links(s, en.id)]},
         event_id=ev.id,
     )
     message = _("{name} left {entry}.").format(name=leaving.name, entry=en.name)
@@ -335,19 +335,19 @@ def promote(
     with db.session() as s:
         lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
         ev = load_event(s, event_id)
-        en = _entrant(s, ev, entrant_id)
+        en = entrant_of(s, ev, entrant_id)
         if en.status != "waitlisted":
             raise ServiceError("not-waiting", _("{name} is not on the waiting list.").format(name=en.name))
         if ev.status in DRAWN_STATUSES:
             raise ServiceError("event-drawn", _("The draw is made; the waiting list is closed."))
-        if not _has_room(s, ev):
+        if not has_room(s, ev):
             raise ServiceError(
                 "event-full",
                 _(
                     "{event} is full ({capacity} places); withdraw an entrant or raise the capacity first."
                 ).format(event=ev.name, capacity=ev.capacity),
             )
-        _promote(s, actor, ev, en, now, _("moved up by the desk"))
+        promote_waiting(s, actor, ev, en, now, _("moved up by the desk"))
         return en.id
 
 
@@ -360,11 +360,11 @@ def fill_free_places(db: Database, actor: Actor, event_id: int, *, now: datetime
         ev = load_event(s, event_id)
         if ev.status in DRAWN_STATUSES:
             return out
-        while _has_room(s, ev):
-            nxt = _first_waiting(s, ev)
+        while has_room(s, ev):
+            nxt = first_waiting(s, ev)
             if nxt is None:
                 break
-            _promote(s, actor, ev, nxt, now, _("a place is free"))
+            promote_waiting(s, actor, ev, nxt, now, _("a place is free"))
             s.flush()
             out.append(nxt.id)
     return out

@@ -21,13 +21,13 @@ from clubdesk.services import club, night
 from clubdesk.services.discipline.records import (
     APPEAL_MINUTES_KEY,
     AppealView,
-    _appeal_snapshot,
-    _appeal_view,
-    _audit_appeal,
-    _entrant,
-    _require_text,
-    _side_of,
-    _table,
+    appeal_snapshot,
+    appeal_view,
+    audit_appeal,
+    entrant_of,
+    require_text,
+    side_of,
+    table_of,
 )
 from clubdesk.services.kernel import Actor, ServiceError
 from clubdesk.storage import Database
@@ -85,7 +85,7 @@ def file_appeal(
     *mutlak tidak dapat diganggu gugat*; rule T10: *hakem kararı kesindir*): a second appeal on a table and
     subject that already has a decided appeal is refused, naming that decision; a referee may reopen the
     decided appeal instead (:func:`reopen_appeal`)."""
-    text = _require_text(text, "text-required", _("Write what the appeal is about."))
+    text = require_text(text, "text-required", _("Write what the appeal is about."))
     subject = " ".join(subject.split()).lower() or "result"
     if len(subject) > 60:
         raise ServiceError("bad-subject", _("The appeal's subject is too long (60 characters at most)."))
@@ -94,9 +94,9 @@ def file_appeal(
     minutes = appeal_window(db)
     with db.session() as s:
         ev = night.get_event(s, event_id)
-        m = _table(s, ev, round_no, table_no)
-        en = _entrant(s, ev, entrant_id)
-        if _side_of(m, en.id) is None:
+        m = table_of(s, ev, round_no, table_no)
+        en = entrant_of(s, ev, entrant_id)
+        if side_of(m, en.id) is None:
             raise ServiceError(
                 "not-at-table",
                 _("{name} did not play at table {t} of round {r}.").format(
@@ -170,8 +170,8 @@ def file_appeal(
         )
         s.add(row)
         s.flush()
-        _audit_appeal(s, actor, "appeal.file", row, reason=late_reason or None)
-        return _appeal_view(row, night.entrant_names(s, ev.id))
+        audit_appeal(s, actor, "appeal.file", row, reason=late_reason or None)
+        return appeal_view(row, night.entrant_names(s, ev.id))
 
 
 def _open_appeal(s: Session, appeal_id: int) -> Appeal:
@@ -200,10 +200,10 @@ def hear_appeal(
     """Rule T10: the referee hears both sides; their statements are noted on the appeal."""
     with db.session() as s:
         row = _open_appeal(s, appeal_id)
-        before = _appeal_snapshot(row)
+        before = appeal_snapshot(row)
         _note_hearing(row, appellant_notes, respondent_notes)
-        _audit_appeal(s, actor, "appeal.hear", row, before)
-        return _appeal_view(row, night.entrant_names(s, row.event_id))
+        audit_appeal(s, actor, "appeal.hear", row, before)
+        return appeal_view(row, night.entrant_names(s, row.event_id))
 
 
 def _appeal(s: Session, appeal_id: int) -> Appeal:
@@ -225,40 +225,40 @@ def decide_appeal(
 ) -> AppealView:
     """Rules T10, G16: the referee's decision with its reasons; the fee is refunded when upheld."""
     night.require_referee(actor, _("decide an appeal"))
-    reasons = _require_text(reasons, "reasons-required", _("Write the reasons for the decision."))
+    reasons = require_text(reasons, "reasons-required", _("Write the reasons for the decision."))
     with db.session() as s:
         row = _open_appeal(s, appeal_id)
-        before = _appeal_snapshot(row)
+        before = appeal_snapshot(row)
         _note_hearing(row, appellant_notes, respondent_notes)
         row.status = "upheld" if upheld else "rejected"
         row.reasons = reasons
         row.decided_by = actor.name
         row.decided_at = utcnow()
         row.refund = appeal_refund(row.fee, upheld)  # rule G16
-        _audit_appeal(s, actor, "appeal.decide", row, before, reason=reasons)
-        return _appeal_view(row, night.entrant_names(s, row.event_id))
+        audit_appeal(s, actor, "appeal.decide", row, before, reason=reasons)
+        return appeal_view(row, night.entrant_names(s, row.event_id))
 
 
 def reopen_appeal(db: Database, actor: Actor, appeal_id: int, reason: str) -> AppealView:
     """Rules G16, T10: a decided appeal is final; only a referee reopens it, explicitly and with a written
     reason (audited with the decision as it was). It is then open again: heard and decided anew."""
     night.require_referee(actor, _("reopen a decided appeal"))
-    reason = _require_text(reason, "reason-required", _("Write why the decided appeal is reopened."))
+    reason = require_text(reason, "reason-required", _("Write why the decided appeal is reopened."))
     with db.session() as s:
         row = _appeal(s, appeal_id)
         if row.status == "open":
             raise ServiceError("appeal-open", _("Appeal {id} is not decided yet.").format(id=appeal_id))
-        before = _appeal_snapshot(row)
+        before = appeal_snapshot(row)
         row.status = "open"
         row.reasons = ""
         row.decided_by = ""
         row.decided_at = None
         row.refund = 0
-        _audit_appeal(s, actor, "appeal.reopen", row, before, reason=reason)
-        return _appeal_view(row, night.entrant_names(s, row.event_id))
+        audit_appeal(s, actor, "appeal.reopen", row, before, reason=reason)
+        return appeal_view(row, night.entrant_names(s, row.event_id))
 
 
 def get_appeal(db: Database, appeal_id: int) -> AppealView:
     with db.session() as s:
         row = _appeal(s, appeal_id)
-        return _appeal_view(row, night.entrant_names(s, row.event_id))
+        return appeal_view(row, night.entrant_names(s, row.event_id))

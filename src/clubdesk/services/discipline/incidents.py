@@ -61,21 +61,21 @@ from clubdesk.services.discipline.records import (
     DisciplineList,
     IncidentView,
     PenaltyView,
-    _appeal_view,
-    _audit_incident,
-    _club_kinds,
-    _entrant,
-    _family,
-    _incident_snapshot,
-    _incident_view,
-    _kinds,
-    _member_entrant,
-    _penalty_snapshot,
-    _penalty_view,
-    _refuse,
-    _require_text,
-    _side_of,
-    _table,
+    appeal_view,
+    audit_incident,
+    club_kinds,
+    entrant_of,
+    event_family,
+    incident_snapshot,
+    incident_view,
+    kinds_of,
+    member_entrant,
+    penalty_snapshot,
+    penalty_view,
+    refuse,
+    require_text,
+    side_of,
+    table_of,
 )
 from clubdesk.services.kernel import Actor, ServiceError, audit
 from clubdesk.storage import Database
@@ -85,7 +85,7 @@ from clubdesk.storage import Database
 def kinds_for_event(db: Database, event_id: int) -> tuple[IncidentKind, ...]:
     """The incident kinds a referee can pick at this event (ruleset family, common, the club's own)."""
     with db.session() as s:
-        return _kinds(s, _family(night.get_event(s, event_id)))
+        return kinds_of(s, event_family(night.get_event(s, event_id)))
 
 
 def add_club_kind(
@@ -98,7 +98,7 @@ def add_club_kind(
     counter: bool = False,
 ) -> IncidentKind:
     """The club adds its own incident kind (for one family of games, or ``""`` for all)."""
-    label = _require_text(label, "label-required", _("Give the new incident kind a name."))
+    label = require_text(label, "label-required", _("Give the new incident kind a name."))
     if family and family not in FAMILIES:
         raise ServiceError("unknown-family", _("Unknown game family {f}.").format(f=family))
     for d in decisions:
@@ -140,16 +140,16 @@ def record_incident(
     player's side at the table, or ``side`` when no player is named. Counted kinds carry their E19 count."""
     with db.session() as s:
         ev = night.get_event(s, event_id)
-        family = _family(ev)
-        club = _club_kinds(s, family)
+        family = event_family(ev)
+        club = club_kinds(s, family)
         try:
             k = find_kind(family, kind, club)
             check_incident_decision(k, decision)
         except DisciplineRuleError as exc:
-            raise _refuse(exc) from exc
+            raise refuse(exc) from exc
         if (round_no is None) != (table_no is None):
             raise ServiceError("round-and-table", _("Give both the round and the table, or neither."))
-        m = _table(s, ev, round_no, table_no) if round_no is not None and table_no is not None else None
+        m = table_of(s, ev, round_no, table_no) if round_no is not None and table_no is not None else None
         if hand is not None and hand < 1:
             raise ServiceError("bad-hand", _("Hands are numbered from 1."))
         if game_no < 1:
@@ -160,7 +160,7 @@ def record_incident(
             try:
                 check_claim_moment(k.key, hand, on_sheet)
             except DisciplineRuleError as exc:
-                raise _refuse(exc) from exc
+                raise refuse(exc) from exc
         if side is not None and side not in (0, 1):
             raise ServiceError("unknown-side", _("A side is 0 (the first named) or 1."))
         member: Member | None = None
@@ -169,9 +169,9 @@ def record_incident(
             member = s.scalar(select(Member).where(Member.number == player.strip()))
             if member is None:
                 raise ServiceError("no-such-member", _("There is no member {n}.").format(n=player))
-            entrant_id = _member_entrant(s, ev, member.id)
+            entrant_id = member_entrant(s, ev, member.id)
             if m is not None:
-                player_side = _side_of(m, entrant_id)
+                player_side = side_of(m, entrant_id)
                 if player_side is None:
                     raise ServiceError(
                         "not-at-table",
@@ -217,8 +217,8 @@ def record_incident(
         )
         s.add(row)
         s.flush()
-        _audit_incident(s, actor, "incident.add", row)
-        return _incident_view(row, incident_kinds(family, club))
+        audit_incident(s, actor, "incident.add", row)
+        return incident_view(row, incident_kinds(family, club))
 
 
 def decide_incident(db: Database, actor: Actor, incident_id: int, decision: str) -> IncidentView:
@@ -228,18 +228,18 @@ def decide_incident(db: Database, actor: Actor, incident_id: int, decision: str)
         if row is None:
             raise ServiceError("no-such-incident", _("There is no incident {id}.").format(id=incident_id))
         ev = night.get_event(s, row.event_id)
-        family = _family(ev)
-        club = _club_kinds(s, family)
+        family = event_family(ev)
+        club = club_kinds(s, family)
         try:
             check_incident_decision(find_kind(family, row.kind, club), decision)
         except DisciplineRuleError as exc:
-            raise _refuse(exc) from exc
-        before = _incident_snapshot(row)
+            raise refuse(exc) from exc
+        before = incident_snapshot(row)
         row.decision = decision
         row.decided_by = actor.name
         row.decided_at = utcnow()
-        _audit_incident(s, actor, "incident.decide", row, before)
-        return _incident_view(row, incident_kinds(family, club))
+        audit_incident(s, actor, "incident.decide", row, before)
+        return incident_view(row, incident_kinds(family, club))
 
 
 # ---------------------------------------------------------------------------------------------- penalties
@@ -282,20 +282,20 @@ def impose_penalty(
     places the entry after that hand of the game's sheet (at the breach; needed once the match has ended),
     else it goes at the end."""
     night.require_referee(actor, _("impose a penalty"))
-    reason = _require_text(reason, "reason-required", _("Write the reason for the penalty."))
+    reason = require_text(reason, "reason-required", _("Write the reason for the penalty."))
     if side not in (0, 1):
         raise ServiceError("unknown-side", _("A side is 0 (the first named) or 1."))
 
     with db.session() as s:
         ev = night.get_event(s, event_id)
-        family = _family(ev)
-        m = _table(s, ev, round_no, table_no)
+        family = event_family(ev)
+        m = table_of(s, ev, round_no, table_no)
         if m.side_b is None:
             raise ServiceError("bye-table", _("Table {t} is a bye: nobody to penalise.").format(t=table_no))
         try:
             check_penalty(family, kind, points)
         except DisciplineRuleError as exc:
-            raise _refuse(exc) from exc
+            raise refuse(exc) from exc
         _family_name, params = night.params_of(ev)
         most = int(params.get("target") or params.get("match_length") or 1000)
         if points is not None and points > most:  # issue 23: a typo must not store 9×10^18 points
@@ -320,7 +320,7 @@ def impose_penalty(
         try:
             effect = penalty_effect(family, kind, side, points=points, cube=cube, **context)
         except DisciplineRuleError as exc:
-            raise _refuse(exc) from exc
+            raise refuse(exc) from exc
         if effect.changes_score:
             night.check_lock(actor, m, override)  # rule T10
         if incident_id is not None:
@@ -409,21 +409,21 @@ def impose_penalty(
             "penalty",
             row.id,
             before={"match": before_match},
-            after={**_penalty_snapshot(row), "match": night.match_snapshot(m)},
+            after={**penalty_snapshot(row), "match": night.match_snapshot(m)},
             event_id=ev.id,
             round_no=round_no,
             table_no=table_no,
             reason=override if m.locked and override else reason,
         )
         night.after_change(s, ev)
-        return _penalty_view(row, night.entrant_names(s, ev.id))
+        return penalty_view(row, night.entrant_names(s, ev.id))
 
 
 def _disqualify_entrant(s: Session, actor: Actor, ev: Event, entrant_id: int | None, reason: str) -> None:
     """Rule T9c: out of ranking, prizes and season points (the standings service reads the status); the
     entrant's open tables are forfeited, as for a withdrawal (T9b), and he is not paired again."""
 
-    en = _entrant(s, ev, entrant_id)
+    en = entrant_of(s, ev, entrant_id)
     if en.status == "disqualified":
         raise ServiceError("already-disqualified", _("{name} is already disqualified.").format(name=en.name))
     before = {"status": en.status}
@@ -454,7 +454,7 @@ def _disqualify_entrant(s: Session, actor: Actor, ev: Event, entrant_id: int | N
 def disqualify(db: Database, actor: Actor, event_id: int, entrant_id: int, reason: str) -> PenaltyView:
     """Rule T9c: the entrant leaves the ranking, the prizes and the season points (T1: betting → removal)."""
     night.require_referee(actor, _("disqualify an entrant"))
-    reason = _require_text(reason, "reason-required", _("Write the reason for the disqualification."))
+    reason = require_text(reason, "reason-required", _("Write the reason for the disqualification."))
 
     with db.session() as s:
         ev = night.get_event(s, event_id)
@@ -470,9 +470,9 @@ def disqualify(db: Database, actor: Actor, event_id: int, entrant_id: int, reaso
         )
         s.add(row)
         s.flush()
-        audit(s, actor, "penalty.add", "penalty", row.id, after=_penalty_snapshot(row), event_id=ev.id)
+        audit(s, actor, "penalty.add", "penalty", row.id, after=penalty_snapshot(row), event_id=ev.id)
         night.after_change(s, ev)
-        return _penalty_view(row, night.entrant_names(s, ev.id))
+        return penalty_view(row, night.entrant_names(s, ev.id))
 
 
 # -------------------------------------------------------------------------------------------------- lists
@@ -488,8 +488,8 @@ def discipline_list(
     """Everything written for the match act of an event (a round, a table): incidents, penalties, appeals."""
     with db.session() as s:
         ev = night.get_event(s, event_id)
-        family = _family(ev)
-        kinds = _kinds(s, family)
+        family = event_family(ev)
+        kinds = kinds_of(s, family)
         names = night.entrant_names(s, ev.id)
 
         def where(model: Any) -> list[Any]:
@@ -501,7 +501,7 @@ def discipline_list(
             return list(s.scalars(q.order_by(model.id)))
 
         return DisciplineList(
-            tuple(_incident_view(r, kinds) for r in where(Incident)),
-            tuple(_penalty_view(r, names) for r in where(Penalty)),
-            tuple(_appeal_view(r, names) for r in where(Appeal)),
+            tuple(incident_view(r, kinds) for r in where(Incident)),
+            tuple(penalty_view(r, names) for r in where(Penalty)),
+            tuple(appeal_view(r, names) for r in where(Appeal)),
         )

@@ -110,11 +110,11 @@ class DisciplineList:
 
 
 # ---------------------------------------------------------------------------------------------- helpers
-def _refuse(exc: DisciplineRuleError) -> ServiceError:
+def refuse(exc: DisciplineRuleError) -> ServiceError:
     return ServiceError(exc.code, exc.message)
 
 
-def _family(ev: Event) -> str:
+def event_family(ev: Event) -> str:
     try:
         return family_of(ev.ruleset)
     except Exception as exc:  # noqa: BLE001 - an unknown ruleset is a refusal, not a crash
@@ -123,14 +123,14 @@ def _family(ev: Event) -> str:
         ) from exc
 
 
-def _entrant(s: Session, ev: Event, entrant_id: int | None) -> Entrant:
+def entrant_of(s: Session, ev: Event, entrant_id: int | None) -> Entrant:
     en = None if entrant_id is None else s.get(Entrant, entrant_id)
     if en is None or en.event_id != ev.id:
         raise ServiceError("no-such-entrant", _("Entrant {id} is not in this event.").format(id=entrant_id))
     return en
 
 
-def _table(s: Session, ev: Event, round_no: int, table_no: int) -> Match:
+def table_of(s: Session, ev: Event, round_no: int, table_no: int) -> Match:
     """Bad input: an incident, penalty or appeal on a table that does not exist is refused."""
     m = s.scalar(
         select(Match).where(Match.event_id == ev.id, Match.round_no == round_no, Match.table_no == table_no)
@@ -145,12 +145,12 @@ def _table(s: Session, ev: Event, round_no: int, table_no: int) -> Match:
     return m
 
 
-def _kinds(s: Session, family: str) -> tuple[IncidentKind, ...]:
+def kinds_of(s: Session, family: str) -> tuple[IncidentKind, ...]:
     """The incident kinds of a family of games: its own, the common ones and the club's."""
-    return incident_kinds(family, _club_kinds(s, family))
+    return incident_kinds(family, club_kinds(s, family))
 
 
-def _club_kinds(s: Session, family: str) -> list[IncidentKind]:
+def club_kinds(s: Session, family: str) -> list[IncidentKind]:
     rows = s.scalars(
         select(ClubIncidentKind)
         .where(
@@ -171,7 +171,7 @@ def _club_kinds(s: Session, family: str) -> list[IncidentKind]:
     ]
 
 
-def _member_entrant(s: Session, ev: Event, member_id: int) -> int | None:
+def member_entrant(s: Session, ev: Event, member_id: int) -> int | None:
     row = s.scalar(
         select(EntrantMember.entrant_id)
         .join(Entrant, Entrant.id == EntrantMember.entrant_id)
@@ -181,7 +181,7 @@ def _member_entrant(s: Session, ev: Event, member_id: int) -> int | None:
     return None if row is None else int(row)
 
 
-def _side_of(m: Match, entrant_id: int | None) -> int | None:
+def side_of(m: Match, entrant_id: int | None) -> int | None:
     if entrant_id is None:
         return None
     if entrant_id == m.side_a:
@@ -191,7 +191,7 @@ def _side_of(m: Match, entrant_id: int | None) -> int | None:
     return None
 
 
-def _incident_view(row: Incident, kinds: Sequence[IncidentKind]) -> IncidentView:
+def incident_view(row: Incident, kinds: Sequence[IncidentKind]) -> IncidentView:
     kind = next((k for k in kinds if k.key == row.kind), None)
     label = kind.title() if kind is not None else row.kind
     counter = counter_text(kind, row.occurrence) if kind is not None else ""
@@ -218,7 +218,7 @@ def _incident_view(row: Incident, kinds: Sequence[IncidentKind]) -> IncidentView
     )
 
 
-def _incident_snapshot(row: Incident) -> dict[str, Any]:
+def incident_snapshot(row: Incident) -> dict[str, Any]:
     return {
         "round": row.round_no,
         "table": row.table_no,
@@ -234,7 +234,7 @@ def _incident_snapshot(row: Incident) -> dict[str, Any]:
     }
 
 
-def _penalty_view(row: Penalty, names: dict[int, str]) -> PenaltyView:
+def penalty_view(row: Penalty, names: dict[int, str]) -> PenaltyView:
     return PenaltyView(
         row.id,
         row.event_id,
@@ -257,7 +257,7 @@ def _penalty_view(row: Penalty, names: dict[int, str]) -> PenaltyView:
     )
 
 
-def _penalty_snapshot(row: Penalty) -> dict[str, Any]:
+def penalty_snapshot(row: Penalty) -> dict[str, Any]:
     return {
         "round": row.round_no,
         "table": row.table_no,
@@ -272,7 +272,7 @@ def _penalty_snapshot(row: Penalty) -> dict[str, Any]:
     }
 
 
-def _appeal_view(row: Appeal, names: dict[int, str]) -> AppealView:
+def appeal_view(row: Appeal, names: dict[int, str]) -> AppealView:
     return AppealView(
         row.id,
         row.event_id,
@@ -298,7 +298,7 @@ def _appeal_view(row: Appeal, names: dict[int, str]) -> AppealView:
     )
 
 
-def _appeal_snapshot(row: Appeal) -> dict[str, Any]:
+def appeal_snapshot(row: Appeal) -> dict[str, Any]:
     return {
         "round": row.round_no,
         "table": row.table_no,
@@ -316,7 +316,7 @@ def _appeal_snapshot(row: Appeal) -> dict[str, Any]:
     }
 
 
-def _audit_incident(s: Session, actor: Actor, action: str, row: Incident, before: Any = None) -> None:
+def audit_incident(s: Session, actor: Actor, action: str, row: Incident, before: Any = None) -> None:
     audit(
         s,
         actor,
@@ -324,14 +324,14 @@ def _audit_incident(s: Session, actor: Actor, action: str, row: Incident, before
         "incident",
         row.id,
         before=before,
-        after=_incident_snapshot(row),
+        after=incident_snapshot(row),
         event_id=row.event_id,
         round_no=row.round_no,
         table_no=row.table_no,
     )
 
 
-def _audit_appeal(
+def audit_appeal(
     s: Session, actor: Actor, action: str, row: Appeal, before: Any = None, reason: str | None = None
 ) -> None:
     audit(
@@ -341,7 +341,7 @@ def _audit_appeal(
         "appeal",
         row.id,
         before=before,
-        after=_appeal_snapshot(row),
+        after=appeal_snapshot(row),
         event_id=row.event_id,
         round_no=row.round_no,
         table_no=row.table_no,
@@ -349,7 +349,7 @@ def _audit_appeal(
     )
 
 
-def _require_text(text: str, code: str, message: str) -> str:
+def require_text(text: str, code: str, message: str) -> str:
     if not text or not text.strip():
         raise ServiceError(code, message)
     return text.strip()

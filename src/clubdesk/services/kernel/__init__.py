@@ -15,7 +15,7 @@ from clubdesk.services.kernel.base import (
     refusal,
 )
 from clubdesk.services.kernel.clock import DESK_CLOCK
-from clubdesk.services.kernel.lookups import _MESSAGE_LOCALES, load_event, money_text
+from clubdesk.services.kernel.lookups import MESSAGE_LOCALES, load_event, money_text
 from clubdesk.services.kernel.permissions import allowed, mask_contacts, require
 
 __all__ = [
@@ -24,9 +24,9 @@ __all__ = [
     "DEFAULT_ACTOR",
     "DESK_CLOCK",
     "DESK_ROLES",
+    "MESSAGE_LOCALES",
     "Role",
     "ServiceError",
-    "_MESSAGE_LOCALES",
     "allowed",
     "audit",
     "audit_head",

@@ -18,13 +18,13 @@ def load_event(s: Session, event_id: int) -> Event:
     return ev
 
 
-_MESSAGE_LOCALES = {"id": "id_ID", "es": "es_ES", "tr": "tr_TR"}
+MESSAGE_LOCALES = {"id": "id_ID", "es": "es_ES", "tr": "tr_TR"}
 
 
 def money_text(amount: int, currency: str) -> str:
     """Minor units for messages: "12.50 EUR" in English, through Babel in the other languages ("12,50 €",
     "₺250,00", "Rp 5.000")."""
-    locale = _MESSAGE_LOCALES.get(current_language())
+    locale = MESSAGE_LOCALES.get(current_language())
     if locale is not None:
         try:
             return format_money(amount, currency, locale)

@@ -30,8 +30,8 @@ from clubdesk.i18n import LANGUAGES, N_, _, locale_dir, ngettext, translation_in
 from clubdesk.models.club import Club
 from clubdesk.models.member import Member
 from clubdesk.services.kernel import Actor, ServiceError, audit, require
-from clubdesk.services.members.edit import _apply, _next_number, _refuse_taken
-from clubdesk.services.members.records import DEFAULT_RATING, MemberData, _clean, field_errors
+from clubdesk.services.members.edit import apply, next_number, refuse_taken
+from clubdesk.services.members.records import DEFAULT_RATING, MemberData, clean, field_errors
 from clubdesk.services.members.search import list_members
 from clubdesk.storage import Database
 from clubdesk.text import excel_safe, fold
@@ -324,7 +324,7 @@ def _row_to_data(v: dict[str, str]) -> tuple[MemberData | None, list[str]]:
     active = _parse_bool(v.get("active", ""))
     if active is None:
         reasons.append(_("active must be yes or no: {value}").format(value=v["active"]))
-    data = _clean(
+    data = clean(
         MemberData(
             name=v.get("name", ""),
             number=v.get("number", ""),
@@ -373,7 +373,7 @@ def preview_import(db: Database, source: Path | bytes) -> ImportPreview:
         numbered: list[MemberData] = []
         for data in additions:
             if not data.number:
-                data = replace(data, number=_next_number(s, taken))
+                data = replace(data, number=next_number(s, taken))
             taken.add(data.number)
             numbered.append(data)
     problems.sort(key=lambda b: b.line)
@@ -413,10 +413,10 @@ def import_members(
         return preview
     with db.session() as s:
         for data in preview.additions:
-            _refuse_taken(s, data.number)
+            refuse_taken(s, data.number)
             m = Member(number=data.number, rating=DEFAULT_RATING, rating_experience=0)
             s.add(m)
-            _apply(s, actor, m, data)
+            apply(s, actor, m, data)
         s.flush()
         audit(
             s,

@@ -19,12 +19,12 @@ from clubdesk.services.members.records import (
     ClubInfo,
     MemberData,
     MemberInfo,
-    _clean,
-    _infos,
-    _refuse_fields,
+    clean,
     field_errors,
+    infos_of,
+    refuse_fields,
 )
-from clubdesk.services.members.search import _by_number
+from clubdesk.services.members.search import by_number
 from clubdesk.storage import Database
 from clubdesk.text import fold
 
@@ -101,12 +101,12 @@ def _club_id(s: Session, actor: Actor, name: str, city: str) -> int | None:
 # --------------------------------------------------------------------------- changes
 
 
-def _next_number(s: Session, taken: Iterable[str] = ()) -> str:
+def next_number(s: Session, taken: Iterable[str] = ()) -> str:
     numbers = [n for n in s.scalars(select(Member.number)) if n.isdigit()] + [n for n in taken if n.isdigit()]
     return str(max([FIRST_NUMBER - 1, *(int(n) for n in numbers)]) + 1)
 
 
-def _snapshot(m: Member, club: str) -> dict[str, Any]:
+def snapshot(m: Member, club: str) -> dict[str, Any]:
     return {
         "number": m.number,
         "name": m.name,
@@ -124,7 +124,7 @@ def _snapshot(m: Member, club: str) -> dict[str, Any]:
     }
 
 
-def _apply(s: Session, actor: Actor, m: Member, data: MemberData) -> None:
+def apply(s: Session, actor: Actor, m: Member, data: MemberData) -> None:
     m.name = data.name
     m.club_id = _club_id(s, actor, data.club, data.city)
     m.city = data.city
@@ -143,21 +143,21 @@ def _apply(s: Session, actor: Actor, m: Member, data: MemberData) -> None:
 def create_member(db: Database, actor: Actor, data: MemberData) -> MemberInfo:
     """Add a member; without a number the next free one is given. Refused: ServiceError, nothing written."""
     require(actor, "members.edit", db)  # permission table (issue 23)
-    data = _clean(data)
-    _refuse_fields(field_errors(data))
+    data = clean(data)
+    refuse_fields(field_errors(data))
     with db.session() as s:
-        number = data.number or _next_number(s)
-        _refuse_taken(s, number)
+        number = data.number or next_number(s)
+        refuse_taken(s, number)
         m = Member(number=number, rating=DEFAULT_RATING, rating_experience=0)
         s.add(m)
-        _apply(s, actor, m, data)
+        apply(s, actor, m, data)
         s.flush()
-        info = _infos(s, [m])[0]
-        audit(s, actor, "member.create", "member", m.number, after=_snapshot(m, info.club))
+        info = infos_of(s, [m])[0]
+        audit(s, actor, "member.create", "member", m.number, after=snapshot(m, info.club))
         return info
 
 
-def _refuse_taken(s: Session, number: str, *, except_id: int | None = None) -> None:
+def refuse_taken(s: Session, number: str, *, except_id: int | None = None) -> None:
     other = s.scalars(select(Member).where(Member.number == number)).one_or_none()
     if other is not None and other.id != except_id:
         msg = _("The member number {number} is already taken by {name}.").format(
@@ -169,18 +169,18 @@ def _refuse_taken(s: Session, number: str, *, except_id: int | None = None) -> N
 def update_member(db: Database, actor: Actor, number: str, data: MemberData) -> MemberInfo:
     """Change a member's data (the number too, if the new one is free)."""
     require(actor, "members.edit", db)  # permission table (issue 23)
-    data = _clean(data)
-    _refuse_fields(field_errors(data))
+    data = clean(data)
+    refuse_fields(field_errors(data))
     with db.session() as s:
-        m = _by_number(s, number, follow_merged=False)
-        before = _snapshot(m, _infos(s, [m])[0].club)
+        m = by_number(s, number, follow_merged=False)
+        before = snapshot(m, infos_of(s, [m])[0].club)
         new_number = data.number or m.number
-        _refuse_taken(s, new_number, except_id=m.id)
+        refuse_taken(s, new_number, except_id=m.id)
         m.number = new_number
-        _apply(s, actor, m, data)
+        apply(s, actor, m, data)
         s.flush()
-        info = _infos(s, [m])[0]
-        after = _snapshot(m, info.club)
+        info = infos_of(s, [m])[0]
+        after = snapshot(m, info.club)
         if after != before:
             audit(s, actor, "member.change", "member", m.number, before=before, after=after)
         return info
@@ -190,7 +190,7 @@ def set_active(db: Database, actor: Actor, number: str, active: bool) -> MemberI
     """Deactivate (or reactivate) a member; records are never deleted."""
     require(actor, "members.edit", db)  # permission table (issue 23)
     with db.session() as s:
-        m = _by_number(s, number, follow_merged=False)
+        m = by_number(s, number, follow_merged=False)
         if m.merged_into_id is not None and active:
             raise ServiceError(
                 "member-merged",
@@ -207,7 +207,7 @@ def set_active(db: Database, actor: Actor, number: str, active: bool) -> MemberI
                 after={"active": active},
             )
             m.active = active
-        return _infos(s, [m])[0]
+        return infos_of(s, [m])[0]
 
 
 def deactivate_member(db: Database, actor: Actor, number: str) -> MemberInfo:

@@ -15,9 +15,9 @@ from clubdesk.i18n import _
 from clubdesk.models.base import Base
 from clubdesk.models.member import Member
 from clubdesk.services.kernel import Actor, ServiceError, audit, require
-from clubdesk.services.members.edit import _apply, _snapshot
-from clubdesk.services.members.records import MemberData, MemberInfo, _infos
-from clubdesk.services.members.search import _by_number
+from clubdesk.services.members.edit import apply, snapshot
+from clubdesk.services.members.records import MemberData, MemberInfo, infos_of
+from clubdesk.services.members.search import by_number
 from clubdesk.storage import Database
 
 
@@ -99,8 +99,8 @@ def _merged_data(keep: MemberInfo, drop: MemberInfo) -> MemberData:
 def _merge_pair(s: Session, keep_number: str, drop_number: str) -> tuple[Member, Member]:
     if keep_number.strip() == drop_number.strip():
         raise ServiceError("merge-same", _("A member cannot be merged with itself."))
-    keep = _by_number(s, keep_number, follow_merged=False)
-    drop = _by_number(s, drop_number, follow_merged=False)
+    keep = by_number(s, keep_number, follow_merged=False)
+    drop = by_number(s, drop_number, follow_merged=False)
     for m in (keep, drop):
         if m.merged_into_id is not None:
             raise ServiceError(
@@ -115,7 +115,7 @@ def _merge_pair(s: Session, keep_number: str, drop_number: str) -> tuple[Member,
 def merge_preview(db: Database, keep_number: str, drop_number: str) -> MergePreview:
     with db.session() as s:
         keep, drop = _merge_pair(s, keep_number, drop_number)
-        k, d = _infos(s, [keep, drop])
+        k, d = infos_of(s, [keep, drop])
         hk, hd = _history_counts(s, keep.id), _history_counts(s, drop.id)
         history = tuple((key, hk[key], hd[key]) for key in hk)
         return MergePreview(k, d, history, _merged_data(k, d))
@@ -129,7 +129,7 @@ def merge_members(db: Database, actor: Actor, keep_number: str, drop_number: str
     try:
         with db.session() as s:
             keep, drop = _merge_pair(s, keep_number, drop_number)
-            k, d = _infos(s, [keep, drop])
+            k, d = infos_of(s, [keep, drop])
             moved: dict[str, int] = {}
             for table_name, column in member_references(_tables(s)):
                 table = Base.metadata.tables[table_name]
@@ -139,8 +139,8 @@ def merge_members(db: Database, actor: Actor, keep_number: str, drop_number: str
                 if rows:
                     moved[f"{table_name}.{column}"] = rows
             merged = _merged_data(k, d)
-            before_keep = _snapshot(keep, k.club)
-            _apply(s, actor, keep, merged)
+            before_keep = snapshot(keep, k.club)
+            apply(s, actor, keep, merged)
             keep.rating = merged.rating if merged.rating is not None else keep.rating
             drop.active = False
             drop.merged_into_id = keep.id
@@ -151,9 +151,9 @@ def merge_members(db: Database, actor: Actor, keep_number: str, drop_number: str
                 "member.merge",
                 "member",
                 keep.number,
-                before={"keep": before_keep, "drop": _snapshot(drop, d.club)},
+                before={"keep": before_keep, "drop": snapshot(drop, d.club)},
                 after={
-                    "keep": _snapshot(keep, _infos(s, [keep])[0].club),
+                    "keep": snapshot(keep, infos_of(s, [keep])[0].club),
                     "dropped": drop.number,
                     "moved": moved,
                 },

@@ -178,7 +178,7 @@ def email_ok(email: str) -> bool:
     return bool(_EMAIL.match(email.strip()))
 
 
-def _clean(data: MemberData) -> MemberData:
+def clean(data: MemberData) -> MemberData:
     return replace(
         data,
         name=" ".join(data.name.split()),
@@ -193,7 +193,7 @@ def _clean(data: MemberData) -> MemberData:
     )
 
 
-def _refuse_fields(errors: dict[str, str]) -> None:
+def refuse_fields(errors: dict[str, str]) -> None:
     if errors:
         first = next(iter(errors))
         raise ServiceError(
@@ -227,7 +227,7 @@ def _info(m: Member, clubs: dict[int, str], numbers: dict[int, str]) -> MemberIn
     )
 
 
-def _infos(s: Session, rows: Iterable[Member]) -> list[MemberInfo]:
+def infos_of(s: Session, rows: Iterable[Member]) -> list[MemberInfo]:
     clubs = {int(r[0]): str(r[1]) for r in s.execute(select(Club.id, Club.name))}
     rows = list(rows)
     merged_ids = {m.merged_into_id for m in rows if m.merged_into_id is not None}

@@ -25,7 +25,7 @@ from clubdesk.i18n import _
 from clubdesk.models.club import Club
 from clubdesk.models.member import Member
 from clubdesk.services.kernel import ServiceError
-from clubdesk.services.members.records import MemberInfo, PublicMember, _infos
+from clubdesk.services.members.records import MemberInfo, PublicMember, infos_of
 from clubdesk.storage import Database, is_server
 from clubdesk.text import fold
 
@@ -244,11 +244,11 @@ def public_list(db: Database, search: str = "", *, limit: int | None = None) -> 
 def get_member(db: Database, number: str, *, follow_merged: bool = True) -> MemberInfo:
     """The member with this number; a number merged away leads to the kept member (rule T2a)."""
     with db.session() as s:
-        member = _by_number(s, number, follow_merged=follow_merged)
-        return _infos(s, [member])[0]
+        member = by_number(s, number, follow_merged=follow_merged)
+        return infos_of(s, [member])[0]
 
 
-def _by_number(s: Session, number: str, *, follow_merged: bool = True) -> Member:
+def by_number(s: Session, number: str, *, follow_merged: bool = True) -> Member:
     member = s.scalars(select(Member).where(Member.number == number.strip())).one_or_none()
     if member is None:
         raise ServiceError(

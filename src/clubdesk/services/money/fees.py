@@ -23,11 +23,11 @@ from clubdesk.services.desk import (
     CashLine,
     PaymentInfo,
     Receipt,
-    _entrant,
-    _give_back,
-    _money,
-    _pay_info,
-    _payments,
+    entrant_of,
+    entrant_payments,
+    give_back,
+    money,
+    pay_info,
     price_for,
     qr_payload,
 )
@@ -73,7 +73,7 @@ def pay(
     with db.session() as s:
         lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
         ev = load_event(s, event_id)
-        en = _entrant(s, ev, entrant_id)
+        en = entrant_of(s, ev, entrant_id)
         if en.status not in ACTIVE_STATUSES:
             raise ServiceError(
                 "not-active",
@@ -81,8 +81,8 @@ def pay(
                     name=en.name, status=_st(en.status)
                 ),
             )
-        pays = _payments(s, en.id)
-        _price, _paid, owed_before = _money(en, ev, pays)
+        pays = entrant_payments(s, en.id)
+        _price, _paid, owed_before = money(en, ev, pays)
         pairs = [(p.paid_at, p.amount) for p in pays] + [(paid_at, amount)]
         price_after = price_for(en, ev, pairs)
         paid_after = sum(a for _t, a in pairs)
@@ -118,7 +118,7 @@ def pay(
             after={"entrant": en.id, "amount": amount, "method": method, "reference": p.reference},
             event_id=ev.id,
         )
-        return _pay_info(p)
+        return pay_info(p)
 
 
 def refund(
@@ -139,8 +139,8 @@ def refund(
     with db.session() as s:
         lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
         ev = load_event(s, event_id)
-        en = _entrant(s, ev, entrant_id)
-        paid = sum(p.amount for p in _payments(s, en.id))
+        en = entrant_of(s, ev, entrant_id)
+        paid = sum(p.amount for p in entrant_payments(s, en.id))
         if amount > paid:
             raise ServiceError(
                 "refund-too-large",
@@ -148,7 +148,7 @@ def refund(
                     amount=money_text(amount, ev.currency), name=en.name, paid=money_text(paid, ev.currency)
                 ),
             )
-        return [_pay_info(p) for p in _give_back(s, actor, ev, en, amount, now, reason or _("refund"))]
+        return [pay_info(p) for p in give_back(s, actor, ev, en, amount, now, reason or _("refund"))]
 
 
 def find_by_reference(db: Database, text: str) -> tuple[int, int] | None:
@@ -172,9 +172,9 @@ def receipt(db: Database, payment_id: int) -> Receipt:
         en = s.get(Entrant, p.entrant_id)
         assert en is not None
         ev = load_event(s, en.event_id)
-        _price, paid, owed = _money(en, ev, _payments(s, en.id))
+        _price, paid, owed = money(en, ev, entrant_payments(s, en.id))
         return Receipt(
-            payment=_pay_info(p),
+            payment=pay_info(p),
             event_id=ev.id,
             event_name=ev.name,
             entrant_name=en.name,
@@ -188,8 +188,8 @@ def receipt(db: Database, payment_id: int) -> Receipt:
 def payments_of(db: Database, event_id: int, entrant_id: int) -> list[PaymentInfo]:
     with db.session() as s:
         ev = load_event(s, event_id)
-        en = _entrant(s, ev, entrant_id)
-        return [_pay_info(p) for p in _payments(s, en.id)]
+        en = entrant_of(s, ev, entrant_id)
+        return [pay_info(p) for p in entrant_payments(s, en.id)]
 
 
 def cash_box(db: Database, day: date | None = None, *, event_id: int | None = None) -> CashBox:
@@ -214,4 +214,4 @@ def cash_box(db: Database, day: date | None = None, *, event_id: int | None = No
         CashLine(currency=c, method=m, received=v[0], refunded=v[1], count=v[2])
         for (c, m), v in sorted(sums.items(), key=lambda kv: (kv[0][0], order.get(kv[0][1], 99)))
     )
-    return CashBox(day=day, event_id=event_id, lines=lines, payments=tuple(_pay_info(p) for p in pays))
+    return CashBox(day=day, event_id=event_id, lines=lines, payments=tuple(pay_info(p) for p in pays))

@@ -62,7 +62,6 @@ from clubdesk.services.night.play.readings import (
     value_label,
 )
 from clubdesk.services.night.play.results import (
-    _seats_for,
     add_entry,
     confirm,
     encounter_seats,
@@ -71,6 +70,7 @@ from clubdesk.services.night.play.results import (
     record_result,
     referee_decision,
     replace_entries,
+    seats_for,
     set_score,
     side_players,
     substitute,
@@ -95,7 +95,7 @@ from clubdesk.services.night.play.table_result import (
     referee_confirms,
     reset_confirmation,
 )
-from clubdesk.services.night.ranking.ratings import _tavla_rulesets, catch_up, rating_history
+from clubdesk.services.night.ranking.ratings import catch_up, rating_history, tavla_rulesets
 from clubdesk.services.night.ranking.ratings_background import pending, rerate_in_background
 from clubdesk.services.night.ranking.standings import (
     EventStandings,
@@ -116,8 +116,6 @@ __all__ = [
     "ReadingsPreview",
     "RoundView",
     "TableView",
-    "_seats_for",
-    "_tavla_rulesets",
     "add_entry",
     "after_change",
     "apply_forfeit",
@@ -185,6 +183,7 @@ __all__ = [
     "rounds_of",
     "season_scale_from",
     "seat_names",
+    "seats_for",
     "set_score",
     "set_tables",
     "setting_locks",
@@ -194,6 +193,7 @@ __all__ = [
     "substitute",
     "swapped",
     "table_entries",
+    "tavla_rulesets",
     "undo_last_entry",
     "unpublish_round",
     "value_label",

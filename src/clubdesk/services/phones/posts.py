@@ -37,13 +37,13 @@ from clubdesk.services.phones.table_page import (
     TablePage,
     TableRef,
     TableStatus,
-    _read_only,
-    _side_names,
-    _state_of,
     cached_page,
     current_game,
     keep_page,
     prime_in,
+    read_only_of,
+    side_names,
+    state_of,
     table_for_token,
 )
 from clubdesk.storage import Database, DatabaseError
@@ -61,7 +61,7 @@ class PostOutcome:
 def posted_table(db: Database, token: str) -> TableRef | None:
     """The table a post names: remembered once its page was served (the post's own transaction checks
     the token again under the write lock, so a token dropped meanwhile stores nothing); else read."""
-    known = table_page._refs.get((id(db), token))
+    known = table_page.refs.get((id(db), token))
     return known if known is not None else table_for_token(db, token)
 
 
@@ -119,7 +119,7 @@ def table_status(
             n = int(counts.get(m.id, 0))
             ts = states.get(m.id)
             out[m.table_no] = TableStatus(
-                _state_of(m, ts, n),
+                state_of(m, ts, n),
                 n,
                 m.table_no in called,
                 m.version or 0,
@@ -332,7 +332,7 @@ def post_entry(
             if s.scalar(select(TableToken.id).where(TableToken.token == ref.token)) is None:
                 raise ServiceError("no-table", _("This table is not open."))
             family = load_ruleset(ev.ruleset).family
-            read_only = _read_only(ev, rnd, m)
+            read_only = read_only_of(ev, rnd, m)
             if read_only:
                 raise ServiceError("read-only", read_only)
             if version is not None and version != (m.version or 0):
@@ -345,11 +345,11 @@ def post_entry(
                     )
             check_entry(family, entry)
             seen["family"] = family
-            shown = table_page._shown(db, ref.token)
+            shown = table_page.shown(db, ref.token)
             # the names the page showed a moment ago (a name changed at the desk shows within 10 s)
             ok = shown is not None and shown.page.version == (m.version or 0)
             ok = ok and shown is not None and time.monotonic() - shown.at < table_page.PAGE_SECONDS
-            seen["sides"] = shown.page.sides if ok and shown is not None else _side_names(s, m)
+            seen["sides"] = shown.page.sides if ok and shown is not None else side_names(s, m)
             seen["read_at"] = shown.at if ok and shown is not None else None  # the names' age goes on
             seen["held"] = (ev, rnd)
 

@@ -112,7 +112,7 @@ class TablePage:
         return f"{self.version}.{self.state}.{int(self.referee_called)}.{self.match_status}"
 
 
-def _state_of(m: Match, ts: TableState | None, hands: int) -> str:
+def state_of(m: Match, ts: TableState | None, hands: int) -> str:
     if m.status == "confirmed" or m.status == "bye" or m.kind != "played":
         if ts is not None and ts.state == "confirmed" and m.status == "confirmed" and not m.referee:
             return "confirmed_at_table"
@@ -162,7 +162,7 @@ def _ruleset_params(ev: Event, m: Match) -> tuple[str, dict[str, Any]]:
     return family, night.match_params(ev, m)
 
 
-def _read_only(ev: Event, rnd: Round, m: Match) -> str:
+def read_only_of(ev: Event, rnd: Round, m: Match) -> str:
     if m.side_b is None:
         return _("Table {t} is a bye: it has no result to enter.").format(t=m.table_no)
     if m.locked or rnd.number < (ev.current_round or rnd.number) or rnd.status == "closed":
@@ -191,7 +191,7 @@ def _seat_names(s: Session, ev: Event, m: Match, family: str, game: int = 1) -> 
     if not m.seats:  # pairs in register order, as on the printed sheet
         return (a[0], b[0], a[1], b[1]) if len(a) == 2 and len(b) == 2 else None
     try:
-        numbers = night._seats_for(s, ev, m, game)  # the seat draw (rule E7, E7b)
+        numbers = night.seats_for(s, ev, m, game)  # the seat draw (rule E7, E7b)
     except ServiceError:
         return None
     if len(numbers) != 4:
@@ -201,7 +201,7 @@ def _seat_names(s: Session, ev: Event, m: Match, family: str, game: int = 1) -> 
     return tuple(names.get(n, n) for n in numbers)
 
 
-def _side_names(s: Session, m: Match) -> tuple[str, str]:
+def side_names(s: Session, m: Match) -> tuple[str, str]:
     """The two sides' names (this table's entrants only, not the whole event's)."""
     a = s.get(Entrant, m.side_a)
     b = s.get(Entrant, m.side_b) if m.side_b is not None else None
@@ -376,14 +376,14 @@ def _page_in(
     else:
         ev, rnd, m = held
     if sides is None:
-        sides = _side_names(s, m)
+        sides = side_names(s, m)
     family, params = _ruleset_params(ev, m)
     games = night.match_entries(s, m)
     entries = games.get(1, [])
     n_hands = sum(len(v) for v in games.values())
     ts = s.get(TableState, m.id)
     called = _open_call(s, ref)
-    read_only = _read_only(ev, rnd, m)
+    read_only = read_only_of(ev, rnd, m)
     encounter = night.night(s, ev).encounter_games if family == "domino" else 0
     rows: list[HandRow] = []
     totals = (0, 0)
@@ -425,7 +425,7 @@ def _page_in(
         sides=sides,
         seats=seats,
         match_status=m.status,
-        state=_state_of(m, ts, n_hands),
+        state=state_of(m, ts, n_hands),
         version=m.version or 0,
         read_only=read_only,
         rows=tuple(rows),
@@ -512,7 +512,7 @@ class CachedPage:
     html: dict[Any, str] = field(default_factory=dict)
 
 
-_refs: dict[tuple[int, str], TableRef] = {}  # a served token -> its table (the posts find it here)
+refs: dict[tuple[int, str], TableRef] = {}  # a served token -> its table (the posts find it here)
 _pages_guard = threading.Lock()
 _pages: dict[tuple[int, str, str], CachedPage] = {}
 
@@ -524,7 +524,7 @@ def peek(db: Database, token: str) -> tuple[bool, CachedPage | None]:
     if found is None:
         return False, None
     ref, _live, full = found
-    _refs[(id(db), token)] = ref
+    refs[(id(db), token)] = ref
     with _pages_guard:
         hit = _pages.get((id(db), token, i18n.current_language()))
     fresh = hit is not None and hit.key == full and time.monotonic() - hit.at < PAGE_SECONDS
@@ -541,7 +541,7 @@ def cached_page(db: Database, token: str) -> CachedPage | None:
     if found is None:
         return None
     ref, _live, full = found
-    _refs[(id(db), token)] = ref
+    refs[(id(db), token)] = ref
     with _pages_guard:
         hit = _pages.get(cache_key)
     if hit is not None and hit.key == full and now - hit.at < PAGE_SECONDS:
@@ -591,7 +591,7 @@ def prime_in(
     return CachedPage(full, time.monotonic() if read_at is None else read_at, page)
 
 
-def _shown(db: Database, token: str) -> CachedPage | None:
+def shown(db: Database, token: str) -> CachedPage | None:
     """The page this process served last for ``token`` in the current language (no read of the file)."""
     with _pages_guard:
         return _pages.get((id(db), token, i18n.current_language()))
@@ -610,4 +610,4 @@ def keep_page(db: Database, token: str, built: CachedPage | None) -> None:
 def forget_pages() -> None:
     with _pages_guard:
         _pages.clear()
-    _refs.clear()
+    refs.clear()

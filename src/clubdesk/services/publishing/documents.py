@@ -51,19 +51,19 @@ from clubdesk.services.publishing.header import (
     PLAYER_CARD,
     Progress,
     ReportRequest,
-    _club_of,
-    _clubs,
-    _entrants,
-    _event,
-    _in_language,
-    _language,
-    _paper,
-    _public,
-    _render,
-    _round,
-    _Who,
-    _write,
+    Who,
+    club_of,
+    clubs_of,
+    entrants_of,
+    in_language,
+    page_size,
+    public,
+    render,
+    report_event,
     report_header,
+    report_language_of,
+    report_round,
+    write_atomically,
 )
 from clubdesk.services.publishing.match_act import (
     incident_act_report,
@@ -86,10 +86,10 @@ def pairings_data(db: Database, event_id: int, round_no: int | None = None) -> D
     """The tables of a round (best tables first), each side with its points before the round; the
     notice-board list by name is added by the report."""
     with db.session() as s:
-        ev = _event(s, event_id)
-        rno, rnd = _round(s, ev, round_no)
+        ev = report_event(s, event_id)
+        rno, rnd = report_round(s, ev, round_no)
         return _pairings_of(
-            s, ev, rno, rnd, _public(s, ev), night.played_matches(s, ev), night.standing_ids(s, ev)
+            s, ev, rno, rnd, public(s, ev), night.played_matches(s, ev), night.standing_ids(s, ev)
         )
 
 
@@ -97,9 +97,9 @@ def pairings_rounds(db: Database, event_id: int, rounds: Sequence[int]) -> tuple
     """:func:`pairings_data` of each of ``rounds``, the event's entrants and games read once (the static
     site shows every round: issue 28's speed target)."""
     with db.session() as s:
-        ev = _event(s, event_id)
-        who, played, ids = _public(s, ev), night.played_matches(s, ev), night.standing_ids(s, ev)
-        return tuple(_pairings_of(s, ev, *_round(s, ev, n), who, played, ids) for n in rounds)
+        ev = report_event(s, event_id)
+        who, played, ids = public(s, ev), night.played_matches(s, ev), night.standing_ids(s, ev)
+        return tuple(_pairings_of(s, ev, *report_round(s, ev, n), who, played, ids) for n in rounds)
 
 
 def _pairings_of(
@@ -107,7 +107,7 @@ def _pairings_of(
     ev: Event,
     rno: int,
     rnd: Round,
-    who: dict[int, _Who],
+    who: dict[int, Who],
     played_all: list[formats.Played],
     ids: list[str],
 ) -> D.PairingsData:
@@ -125,7 +125,7 @@ def _pairings_of(
                 club=w.club,
                 city=w.city,
                 number=w.number or str(entrant),
-                points=_fraction_text(before.get(str(entrant), Fraction(0))),
+                points=fraction_text(before.get(str(entrant), Fraction(0))),
             )
 
         result = ""
@@ -142,7 +142,7 @@ def _pairings_of(
     return D.PairingsData(event_id=str(ev.id), round=rno, tables=tuple(tables), call_time=call)
 
 
-def _fraction_text(v: Fraction | float | int) -> str:
+def fraction_text(v: Fraction | float | int) -> str:
     f = Fraction(v)
     if f.denominator == 1:
         return str(f.numerator)
@@ -164,7 +164,7 @@ def pairings_report(
     header = report_header(
         db, event_id, round_no=data.round, language=language, paper=paper, printed_on=printed_on
     )
-    return _write(out, lambda p: pairings(p, header, data))
+    return write_atomically(out, lambda p: pairings(p, header, data))
 
 
 # ------------------------------------------------------------------------------------------ standings
@@ -179,9 +179,9 @@ def standings_data(db: Database, event_id: int, est: night.EventStandings | None
     event's standings when the caller has them already."""
     est = est if est is not None else night.event_standings(db, event_id)
     with db.session() as s:
-        ev = _event(s, event_id)
-        who = _public(s, ev)
-        status = {e.id: e.status for e in _entrants(s, ev)}
+        ev = report_event(s, event_id)
+        who = public(s, ev)
+        status = {e.id: e.status for e in entrants_of(s, ev)}
         done = [
             m.round_no
             for m in night.matches_of(s, ev.id)
@@ -198,7 +198,7 @@ def standings_data(db: Database, event_id: int, est: night.EventStandings | None
                 name=r.name,
                 club=w.club if w else "",
                 city=w.city if w else "",
-                points=localized_number(_fraction_text(r.points)),  # 9,5 in id, es and tr
+                points=localized_number(fraction_text(r.points)),  # 9,5 in id, es and tr
                 tiebreaks={c: localized_number(v) for c, v in r.shown.items()},
                 tied=ranks.count(r.rank) > 1,
                 playoff=r.playoff,
@@ -226,7 +226,7 @@ def standings_report(
 ) -> int:
 
     header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)
-    return _render(out, header, standings, lambda: standings_data(db, event_id))
+    return render(out, header, standings, lambda: standings_data(db, event_id))
 
 
 # ------------------------------------------------------------------------------------------ bracket
@@ -234,7 +234,7 @@ def bracket_data(db: Database, event_id: int) -> D.BracketData:
     """The elimination bracket as a tree with every confirmed result (T4c, T4d)."""
 
     with db.session() as s:
-        ev = _event(s, event_id)
+        ev = report_event(s, event_id)
         if ev.format not in formats.ELIMINATION:
             raise ServiceError(
                 "not-elimination",
@@ -275,7 +275,7 @@ def bracket_report(
 ) -> int:
 
     header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)
-    return _render(out, header, bracket, lambda: bracket_data(db, event_id))
+    return render(out, header, bracket, lambda: bracket_data(db, event_id))
 
 
 # ------------------------------------------------------------------------------------------ private (T14)
@@ -342,7 +342,7 @@ def member_history_report(
         rating=f"{info.rating:.1f}",
     )
     header = report_header(db, None, language=language, paper=paper, printed_on=printed_on)
-    return _write(out, lambda p: member_history(p, header, data))
+    return write_atomically(out, lambda p: member_history(p, header, data))
 
 
 def contact_list_report(
@@ -359,7 +359,7 @@ def contact_list_report(
     rows = desk.entrants(db, event_id)
     out_rows: list[D.ContactRow] = []
     with db.session() as s:
-        clubs = _clubs(s)
+        clubs = clubs_of(s)
         for r in rows:
             for num in r.members:
                 m = s.scalar(select(Member).where(Member.number == num))
@@ -369,7 +369,7 @@ def contact_list_report(
                     D.ContactRow(
                         name=m.name,
                         number=m.number,
-                        club=_club_of(clubs, m),
+                        club=club_of(clubs, m),
                         phone=m.phone,
                         email=m.email,
                         status=entrant_status_label(r.status),
@@ -377,7 +377,7 @@ def contact_list_report(
                 )
     header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)
     data = D.ContactList(event_id=str(event_id), rows=tuple(out_rows))
-    return _write(out, lambda p: contact_list(p, header, data))
+    return write_atomically(out, lambda p: contact_list(p, header, data))
 
 
 # ------------------------------------------------------------------------------------------ issue 21
@@ -393,10 +393,10 @@ def crosstable_report(
     """The event's cross-table (public: names and results, rule T14)."""
 
     header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)
-    with _in_language(header.language):
+    with in_language(header.language):
         data = players.crosstable(db, event_id)
         legend = crosstable_legend()
-    return _write(out, lambda p: crosstable(p, header, data, legend))
+    return write_atomically(out, lambda p: crosstable(p, header, data, legend))
 
 
 def player_card_report(
@@ -413,9 +413,9 @@ def player_card_report(
     may see them (``incidents.view``), and then the page is marked private."""
 
     header = report_header(db, None, language=language, paper=paper, printed_on=printed_on)
-    with _in_language(header.language):
+    with in_language(header.language):
         data = players.player_card(db, number, viewer)
-    return _write(out, lambda p: player_card(p, header, data))
+    return write_atomically(out, lambda p: player_card(p, header, data))
 
 
 # ------------------------------------------------------------------------------------------ one entry
@@ -431,8 +431,8 @@ def generate(
     if kind == PLAYER_CARD:  # issue 21: a member's card, no event
         if not request.member:
             raise ServiceError("no-member", _("Choose a member for the player card."))
-        _paper(request.paper)
-        _language(db, request.language)
+        page_size(request.paper)
+        report_language_of(db, request.language)
         pages = player_card_report(
             db,
             request.member,
@@ -458,8 +458,8 @@ def generate(
         "paper": request.paper,
         "printed_on": request.printed_on,
     }
-    _paper(request.paper)  # refuse a bad paper size before any work
-    _language(db, request.language)
+    page_size(request.paper)  # refuse a bad paper size before any work
+    report_language_of(db, request.language)
     ev, rno, tno = request.event_id, request.round, request.table
     if kind == "score-sheets":
         pages = score_sheets_report(db, ev, out, round_no=rno, table_no=tno, progress=progress, **common)

@@ -123,7 +123,7 @@ def round_view(db: Database, event_id: int, round_no: int | None = None) -> Hall
         raise ServiceError("no-round", _("Round {r} has not been published.").format(r=rno), round=rno)
     pd = documents.pairings_data(db, event_id, rno)
     with db.read_session() as s:  # a read: no write lock while the tables post
-        who = header._public(s, night.get_event(s, event_id))  # rule T14: names, clubs and cities only
+        who = header.public(s, night.get_event(s, event_id))  # rule T14: names, clubs and cities only
     names = {t.table: (t.sides[0], t.sides[1]) for t in pd.tables}
     entrants = {tv.table: tv.sides for tv in rv.tables}
     tables = tuple(

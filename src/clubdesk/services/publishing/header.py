@@ -75,28 +75,30 @@ class ReportRequest:
 
 
 # ------------------------------------------------------------------------------------------ helpers
-def _event(s: Session, event_id: int) -> Event:
+def report_event(s: Session, event_id: int) -> Event:
     return night.get_event(s, event_id)
 
 
-def _clubs(s: Session) -> dict[int, str]:
+def clubs_of(s: Session) -> dict[int, str]:
     return {c.id: c.name for c in s.scalars(select(Club))}
 
 
-def _club_of(clubs: dict[int, str], m: Member) -> str:
+def club_of(clubs: dict[int, str], m: Member) -> str:
     return clubs.get(m.club_id, "") if m.club_id is not None else ""
 
 
-def _entrants(s: Session, ev: Event) -> list[Entrant]:
+def entrants_of(s: Session, ev: Event) -> list[Entrant]:
     return list(s.scalars(select(Entrant).where(Entrant.event_id == ev.id)))
 
 
-def _payments(ev: Event) -> Select[Payment]:
+def event_payments(ev: Event) -> Select[Payment]:
     """Every payment (and refund) of the event's entrants."""
     return select(Payment).join(Entrant, Entrant.id == Payment.entrant_id).where(Entrant.event_id == ev.id)
 
 
-def _round(s: Session, ev: Event, round_no: int | None, table_no: int | None = None) -> tuple[int, Round]:
+def report_round(
+    s: Session, ev: Event, round_no: int | None, table_no: int | None = None
+) -> tuple[int, Round]:
     """The round asked for (None: the latest) and, when a table is asked for, a check that it exists."""
     rno = round_no if round_no is not None else _last_round(s, ev)
     rnd = night.find_round(s, ev, rno)
@@ -106,7 +108,7 @@ def _round(s: Session, ev: Event, round_no: int | None, table_no: int | None = N
 
 
 @dataclass(frozen=True)
-class _Who:
+class Who:
     """The public face of an entrant (rule T14: no phone, no e-mail)."""
 
     name: str
@@ -116,7 +118,7 @@ class _Who:
     members: tuple[tuple[str, str], ...]  # (member number, member name)
 
 
-def _members_of(s: Session, ev: Event) -> dict[int, list[Member]]:
+def members_of(s: Session, ev: Event) -> dict[int, list[Member]]:
     """Every entrant's current members in one query (as R.entrant_members, in its order)."""
     of: dict[int, list[Member]] = {}
     rows = s.execute(
@@ -131,15 +133,15 @@ def _members_of(s: Session, ev: Event) -> dict[int, list[Member]]:
     return of
 
 
-def _public(s: Session, ev: Event) -> dict[int, _Who]:
-    clubs = _clubs(s)
-    out: dict[int, _Who] = {}
-    of = _members_of(s, ev)
-    for en in _entrants(s, ev):
+def public(s: Session, ev: Event) -> dict[int, Who]:
+    clubs = clubs_of(s)
+    out: dict[int, Who] = {}
+    of = members_of(s, ev)
+    for en in entrants_of(s, ev):
         members = of.get(en.id, [])
         club_names = sorted({clubs.get(m.club_id, "") for m in members if m.club_id is not None})
         cities = sorted({m.city for m in members if m.city})
-        out[en.id] = _Who(
+        out[en.id] = Who(
             name=en.name,
             club=" / ".join(club_names),
             city=" / ".join(cities),
@@ -149,7 +151,7 @@ def _public(s: Session, ev: Event) -> dict[int, _Who]:
     return out
 
 
-def _paper(paper: str) -> D.PageSize:
+def page_size(paper: str) -> D.PageSize:
     size = PAPERS.get(paper.strip().lower())
     if size is None:
         raise ServiceError(
@@ -158,7 +160,7 @@ def _paper(paper: str) -> D.PageSize:
     return size
 
 
-def _language(db: Database, language: str | None, event_id: int | None = None) -> str:
+def report_language_of(db: Database, language: str | None, event_id: int | None = None) -> str:
     """The report's language: the one asked for, else the event's (events.event_language), else the club's;
     never the window's."""
 
@@ -188,7 +190,7 @@ def report_header(
     date: dt.date | None = None
     if event_id is not None:
         with db.session() as s:
-            ev = _event(s, event_id)
+            ev = report_event(s, event_id)
             name = ev.name
             date = ev.starts_on
             if round_no is not None:
@@ -201,13 +203,13 @@ def report_header(
         logo_path=club.logo_path,
         round=round_no,
         date=date,
-        language=_language(db, language, event_id),
-        page_size=_paper(paper),
+        language=report_language_of(db, language, event_id),
+        page_size=page_size(paper),
         printed_on=printed_on,
     )
 
 
-def _write(out: str | Path, writer: Callable[[Path], int]) -> int:
+def write_atomically(out: str | Path, writer: Callable[[Path], int]) -> int:
     """Write next to the target and move into place: a failed print leaves no half file behind."""
     target = Path(out)
     if target.parent and not target.parent.is_dir():
@@ -228,16 +230,16 @@ def _write(out: str | Path, writer: Callable[[Path], int]) -> int:
 _T = TypeVar("_T")
 
 
-def _render(
+def render(
     out: str | Path,
     header: D.ReportHeader,
     write: Callable[[Path, D.ReportHeader, _T], int],
     gather: Callable[[], _T],
 ) -> int:
     """The data gathered in the header's language (its translated words), then the file written."""
-    with _in_language(header.language):
+    with in_language(header.language):
         data = gather()
-    return _write(out, lambda p: write(p, header, data))
+    return write_atomically(out, lambda p: write(p, header, data))
 
 
 def _last_round(s: Session, ev: Event) -> int:
@@ -247,6 +249,6 @@ def _last_round(s: Session, ev: Event) -> int:
     return rounds[-1].number
 
 
-def _in_language(lang: str) -> Any:
+def in_language(lang: str) -> Any:
 
     return report_language(lang)

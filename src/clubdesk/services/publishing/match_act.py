@@ -22,8 +22,15 @@ from clubdesk.reports import data as D
 from clubdesk.reports.incident_act import incident_act
 from clubdesk.services import discipline, night
 from clubdesk.services.night import match_entries
-from clubdesk.services.publishing.header import _event, _in_language, _public, _round, _write, report_header
-from clubdesk.services.publishing.score_sheets import _all_entries, _overrides, _substitutions
+from clubdesk.services.publishing.header import (
+    in_language,
+    public,
+    report_event,
+    report_header,
+    report_round,
+    write_atomically,
+)
+from clubdesk.services.publishing.score_sheets import all_entries, overrides_of, substitutions
 from clubdesk.storage import Database
 from clubdesk.timefmt import local_text
 
@@ -57,7 +64,7 @@ def _engine_games(
                 res = replay(ruleset, games.get(g, []), {**params, "games_to_win": 1})
                 out.append(res["games"][0] if res.get("games") else {"hands": [], "totals": [0, 0]})
         else:
-            out.extend(replay(ruleset, _all_entries(games), params).get("games", []))
+            out.extend(replay(ruleset, all_entries(games), params).get("games", []))
     except (EntryError, ValueError):
         return out
     return out
@@ -72,15 +79,15 @@ def incident_act_data(
     with its reasons (E8-E20, T10)."""
 
     with db.session() as s:
-        ev = _event(s, event_id)
-        rno, rnd = _round(s, ev, round_no, table_no)
-        who = _public(s, ev)
+        ev = report_event(s, event_id)
+        rno, rnd = report_round(s, ev, round_no, table_no)
+        who = public(s, ev)
         # rule E15: the act prints each player's federation licence (the club number when he has none)
         licences = {m.number: m.licence for m in s.scalars(select(Member).where(Member.licence != ""))}
         names = {num: nm for num, nm in s.execute(select(Member.number, Member.name))}
         family, _params = night.params_of(ev)
         encounter_games = night.night(s, ev).encounter_games if family == "domino" else 0
-        overrides = _overrides(ev)
+        overrides = overrides_of(ev)
         teams: list[D.ActTeam] = []
         encounter = _("Round {n}").format(n=rno)
         referee = ""
@@ -113,7 +120,7 @@ def incident_act_data(
                     m.referee,
                     m.match_length,
                 )
-                subs.extend(_substitutions(s, m, who))
+                subs.extend(substitutions(s, m, who))
             if table_no is not None and m.side_b is not None:
                 encounter = f"{who[m.side_a].name} – {who[m.side_b].name}"
         ruleset = ev.ruleset
@@ -361,9 +368,9 @@ def incident_act_report(
 ) -> int:
 
     header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)
-    with _in_language(header.language):
+    with in_language(header.language):
         data = incident_act_data(db, event_id, round_no, table_no)
     header = report_header(
         db, event_id, round_no=data.round, language=language, paper=paper, printed_on=printed_on
     )
-    return _write(out, lambda p: incident_act(p, header, data))
+    return write_atomically(out, lambda p: incident_act(p, header, data))

@@ -19,11 +19,11 @@ from clubdesk.reports.words import place_text
 from clubdesk.services import desk, night
 from clubdesk.services.kernel import ServiceError
 from clubdesk.services.publishing.header import (
-    _entrants,
-    _event,
-    _payments,
-    _public,
-    _render,
+    entrants_of,
+    event_payments,
+    public,
+    render,
+    report_event,
     report_header,
 )
 from clubdesk.storage import Database
@@ -47,10 +47,10 @@ def receipts_data(db: Database, event_id: int, entrant_id: int | None = None) ->
         if not rows:
             raise ServiceError("no-entrant", _("No entrant {id}.").format(id=entrant_id))
     with db.session() as s:
-        ev = _event(s, event_id)
-        who = _public(s, ev)
+        ev = report_event(s, event_id)
+        who = public(s, ev)
         pays: dict[int, list[Payment]] = {}
-        for p in s.scalars(_payments(ev).order_by(Payment.paid_at, Payment.id)):
+        for p in s.scalars(event_payments(ev).order_by(Payment.paid_at, Payment.id)):
             pays.setdefault(p.entrant_id, []).append(p)
         event_name = ev.name
         plain = {k: [(p.id, p.amount, p.method, p.reference, p.paid_at) for p in v] for k, v in pays.items()}
@@ -93,7 +93,7 @@ def receipts_report(
 ) -> int:
 
     header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)
-    return _render(out, header, receipts, lambda: receipts_data(db, event_id, entrant_id))
+    return render(out, header, receipts, lambda: receipts_data(db, event_id, entrant_id))
 
 
 # ------------------------------------------------------------------------------------------ prizes
@@ -111,8 +111,8 @@ _PRIZE_KINDS = {
 def prizes_data(db: Database, event_id: int) -> D.PrizeListData:
     """The prizes awarded when the event ended (T13a-T13d), with their payments (T13e)."""
     with db.session() as s:
-        ev = _event(s, event_id)
-        who = _public(s, ev)
+        ev = report_event(s, event_id)
+        who = public(s, ev)
         places = {
             fp.entrant_id: (fp.place_from, fp.place_to)
             for fp in s.scalars(select(FinalPlace).where(FinalPlace.event_id == ev.id))
@@ -144,10 +144,10 @@ def prizes_data(db: Database, event_id: int) -> D.PrizeListData:
                 )
             )
         rows.sort(key=lambda x: x[0])
-        fees = [p.amount for p in s.scalars(_payments(ev))]
+        fees = [p.amount for p in s.scalars(event_payments(ev))]
         collected = sum(a for a in fees if a > 0)
         refunded = -sum(a for a in fees if a < 0)
-        entrants = sum(1 for e in _entrants(s, ev) if e.status in ("registered", "disqualified"))
+        entrants = sum(1 for e in entrants_of(s, ev) if e.status in ("registered", "disqualified"))
         final = night.night(s, ev).finished_at is not None
         try:
             plan = night.prize_plan_from(night.night(s, ev).prize_plan, ev.currency)
@@ -201,4 +201,4 @@ def prizes_report(
 ) -> int:
 
     header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)
-    return _render(out, header, prizes, lambda: prizes_data(db, event_id))
+    return render(out, header, prizes, lambda: prizes_data(db, event_id))

@@ -41,7 +41,7 @@ from clubdesk.reports.data import (
 from clubdesk.reports.words import centi_text, place_text
 from clubdesk.services import discipline, night
 from clubdesk.services.kernel import Actor, ServiceError, allowed
-from clubdesk.services.night import _tavla_rulesets
+from clubdesk.services.night import tavla_rulesets
 from clubdesk.services.publishing import share
 from clubdesk.standings.ratings import RatingState
 from clubdesk.storage import Database
@@ -77,7 +77,7 @@ class RatingPoint:
 
 def _tavla_event_ids(s: Session) -> list[int]:
 
-    rulesets = _tavla_rulesets(s)
+    rulesets = tavla_rulesets(s)
     if not rulesets:
         return []
     return list(s.scalars(select(Event.id).where(Event.ruleset.in_(rulesets))))

@@ -111,7 +111,7 @@ def _members(db: Database, event_id: int) -> dict[str, tuple[str, ...]]:
         ev = s.get(Event, event_id)
         if ev is None:
             return {}
-        who = header._public(s, ev)  # the reports' public face of an entrant (rule T14: no contact data)
+        who = header.public(s, ev)  # the reports' public face of an entrant (rule T14: no contact data)
         return {w.name: tuple(name for _n, name in w.members) for w in who.values() if len(w.members) > 1}
 
 

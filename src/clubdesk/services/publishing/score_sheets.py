@@ -20,12 +20,20 @@ from clubdesk.reports import data as D
 from clubdesk.reports.score_sheets import score_sheets
 from clubdesk.services import night, phones
 from clubdesk.services.kernel import ServiceError
-from clubdesk.services.publishing.header import Progress, _event, _public, _round, _Who, _write, report_header
+from clubdesk.services.publishing.header import (
+    Progress,
+    Who,
+    public,
+    report_event,
+    report_header,
+    report_round,
+    write_atomically,
+)
 from clubdesk.storage import Database
 
 
 # ------------------------------------------------------------------------------------------ score sheets
-def _overrides(ev: Event) -> dict[str, Any]:
+def overrides_of(ev: Event) -> dict[str, Any]:
     overrides: dict[str, Any] = json.loads(ev.ruleset_overrides or "{}")
     if ev.target:
         overrides.setdefault("target", ev.target)
@@ -48,7 +56,7 @@ def _seats(a: list[str], b: list[str]) -> tuple[str, str, str, str]:
     return a[0], b[0], a[1], b[1]
 
 
-def _all_entries(games: dict[int, list[Any]]) -> tuple[Any, ...]:
+def all_entries(games: dict[int, list[Any]]) -> tuple[Any, ...]:
     """Every game's entries of a table, game after game."""
     return tuple(e for g in sorted(games) for e in games[g])
 
@@ -65,12 +73,12 @@ def score_sheets_data(
     domino-es gets one sheet per game, with the seats of that game (E7, E7b)."""
 
     with db.session() as s:
-        ev = _event(s, event_id)
-        rno, rnd = _round(s, ev, round_no, table_no)
+        ev = report_event(s, event_id)
+        rno, rnd = report_round(s, ev, round_no, table_no)
         family, _params = night.params_of(ev)
         n = night.night(s, ev)
         encounter = n.encounter_games if family == "domino" else 0
-        who = _public(s, ev)
+        who = public(s, ev)
         names = {num: nm for w in who.values() for num, nm in w.members}
         # a substitute (E7.2, E20) may be any member: every member's public name (rule T14: no contact data)
         names.update({num: nm for num, nm in s.execute(select(Member.number, Member.name))} | names)
@@ -92,9 +100,9 @@ def score_sheets_data(
             )
             for m in matches
         }
-        subs = {m.table_no: _substitutions(s, m, who) for m in matches}
+        subs = {m.table_no: substitutions(s, m, who) for m in matches}
         recorded = {m.table_no: _recorded(m) for m in matches}
-        overrides = _overrides(ev)
+        overrides = overrides_of(ev)
         ruleset = ev.ruleset
         event_ref = str(ev.id)
     sheets: list[D.ScoreSheetData] = []
@@ -117,7 +125,7 @@ def score_sheets_data(
                     clubs=(wa.club, wb.club),
                     ruleset=ruleset,
                     params=params,
-                    entries=_all_entries(games),
+                    entries=all_entries(games),
                     recorded=rec,
                 )
             )
@@ -131,7 +139,7 @@ def score_sheets_data(
                     pair_names=(wa.name, wb.name),
                     ruleset=ruleset,
                     params=dict(overrides),
-                    entries=_all_entries(games),
+                    entries=all_entries(games),
                     recorded=rec,
                 )
             )
@@ -149,7 +157,7 @@ def score_sheets_data(
                     except ServiceError:
                         seat_numbers = base  # game 1 still open: the seats are not known yet
                 players = tuple(names.get(x, x) for x in seat_numbers)
-                entries = tuple(games.get(g, ())) if g else _all_entries(games)
+                entries = tuple(games.get(g, ())) if g else all_entries(games)
                 params = dict(overrides)
                 if g:
                     params["games_to_win"] = 1  # rule E7b: each game of an encounter is its own sheet
@@ -183,7 +191,7 @@ def score_sheets_data(
     return phones.with_table_urls(db, event_id, rno, sheets)  # issue 27: the QR opens the table on a phone
 
 
-def _substitutions(s: Session, m: Match, who: dict[int, _Who]) -> list[D.SubstitutionLine]:
+def substitutions(s: Session, m: Match, who: dict[int, Who]) -> list[D.SubstitutionLine]:
     """Rules E7.2, E20: the table's substitutions, in order (who left, who came in, game and hand)."""
 
     rows = s.scalars(select(Substitution).where(Substitution.match_id == m.id).order_by(Substitution.id))
@@ -220,4 +228,4 @@ def score_sheets_report(
     sheets = score_sheets_data(db, event_id, round_no, table_no, progress)
     rno = round_no if round_no is not None else (sheets[0].round if sheets else None)
     header = report_header(db, event_id, round_no=rno, language=language, paper=paper, printed_on=printed_on)
-    return _write(out, lambda p: score_sheets(p, header, sheets))
+    return write_atomically(out, lambda p: score_sheets(p, header, sheets))

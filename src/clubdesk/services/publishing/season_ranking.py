@@ -23,12 +23,12 @@ from clubdesk.services import night as night_service
 from clubdesk.services.kernel import ServiceError
 from clubdesk.services.publishing.header import (
     DEFAULT_SUPER_FINAL,
-    _club_of,
-    _clubs,
-    _entrants,
-    _event,
-    _members_of,
-    _render,
+    club_of,
+    clubs_of,
+    entrants_of,
+    members_of,
+    render,
+    report_event,
     report_header,
 )
 from clubdesk.standings.season import EventScore, SeasonRow, SeasonScale, rank_scores
@@ -68,8 +68,8 @@ def season_ranking(s: Session, ev: Event) -> SeasonRanking:
         if not places:
             continue
         columns.append((e.id, e.name))
-        status = {en.id: en.status for en in _entrants(s, e)}
-        members = _members_of(s, e)  # one query per event, not per entrant (issue 28's 3 s target)
+        status = {en.id: en.status for en in entrants_of(s, e)}
+        members = members_of(s, e)  # one query per event, not per entrant (issue 28's 3 s target)
         for fp in places:
             for m in members.get(fp.entrant_id, []):
                 people[m.id] = m
@@ -100,9 +100,9 @@ def season_ranking(s: Session, ev: Event) -> SeasonRanking:
 def season_data(db: Database, event_id: int, super_final: int | None = None) -> D.SeasonData:
     """The season ranking of the event's season (T12d), see :func:`season_ranking`."""
     with db.session() as s:
-        ev = _event(s, event_id)
+        ev = report_event(s, event_id)
         rk = season_ranking(s, ev)
-        clubs = _clubs(s)
+        clubs = clubs_of(s)
         rows: list[D.SeasonRowData] = []
         for r in rk.rows:
             m = rk.people[int(r.entrant)]
@@ -115,7 +115,7 @@ def season_data(db: Database, event_id: int, super_final: int | None = None) -> 
                     name=m.name,
                     points=r.points // 100,
                     points_text=centi_text(r.points),
-                    club=_club_of(clubs, m),
+                    club=club_of(clubs, m),
                     city=m.city,
                     events=tuple(_season_cell(str(eid), counted, dropped) for eid, _n in rk.columns),
                     note=_("disqualified") if r.disqualified_in else "",
@@ -153,4 +153,4 @@ def season_report(
 ) -> int:
 
     header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)
-    return _render(out, header, season, lambda: season_data(db, event_id, super_final))
+    return render(out, header, season, lambda: season_data(db, event_id, super_final))

@@ -78,7 +78,7 @@ def crosstable_data(db: Database, event_id: int, est: night.EventStandings | Non
         CrossRow(
             rank=r.rank,
             name=r.name,
-            points=localized_number(documents._fraction_text(r.points)),
+            points=localized_number(documents.fraction_text(r.points)),
             cells=tuple(games.get(r.entrant, {}).get(n, "") for n in rounds),
         )
         for r in est.rows
@@ -304,13 +304,13 @@ def share_images(
         raise ServiceError("unknown-share", _("Unknown kind: {kind}").format(kind=kind), kind=kind)
     if fmt not in FORMATS:
         raise ServiceError("unknown-format", _("Unknown format: {fmt}").format(fmt=fmt), fmt=fmt)
-    lang = publishing_header._language(db, language, event_id)
+    lang = publishing_header.report_language_of(db, language, event_id)
     if kind != "pairings" and round_no is not None:
         raise ServiceError("round-not-used", _("A round can only be chosen for the pairings."), kind=kind)
     rno = _check_event(db, event_id, round_no)
     shown_round = rno if kind == "pairings" else None
     header = publishing_header.report_header(db, event_id, round_no=shown_round, language=lang)
-    with publishing_header._in_language(lang):
+    with publishing_header.in_language(lang):
         sheets = _sheets(db, kind, event_id, rno if kind == "pairings" else None, header)
         stem = image_stem(kind, event_id, shown_round)
 
@@ -392,7 +392,7 @@ def share_site(
 ) -> list[Path]:
     """``share site [--season S] [--lang L] --out DIR``: the files written (``index.html`` first)."""
 
-    lang = publishing_header._language(db, language)
-    with publishing_header._in_language(lang):
+    lang = publishing_header.report_language_of(db, language)
+    with publishing_header.in_language(lang):
         data = site_data(db, season, lang)
         return _publish(out, lambda tmp: site.write(tmp, data))

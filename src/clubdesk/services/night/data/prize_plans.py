@@ -22,7 +22,7 @@ from clubdesk.standings.prizes import (
 from clubdesk.standings.season import SeasonScale
 
 
-def _season_scale(n: EventNight) -> SeasonScale | None:
+def season_scale_of(n: EventNight) -> SeasonScale | None:
     return season_scale_from(n.season_scale)
 
 
@@ -55,7 +55,7 @@ def season_scale_json(scale: SeasonScale) -> dict[str, Any]:
     return out
 
 
-def _prize_plan(n: EventNight, ev: Event) -> PrizePlan | None:
+def prize_plan_of(n: EventNight, ev: Event) -> PrizePlan | None:
     return prize_plan_from(n.prize_plan, ev.currency)
 
 

@@ -329,5 +329,5 @@ def disqualified_ids(s: Session, ev: Event) -> list[str]:
     return [str(x) for x in rows]
 
 
-def _withdrawn_ids(s: Session, ev: Event) -> set[int]:
+def withdrawn_ids(s: Session, ev: Event) -> set[int]:
     return set(s.scalars(select(Entrant.id).where(Entrant.event_id == ev.id, Entrant.status == "withdrawn")))

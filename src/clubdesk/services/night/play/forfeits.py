@@ -22,7 +22,6 @@ from clubdesk.services.night.data import reads
 from clubdesk.services.night.data import reads as data_reads
 from clubdesk.services.night.data.reads import (
     FINAL_STATUSES,
-    _withdrawn_ids,
     get_event,
     local_now,
     match_length_for,
@@ -31,16 +30,17 @@ from clubdesk.services.night.data.reads import (
     params_of,
     rounds_of,
     state_of,
+    withdrawn_ids,
 )
 from clubdesk.services.night.data.rows import played_matches
 from clubdesk.services.night.play.followups import after_change
 from clubdesk.services.night.play.table_result import (
     TableResult,
-    _apply_outcome,
-    _open_table,
-    _result,
     match_snapshot,
+    open_table,
     referee_confirms,
+    result,
+    store_outcome,
 )
 from clubdesk.storage import Database
 
@@ -54,7 +54,7 @@ def apply_forfeit(
         family, params, 1 - absent_side, match_length=m.match_length, encounter_games=n.encounter_games
     )
     before = match_snapshot(m)
-    _apply_outcome(m, oc)
+    store_outcome(m, oc)
     m.kind = "forfeit"
     referee_confirms(m, actor)
     m.note = reason
@@ -91,7 +91,7 @@ def forfeit(
         raise ServiceError("bad-side", _("A side is 0 (home) or 1."))
     with db.session() as s:
         ev = reads.get_event(s, event_id)
-        rnd, m = _open_table(s, actor, ev, round_no, table_no, override, expected_version)
+        rnd, m = open_table(s, actor, ev, round_no, table_no, override, expected_version)
         if m.status == "confirmed" and override is None:
             raise ServiceError(
                 "already-confirmed", _("Table {t} already has a confirmed result.").format(t=table_no)
@@ -111,7 +111,7 @@ def forfeit(
                 after={**match_snapshot(m), "side": absent_side},
                 reason=excuse,
             )
-            return _result(s, m)
+            return result(s, m)
         if m.late_notice_by and m.late_notice_side == absent_side and m.status != "postponed":
             # rule G15: a notice of lateness suspends the automatic walkover; the referee decides
             at = m.late_notice_at.strftime("%H:%M") if m.late_notice_at else ""
@@ -139,7 +139,7 @@ def forfeit(
             raise ServiceError("too-early", msg)
         apply_forfeit(s, actor, ev, m, absent_side, reason=override or _("absent at the table call"))
         after_change(s, ev, m)
-        return _result(s, m)
+        return result(s, m)
 
 
 def late_notice(
@@ -162,7 +162,7 @@ def late_notice(
         raise ServiceError("notice-by-required", _("Write who gave the notice of lateness."))
     with db.session() as s:
         ev = reads.get_event(s, event_id)
-        _rnd, m = _open_table(s, actor, ev, round_no, table_no, None)
+        _rnd, m = open_table(s, actor, ev, round_no, table_no, None)
         if m.status in reads.FINAL_STATUSES:
             raise ServiceError(
                 "already-confirmed", _("Table {t} already has a confirmed result.").format(t=table_no)
@@ -186,7 +186,7 @@ def late_notice(
             },
             reason=given_by,
         )
-        return _result(s, m)
+        return result(s, m)
 
 
 def decide_late_notice(
@@ -208,7 +208,7 @@ def decide_late_notice(
         raise ServiceError("reason-required", _("Write the reason for the decision."))
     with db.session() as s:
         ev = reads.get_event(s, event_id)
-        _rnd, m = _open_table(s, actor, ev, round_no, table_no, None)
+        _rnd, m = open_table(s, actor, ev, round_no, table_no, None)
         if not m.late_notice_by or m.late_notice_side is None:
             raise ServiceError("no-late-notice", _("Table {t} has no notice of lateness.").format(t=table_no))
         if m.status in reads.FINAL_STATUSES:
@@ -229,7 +229,7 @@ def decide_late_notice(
         if walkover:
             apply_forfeit(s, actor, ev, m, side, reason=reason, kind="late")
             after_change(s, ev, m)
-        return _result(s, m)
+        return result(s, m)
 
 
 def league_deadline(
@@ -265,7 +265,7 @@ def league_deadline(
         played = played_matches(s, ev)
         lg = formats.league_with_results(st["league"], played)
         faults = {k: str(v) for k, v in (at_fault or {}).items()}
-        gone = {str(x) for x in _withdrawn_ids(s, ev)}
+        gone = {str(x) for x in withdrawn_ids(s, ev)}
         for lm in lg.pending():
             # rule T9b: a withdrawn entrant's remaining league matches are his forfeits
             at_fault_side = [x for x in (lm.home, lm.away) if x in gone]

@@ -28,13 +28,13 @@ from clubdesk.services.kernel import Actor, ServiceError, entry_refusal, hand_re
 from clubdesk.services.night.data import reads
 from clubdesk.services.night.play.table_result import (
     TableResult,
-    _apply_outcome,
-    _result,
     changed_elsewhere,
     match_snapshot,
     reset_confirmation,
+    result,
     sheet_of,
     store_entry,
+    store_outcome,
 )
 
 _FIELDS = (
@@ -147,7 +147,7 @@ def add_in_play(
     if oc.finished:
         return None  # what follows the match's end is the full path's
     before = match_snapshot(m)  # type: ignore[arg-type]
-    _apply_outcome(m, oc)  # type: ignore[arg-type]
+    store_outcome(m, oc)  # type: ignore[arg-type]
     m.kind, m.status = "played", "in_play"
     reset_confirmation(m)  # type: ignore[arg-type]
     seq = len(games[game_no])
@@ -177,4 +177,4 @@ def add_in_play(
             update(Round).where(Round.id == rnd_id).values(status="in_play"),
             execution_options={"synchronize_session": False},
         )
-    return _result(s, m, sum(len(v) for v in games.values()))  # type: ignore[arg-type]
+    return result(s, m, sum(len(v) for v in games.values()))  # type: ignore[arg-type]

@@ -34,21 +34,21 @@ from clubdesk.services.night.play.forfeits import forfeit
 from clubdesk.services.night.play.hands_in_play import add_in_play
 from clubdesk.services.night.play.table_result import (
     TableResult,
-    _apply_outcome,
-    _mark_in_play,
-    _open_table,
-    _result,
+    mark_in_play,
     match_entries,
     match_snapshot,
+    open_table,
     recompute_from_entries,
     referee_confirms,
     reset_confirmation,
+    result,
     sheet_of,
     store_entry,
+    store_outcome,
 )
 from clubdesk.storage import Database
 
-apply_outcome = _apply_outcome  # the score, points, finished and winner of an outcome, onto the match
+apply_outcome = store_outcome  # the score, points, finished and winner of an outcome, onto the match
 
 
 def add_entry(
@@ -78,7 +78,7 @@ def add_entry(
             if done is not None:
                 return done
         ev = reads.get_event(s, event_id)
-        rnd, m = _open_table(s, actor, ev, round_no, table_no, override, expected_version, check)
+        rnd, m = open_table(s, actor, ev, round_no, table_no, override, expected_version, check)
         if m.status in ("confirmed",) and override is None:
             raise ServiceError(
                 "already-confirmed",
@@ -93,7 +93,7 @@ def add_entry(
         data = json.dumps(entry)
         # the entry's id now, which its audit row names (issue 22); the match is still flushed once, later
         entry_id = store_entry(s, m.id, game_no, seq, data, actor.name)
-        _mark_in_play(rnd)
+        mark_in_play(rnd)
         reads.audit_match(
             s,
             actor,
@@ -108,7 +108,7 @@ def add_entry(
         if also is not None:
             also(s, m)
         after_change(s, ev, m)
-        return _result(s, m)
+        return result(s, m)
 
 
 def replace_entries(
@@ -128,7 +128,7 @@ def replace_entries(
     version the desk showed; changed since by another desk, the correction is refused (issue 25)."""
     with db.session() as s:
         ev = reads.get_event(s, event_id)
-        rnd, m = _open_table(s, actor, ev, round_no, table_no, override, expected_version)
+        rnd, m = open_table(s, actor, ev, round_no, table_no, override, expected_version)
         was_confirmed = m.status == "confirmed"
         if was_confirmed and not (reason or override):
             raise ServiceError("reason-required", _("Say why a confirmed result is corrected."))
@@ -141,7 +141,7 @@ def replace_entries(
             for i, e in enumerate(entries, start=1):
                 s.add(ResultEntry(match_id=m.id, game_no=g, seq=i, data=json.dumps(e), entered_by=actor.name))
         reset_confirmation(m)
-        _mark_in_play(rnd)
+        mark_in_play(rnd)
         reads.audit_match(
             s,
             actor,
@@ -153,7 +153,7 @@ def replace_entries(
             reason=override or reason,
         )
         after_change(s, ev, m)
-        return _result(s, m)
+        return result(s, m)
 
 
 def undo_last_entry(
@@ -170,7 +170,7 @@ def undo_last_entry(
     """Take back the table's last hand. ``also`` as for :func:`add_entry`."""
     with db.session() as s:
         ev = reads.get_event(s, event_id)
-        _rnd, m = _open_table(s, actor, ev, round_no, table_no, None, expected_version)
+        _rnd, m = open_table(s, actor, ev, round_no, table_no, None, expected_version)
         if m.status == "confirmed":
             raise ServiceError("already-confirmed", _("Table {t} is confirmed.").format(t=table_no))
         row = s.scalar(
@@ -197,7 +197,7 @@ def undo_last_entry(
         )
         if also is not None:
             also(s, m)
-        return _result(s, m)
+        return result(s, m)
 
 
 _SHEET_SQL = (  # a table's stored entries in one statement (its round found by number)
@@ -242,7 +242,7 @@ def set_score(
     ``expected_version`` as for :func:`replace_entries` (issue 25)."""
     with db.session() as s:
         ev = reads.get_event(s, event_id)
-        rnd, m = _open_table(s, actor, ev, round_no, table_no, override, expected_version)
+        rnd, m = open_table(s, actor, ev, round_no, table_no, override, expected_version)
         if m.status == "confirmed" and not (reason or override):
             raise ServiceError("reason-required", _("Say why a confirmed result is corrected."))
         n = data_reads.night(s, ev)
@@ -265,11 +265,11 @@ def set_score(
             before["entries"] = match_entries(s, m)  # the hands a final score replaces (issue 22)
             for row in s.scalars(select(ResultEntry).where(ResultEntry.match_id == m.id)):
                 s.delete(row)
-        _apply_outcome(m, oc)
+        store_outcome(m, oc)
         m.kind = "played"
         m.status = "pending" if oc.finished else "in_play"
         reset_confirmation(m)
-        _mark_in_play(rnd)
+        mark_in_play(rnd)
         if confirm:
             _confirm_both(m, actor.name, actor.name)
         reads.audit_match(
@@ -283,7 +283,7 @@ def set_score(
             reason=override or reason,
         )
         after_change(s, ev, m)
-        return _result(s, m)
+        return result(s, m)
 
 
 def _confirm_both(m: Match, scorer: str, counter: str) -> None:
@@ -373,7 +373,7 @@ def name_scorers(
         reads.require_referee(actor, _("score and count a table"))
     with db.session() as s:
         ev = reads.get_event(s, event_id)
-        _rnd, m = _open_table(s, actor, ev, round_no, table_no, override)
+        _rnd, m = open_table(s, actor, ev, round_no, table_no, override)
         a = _side_member(s, m, 0, scorer, _("scorer"))
         b = _side_member(s, m, 1, counter, _("counter"))
         if approve:
@@ -411,7 +411,7 @@ def name_scorers(
             },
         )
         after_change(s, ev, m)
-        return _result(s, m)
+        return result(s, m)
 
 
 def confirm(
@@ -440,7 +440,7 @@ def confirm(
         raise ServiceError("initials-required", _("Write the name or initials of who approves."))
     with db.session() as s:
         ev = reads.get_event(s, event_id)
-        _rnd, m = _open_table(s, actor, ev, round_no, table_no, override, expected_version)
+        _rnd, m = open_table(s, actor, ev, round_no, table_no, override, expected_version)
         if member:
             player = _side_member(s, m, side, member, _("scorer") if side == 0 else _("counter"))
             initials = player.name
@@ -477,7 +477,7 @@ def confirm(
         if also is not None:  # issue 27: the table's state and post id in the approval's transaction
             also(s, m)
         after_change(s, ev, m)
-        return _result(s, m)
+        return result(s, m)
 
 
 def referee_decision(
@@ -497,7 +497,7 @@ def referee_decision(
     reads.require_referee(actor, _("approve or dispute a result"))
     with db.session() as s:
         ev = reads.get_event(s, event_id)
-        _rnd, m = _open_table(s, actor, ev, round_no, table_no, override, expected_version)
+        _rnd, m = open_table(s, actor, ev, round_no, table_no, override, expected_version)
         before = match_snapshot(m)
         if approve:
             if not m.finished:
@@ -522,7 +522,7 @@ def referee_decision(
             reason=note or override,
         )
         after_change(s, ev, m)
-        return _result(s, m)
+        return result(s, m)
 
 
 def substitute(
@@ -540,7 +540,7 @@ def substitute(
     """Rules E7b, E20: a substitute takes the seat of the player he replaces (not after an abandonment)."""
     with db.session() as s:
         ev = reads.get_event(s, event_id)
-        _rnd, m = _open_table(s, actor, ev, round_no, table_no, None)
+        _rnd, m = open_table(s, actor, ev, round_no, table_no, None)
         out_m = s.scalar(select(Member).where(Member.number == member_out))
         in_m = s.scalar(select(Member).where(Member.number == member_in))
         if out_m is None or in_m is None:
@@ -550,7 +550,7 @@ def substitute(
             raise ServiceError("abandoned", _("No substitution after an abandonment (rule E20)."))
         seats = json.loads(m.seats) if m.seats else {"seats": []}
         key = f"game{game_no}"
-        current = _seats_for(s, ev, m, game_no)
+        current = seats_for(s, ev, m, game_no)
         try:
             seats[key] = seating.substitute(current, member_out, member_in)
         except CompetitionError as exc:
@@ -587,10 +587,10 @@ def encounter_seats(db: Database, event_id: int, round_no: int, table_no: int, g
     with db.session() as s:
         ev = reads.get_event(s, event_id)
         _rnd, m = reads.find_table(s, ev, round_no, table_no)
-        return _seats_for(s, ev, m, game_no)
+        return seats_for(s, ev, m, game_no)
 
 
-def _seats_for(s: Session, ev: Event, m: Match, game_no: int) -> list[str]:
+def seats_for(s: Session, ev: Event, m: Match, game_no: int) -> list[str]:
     seats = json.loads(m.seats) if m.seats else {}
     if f"game{game_no}" in seats:
         return list(seats[f"game{game_no}"])

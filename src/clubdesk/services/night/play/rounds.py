@@ -38,7 +38,6 @@ from clubdesk.services.night.data.reads import (
     FINAL_STATUSES,
     RoundView,
     TableView,
-    _withdrawn_ids,
     audit_match,
     disqualified_ids,
     entrant_members,
@@ -54,6 +53,7 @@ from clubdesk.services.night.data.reads import (
     state_of,
     table_view,
     view,
+    withdrawn_ids,
 )
 from clubdesk.services.night.data.rows import (
     played_matches,
@@ -553,7 +553,7 @@ def publish_round(
                 b = [x.number for x in entrant_members(s, m.side_b)][:2]
                 if len(a) == 2 and len(b) == 2:
                     m.seats = json.dumps(seating.seat_draw(rnd.seed * 1000 + m.table_no, a, b))  # rule E7
-        gone = _withdrawn_ids(s, ev)
+        gone = withdrawn_ids(s, ev)
         forfeited: list[int] = []
         if gone:
             for m in matches_of(s, ev.id, rnd.id):

@@ -55,7 +55,7 @@ def match_snapshot(m: Match) -> dict[str, Any]:
     }
 
 
-def _result(s: Session, m: Match, count: int | None = None) -> TableResult:
+def result(s: Session, m: Match, count: int | None = None) -> TableResult:
     """The table's result as the services return it; ``count``: its entries, when the caller knows them."""
     if count is None:
         q = select(func.count()).select_from(ResultEntry).where(ResultEntry.match_id == m.id)
@@ -117,7 +117,7 @@ def check_version(m: Match, expected_version: int | None) -> None:
         raise changed_elsewhere(m)
 
 
-def _open_table(
+def open_table(
     s: Session,
     actor: Actor,
     ev: Event,
@@ -160,7 +160,7 @@ def check_lock(actor: Actor, m: Match, override: str | None) -> None:
         raise ServiceError("referee-only", _("Only a referee can override a locked result."))
 
 
-def _apply_outcome(m: Match, oc: formats.Outcome) -> None:
+def store_outcome(m: Match, oc: formats.Outcome) -> None:
     m.score_a, m.score_b = oc.score
     m.points_a, m.points_b = (None, None) if oc.points is None else oc.points
     m.finished = oc.finished
@@ -200,11 +200,11 @@ def recompute_from_entries(s: Session, ev: Event, m: Match, games: dict[int, lis
         raise entry_refusal(exc) from exc
     except CompetitionError as exc:
         raise refusal(exc) from exc
-    _apply_outcome(m, oc)
+    store_outcome(m, oc)
     m.kind = "played"
     m.status = "pending" if oc.finished else ("in_play" if games else "waiting")
 
 
-def _mark_in_play(rnd: Round) -> None:
+def mark_in_play(rnd: Round) -> None:
     if rnd.status == "published":
         rnd.status = "in_play"

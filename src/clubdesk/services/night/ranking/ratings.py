@@ -25,7 +25,7 @@ from clubdesk.models.result import Match, RatingEntry
 from clubdesk.services.kernel import ServiceError
 from clubdesk.services.night.ranking.ratings_background import (
     PENDING_KEY,
-    _in_background,
+    in_background,
 )
 
 # the window's start-up needs these without the rating engine (issue 22); every name stays importable here
@@ -39,7 +39,7 @@ from clubdesk.storage import Database
 RateKey = tuple[date, int]
 
 
-def _tavla_rulesets(s: Session) -> list[str]:
+def tavla_rulesets(s: Session) -> list[str]:
     out: list[str] = []
     for rs in s.scalars(select(Event.ruleset).distinct()):
         try:
@@ -64,7 +64,7 @@ def _rated_conditions(rulesets: list[str]) -> list[Any]:
 def _rated_since(s: Session, since: RateKey | None) -> list[tuple[RatedMatch, int]]:
     """Played, confirmed tavla matches between single members from ``since`` on (all when None), in
     rating order, with their event: set-based (one query for the matches, one for their players)."""
-    rulesets = _tavla_rulesets(s)
+    rulesets = tavla_rulesets(s)
     if not rulesets:
         return []
     cond = _rated_conditions(rulesets)
@@ -266,7 +266,7 @@ def rerate_from(s: Session, m: Match, *, defer: bool = True) -> None:
         return  # neither rated before nor now: no rating changes
     cut, since = span
     waiting = _pending(s)
-    background = defer and _in_background(s)
+    background = defer and in_background(s)
     if waiting is not None:
         cut, since = _merged(waiting, cut, since)
         if background:

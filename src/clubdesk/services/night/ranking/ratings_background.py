@@ -30,7 +30,7 @@ def rerate_in_background(db: Database, on: bool = True) -> None:
         _BACKGROUND.discard(db.engine)
 
 
-def _in_background(s: Session) -> bool:
+def in_background(s: Session) -> bool:
     bind = s.get_bind()
     return isinstance(bind, Engine) and bind in _BACKGROUND
 

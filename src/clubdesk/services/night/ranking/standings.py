@@ -34,8 +34,8 @@ from clubdesk.services.night.data import reads as data_reads
 from clubdesk.services.night.data import rows as data_rows
 from clubdesk.services.night.data import rows as data_rows_
 from clubdesk.services.night.data.prize_plans import (
-    _prize_plan,
-    _season_scale,
+    prize_plan_of,
+    season_scale_of,
 )
 from clubdesk.services.night.data.rows import played_matches
 from clubdesk.services.night.ranking.ratings import (
@@ -496,7 +496,7 @@ def finish_if_over(s: Session, ev: Event) -> None:
                 birth_year=one.birth_year if one is not None else None,
             )
         )
-    scale = _season_scale(n)
+    scale = season_scale_of(n)
     for p in placings:
         pts = 0
         if scale is not None and ev.coefficient_class in scale.coefficients and not p.disqualified:
@@ -510,7 +510,7 @@ def finish_if_over(s: Session, ev: Event) -> None:
                 season_points=pts,
             )
         )
-    plan = _prize_plan(n, ev)
+    plan = prize_plan_of(n, ev)
     if plan is not None:
         fees = s.scalars(
             select(Payment).join(Entrant, Entrant.id == Payment.entrant_id).where(Entrant.event_id == ev.id)
