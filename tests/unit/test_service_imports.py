@@ -30,7 +30,9 @@ CHECKED = [
     "explain",
     "pair_names",
     "readings",
-    "hands_in_play",
+    "hands",
+    "hand_guard",
+    "changes",
 ]
 
 
@@ -123,11 +125,11 @@ LAYERS = [
     ["table_entry"],
     ["table_pages"],
     ["results"],
-    ["forfeits", "hands_in_play"],
-    ["followups"],
+    ["forfeits", "hands"],
+    ["followups", "hand_guard"],
     ["standings", "night_config", "result_tables"],
     ["result_rows"],
-    ["round_data", "ratings", "prize_plans", "pair_names"],
+    ["round_data", "ratings", "prize_plans", "pair_names", "changes"],
 ]
 
 

@@ -25,7 +25,7 @@ from clubdesk.services.result_tables import (
     TableResult,
     _apply_outcome,
     _open_table,
-    _result,
+    table_result,
     match_snapshot,
     referee_confirms,
 )
@@ -110,7 +110,7 @@ def forfeit(
                 after={**match_snapshot(m), "side": absent_side},
                 reason=excuse,
             )
-            return _result(s, m)
+            return table_result(s, m)
         if m.late_notice_by and m.late_notice_side == absent_side and m.status != "postponed":
             # rule G15: a notice of lateness suspends the automatic walkover; the referee decides
             at = m.late_notice_at.strftime("%H:%M") if m.late_notice_at else ""
@@ -138,7 +138,7 @@ def forfeit(
             raise ServiceError("too-early", msg)
         apply_forfeit(s, actor, ev, m, absent_side, reason=override or _("absent at the table call"))
         after_change(s, ev, m)
-        return _result(s, m)
+        return table_result(s, m)
 
 
 def late_notice(
@@ -185,7 +185,7 @@ def late_notice(
             },
             reason=given_by,
         )
-        return _result(s, m)
+        return table_result(s, m)
 
 
 def decide_late_notice(
@@ -228,7 +228,7 @@ def decide_late_notice(
         if walkover:
             apply_forfeit(s, actor, ev, m, side, reason=reason, kind="late")
             after_change(s, ev, m)
-        return _result(s, m)
+        return table_result(s, m)
 
 
 def league_deadline(

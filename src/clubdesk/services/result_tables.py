@@ -53,7 +53,7 @@ def match_snapshot(m: Match) -> dict[str, Any]:
     }
 
 
-def _result(s: Session, m: Match, count: int | None = None) -> TableResult:
+def table_result(s: Session, m: Match, count: int | None = None) -> TableResult:
     """The table's result as the services return it; ``count``: its entries, when the caller knows them."""
     if count is None:
         q = select(func.count()).select_from(ResultEntry).where(ResultEntry.match_id == m.id)
@@ -202,6 +202,6 @@ def recompute_from_entries(s: Session, ev: Event, m: Match, games: dict[int, lis
     m.status = "pending" if oc.finished else ("in_play" if games else "waiting")
 
 
-def _mark_in_play(rnd: Round) -> None:
+def mark_in_play(rnd: Round) -> None:
     if rnd.status == "published":
         rnd.status = "in_play"

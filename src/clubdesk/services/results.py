@@ -20,10 +20,8 @@ from clubdesk.models.base import utcnow
 from clubdesk.models.event import Event
 from clubdesk.models.member import Member
 from clubdesk.models.result import Match, ResultEntry, Substitution
-from clubdesk.models.round import Round
 from clubdesk.services import formats as F
 from clubdesk.services import round_data as R
-from clubdesk.services.audit_chain import hand_ref
 from clubdesk.services.base import Actor, ServiceError
 
 # issue 22: what follows a change is ``followups``; forfeits and the shared table pieces have their own
@@ -34,22 +32,22 @@ from clubdesk.services.forfeits import apply_forfeit as apply_forfeit
 from clubdesk.services.forfeits import decide_late_notice as decide_late_notice
 from clubdesk.services.forfeits import forfeit as forfeit
 from clubdesk.services.forfeits import late_notice as late_notice
-from clubdesk.services.hands_in_play import add_in_play
+from clubdesk.services.hands import TableId, enter_hand, replace_sheet, undo_hand
 from clubdesk.services.result_tables import TableResult as TableResult
 from clubdesk.services.result_tables import _apply_outcome as _apply_outcome
-from clubdesk.services.result_tables import _mark_in_play as _mark_in_play
 from clubdesk.services.result_tables import _open_table as _open_table
-from clubdesk.services.result_tables import _result as _result
 from clubdesk.services.result_tables import changed_elsewhere as changed_elsewhere
 from clubdesk.services.result_tables import check_lock as check_lock
 from clubdesk.services.result_tables import check_version as check_version
+from clubdesk.services.result_tables import mark_in_play as mark_in_play
 from clubdesk.services.result_tables import match_entries as match_entries
 from clubdesk.services.result_tables import match_params as match_params
 from clubdesk.services.result_tables import match_snapshot as match_snapshot
 from clubdesk.services.result_tables import recompute_from_entries as recompute_from_entries
 from clubdesk.services.result_tables import referee_confirms as referee_confirms
 from clubdesk.services.result_tables import reset_confirmation as reset_confirmation
-from clubdesk.services.result_tables import sheet_of, store_entry
+from clubdesk.services.result_tables import sheet_of
+from clubdesk.services.result_tables import table_result as table_result
 
 apply_outcome = _apply_outcome  # the score, points, finished and winner of an outcome, onto the match
 
@@ -65,53 +63,12 @@ def add_entry(
     game_no: int = 1,
     override: str | None = None,
     expected_version: int | None = None,
-    also: Callable[[Session, Match], None] | None = None,
-    check: Callable[[Session, Event, Round, Match], None] | None = None,
 ) -> TableResult:
-    """Save one hand or game as entered (its own transaction: a crash loses nothing already saved). An
-    impossible entry is refused and nothing is written. ``expected_version``: the table's version the
-    phone's page showed (issue 27); changed since, the hand is refused. ``also`` writes what belongs to
-    the same change in the same transaction (the phone's post id, issue 27: a retry never stores twice).
-    ``check`` may refuse the change (a ServiceError) under the same write lock, before anything is
-    written (the phone's page rules, issue 27: no second read of the table page per hand)."""
-    with db.session() as s:
-        if also is None and check is None and override is None and not db.is_server:
-            # issue 22: a dominoes hand that leaves the match in play, in plain statements
-            done = add_in_play(s, actor, event_id, round_no, table_no, entry, game_no, expected_version)
-            if done is not None:
-                return done
-        ev = R.get_event(s, event_id)
-        rnd, m = _open_table(s, actor, ev, round_no, table_no, override, expected_version, check)
-        if m.status in ("confirmed",) and override is None:
-            raise ServiceError(
-                "already-confirmed",
-                _("Table {t} is confirmed; correct it with a reason instead.").format(t=table_no),
-            )
-        before = match_snapshot(m)
-        games = match_entries(s, m)
-        games.setdefault(game_no, []).append(dict(entry))
-        recompute_from_entries(s, ev, m, games)
-        reset_confirmation(m)
-        seq = len(games[game_no])
-        data = json.dumps(entry)
-        # the entry's id now, which its audit row names (issue 22); the match is still flushed once, later
-        entry_id = store_entry(s, m.id, game_no, seq, data, actor.name)
-        _mark_in_play(rnd)
-        R.audit_match(
-            s,
-            actor,
-            "override-entry" if m.locked else "add-entry",
-            ev,
-            m,
-            before=before,
-            # issue 22: the hand is the entry row; the audit row names it and its digest (audit_chain)
-            after={**match_snapshot(m), "hand": hand_ref(entry_id, m.id, game_no, data)},
-            reason=override,
-        )
-        if also is not None:
-            also(s, m)
-        after_change(s, ev, m)
-        return _result(s, m)
+    """:func:`clubdesk.services.hands.enter_hand` by numbers, answering the table's result only."""
+    table = TableId(event_id, round_no, table_no)
+    return enter_hand(
+        db, actor, table, entry, seen_version=expected_version, game_no=game_no, override=override
+    ).table
 
 
 def replace_entries(
@@ -126,37 +83,11 @@ def replace_entries(
     override: str | None = None,
     expected_version: int | None = None,
 ) -> TableResult:
-    """Replace a table's whole sheet (a correction, or a sheet entered from a file). A correction to a
-    confirmed result needs a reason and sends it back for confirmation. ``expected_version``: the table's
-    version the desk showed; changed since by another desk, the correction is refused (issue 25)."""
-    with db.session() as s:
-        ev = R.get_event(s, event_id)
-        rnd, m = _open_table(s, actor, ev, round_no, table_no, override, expected_version)
-        was_confirmed = m.status == "confirmed"
-        if was_confirmed and not (reason or override):
-            raise ServiceError("reason-required", _("Say why a confirmed result is corrected."))
-        before = {**match_snapshot(m), "entries": match_entries(s, m)}
-        recompute_from_entries(s, ev, m, games)
-        for row in s.scalars(select(ResultEntry).where(ResultEntry.match_id == m.id)):
-            s.delete(row)
-        s.flush()
-        for g, entries in sorted(games.items()):
-            for i, e in enumerate(entries, start=1):
-                s.add(ResultEntry(match_id=m.id, game_no=g, seq=i, data=json.dumps(e), entered_by=actor.name))
-        reset_confirmation(m)
-        _mark_in_play(rnd)
-        R.audit_match(
-            s,
-            actor,
-            "override" if m.locked else ("correct" if was_confirmed else "sheet"),
-            ev,
-            m,
-            before=before,
-            after={**match_snapshot(m), "entries": games},
-            reason=override or reason,
-        )
-        after_change(s, ev, m)
-        return _result(s, m)
+    """:func:`clubdesk.services.hands.replace_sheet` by numbers, answering the table's result only."""
+    table = TableId(event_id, round_no, table_no)
+    return replace_sheet(
+        db, actor, table, games, seen_version=expected_version, reason=reason, override=override
+    ).table
 
 
 def undo_last_entry(
@@ -168,39 +99,11 @@ def undo_last_entry(
     *,
     game_no: int = 1,
     expected_version: int | None = None,
-    also: Callable[[Session, Match], None] | None = None,
 ) -> TableResult:
-    """Take back the table's last hand. ``also`` as for :func:`add_entry`."""
-    with db.session() as s:
-        ev = R.get_event(s, event_id)
-        _rnd, m = _open_table(s, actor, ev, round_no, table_no, None, expected_version)
-        if m.status == "confirmed":
-            raise ServiceError("already-confirmed", _("Table {t} is confirmed.").format(t=table_no))
-        row = s.scalar(
-            select(ResultEntry)
-            .where(ResultEntry.match_id == m.id, ResultEntry.game_no == game_no)
-            .order_by(ResultEntry.seq.desc())
-        )
-        if row is None:
-            raise ServiceError("no-entry", _("There is no entry to undo."))
-        before = match_snapshot(m)
-        undone = json.loads(row.data)
-        undone_ref = hand_ref(row.id, m.id, game_no, row.data)  # the add-entry row's hand, taken back
-        s.delete(row)
-        s.flush()
-        recompute_from_entries(s, ev, m, match_entries(s, m))
-        R.audit_match(
-            s,
-            actor,
-            "undo-entry",
-            ev,
-            m,
-            before={**before, "entry": undone, "game": game_no, "seq": row.seq, "hand": undone_ref},
-            after=match_snapshot(m),
-        )
-        if also is not None:
-            also(s, m)
-        return _result(s, m)
+    """:func:`clubdesk.services.hands.undo_hand` by numbers (the last hand of ``game_no``), answering
+    the table's result only; the approvals go with the undone hand."""
+    table = TableId(event_id, round_no, table_no)
+    return undo_hand(db, actor, table, seen_version=expected_version, game_no=game_no).table
 
 
 _SHEET_SQL = (  # a table's stored entries in one statement (its round found by number)
@@ -269,7 +172,7 @@ def set_score(
         m.kind = "played"
         m.status = "pending" if oc.finished else "in_play"
         reset_confirmation(m)
-        _mark_in_play(rnd)
+        mark_in_play(rnd)
         if confirm:
             _confirm_both(m, actor.name, actor.name)
         R.audit_match(
@@ -283,7 +186,7 @@ def set_score(
             reason=override or reason,
         )
         after_change(s, ev, m)
-        return _result(s, m)
+        return table_result(s, m)
 
 
 def _confirm_both(m: Match, scorer: str, counter: str) -> None:
@@ -411,7 +314,7 @@ def name_scorers(
             },
         )
         after_change(s, ev, m)
-        return _result(s, m)
+        return table_result(s, m)
 
 
 def confirm(
@@ -477,7 +380,7 @@ def confirm(
         if also is not None:  # issue 27: the table's state and post id in the approval's transaction
             also(s, m)
         after_change(s, ev, m)
-        return _result(s, m)
+        return table_result(s, m)
 
 
 def referee_decision(
@@ -522,7 +425,7 @@ def referee_decision(
             reason=note or override,
         )
         after_change(s, ev, m)
-        return _result(s, m)
+        return table_result(s, m)
 
 
 def substitute(

@@ -1,0 +1,453 @@
+"""One hand at one table, from the desk or from a phone: the one use case that writes it.
+
+:func:`enter_hand` saves a hand (dominoes) or game (tavla) as entered, :func:`undo_hand` takes the last one
+back, :func:`replace_sheet` replaces a table's whole sheet (a correction) and :func:`save_hand_change` is
+the desk's sheet editor's change, whichever of the three it is. Each is one transaction and returns a
+:class:`HandResult`: the table's new result and what changed (:class:`~clubdesk.services.changes.Changes`).
+
+The phones' page rules arrive as a :class:`PhoneGuard` value, checked inside the same transaction: the
+post id (a retry stores nothing twice), the token, the page's read-only reasons, the version the page
+showed, the encounter's game (E7b) and the kinds of entry a phone makes. A phone's hand that ends the match
+is the entering side's approval (G13, E6, T8c), in the hand's own transaction. Undo takes back an approval
+given with the undone hand on every route: a changed result needs approving again.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from clubdesk.db import Database, is_server
+from clubdesk.games import load_ruleset
+from clubdesk.i18n import _
+from clubdesk.models.event import Event
+from clubdesk.models.result import Match, ResultEntry
+from clubdesk.models.round import EventNight, Round
+from clubdesk.models.table_entry import TableState
+from clubdesk.services import round_data
+from clubdesk.services.audit_chain import hand_ref
+from clubdesk.services.base import Actor, ServiceError
+from clubdesk.services.changes import Changes
+from clubdesk.services.followups import after_change
+from clubdesk.services.hand_guard import (
+    PhoneGuard,
+    check_page,
+    check_phone_entry,
+    game_in_play,
+    remember_post,
+    set_table_state,
+    side_names,
+    stored_answer,
+)
+from clubdesk.services.result_tables import (
+    TableResult,
+    check_lock,
+    check_version,
+    mark_in_play,
+    match_entries,
+    match_snapshot,
+    recompute_from_entries,
+    reset_confirmation,
+    store_entry,
+    table_result,
+)
+
+
+@dataclass(frozen=True)
+class TableId:
+    """A table of a round of an event, as the desk and the phones name it."""
+
+    event_id: int
+    round_no: int
+    table_no: int
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """A hand use case's answer: the table's result, its new version, what changed; for a phone's post
+    the answer stored with it (``repeated``: the post was stored before, nothing was written now)."""
+
+    table: TableResult
+    changes: Changes
+    version: int
+    answer: str = ""
+    repeated: bool = False
+
+
+# ------------------------------------------------------------------------------------------ the table
+
+
+@dataclass
+class _Open:
+    ev: Event
+    rnd: Round
+    m: Match
+    before: dict[str, Any]
+    round_status: str
+    event_status: str
+
+
+def _open(
+    s: Session,
+    actor: Actor,
+    t: TableId,
+    *,
+    override: str | None,
+    seen_version: int | None,
+    guard: PhoneGuard | None = None,
+) -> _Open | str:
+    """The table, read in one statement (its event's night settings with it) and checked for a change:
+    the guard's rules first, then the version the face showed, the round, a bye, the lock (T10). A guard
+    whose post is stored already gives that post's answer instead (nothing is checked or written)."""
+    row = s.execute(
+        select(Event, Round, Match, EventNight)
+        .join(Round, Round.event_id == Event.id)
+        .join(Match, Match.round_id == Round.id)
+        .outerjoin(EventNight, EventNight.event_id == Event.id)
+        .where(Event.id == t.event_id, Round.number == t.round_no, Match.table_no == t.table_no)
+    ).first()
+    if row is None:  # the refusal naming what is missing: the event, the round or the table
+        ev = round_data.get_event(s, t.event_id)
+        rnd, m = round_data.find_table(s, ev, t.round_no, t.table_no)
+    else:
+        ev, rnd, m = row[0], row[1], row[2]
+    if is_server(s):  # issue 25: one desk at a time changes a table; the next reads what it wrote
+        s.refresh(m, with_for_update=True)
+    if guard is not None:
+        repeated = stored_answer(s, guard.post_id)
+        if repeated is not None:
+            return repeated
+        check_page(s, guard, ev, rnd, m)
+    check_version(m, seen_version)
+    if rnd.status == "proposed":
+        raise ServiceError("round-not-published", _("Round {r} is not published yet.").format(r=t.round_no))
+    if m.side_b is None:
+        raise ServiceError(
+            "bye-table", _("Table {t} is a bye: it has no result to enter.").format(t=t.table_no)
+        )
+    check_lock(actor, m, override)
+    return _Open(ev, rnd, m, match_snapshot(m), rnd.status, ev.status)
+
+
+_COUNTED = ("pending", "confirmed", "bye", "disputed")  # a table whose result the standings may show
+
+
+def _changes(o: _Open, *, entries: bool, approvals: bool) -> Changes:
+    m = o.m
+    after = match_snapshot(m)
+    event_moved = o.ev.status != o.event_status
+    return Changes(
+        o.ev.id,
+        m.round_no,
+        frozenset({m.table_no}),
+        entries=entries,
+        approvals=approvals or (o.before["scorer"], o.before["counter"]) != (m.scorer, m.counter),
+        rounds=o.rnd.status != o.round_status,
+        standings=(o.before["status"] in _COUNTED or m.status in _COUNTED) and o.before != after,
+        money=event_moved,
+        event=event_moved,
+    )
+
+
+def _answer(s: Session, o: _Open, count: int) -> HandResult:
+    s.flush()  # the table's new version
+    return HandResult(table_result(s, o.m, count), _changes(o, entries=True, approvals=False), o.m.version)
+
+
+def _repeated(s: Session, t: TableId, answer: str) -> HandResult:
+    ev = round_data.get_event(s, t.event_id)
+    _rnd, m = round_data.find_table(s, ev, t.round_no, t.table_no)
+    return HandResult(table_result(s, m), Changes(t.event_id, t.round_no), m.version, answer, repeated=True)
+
+
+# ------------------------------------------------------------------------------------------ use cases
+
+
+def enter_hand(
+    db: Database,
+    actor: Actor,
+    table: TableId,
+    entry: dict[str, Any],
+    *,
+    seen_version: int | None,
+    game_no: int = 1,
+    override: str | None = None,
+    guard: PhoneGuard | None = None,
+) -> HandResult:
+    """Save one hand or game as entered, in its own transaction (a crash loses nothing already saved).
+    An impossible entry is refused and nothing is written. ``seen_version``: the table's version the face
+    showed (None: the desk appends, and hands are append-only); changed since, the hand is refused.
+    ``override``: the referee's written reason for a locked table (T10). ``guard``: a phone's post."""
+    with db.session() as s:
+        return enter_hand_in(
+            s, actor, table, entry, seen_version=seen_version, game_no=game_no, override=override, guard=guard
+        )
+
+
+def enter_hand_in(
+    s: Session,
+    actor: Actor,
+    t: TableId,
+    entry: dict[str, Any],
+    *,
+    seen_version: int | None,
+    game_no: int = 1,
+    override: str | None = None,
+    guard: PhoneGuard | None = None,
+) -> HandResult:
+    """:func:`enter_hand` in the caller's transaction."""
+    o = _open(s, actor, t, override=override, seen_version=seen_version, guard=guard)
+    if isinstance(o, str):
+        return _repeated(s, t, o)
+    ev, m = o.ev, o.m
+    games = match_entries(s, m)
+    family = load_ruleset(ev.ruleset).family
+    if guard is not None:
+        if game_no != 1 or family == "domino":
+            now = game_in_play(s, ev, m, games)
+            if game_no != now:  # rule E7b: an encounter's games one after another
+                raise ServiceError(
+                    "wrong-game", _("Hands go to game {g} of the encounter now.").format(g=now)
+                )
+        check_phone_entry(family, entry)
+    if m.status == "confirmed" and override is None:
+        raise ServiceError(
+            "already-confirmed",
+            _("Table {t} is confirmed; correct it with a reason instead.").format(t=t.table_no),
+        )
+    games.setdefault(game_no, []).append(dict(entry))
+    recompute_from_entries(s, ev, m, games)
+    reset_confirmation(m)
+    seq = len(games[game_no])
+    data = json.dumps(entry)
+    entry_id = store_entry(s, m.id, game_no, seq, data, actor.name)  # its id, which its audit row names
+    mark_in_play(o.rnd)
+    round_data.audit_match(
+        s,
+        actor,
+        "override-entry" if m.locked else "add-entry",
+        ev,
+        m,
+        before=o.before,
+        after={**match_snapshot(m), "hand": hand_ref(entry_id, m.id, game_no, data)},
+        reason=override,
+    )
+    answer = ""
+    if guard is not None:
+        answer = _phone_hand(s, actor, o, guard, len(games[game_no]))
+    after_change(s, ev, m)
+    count = sum(len(v) for v in games.values())
+    res = _answer(s, o, count)
+    return HandResult(res.table, res.changes, res.version, answer)
+
+
+def _phone_hand(s: Session, actor: Actor, o: _Open, guard: PhoneGuard, number: int) -> str:
+    """A phone's hand: the table is started on the phones; a hand that ends the match is the entering
+    side's approval (G13, E6, T8c: the other side confirms on its phone), in the hand's transaction. The
+    answer is stored with the post."""
+    m = o.m
+    if not m.finished:
+        set_table_state(s, m, "started", None, "")
+        answer = guard.answer.format(n=number)
+        remember_post(s, guard, answer)
+        return answer
+    sides = guard.sides if guard.sides is not None else side_names(s, m)
+    name, other = sides[guard.side], sides[1 - guard.side]
+    if m.status == "disputed":
+        raise ServiceError("disputed", _("Table {t} is disputed: the referee decides.").format(t=m.table_no))
+    before = match_snapshot(m)
+    if guard.side == 0:
+        m.scorer = name.strip()
+    else:
+        m.counter = name.strip()
+    round_data.audit_match(
+        s, actor, "confirm", o.ev, m, before=before, after={**match_snapshot(m), "side": guard.side}
+    )
+    set_table_state(s, m, "awaiting", guard.side, name)
+    answer = guard.finished_answer.format(other=other)
+    remember_post(s, guard, answer)
+    return answer
+
+
+def undo_hand(
+    db: Database,
+    actor: Actor,
+    table: TableId,
+    *,
+    seen_version: int | None,
+    game_no: int | None = None,
+    guard: PhoneGuard | None = None,
+) -> HandResult:
+    """Take back the table's last hand (of game ``game_no``; None: of the last game with hands), until
+    the result is confirmed. The approvals go with it on every route (G13, E6, T8c: a changed result
+    needs approving again, and an approval given with the undone hand approved a result that is gone);
+    the phones see the table in play again."""
+    with db.session() as s:
+        return undo_hand_in(s, actor, table, seen_version=seen_version, game_no=game_no, guard=guard)
+
+
+def undo_hand_in(
+    s: Session,
+    actor: Actor,
+    t: TableId,
+    *,
+    seen_version: int | None,
+    game_no: int | None = None,
+    guard: PhoneGuard | None = None,
+) -> HandResult:
+    """:func:`undo_hand` in the caller's transaction."""
+    o = _open(s, actor, t, override=None, seen_version=seen_version, guard=guard)
+    if isinstance(o, str):
+        return _repeated(s, t, o)
+    ev, m = o.ev, o.m
+    if m.status == "confirmed":
+        raise ServiceError("already-confirmed", _("Table {t} is confirmed.").format(t=t.table_no))
+    last = select(ResultEntry).where(ResultEntry.match_id == m.id)
+    if game_no is not None:
+        last = last.where(ResultEntry.game_no == game_no)
+    row = s.scalar(last.order_by(ResultEntry.game_no.desc(), ResultEntry.seq.desc()).limit(1))
+    if row is None:
+        raise ServiceError("no-entry", _("There is no entry to undo."))
+    undone = json.loads(row.data)
+    undone_ref = hand_ref(row.id, m.id, row.game_no, row.data)  # the add-entry row's hand, taken back
+    drop_entries(s, [row.id])
+    games = match_entries(s, m)
+    recompute_from_entries(s, ev, m, games)
+    reset_confirmation(m)
+    round_data.audit_match(
+        s,
+        actor,
+        "undo-entry",
+        ev,
+        m,
+        before={**o.before, "entry": undone, "game": row.game_no, "seq": row.seq, "hand": undone_ref},
+        after=match_snapshot(m),
+    )
+    if guard is not None or s.get(TableState, m.id) is not None:
+        set_table_state(s, m, "started", None, "")  # the side that finished with the hand no longer has
+    if guard is not None:
+        remember_post(s, guard, guard.answer)
+    res = _answer(s, o, sum(len(v) for v in games.values()))
+    return HandResult(res.table, res.changes, res.version, guard.answer if guard is not None else "")
+
+
+def drop_entries(s: Session, ids: list[int] | None = None, *, match_id: int | None = None) -> None:
+    """Delete entry rows: those of ``ids``, or every entry of ``match_id`` (a sheet replaced)."""
+    if ids is not None:
+        s.execute(
+            delete(ResultEntry).where(ResultEntry.id.in_(ids)),
+            execution_options={"synchronize_session": False},
+        )
+    if match_id is not None:
+        s.execute(
+            delete(ResultEntry).where(ResultEntry.match_id == match_id),
+            execution_options={"synchronize_session": False},
+        )
+
+
+def replace_sheet(
+    db: Database,
+    actor: Actor,
+    table: TableId,
+    games: dict[int, list[dict[str, Any]]],
+    *,
+    seen_version: int | None,
+    reason: str | None = None,
+    override: str | None = None,
+) -> HandResult:
+    """Replace a table's whole sheet (a correction, or a sheet entered from a file). A correction to a
+    confirmed result needs a reason and sends it back for confirmation. ``seen_version``: the table's
+    version the desk showed; changed since by another desk, the correction is refused (issue 25)."""
+    with db.session() as s:
+        return replace_sheet_in(
+            s, actor, table, games, seen_version=seen_version, reason=reason, override=override
+        )
+
+
+def replace_sheet_in(
+    s: Session,
+    actor: Actor,
+    t: TableId,
+    games: dict[int, list[dict[str, Any]]],
+    *,
+    seen_version: int | None,
+    reason: str | None = None,
+    override: str | None = None,
+) -> HandResult:
+    """:func:`replace_sheet` in the caller's transaction."""
+    o = _open(s, actor, t, override=override, seen_version=seen_version)
+    assert not isinstance(o, str)  # no guard, no stored post
+    ev, m = o.ev, o.m
+    was_confirmed = m.status == "confirmed"
+    if was_confirmed and not (reason or override):
+        raise ServiceError("reason-required", _("Say why a confirmed result is corrected."))
+    before = {**o.before, "entries": match_entries(s, m)}
+    recompute_from_entries(s, ev, m, games)
+    drop_entries(s, match_id=m.id)
+    for g, entries in sorted(games.items()):
+        for i, e in enumerate(entries, start=1):
+            store_entry(s, m.id, g, i, json.dumps(e), actor.name)
+    reset_confirmation(m)
+    mark_in_play(o.rnd)
+    round_data.audit_match(
+        s,
+        actor,
+        "override" if m.locked else ("correct" if was_confirmed else "sheet"),
+        ev,
+        m,
+        before=before,
+        after={**match_snapshot(m), "entries": games},
+        reason=override or reason,
+    )
+    after_change(s, ev, m)
+    return _answer(s, o, sum(len(v) for v in games.values()))
+
+
+def save_hand_change(
+    db: Database,
+    actor: Actor,
+    table: TableId,
+    *,
+    game_no: int,
+    action: str,
+    index: int,
+    entry: dict[str, Any] | None,
+    entries: list[dict[str, Any]],
+    seen_version: int | None,
+    reason: str | None = None,
+    override: str | None = None,
+) -> HandResult:
+    """The desk's sheet editor's change to game ``game_no`` of a table, as one use case in one
+    transaction: a hand added at the end of an open table is :func:`enter_hand`; the last hand deleted
+    from an open table is :func:`undo_hand`; anything else (a hand corrected, inserted or deleted before
+    the end, or any change to a confirmed or locked table) replaces the game's sheet with ``entries``,
+    the whole game after the change (:func:`replace_sheet`, with ``reason``/``override``; the table's
+    other games stay as stored). ``action`` and ``index`` as the editor's change names them."""
+    with db.session() as s:
+        row = s.execute(
+            select(Match.status, Match.locked)
+            .join(Round, Round.id == Match.round_id)
+            .where(
+                Round.event_id == table.event_id,
+                Round.number == table.round_no,
+                Match.table_no == table.table_no,
+            )
+        ).first()
+        correcting = row is not None and (row[0] == "confirmed" or bool(row[1]))
+        if action == "append" and not correcting and entry is not None:  # append-only: never a conflict
+            return enter_hand_in(s, actor, table, dict(entry), seen_version=None, game_no=game_no)
+        if action == "delete" and index == len(entries) and not correcting:
+            return undo_hand_in(s, actor, table, seen_version=seen_version, game_no=game_no)
+        stored = {}
+        if row is not None:
+            ev = round_data.get_event(s, table.event_id)
+            _rnd, m = round_data.find_table(s, ev, table.round_no, table.table_no)
+            stored = match_entries(s, m)
+        games = {**{k: v for k, v in stored.items() if k != game_no}, game_no: [dict(e) for e in entries]}
+        return replace_sheet_in(
+            s, actor, table, games, seen_version=seen_version, reason=reason, override=override
+        )
