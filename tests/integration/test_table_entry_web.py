@@ -791,6 +791,7 @@ def test_a_hand_whose_answer_failed_is_stored_once_on_retry(
     phone an error; its retry with the same post id stores nothing twice (the 64-table benchmark once
     stored two hands twice)."""
     from clubdesk.db import DatabaseError
+    from clubdesk.services import hands
 
     ev = gaple_night(db)
     ref = TE.table_for_token(db, TE.tokens(db, ev, 1)[1])
@@ -803,7 +804,7 @@ def test_a_hand_whose_answer_failed_is_stored_once_on_retry(
         "two_ends": False,
         "dead": {},
     }
-    real = RS.add_entry
+    real = hands.enter_hand
     calls = {"n": 0}
 
     def busy_once(*args: object, **kwargs: object) -> object:
@@ -813,7 +814,7 @@ def test_a_hand_whose_answer_failed_is_stored_once_on_retry(
             raise DatabaseError("busy", "The database is busy at another desk; try again.")
         return out
 
-    monkeypatch.setattr(RS, "add_entry", busy_once)
+    monkeypatch.setattr(hands, "enter_hand", busy_once)
     with pytest.raises(DatabaseError):
         TE.post_entry(db, ref, hand, client_id="post-1", version=None, side=0, address="127.0.0.1")
     assert len(RS.table_entries(db, ev, 1, 1)[1]) == 1  # the hand itself was stored

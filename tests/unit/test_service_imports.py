@@ -33,6 +33,8 @@ CHECKED = [
     "hands",
     "hand_guard",
     "changes",
+    "approvals",
+    "table_change",
 ]
 
 
@@ -125,8 +127,9 @@ LAYERS = [
     ["table_entry"],
     ["table_pages"],
     ["results"],
-    ["forfeits", "hands"],
-    ["followups", "hand_guard"],
+    ["forfeits", "hands", "approvals"],
+    ["followups", "table_change"],
+    ["hand_guard"],
     ["standings", "night_config", "result_tables"],
     ["result_rows"],
     ["round_data", "ratings", "prize_plans", "pair_names", "changes"],

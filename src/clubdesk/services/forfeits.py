@@ -25,9 +25,9 @@ from clubdesk.services.result_tables import (
     TableResult,
     _apply_outcome,
     _open_table,
-    table_result,
     match_snapshot,
     referee_confirms,
+    table_result,
 )
 from clubdesk.services.round_data import (
     FINAL_STATUSES,

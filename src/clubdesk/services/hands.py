@@ -15,154 +15,46 @@ given with the undone hand on every route: a changed result needs approving agai
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from clubdesk.db import Database, is_server
+from clubdesk.db import Database
 from clubdesk.games import load_ruleset
 from clubdesk.i18n import _
-from clubdesk.models.event import Event
 from clubdesk.models.result import Match, ResultEntry
-from clubdesk.models.round import EventNight, Round
+from clubdesk.models.round import Round
 from clubdesk.models.table_entry import TableState
 from clubdesk.services import round_data
 from clubdesk.services.audit_chain import hand_ref
 from clubdesk.services.base import Actor, ServiceError
-from clubdesk.services.changes import Changes
 from clubdesk.services.followups import after_change
 from clubdesk.services.hand_guard import (
     PhoneGuard,
-    check_page,
     check_phone_entry,
     game_in_play,
     remember_post,
     set_table_state,
     side_names,
-    stored_answer,
 )
 from clubdesk.services.result_tables import (
-    TableResult,
-    check_lock,
-    check_version,
+    drop_entries,
     mark_in_play,
     match_entries,
     match_snapshot,
     recompute_from_entries,
     reset_confirmation,
     store_entry,
-    table_result,
 )
-
-
-@dataclass(frozen=True)
-class TableId:
-    """A table of a round of an event, as the desk and the phones name it."""
-
-    event_id: int
-    round_no: int
-    table_no: int
-
-
-@dataclass(frozen=True)
-class HandResult:
-    """A hand use case's answer: the table's result, its new version, what changed; for a phone's post
-    the answer stored with it (``repeated``: the post was stored before, nothing was written now)."""
-
-    table: TableResult
-    changes: Changes
-    version: int
-    answer: str = ""
-    repeated: bool = False
-
-
-# ------------------------------------------------------------------------------------------ the table
-
-
-@dataclass
-class _Open:
-    ev: Event
-    rnd: Round
-    m: Match
-    before: dict[str, Any]
-    round_status: str
-    event_status: str
-
-
-def _open(
-    s: Session,
-    actor: Actor,
-    t: TableId,
-    *,
-    override: str | None,
-    seen_version: int | None,
-    guard: PhoneGuard | None = None,
-) -> _Open | str:
-    """The table, read in one statement (its event's night settings with it) and checked for a change:
-    the guard's rules first, then the version the face showed, the round, a bye, the lock (T10). A guard
-    whose post is stored already gives that post's answer instead (nothing is checked or written)."""
-    row = s.execute(
-        select(Event, Round, Match, EventNight)
-        .join(Round, Round.event_id == Event.id)
-        .join(Match, Match.round_id == Round.id)
-        .outerjoin(EventNight, EventNight.event_id == Event.id)
-        .where(Event.id == t.event_id, Round.number == t.round_no, Match.table_no == t.table_no)
-    ).first()
-    if row is None:  # the refusal naming what is missing: the event, the round or the table
-        ev = round_data.get_event(s, t.event_id)
-        rnd, m = round_data.find_table(s, ev, t.round_no, t.table_no)
-    else:
-        ev, rnd, m = row[0], row[1], row[2]
-    if is_server(s):  # issue 25: one desk at a time changes a table; the next reads what it wrote
-        s.refresh(m, with_for_update=True)
-    if guard is not None:
-        repeated = stored_answer(s, guard.post_id)
-        if repeated is not None:
-            return repeated
-        check_page(s, guard, ev, rnd, m)
-    check_version(m, seen_version)
-    if rnd.status == "proposed":
-        raise ServiceError("round-not-published", _("Round {r} is not published yet.").format(r=t.round_no))
-    if m.side_b is None:
-        raise ServiceError(
-            "bye-table", _("Table {t} is a bye: it has no result to enter.").format(t=t.table_no)
-        )
-    check_lock(actor, m, override)
-    return _Open(ev, rnd, m, match_snapshot(m), rnd.status, ev.status)
-
-
-_COUNTED = ("pending", "confirmed", "bye", "disputed")  # a table whose result the standings may show
-
-
-def _changes(o: _Open, *, entries: bool, approvals: bool) -> Changes:
-    m = o.m
-    after = match_snapshot(m)
-    event_moved = o.ev.status != o.event_status
-    return Changes(
-        o.ev.id,
-        m.round_no,
-        frozenset({m.table_no}),
-        entries=entries,
-        approvals=approvals or (o.before["scorer"], o.before["counter"]) != (m.scorer, m.counter),
-        rounds=o.rnd.status != o.round_status,
-        standings=(o.before["status"] in _COUNTED or m.status in _COUNTED) and o.before != after,
-        money=event_moved,
-        event=event_moved,
-    )
-
-
-def _answer(s: Session, o: _Open, count: int) -> HandResult:
-    s.flush()  # the table's new version
-    return HandResult(table_result(s, o.m, count), _changes(o, entries=True, approvals=False), o.m.version)
-
-
-def _repeated(s: Session, t: TableId, answer: str) -> HandResult:
-    ev = round_data.get_event(s, t.event_id)
-    _rnd, m = round_data.find_table(s, ev, t.round_no, t.table_no)
-    return HandResult(table_result(s, m), Changes(t.event_id, t.round_no), m.version, answer, repeated=True)
-
+from clubdesk.services.table_change import (
+    HandResult,
+    OpenTable,
+    TableId,
+    hand_result,
+    open_for_change,
+    repeated_result,
+)
 
 # ------------------------------------------------------------------------------------------ use cases
 
@@ -200,9 +92,9 @@ def enter_hand_in(
     guard: PhoneGuard | None = None,
 ) -> HandResult:
     """:func:`enter_hand` in the caller's transaction."""
-    o = _open(s, actor, t, override=override, seen_version=seen_version, guard=guard)
+    o = open_for_change(s, actor, t, override=override, seen_version=seen_version, guard=guard)
     if isinstance(o, str):
-        return _repeated(s, t, o)
+        return repeated_result(s, t, o)
     ev, m = o.ev, o.m
     games = match_entries(s, m)
     family = load_ruleset(ev.ruleset).family
@@ -240,12 +132,10 @@ def enter_hand_in(
     if guard is not None:
         answer = _phone_hand(s, actor, o, guard, len(games[game_no]))
     after_change(s, ev, m)
-    count = sum(len(v) for v in games.values())
-    res = _answer(s, o, count)
-    return HandResult(res.table, res.changes, res.version, answer)
+    return hand_result(s, o, sum(len(v) for v in games.values()), answer=answer)
 
 
-def _phone_hand(s: Session, actor: Actor, o: _Open, guard: PhoneGuard, number: int) -> str:
+def _phone_hand(s: Session, actor: Actor, o: OpenTable, guard: PhoneGuard, number: int) -> str:
     """A phone's hand: the table is started on the phones; a hand that ends the match is the entering
     side's approval (G13, E6, T8c: the other side confirms on its phone), in the hand's transaction. The
     answer is stored with the post."""
@@ -300,9 +190,9 @@ def undo_hand_in(
     guard: PhoneGuard | None = None,
 ) -> HandResult:
     """:func:`undo_hand` in the caller's transaction."""
-    o = _open(s, actor, t, override=None, seen_version=seen_version, guard=guard)
+    o = open_for_change(s, actor, t, override=None, seen_version=seen_version, guard=guard)
     if isinstance(o, str):
-        return _repeated(s, t, o)
+        return repeated_result(s, t, o)
     ev, m = o.ev, o.m
     if m.status == "confirmed":
         raise ServiceError("already-confirmed", _("Table {t} is confirmed.").format(t=t.table_no))
@@ -329,24 +219,11 @@ def undo_hand_in(
     )
     if guard is not None or s.get(TableState, m.id) is not None:
         set_table_state(s, m, "started", None, "")  # the side that finished with the hand no longer has
+    answer = ""
     if guard is not None:
-        remember_post(s, guard, guard.answer)
-    res = _answer(s, o, sum(len(v) for v in games.values()))
-    return HandResult(res.table, res.changes, res.version, guard.answer if guard is not None else "")
-
-
-def drop_entries(s: Session, ids: list[int] | None = None, *, match_id: int | None = None) -> None:
-    """Delete entry rows: those of ``ids``, or every entry of ``match_id`` (a sheet replaced)."""
-    if ids is not None:
-        s.execute(
-            delete(ResultEntry).where(ResultEntry.id.in_(ids)),
-            execution_options={"synchronize_session": False},
-        )
-    if match_id is not None:
-        s.execute(
-            delete(ResultEntry).where(ResultEntry.match_id == match_id),
-            execution_options={"synchronize_session": False},
-        )
+        answer = guard.answer
+        remember_post(s, guard, answer)
+    return hand_result(s, o, sum(len(v) for v in games.values()), answer=answer)
 
 
 def replace_sheet(
@@ -379,7 +256,7 @@ def replace_sheet_in(
     override: str | None = None,
 ) -> HandResult:
     """:func:`replace_sheet` in the caller's transaction."""
-    o = _open(s, actor, t, override=override, seen_version=seen_version)
+    o = open_for_change(s, actor, t, override=override, seen_version=seen_version)
     assert not isinstance(o, str)  # no guard, no stored post
     ev, m = o.ev, o.m
     was_confirmed = m.status == "confirmed"
@@ -404,7 +281,7 @@ def replace_sheet_in(
         reason=override or reason,
     )
     after_change(s, ev, m)
-    return _answer(s, o, sum(len(v) for v in games.values()))
+    return hand_result(s, o, sum(len(v) for v in games.values()))
 
 
 def save_hand_change(

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from clubdesk.db import is_server
@@ -83,6 +83,20 @@ def store_entry(s: Session, match_id: int, game_no: int, seq: int, data: str, en
     key = s.connection().execute(insert(ResultEntry).values(values)).inserted_primary_key
     assert key is not None  # an INSERT of one row
     return int(key[0])
+
+
+def drop_entries(s: Session, ids: list[int] | None = None, *, match_id: int | None = None) -> None:
+    """Delete entry rows: those of ``ids``, or every entry of ``match_id`` (a sheet replaced)."""
+    if ids is not None:
+        s.execute(
+            delete(ResultEntry).where(ResultEntry.id.in_(ids)),
+            execution_options={"synchronize_session": False},
+        )
+    if match_id is not None:
+        s.execute(
+            delete(ResultEntry).where(ResultEntry.match_id == match_id),
+            execution_options={"synchronize_session": False},
+        )
 
 
 def match_entries(s: Session, m: Match) -> dict[int, list[dict[str, Any]]]:

@@ -7,7 +7,6 @@ substitutes and seats (E6, E7b); the round lock (T10) with the referee's written
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -22,6 +21,7 @@ from clubdesk.models.member import Member
 from clubdesk.models.result import Match, ResultEntry, Substitution
 from clubdesk.services import formats as F
 from clubdesk.services import round_data as R
+from clubdesk.services.approvals import approve, side_member
 from clubdesk.services.base import Actor, ServiceError
 
 # issue 22: what follows a change is ``followups``; forfeits and the shared table pieces have their own
@@ -196,22 +196,6 @@ def _confirm_both(m: Match, scorer: str, counter: str) -> None:
     m.confirmed_at = utcnow()
 
 
-def _side_member(s: Session, m: Match, side: int, number: str, role: str) -> Member:
-    """Rule E6: the scorer is a player of the home pair (side 0), the counter one of the rival pair."""
-    entrant = m.side_a if side == 0 else m.side_b
-    members = R.entrant_members(s, entrant) if entrant is not None else []
-    found = next((x for x in members if x.number == number.strip()), None)
-    if found is None:
-        raise ServiceError(
-            "not-of-this-side",
-            _("The {role} must be a player of side {side}: member {n} is not.").format(
-                role=role, side=side + 1, n=number
-            ),
-            member=number,
-        )
-    return found
-
-
 def name_captains(
     db: Database, actor: Actor, event_id: int, round_no: int, table_no: int, home: str, away: str
 ) -> dict[str, str]:
@@ -226,7 +210,7 @@ def name_captains(
             )
         numbers = []
         for side, number in ((0, home), (1, away)):
-            numbers.append(_side_member(s, m, side, number, _("captain")).number if number.strip() else "")
+            numbers.append(side_member(s, m, side, number, _("captain")).number if number.strip() else "")
         before = {"captains": [m.captain_a, m.captain_b]}
         m.captain_a, m.captain_b = numbers
         R.audit_match(s, actor, "captains", ev, m, before=before, after={"captains": numbers})
@@ -277,8 +261,8 @@ def name_scorers(
     with db.session() as s:
         ev = R.get_event(s, event_id)
         _rnd, m = _open_table(s, actor, ev, round_no, table_no, override)
-        a = _side_member(s, m, 0, scorer, _("scorer"))
-        b = _side_member(s, m, 1, counter, _("counter"))
+        a = side_member(s, m, 0, scorer, _("scorer"))
+        b = side_member(s, m, 1, counter, _("counter"))
         if approve:
             if not m.finished:
                 raise ServiceError(
@@ -329,58 +313,12 @@ def confirm(
     override: str | None = None,
     member: str | None = None,
     expected_version: int | None = None,
-    also: Callable[[Session, Match], None] | None = None,
 ) -> TableResult:
-    """One side approves the result (rules G13, E6, T8c): side 0's scorer, side 1's counter. The result
-    is final when both have approved. Refused while the sheet is incomplete. ``member``: the player of
-    that side who approves (rule E6: the scorer of the home pair, the counter of the rival pair); he is
-    recorded as such and his name is the approval. ``expected_version``: the table's version the desk
-    showed; a table another desk changed meanwhile is refused (issue 25), so nobody approves a result
-    he has not seen."""
-    if side not in (0, 1):
-        raise ServiceError("bad-side", _("A side is 0 (home) or 1."))
-    if not initials.strip() and not member:
-        raise ServiceError("initials-required", _("Write the name or initials of who approves."))
-    with db.session() as s:
-        ev = R.get_event(s, event_id)
-        _rnd, m = _open_table(s, actor, ev, round_no, table_no, override, expected_version)
-        if member:
-            player = _side_member(s, m, side, member, _("scorer") if side == 0 else _("counter"))
-            initials = player.name
-            if side == 0:
-                m.scorer_member = player.number
-            else:
-                m.counter_member = player.number
-        if not m.finished:
-            raise ServiceError(
-                "sheet-incomplete",
-                _("Table {t}: the match is not finished, it cannot be confirmed.").format(t=table_no),
-            )
-        if m.status == "disputed":
-            raise ServiceError(
-                "disputed", _("Table {t} is disputed: the referee decides.").format(t=table_no)
-            )
-        before = match_snapshot(m)
-        if side == 0:
-            m.scorer = initials.strip()
-        else:
-            m.counter = initials.strip()
-        if m.scorer and m.counter:
-            m.status = "confirmed"
-            m.confirmed_at = utcnow()
-        R.audit_match(
-            s,
-            actor,
-            "confirm",
-            ev,
-            m,
-            before=before,
-            after={**match_snapshot(m), "side": side},
-        )
-        if also is not None:  # issue 27: the table's state and post id in the approval's transaction
-            also(s, m)
-        after_change(s, ev, m)
-        return table_result(s, m)
+    """:func:`clubdesk.services.approvals.approve` by numbers, answering the table's result only."""
+    table = TableId(event_id, round_no, table_no)
+    return approve(
+        db, actor, table, side, initials, override=override, member=member, seen_version=expected_version
+    ).table
 
 
 def referee_decision(
@@ -562,8 +500,8 @@ def record_result(
         with db.session() as s:  # refuse a wrong player before anything is written
             ev = R.get_event(s, event_id)
             _rnd, m = R.find_table(s, ev, round_no, table_no)
-            _side_member(s, m, 0, scorer, _("scorer"))
-            _side_member(s, m, 1, counter, _("counter"))
+            side_member(s, m, 0, scorer, _("scorer"))
+            side_member(s, m, 1, counter, _("counter"))
         if referee_scores:
             R.require_referee(actor, _("score and count a table"))
         res = record_result(
