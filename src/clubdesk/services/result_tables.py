@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import bindparam, delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from clubdesk.db import is_server
@@ -99,14 +100,21 @@ def drop_entries(s: Session, ids: list[int] | None = None, *, match_id: int | No
         )
 
 
+@lru_cache(maxsize=1)
+def _sheet_statement() -> Any:
+    """The read of :func:`match_entries`, built once (it runs on every hand)."""
+    return (
+        select(ResultEntry.game_no, ResultEntry.data)
+        .where(ResultEntry.match_id == bindparam("m"))
+        .order_by(ResultEntry.game_no, ResultEntry.seq)
+    )
+
+
 def match_entries(s: Session, m: Match) -> dict[int, list[dict[str, Any]]]:
     """A table's sheet: the stored entries of each game, in order."""
     s.flush()  # as the ORM query did (autoflush): entries added in this transaction are read back
-    rows = s.execute(  # plain rows, not ORM objects: a long match is read on every hand (issue 27)
-        select(ResultEntry.game_no, ResultEntry.data)
-        .where(ResultEntry.match_id == m.id)
-        .order_by(ResultEntry.game_no, ResultEntry.seq)
-    )
+    # plain rows, not ORM objects: a long match is read on every hand (issue 27)
+    rows = s.execute(_sheet_statement(), {"m": m.id})
     return sheet_of(rows)
 
 

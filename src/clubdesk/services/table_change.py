@@ -5,9 +5,10 @@ checked (a phone's page rules first), and the typed answer with what changed."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from clubdesk.db import is_server
@@ -64,6 +65,18 @@ class OpenTable:
     event_status: str
 
 
+@lru_cache(maxsize=1)
+def _table_statement() -> Any:
+    """The one read of :func:`open_for_change`, built once (the desk's commonest change: every hand)."""
+    return (
+        select(Event, Round, Match, EventNight)
+        .join(Round, Round.event_id == Event.id)
+        .join(Match, Match.round_id == Round.id)
+        .outerjoin(EventNight, EventNight.event_id == Event.id)
+        .where(Event.id == bindparam("e"), Round.number == bindparam("r"), Match.table_no == bindparam("t"))
+    )
+
+
 def open_for_change(
     s: Session,
     actor: Actor,
@@ -76,13 +89,7 @@ def open_for_change(
     """The table, read in one statement (its event's night settings with it) and checked for a change:
     the guard's rules first, then the version the face showed, the round, a bye, the lock (T10). A guard
     whose post is stored already gives that post's answer instead (nothing is checked or written)."""
-    row = s.execute(
-        select(Event, Round, Match, EventNight)
-        .join(Round, Round.event_id == Event.id)
-        .join(Match, Match.round_id == Round.id)
-        .outerjoin(EventNight, EventNight.event_id == Event.id)
-        .where(Event.id == t.event_id, Round.number == t.round_no, Match.table_no == t.table_no)
-    ).first()
+    row = s.execute(_table_statement(), {"e": t.event_id, "r": t.round_no, "t": t.table_no}).first()
     if row is None:  # the refusal naming what is missing: the event, the round or the table
         ev = round_data.get_event(s, t.event_id)
         rnd, m = round_data.find_table(s, ev, t.round_no, t.table_no)
