@@ -37,7 +37,7 @@ from clubdesk.models.base import utcnow
 from clubdesk.models.discipline import Appeal, ClubIncidentKind, Incident, Penalty
 from clubdesk.models.event import Event
 from clubdesk.models.member import Member
-from clubdesk.models.result import Match, ResultEntry
+from clubdesk.models.result import Match
 from clubdesk.services import discipline_rules as DR
 from clubdesk.services import rounds as R
 from clubdesk.services.audit_view import (  # noqa: F401 - re-exported: the old names stay importable (issue 22)
@@ -88,6 +88,7 @@ from clubdesk.services.discipline_common import (  # noqa: F401 - re-exported: t
     _table,
 )
 from clubdesk.services.discipline_rules import IncidentKind
+from clubdesk.services.result_tables import insert_entry_at
 
 
 # ----------------------------------------------------------------------------------------- incident kinds
@@ -341,7 +342,7 @@ def impose_penalty(
                 raise ServiceError("no-such-incident", _("There is no incident {id}.").format(id=incident_id))
         entrant_id = m.side_a if side == 0 else m.side_b
         before_match = RS.match_snapshot(m)
-        result_entry: ResultEntry | None = None
+        result_entry_id: int | None = None
         if effect.entry is not None:
             if not games and (m.status in ("pending", "confirmed") or m.score_a or m.score_b):
                 raise ServiceError(
@@ -366,21 +367,8 @@ def impose_penalty(
                 RS.referee_confirms(m, actor)
             else:
                 RS.reset_confirmation(m)
-            for later in s.scalars(
-                select(ResultEntry).where(
-                    ResultEntry.match_id == m.id, ResultEntry.game_no == g, ResultEntry.seq > pos
-                )
-            ):
-                later.seq += 1  # the sheet keeps its order: the penalty sits at the breach
-            result_entry = ResultEntry(
-                match_id=m.id,
-                game_no=g,
-                seq=pos + 1,
-                data=json.dumps(effect.entry),
-                entered_by=actor.name,
-            )
-            s.add(result_entry)
-            s.flush()
+            # the sheet keeps its order: the penalty sits at the breach, the later entries after it
+            result_entry_id = insert_entry_at(s, m.id, g, pos + 1, json.dumps(effect.entry), actor.name)
         elif effect.action == "forfeit":
             RS.apply_forfeit(s, actor, ev, m, side, reason=reason, kind="penalty")
         elif effect.action == "disqualify":
@@ -406,7 +394,7 @@ def impose_penalty(
             points=points,
             reason=reason,
             entry="" if effect.entry is None else json.dumps(effect.entry),
-            result_entry_id=None if result_entry is None else result_entry.id,
+            result_entry_id=result_entry_id,
             action=effect.action or "",
             override_reason=(override or "").strip() if m.locked else "",
             decided_by=actor.name,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, insert, select
+from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from clubdesk.db import is_server
@@ -84,6 +84,18 @@ def store_entry(s: Session, match_id: int, game_no: int, seq: int, data: str, en
     key = s.connection().execute(insert(ResultEntry).values(values)).inserted_primary_key
     assert key is not None  # an INSERT of one row
     return int(key[0])
+
+
+def insert_entry_at(s: Session, match_id: int, game_no: int, seq: int, data: str, entered_by: str) -> int:
+    """Write one entry row at place ``seq`` of its game, the later entries moved one place on (a penalty
+    at the breach), and give its id."""
+    s.execute(
+        update(ResultEntry)
+        .where(ResultEntry.match_id == match_id, ResultEntry.game_no == game_no, ResultEntry.seq >= seq)
+        .values(seq=ResultEntry.seq + 1),
+        execution_options={"synchronize_session": False},
+    )
+    return store_entry(s, match_id, game_no, seq, data, entered_by)
 
 
 def drop_entries(s: Session, ids: list[int] | None = None, *, match_id: int | None = None) -> None:
