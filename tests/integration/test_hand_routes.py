@@ -21,7 +21,7 @@ from clubdesk.services import results as RS
 from clubdesk.services import rounds as R
 from clubdesk.services import table_entry as TE
 from clubdesk.services.base import ServiceError
-from clubdesk.services.hands import TableId
+from clubdesk.services.table_change import TableId
 from tests.integration.test_night_helpers import DESK, make_event
 from tests.integration.test_speed import _Counter
 

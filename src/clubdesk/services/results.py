@@ -32,7 +32,7 @@ from clubdesk.services.forfeits import apply_forfeit as apply_forfeit
 from clubdesk.services.forfeits import decide_late_notice as decide_late_notice
 from clubdesk.services.forfeits import forfeit as forfeit
 from clubdesk.services.forfeits import late_notice as late_notice
-from clubdesk.services.hands import TableId, enter_hand, replace_sheet, undo_hand
+from clubdesk.services.hands import enter_hand, replace_sheet, undo_hand
 from clubdesk.services.result_tables import TableResult as TableResult
 from clubdesk.services.result_tables import _apply_outcome as _apply_outcome
 from clubdesk.services.result_tables import _open_table as _open_table
@@ -48,6 +48,7 @@ from clubdesk.services.result_tables import referee_confirms as referee_confirms
 from clubdesk.services.result_tables import reset_confirmation as reset_confirmation
 from clubdesk.services.result_tables import sheet_of
 from clubdesk.services.result_tables import table_result as table_result
+from clubdesk.services.table_change import TableId
 
 apply_outcome = _apply_outcome  # the score, points, finished and winner of an outcome, onto the match
 
