@@ -1,13 +1,15 @@
 """Results entered at the table on the players' phones (issue 27).
 
 Publishing a round gives each table a random token (>= 128 bits, :func:`ensure_tokens`); the token opens
-that table only, through the web app (``clubdesk.web``). Every hand goes through the same services the
-desk uses (:mod:`clubdesk.services.results`), so the rules engine validates it and a refused hand stores
-nothing. Both sides approve (rules G13, E6, T8c): the side that enters the last hand approves with it, the
-other side confirms on its phone ("confirmed at the table by …"); a dispute or the referee's decision at
-the desk wins. Every post carries a page-made id, stored once: a retry on a flaky Wi-Fi stores the hand
-once; a post made on a page older than the table (the desk or the other phone changed it) is refused.
-Each change is audited with role "table", the table and the phone's network address.
+that table only, through the web app (``clubdesk.web``). Every hand goes through the use case the desk
+uses (:mod:`clubdesk.services.hands`, approvals :mod:`clubdesk.services.approvals`), the page's rules
+passed as a :class:`~clubdesk.services.hand_guard.PhoneGuard` and checked in the change's one transaction,
+so the rules engine validates it and a refused hand stores nothing. Both sides approve (rules G13, E6,
+T8c): the side that enters the last hand approves with it, the other side confirms on its phone
+("confirmed at the table by …"); a dispute or the referee's decision at the desk wins. Every post carries
+a page-made id, stored once: a retry on a flaky Wi-Fi stores the hand once; a post made on a page older
+than the table (the desk or the other phone changed it) is refused. Each change is audited with role
+"table", the table and the phone's network address.
 """
 
 from __future__ import annotations
