@@ -7,7 +7,7 @@ two-side confirmation and the round's in-play state. Split out of ``results`` (i
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -158,13 +158,10 @@ def _open_table(
     table_no: int,
     override: str | None,
     expected_version: int | None = None,
-    check: Callable[[Session, Event, Round, Match], None] | None = None,
 ) -> tuple[Round, Match]:
     rnd, m = R.find_table(s, ev, round_no, table_no)
     if is_server(s):  # issue 25: one desk at a time changes a table; the next reads what it wrote
         s.refresh(m, with_for_update=True)
-    if check is not None:  # the caller's own refusals first (add_entry's ``check``)
-        check(s, ev, rnd, m)
     check_version(m, expected_version)
     if rnd.status == "proposed":
         raise ServiceError("round-not-published", _("Round {r} is not published yet.").format(r=round_no))

@@ -39,15 +39,13 @@ from clubdesk.services.result_tables import _open_table as _open_table
 from clubdesk.services.result_tables import changed_elsewhere as changed_elsewhere
 from clubdesk.services.result_tables import check_lock as check_lock
 from clubdesk.services.result_tables import check_version as check_version
-from clubdesk.services.result_tables import mark_in_play as mark_in_play
+from clubdesk.services.result_tables import mark_in_play, sheet_of, table_result
 from clubdesk.services.result_tables import match_entries as match_entries
 from clubdesk.services.result_tables import match_params as match_params
 from clubdesk.services.result_tables import match_snapshot as match_snapshot
 from clubdesk.services.result_tables import recompute_from_entries as recompute_from_entries
 from clubdesk.services.result_tables import referee_confirms as referee_confirms
 from clubdesk.services.result_tables import reset_confirmation as reset_confirmation
-from clubdesk.services.result_tables import sheet_of
-from clubdesk.services.result_tables import table_result as table_result
 from clubdesk.services.table_change import TableId
 
 apply_outcome = _apply_outcome  # the score, points, finished and winner of an outcome, onto the match
