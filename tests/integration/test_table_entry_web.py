@@ -20,12 +20,13 @@ from typing import Any
 import pytest
 
 from clubdesk.models.member import Member
+from clubdesk.services import phones
 from clubdesk.services.kernel.base import ServiceError
 from clubdesk.services.night.data import reads, settings
 from clubdesk.services.night.data.tokens import ensure_tokens, round_tokens
-from clubdesk.services.night.play import results, rounds
+from clubdesk.services.night.play import hands, results, rounds
 from clubdesk.services.night.ranking import standings
-from clubdesk.services.phones import desk_side, posts, table_page
+from clubdesk.services.phones import posts, table_page
 from clubdesk.storage import Database
 from clubdesk.web.server import TableServer
 from tests.integration.test_night_helpers import DESK, REF, make_event
@@ -566,7 +567,7 @@ def test_serve_cli_starts_stops_and_refuses_a_port_in_use(tmp_path: Path) -> Non
         # while it serves, sheets printed meanwhile carry their table's address (as with the Desk's switch)
         watch = Database(dbfile, backups_dir=tmp_path / "b")
         try:
-            assert desk_side.base_url(watch) == f"http://127.0.0.1:{port}"
+            assert phones.base_url(watch) == f"http://127.0.0.1:{port}"
         finally:
             watch.engine.dispose()
         # a second server on the same port: one clear line, exit 1
@@ -584,7 +585,7 @@ def test_serve_cli_starts_stops_and_refuses_a_port_in_use(tmp_path: Path) -> Non
         s.bind(("127.0.0.1", port))
     after = Database(dbfile, backups_dir=tmp_path / "b")
     try:
-        assert desk_side.base_url(after) is None  # stopped: sheets carry the desk's own payload again
+        assert phones.base_url(after) is None  # stopped: sheets carry the desk's own payload again
     finally:
         after.close()
 
@@ -749,6 +750,7 @@ def test_a_name_changed_at_the_desk_reaches_the_page_while_hands_keep_coming(
     """The page after a hand reuses the names it showed a moment ago, for a few seconds only."""
     from clubdesk.models.event import Entrant
     from clubdesk.services.night.data import reads
+    from clubdesk.services.phones import table_page
 
     monkeypatch.setattr(table_page, "PAGE_SECONDS", 0.5)
     ev = tavla_night(db, 99)
@@ -788,6 +790,8 @@ def test_a_hand_whose_answer_failed_is_stored_once_on_retry(
     stored (here: the answer is lost, the database busy once the hand's transaction committed) gives the
     phone an error; its retry with the same post id stores nothing twice (the 64-table benchmark once
     stored two hands twice)."""
+    from clubdesk.services.night.play import results
+    from clubdesk.services.phones import posts, table_page
     from clubdesk.storage import DatabaseError
 
     ev = gaple_night(db)
@@ -801,7 +805,7 @@ def test_a_hand_whose_answer_failed_is_stored_once_on_retry(
         "two_ends": False,
         "dead": {},
     }
-    real = results.add_entry
+    real = hands.enter_hand
     calls = {"n": 0}
 
     def busy_once(*args: object, **kwargs: object) -> object:
@@ -811,7 +815,7 @@ def test_a_hand_whose_answer_failed_is_stored_once_on_retry(
             raise DatabaseError("busy", "The database is busy at another desk; try again.")
         return out
 
-    monkeypatch.setattr(results, "add_entry", busy_once)
+    monkeypatch.setattr(hands, "enter_hand", busy_once)
     with pytest.raises(DatabaseError):
         posts.post_entry(db, ref, hand, client_id="post-1", version=None, side=0, address="127.0.0.1")
     assert len(results.table_entries(db, ev, 1, 1)[1]) == 1  # the hand itself was stored

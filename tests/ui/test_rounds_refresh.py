@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from clubdesk.services import night
-from clubdesk.services.changes import Changes
 from clubdesk.services.kernel.base import Actor, Role
+from clubdesk.services.kernel.changes import Changes
 from clubdesk.services.night.data import reads as data_reads
 from clubdesk.services.night.play import results, rounds
 from clubdesk.ui.night.rounds_section import RoundsSection

@@ -174,14 +174,14 @@ def file_appeal(
         return appeal_view(row, night.entrant_names(s, ev.id))
 
 
-def _open_appeal(s: Session, appeal_id: int) -> Appeal:
-    row = _appeal(s, appeal_id)
+def open_appeal(s: Session, appeal_id: int) -> Appeal:
+    row = appeal(s, appeal_id)
     if row.status != "open":
         raise ServiceError("appeal-decided", _("Appeal {id} is already decided.").format(id=appeal_id))
     return row
 
 
-def _note_hearing(row: Appeal, appellant_notes: str | None, respondent_notes: str | None) -> None:
+def note_hearing(row: Appeal, appellant_notes: str | None, respondent_notes: str | None) -> None:
     """Rule T10: what each side said at the hearing (None: unchanged)."""
     if appellant_notes is not None:
         row.appellant_notes = appellant_notes.strip()
@@ -199,14 +199,14 @@ def hear_appeal(
 ) -> AppealView:
     """Rule T10: the referee hears both sides; their statements are noted on the appeal."""
     with db.session() as s:
-        row = _open_appeal(s, appeal_id)
+        row = open_appeal(s, appeal_id)
         before = appeal_snapshot(row)
-        _note_hearing(row, appellant_notes, respondent_notes)
+        note_hearing(row, appellant_notes, respondent_notes)
         audit_appeal(s, actor, "appeal.hear", row, before)
         return appeal_view(row, night.entrant_names(s, row.event_id))
 
 
-def _appeal(s: Session, appeal_id: int) -> Appeal:
+def appeal(s: Session, appeal_id: int) -> Appeal:
     row = s.get(Appeal, appeal_id)
     if row is None:
         raise ServiceError("no-such-appeal", _("There is no appeal {id}.").format(id=appeal_id))
@@ -227,9 +227,9 @@ def decide_appeal(
     night.require_referee(actor, _("decide an appeal"))
     reasons = require_text(reasons, "reasons-required", _("Write the reasons for the decision."))
     with db.session() as s:
-        row = _open_appeal(s, appeal_id)
+        row = open_appeal(s, appeal_id)
         before = appeal_snapshot(row)
-        _note_hearing(row, appellant_notes, respondent_notes)
+        note_hearing(row, appellant_notes, respondent_notes)
         row.status = "upheld" if upheld else "rejected"
         row.reasons = reasons
         row.decided_by = actor.name
@@ -245,7 +245,7 @@ def reopen_appeal(db: Database, actor: Actor, appeal_id: int, reason: str) -> Ap
     night.require_referee(actor, _("reopen a decided appeal"))
     reason = require_text(reason, "reason-required", _("Write why the decided appeal is reopened."))
     with db.session() as s:
-        row = _appeal(s, appeal_id)
+        row = appeal(s, appeal_id)
         if row.status == "open":
             raise ServiceError("appeal-open", _("Appeal {id} is not decided yet.").format(id=appeal_id))
         before = appeal_snapshot(row)
@@ -260,5 +260,5 @@ def reopen_appeal(db: Database, actor: Actor, appeal_id: int, reason: str) -> Ap
 
 def get_appeal(db: Database, appeal_id: int) -> AppealView:
     with db.session() as s:
-        row = _appeal(s, appeal_id)
+        row = appeal(s, appeal_id)
         return appeal_view(row, night.entrant_names(s, row.event_id))

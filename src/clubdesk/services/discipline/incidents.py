@@ -54,7 +54,7 @@ from clubdesk.models.base import utcnow
 from clubdesk.models.discipline import Appeal, ClubIncidentKind, Incident, Penalty
 from clubdesk.models.event import Event
 from clubdesk.models.member import Member
-from clubdesk.models.result import Match, ResultEntry
+from clubdesk.models.result import Match
 from clubdesk.models.round import Round
 from clubdesk.services import night
 from clubdesk.services.discipline.records import (
@@ -78,6 +78,7 @@ from clubdesk.services.discipline.records import (
     table_of,
 )
 from clubdesk.services.kernel import Actor, ServiceError, audit
+from clubdesk.services.night import insert_entry_at
 from clubdesk.storage import Database
 
 
@@ -329,7 +330,7 @@ def impose_penalty(
                 raise ServiceError("no-such-incident", _("There is no incident {id}.").format(id=incident_id))
         entrant_id = m.side_a if side == 0 else m.side_b
         before_match = night.match_snapshot(m)
-        result_entry: ResultEntry | None = None
+        result_entry_id: int | None = None
         if effect.entry is not None:
             if not games and (m.status in ("pending", "confirmed") or m.score_a or m.score_b):
                 raise ServiceError(
@@ -354,21 +355,8 @@ def impose_penalty(
                 night.referee_confirms(m, actor)
             else:
                 night.reset_confirmation(m)
-            for later in s.scalars(
-                select(ResultEntry).where(
-                    ResultEntry.match_id == m.id, ResultEntry.game_no == g, ResultEntry.seq > pos
-                )
-            ):
-                later.seq += 1  # the sheet keeps its order: the penalty sits at the breach
-            result_entry = ResultEntry(
-                match_id=m.id,
-                game_no=g,
-                seq=pos + 1,
-                data=json.dumps(effect.entry),
-                entered_by=actor.name,
-            )
-            s.add(result_entry)
-            s.flush()
+            # the sheet keeps its order: the penalty sits at the breach, the later entries after it
+            result_entry_id = insert_entry_at(s, m.id, g, pos + 1, json.dumps(effect.entry), actor.name)
         elif effect.action == "forfeit":
             night.apply_forfeit(s, actor, ev, m, side, reason=reason, kind="penalty")
         elif effect.action == "disqualify":
@@ -394,7 +382,7 @@ def impose_penalty(
             points=points,
             reason=reason,
             entry="" if effect.entry is None else json.dumps(effect.entry),
-            result_entry_id=None if result_entry is None else result_entry.id,
+            result_entry_id=result_entry_id,
             action=effect.action or "",
             override_reason=(override or "").strip() if m.locked else "",
             decided_by=actor.name,
@@ -478,7 +466,7 @@ def disqualify(db: Database, actor: Actor, event_id: int, entrant_id: int, reaso
 # -------------------------------------------------------------------------------------------------- lists
 def appeal_entrants(db: Database, event_id: int) -> dict[int, str]:
     """The event's entrants by id with their names: who may file an appeal (rules T10, G16)."""
-    with db.read_session() as s:
+    with db.session() as s:
         return night.entrant_names(s, event_id)
 
 

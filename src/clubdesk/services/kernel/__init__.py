@@ -14,6 +14,7 @@ from clubdesk.services.kernel.base import (
     entry_refusal,
     refusal,
 )
+from clubdesk.services.kernel.changes import Changes
 from clubdesk.services.kernel.clock import DESK_CLOCK
 from clubdesk.services.kernel.lookups import MESSAGE_LOCALES, load_event, money_text
 from clubdesk.services.kernel.permissions import allowed, mask_contacts, require
@@ -21,6 +22,7 @@ from clubdesk.services.kernel.permissions import allowed, mask_contacts, require
 __all__ = [
     "Actor",
     "ChainReport",
+    "Changes",
     "DEFAULT_ACTOR",
     "DESK_CLOCK",
     "DESK_ROLES",

@@ -3,6 +3,7 @@ ratings) < play (rounds, results, forfeits, follow-ups).
 
 The package's face: what ui/, cli/ and web/ may use. Everything else is the package's own."""
 
+from clubdesk.services.kernel.changes import Changes
 from clubdesk.services.night.data.prize_plans import (
     CATEGORIES,
     prize_plan_from,
@@ -42,6 +43,7 @@ from clubdesk.services.night.data.settings import (
     setting_locks,
 )
 from clubdesk.services.night.data.tokens import ensure_tokens, round_tokens
+from clubdesk.services.night.play.approvals import approve
 from clubdesk.services.night.play.explain import explain_pairing
 from clubdesk.services.night.play.followups import after_change
 from clubdesk.services.night.play.forfeits import (
@@ -52,6 +54,14 @@ from clubdesk.services.night.play.forfeits import (
     league_deadline,
     withdraw_from_play,
 )
+from clubdesk.services.night.play.hand_guard import (
+    PhoneGuard,
+    read_only_reason,
+    remember_post,
+    side_names,
+    stored_answer,
+)
+from clubdesk.services.night.play.hands import enter_hand, save_hand_change, undo_hand
 from clubdesk.services.night.play.match_files import import_match_file, read_match_file, swapped
 from clubdesk.services.night.play.readings import (
     ReadingsPreview,
@@ -85,9 +95,11 @@ from clubdesk.services.night.play.rounds import (
     unpublish_round,
 )
 from clubdesk.services.night.play.seating import seat_names
+from clubdesk.services.night.play.table_change import HandResult, TableId
 from clubdesk.services.night.play.table_result import (
     changed_elsewhere,
     check_lock,
+    insert_entry_at,
     match_entries,
     match_params,
     match_snapshot,
@@ -109,17 +121,22 @@ from clubdesk.services.night.ranking.standings import (
 __all__ = [
     "BYE_FORMATS",
     "CATEGORIES",
+    "Changes",
     "EventStandings",
     "FINAL_STATUSES",
+    "HandResult",
     "LIMITS",
     "NightSettings",
+    "PhoneGuard",
     "ReadingsPreview",
     "RoundView",
+    "TableId",
     "TableView",
     "add_entry",
     "after_change",
     "apply_forfeit",
     "apply_readings",
+    "approve",
     "bracket_data",
     "catch_up",
     "changed_elsewhere",
@@ -133,6 +150,7 @@ __all__ = [
     "discard_round",
     "encounter_seats",
     "ensure_tokens",
+    "enter_hand",
     "entrant_members",
     "entrant_names",
     "event_readings",
@@ -146,6 +164,7 @@ __all__ = [
     "get_round",
     "get_table",
     "import_match_file",
+    "insert_entry_at",
     "late_notice",
     "league_deadline",
     "load_night_settings",
@@ -169,10 +188,12 @@ __all__ = [
     "publish_round",
     "rating_history",
     "read_match_file",
+    "read_only_reason",
     "recompute_from_entries",
     "record_result",
     "referee_confirms",
     "referee_decision",
+    "remember_post",
     "replace_entries",
     "request_bye",
     "requested_byes",
@@ -181,19 +202,23 @@ __all__ = [
     "reset_confirmation",
     "round_tokens",
     "rounds_of",
+    "save_hand_change",
     "season_scale_from",
     "seat_names",
     "seats_for",
     "set_score",
     "set_tables",
     "setting_locks",
+    "side_names",
     "side_players",
     "standing_ids",
     "state_of",
+    "stored_answer",
     "substitute",
     "swapped",
     "table_entries",
     "tavla_rulesets",
+    "undo_hand",
     "undo_last_entry",
     "unpublish_round",
     "value_label",

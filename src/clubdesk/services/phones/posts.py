@@ -1,26 +1,27 @@
 """Results entered at the table on the players' phones (issue 27).
 
 Publishing a round gives each table a random token (>= 128 bits, :func:`ensure_tokens`); the token opens
-that table only, through the web app (``clubdesk.web``). Every hand goes through the same services the
-desk uses (:mod:`clubdesk.services.night.play.results`), so the rules engine validates it and a refused hand
-stores
-nothing. Both sides approve (rules G13, E6, T8c): the side that enters the last hand approves with it, the
-other side confirms on its phone ("confirmed at the table by …"); a dispute or the referee's decision at
-the desk wins. Every post carries a page-made id, stored once: a retry on a flaky Wi-Fi stores the hand
-once; a post made on a page older than the table (the desk or the other phone changed it) is refused.
-Each change is audited with role "table", the table and the phone's network address.
+that table only, through the web app (``clubdesk.web``). Every hand goes through the use case the desk
+uses (:mod:`clubdesk.services.night.play.hands`, approvals :mod:`clubdesk.services.night.play.approvals`),
+the page's rules
+passed as a :class:`~clubdesk.services.night.play.hand_guard.PhoneGuard` and checked in the change's one
+transaction,
+so the rules engine validates it and a refused hand stores nothing. Both sides approve (rules G13, E6,
+T8c): the side that enters the last hand approves with it, the other side confirms on its phone
+("confirmed at the table by …"); a dispute or the referee's decision at the desk wins. Every post carries
+a page-made id, stored once: a retry on a flaky Wi-Fi stores the hand once; a post made on a page older
+than the table (the desk or the other phone changed it) is refused. Each change is audited with role
+"table", the table and the phone's network address.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session
 
 from clubdesk.games import load_ruleset
 from clubdesk.i18n import _
@@ -28,25 +29,20 @@ from clubdesk.models.base import utcnow
 from clubdesk.models.event import Event
 from clubdesk.models.result import Match, ResultEntry
 from clubdesk.models.round import Round
-from clubdesk.models.table_entry import RefereeCall, TablePost, TableState, TableToken
+from clubdesk.models.table_entry import RefereeCall, TableState, TableToken
 from clubdesk.services import night
 from clubdesk.services.kernel import Actor, Role, ServiceError, audit
+from clubdesk.services.night import HandResult, PhoneGuard, TableId, remember_post, stored_answer
 from clubdesk.services.phones import table_page
 from clubdesk.services.phones.table_page import (
     RefereeCallView,
-    TablePage,
     TableRef,
     TableStatus,
     cached_page,
-    current_game,
-    keep_page,
-    prime_in,
-    read_only_of,
-    side_names,
     state_of,
     table_for_token,
 )
-from clubdesk.storage import Database, DatabaseError
+from clubdesk.storage import Database
 
 STATES = ("not_started", "in_play", "awaiting_confirmation", "confirmed_at_table", "entered_at_desk")
 CLIENT_ID_MAX = 64
@@ -182,11 +178,6 @@ def _lock_for(token: str) -> threading.Lock:
         return _locks.setdefault(token, threading.Lock())
 
 
-def _remember(db: Database, ref: TableRef, client_id: str, action: str, message: str) -> None:
-    with db.session() as s:
-        s.add(TablePost(client_id=client_id, token=ref.token, action=action, outcome=message))
-
-
 def _check_client_id(client_id: str) -> str:
     client_id = (client_id or "").strip()
     if not client_id or len(client_id) > CLIENT_ID_MAX:
@@ -194,112 +185,25 @@ def _check_client_id(client_id: str) -> str:
     return client_id
 
 
-def _guard(db: Database, ref: TableRef, version: int | None) -> TablePage:
-    cached = cached_page(db, ref.token)
-    if cached is None:
-        raise ServiceError("no-table", _("This table is not open."))
-    p = cached.page
-    if p.read_only:
-        raise ServiceError("read-only", p.read_only)
-    if version is not None and version != p.version:
-        with db.read_session() as s:
-            _rnd, m = night.find_table(s, night.get_event(s, ref.event_id), ref.round_no, ref.table_no)
-            raise night.changed_elsewhere(m)
-    return p
+def _shown_sides(db: Database, ref: TableRef, version: int | None) -> tuple[str, str] | None:
+    """The sides' names the page showed a moment ago, when that page is the table's current one (a name
+    changed at the desk shows within ``PAGE_SECONDS``); None: the post's transaction reads them."""
+    shown = table_page.shown(db, ref.token)
+    if shown is None or version is None or shown.page.version != version:
+        return None
+    return shown.page.sides if time.monotonic() - shown.at < table_page.PAGE_SECONDS else None
 
 
-Remember = Callable[..., None]  # remember(session, outcome="")
+def _after_post(db: Database, ref: TableRef, res: HandResult) -> PostOutcome:
+    """After the post's commit: the table's page is built once for the next request (both phones and the
+    page after the post share it), and the post's answer."""
+    if not res.repeated:
+        cached_page(db, ref.token)
+    return PostOutcome(res.answer, duplicate=res.repeated)
 
 
-class _AlreadyDone(Exception):
-    """A post id found stored inside the post's own transaction: roll back, answer as before."""
-
-    def __init__(self, outcome: str) -> None:
-        super().__init__(outcome)
-        self.outcome = outcome
-
-
-def _seen_in(s: Session, client_id: str) -> None:
-    """Refuse, inside the write transaction, a post id stored already (a retry on a flaky Wi-Fi)."""
-    outcome = s.scalar(select(TablePost.outcome).where(TablePost.client_id == client_id))
-    if outcome is not None:
-        raise _AlreadyDone(outcome or _("This was saved already."))
-
-
-def _idempotent(
-    db: Database, ref: TableRef, client_id: str, action: str, work: Any, *, checks_inside: bool = False
-) -> PostOutcome:
-    """Run ``work(remember)`` once per page-made post id. ``work`` calls ``remember(session, outcome)``
-    inside the transaction of its change, so the post id (and the answer a repeated post gets) is stored
-    with the hand itself: a post repeated after a lost answer, or after a failure once the hand was
-    stored, finds it and stores nothing twice (issue 27 item 6; a benchmark at 64 tables once stored two
-    hands twice when the id had its own transaction). One transaction per post (issue 27's targets)."""
-    client_id = _check_client_id(client_id)
-    with _lock_for(ref.token):
-        kept: list[str] = []
-
-        def remember(s: Session, outcome: str = "") -> None:
-            row = s.scalar(select(TablePost).where(TablePost.client_id == client_id)) if kept else None
-            if row is None:
-                s.add(TablePost(client_id=client_id, token=ref.token, action=action, outcome=outcome))
-            else:
-                row.outcome = outcome
-            kept.append(outcome)
-
-        try:
-            if not checks_inside:  # post_entry checks the post id in the hand's own transaction
-                with db.read_session() as s:
-                    _seen_in(s, client_id)
-            message: str = work(remember)
-        except _AlreadyDone as done:
-            return PostOutcome(done.outcome, duplicate=True)
-        if not kept:
-            _remember(db, ref, client_id, action, message)
-            return PostOutcome(message)
-        if kept[-1] != message:
-            try:  # the answer a repeated post gets; without it, "saved already"
-                with db.session() as s:
-                    row = s.scalar(select(TablePost).where(TablePost.client_id == client_id))
-                    if row is not None:
-                        row.outcome = message
-            except (ServiceError, DatabaseError):
-                pass
-        return PostOutcome(message)
-
-
-def _state_in(s: Session, m: Match, state: str, side: int | None, name: str) -> TableState:
-    ts = s.get(TableState, m.id)
-    if ts is None:
-        ts = TableState(match_id=m.id, state="started", finished_by="", confirmed_by="")
-        s.add(ts)
-    elif state == "started" and (ts.state, ts.finished_side, ts.finished_by, ts.confirmed_by) == (
-        "started",
-        None,
-        "",
-        "",
-    ):
-        return ts  # a hand in play: the table was started already (no row written per hand)
-    ts.state = state
-    ts.updated_at = utcnow()
-    if state == "awaiting":
-        ts.finished_side, ts.finished_by, ts.confirmed_by = side, name, ""
-    elif state == "confirmed":
-        ts.confirmed_by = name
-    else:
-        ts.finished_side, ts.finished_by, ts.confirmed_by = None, "", ""
-    return ts  # held by the caller: the session keeps only weak references to unchanged rows
-
-
-def check_entry(family: str, entry: dict[str, Any]) -> dict[str, Any]:
-    """The shape a phone's hand must have before the engine judges it (the engine judges the rest)."""
-    allowed = {
-        "gaple": {"out", "block", "redeal"},
-        "domino": {"domino", "block", "annulled"},
-        "tavla": {"game"},
-    }[family]
-    if entry.get("type") not in allowed:
-        raise ServiceError("bad-entry", _("Choose what happened in the hand."))
-    return entry
+def _table(ref: TableRef) -> TableId:
+    return TableId(ref.event_id, ref.round_no, ref.table_no)
 
 
 def post_entry(
@@ -313,200 +217,111 @@ def post_entry(
     address: str,
     game_no: int = 1,
 ) -> PostOutcome:
-    """One hand (dominoes) or game (tavla) from a phone. The engine refuses an impossible one (its reason,
-    nothing stored). The hand that finishes the match is the entering side's approval (G13, E6, T8c).
-    ``game_no``: the game of a team encounter the page entered it in (rule E7b)."""
+    """One hand (dominoes) or game (tavla) from a phone, in one transaction with its page's rules, its
+    post id and, when it ends the match, the entering side's approval (G13, E6, T8c). The engine refuses
+    an impossible one (its reason, nothing stored). ``game_no``: the game of a team encounter the page
+    entered it in (rule E7b)."""
     if side not in (0, 1):
         raise ServiceError("bad-side", _("Say which side you are first."))
-    actor = phone_actor(ref, address)
-
-    def saved(family: str, n: int) -> str:
-        return _("Game {n} saved.").format(n=n) if family == "tavla" else _("Hand {n} saved.").format(n=n)
-
-    def work(remember: Remember) -> str:
-        seen: dict[str, Any] = {}
-
-        def check(s: Session, ev: Event, rnd: Round, m: Match) -> None:
-            # the table page's rules, under the hand's own write lock (no second read of the page)
-            _seen_in(s, client_id)  # a retry of a stored hand: its answer again, before any refusal
-            if s.scalar(select(TableToken.id).where(TableToken.token == ref.token)) is None:
-                raise ServiceError("no-table", _("This table is not open."))
-            family = load_ruleset(ev.ruleset).family
-            read_only = read_only_of(ev, rnd, m)
-            if read_only:
-                raise ServiceError("read-only", read_only)
-            if version is not None and version != (m.version or 0):
-                raise night.changed_elsewhere(m)
-            if game_no != 1 or family == "domino":
-                now = current_game(s, ev, m)
-                if game_no != now:  # rule E7b: an encounter's games one after another
-                    raise ServiceError(
-                        "wrong-game", _("Hands go to game {g} of the encounter now.").format(g=now)
-                    )
-            check_entry(family, entry)
-            seen["family"] = family
-            shown = table_page.shown(db, ref.token)
-            # the names the page showed a moment ago (a name changed at the desk shows within 10 s)
-            ok = shown is not None and shown.page.version == (m.version or 0)
-            ok = ok and shown is not None and time.monotonic() - shown.at < table_page.PAGE_SECONDS
-            seen["sides"] = shown.page.sides if ok and shown is not None else side_names(s, m)
-            seen["read_at"] = shown.at if ok and shown is not None else None  # the names' age goes on
-            seen["held"] = (ev, rnd)
-
-        def also(s: Session, m: Match) -> None:
-            seen["state"] = _state_in(s, m, "started", None, "")  # held: the page reads it again
-            if m.finished:
-                remember(s)  # the approval's transaction stores the answer
-                return
-            page = seen["page"] = prime_in(s, ref, *seen["held"], m, seen["sides"], seen["read_at"])
-            n = page.page.game_hands if page.page.encounter_games else page.page.hands
-            remember(s, saved(seen["family"], n))
-
-        res = night.add_entry(
+    guard = PhoneGuard(
+        post_id=_check_client_id(client_id),
+        token=ref.token,
+        action="entry",
+        side=side,
+        sides=_shown_sides(db, ref, version),
+        answer=_("Game {n} saved.") if family_of(db, ref) == "tavla" else _("Hand {n} saved."),
+        finished_answer=_("The match is finished. {other} now confirms the result."),
+    )
+    with _lock_for(ref.token):
+        res = night.enter_hand(
             db,
-            actor,
-            ref.event_id,
-            ref.round_no,
-            ref.table_no,
+            phone_actor(ref, address),
+            _table(ref),
             entry,
+            seen_version=version,
             game_no=game_no,
-            expected_version=version,
-            also=also,
-            check=check,
+            guard=guard,
         )
-        if res.finished:
-            sides = seen["sides"]
-            message = _("The match is finished. {other} now confirms the result.").format(
-                other=sides[1 - side]
-            )
-
-            def approve(s: Session, m: Match) -> None:
-                _state_in(s, m, "awaiting", side, sides[side])
-                remember(s, message)
-                ev = night.get_event(s, ref.event_id)  # this transaction's own (not the hand's)
-                rnd = night.find_round(s, ev, ref.round_no)
-                seen["page"] = prime_in(s, ref, ev, rnd, m, sides, seen["read_at"])
-
-            seen["page"] = None
-            night.confirm(
-                db, actor, ref.event_id, ref.round_no, ref.table_no, side, sides[side], also=approve
-            )
-            keep_page(db, ref.token, seen["page"])
-            return message
-        keep_page(db, ref.token, seen.get("page"))
-        return saved(seen["family"], res.entries)
-
-    return _idempotent(db, ref, client_id, "entry", work, checks_inside=True)
+    return _after_post(db, ref, res)
 
 
 def undo(db: Database, ref: TableRef, *, client_id: str, version: int | None, address: str) -> PostOutcome:
-    """Undo the last hand, until the result is confirmed."""
-    actor = phone_actor(ref, address)
-
-    def work(remember: Remember) -> str:
-        p = _guard(db, ref, version)
-        message = _("The last game was undone.") if p.family == "tavla" else _("The last hand was undone.")
-
-        def also(s: Session, m: Match) -> None:  # one transaction: the hand, its approval, the state
-            if m.scorer or m.counter:  # the approval given with the undone hand goes with it
-                night.reset_confirmation(m)
-            _state_in(s, m, "started", None, "")
-            remember(s, message)
-
-        night.undo_last_entry(
-            db,
-            actor,
-            ref.event_id,
-            ref.round_no,
-            ref.table_no,
-            game_no=p.rows[-1].game if p.rows else 1,  # the game of the last hand (an encounter's, E7b)
-            expected_version=p.version,
-            also=also,
-        )
-        return message
-
-    return _idempotent(db, ref, client_id, "undo", work)
+    """Undo the last hand, until the result is confirmed; the approval given with it goes with it."""
+    tavla = family_of(db, ref) == "tavla"
+    guard = PhoneGuard(
+        post_id=_check_client_id(client_id),
+        token=ref.token,
+        action="undo",
+        answer=_("The last game was undone.") if tavla else _("The last hand was undone."),
+    )
+    with _lock_for(ref.token):
+        res = night.undo_hand(db, phone_actor(ref, address), _table(ref), seen_version=version, guard=guard)
+    return _after_post(db, ref, res)
 
 
 def confirm(
     db: Database, ref: TableRef, *, client_id: str, version: int | None, side: int, address: str
 ) -> PostOutcome:
-    """The other side confirms the finished match: the result is confirmed at the table (G13, E6, T8c)."""
+    """The other side confirms the finished match: the result is confirmed at the table (G13, E6, T8c).
+    Finished at the desk (no side recorded): the side on the phone approves first, the other confirms."""
     if side not in (0, 1):
         raise ServiceError("bad-side", _("Say which side you are first."))
-    actor = phone_actor(ref, address)
-
-    def work(remember: Remember) -> str:
-        p = _guard(db, ref, version)
-        if not p.finished or p.match_status != "pending":
-            raise ServiceError("sheet-incomplete", _("The match is not finished, it cannot be confirmed."))
-        if p.finished_side == side:
-            raise ServiceError(
-                "same-side",
-                _("{other} confirms the result, not the side that entered it.").format(
-                    other=p.sides[1 - side]
-                ),
-            )
-        # finished at the desk (no side recorded): the side on the phone approves first, the other confirms
-        said: list[str] = []
-
-        def also(s: Session, m: Match) -> None:  # the table's state in the approval's own transaction
-            if m.status != "confirmed":
-                _state_in(s, m, "awaiting", side, p.sides[side])
-                said.append(_("Approved. {other} now confirms the result.").format(other=p.sides[1 - side]))
-            else:
-                _state_in(s, m, "confirmed", side, p.sides[side])
-                said.append(_("Confirmed at the table by {name}.").format(name=p.sides[side]))
-            remember(s, said[-1])
-
-        night.confirm(
+    sides = _shown_sides(db, ref, version)
+    guard = PhoneGuard(
+        post_id=_check_client_id(client_id),
+        token=ref.token,
+        action="confirm",
+        side=side,
+        sides=sides,
+        answer=_("Approved. {other} now confirms the result."),
+        finished_answer=_("Confirmed at the table by {name}."),
+    )
+    with _lock_for(ref.token):
+        res = night.approve(
             db,
-            actor,
-            ref.event_id,
-            ref.round_no,
-            ref.table_no,
+            phone_actor(ref, address),
+            _table(ref),
             side,
-            p.sides[side],
-            expected_version=p.version,
-            also=also,
+            "",  # the side's name, as its page shows it, is the approval
+            seen_version=version,
+            guard=guard,
         )
-        return said[-1]
-
-    return _idempotent(db, ref, client_id, "confirm", work)
+    return _after_post(db, ref, res)
 
 
 def call_referee(db: Database, ref: TableRef, *, client_id: str, address: str) -> PostOutcome:
-    """The table calls the referee; the desk shows the call with the table."""
+    """The table calls the referee; the desk shows the call with the table (one transaction, the post id
+    stored with it: a retry calls once)."""
     actor = phone_actor(ref, address)
-
-    def work(remember: Remember) -> str:
-        with db.session() as s:
-            if s.scalar(select(TableToken.id).where(TableToken.token == ref.token)) is None:
-                raise ServiceError("no-table", _("This table is not open."))
-            open_call = s.scalar(
-                select(RefereeCall.id).where(
-                    RefereeCall.event_id == ref.event_id,
-                    RefereeCall.round_no == ref.round_no,
-                    RefereeCall.table_no == ref.table_no,
-                    RefereeCall.handled.is_(False),
-                )
+    guard = PhoneGuard(post_id=_check_client_id(client_id), token=ref.token, action="referee")
+    with _lock_for(ref.token), db.session() as s:
+        repeated = stored_answer(s, guard.post_id)
+        if repeated is not None:
+            return PostOutcome(repeated, duplicate=True)
+        if s.scalar(select(TableToken.id).where(TableToken.token == ref.token)) is None:
+            raise ServiceError("no-table", _("This table is not open."))
+        open_call = s.scalar(
+            select(RefereeCall.id).where(
+                RefereeCall.event_id == ref.event_id,
+                RefereeCall.round_no == ref.round_no,
+                RefereeCall.table_no == ref.table_no,
+                RefereeCall.handled.is_(False),
             )
-            if open_call is None:
-                c = RefereeCall(event_id=ref.event_id, round_no=ref.round_no, table_no=ref.table_no)
-                s.add(c)
-                s.flush()
-                audit(
-                    s,
-                    actor,
-                    "referee-call",
-                    "table",
-                    c.id,
-                    event_id=ref.event_id,
-                    round_no=ref.round_no,
-                    table_no=ref.table_no,
-                )
-            message = _("The referee has been called to table {t}.").format(t=ref.table_no)
-            remember(s, message)
-        return message
-
-    return _idempotent(db, ref, client_id, "referee", work)
+        )
+        if open_call is None:
+            c = RefereeCall(event_id=ref.event_id, round_no=ref.round_no, table_no=ref.table_no)
+            s.add(c)
+            s.flush()
+            audit(
+                s,
+                actor,
+                "referee-call",
+                "table",
+                c.id,
+                event_id=ref.event_id,
+                round_no=ref.round_no,
+                table_no=ref.table_no,
+            )
+        message = _("The referee has been called to table {t}.").format(t=ref.table_no)
+        remember_post(s, guard, message)
+    return PostOutcome(message)

@@ -20,13 +20,14 @@ from clubdesk.competition import formats
 from clubdesk.competition.errors import CompetitionError
 from clubdesk.games import EntryError, load_ruleset, replay
 from clubdesk.i18n import _
-from clubdesk.models.event import Entrant, Event
+from clubdesk.models.event import Event
 from clubdesk.models.member import Member
 from clubdesk.models.result import Match, ResultEntry
 from clubdesk.models.round import Round
 from clubdesk.models.table_entry import RefereeCall, TableState, TableToken
 from clubdesk.services import night
 from clubdesk.services.kernel import ServiceError
+from clubdesk.services.night import read_only_reason, side_names
 from clubdesk.storage import Database
 
 
@@ -162,24 +163,6 @@ def _ruleset_params(ev: Event, m: Match) -> tuple[str, dict[str, Any]]:
     return family, night.match_params(ev, m)
 
 
-def read_only_of(ev: Event, rnd: Round, m: Match) -> str:
-    if m.side_b is None:
-        return _("Table {t} is a bye: it has no result to enter.").format(t=m.table_no)
-    if m.locked or rnd.number < (ev.current_round or rnd.number) or rnd.status == "closed":
-        return _("Round {r} is over: this page only shows its result (rule T10).").format(r=rnd.number)
-    if m.status == "disputed":
-        return _("The referee decides this table's result.")
-    if m.status == "confirmed":
-        return _("The result is confirmed.")
-    if m.status == "postponed":
-        return _("This match is postponed.")
-    if m.kind != "played":
-        return _("The desk entered this table's result.")
-    if rnd.status == "proposed":
-        return _("Round {r} is not published yet.").format(r=rnd.number)
-    return ""
-
-
 def _seat_names(s: Session, ev: Event, m: Match, family: str, game: int = 1) -> tuple[str, ...] | None:
     """The players at seats 1-4 by name (as :func:`clubdesk.services.night.play.seating.seat_names`,
     read-only); in
@@ -199,13 +182,6 @@ def _seat_names(s: Session, ev: Event, m: Match, family: str, game: int = 1) -> 
     rows = s.execute(select(Member.number, Member.name).where(Member.number.in_(numbers))).all()
     names = {str(n): str(x) for n, x in rows}
     return tuple(names.get(n, n) for n in numbers)
-
-
-def side_names(s: Session, m: Match) -> tuple[str, str]:
-    """The two sides' names (this table's entrants only, not the whole event's)."""
-    a = s.get(Entrant, m.side_a)
-    b = s.get(Entrant, m.side_b) if m.side_b is not None else None
-    return (a.name if a is not None else "?", b.name if b is not None else ("?" if m.side_b else "—"))
 
 
 def _open_call(s: Session, ref: TableRef) -> bool:
@@ -318,7 +294,7 @@ def _keys(
     ``ts_at`` as the file stores it or as the ORM reads it: both written the same way."""
     if isinstance(ts_at, datetime):
         ts_at = ts_at.isoformat(sep=" ", timespec="microseconds")  # SQLite's text of a DateTime
-    # the state as _state_of computes it, from the row's values
+    # the state as state_of computes it, from the row's values
     if status in ("confirmed", "bye") or kind != "played":
         state = (
             "confirmed_at_table"
@@ -364,26 +340,18 @@ def page(db: Database, token: str) -> TablePage | None:
 def _page_in(
     s: Session,
     ref: TableRef,
-    held: tuple[Event, Round, Match] | None = None,
-    sides: tuple[str, str] | None = None,
 ) -> TablePage:
-    """The page of this table only (issue 22's rule: no whole-event work per hand). ``held``: the event,
-    round and match the caller's transaction holds already (a post priming its page); ``sides``: their
-    names as the page of a moment ago showed them."""
-    if held is None:
-        ev = night.get_event(s, ref.event_id)
-        rnd, m = night.find_table(s, ev, ref.round_no, ref.table_no)
-    else:
-        ev, rnd, m = held
-    if sides is None:
-        sides = side_names(s, m)
+    """The page of this table only (issue 22's rule: no whole-event work per hand)."""
+    ev = night.get_event(s, ref.event_id)
+    rnd, m = night.find_table(s, ev, ref.round_no, ref.table_no)
+    sides = side_names(s, m)
     family, params = _ruleset_params(ev, m)
     games = night.match_entries(s, m)
     entries = games.get(1, [])
     n_hands = sum(len(v) for v in games.values())
     ts = s.get(TableState, m.id)
     called = _open_call(s, ref)
-    read_only = read_only_of(ev, rnd, m)
+    read_only = read_only_reason(ev, rnd, m)
     encounter = night.night(s, ev).encounter_games if family == "domino" else 0
     rows: list[HandRow] = []
     totals = (0, 0)
@@ -487,17 +455,6 @@ def _encounter_rows(
     return rows, totals, _pair(oc.score), current, len(games.get(current, []))
 
 
-def current_game(s: Session, ev: Event, m: Match) -> int:
-    """The game of a team encounter that hands go to now (1 for one match sheet)."""
-    if load_ruleset(ev.ruleset).family != "domino":
-        return 1
-    encounter = night.night(s, ev).encounter_games
-    if encounter <= 0:
-        return 1
-    _family, params = _ruleset_params(ev, m)
-    return _encounter_rows(s, ev, m, params, night.match_entries(s, m), ("", ""), encounter)[3]
-
-
 # ------------------------------------------------------------------------------------------ the cache
 PAGE_SECONDS = 10.0  # a built page serves while its table's key stays (names changed at the desk: 10 s)
 
@@ -558,53 +515,10 @@ def cached_page(db: Database, token: str) -> CachedPage | None:
     return built
 
 
-def prime_in(
-    s: Session,
-    ref: TableRef,
-    ev: Event,
-    rnd: Round,
-    m: Match,
-    sides: tuple[str, str] | None = None,
-    read_at: float | None = None,
-) -> CachedPage:
-    """The page as the caller's transaction leaves it (after its change, before its commit): a post
-    builds the page it answers with from the rows it already holds; :func:`keep_page` caches it once the
-    commit succeeded, so the page after a hand is not read a second time (issue 27). Its key is the one
-    :func:`_key_row` reads (the next read of the page compares them)."""
-    s.flush()  # the match's new version
-    page = _page_in(s, ref, (ev, rnd, m), sides)
-    ts = s.get(TableState, m.id)
-    _live, full = _keys(
-        m.version,
-        m.status,
-        m.kind,
-        m.referee,
-        m.locked,
-        rnd.status,
-        ev.current_round,
-        None if ts is None else ts.state,
-        None if ts is None else ts.updated_at,
-        page.hands,  # every game's entries, as _key_row counts them
-        page.referee_called,
-    )
-    # ``read_at``: when the reused names were read, so a name changed at the desk shows within 10 s
-    return CachedPage(full, time.monotonic() if read_at is None else read_at, page)
-
-
 def shown(db: Database, token: str) -> CachedPage | None:
     """The page this process served last for ``token`` in the current language (no read of the file)."""
     with _pages_guard:
         return _pages.get((id(db), token, i18n.current_language()))
-
-
-def keep_page(db: Database, token: str, built: CachedPage | None) -> None:
-    """Cache a page primed by a committed post (the next read still checks its key against the file)."""
-    if built is None:
-        return
-    with _pages_guard:
-        if len(_pages) > 4096:
-            _pages.clear()
-        _pages[(id(db), token, i18n.current_language())] = built
 
 
 def forget_pages() -> None:

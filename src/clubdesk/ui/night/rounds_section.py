@@ -36,8 +36,7 @@ from clubdesk.i18n import _
 from clubdesk.services import events as events_service
 from clubdesk.services import night
 from clubdesk.services import phones as phones_service
-from clubdesk.services.changes import Changes
-from clubdesk.services.kernel import ServiceError
+from clubdesk.services.kernel import Changes, ServiceError
 from clubdesk.ui.night.entry_params import family_of, night_settings
 from clubdesk.ui.night.table_call import call_due_at, call_line
 from clubdesk.ui.night.table_panel import TablePanel

@@ -30,8 +30,7 @@ from clubdesk.games import replay
 from clubdesk.i18n import _
 from clubdesk.services import events as events_service
 from clubdesk.services import night
-from clubdesk.services.changes import Changes
-from clubdesk.services.kernel import Actor, ServiceError
+from clubdesk.services.kernel import Actor, Changes, ServiceError
 from clubdesk.storage import DatabaseError
 from clubdesk.ui.night.dialogs import CorrectionDialog, SubstituteDialog, preview_lines
 from clubdesk.ui.night.entry_params import form_params, night_settings, sheet_score
@@ -384,29 +383,22 @@ class TablePanel(QWidget):
         self.message.setText(text)
 
     def _save_change(self, change: EntryChange) -> None:
-        db, ev, r, t = self.state.db, self.ev.id, self.round_no, self.table.table
-        correcting = self.table.status == "confirmed" or self.table.locked
-        g = self.game_no
+        """One use case whatever the change: the service chooses add, undo or correction from the table."""
         seen = self.table.version or None  # the version this screen shows: another desk's change is refused
-        result: object
         with self._another_desk():
-            if change.action == "append" and not correcting:  # hands are append-only: never a conflict
-                result = night.add_entry(db, self.actor(), ev, r, t, dict(change.entry or {}), game_no=g)
-            elif change.action == "delete" and change.index == len(change.entries) and not correcting:
-                result = night.undo_last_entry(db, self.actor(), ev, r, t, game_no=g, expected_version=seen)
-            else:
-                others = {k: v for k, v in night.table_entries(db, ev, r, t).items() if k != g}
-                result = night.replace_entries(
-                    db,
-                    self.actor(),
-                    ev,
-                    r,
-                    t,
-                    {**others, g: [dict(e) for e in change.entries]},
-                    reason=self.reason,
-                    override=self._override(),
-                    expected_version=seen,
-                )
+            result = night.save_hand_change(
+                self.state.db,
+                self.actor(),
+                night.TableId(self.ev.id, self.round_no, self.table.table),
+                game_no=self.game_no,
+                action=change.action,
+                index=change.index,
+                entry=None if change.entry is None else dict(change.entry),
+                entries=[dict(e) for e in change.entries],
+                seen_version=seen,
+                reason=self.reason,
+                override=self._override(),
+            )
         self.reason = None
         self.message.setText("")
         self.changed(result, later=True)

@@ -8,8 +8,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal
 
 from clubdesk.services import club
-from clubdesk.services.changes import Changes
-from clubdesk.services.kernel import DEFAULT_ACTOR, Actor, Role
+from clubdesk.services.kernel import DEFAULT_ACTOR, Actor, Changes, Role
 from clubdesk.storage import Database
 
 

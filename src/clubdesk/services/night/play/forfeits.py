@@ -19,7 +19,6 @@ from clubdesk.models.result import Match
 from clubdesk.models.round import Round
 from clubdesk.services.kernel import Actor, Role, ServiceError, audit
 from clubdesk.services.night.data import reads
-from clubdesk.services.night.data import reads as data_reads
 from clubdesk.services.night.data.reads import (
     FINAL_STATUSES,
     get_event,
@@ -39,8 +38,8 @@ from clubdesk.services.night.play.table_result import (
     match_snapshot,
     open_table,
     referee_confirms,
-    result,
     store_outcome,
+    table_result,
 )
 from clubdesk.storage import Database
 
@@ -48,8 +47,8 @@ from clubdesk.storage import Database
 def apply_forfeit(
     s: Session, actor: Actor, ev: Event, m: Match, absent_side: int, *, reason: str, kind: str = "absent"
 ) -> None:
-    n = data_reads.night(s, ev)
-    family, params = data_reads.params_of(ev)
+    n = reads.night(s, ev)
+    family, params = reads.params_of(ev)
     oc = formats.forfeit_outcome(
         family, params, 1 - absent_side, match_length=m.match_length, encounter_games=n.encounter_games
     )
@@ -111,7 +110,7 @@ def forfeit(
                 after={**match_snapshot(m), "side": absent_side},
                 reason=excuse,
             )
-            return result(s, m)
+            return table_result(s, m)
         if m.late_notice_by and m.late_notice_side == absent_side and m.status != "postponed":
             # rule G15: a notice of lateness suspends the automatic walkover; the referee decides
             at = m.late_notice_at.strftime("%H:%M") if m.late_notice_at else ""
@@ -139,7 +138,7 @@ def forfeit(
             raise ServiceError("too-early", msg)
         apply_forfeit(s, actor, ev, m, absent_side, reason=override or _("absent at the table call"))
         after_change(s, ev, m)
-        return result(s, m)
+        return table_result(s, m)
 
 
 def late_notice(
@@ -186,7 +185,7 @@ def late_notice(
             },
             reason=given_by,
         )
-        return result(s, m)
+        return table_result(s, m)
 
 
 def decide_late_notice(
@@ -229,7 +228,7 @@ def decide_late_notice(
         if walkover:
             apply_forfeit(s, actor, ev, m, side, reason=reason, kind="late")
             after_change(s, ev, m)
-        return result(s, m)
+        return table_result(s, m)
 
 
 def league_deadline(

@@ -8,7 +8,6 @@ substitutes and seats (E6, E7b); the round lock (T10) with the referee's written
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -22,31 +21,30 @@ from clubdesk.models.base import utcnow
 from clubdesk.models.event import Event
 from clubdesk.models.member import Member
 from clubdesk.models.result import Match, ResultEntry, Substitution
-from clubdesk.models.round import Round
-from clubdesk.services.kernel import Actor, ServiceError, hand_ref, refusal
+from clubdesk.services.kernel import Actor, ServiceError
+from clubdesk.services.kernel.base import refusal
 from clubdesk.services.night.data import reads
-from clubdesk.services.night.data import reads as data_reads
-
-# issue 22: what follows a change is ``followups``; forfeits and the shared table pieces have their own
-# modules. Every old name stays importable from here.
+from clubdesk.services.night.play.approvals import approve, side_member
 from clubdesk.services.night.play.followups import after_change
 from clubdesk.services.night.play.forfeits import forfeit
-from clubdesk.services.night.play.hands_in_play import add_in_play
+from clubdesk.services.night.play.hands import enter_hand, replace_sheet, undo_hand
+from clubdesk.services.night.play.table_change import TableId
 from clubdesk.services.night.play.table_result import (
     TableResult,
     mark_in_play,
     match_entries,
     match_snapshot,
     open_table,
-    recompute_from_entries,
     referee_confirms,
     reset_confirmation,
-    result,
     sheet_of,
-    store_entry,
     store_outcome,
+    table_result,
 )
 from clubdesk.storage import Database
+
+# issue 22: what follows a change is ``followups``; forfeits and the shared table pieces have their own
+# modules. Every old name stays importable from here.
 
 apply_outcome = store_outcome  # the score, points, finished and winner of an outcome, onto the match
 
@@ -62,53 +60,12 @@ def add_entry(
     game_no: int = 1,
     override: str | None = None,
     expected_version: int | None = None,
-    also: Callable[[Session, Match], None] | None = None,
-    check: Callable[[Session, Event, Round, Match], None] | None = None,
 ) -> TableResult:
-    """Save one hand or game as entered (its own transaction: a crash loses nothing already saved). An
-    impossible entry is refused and nothing is written. ``expected_version``: the table's version the
-    phone's page showed (issue 27); changed since, the hand is refused. ``also`` writes what belongs to
-    the same change in the same transaction (the phone's post id, issue 27: a retry never stores twice).
-    ``check`` may refuse the change (a ServiceError) under the same write lock, before anything is
-    written (the phone's page rules, issue 27: no second read of the table page per hand)."""
-    with db.session() as s:
-        if also is None and check is None and override is None and not db.is_server:
-            # issue 22: a dominoes hand that leaves the match in play, in plain statements
-            done = add_in_play(s, actor, event_id, round_no, table_no, entry, game_no, expected_version)
-            if done is not None:
-                return done
-        ev = reads.get_event(s, event_id)
-        rnd, m = open_table(s, actor, ev, round_no, table_no, override, expected_version, check)
-        if m.status in ("confirmed",) and override is None:
-            raise ServiceError(
-                "already-confirmed",
-                _("Table {t} is confirmed; correct it with a reason instead.").format(t=table_no),
-            )
-        before = match_snapshot(m)
-        games = match_entries(s, m)
-        games.setdefault(game_no, []).append(dict(entry))
-        recompute_from_entries(s, ev, m, games)
-        reset_confirmation(m)
-        seq = len(games[game_no])
-        data = json.dumps(entry)
-        # the entry's id now, which its audit row names (issue 22); the match is still flushed once, later
-        entry_id = store_entry(s, m.id, game_no, seq, data, actor.name)
-        mark_in_play(rnd)
-        reads.audit_match(
-            s,
-            actor,
-            "override-entry" if m.locked else "add-entry",
-            ev,
-            m,
-            before=before,
-            # issue 22: the hand is the entry row; the audit row names it and its digest (audit_chain)
-            after={**match_snapshot(m), "hand": hand_ref(entry_id, m.id, game_no, data)},
-            reason=override,
-        )
-        if also is not None:
-            also(s, m)
-        after_change(s, ev, m)
-        return result(s, m)
+    """:func:`clubdesk.services.night.play.hands.enter_hand` by numbers, answering the table's result only."""
+    table = TableId(event_id, round_no, table_no)
+    return enter_hand(
+        db, actor, table, entry, seen_version=expected_version, game_no=game_no, override=override
+    ).table
 
 
 def replace_entries(
@@ -123,37 +80,12 @@ def replace_entries(
     override: str | None = None,
     expected_version: int | None = None,
 ) -> TableResult:
-    """Replace a table's whole sheet (a correction, or a sheet entered from a file). A correction to a
-    confirmed result needs a reason and sends it back for confirmation. ``expected_version``: the table's
-    version the desk showed; changed since by another desk, the correction is refused (issue 25)."""
-    with db.session() as s:
-        ev = reads.get_event(s, event_id)
-        rnd, m = open_table(s, actor, ev, round_no, table_no, override, expected_version)
-        was_confirmed = m.status == "confirmed"
-        if was_confirmed and not (reason or override):
-            raise ServiceError("reason-required", _("Say why a confirmed result is corrected."))
-        before = {**match_snapshot(m), "entries": match_entries(s, m)}
-        recompute_from_entries(s, ev, m, games)
-        for row in s.scalars(select(ResultEntry).where(ResultEntry.match_id == m.id)):
-            s.delete(row)
-        s.flush()
-        for g, entries in sorted(games.items()):
-            for i, e in enumerate(entries, start=1):
-                s.add(ResultEntry(match_id=m.id, game_no=g, seq=i, data=json.dumps(e), entered_by=actor.name))
-        reset_confirmation(m)
-        mark_in_play(rnd)
-        reads.audit_match(
-            s,
-            actor,
-            "override" if m.locked else ("correct" if was_confirmed else "sheet"),
-            ev,
-            m,
-            before=before,
-            after={**match_snapshot(m), "entries": games},
-            reason=override or reason,
-        )
-        after_change(s, ev, m)
-        return result(s, m)
+    """:func:`clubdesk.services.night.play.hands.replace_sheet` by numbers, answering the table's result
+    only."""
+    table = TableId(event_id, round_no, table_no)
+    return replace_sheet(
+        db, actor, table, games, seen_version=expected_version, reason=reason, override=override
+    ).table
 
 
 def undo_last_entry(
@@ -165,39 +97,12 @@ def undo_last_entry(
     *,
     game_no: int = 1,
     expected_version: int | None = None,
-    also: Callable[[Session, Match], None] | None = None,
 ) -> TableResult:
-    """Take back the table's last hand. ``also`` as for :func:`add_entry`."""
-    with db.session() as s:
-        ev = reads.get_event(s, event_id)
-        _rnd, m = open_table(s, actor, ev, round_no, table_no, None, expected_version)
-        if m.status == "confirmed":
-            raise ServiceError("already-confirmed", _("Table {t} is confirmed.").format(t=table_no))
-        row = s.scalar(
-            select(ResultEntry)
-            .where(ResultEntry.match_id == m.id, ResultEntry.game_no == game_no)
-            .order_by(ResultEntry.seq.desc())
-        )
-        if row is None:
-            raise ServiceError("no-entry", _("There is no entry to undo."))
-        before = match_snapshot(m)
-        undone = json.loads(row.data)
-        undone_ref = hand_ref(row.id, m.id, game_no, row.data)  # the add-entry row's hand, taken back
-        s.delete(row)
-        s.flush()
-        recompute_from_entries(s, ev, m, match_entries(s, m))
-        reads.audit_match(
-            s,
-            actor,
-            "undo-entry",
-            ev,
-            m,
-            before={**before, "entry": undone, "game": game_no, "seq": row.seq, "hand": undone_ref},
-            after=match_snapshot(m),
-        )
-        if also is not None:
-            also(s, m)
-        return result(s, m)
+    """:func:`clubdesk.services.night.play.hands.undo_hand` by numbers (the last hand of ``game_no``),
+    answering
+    the table's result only; the approvals go with the undone hand."""
+    table = TableId(event_id, round_no, table_no)
+    return undo_hand(db, actor, table, seen_version=expected_version, game_no=game_no).table
 
 
 _SHEET_SQL = (  # a table's stored entries in one statement (its round found by number)
@@ -245,8 +150,8 @@ def set_score(
         rnd, m = open_table(s, actor, ev, round_no, table_no, override, expected_version)
         if m.status == "confirmed" and not (reason or override):
             raise ServiceError("reason-required", _("Say why a confirmed result is corrected."))
-        n = data_reads.night(s, ev)
-        family, params = data_reads.params_of(ev)
+        n = reads.night(s, ev)
+        family, params = reads.params_of(ev)
         try:
             oc = formats.outcome_from_score(
                 family,
@@ -283,7 +188,7 @@ def set_score(
             reason=override or reason,
         )
         after_change(s, ev, m)
-        return result(s, m)
+        return table_result(s, m)
 
 
 def _confirm_both(m: Match, scorer: str, counter: str) -> None:
@@ -291,22 +196,6 @@ def _confirm_both(m: Match, scorer: str, counter: str) -> None:
     m.counter = counter
     m.status = "confirmed"
     m.confirmed_at = utcnow()
-
-
-def _side_member(s: Session, m: Match, side: int, number: str, role: str) -> Member:
-    """Rule E6: the scorer is a player of the home pair (side 0), the counter one of the rival pair."""
-    entrant = m.side_a if side == 0 else m.side_b
-    members = reads.entrant_members(s, entrant) if entrant is not None else []
-    found = next((x for x in members if x.number == number.strip()), None)
-    if found is None:
-        raise ServiceError(
-            "not-of-this-side",
-            _("The {role} must be a player of side {side}: member {n} is not.").format(
-                role=role, side=side + 1, n=number
-            ),
-            member=number,
-        )
-    return found
 
 
 def name_captains(
@@ -323,7 +212,7 @@ def name_captains(
             )
         numbers = []
         for side, number in ((0, home), (1, away)):
-            numbers.append(_side_member(s, m, side, number, _("captain")).number if number.strip() else "")
+            numbers.append(side_member(s, m, side, number, _("captain")).number if number.strip() else "")
         before = {"captains": [m.captain_a, m.captain_b]}
         m.captain_a, m.captain_b = numbers
         reads.audit_match(s, actor, "captains", ev, m, before=before, after={"captains": numbers})
@@ -374,8 +263,8 @@ def name_scorers(
     with db.session() as s:
         ev = reads.get_event(s, event_id)
         _rnd, m = open_table(s, actor, ev, round_no, table_no, override)
-        a = _side_member(s, m, 0, scorer, _("scorer"))
-        b = _side_member(s, m, 1, counter, _("counter"))
+        a = side_member(s, m, 0, scorer, _("scorer"))
+        b = side_member(s, m, 1, counter, _("counter"))
         if approve:
             if not m.finished:
                 raise ServiceError(
@@ -411,7 +300,7 @@ def name_scorers(
             },
         )
         after_change(s, ev, m)
-        return result(s, m)
+        return table_result(s, m)
 
 
 def confirm(
@@ -426,58 +315,13 @@ def confirm(
     override: str | None = None,
     member: str | None = None,
     expected_version: int | None = None,
-    also: Callable[[Session, Match], None] | None = None,
 ) -> TableResult:
-    """One side approves the result (rules G13, E6, T8c): side 0's scorer, side 1's counter. The result
-    is final when both have approved. Refused while the sheet is incomplete. ``member``: the player of
-    that side who approves (rule E6: the scorer of the home pair, the counter of the rival pair); he is
-    recorded as such and his name is the approval. ``expected_version``: the table's version the desk
-    showed; a table another desk changed meanwhile is refused (issue 25), so nobody approves a result
-    he has not seen."""
-    if side not in (0, 1):
-        raise ServiceError("bad-side", _("A side is 0 (home) or 1."))
-    if not initials.strip() and not member:
-        raise ServiceError("initials-required", _("Write the name or initials of who approves."))
-    with db.session() as s:
-        ev = reads.get_event(s, event_id)
-        _rnd, m = open_table(s, actor, ev, round_no, table_no, override, expected_version)
-        if member:
-            player = _side_member(s, m, side, member, _("scorer") if side == 0 else _("counter"))
-            initials = player.name
-            if side == 0:
-                m.scorer_member = player.number
-            else:
-                m.counter_member = player.number
-        if not m.finished:
-            raise ServiceError(
-                "sheet-incomplete",
-                _("Table {t}: the match is not finished, it cannot be confirmed.").format(t=table_no),
-            )
-        if m.status == "disputed":
-            raise ServiceError(
-                "disputed", _("Table {t} is disputed: the referee decides.").format(t=table_no)
-            )
-        before = match_snapshot(m)
-        if side == 0:
-            m.scorer = initials.strip()
-        else:
-            m.counter = initials.strip()
-        if m.scorer and m.counter:
-            m.status = "confirmed"
-            m.confirmed_at = utcnow()
-        reads.audit_match(
-            s,
-            actor,
-            "confirm",
-            ev,
-            m,
-            before=before,
-            after={**match_snapshot(m), "side": side},
-        )
-        if also is not None:  # issue 27: the table's state and post id in the approval's transaction
-            also(s, m)
-        after_change(s, ev, m)
-        return result(s, m)
+    """:func:`clubdesk.services.night.play.approvals.approve` by numbers, answering the table's result
+    only."""
+    table = TableId(event_id, round_no, table_no)
+    return approve(
+        db, actor, table, side, initials, override=override, member=member, seen_version=expected_version
+    ).table
 
 
 def referee_decision(
@@ -522,7 +366,7 @@ def referee_decision(
             reason=note or override,
         )
         after_change(s, ev, m)
-        return result(s, m)
+        return table_result(s, m)
 
 
 def substitute(
@@ -667,8 +511,8 @@ def record_result(
         with db.session() as s:  # refuse a wrong player before anything is written
             ev = reads.get_event(s, event_id)
             _rnd, m = reads.find_table(s, ev, round_no, table_no)
-            _side_member(s, m, 0, scorer, _("scorer"))
-            _side_member(s, m, 1, counter, _("counter"))
+            side_member(s, m, 0, scorer, _("scorer"))
+            side_member(s, m, 1, counter, _("counter"))
         if referee_scores:
             reads.require_referee(actor, _("score and count a table"))
         res = record_result(

@@ -7,11 +7,12 @@ two-side confirmation and the round's in-play state. Split out of ``results`` (i
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from clubdesk.competition import formats
@@ -22,7 +23,8 @@ from clubdesk.models.base import utcnow
 from clubdesk.models.event import Event
 from clubdesk.models.result import Match, ResultEntry
 from clubdesk.models.round import Round
-from clubdesk.services.kernel import Actor, Role, ServiceError, entry_refusal, refusal
+from clubdesk.services.kernel import Actor, Role, ServiceError
+from clubdesk.services.kernel.base import entry_refusal, refusal
 from clubdesk.services.night.data import reads
 from clubdesk.storage import is_server
 from clubdesk.timefmt import local_text
@@ -55,7 +57,7 @@ def match_snapshot(m: Match) -> dict[str, Any]:
     }
 
 
-def result(s: Session, m: Match, count: int | None = None) -> TableResult:
+def table_result(s: Session, m: Match, count: int | None = None) -> TableResult:
     """The table's result as the services return it; ``count``: its entries, when the caller knows them."""
     if count is None:
         q = select(func.count()).select_from(ResultEntry).where(ResultEntry.match_id == m.id)
@@ -87,14 +89,47 @@ def store_entry(s: Session, match_id: int, game_no: int, seq: int, data: str, en
     return int(key[0])
 
 
+def insert_entry_at(s: Session, match_id: int, game_no: int, seq: int, data: str, entered_by: str) -> int:
+    """Write one entry row at place ``seq`` of its game, the later entries moved one place on (a penalty
+    at the breach), and give its id."""
+    s.execute(
+        update(ResultEntry)
+        .where(ResultEntry.match_id == match_id, ResultEntry.game_no == game_no, ResultEntry.seq >= seq)
+        .values(seq=ResultEntry.seq + 1),
+        execution_options={"synchronize_session": False},
+    )
+    return store_entry(s, match_id, game_no, seq, data, entered_by)
+
+
+def drop_entries(s: Session, ids: list[int] | None = None, *, match_id: int | None = None) -> None:
+    """Delete entry rows: those of ``ids``, or every entry of ``match_id`` (a sheet replaced)."""
+    if ids is not None:
+        s.execute(
+            delete(ResultEntry).where(ResultEntry.id.in_(ids)),
+            execution_options={"synchronize_session": False},
+        )
+    if match_id is not None:
+        s.execute(
+            delete(ResultEntry).where(ResultEntry.match_id == match_id),
+            execution_options={"synchronize_session": False},
+        )
+
+
+@lru_cache(maxsize=1)
+def _sheet_statement() -> Any:
+    """The read of :func:`match_entries`, built once (it runs on every hand)."""
+    return (
+        select(ResultEntry.game_no, ResultEntry.data)
+        .where(ResultEntry.match_id == bindparam("m"))
+        .order_by(ResultEntry.game_no, ResultEntry.seq)
+    )
+
+
 def match_entries(s: Session, m: Match) -> dict[int, list[dict[str, Any]]]:
     """A table's sheet: the stored entries of each game, in order."""
     s.flush()  # as the ORM query did (autoflush): entries added in this transaction are read back
-    rows = s.execute(  # plain rows, not ORM objects: a long match is read on every hand (issue 27)
-        select(ResultEntry.game_no, ResultEntry.data)
-        .where(ResultEntry.match_id == m.id)
-        .order_by(ResultEntry.game_no, ResultEntry.seq)
-    )
+    # plain rows, not ORM objects: a long match is read on every hand (issue 27)
+    rows = s.execute(_sheet_statement(), {"m": m.id})
     return sheet_of(rows)
 
 
@@ -125,13 +160,10 @@ def open_table(
     table_no: int,
     override: str | None,
     expected_version: int | None = None,
-    check: Callable[[Session, Event, Round, Match], None] | None = None,
 ) -> tuple[Round, Match]:
     rnd, m = reads.find_table(s, ev, round_no, table_no)
     if is_server(s):  # issue 25: one desk at a time changes a table; the next reads what it wrote
         s.refresh(m, with_for_update=True)
-    if check is not None:  # the caller's own refusals first (add_entry's ``check``)
-        check(s, ev, rnd, m)
     check_version(m, expected_version)
     if rnd.status == "proposed":
         raise ServiceError("round-not-published", _("Round {r} is not published yet.").format(r=round_no))

@@ -1,0 +1,154 @@
+"""The phones' rules for one post to a table (issue 27), as a value the hand use cases check inside their
+own transaction (:mod:`clubdesk.services.night.play.hands`): the post id stored with its change, the token,
+the
+page's read-only reasons, the encounter's game (E7b), the kinds of entry a phone makes, and how far the
+table got on the phones (its state)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from clubdesk.competition import formats
+from clubdesk.games import EntryError, load_ruleset
+from clubdesk.i18n import _
+from clubdesk.models.base import utcnow
+from clubdesk.models.event import Entrant, Event
+from clubdesk.models.result import Match
+from clubdesk.models.round import Round
+from clubdesk.models.table_entry import TablePost, TableState, TableToken
+from clubdesk.services.kernel import ServiceError
+from clubdesk.services.night.data import reads
+from clubdesk.services.night.play.table_result import match_params
+
+
+@dataclass(frozen=True)
+class PhoneGuard:
+    """The phones' rules for one post, checked inside the post's own transaction (issue 27's rules).
+
+    ``post_id``: the id the page made (stored with the change; a post repeated after a lost answer gets
+    the stored answer and stores nothing). ``token``: the table's token, still open. ``side``: the side
+    entering (0 home, 1 rival); its hand that ends the match is its approval. ``sides``: the sides' names
+    as the page showed them a moment ago (None: read here). ``answer``: the answer stored with the post,
+    translated by the phone; ``{n}`` is the hand's number in its game. ``finished_answer``: the answer
+    when the hand ends the match; ``{other}`` is the side that confirms next.
+    """
+
+    post_id: str
+    token: str
+    action: str = "entry"
+    side: int = 0
+    sides: tuple[str, str] | None = None
+    answer: str = ""
+    finished_answer: str = ""
+
+
+# the kinds of entry a phone's form makes, per game family (the engine judges the rest)
+PHONE_KINDS = {
+    "gaple": frozenset({"out", "block", "redeal"}),
+    "domino": frozenset({"domino", "block", "annulled"}),
+    "tavla": frozenset({"game"}),
+}
+
+
+def check_phone_entry(family: str, entry: dict[str, Any]) -> dict[str, Any]:
+    """The shape a phone's hand must have before the engine judges it."""
+    if entry.get("type") not in PHONE_KINDS[family]:
+        raise ServiceError("bad-entry", _("Choose what happened in the hand."))
+    return entry
+
+
+def read_only_reason(ev: Event, rnd: Round, m: Match) -> str:
+    """Why a table's page takes no entries ("" when it does): a bye, a past or locked round (T10), a
+    disputed, confirmed or postponed result, a result the desk entered, an unpublished round."""
+    if m.side_b is None:
+        return _("Table {t} is a bye: it has no result to enter.").format(t=m.table_no)
+    if m.locked or rnd.number < (ev.current_round or rnd.number) or rnd.status == "closed":
+        return _("Round {r} is over: this page only shows its result (rule T10).").format(r=rnd.number)
+    if m.status == "disputed":
+        return _("The referee decides this table's result.")
+    if m.status == "confirmed":
+        return _("The result is confirmed.")
+    if m.status == "postponed":
+        return _("This match is postponed.")
+    if m.kind != "played":
+        return _("The desk entered this table's result.")
+    if rnd.status == "proposed":
+        return _("Round {r} is not published yet.").format(r=rnd.number)
+    return ""
+
+
+def game_in_play(s: Session, ev: Event, m: Match, games: dict[int, list[dict[str, Any]]]) -> int:
+    """The game of a team encounter that hands go to now (rule E7b: one after another); 1 for one match
+    sheet. A sheet the engine refuses stays in its first game."""
+    if load_ruleset(ev.ruleset).family != "domino":
+        return 1
+    encounter = reads.night(s, ev).encounter_games
+    if encounter <= 0:
+        return 1
+    try:
+        oc = formats.outcome_from_entries(ev.ruleset, match_params(ev, m), games, encounter_games=encounter)
+    except (ServiceError, EntryError):
+        return 1
+    current = 1
+    for g, sheet in zip(sorted(games), oc.sheets, strict=False):
+        current = g if not sheet["finished"] else min(g + 1, encounter)
+    return current
+
+
+def side_names(s: Session, m: Match) -> tuple[str, str]:
+    """The two sides' names (this table's entrants only, not the whole event's)."""
+    a = s.get(Entrant, m.side_a)
+    b = s.get(Entrant, m.side_b) if m.side_b is not None else None
+    return (a.name if a is not None else "?", b.name if b is not None else ("?" if m.side_b else "—"))
+
+
+def set_table_state(s: Session, m: Match, state: str, side: int | None, name: str) -> TableState:
+    """How far the table got on the phones: ``started``, ``awaiting`` (``side`` finished the match and
+    approved as ``name``) or ``confirmed`` (by ``name``); a hand in play writes no row once started."""
+    ts = s.get(TableState, m.id)
+    if ts is None:
+        ts = TableState(match_id=m.id, state="started", finished_by="", confirmed_by="")
+        s.add(ts)
+    elif state == "started" and (ts.state, ts.finished_side, ts.finished_by, ts.confirmed_by) == (
+        "started",
+        None,
+        "",
+        "",
+    ):
+        return ts
+    ts.state = state
+    ts.updated_at = utcnow()
+    if state == "awaiting":
+        ts.finished_side, ts.finished_by, ts.confirmed_by = side, name, ""
+    elif state == "confirmed":
+        ts.confirmed_by = name
+    else:
+        ts.finished_side, ts.finished_by, ts.confirmed_by = None, "", ""
+    return ts  # held by the caller: the session keeps only weak references to unchanged rows
+
+
+def remember_post(s: Session, guard: PhoneGuard, answer: str) -> None:
+    """The post id stored with its change, and the answer a repeated post gets."""
+    s.add(TablePost(client_id=guard.post_id, token=guard.token, action=guard.action, outcome=answer))
+
+
+def stored_answer(s: Session, post_id: str) -> str | None:
+    """The answer of a post id stored already (a retry on a flaky Wi-Fi), or None."""
+    outcome = s.scalar(select(TablePost.outcome).where(TablePost.client_id == post_id))
+    if outcome is None:
+        return None
+    return outcome or _("This was saved already.")
+
+
+def check_page(s: Session, guard: PhoneGuard, ev: Event, rnd: Round, m: Match) -> None:
+    """The page's rules under the post's own write lock: its token still opens the table, and the table
+    still takes entries."""
+    if s.scalar(select(TableToken.id).where(TableToken.token == guard.token)) is None:
+        raise ServiceError("no-table", _("This table is not open."))
+    read_only = read_only_reason(ev, rnd, m)
+    if read_only:
+        raise ServiceError("read-only", read_only)
