@@ -13,7 +13,7 @@ import json
 from datetime import date, datetime
 from typing import Any
 
-from clubdesk import labels as L
+from clubdesk import labels
 from clubdesk.cli.core import Context, Output, add_command, event_currency, major, parse_money
 from clubdesk.i18n import LANGUAGE_NAMES, _
 
@@ -528,7 +528,7 @@ def cmd_cashbox(ctx: Context, args: argparse.Namespace) -> Output:
     totals = {c: major(box.total(c), c) for c in currencies}
     text_lines = [_("Cash box of {day}").format(day=box.day.isoformat())]
     text_lines += [
-        f"  {L.payment_method_label(line.method):<16} {_money_text(line.received, line.currency):>14}  "
+        f"  {labels.payment_method_label(line.method):<16} {_money_text(line.received, line.currency):>14}  "
         f"-{_money_text(line.refunded, line.currency):>13}  = {_money_text(line.net, line.currency):>14}"
         for line in box.lines
     ]

@@ -10,7 +10,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from clubdesk import labels as L
+from clubdesk import labels
 from clubdesk.cli.core import Context, Output, Refused, add_command
 from clubdesk.i18n import _
 
@@ -463,7 +463,7 @@ def cmd_round(ctx: Context, args: argparse.Namespace) -> Output:
     call = rv.call_at.strftime("%Y-%m-%d %H:%M") if rv.call_at else "-"
     lines = [
         _("Round {r} ({status}), seed {s}, tables called {c}").format(
-            r=rv.round, status=L.round_status_label(rv.status), s=rv.seed, c=call
+            r=rv.round, status=labels.round_status_label(rv.status), s=rv.seed, c=call
         )
     ]
     if rv.forfeit_due is not None:
@@ -478,7 +478,7 @@ def cmd_round(ctx: Context, args: argparse.Namespace) -> Output:
         ref = f"  [{t.ref}]" if t.ref else ""
         lines.append(
             f"  {t.table:>3}  {t.names[0]}  –  {b}  {t.score[0]}-{t.score[1]}  "
-            f"{L.status_label(t.status)}{ref}{lock}"
+            f"{labels.status_label(t.status)}{ref}{lock}"
         )
         if t.seats and t.seats.get("seats"):
             # rule E7: the seat draw, seats in playing order, the leader marked

@@ -15,7 +15,7 @@ from html import escape
 from pathlib import Path
 
 from clubdesk.i18n import _
-from clubdesk.reports import data as D
+from clubdesk.reports import data as report_data
 from clubdesk.reports.data import SiteData, SiteEvent
 from clubdesk.reports.frame import fmt_date
 from clubdesk.reports.words import bracket_rounds, crosstable_legend, side_text, standings_title
@@ -109,7 +109,7 @@ def _nav(ev: SiteEvent, here: str) -> str:
     return "<nav>" + " ".join(bits) + "</nav>"
 
 
-def _standings(sd: D.StandingsData) -> str:
+def _standings(sd: report_data.StandingsData) -> str:
     from clubdesk.reports.standings import TIEBREAK_NAMES
 
     codes = [c for c in sd.codes if c != "PTS"]
@@ -134,7 +134,7 @@ def _standings(sd: D.StandingsData) -> str:
     return out
 
 
-def _round(ev: SiteEvent, pd: D.PairingsData) -> str:
+def _round(ev: SiteEvent, pd: report_data.PairingsData) -> str:
     heads = [_("Table"), _("Side 1"), _("Pts"), _("Result"), _("Side 2"), _("Pts")]
     rows = [t.shared_row() for t in pd.tables]
     out = f"<h2>{e(_('Pairings, round {n}').format(n=pd.round))}</h2>\n"
@@ -155,7 +155,7 @@ def _cross(ev: SiteEvent) -> str:
     )
 
 
-def bracket_svg(bd: D.BracketData) -> str:
+def bracket_svg(bd: report_data.BracketData) -> str:
     """The bracket as inline SVG: one column per round, each match a box with its two sides and score."""
 
     columns = bracket_rounds(bd)

@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from clubdesk import labels as L
+from clubdesk import labels
 from clubdesk.i18n import N_, _, current_language
 from clubdesk.models.audit import AuditEntry
 from clubdesk.models.result import ResultEntry
@@ -227,9 +227,9 @@ def export_audit_csv(
             cells = [
                 local_text(r.at, "%Y-%m-%d %H:%M:%S"),
                 r.actor,
-                L.role_label(r.role) if words else r.role,
-                L.audit_action_label(r.action) if words else r.action,
-                L.entity_label(r.entity) if words else r.entity,
+                labels.role_label(r.role) if words else r.role,
+                labels.audit_action_label(r.action) if words else r.action,
+                labels.entity_label(r.entity) if words else r.entity,
                 r.entity_id or "",
                 "" if r.event is None else r.event,
                 "" if r.round is None else r.round,

@@ -3,7 +3,6 @@ ratings) < play (rounds, results, forfeits, follow-ups).
 
 The package's face: what ui/, cli/ and web/ may use. Everything else is the package's own."""
 
-from clubdesk.services.kernel.changes import Changes
 from clubdesk.services.night.data.prize_plans import (
     CATEGORIES,
     prize_plan_from,
@@ -121,7 +120,6 @@ from clubdesk.services.night.ranking.standings import (
 __all__ = [
     "BYE_FORMATS",
     "CATEGORIES",
-    "Changes",
     "EventStandings",
     "FINAL_STATUSES",
     "HandResult",

@@ -34,7 +34,7 @@ from clubdesk.models.event import Entrant, EntrantMember, Event
 from clubdesk.models.member import Member
 from clubdesk.models.result import FinalPlace, Match, RatingEntry
 from clubdesk.models.round import Round
-from clubdesk.reports import data as D
+from clubdesk.reports import data as report_data
 from clubdesk.reports.bracket import bracket, from_bracket
 from clubdesk.reports.crosstable import crosstable
 from clubdesk.reports.pairings import pairings
@@ -82,7 +82,7 @@ from clubdesk.storage import Database
 
 
 # ------------------------------------------------------------------------------------------ pairings
-def pairings_data(db: Database, event_id: int, round_no: int | None = None) -> D.PairingsData:
+def pairings_data(db: Database, event_id: int, round_no: int | None = None) -> report_data.PairingsData:
     """The tables of a round (best tables first), each side with its points before the round; the
     notice-board list by name is added by the report."""
     with db.session() as s:
@@ -93,7 +93,9 @@ def pairings_data(db: Database, event_id: int, round_no: int | None = None) -> D
         )
 
 
-def pairings_rounds(db: Database, event_id: int, rounds: Sequence[int]) -> tuple[D.PairingsData, ...]:
+def pairings_rounds(
+    db: Database, event_id: int, rounds: Sequence[int]
+) -> tuple[report_data.PairingsData, ...]:
     """:func:`pairings_data` of each of ``rounds``, the event's entrants and games read once (the static
     site shows every round: issue 28's speed target)."""
     with db.session() as s:
@@ -110,17 +112,17 @@ def _pairings_of(
     who: dict[int, Who],
     played_all: list[formats.Played],
     ids: list[str],
-) -> D.PairingsData:
+) -> report_data.PairingsData:
     n = night.night(s, ev)
     played = [p for p in played_all if p.round < rno]
     st = night.compute_standings(ev, n, played, ids, codes=("PTS",))  # the points only: no tie-break shown
     before = {r.entrant: Fraction(r.points) / st.scale for r in st.rows}
-    tables: list[D.PairingTable] = []
+    tables: list[report_data.PairingTable] = []
     for m in night.matches_of(s, ev.id, rnd.id):
 
-        def side(entrant: int) -> D.PairingSide:
+        def side(entrant: int) -> report_data.PairingSide:
             w = who[entrant]
-            return D.PairingSide(
+            return report_data.PairingSide(
                 name=w.name,
                 club=w.club,
                 city=w.city,
@@ -132,14 +134,14 @@ def _pairings_of(
         if m.side_b is not None and m.status in night.FINAL_STATUSES:
             result = f"{m.score_a}-{m.score_b}"
         tables.append(
-            D.PairingTable(
+            report_data.PairingTable(
                 table=m.table_no,
                 sides=(side(m.side_a), None if m.side_b is None else side(m.side_b)),
                 result=result,
             )
         )
     call = rnd.call_at.strftime("%H:%M") if rnd.call_at is not None and rnd.status != "proposed" else ""
-    return D.PairingsData(event_id=str(ev.id), round=rno, tables=tuple(tables), call_time=call)
+    return report_data.PairingsData(event_id=str(ev.id), round=rno, tables=tuple(tables), call_time=call)
 
 
 def fraction_text(v: Fraction | float | int) -> str:
@@ -174,7 +176,9 @@ _NOTES = {
 }
 
 
-def standings_data(db: Database, event_id: int, est: night.EventStandings | None = None) -> D.StandingsData:
+def standings_data(
+    db: Database, event_id: int, est: night.EventStandings | None = None
+) -> report_data.StandingsData:
     """The event's standings with its tie-break columns and each tie explained (T12b); ``est``: the
     event's standings when the caller has them already."""
     est = est if est is not None else night.event_standings(db, event_id)
@@ -193,7 +197,7 @@ def standings_data(db: Database, event_id: int, est: night.EventStandings | None
         w = who.get(r.entrant)
         note = _NOTES.get(status.get(r.entrant, ""), "")
         rows.append(
-            D.StandingsRow(
+            report_data.StandingsRow(
                 rank=r.rank,
                 name=r.name,
                 club=w.club if w else "",
@@ -205,7 +209,7 @@ def standings_data(db: Database, event_id: int, est: night.EventStandings | None
                 note=_(note) if note else "",
             )
         )
-    return D.StandingsData(
+    return report_data.StandingsData(
         event_id=str(event_id),
         codes=est.codes,
         rows=tuple(rows),
@@ -230,7 +234,7 @@ def standings_report(
 
 
 # ------------------------------------------------------------------------------------------ bracket
-def bracket_data(db: Database, event_id: int) -> D.BracketData:
+def bracket_data(db: Database, event_id: int) -> report_data.BracketData:
     """The elimination bracket as a tree with every confirmed result (T4c, T4d)."""
 
     with db.session() as s:
@@ -259,7 +263,7 @@ def bracket_data(db: Database, event_id: int) -> D.BracketData:
                 a, b = ("+", "−") if m.winner == m.side_a else ("−", "+")
             scores[m.ref] = (b, a) if sides[0] == str(m.side_b) else (a, b)
         data = from_bracket(br, names, scores)
-        return D.BracketData(
+        return report_data.BracketData(
             event_id=str(ev.id), kind=data.kind, matches=data.matches, champion=data.champion
         )
 
@@ -301,7 +305,7 @@ def member_history_report(
             )
         }
 
-        rows: list[D.HistoryRow] = []
+        rows: list[report_data.HistoryRow] = []
         for en in s.scalars(
             select(Entrant)
             .join(EntrantMember, EntrantMember.entrant_id == Entrant.id)
@@ -321,7 +325,7 @@ def member_history_report(
                     won += m.winner == en.id
                     lost += m.winner != en.id
             rows.append(
-                D.HistoryRow(
+                report_data.HistoryRow(
                     date=ev.starts_on or en.registered_at.date(),
                     event=ev.name,
                     place="" if fp is None else place_text(fp.place_from, fp.place_to),
@@ -331,7 +335,7 @@ def member_history_report(
                 )
             )
     rows.sort(key=lambda r: r.date)
-    data = D.MemberHistory(
+    data = report_data.MemberHistory(
         name=info.name,
         number=info.number,
         rows=tuple(rows),
@@ -357,7 +361,7 @@ def contact_list_report(
     """PRIVATE (rule T14): the organiser's list of entrants with phone and e-mail."""
 
     rows = desk.entrants(db, event_id)
-    out_rows: list[D.ContactRow] = []
+    out_rows: list[report_data.ContactRow] = []
     with db.session() as s:
         clubs = clubs_of(s)
         for r in rows:
@@ -366,7 +370,7 @@ def contact_list_report(
                 if m is None:
                     continue
                 out_rows.append(
-                    D.ContactRow(
+                    report_data.ContactRow(
                         name=m.name,
                         number=m.number,
                         club=club_of(clubs, m),
@@ -376,7 +380,7 @@ def contact_list_report(
                     )
                 )
     header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)
-    data = D.ContactList(event_id=str(event_id), rows=tuple(out_rows))
+    data = report_data.ContactList(event_id=str(event_id), rows=tuple(out_rows))
     return write_atomically(out, lambda p: contact_list(p, header, data))
 
 

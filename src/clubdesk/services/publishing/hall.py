@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from clubdesk import labels as L
+from clubdesk import labels
 from clubdesk.collation import collator
 from clubdesk.competition import formats
 from clubdesk.i18n import _
-from clubdesk.reports import data as D
+from clubdesk.reports import data as report_data
 from clubdesk.services import events as events_service
 from clubdesk.services import night
 from clubdesk.services.kernel import ServiceError
@@ -76,13 +76,13 @@ class HallRound:
 class HallStandings:
     event: HallEvent
     codes: tuple[str, ...]  # tie-break columns after the points
-    rows: tuple[D.StandingsRow, ...]
+    rows: tuple[report_data.StandingsRow, ...]
     after_round: int | None
     final: bool
 
 
 def _event(info: events_service.EventInfo, round_no: int | None) -> HallEvent:
-    kind = f"{L.ruleset_label(info.ruleset)}, {L.format_label(info.format)}"
+    kind = f"{labels.ruleset_label(info.ruleset)}, {labels.format_label(info.format)}"
     return HallEvent(info.id, info.name, kind, round_no, info.format in formats.ELIMINATION)
 
 
@@ -163,7 +163,7 @@ def standings(db: Database, event_id: int) -> HallStandings:
     return HallStandings(ev, codes, sd.rows, sd.after_round, sd.final)
 
 
-def bracket(db: Database, event_id: int) -> tuple[HallEvent, D.BracketData]:
+def bracket(db: Database, event_id: int) -> tuple[HallEvent, report_data.BracketData]:
     """The elimination bracket with every confirmed result; refused for an event that has none."""
     return event(db, event_id), documents.bracket_data(db, event_id)
 

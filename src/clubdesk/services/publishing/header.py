@@ -22,7 +22,7 @@ from clubdesk.models.event import Entrant, EntrantMember, Event
 from clubdesk.models.member import Member
 from clubdesk.models.money import Payment
 from clubdesk.models.round import Round
-from clubdesk.reports import data as D
+from clubdesk.reports import data as report_data
 from clubdesk.reports.frame import report_language
 from clubdesk.services import club as club_service
 from clubdesk.services import night
@@ -53,7 +53,7 @@ KIND_LABELS: dict[str, str] = {
     "crosstable": N_("Cross-table"),
 }
 PLAYER_CARD = "player-card"  # issue 21: a member's card (ReportRequest.member), not an event's report
-PAPERS: dict[str, D.PageSize] = {"a4": "A4", "letter": "Letter"}
+PAPERS: dict[str, report_data.PageSize] = {"a4": "A4", "letter": "Letter"}
 DEFAULT_SUPER_FINAL = 8  # rule T12d: the season's top players are invited; a club may set its own number
 
 Progress = Callable[[int, int], None]  # (done, total)
@@ -151,7 +151,7 @@ def public(s: Session, ev: Event) -> dict[int, Who]:
     return out
 
 
-def page_size(paper: str) -> D.PageSize:
+def page_size(paper: str) -> report_data.PageSize:
     size = PAPERS.get(paper.strip().lower())
     if size is None:
         raise ServiceError(
@@ -183,7 +183,7 @@ def report_header(
     language: str | None = None,
     paper: str = "a4",
     printed_on: dt.datetime | None = None,
-) -> D.ReportHeader:
+) -> report_data.ReportHeader:
     """The common frame: the club's name and logo (settings), the event, the round and its date."""
     club = club_service.club_settings(db)
     name = ""
@@ -197,7 +197,7 @@ def report_header(
                 for rnd in night.rounds_of(s, ev.id):
                     if rnd.number == round_no and rnd.call_at is not None:
                         date = rnd.call_at.date()
-    return D.ReportHeader(
+    return report_data.ReportHeader(
         club_name=club.club_name,
         event_name=name,
         logo_path=club.logo_path,
@@ -232,8 +232,8 @@ _T = TypeVar("_T")
 
 def render(
     out: str | Path,
-    header: D.ReportHeader,
-    write: Callable[[Path, D.ReportHeader, _T], int],
+    header: report_data.ReportHeader,
+    write: Callable[[Path, report_data.ReportHeader, _T], int],
     gather: Callable[[], _T],
 ) -> int:
     """The data gathered in the header's language (its translated words), then the file written."""

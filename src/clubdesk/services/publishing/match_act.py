@@ -18,7 +18,7 @@ from clubdesk.games import EntryError, replay
 from clubdesk.i18n import _
 from clubdesk.models.member import Member
 from clubdesk.models.result import Match
-from clubdesk.reports import data as D
+from clubdesk.reports import data as report_data
 from clubdesk.reports.incident_act import incident_act
 from clubdesk.services import discipline, night
 from clubdesk.services.night import match_entries
@@ -72,7 +72,7 @@ def _engine_games(
 
 def incident_act_data(
     db: Database, event_id: int, round_no: int | None = None, table_no: int | None = None
-) -> D.IncidentActData:
+) -> report_data.IncidentActData:
     """The match act (Acta del Encuentro) of a round, or of one table/encounter: the sides and their
     players with the captains, the referee, every incident (game, hand, pair and player it concerns),
     substitution, decision of art. 20 with the result the engine gives after it, penalty and appeal
@@ -88,12 +88,12 @@ def incident_act_data(
         family, _params = night.params_of(ev)
         encounter_games = night.night(s, ev).encounter_games if family == "domino" else 0
         overrides = overrides_of(ev)
-        teams: list[D.ActTeam] = []
+        teams: list[report_data.ActTeam] = []
         encounter = _("Round {n}").format(n=rno)
         referee = ""
         tables: dict[int, tuple[str, str, str, str, str, int | None]] = {}
-        subs: list[D.SubstitutionLine] = []
-        abandons: list[D.ActIncident] = []
+        subs: list[report_data.SubstitutionLine] = []
+        abandons: list[report_data.ActIncident] = []
         for m in night.matches_of(s, ev.id, rnd.id):
             if table_no is not None and m.table_no != table_no:
                 continue
@@ -105,9 +105,11 @@ def incident_act_data(
                     continue
                 w = who[side]
                 teams.append(
-                    D.ActTeam(
+                    report_data.ActTeam(
                         name=w.name,
-                        players=tuple(D.ActPlayer(nm, num, licences.get(num, "")) for num, nm in w.members),
+                        players=tuple(
+                            report_data.ActPlayer(nm, num, licences.get(num, "")) for num, nm in w.members
+                        ),
                         captain=captain,
                     )
                 )
@@ -179,13 +181,13 @@ def _hand_text(act: _ActTable, game: int | None, hand: int | None) -> str:
 
 
 def _complete_act(
-    data: D.IncidentActData,
+    data: report_data.IncidentActData,
     listing: Any,
     acts: dict[int, _ActTable],
     entrant_names: dict[int, str],
-    subs: Sequence[D.SubstitutionLine],
+    subs: Sequence[report_data.SubstitutionLine],
     family: str = "",
-) -> D.IncidentActData:
+) -> report_data.IncidentActData:
     """Seed 002 art. 15, 19.4, 20: each incident's game, pair, effect and the captains' and referee's
     intervention; every decision of art. 20 with its reason and the result it produced."""
 
@@ -215,7 +217,7 @@ def _complete_act(
             continue
         act = acts.get(p.table) if p.table is not None else None
         decisions.append(
-            D.ActDecision(
+            report_data.ActDecision(
                 decision=p.kind_label or p.kind,
                 reason=p.reason,
                 result=_game_text(act, p.game, p.kind == "validate") if act is not None else "",
@@ -235,7 +237,7 @@ def _complete_act(
             continue
         act = acts.get(view.table) if view.table is not None else None
         decisions.append(
-            D.ActDecision(
+            report_data.ActDecision(
                 decision=view.decision_label or view.decision,
                 reason=view.text,
                 result=_game_text(act, view.game) if act is not None else "",
@@ -257,10 +259,10 @@ def _complete_act(
     )
 
 
-def _abandonments(s: Session, m: Match, who: Any, ends_match: bool) -> list[D.ActIncident]:
+def _abandonments(s: Session, m: Match, who: Any, ends_match: bool) -> list[report_data.ActIncident]:
     """Rule E20 on the act: each abandonment, and whether it lost the game only or the match too."""
 
-    out: list[D.ActIncident] = []
+    out: list[report_data.ActIncident] = []
     for game_no, entries in sorted(match_entries(s, m).items()):
         for e in entries:
             if e.get("type") != "abandon":
@@ -271,7 +273,7 @@ def _abandonments(s: Session, m: Match, who: Any, ends_match: bool) -> list[D.Ac
                 _("the pair loses the match") if ends_match else _("the pair loses the game; play goes on")
             )
             out.append(
-                D.ActIncident(
+                report_data.ActIncident(
                     time="",
                     kind=_("abandonment (E20)"),
                     text=_("{name} abandons game {g}: {effect}").format(name=name, g=game_no, effect=effect),
@@ -287,14 +289,14 @@ def _act_from(
     rno: int,
     table_no: int | None,
     encounter: str,
-    teams: Sequence[D.ActTeam],
+    teams: Sequence[report_data.ActTeam],
     referee: str,
     licences: dict[str, str] | None = None,
-) -> D.IncidentActData:
+) -> report_data.IncidentActData:
     """Plain act data from :class:`clubdesk.services.discipline.DisciplineList` (incidents, penalties,
     appeals with their decisions and reasons)."""
     incidents = tuple(
-        D.ActIncident(
+        report_data.ActIncident(
             time=_hhmm(i.occurred_at),
             kind=i.kind_label or i.kind,
             text=i.text,
@@ -311,7 +313,7 @@ def _act_from(
         for i in listing.incidents
     )
     penalties = tuple(
-        D.ActPenalty(
+        report_data.ActPenalty(
             side=p.entrant_name,
             kind=p.kind_label or p.kind,
             reason=p.reason,
@@ -322,7 +324,7 @@ def _act_from(
         for p in listing.penalties
     )
     appeals = tuple(
-        D.ActAppeal(
+        report_data.ActAppeal(
             by=a.entrant_name,
             filed_at=_hhmm(a.filed_at),
             text=a.text,
@@ -335,7 +337,7 @@ def _act_from(
         )
         for a in listing.appeals
     )
-    return D.IncidentActData(
+    return report_data.IncidentActData(
         event_id=event_ref,
         round=rno,
         encounter=encounter,

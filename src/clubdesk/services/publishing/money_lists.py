@@ -12,7 +12,7 @@ from sqlalchemy import select
 from clubdesk.i18n import N_, _, retranslate
 from clubdesk.models.money import Payment
 from clubdesk.models.result import FinalPlace, PrizeAward
-from clubdesk.reports import data as D
+from clubdesk.reports import data as report_data
 from clubdesk.reports.prizes import prizes
 from clubdesk.reports.receipts import receipts
 from clubdesk.reports.words import place_text
@@ -37,7 +37,9 @@ _METHODS = {
 }
 
 
-def receipts_data(db: Database, event_id: int, entrant_id: int | None = None) -> list[D.ReceiptData]:
+def receipts_data(
+    db: Database, event_id: int, entrant_id: int | None = None
+) -> list[report_data.ReceiptData]:
     """One receipt per entrant on the list (registered and waiting), with the check-in QR (T2b, T3a):
     the entry fee owed by the payments' dates and what was paid, net of refunds."""
 
@@ -54,20 +56,20 @@ def receipts_data(db: Database, event_id: int, entrant_id: int | None = None) ->
             pays.setdefault(p.entrant_id, []).append(p)
         event_name = ev.name
         plain = {k: [(p.id, p.amount, p.method, p.reference, p.paid_at) for p in v] for k, v in pays.items()}
-    out: list[D.ReceiptData] = []
+    out: list[report_data.ReceiptData] = []
     for r in rows:
         w = who[r.entrant]
         own = plain.get(r.entrant, [])
         last = next((p for p in reversed(own) if p[1] > 0), None)
         members = w.members
         out.append(
-            D.ReceiptData(
+            report_data.ReceiptData(
                 event_id=str(event_id),
                 receipt_no=f"{event_id}-{r.entrant}" + (f"-{last[0]}" if last else ""),
                 name=w.name if len(members) != 2 else members[0][1],
                 checkin_code=r.code,
                 currency=r.currency,
-                lines=(D.ReceiptLine(_("Entry fee: {event}").format(event=event_name), r.price),),
+                lines=(report_data.ReceiptLine(_("Entry fee: {event}").format(event=event_name), r.price),),
                 paid=r.paid,
                 number=members[0][0] if members else "",
                 club=w.club,
@@ -108,7 +110,7 @@ _PRIZE_KINDS = {
 }
 
 
-def prizes_data(db: Database, event_id: int) -> D.PrizeListData:
+def prizes_data(db: Database, event_id: int) -> report_data.PrizeListData:
     """The prizes awarded when the event ended (T13a-T13d), with their payments (T13e)."""
     with db.session() as s:
         ev = report_event(s, event_id)
@@ -118,7 +120,7 @@ def prizes_data(db: Database, event_id: int) -> D.PrizeListData:
             for fp in s.scalars(select(FinalPlace).where(FinalPlace.event_id == ev.id))
         }
         awards = list(s.scalars(select(PrizeAward).where(PrizeAward.event_id == ev.id)))
-        rows: list[tuple[tuple[int, int, str], D.PrizeRow]] = []
+        rows: list[tuple[tuple[int, int, str], report_data.PrizeRow]] = []
         for aw in awards:
             a, b = places.get(aw.entrant_id, (10**6, 10**6))
             category = not aw.award_key.startswith("place")
@@ -131,7 +133,7 @@ def prizes_data(db: Database, event_id: int) -> D.PrizeListData:
             rows.append(
                 (
                     (a, 1 if category else 0, aw.award_key),
-                    D.PrizeRow(
+                    report_data.PrizeRow(
                         place=place,
                         name=w.name if w else str(aw.entrant_id),
                         prize=prize,
@@ -154,7 +156,7 @@ def prizes_data(db: Database, event_id: int) -> D.PrizeListData:
         except (KeyError, TypeError, ValueError):
             plan = None  # a broken plan prints as none; the night settings say what is wrong
         pool = 0
-        lines: list[D.PlanLine] = []
+        lines: list[report_data.PlanLine] = []
         if plan is not None:
             # rule T13b: the prize engine's pool (fees collected net of refunds x the pool rate) and each
             # place's money (fixed + its share of the pool, apportioned by the engine)
@@ -167,7 +169,7 @@ def prizes_data(db: Database, event_id: int) -> D.PrizeListData:
                     holders.setdefault(place, []).append(w.name if w else str(en_id))
             for pp in sorted(plan.places, key=lambda p: p.place):
                 lines.append(
-                    D.PlanLine(
+                    report_data.PlanLine(
                         place=str(pp.place),
                         amount=money.get(pp.place, 0),
                         items=", ".join(_(_PRIZE_KINDS.get(str(i.kind), str(i.kind))) for i in pp.items),
@@ -176,7 +178,7 @@ def prizes_data(db: Database, event_id: int) -> D.PrizeListData:
                         share=pp.pool_share,
                     )
                 )
-        return D.PrizeListData(
+        return report_data.PrizeListData(
             event_id=str(ev.id),
             currency=ev.currency,
             rows=tuple(r for _k, r in rows),

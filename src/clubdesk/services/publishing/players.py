@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
-from clubdesk import labels as L
+from clubdesk import labels
 from clubdesk.i18n import _
 from clubdesk.models.club import Club
 from clubdesk.models.event import Entrant, EntrantMember, Event
@@ -326,7 +326,7 @@ def player_card(db: Database, number: str, viewer: Actor | None = None) -> Playe
                     event_id=ev.id,
                     date=day,
                     event=ev.name,
-                    game=L.ruleset_label(ev.ruleset),
+                    game=labels.ruleset_label(ev.ruleset),
                     place="" if fp is None else place_text(fp.place_from, fp.place_to),
                     result=result,
                     season_points=centi_text(fp.season_points) if fp and fp.season_points else "",

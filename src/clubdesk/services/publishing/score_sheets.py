@@ -16,7 +16,7 @@ from clubdesk.competition import seating
 from clubdesk.models.event import Event
 from clubdesk.models.member import Member
 from clubdesk.models.result import Match, Substitution
-from clubdesk.reports import data as D
+from clubdesk.reports import data as report_data
 from clubdesk.reports.score_sheets import score_sheets
 from clubdesk.services import night, phones
 from clubdesk.services.kernel import ServiceError
@@ -40,13 +40,13 @@ def overrides_of(ev: Event) -> dict[str, Any]:
     return overrides
 
 
-def _recorded(m: Match) -> D.RecordedScore | None:
+def _recorded(m: Match) -> report_data.RecordedScore | None:
     """The stored final score of a table, once a result was recorded (or awarded); None before."""
     if m.status in ("waiting", "postponed", "bye") or m.kind not in ("played", "forfeit"):
         return None
     winner = None if m.winner is None else (0 if m.winner == m.side_a else 1)
     points = None if m.points_a is None or m.points_b is None else (m.points_a, m.points_b)
-    return D.RecordedScore((m.score_a, m.score_b), points, winner, m.kind == "forfeit")
+    return report_data.RecordedScore((m.score_a, m.score_b), points, winner, m.kind == "forfeit")
 
 
 def _seats(a: list[str], b: list[str]) -> tuple[str, str, str, str]:
@@ -67,7 +67,7 @@ def score_sheets_data(
     round_no: int | None = None,
     table_no: int | None = None,
     progress: Progress | None = None,
-) -> list[D.ScoreSheetData]:
+) -> list[report_data.ScoreSheetData]:
     """One sheet per table of the round (``table_no`` None: every table, "all score sheets of round N");
     blank before play, filled from the recorded entries after. Byes get no sheet. A team encounter of
     domino-es gets one sheet per game, with the seats of that game (E7, E7b)."""
@@ -105,7 +105,7 @@ def score_sheets_data(
         overrides = overrides_of(ev)
         ruleset = ev.ruleset
         event_ref = str(ev.id)
-    sheets: list[D.ScoreSheetData] = []
+    sheets: list[report_data.ScoreSheetData] = []
     for k, (table, a, b, length, scorer, counter, seats_json) in enumerate(tables):
         assert b is not None
         games = night.table_entries(db, event_id, rno, table)
@@ -117,7 +117,7 @@ def score_sheets_data(
             if length:
                 params["match_length"] = length  # rule T8a: the round's match length
             sheets.append(
-                D.TavlaSheetData(
+                report_data.TavlaSheetData(
                     event_id=event_ref,
                     round=rno,
                     table=table,
@@ -131,7 +131,7 @@ def score_sheets_data(
             )
         elif family == "gaple":
             sheets.append(
-                D.GapleSheetData(
+                report_data.GapleSheetData(
                     event_id=event_ref,
                     round=rno,
                     table=table,
@@ -163,7 +163,7 @@ def score_sheets_data(
                     params["games_to_win"] = 1  # rule E7b: each game of an encounter is its own sheet
                 scorer_name, counter_name, by_referee, referee = named[table]
                 sheets.append(
-                    D.DominoSheetData(
+                    report_data.DominoSheetData(
                         event_id=event_ref,
                         round=rno,
                         table=table,
@@ -191,7 +191,7 @@ def score_sheets_data(
     return phones.with_table_urls(db, event_id, rno, sheets)  # issue 27: the QR opens the table on a phone
 
 
-def substitutions(s: Session, m: Match, who: dict[int, Who]) -> list[D.SubstitutionLine]:
+def substitutions(s: Session, m: Match, who: dict[int, Who]) -> list[report_data.SubstitutionLine]:
     """Rules E7.2, E20: the table's substitutions, in order (who left, who came in, game and hand)."""
 
     rows = s.scalars(select(Substitution).where(Substitution.match_id == m.id).order_by(Substitution.id))
@@ -200,7 +200,7 @@ def substitutions(s: Session, m: Match, who: dict[int, Who]) -> list[D.Substitut
         gone, came = s.get(Member, sub.member_out), s.get(Member, sub.member_in)
         side = m.side_a if sub.side == 0 else m.side_b
         out.append(
-            D.SubstitutionLine(
+            report_data.SubstitutionLine(
                 side=who[side].name if side in who else "",
                 player_out=gone.name if gone else "",
                 player_in=came.name if came else "",

@@ -16,7 +16,7 @@ from clubdesk.models.event import Event
 from clubdesk.models.member import Member
 from clubdesk.models.result import FinalPlace
 from clubdesk.models.round import EventNight
-from clubdesk.reports import data as D
+from clubdesk.reports import data as report_data
 from clubdesk.reports.season import season
 from clubdesk.reports.words import centi_text
 from clubdesk.services import night as night_service
@@ -97,20 +97,20 @@ def season_ranking(s: Session, ev: Event) -> SeasonRanking:
     )
 
 
-def season_data(db: Database, event_id: int, super_final: int | None = None) -> D.SeasonData:
+def season_data(db: Database, event_id: int, super_final: int | None = None) -> report_data.SeasonData:
     """The season ranking of the event's season (T12d), see :func:`season_ranking`."""
     with db.session() as s:
         ev = report_event(s, event_id)
         rk = season_ranking(s, ev)
         clubs = clubs_of(s)
-        rows: list[D.SeasonRowData] = []
+        rows: list[report_data.SeasonRowData] = []
         for r in rk.rows:
             m = rk.people[int(r.entrant)]
             counted = {x.event_id: x.points for x in r.counted}
             dropped = {x.event_id: x.points for x in r.dropped}
 
             rows.append(
-                D.SeasonRowData(
+                report_data.SeasonRowData(
                     rank=r.rank,
                     name=m.name,
                     points=r.points // 100,
@@ -123,7 +123,7 @@ def season_data(db: Database, event_id: int, super_final: int | None = None) -> 
             )
     configured = rk.settings.get("super_final")
     n_final = super_final if super_final is not None else int(configured or DEFAULT_SUPER_FINAL)
-    return D.SeasonData(
+    return report_data.SeasonData(
         season=rk.season,
         event_columns=tuple(name for _id, name in rk.columns),
         rows=tuple(rows),

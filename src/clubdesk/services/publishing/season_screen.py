@@ -19,7 +19,7 @@ from sqlalchemy import select
 from clubdesk.i18n import _
 from clubdesk.models.event import Event
 from clubdesk.models.round import EventNight
-from clubdesk.reports import data as D
+from clubdesk.reports import data as report_data
 from clubdesk.reports.words import centi_text
 from clubdesk.services import night
 from clubdesk.services.kernel import ServiceError
@@ -63,7 +63,7 @@ class SeasonOverview:
     events: tuple[SeasonEventLine, ...]
     reference_event: int  # the event whose season scale ranks the season (print the season PDF with it)
     has_scale: bool
-    data: D.SeasonData
+    data: report_data.SeasonData
     finalists: tuple[Finalist, ...]
 
 

@@ -21,11 +21,11 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from clubdesk import labels as L
+from clubdesk import labels
 from clubdesk.i18n import N_, _, current_language
 from clubdesk.labels import localized_number
 from clubdesk.models.event import Event
-from clubdesk.reports import data as D
+from clubdesk.reports import data as report_data
 from clubdesk.reports import site
 from clubdesk.reports.data import CrossRow, CrossTable, SiteData, SiteEvent
 from clubdesk.reports.frame import fmt_money
@@ -143,7 +143,7 @@ def _publish(
 
 # ------------------------------------------------------------------------------------------ images
 def _sheets(
-    db: Database, kind: str, event_id: int, round_no: int | None, header: D.ReportHeader
+    db: Database, kind: str, event_id: int, round_no: int | None, header: report_data.ReportHeader
 ) -> list[object]:
     """The kind's tables (:class:`clubdesk.reports.images.Sheet`) from the PDFs' report data; the bracket
     as a tree (:class:`clubdesk.reports.images.Tree`)."""
@@ -258,7 +258,7 @@ def _sheets(
     ]
 
 
-def season_sheet(se: D.SeasonData) -> object:
+def season_sheet(se: report_data.SeasonData) -> object:
 
     notes = []
     if se.super_final:
@@ -346,7 +346,7 @@ def site_data(db: Database, season: str | None, lang: str) -> SiteData:
 
     chosen, ids = season_events(db, season)
     events: list[SiteEvent] = []
-    ranking: D.SeasonData | None = None
+    ranking: report_data.SeasonData | None = None
     for eid in ids:
         with db.session() as s:
             ev = night.get_event(s, eid)
@@ -366,7 +366,7 @@ def site_data(db: Database, season: str | None, lang: str) -> SiteData:
             SiteEvent(
                 id=eid,
                 name=name,
-                kind=f"{L.ruleset_label(ruleset)}, {L.format_label(fmt)}",
+                kind=f"{labels.ruleset_label(ruleset)}, {labels.format_label(fmt)}",
                 date=starts,
                 standings=documents.standings_data(db, eid, est),
                 rounds=documents.pairings_rounds(db, eid, rounds),

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clubdesk import labels as L
+from clubdesk import labels
 from clubdesk.i18n import _
 from clubdesk.services import desk
 from clubdesk.services import events as events_service
@@ -151,10 +151,10 @@ class DeskSection(QWidget):
                     early=money(info.early_fee, info.currency), day=info.early_until.isoformat()
                 )
             parts = [
-                L.ruleset_label(info.ruleset),
-                L.format_label(info.format),
+                labels.ruleset_label(info.ruleset),
+                labels.format_label(info.format),
                 _("fee {fee}").format(fee=fee),
-                L.event_status_label(info.status),
+                labels.event_status_label(info.status),
             ]
             if info.start_at is not None:
                 parts.append(_("start {when:%Y-%m-%d %H:%M}").format(when=info.start_at))

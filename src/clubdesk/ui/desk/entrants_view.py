@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clubdesk import labels as L
+from clubdesk import labels
 from clubdesk.i18n import _
 from clubdesk.services import desk, events
 from clubdesk.services import desk as desk_service
@@ -62,7 +62,7 @@ def entrant_columns() -> list[Column]:
         Column(_("Name"), lambda r: r.name),
         Column(
             _("Status"),
-            lambda r: L.entrant_status_label(r.status),
+            lambda r: labels.entrant_status_label(r.status),
             False,
             lambda r: STATUS_COLORS.get(r.status),
         ),

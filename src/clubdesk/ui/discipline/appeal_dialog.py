@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (
 )
 
 from clubdesk.i18n import _
-from clubdesk.services import discipline as X
+from clubdesk.services import discipline
 from clubdesk.ui.discipline.form import FormDialog, spin_box
 from clubdesk.ui.shell.state import DeskState
 from clubdesk.ui.widgets.money import parse_money
@@ -29,7 +29,7 @@ class AppealDialog(FormDialog):
         self.table_no = spin_box(1, 1)
         self.by = QComboBox()
         self.by.setObjectName("appealBy")
-        for eid, name in sorted(X.appeal_entrants(state.db, event_id).items()):
+        for eid, name in sorted(discipline.appeal_entrants(state.db, event_id).items()):
             self.by.addItem(f"{name} ({eid})", eid)
         self.fee = QLineEdit()
         self.fee.setObjectName("appealFee")
@@ -51,11 +51,11 @@ class AppealDialog(FormDialog):
         self.form.addRow(_("&Appeal"), self.text)
         self.form.addRow(_("&Late override"), self.override)
 
-    def submit(self) -> X.AppealView:
+    def submit(self) -> discipline.AppealView:
         fee = 0
         if self.fee.text().strip():
             fee = parse_money(self.fee.text(), self.currency)
-        return X.file_appeal(
+        return discipline.file_appeal(
             self.state.db,
             self.state.actor,
             self.event_id,

@@ -11,8 +11,7 @@ from PySide6.QtWidgets import (
 
 from clubdesk.competition import discipline as discipline_rules
 from clubdesk.i18n import _
-from clubdesk.services import desk
-from clubdesk.services import discipline as X
+from clubdesk.services import desk, discipline
 from clubdesk.ui.discipline.form import FormDialog, optional_value, spin_box
 from clubdesk.ui.shell.state import DeskState
 from clubdesk.ui.widgets.name_field import NameField
@@ -39,7 +38,7 @@ class IncidentDialog(FormDialog):
         self.hand = spin_box(None, 0, 99, _("—"))
         self.kind = QComboBox()
         self.kind.setObjectName("incidentKind")
-        self.kinds = X.kinds_for_event(state.db, event_id)
+        self.kinds = discipline.kinds_for_event(state.db, event_id)
         for k in self.kinds:
             self.kind.addItem(k.title(), k.key)
         # the event's players by name (accent-insensitive), or a member (licence) number
@@ -77,8 +76,8 @@ class IncidentDialog(FormDialog):
         for d in kind.decisions if kind else ():
             self.decision.addItem(_(discipline_rules.PENALTY_LABELS.get(d, d)), d)
 
-    def submit(self) -> X.IncidentView:
-        return X.record_incident(
+    def submit(self) -> discipline.IncidentView:
+        return discipline.record_incident(
             self.state.db,
             self.state.actor,
             self.event_id,
@@ -96,12 +95,12 @@ class IncidentDialog(FormDialog):
 
 def open_incident_dialog(
     state: DeskState, event_id: int, round_no: int, table_no: int, parent: QWidget | None = None
-) -> X.IncidentView | None:
+) -> discipline.IncidentView | None:
     """Open the incident form for a table (score entry binds this to one shortcut). Returns what was written,
     or None when cancelled."""
     dialog = IncidentDialog(state, event_id, round_no, table_no, parent)
     if dialog.exec() == QDialog.DialogCode.Accepted:
         state.dataChanged.emit("discipline")
-        view: X.IncidentView = dialog.result_view
+        view: discipline.IncidentView = dialog.result_view
         return view
     return None

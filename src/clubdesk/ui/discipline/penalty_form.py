@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (
 
 from clubdesk.competition import discipline as discipline_rules
 from clubdesk.i18n import _
-from clubdesk.services import discipline as X
+from clubdesk.services import discipline
 from clubdesk.ui.discipline.form import FormDialog, optional_value, spin_box
 from clubdesk.ui.shell.state import DeskState
 
@@ -57,8 +57,8 @@ class PenaltyDialog(FormDialog):
         self.form.addRow(_("R&eason"), self.reason)
         self.form.addRow(_("&Override reason"), self.override)
 
-    def submit(self) -> X.PenaltyView:
-        return X.impose_penalty(
+    def submit(self) -> discipline.PenaltyView:
+        return discipline.impose_penalty(
             self.state.db,
             self.state.actor,
             self.event_id,

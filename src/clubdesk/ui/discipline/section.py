@@ -32,14 +32,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clubdesk import labels as L
+from clubdesk import labels
 from clubdesk.competition import discipline as discipline_rules
 from clubdesk.competition.discipline import (
     ordinal,
 )
 from clubdesk.i18n import _, ngettext
 from clubdesk.services import club, discipline, events
-from clubdesk.services import discipline as X
 from clubdesk.services.kernel import ServiceError, verify_chain
 from clubdesk.timefmt import local_text
 from clubdesk.ui.discipline.appeal_dialog import AppealDialog
@@ -125,7 +124,7 @@ class DisciplineSection(QWidget):
                 Column(_("Table"), lambda a: a.table or "", True),
                 Column(_("By"), lambda a: a.entrant_name),
                 Column(_("Fee"), lambda a: money(a.fee, a.currency), True),
-                Column(_("Status"), lambda a: L.appeal_status_label(a.status)),
+                Column(_("Status"), lambda a: labels.appeal_status_label(a.status)),
                 Column(_("Refund"), lambda a: money(a.refund, a.currency) if a.refund else "", True),
                 Column(_("Appeal"), lambda a: a.text),
             ]
@@ -192,9 +191,9 @@ class DisciplineSection(QWidget):
         self.audit = RowsModel(
             [
                 Column(_("When"), lambda r: local_text(r.at, "%Y-%m-%d %H:%M:%S")),  # stored UTC
-                Column(_("Who"), lambda r: f"{r.actor} ({L.role_label(r.role)})"),
-                Column(_("Action"), lambda r: L.audit_action_label(r.action)),
-                Column(_("What"), lambda r: f"{L.entity_label(r.entity)} {r.entity_id or ''}".strip()),
+                Column(_("Who"), lambda r: f"{r.actor} ({labels.role_label(r.role)})"),
+                Column(_("Action"), lambda r: labels.audit_action_label(r.action)),
+                Column(_("What"), lambda r: f"{labels.entity_label(r.entity)} {r.entity_id or ''}".strip()),
                 Column(_("Round"), lambda r: r.round or "", True),
                 Column(_("Table"), lambda r: r.table or "", True),
                 Column(_("Before"), lambda r: r.before or ""),
@@ -281,7 +280,7 @@ class DisciplineSection(QWidget):
             self.penalties.set_rows([])
             self.appeals.set_rows([])
         else:
-            lst = X.discipline_list(
+            lst = discipline.discipline_list(
                 self.state.db,
                 eid,
                 round_no=optional_value(self.round_filter),

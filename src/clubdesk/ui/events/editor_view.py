@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clubdesk import labels as L
+from clubdesk import labels
 from clubdesk.games import RULESETS
 from clubdesk.i18n import LANGUAGE_NAMES, _
 from clubdesk.models.event import ENTRY_TYPES, FORMATS
@@ -35,13 +35,13 @@ class EventEditorView(QWidget):
         self.name.setObjectName("eventName")
         self.ruleset = QComboBox()
         for key in RULESETS:
-            self.ruleset.addItem(L.ruleset_label(key), key)
+            self.ruleset.addItem(labels.ruleset_label(key), key)
         self.format = QComboBox()
         for key in FORMATS:
-            self.format.addItem(L.format_label(key), key)
+            self.format.addItem(labels.format_label(key), key)
         self.entry_type = QComboBox()
         for key in ENTRY_TYPES:
-            self.entry_type.addItem(L.entry_type_label(key), key)
+            self.entry_type.addItem(labels.entry_type_label(key), key)
         self.rounds = QSpinBox()
         self.rounds.setRange(0, ev_service.MAX_ROUNDS)
         self.rounds.setSpecialValueText(_("as the format says"))
@@ -147,7 +147,7 @@ class EventEditorView(QWidget):
         self.open_desk = QPushButton(_("Open the &desk"))
         self.status_combo = QComboBox()
         for st in ("draft", "open", "closed", "drawn", "running", "finished"):
-            self.status_combo.addItem(L.event_status_label(st), st)
+            self.status_combo.addItem(labels.event_status_label(st), st)
         self.status_button = QPushButton(_("Set status"))
         self.message = QLabel("")
         self.message.setObjectName("eventMessage")

@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clubdesk import labels as L
+from clubdesk import labels
 from clubdesk.i18n import _
 from clubdesk.services import events as ev_service
 from clubdesk.services.kernel import ServiceError
@@ -112,9 +112,9 @@ class EventsSection(QWidget):
             [
                 Column(_("No."), lambda e: e.id, True),
                 Column(_("Name"), self._name_text),
-                Column(_("Ruleset"), lambda e: L.ruleset_label(e.ruleset)),
-                Column(_("Format"), lambda e: L.format_label(e.format)),
-                Column(_("Status"), lambda e: L.event_status_label(e.status)),
+                Column(_("Ruleset"), lambda e: labels.ruleset_label(e.ruleset)),
+                Column(_("Format"), lambda e: labels.format_label(e.format)),
+                Column(_("Status"), lambda e: labels.event_status_label(e.status)),
                 Column(_("Places"), lambda e: f"{e.registered}/{e.capacity or '∞'}", True),
                 Column(_("Waiting"), lambda e: e.waitlisted or "", True),
                 Column(_("Fee"), lambda e: money(e.fee, e.currency), True),

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clubdesk import labels as L
+from clubdesk import labels
 from clubdesk.i18n import _
 from clubdesk.services import events as events_service
 from clubdesk.services import night
@@ -193,7 +193,7 @@ class RoundsSection(QWidget):
         self.event_box.clear()
         for ev in self.events:
             self.event_box.addItem(
-                f"{ev.name} ({L.ruleset_label(ev.ruleset)}, {L.format_label(ev.format)})", ev.id
+                f"{ev.name} ({labels.ruleset_label(ev.ruleset)}, {labels.format_label(ev.format)})", ev.id
             )
         if current is not None:
             self.event_box.setCurrentIndex(max(0, self.event_box.findData(current.id)))

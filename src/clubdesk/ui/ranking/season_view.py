@@ -20,9 +20,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clubdesk import labels as L
+from clubdesk import labels
 from clubdesk.i18n import _
-from clubdesk.reports import data as D
+from clubdesk.reports import data as report_data
 from clubdesk.services import publishing
 from clubdesk.services.kernel import ServiceError
 from clubdesk.ui.shell.printing import JobResult, ReportRunner
@@ -36,7 +36,7 @@ def _coefficient(c: int | None) -> str:
     return "—" if c is None else f"×{c / 100:g}"
 
 
-def _event_cell(k: int) -> Callable[[D.SeasonRowData], str]:
+def _event_cell(k: int) -> Callable[[report_data.SeasonRowData], str]:
     """The k-th event's cell of a ranking row: its points, "(12)" when not counted, "" when not played."""
     return lambda r: r.events[k] if k < len(r.events) else ""
 
@@ -59,7 +59,7 @@ class SeasonSection(QWidget):
                 Column(_("No."), self._event_number, True),
                 Column(_("Event"), lambda e: e.name),
                 Column(_("Date"), lambda e: e.starts_on.isoformat() if e.starts_on else ""),
-                Column(_("Status"), lambda e: L.event_status_label(e.status)),
+                Column(_("Status"), lambda e: labels.event_status_label(e.status)),
                 Column(_("Class"), lambda e: e.coefficient_class or "—"),
                 Column(_("Coefficient"), lambda e: _coefficient(e.coefficient), True),
             ]

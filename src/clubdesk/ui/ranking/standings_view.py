@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clubdesk import labels as L
+from clubdesk import labels
 from clubdesk.i18n import _
 from clubdesk.services import events, night
 from clubdesk.services.kernel import ServiceError
@@ -133,7 +133,7 @@ class StandingsSection(QWidget):
         self.event_box.blockSignals(True)
         self.event_box.clear()
         for ev in self.events:
-            kind = f"{L.ruleset_label(ev.ruleset)}, {L.format_label(ev.format)}"
+            kind = f"{labels.ruleset_label(ev.ruleset)}, {labels.format_label(ev.format)}"
             self.event_box.addItem(f"{ev.name} ({kind})", ev.id)
         if current is None:  # first opening: the event in use at the desk, else the running one
             current = self.state.event_in_use

@@ -21,8 +21,7 @@ from clubdesk.models.base import utcnow
 from clubdesk.models.event import Event
 from clubdesk.models.member import Member
 from clubdesk.models.result import Match, ResultEntry, Substitution
-from clubdesk.services.kernel import Actor, ServiceError
-from clubdesk.services.kernel.base import refusal
+from clubdesk.services.kernel import Actor, ServiceError, refusal
 from clubdesk.services.night.data import reads
 from clubdesk.services.night.play.approvals import approve, side_member
 from clubdesk.services.night.play.followups import after_change

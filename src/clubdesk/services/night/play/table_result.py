@@ -23,8 +23,7 @@ from clubdesk.models.base import utcnow
 from clubdesk.models.event import Event
 from clubdesk.models.result import Match, ResultEntry
 from clubdesk.models.round import Round
-from clubdesk.services.kernel import Actor, Role, ServiceError
-from clubdesk.services.kernel.base import entry_refusal, refusal
+from clubdesk.services.kernel import Actor, Role, ServiceError, entry_refusal, refusal
 from clubdesk.services.night.data import reads
 from clubdesk.storage import is_server
 from clubdesk.timefmt import local_text
