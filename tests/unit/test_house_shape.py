@@ -270,6 +270,7 @@ def test_no_private_name_of_another_module_is_imported() -> None:
                 and node.value.id in aliases
                 and aliases[node.value.id] != name
                 and node.attr.startswith("_")
+                and node.attr != "_"
                 and not node.attr.startswith("__")
             ):
                 private.append(f"{name}:{node.lineno} {aliases[node.value.id]}.{node.attr}")
