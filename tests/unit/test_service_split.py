@@ -10,5 +10,5 @@ def test_the_faces_give_the_desk_register_and_money_use_cases() -> None:
         assert callable(getattr(desk, name)), name
     for name in ("pay", "refund", "cash_box"):
         assert callable(getattr(money, name)), name
-    for name in ("create_member", "import_members", "export_csv", "merge_members", "parse_csv"):
+    for name in ("create_member", "import_members", "export_csv", "merge_members", "preview_import"):
         assert callable(getattr(members, name)), name
