@@ -290,23 +290,23 @@ def _title(key: str) -> str:
 
 def _value(key: str, value: Any) -> str:
     """A stored key shown as its word ("swiss" → "Swiss system"); JSON keeps the key."""
-    from clubdesk import labels as L
+    from clubdesk import labels
 
     if isinstance(value, str):
         if key == "format":
-            return L.format_label(value)
+            return labels.format_label(value)
         if key == "ruleset":
-            return L.ruleset_label(value)
+            return labels.ruleset_label(value)
         if key == "entry":
-            return L.entry_type_label(value)
+            return labels.entry_type_label(value)
         if key == "action":
-            return L.audit_action_label(value)
+            return labels.audit_action_label(value)
         if key == "role":
-            return L.role_label(value)
+            return labels.role_label(value)
         if key == "entity":
-            return L.entity_label(value)
+            return labels.entity_label(value)
         if key == "status":
-            return L.status_label(value)
+            return labels.status_label(value)
     return _cell(value)
 
 
