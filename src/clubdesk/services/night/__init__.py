@@ -106,6 +106,7 @@ from clubdesk.services.night.play.table_result import (
     referee_confirms,
     reset_confirmation,
 )
+from clubdesk.services.night.ranking.event_end import final_places
 from clubdesk.services.night.ranking.ratings import catch_up, rating_history, tavla_rulesets
 from clubdesk.services.night.ranking.ratings_background import pending, rerate_in_background
 from clubdesk.services.night.ranking.standings import (
@@ -114,7 +115,6 @@ from clubdesk.services.night.ranking.standings import (
     compute_standings,
     correction_preview,
     event_standings,
-    final_places,
 )
 
 __all__ = [
