@@ -155,7 +155,7 @@ def set_tables(
             s.add(new_match(ev, rnd, t, e, None, "", kind))
         if fixed:
             st = state_of(n)
-            n.state = json.dumps({**st, "fixed_tables": {**fixed_tables(st), **fixed}})
+            n.state = json.dumps({**st, "fixed_tables": {**fixed_tables_of(st), **fixed}})
         s.flush()
         out = view(s, ev, rnd)
         audit(
@@ -255,7 +255,7 @@ def new_match(
     )
 
 
-def fixed_tables(st: dict[str, Any]) -> dict[str, int]:
+def fixed_tables_of(st: dict[str, Any]) -> dict[str, int]:
     return {str(k): int(v) for k, v in st.get("fixed_tables", {}).items()}
 
 

@@ -56,7 +56,7 @@ from clubdesk.services.night.play.followups import after_change
 from clubdesk.services.night.play.forfeits import apply_forfeit
 from clubdesk.services.night.play.pair_names import club_names, named
 from clubdesk.services.night.play.proposal import (
-    fixed_tables,
+    fixed_tables_of,
     new_match,
     open_tables,
     playoff_or_over,
@@ -197,7 +197,7 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
         real = [(p, refs[i] if i < len(refs) else "") for i, p in enumerate(pairs) if p[1] is not None]
         byes = [(p, refs[i] if i < len(refs) else "") for i, p in enumerate(pairs) if p[1] is None]
         order = formats.arrange_tables(
-            [[x for x in p if x] for p, _r in real], fixed_tables(st), strict=False
+            [[x for x in p if x] for p, _r in real], fixed_tables_of(st), strict=False
         )
         real = [real[i] for i in order]  # an entrant who needs a fixed table keeps it
         for t, ((a, b), ref) in enumerate(real + byes, start=1):
