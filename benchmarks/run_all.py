@@ -39,7 +39,10 @@ from clubdesk.services.club import audit_log  # noqa: E402
 from clubdesk.services.kernel.base import Actor, Role  # noqa: E402
 from clubdesk.services.members import search  # noqa: E402
 from clubdesk.services.night.data import reads  # noqa: E402
-from clubdesk.services.night.play import results  # noqa: E402
+from clubdesk.services.night.play import (
+    proposal,  # noqa: E402
+    results,  # noqa: E402
+)
 from clubdesk.services.night.play import rounds as play_rounds  # noqa: E402
 from clubdesk.services.night.ranking import (
     ratings,  # noqa: E402
@@ -374,7 +377,7 @@ def row_propose(db: Database, ids: dict[str, int], key: str = "swiss", size: int
 
     with db.session() as s:
         ev = reads.get_event(s, sw)
-        fld = play_rounds.the_field(s, ev, 1)
+        fld = proposal.the_field(s, ev, 1)
         field = [PE(e, rating=int(fld.ratings.get(e, 0)), club=fld.clubs.get(e)) for e in fld.ids]
     fl = statistics.median(times(lambda: pair_swiss(field, club_protection=True)))
     proj = statistics.median(proj_ts)

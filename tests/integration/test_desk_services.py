@@ -10,7 +10,8 @@ from sqlalchemy import func, select
 
 from clubdesk.models import AuditEntry, Entrant, OutboxMessage, Payment
 from clubdesk.services.desk import arrivals, lists, records, registration
-from clubdesk.services.events.events import EventData, create_event, mark_drawn, set_current_round
+from clubdesk.services.events.events import EventData, create_event
+from clubdesk.services.events.status import mark_drawn, set_current_round
 from clubdesk.services.kernel.base import Actor, ServiceError
 from clubdesk.services.members.edit import create_member
 from clubdesk.services.members.records import MemberData

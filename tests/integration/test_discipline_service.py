@@ -26,7 +26,7 @@ from clubdesk.services.discipline import appeals, incidents
 from clubdesk.services.kernel.base import Actor, Role, ServiceError
 from clubdesk.services.night.data import reads, settings
 from clubdesk.services.night.play import results, rounds
-from clubdesk.services.night.ranking import standings
+from clubdesk.services.night.ranking import event_end, standings
 from clubdesk.services.publishing import match_act
 from clubdesk.storage import Database
 
@@ -544,10 +544,10 @@ def _tavla_league(db: Database) -> tuple[int, list[int]]:
 
 def test_disqualification_removes_prizes_and_season_points(db: Database) -> None:
     eid, ids = _tavla_league(db)
-    before = {p["entrant"]: p for p in standings.final_places(db, eid)}
+    before = {p["entrant"]: p for p in event_end.final_places(db, eid)}
     assert before[ids[0]]["prizes"][0]["amount"] == 1000  # E1 won all three
     incidents.disqualify(db, REF, eid, ids[0], "betting (rule T1)")
-    after = {p["entrant"]: p for p in standings.final_places(db, eid)}
+    after = {p["entrant"]: p for p in event_end.final_places(db, eid)}
     # rule T9c: no prize, no season points for the disqualified entrant
     assert after[ids[0]]["prizes"] == [] and after[ids[0]]["season_points"] == 0
     with db.session() as s:
@@ -569,7 +569,7 @@ def test_disqualification_removes_from_the_ranking(db: Database) -> None:
 def test_disqualified_winner_hands_his_place_prize_and_points_to_the_next(db: Database) -> None:
     eid, ids = _tavla_league(db)
     incidents.disqualify(db, REF, eid, ids[0], "betting (rule T1)")
-    got = {p["entrant"]: p for p in standings.final_places(db, eid)}
+    got = {p["entrant"]: p for p in event_end.final_places(db, eid)}
     # rule T9c: without E1, E2 (2 wins) is 1st, E3 (1 win) 2nd, E4 3rd; the plan pays 10.00 and 5.00
     # for places 1 and 2; season points = base x coefficient 1/100: 100 -> 1.0, 60 -> 0.6, 40 -> 0.4
     assert got[ids[1]]["place"] == [1, 1] and got[ids[1]]["season_points"] == 1.0

@@ -16,7 +16,7 @@ from clubdesk.models.audit import AuditEntry
 from clubdesk.models.event import Entrant
 from clubdesk.models.money import Payment
 from clubdesk.models.round import Round
-from clubdesk.services.events import events
+from clubdesk.services.events import events, language
 from clubdesk.services.kernel.base import ServiceError
 from clubdesk.services.night.data import settings as data_settings
 from clubdesk.services.night.play import rounds
@@ -61,7 +61,7 @@ def _weekly(db):  # type: ignore[no-untyped-def]
         season_scale=SCALE,
     )
     data_settings.request_bye(db, DESK, ev, ids[0])  # a request of this week's night: not copied
-    events.set_event_language(db, DESK, ev, "tr")
+    language.set_event_language(db, DESK, ev, "tr")
     with db.session() as s:
         s.add(Payment(entrant_id=ids[1], amount=1500, currency="EUR", method="cash", recorded_by="t"))
     return ev, ids
@@ -88,7 +88,7 @@ def test_copy_takes_settings_night_and_prize_plan_but_no_entrants(tmp_path: Path
         assert got[key] == old[key], key
     assert got["tiebreaks"] == "PTS,BH,GAV" and got["requested_bye"] == "half-bye"
     assert json.loads(got["prize_plan"]) == PLAN and json.loads(got["season_scale"]) == SCALE
-    assert events.event_language(db, new.id) == "tr"
+    assert language.event_language(db, new.id) == "tr"
     assert data_settings.requested_byes(db, new.id) == {}  # this week's bye request stays this week's
     with db.session() as s:  # no entrants, payments or rounds
         assert s.scalar(select(func.count()).select_from(Entrant).where(Entrant.event_id == new.id)) == 0

@@ -11,9 +11,9 @@ from clubdesk.services.events.events import (
     create_event,
     get_event,
     list_events,
-    set_status,
     update_event,
 )
+from clubdesk.services.events.status import set_status
 from clubdesk.services.kernel.base import Actor, ServiceError
 
 ACTOR = Actor("Sekreter")

@@ -13,7 +13,7 @@ from sqlalchemy import event
 from clubdesk.models.result import Match
 from clubdesk.services.night.data import reads
 from clubdesk.services.night.play import results, rounds
-from clubdesk.services.night.ranking import standings
+from clubdesk.services.night.ranking import event_end, standings
 from clubdesk.storage import Database
 from tests.integration.test_night_helpers import REF, open_db
 from tests.rating_league import tavla_league
@@ -69,10 +69,10 @@ def test_the_event_still_ends_with_its_last_result(tmp_path: Path) -> None:
         rounds.publish_round(db, DESK, ev)
         tables = reads.get_round(db, ev, rno).tables
         for k, t in enumerate(tables):
-            assert standings.final_places(db, ev) == []  # not over before the last result
+            assert event_end.final_places(db, ev) == []  # not over before the last result
             results.set_score(db, DESK, ev, rno, t.table, (5, 2), confirm=True)
             if rno == 1 or k < len(tables) - 1:
-                assert standings.final_places(db, ev) == []
-    places = standings.final_places(db, ev)
+                assert event_end.final_places(db, ev) == []
+    places = event_end.final_places(db, ev)
     assert len(places) == 4 and places[0]["place"] == [1, 1]
     assert standings.event_standings(db, ev).finished

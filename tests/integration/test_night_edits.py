@@ -11,7 +11,7 @@ from sqlalchemy import select
 from clubdesk.models.audit import AuditEntry
 from clubdesk.services.kernel.base import ServiceError
 from clubdesk.services.night.data import reads, settings
-from clubdesk.services.night.play import results, rounds
+from clubdesk.services.night.play import proposal, results, rounds
 from clubdesk.services.night.ranking import standings
 from clubdesk.storage import Database
 from tests.integration.test_night_helpers import DESK, REF, make_event
@@ -37,7 +37,7 @@ def test_edited_pairing_is_stored_in_table_order_and_audited(db: Database) -> No
     rounds.propose_round(db, DESK, ev)
     # round 1: nobody has met anybody, so any three pairs are valid (T4e)
     mine = [(ids[0], ids[3]), (ids[5], ids[1]), (ids[2], ids[4])]
-    out = rounds.set_tables(db, DESK, ev, mine)
+    out = proposal.set_tables(db, DESK, ev, mine)
     assert pairs_of(out) == mine and [t.table for t in out.tables] == [1, 2, 3]
     rv = rounds.publish_round(db, DESK, ev)
     assert pairs_of(rv) == mine
@@ -55,11 +55,11 @@ def test_a_rematch_is_refused_unless_a_referee_forces_it_with_a_reason(db: Datab
     again = pairs_of(r1)  # round 1's pairs once more: rule T4e, no two players meet twice
     for actor, reason in ((DESK, ""), (DESK, "they insist"), (REF, "")):
         with pytest.raises(ServiceError) as err:
-            rounds.set_tables(db, actor, ev, again, force_reason=reason)
+            proposal.set_tables(db, actor, ev, again, force_reason=reason)
         assert err.value.code == "pairing-breaks-rules"
         assert "already played" in err.value.message and "E1" in err.value.message  # names, not ids
     assert pairs_of(reads.get_round(db, ev, 2)) == pairs_of(r2)  # nothing written
-    forced = rounds.set_tables(db, REF, ev, again, force_reason="last round, only these two are left")
+    forced = proposal.set_tables(db, REF, ev, again, force_reason="last round, only these two are left")
     assert pairs_of(forced) == again
 
 
@@ -67,10 +67,10 @@ def test_edits_that_drop_or_add_an_entrant_or_give_two_byes_are_refused(db: Data
     ev, ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=3, match_lengths=[3])
     rv = rounds.propose_round(db, DESK, ev)
     with pytest.raises(ServiceError) as err:
-        rounds.set_tables(db, DESK, ev, [(ids[0], ids[1])])  # two entrants left out
+        proposal.set_tables(db, DESK, ev, [(ids[0], ids[1])])  # two entrants left out
     assert err.value.code == "different-entrants"
     with pytest.raises(ServiceError) as err:
-        rounds.set_tables(db, DESK, ev, [(ids[0], ids[1]), (ids[2], None), (ids[3], None)])
+        proposal.set_tables(db, DESK, ev, [(ids[0], ids[1]), (ids[2], None), (ids[3], None)])
     assert err.value.code == "pairing-breaks-rules" and "byes" in err.value.message
     assert pairs_of(reads.get_round(db, ev, 1)) == pairs_of(rv)
 
@@ -80,7 +80,7 @@ def test_a_fixed_table_is_kept_and_remembered_for_the_next_round(db: Database) -
     rv = rounds.propose_round(db, DESK, ev)
     needs = ids[5]  # the lowest seed, at the bottom table by the pairing, needs table 1 (a wheelchair)
     assert needs in rv.tables[-1].sides
-    out = rounds.set_tables(db, DESK, ev, pairs_of(rv), fixed_tables={needs: 1})
+    out = proposal.set_tables(db, DESK, ev, pairs_of(rv), fixed_tables={needs: 1})
     assert needs in out.tables[0].sides
     # the other two pairs keep their order on tables 2 and 3
     assert pairs_of(out)[1:] == pairs_of(rv)[:2]
@@ -88,7 +88,7 @@ def test_a_fixed_table_is_kept_and_remembered_for_the_next_round(db: Database) -
     r2 = rounds.propose_round(db, DESK, ev)
     assert needs in r2.tables[0].sides
     with pytest.raises(ServiceError) as err:
-        rounds.set_tables(db, DESK, ev, pairs_of(r2), fixed_tables={needs: 4})  # 3 tables only
+        proposal.set_tables(db, DESK, ev, pairs_of(r2), fixed_tables={needs: 4})  # 3 tables only
     assert err.value.code == "fixed-table"
 
 
@@ -98,9 +98,9 @@ def test_in_a_bracket_only_the_table_order_changes(db: Database) -> None:
     p = pairs_of(rv)
     (a1, b1), (a2, b2) = p[0], p[1]
     with pytest.raises(ServiceError) as err:
-        rounds.set_tables(db, DESK, ev, [(a1, a2), (b1, b2), *p[2:]])
+        proposal.set_tables(db, DESK, ev, [(a1, a2), (b1, b2), *p[2:]])
     assert err.value.code == "fixed-pairs"
-    out = rounds.set_tables(db, DESK, ev, [p[3], p[2], p[1], p[0]])
+    out = proposal.set_tables(db, DESK, ev, [p[3], p[2], p[1], p[0]])
     # the bracket match of each pair moves with it
     refs = {frozenset(t.sides): t.ref for t in rv.tables}
     assert [t.ref for t in out.tables] == [refs[frozenset(x)] for x in (p[3], p[2], p[1], p[0])]

@@ -14,7 +14,7 @@ from sqlalchemy import select
 from clubdesk.models.result import Match, ResultEntry
 from clubdesk.services.night.data import reads, settings
 from clubdesk.services.night.play import forfeits, results, rounds
-from clubdesk.services.night.ranking import standings
+from clubdesk.services.night.ranking import event_end, standings
 from tests.integration.test_night_helpers import DESK, make_event, open_db
 
 # gaple: seat 0 goes out; opponents (seats 1, 3) hold 30 + 30 = 60 pips (rule GN1)
@@ -75,7 +75,7 @@ def test_gaple_knockout_of_8_pairs_hand_by_hand(tmp_path: Path) -> None:
         m = s.scalars(select(Match).where(Match.ref == "W3-1")).one()
         assert (m.points_a, m.points_b) == (600, 0)
         assert s.query(ResultEntry).filter(ResultEntry.match_id == m.id).count() == 11
-    places = {p["entrant"]: tuple(p["place"]) for p in standings.final_places(db, ev)}
+    places = {p["entrant"]: tuple(p["place"]) for p in event_end.final_places(db, ev)}
     # seeds by rating: entrant k is seed k+1; the better seed always wins.
     # rule T12a: 1, 2, then 3-4 for the semi-final losers (seeds 3, 4), 5-8 for the quarter-final losers
     assert places[ids[0]] == (1, 1) and places[ids[1]] == (2, 2)
@@ -91,7 +91,7 @@ def test_double_elimination_of_10(tmp_path: Path) -> None:
     # rule T4d: everybody but the champion loses twice, the unbeaten champion needs no reset:
     # 2 x (10 - 1) = 18 matches
     assert played == 18
-    places = {p["entrant"]: tuple(p["place"]) for p in standings.final_places(db, ev)}
+    places = {p["entrant"]: tuple(p["place"]) for p in event_end.final_places(db, ev)}
     assert places[ids[0]] == (1, 1) and places[ids[1]] == (2, 2) and places[ids[2]] == (3, 3)
 
 
@@ -103,7 +103,7 @@ def test_lives_event_of_9(tmp_path: Path) -> None:
     played = run_bracket(db, ev, rating, sheet=False)
     # rule T4g: 8 players lose their 2 lives; the best-rated never loses: 8 x 2 = 16 matches
     assert played == 16
-    places = {p["entrant"]: tuple(p["place"]) for p in standings.final_places(db, ev)}
+    places = {p["entrant"]: tuple(p["place"]) for p in event_end.final_places(db, ev)}
     assert places[ids[0]] == (1, 1)
     with db.session() as s:
         losses = {e: 0 for e in ids}

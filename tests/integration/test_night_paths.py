@@ -23,7 +23,7 @@ from clubdesk.services.kernel.base import ServiceError
 from clubdesk.services.night.data import reads, settings
 from clubdesk.services.night.data import rows as data_rows
 from clubdesk.services.night.play import forfeits, results, rounds
-from clubdesk.services.night.ranking import standings
+from clubdesk.services.night.ranking import event_end, standings
 from clubdesk.storage import Database
 from tests.integration.test_night_helpers import DESK, REF, make_event, open_db
 
@@ -372,7 +372,7 @@ def test_double_elimination_reset_when_the_losers_bracket_winner_wins_the_final(
     with db.session() as s:
         refs = sorted(m.ref for m in s.scalars(select(Match).where(Match.event_id == ev)))
     assert "GF2" in refs and "GF" in refs
-    places = {p["entrant"]: tuple(p["place"]) for p in standings.final_places(db, ev)}
+    places = {p["entrant"]: tuple(p["place"]) for p in event_end.final_places(db, ev)}
     assert places == {ids[1]: (1, 1), ids[0]: (2, 2), ids[2]: (3, 3), ids[3]: (4, 4)}
     db.close()
 
@@ -391,7 +391,7 @@ def test_single_elimination_places_with_upsets(tmp_path: Path) -> None:
     # bracket 8 (T4c order 1-8, 4-5, 2-7, 3-6): 8 beats 1, 5 beats 4, 2 beats 7, 6 beats 3;
     # semi-finals: 5 beats 8, 6 beats 2; final: 6 beats 5.
     # rule T12a: 1 = seed 6, 2 = seed 5, semi-final losers 8 and 2 share 3-4, first-round losers 5-8
-    places = {seed[p["entrant"]]: tuple(p["place"]) for p in standings.final_places(db, ev)}
+    places = {seed[p["entrant"]]: tuple(p["place"]) for p in event_end.final_places(db, ev)}
     assert places == {6: (1, 1), 5: (2, 2), 8: (3, 4), 2: (3, 4), 1: (5, 8), 4: (5, 8), 7: (5, 8), 3: (5, 8)}
     rows = standings.event_standings(db, ev).rows
     assert [seed[r.entrant] for r in rows[:2]] == [6, 5] and {r.place for r in rows[4:]} == {"5–8"}
@@ -425,7 +425,7 @@ def test_season_points_and_prizes_when_the_event_ends(tmp_path: Path) -> None:
     # 6 in a bracket of 8: seeds 1 and 2 have byes (T4c); the better seed always wins:
     # round 1: 4-5, 3-6; round 2: 1-4, 2-3; final 1-2
     assert run_bracket(db, ev, lambda _r, a, b: a if seed[a] < seed[b] else b) == 5
-    got = {seed[p["entrant"]]: p for p in standings.final_places(db, ev)}
+    got = {seed[p["entrant"]]: p for p in event_end.final_places(db, ev)}
     assert {k: tuple(v["place"]) for k, v in got.items()} == {
         1: (1, 1),
         2: (2, 2),

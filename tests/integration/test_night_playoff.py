@@ -11,7 +11,7 @@ import pytest
 from clubdesk.cli.core import main
 from clubdesk.services.kernel.base import ServiceError
 from clubdesk.services.night.play import results, rounds
-from clubdesk.services.night.ranking import standings
+from clubdesk.services.night.ranking import event_end, standings
 from clubdesk.storage import Database
 from tests.integration.test_night_helpers import DESK, make_event, open_db
 
@@ -115,7 +115,7 @@ def test_three_tied_for_first_play_a_knockout(tmp_path: Path) -> None:
     # places: seed 1 champion, seed 3 lost the final (2nd), seed 2 lost in play-off round 1 (3rd),
     # D last with 0 points (4th)
     assert [(r.rank, r.entrant) for r in st.rows] == [(1, seed1), (2, seed3), (3, seed2), (4, d)]
-    assert {p["entrant"]: tuple(p["place"]) for p in standings.final_places(db, ev)} == {
+    assert {p["entrant"]: tuple(p["place"]) for p in event_end.final_places(db, ev)} == {
         seed1: (1, 1),
         seed3: (2, 2),
         seed2: (3, 3),

@@ -9,7 +9,7 @@ import pytest
 from clubdesk import i18n
 from clubdesk.cli.core import main
 from clubdesk.services.club import settings
-from clubdesk.services.events import events
+from clubdesk.services.events import language
 from clubdesk.services.kernel.base import ServiceError
 from clubdesk.services.publishing import documents, header
 from tests.integration.test_reports_service import DESK, Club, build_club, text_of
@@ -22,7 +22,7 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Club:
 
 def test_the_event_language_beats_the_club_and_the_window(club: Club, tmp_path: Path) -> None:
     settings.save_club_settings(club.db, DESK, "Kulüp", None, "tr")
-    events.set_event_language(club.db, DESK, club.swiss, "es")
+    language.set_event_language(club.db, DESK, club.swiss, "es")
     i18n.set_language("id")  # the window speaks Indonesian
     assert header.report_header(club.db, club.swiss).language == "es"
     assert header.report_header(club.db, club.knockout).language == "tr"  # no language of its own: the club's
@@ -31,17 +31,17 @@ def test_the_event_language_beats_the_club_and_the_window(club: Club, tmp_path: 
     documents.standings_report(club.db, club.swiss, out)
     assert "4 de mayo de 2025" in text_of(out)  # Babel's Spanish date: the event's language was in force
     assert i18n.current_language() == "id"  # and the window's language came back
-    events.set_event_language(club.db, DESK, club.swiss, None)
+    language.set_event_language(club.db, DESK, club.swiss, None)
     assert header.report_header(club.db, club.swiss).language == "tr"
 
 
 def test_a_bad_language_or_event_is_refused(club: Club) -> None:
     with pytest.raises(ServiceError) as bad:
-        events.set_event_language(club.db, DESK, club.swiss, "fr")
+        language.set_event_language(club.db, DESK, club.swiss, "fr")
     assert bad.value.code == "unknown-language"
     with pytest.raises(ServiceError):
-        events.set_event_language(club.db, DESK, 999, "es")
-    assert events.event_language(club.db, club.swiss) is None
+        language.set_event_language(club.db, DESK, 999, "es")
+    assert language.event_language(club.db, club.swiss) is None
 
 
 def test_cli_sets_and_shows_the_event_language(
@@ -54,4 +54,4 @@ def test_cli_sets_and_shows_the_event_language(
     assert "Español" in capsys.readouterr().out
     assert main(["--db", db, "event", "language", str(club.knockout), "club"]) == 0
     capsys.readouterr()
-    assert events.event_language(club.db, club.knockout) is None
+    assert language.event_language(club.db, club.knockout) is None

@@ -23,7 +23,7 @@ from clubdesk.services.kernel.base import Actor, Role
 from clubdesk.services.members import edit, records, search
 from clubdesk.services.night.data import prize_plans, reads, settings
 from clubdesk.services.night.play import results, rounds
-from clubdesk.services.night.ranking import standings
+from clubdesk.services.night.ranking import event_end, standings
 from clubdesk.services.publishing import documents, header, season_ranking
 from clubdesk.storage import Database
 from tests.integration.test_reports_service import DESK, add_members, assert_public, enter
@@ -564,7 +564,7 @@ def test_prize_list_plan_and_awards_from_the_prize_engine(club: Club, tmp_path: 
     money, _cats = plan.money_by_line(pool)
     assert f"Prize pool (70 % of the fees, T13b): {fmt_money(pool, 'TRY', 'en')}" in text
     places = {}
-    for fp in standings.final_places(club.db, club.swiss):
+    for fp in event_end.final_places(club.db, club.swiss):
         if fp["place"]:
             for p in range(fp["place"][0], fp["place"][1] + 1):
                 places.setdefault(p, []).append(fp["name"])
@@ -572,7 +572,7 @@ def test_prize_list_plan_and_awards_from_the_prize_engine(club: Club, tmp_path: 
         line = row(lines, rf"^{pp.place} .*{re.escape(fmt_money(money[pp.place], 'TRY', 'en'))}")
         assert all(name in line for name in places[pp.place])
     awarded = 0
-    for fp in standings.final_places(club.db, club.swiss):
+    for fp in event_end.final_places(club.db, club.swiss):
         for prize in fp["prizes"]:
             awarded += prize["amount"]
             line = row(lines, rf"^\d+ {re.escape(fp['name'])} ")
@@ -589,7 +589,7 @@ def test_season_ranking_each_event_points_and_best_n(club: Club, tmp_path: Path)
     assert "Best 1 of 2 results count; dropped results in brackets." in text
     per_member: dict[str, dict[int, float]] = {}
     for ev in (club.swiss, club.cup):
-        for fp in standings.final_places(club.db, ev):
+        for fp in event_end.final_places(club.db, ev):
             per_member.setdefault(str(fp["name"]), {})[ev] = fp["season_points"]
     data = season_ranking.season_data(club.db, club.cup)
     assert len(data.rows) == len(per_member)

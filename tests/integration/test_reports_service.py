@@ -24,7 +24,7 @@ from clubdesk.services.members import edit, records, search
 from clubdesk.services.money import fees, prize_payments
 from clubdesk.services.night.data import settings
 from clubdesk.services.night.play import results, rounds
-from clubdesk.services.publishing import documents, header, match_act
+from clubdesk.services.publishing import documents, header, match_act, night_data
 from clubdesk.storage import Database
 
 DESK = Actor("Desk", Role.SECRETARY)
@@ -283,7 +283,7 @@ def test_final_score_only_result_fills_gaple_and_domino_sheets(club: Club, tmp_p
     results.set_score(db, DESK, domino, 1, 1, (0, 1), (40, 100), confirm=True)
     for ev, won, points, winner_side in ((gaple, (2, 1), (600, 410), 0), (domino, (0, 1), (40, 100), 1)):
         # the two sides of the table, as the pairings list names them (side A first)
-        a_side, b_side = documents.pairings_data(db, ev, 1).tables[0].sides
+        a_side, b_side = night_data.pairings_data(db, ev, 1).tables[0].sides
         assert b_side is not None
         pair_a, pair_b = a_side.name, b_side.name
         winner = (pair_a, pair_b)[winner_side]

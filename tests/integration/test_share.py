@@ -25,7 +25,7 @@ from clubdesk.cli.core import main
 from clubdesk.models.event import Event
 from clubdesk.services.discipline import incidents
 from clubdesk.services.events import events
-from clubdesk.services.publishing import documents, money_lists, season_ranking
+from clubdesk.services.publishing import money_lists, night_data, season_ranking
 from tests.integration.test_reports_service import DESK, MAIL_MARK, PHONE_MARK, Club, build_club
 
 NOTE_MARK = "Zeugnis-geheim-4711"  # an incident's private note (T14)
@@ -120,15 +120,15 @@ def expected_rows(
     db = Database(club.path, backups_dir=None)
     try:
         if kind == "pairings":
-            pd = documents.pairings_data(db, club.swiss)
+            pd = night_data.pairings_data(db, club.swiss)
             return club.swiss, [(t.sides[0].name, t.sides[0].points, "next") for t in pd.tables[:3]]
         if kind == "bracket":
-            bd = documents.bracket_data(db, club.knockout)
+            bd = night_data.bracket_data(db, club.knockout)
             first = sorted((m for m in bd.matches if m.bracket == "W"), key=lambda m: (m.round, m.number))
             # the tree: each side's own score right after its name in the match's box
             return club.knockout, [(m.sides[0] or "", m.score[0], "next") for m in first[:3]]
         if kind == "crosstable":
-            sd = documents.standings_data(db, club.swiss)
+            sd = night_data.standings_data(db, club.swiss)
             return club.swiss, [(r.name, r.points, "next") for r in sd.rows[:3]]
         if kind == "season":
             se = season_ranking.season_data(db, club.swiss)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from clubdesk.services.night.ranking import standings
-from clubdesk.services.publishing import documents, share
+from clubdesk.services.publishing import night_data, share
 from tests.integration.test_reports_service import Club, build_club
 
 
@@ -20,8 +20,8 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Club:
 
 
 def test_every_round_read_in_one_go_equals_each_round_read_alone(club: Club) -> None:
-    together = documents.pairings_rounds(club.db, club.swiss, [1, 2, 3])
-    assert together == tuple(documents.pairings_data(club.db, club.swiss, n) for n in (1, 2, 3))
+    together = night_data.pairings_rounds(club.db, club.swiss, [1, 2, 3])
+    assert together == tuple(night_data.pairings_data(club.db, club.swiss, n) for n in (1, 2, 3))
     # the points are those before each round: nobody has any before round 1, somebody has before round 3
     points = [{s.points for t in p.tables for s in t.sides if s is not None} for p in together]
     assert points[0] == {"0"} and points[2] != {"0"}
@@ -29,7 +29,9 @@ def test_every_round_read_in_one_go_equals_each_round_read_alone(club: Club) -> 
 
 def test_standings_given_equal_standings_read(club: Club) -> None:
     est = standings.event_standings(club.db, club.swiss)
-    assert documents.standings_data(club.db, club.swiss, est) == documents.standings_data(club.db, club.swiss)
+    assert night_data.standings_data(club.db, club.swiss, est) == night_data.standings_data(
+        club.db, club.swiss
+    )
     assert share.crosstable_data(club.db, club.swiss, est) == share.crosstable_data(club.db, club.swiss)
 
 

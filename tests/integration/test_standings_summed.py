@@ -22,7 +22,7 @@ def _both_ways(db: object, ev: int) -> tuple[standings.EventStandings, standings
     with db.session() as s:  # type: ignore[attr-defined]
         e = reads.get_event(s, ev)
         summed = standings._summed_build(s, e, reads.night(s, e)) is not None
-        n, played, _ids, st = standings._build(s, e)  # every table, one by one
+        n, played, _ids, st = standings.build(s, e)  # every table, one by one
         full = standings._view(s, e, n, played, st)
     return shown, full, summed
 

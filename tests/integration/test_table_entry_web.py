@@ -750,9 +750,9 @@ def test_a_name_changed_at_the_desk_reaches_the_page_while_hands_keep_coming(
     """The page after a hand reuses the names it showed a moment ago, for a few seconds only."""
     from clubdesk.models.event import Entrant
     from clubdesk.services.night.data import reads
-    from clubdesk.services.phones import table_page
+    from clubdesk.services.phones import page_cache
 
-    monkeypatch.setattr(table_page, "PAGE_SECONDS", 0.5)
+    monkeypatch.setattr(page_cache, "PAGE_SECONDS", 0.5)
     ev = tavla_night(db, 99)
     token = round_tokens(db, ev, 1)[1]
     c = Client(server)
@@ -829,7 +829,7 @@ def test_the_page_key_read_without_a_transaction_is_the_one_read_in_one(db: Data
     page, each live poll) must change exactly when the key read in a transaction does, and the page a
     post primes must carry it (else a phone would be shown a stale table, or never a cached one)."""
     from clubdesk.services.night.play import results
-    from clubdesk.services.phones import posts, table_page
+    from clubdesk.services.phones import page_cache, posts, table_page
 
     ev = tavla_night(db, 99)
     token = round_tokens(db, ev, 1)[1]
@@ -837,9 +837,9 @@ def test_the_page_key_read_without_a_transaction_is_the_one_read_in_one(db: Data
     assert ref is not None
 
     def keys() -> tuple[str, str]:
-        fast = table_page._key_of(db, token)
+        fast = page_cache.key_of(db, token)
         with db.read_session() as s:
-            slow = table_page._key_row(s, token)
+            slow = page_cache.key_row(s, token)
         assert fast is not None and slow is not None
         assert fast[1:] == slow[1:]
         return fast[1], fast[2]
@@ -847,13 +847,13 @@ def test_the_page_key_read_without_a_transaction_is_the_one_read_in_one(db: Data
     seen = [keys()]
     game = {"type": "game", "winner": 0, "kind": "single", "cube": 1, "dropped": False}
     for k in range(3):  # hands from a phone: each primes the page with the key read afterwards
-        page = table_page.cached_page(db, token)
+        page = page_cache.cached_page(db, token)
         assert page is not None
         posts.post_entry(db, ref, game, client_id=f"k{k}", version=page.page.version, side=0, address="x")
         seen.append(keys())
-        primed = table_page.shown(db, token)
+        primed = page_cache.shown(db, token)
         assert primed is not None and primed.key == seen[-1][1]
-        assert table_page.cached_page(db, token) is primed  # the page after the hand is the primed one
+        assert page_cache.cached_page(db, token) is primed  # the page after the hand is the primed one
     results.add_entry(db, DESK, ev, 1, 1, game)  # the desk
     seen.append(keys())
     posts.call_referee(db, ref, client_id="ref", address="x")  # the referee is called

@@ -9,7 +9,7 @@ from PySide6.QtCore import QDate, Qt
 
 from clubdesk.services.desk import lists, registration
 from clubdesk.services.desk.name_lookup import member_choices
-from clubdesk.services.events import events
+from clubdesk.services.events import status
 from clubdesk.services.events.events import EventData, create_event
 from clubdesk.services.kernel import DESK_CLOCK
 from clubdesk.services.kernel.base import Actor
@@ -158,7 +158,7 @@ def test_pairs_drawn_by_lot_from_the_entrants_screen(qtbot, db) -> None:  # type
     )
     from clubdesk.services.desk import lists, registration
 
-    events.set_status(db, ACTOR, ev.id, "open")
+    status.set_status(db, ACTOR, ev.id, "open")
     for a, b in (("2001", "2002"), ("2003", "2004"), ("2005", "2006")):
         registration.register(db, ACTOR, ev.id, a, partner=b)
     section = DeskSection(DeskState(db, ACTOR))

@@ -13,7 +13,7 @@ from clubdesk.models.member import Member
 from clubdesk.services.night.play import results
 from clubdesk.services.night.play import rounds as play_rounds
 from clubdesk.services.publishing import projector
-from clubdesk.services.publishing.documents import bracket_data
+from clubdesk.services.publishing.night_data import bracket_data
 from clubdesk.storage import Database
 from clubdesk.ui.publishing.projector import (
     ProjectorControl,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
-from clubdesk.services.demo.demo_club import SEASON_DEMO_SCALE
+from clubdesk.services.demo.season import SEASON_DEMO_SCALE
 from clubdesk.services.events import events
 from clubdesk.services.publishing import season_ranking, season_screen
 from clubdesk.storage import Database

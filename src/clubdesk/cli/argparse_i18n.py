@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 
 from clubdesk import i18n
-from clubdesk.i18n import N_
+from clubdesk.i18n import N_, _
 
 ARGPARSE_MESSAGES: tuple[str, ...] = (
     N_("usage: "),
@@ -39,7 +39,7 @@ def _plural_markers() -> None:  # never called: marks argparse's plural messages
 
 
 def _gettext(message: str) -> str:
-    return i18n._(message)
+    return _(message)
 
 
 def _ngettext(singular: str, plural: str, n: int) -> str:

@@ -18,6 +18,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from clubdesk import i18n
+from clubdesk.i18n import _
 from clubdesk.web.security import LANG_COOKIE, pick_language
 
 T = TypeVar("T")
@@ -38,7 +39,7 @@ def environment() -> Environment:
     )
     # _() reads the request's language (a context variable), so one environment serves every language
     env.install_gettext_callables(  # type: ignore[attr-defined]
-        lambda s: i18n._(s), lambda s, p, n: i18n.ngettext(s, p, n), newstyle=True
+        lambda s: _(s), lambda s, p, n: i18n.ngettext(s, p, n), newstyle=True
     )
     env.filters["signed"] = lambda n: f"+{n}" if n > 0 else str(n)
     env.globals["LANGUAGE_NAMES"] = i18n.LANGUAGE_NAMES

@@ -9,15 +9,14 @@ from clubdesk.services.events.events import (
     EventInfo,
     copy_event,
     create_event,
-    event_language,
     get_event,
     list_events,
     next_week,
-    set_event_language,
-    set_status,
     update_event,
 )
+from clubdesk.services.events.language import event_language, set_event_language
 from clubdesk.services.events.pairs_draw import draw_league_pairs
+from clubdesk.services.events.status import set_status
 
 __all__ = [
     "EventData",

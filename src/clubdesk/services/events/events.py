@@ -25,13 +25,11 @@ from sqlalchemy.orm import Session
 from clubdesk.games import RULESETS
 from clubdesk.games.errors import RulesetError
 from clubdesk.games.ruleset import load_ruleset
-from clubdesk.i18n import LANGUAGES, _
-from clubdesk.labels import event_status_label
+from clubdesk.i18n import _
 from clubdesk.models.club import Setting
 from clubdesk.models.event import (
     DRAWN_STATUSES,
     ENTRY_TYPES,
-    EVENT_STATUSES,
     FEE_PER,
     FORMATS,
     SIDE_FEE_RULES,
@@ -39,7 +37,7 @@ from clubdesk.models.event import (
     Event,
 )
 from clubdesk.models.round import EventNight
-from clubdesk.services import club
+from clubdesk.services.events.language import language_key
 from clubdesk.services.kernel import (
     Actor,
     ServiceError,
@@ -144,7 +142,7 @@ class EventInfo:
         return self.match_lengths[min(round_no, len(self.match_lengths)) - 1]
 
 
-def _info(s: Session, ev: Event) -> EventInfo:
+def info_of(s: Session, ev: Event) -> EventInfo:
     statuses = list(s.scalars(select(Entrant.status).where(Entrant.event_id == ev.id)))
     return EventInfo(
         id=ev.id,
@@ -320,7 +318,7 @@ def create_event(db: Database, actor: Actor, data: EventData) -> EventInfo:
         s.add(ev)
         s.flush()
         audit(s, actor, "event.create", "event", ev.id, after=_snapshot(ev), event_id=ev.id)
-        return _info(s, ev)
+        return info_of(s, ev)
 
 
 def update_event(db: Database, actor: Actor, event_id: int, data: EventData) -> EventInfo:
@@ -346,7 +344,7 @@ def update_event(db: Database, actor: Actor, event_id: int, data: EventData) -> 
         after = _snapshot(ev)
         if before != after:
             audit(s, actor, "event.update", "event", ev.id, before=before, after=after, event_id=ev.id)
-        return _info(s, ev)
+        return info_of(s, ev)
 
 
 def next_week(day: date | None, today: date | None = None) -> date:
@@ -375,7 +373,7 @@ def copy_event(
     require(actor, "events.edit", db)  # permission table (issue 23)
     with db.session() as s:
         src = load_event(s, event_id)
-        data = _info(s, src).data()
+        data = info_of(s, src).data()
         new_day = starts_on or next_week(src.starts_on)
         base = src.starts_on or (src.start_at.date() if src.start_at else None)
         shift = timedelta(days=(new_day - base).days) if base is not None else None
@@ -428,9 +426,9 @@ def copy_event(
                 "season_scale": copy.season_scale,
                 **kept,
             }
-        language = s.get(Setting, _language_key(src.id))
+        language = s.get(Setting, language_key(src.id))
         if language is not None:
-            s.add(Setting(key=_language_key(ev.id), value=language.value))
+            s.add(Setting(key=language_key(ev.id), value=language.value))
         s.flush()
         audit(
             s,
@@ -441,105 +439,16 @@ def copy_event(
             after={**_snapshot(ev), "copied_from": src.id, "night": night},
             event_id=ev.id,
         )
-        return _info(s, ev)
+        return info_of(s, ev)
 
 
 def get_event(db: Database, event_id: int) -> EventInfo:
     with db.session() as s:
-        return _info(s, load_event(s, event_id))
+        return info_of(s, load_event(s, event_id))
 
 
 def list_events(db: Database, *, include_finished: bool = True) -> list[EventInfo]:
     with db.session() as s:
         query = select(Event).order_by(Event.starts_on.desc().nulls_last(), Event.id.desc())
         rows = [ev for ev in s.scalars(query) if include_finished or ev.status != "finished"]
-        return [_info(s, ev) for ev in rows]
-
-
-_TRANSITIONS = {
-    "draft": ("open",),
-    "open": ("draft", "closed", "drawn"),
-    "closed": ("open", "drawn"),
-    "drawn": ("running", "finished"),
-    "running": ("finished",),
-    "finished": (),
-}
-
-
-# ------------------------------------------------------------------------------------------ report language
-def _language_key(event_id: int) -> str:
-    return f"event.{event_id}.language"
-
-
-def event_language(db: Database, event_id: int) -> str | None:
-    """The language the event's reports print in, or None: the club's (Settings). Kept in the settings table,
-    so no schema change: ``event.<id>.language``."""
-
-    value = club.get(db, _language_key(event_id))
-    return value if isinstance(value, str) and value else None
-
-
-def set_event_language(db: Database, actor: Actor, event_id: int, language: str | None) -> str | None:
-    """Print this event's reports in ``language`` (en, id, es, tr); None or "" goes back to the club's."""
-
-    lang = (language or "").strip() or None
-    if lang is not None and lang not in LANGUAGES:
-        raise ServiceError("unknown-language", _("Unknown language: {lang}").format(lang=lang), lang=lang)
-    with db.session() as s:
-        load_event(s, event_id)  # an unknown event is refused
-    club.put(db, actor, _language_key(event_id), lang)
-    return lang
-
-
-def set_status(
-    db: Database, actor: Actor, event_id: int, status: str, *, now: datetime | None = None
-) -> EventInfo:
-    """Open or close registration, mark the draw made (``drawn``), running or finished."""
-    require(actor, "events.status", db)  # permission table (issue 23)
-    if status not in EVENT_STATUSES:
-        raise ServiceError("bad-status", _("Unknown event status {status}.").format(status=status))
-    with db.session() as s:
-        ev = load_event(s, event_id)
-        if status == ev.status:
-            return _info(s, ev)
-        if status not in _TRANSITIONS[ev.status]:
-            raise ServiceError(
-                "bad-transition",
-                _("An event that is {old} cannot become {new}.").format(
-                    old=event_status_label(ev.status), new=event_status_label(status)
-                ),
-            )
-        before = {"status": ev.status, "drawn_at": ev.drawn_at}
-        ev.status = status
-        if status == "drawn":
-            ev.drawn_at = now or datetime.now()
-        audit(
-            s,
-            actor,
-            "event.status",
-            "event",
-            ev.id,
-            before=before,
-            after={"status": ev.status, "drawn_at": ev.drawn_at},
-            event_id=ev.id,
-        )
-        return _info(s, ev)
-
-
-def mark_drawn(db: Database, actor: Actor, event_id: int, *, now: datetime | None = None) -> EventInfo:
-    """The draw is made (the rounds area calls this when round 1 is published): refunds stop (rule T2d)."""
-    return set_status(db, actor, event_id, "drawn", now=now)
-
-
-def set_current_round(db: Database, actor: Actor, event_id: int, round_no: int) -> EventInfo:
-    """The last published round; a latecomer checked in after the draw joins from the next one."""
-    with db.session() as s:
-        ev = load_event(s, event_id)
-        if round_no < 0:
-            raise ServiceError("bad-round", _("A round number cannot be negative."))
-        before = ev.current_round
-        ev.current_round = round_no
-        if ev.status in ("drawn",) and round_no > 0:
-            ev.status = "running"
-        audit(s, actor, "event.round", "event", ev.id, before=before, after=round_no, event_id=ev.id)
-        return _info(s, ev)
+        return [info_of(s, ev) for ev in rows]

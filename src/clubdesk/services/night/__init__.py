@@ -62,6 +62,7 @@ from clubdesk.services.night.play.hand_guard import (
 )
 from clubdesk.services.night.play.hands import enter_hand, save_hand_change, undo_hand
 from clubdesk.services.night.play.match_files import import_match_file, read_match_file, swapped
+from clubdesk.services.night.play.proposal import set_tables
 from clubdesk.services.night.play.readings import (
     ReadingsPreview,
     apply_readings,
@@ -90,7 +91,6 @@ from clubdesk.services.night.play.rounds import (
     discard_round,
     propose_round,
     publish_round,
-    set_tables,
     unpublish_round,
 )
 from clubdesk.services.night.play.seating import seat_names
@@ -106,6 +106,7 @@ from clubdesk.services.night.play.table_result import (
     referee_confirms,
     reset_confirmation,
 )
+from clubdesk.services.night.ranking.event_end import final_places
 from clubdesk.services.night.ranking.ratings import catch_up, rating_history, tavla_rulesets
 from clubdesk.services.night.ranking.ratings_background import pending, rerate_in_background
 from clubdesk.services.night.ranking.standings import (
@@ -114,7 +115,6 @@ from clubdesk.services.night.ranking.standings import (
     compute_standings,
     correction_preview,
     event_standings,
-    final_places,
 )
 
 __all__ = [

@@ -11,6 +11,7 @@ from clubdesk.services.phones.desk_side import (
     table_links,
     with_table_urls,
 )
+from clubdesk.services.phones.page_cache import CachedPage, cached_page, live_key, peek
 from clubdesk.services.phones.posts import (
     PostOutcome,
     call_referee,
@@ -23,15 +24,7 @@ from clubdesk.services.phones.posts import (
     table_status,
     undo,
 )
-from clubdesk.services.phones.table_page import (
-    CachedPage,
-    HandRow,
-    TablePage,
-    cached_page,
-    live_key,
-    peek,
-    table_for_token,
-)
+from clubdesk.services.phones.table_page import HandRow, TablePage, table_for_token
 
 __all__ = [
     "CachedPage",

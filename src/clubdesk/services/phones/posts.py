@@ -33,12 +33,12 @@ from clubdesk.models.table_entry import RefereeCall, TableState, TableToken
 from clubdesk.services import night
 from clubdesk.services.kernel import Actor, Role, ServiceError, audit
 from clubdesk.services.night import HandResult, PhoneGuard, TableId, remember_post, stored_answer
-from clubdesk.services.phones import table_page
+from clubdesk.services.phones import page_cache
+from clubdesk.services.phones.page_cache import cached_page
 from clubdesk.services.phones.table_page import (
     RefereeCallView,
     TableRef,
     TableStatus,
-    cached_page,
     state_of,
     table_for_token,
 )
@@ -57,7 +57,7 @@ class PostOutcome:
 def posted_table(db: Database, token: str) -> TableRef | None:
     """The table a post names: remembered once its page was served (the post's own transaction checks
     the token again under the write lock, so a token dropped meanwhile stores nothing); else read."""
-    known = table_page.refs.get((id(db), token))
+    known = page_cache.refs.get((id(db), token))
     return known if known is not None else table_for_token(db, token)
 
 
@@ -188,10 +188,10 @@ def _check_client_id(client_id: str) -> str:
 def _shown_sides(db: Database, ref: TableRef, version: int | None) -> tuple[str, str] | None:
     """The sides' names the page showed a moment ago, when that page is the table's current one (a name
     changed at the desk shows within ``PAGE_SECONDS``); None: the post's transaction reads them."""
-    shown = table_page.shown(db, ref.token)
+    shown = page_cache.shown(db, ref.token)
     if shown is None or version is None or shown.page.version != version:
         return None
-    return shown.page.sides if time.monotonic() - shown.at < table_page.PAGE_SECONDS else None
+    return shown.page.sides if time.monotonic() - shown.at < page_cache.PAGE_SECONDS else None
 
 
 def _after_post(db: Database, ref: TableRef, res: HandResult) -> PostOutcome:

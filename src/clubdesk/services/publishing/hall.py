@@ -18,7 +18,7 @@ from clubdesk.reports import data as report_data
 from clubdesk.services import events as events_service
 from clubdesk.services import night
 from clubdesk.services.kernel import ServiceError
-from clubdesk.services.publishing import documents, header
+from clubdesk.services.publishing import header, night_data
 from clubdesk.storage import Database
 from clubdesk.text import fold
 
@@ -121,7 +121,7 @@ def round_view(db: Database, event_id: int, round_no: int | None = None) -> Hall
     rv = night.get_round(db, event_id, rno)
     if rv.status == "proposed":
         raise ServiceError("no-round", _("Round {r} has not been published.").format(r=rno), round=rno)
-    pd = documents.pairings_data(db, event_id, rno)
+    pd = night_data.pairings_data(db, event_id, rno)
     with db.read_session() as s:  # a read: no write lock while the tables post
         who = header.public(s, night.get_event(s, event_id))  # rule T14: names, clubs and cities only
     names = {t.table: (t.sides[0], t.sides[1]) for t in pd.tables}
@@ -158,14 +158,14 @@ def round_view(db: Database, event_id: int, round_no: int | None = None) -> Hall
 
 def standings(db: Database, event_id: int) -> HallStandings:
     ev = event(db, event_id)
-    sd = documents.standings_data(db, event_id)
+    sd = night_data.standings_data(db, event_id)
     codes = tuple(c for c in sd.codes if c != "PTS")
     return HallStandings(ev, codes, sd.rows, sd.after_round, sd.final)
 
 
 def bracket(db: Database, event_id: int) -> tuple[HallEvent, report_data.BracketData]:
     """The elimination bracket with every confirmed result; refused for an event that has none."""
-    return event(db, event_id), documents.bracket_data(db, event_id)
+    return event(db, event_id), night_data.bracket_data(db, event_id)
 
 
 def now_text(when: datetime | None = None) -> str:

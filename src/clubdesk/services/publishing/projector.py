@@ -2,7 +2,7 @@
 name, the standings, the bracket, the table call / forfeit countdown and the desk's announcement.
 
 Everything is plain frozen dataclasses built from the public report data
-(:mod:`clubdesk.services.publishing.documents`):
+(:mod:`clubdesk.services.publishing.night_data`):
 names, table numbers, results, points. Privacy (rule T14): no phone and no e-mail is read into these classes,
 so the projector cannot show one. A round still being proposed at the desk is not shown to the hall.
 """
@@ -22,8 +22,8 @@ from clubdesk.models.event import Event
 from clubdesk.reports.words import bracket_rounds, side_text, standings_title
 from clubdesk.services import club, night
 from clubdesk.services.kernel import Actor, ServiceError
-from clubdesk.services.publishing import documents, header
-from clubdesk.services.publishing.documents import bracket_data
+from clubdesk.services.publishing import header, night_data
+from clubdesk.services.publishing.night_data import bracket_data
 from clubdesk.storage import Database
 
 ANNOUNCEMENT_KEY = "projector.announcement"
@@ -147,7 +147,7 @@ def hall_data(db: Database, event_id: int | None) -> HallData:
     call_at = forfeit_due = None
     forfeit_rule = ""
     if rno is not None:
-        pd = documents.pairings_data(db, event_id, rno)
+        pd = night_data.pairings_data(db, event_id, rno)
         members = _members(db, event_id)
         for t in pd.tables:
             a, b = t.sides
@@ -161,7 +161,7 @@ def hall_data(db: Database, event_id: int | None) -> HallData:
         by_name.sort(key=lambda e: (sort_key(e.name), e.name, e.table))
         rv = night.get_round(db, event_id, rno)
         call_at, forfeit_due, forfeit_rule = rv.call_at, rv.forfeit_due, rv.forfeit_rule
-    sd = documents.standings_data(db, event_id)
+    sd = night_data.standings_data(db, event_id)
     codes = tuple(c for c in sd.codes if c != "PTS")[:2]
     standings = tuple(
         HallStanding(

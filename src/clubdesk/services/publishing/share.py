@@ -2,7 +2,7 @@
 
 ``share KIND EVENT`` draws phone-sized PNG images (:mod:`clubdesk.reports.images`) and ``share site`` writes a
 small self-contained web site (:mod:`clubdesk.reports.site`), both from the same plain report data as the
-PDFs (:mod:`clubdesk.services.publishing.documents`). Everything is gathered first and written into a
+PDFs (:mod:`clubdesk.services.publishing.night_data`). Everything is gathered first and written into a
 temporary folder
 inside the target, then moved into place: a refused request or a failed write leaves the folder as it was.
 
@@ -35,8 +35,8 @@ from clubdesk.reports.words import crosstable_legend, standings_title
 from clubdesk.services import club as club_service
 from clubdesk.services import night
 from clubdesk.services.kernel import ServiceError
-from clubdesk.services.publishing import documents, money_lists, season_ranking
 from clubdesk.services.publishing import header as publishing_header
+from clubdesk.services.publishing import money_lists, night_data, season_ranking
 from clubdesk.storage import Database
 
 SHARE_KINDS: tuple[str, ...] = ("pairings", "standings", "bracket", "crosstable", "season", "prizes")
@@ -78,7 +78,7 @@ def crosstable_data(db: Database, event_id: int, est: night.EventStandings | Non
         CrossRow(
             rank=r.rank,
             name=r.name,
-            points=localized_number(documents.fraction_text(r.points)),
+            points=localized_number(night_data.fraction_text(r.points)),
             cells=tuple(games.get(r.entrant, {}).get(n, "") for n in rounds),
         )
         for r in est.rows
@@ -149,7 +149,7 @@ def _sheets(
     as a tree (:class:`clubdesk.reports.images.Tree`)."""
 
     if kind == "pairings":
-        pd = documents.pairings_data(db, event_id, round_no)
+        pd = night_data.pairings_data(db, event_id, round_no)
         rows = [t.shared_row() for t in pd.tables]
         by_table = Sheet(
             title=_("Pairings, round {n}").format(n=pd.round),
@@ -184,7 +184,7 @@ def _sheets(
         )
         return [by_table, by_name]
     if kind == "standings":
-        sd = documents.standings_data(db, event_id)
+        sd = night_data.standings_data(db, event_id)
         codes = [c for c in sd.codes if c != "PTS"]
         return [
             Sheet(
@@ -207,7 +207,7 @@ def _sheets(
             )
         ]
     if kind == "bracket":
-        bd = documents.bracket_data(db, event_id)
+        bd = night_data.bracket_data(db, event_id)
         title = _("Double elimination") if bd.kind == "double" else _("Single elimination")
         return [bracket_tree(bd, header, title)]
     if kind == "crosstable":
@@ -358,7 +358,7 @@ def site_data(db: Database, season: str | None, lang: str) -> SiteData:
         bracket = None
         if elimination:
             try:
-                bracket = documents.bracket_data(db, eid)
+                bracket = night_data.bracket_data(db, eid)
             except ServiceError:
                 bracket = None
         est = night.event_standings(db, eid)  # once for the standings page and the cross-table
@@ -368,8 +368,8 @@ def site_data(db: Database, season: str | None, lang: str) -> SiteData:
                 name=name,
                 kind=f"{labels.ruleset_label(ruleset)}, {labels.format_label(fmt)}",
                 date=starts,
-                standings=documents.standings_data(db, eid, est),
-                rounds=documents.pairings_rounds(db, eid, rounds),
+                standings=night_data.standings_data(db, eid, est),
+                rounds=night_data.pairings_rounds(db, eid, rounds),
                 cross=crosstable_data(db, eid, est),
                 bracket=bracket,
             )

@@ -26,14 +26,11 @@ from clubdesk.services import desk as desk_service
 from clubdesk.services import events as events_service
 from clubdesk.services import night
 from clubdesk.services.kernel import ServiceError
+from clubdesk.ui.night.wizard_host import Attendance, Pair
 from clubdesk.ui.night.wizard_pages import ELIMINATION, AttendancePage, PreviewPage, ProposalPage, TablesPage
 from clubdesk.ui.night.wizard_print import PrintPage, PublishPage
 from clubdesk.ui.shell.shortcuts import leave_tables_by_tab
 from clubdesk.ui.shell.state import DeskState
-
-Pair = tuple[int, int | None]
-# who is here and who asked for a bye: a proposal is for one attendance only
-Attendance = frozenset[tuple[int, bool, int | None]]
 
 
 def history_entrants(state: DeskState, event_id: int, before_round: int, ids: list[int]) -> list[Entrant]:

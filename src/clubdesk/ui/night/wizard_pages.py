@@ -4,8 +4,6 @@ with each pair's explanation and manual swaps checked live by ``verify_pairing``
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
@@ -27,15 +25,12 @@ from clubdesk.i18n import _, ngettext
 from clubdesk.services import desk, night
 from clubdesk.services import desk as desk_service
 from clubdesk.services.kernel import ServiceError
+from clubdesk.ui.night.wizard_host import WizardHost
 from clubdesk.ui.shell.theme import themed
 from clubdesk.ui.shell.workers import run_in_pool
 from clubdesk.ui.widgets.bracket_view import BracketView
 from clubdesk.ui.widgets.forms import EnterActs
 from clubdesk.ui.widgets.name_field import NameField
-
-if TYPE_CHECKING:
-    from clubdesk.ui.night.pairing_wizard import PairingWizard
-
 
 ELIMINATION = ("single-elimination", "double-elimination")
 
@@ -47,7 +42,7 @@ def read_only_item(text: str) -> QTableWidgetItem:
 
 
 class AttendancePage(QWizardPage):
-    def __init__(self, wizard: PairingWizard) -> None:
+    def __init__(self, wizard: WizardHost) -> None:
         super().__init__()
         self.w = wizard
         self.setTitle(_("Attendance"))
@@ -202,7 +197,7 @@ class AttendancePage(QWizardPage):
 
 
 class ProposalPage(QWizardPage):
-    def __init__(self, wizard: PairingWizard) -> None:
+    def __init__(self, wizard: WizardHost) -> None:
         super().__init__()
         self.w = wizard
         self.setTitle(_("Proposed pairing"))
@@ -310,7 +305,7 @@ class ProposalPage(QWizardPage):
 
 
 class PreviewPage(QWizardPage):
-    def __init__(self, wizard: PairingWizard) -> None:
+    def __init__(self, wizard: WizardHost) -> None:
         super().__init__()
         self.w = wizard
         self.setTitle(_("Preview"))
@@ -377,7 +372,7 @@ class PreviewPage(QWizardPage):
 
 
 class TablesPage(QWizardPage):
-    def __init__(self, wizard: PairingWizard) -> None:
+    def __init__(self, wizard: WizardHost) -> None:
         super().__init__()
         self.w = wizard
         self.setTitle(_("Tables"))

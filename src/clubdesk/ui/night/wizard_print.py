@@ -5,7 +5,6 @@ sheets of the round or save them as PDF (the Reports screen's worker and printin
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QDateTime
 from PySide6.QtWidgets import (
@@ -25,15 +24,13 @@ from PySide6.QtWidgets import (
 
 from clubdesk.i18n import _, ngettext
 from clubdesk.services import publishing
+from clubdesk.ui.night.wizard_host import WizardHost
 from clubdesk.ui.shell.printing import ReportRunner, suggested_name
 from clubdesk.ui.shell.theme import themed
 
-if TYPE_CHECKING:
-    from clubdesk.ui.night.pairing_wizard import PairingWizard
-
 
 class PublishPage(QWizardPage):
-    def __init__(self, wizard: PairingWizard) -> None:
+    def __init__(self, wizard: WizardHost) -> None:
         super().__init__()
         self.w = wizard
         self.setTitle(_("Publish"))
@@ -105,7 +102,7 @@ class PrintPage(QWizardPage):
     """After publishing: print the pairings for the notice board and all score sheets of the round for the
     tables, or save either as PDF; built in a worker with a progress bar (``ui/shell/printing.py``)."""
 
-    def __init__(self, wizard: PairingWizard) -> None:
+    def __init__(self, wizard: WizardHost) -> None:
         super().__init__()
         self.w = wizard
         self.setTitle(_("Print"))

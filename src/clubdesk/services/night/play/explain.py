@@ -4,7 +4,7 @@ for a pairing changed by hand in the wizard.
 
 The naming itself is :mod:`clubdesk.services.night.play.pair_names` (``rounds`` builds on it when it proposes
 a
-round); the explanation of a proposed round edited by hand is ``rounds.explain_in``. Every old name stays
+round); the explanation of a proposed round edited by hand is ``proposal.explain_in``. Every old name stays
 importable from here (issue 22: no import cycle between ``rounds`` and this module).
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from clubdesk.services.night.data import reads
-from clubdesk.services.night.play.rounds import explain_in
+from clubdesk.services.night.play.proposal import explain_in
 from clubdesk.storage import Database
 
 

@@ -27,7 +27,7 @@ from clubdesk.models.round import Round
 from clubdesk.pairing.elimination import Bracket
 from clubdesk.services.kernel import ServiceError
 from clubdesk.services.night.data import reads
-from clubdesk.services.night.ranking import ratings, standings
+from clubdesk.services.night.ranking import event_end, ratings
 
 
 def after_change(s: Session, ev: Event, changed: Match | None = None) -> None:
@@ -45,7 +45,7 @@ def after_change(s: Session, ev: Event, changed: Match | None = None) -> None:
                 reads.round_closed_check(s, ev, rnd)
         if family == "tavla":
             ratings.recompute_ratings(s)
-        standings.finish_if_over(s, ev)
+        event_end.finish_if_over(s, ev)
         return
     final = changed.status in reads.FINAL_STATUSES
     rnd = s.get(Round, changed.round_id)
@@ -55,11 +55,11 @@ def after_change(s: Session, ev: Event, changed: Match | None = None) -> None:
         ratings.rerate_from(s, changed)
     n = reads.night(s, ev)
     if n.finished_at is not None or ev.status == "finished" or (final and _may_be_over(s, ev)):
-        standings.finish_if_over(s, ev)
+        event_end.finish_if_over(s, ev)
 
 
 def _may_be_over(s: Session, ev: Event) -> bool:
-    """``standings.is_over``'s tests that need no standings, in three indexed queries: every table of
+    """``event_end.is_over``'s tests that need no standings, in three indexed queries: every table of
     the event has a final result, its latest round is not a proposal, and a Swiss event has played its
     rounds. When they fail the event cannot be over, and an event that never finished has no places or
     prizes to take back, so the standings are not built (issue 22: a result in a 20,000-match league)."""

@@ -34,7 +34,7 @@ _CLUB_TOKEN = re.compile(f"{CLUB_MARK}([^{CLUB_MARK}]*){CLUB_MARK}")
 
 
 def club_names(s: Session) -> dict[str, str]:
-    """The field's club keys ("club<id>", ``rounds.the_field``) to the clubs' names."""
+    """The field's club keys ("club<id>", ``proposal.the_field``) to the clubs' names."""
     return {f"club{cid}": name for cid, name in s.execute(select(Club.id, Club.name)).all()}
 
 

@@ -1,6 +1,7 @@
-"""Standings of an event after every confirmed result (with the event's tie-breaks and explanations),
-final places (T12a), season points (T12d) and prize awards (T13a-T13e) when the event ends, and the
-correction preview. What follows a change, and in which order, is
+"""Standings of an event after every confirmed result (with the event's tie-breaks and explanations) and the
+correction preview. Final places (T12a), season points (T12d) and prize awards (T13a-T13e) when the event
+ends are :mod:`clubdesk.services.night.ranking.event_end`, the place ranges
+:mod:`clubdesk.services.night.ranking.places`. What follows a change, and in which order, is
 :mod:`clubdesk.services.night.play.followups`;
 ratings are :mod:`clubdesk.services.night.ranking.ratings`, the prize plan and season scale settings
 :mod:`clubdesk.services.night.data.prize_plans`.
@@ -12,41 +13,30 @@ import gc
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from datetime import date
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from clubdesk.collation import sort_key
 from clubdesk.competition import formats
 from clubdesk.competition.errors import CompetitionError
 from clubdesk.i18n import _, current_language, language_context
-from clubdesk.models.base import utcnow
-from clubdesk.models.event import Entrant, Event
-from clubdesk.models.money import Payment
-from clubdesk.models.result import FinalPlace, PrizeAward
+from clubdesk.models.event import Event
 from clubdesk.models.round import EventNight
 from clubdesk.services.kernel import ServiceError, refusal
 from clubdesk.services.night.data import reads
 from clubdesk.services.night.data import reads as data_reads
 from clubdesk.services.night.data import rows as data_rows
 from clubdesk.services.night.data import rows as data_rows_
-from clubdesk.services.night.data.prize_plans import (
-    prize_plan_of,
-    season_scale_of,
-)
 from clubdesk.services.night.data.rows import played_matches
+from clubdesk.services.night.ranking.places import place_ranges
 from clubdesk.services.night.ranking.ratings import (
     rerate_from,
 )
 
 # issue 22: ratings and the prize plan / season scale settings live in their own modules; their old
 # names stay importable from here
-from clubdesk.standings.places import elimination_places
-from clubdesk.standings.prizes import award_prizes
-from clubdesk.standings.season import Placing, place_points
 from clubdesk.standings.summed import SUMMED_CODES, summed_calculator
 from clubdesk.standings.table import Standings, format_value, standings, standings_with
 from clubdesk.standings.tiebreaks import Unplayed
@@ -144,61 +134,6 @@ def _after_playoff(st: Standings, playoffs: list[formats.Played]) -> Standings:
     return st
 
 
-def _without(places: dict[str, tuple[int, int]], gone: set[str]) -> dict[str, tuple[int, int]]:
-    """Rule T9c: the disqualified leave the places; everybody below moves up, groups that shared a
-    place (T12a) keep sharing it (places 1, 2, 3–4 without the winner: 1, 2–3)."""
-    if not gone & set(places):
-        return places
-    kept = {e: p for e, p in places.items() if e not in gone}
-    groups = sorted(set(kept.values()))
-    new: dict[tuple[int, int], tuple[int, int]] = {}
-    pos = 1
-    for g in groups:
-        size = sum(1 for p in kept.values() if p == g)
-        new[g] = (pos, pos + size - 1)
-        pos += size
-    return {e: new[p] for e, p in kept.items()}
-
-
-def _places(
-    s: Session, ev: Event, n: EventNight, played: list[formats.Played], st: Standings
-) -> dict[str, tuple[int, int]]:
-    """Place ranges: bracket places (T12a), lives places, or the standings' ranks (ties share).
-    Disqualified entrants get no place (T9c)."""
-    if ev.format in formats.ELIMINATION:
-        stt = data_reads.state_of(n)
-        if "bracket" in stt:
-            return _without(
-                formats.bracket_with_results(stt["bracket"], played).places(),
-                set(data_reads.disqualified_ids(s, ev)),
-            )
-        return {}
-    if ev.format == "lives":
-        ids = [r.entrant for r in st.rows]
-        left = formats.lives_left(ids, played, n.lives)
-        out_round: dict[str, int | None] = {}
-        for e in ids:
-            lost = 0
-            out_round[e] = None
-            for p in sorted(played, key=lambda x: x.round):
-                if p.loser() == e:
-                    lost += 1
-                    if lost >= n.lives:
-                        out_round[e] = p.round
-                        break
-        dq = reads.disqualified_ids(s, ev)
-        return {
-            p.entrant: (p.first, p.last)
-            for p in elimination_places(out_round, lives_left=left, disqualified=dq)  # rule T9c
-        }
-    out: dict[str, tuple[int, int]] = {}
-    rows = st.rows
-    for r in rows:
-        same = [x for x in rows if x.rank == r.rank]
-        out[r.entrant] = (r.rank, r.rank + len(same) - 1)
-    return out
-
-
 @contextmanager
 def _collector_paused() -> Iterator[None]:
     """The cyclic garbage collector paused while a standings table is built (issue 22): a 20,000-match
@@ -213,7 +148,7 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _build(s: Session, ev: Event) -> tuple[EventNight, list[formats.Played], list[str], Standings]:
+def build(s: Session, ev: Event) -> tuple[EventNight, list[formats.Played], list[str], Standings]:
     """The standings with every final table (the callers read the tables too)."""
     n, played, ids, st, _names = _build_named(s, ev, reads.night(s, ev))
     return n, played, ids, st
@@ -230,7 +165,7 @@ def _build_shown(s: Session, ev: Event) -> tuple[EventNight, list[formats.Played
 def _build_named(
     s: Session, ev: Event, n: EventNight
 ) -> tuple[EventNight, list[formats.Played], list[str], Standings, dict[int, str]]:
-    """:func:`_build` and the entrants' names, each read once (issue 22: one read of the matches)."""
+    """:func:`build` and the entrants' names, each read once (issue 22: one read of the matches)."""
     with _collector_paused():
         played, drawn = data_rows.played_and_drawn(s, ev)
         ids = data_rows.standing_ids(s, ev, drawn)
@@ -348,7 +283,7 @@ def _view(
 ) -> EventStandings:
     names = reads.entrant_names(s, ev.id) if names is None else names
     scale = st.scale
-    places = _places(s, ev, n, played, st) if ev.format in (*formats.ELIMINATION, "lives") else {}
+    places = place_ranges(s, ev, n, played, st) if ev.format in (*formats.ELIMINATION, "lives") else {}
     left = formats.lives_left([r.entrant for r in st.rows], played, n.lives) if ev.format == "lives" else None
     rows: list[Row] = []
     for r in st.rows:
@@ -436,153 +371,6 @@ def bracket_data(db: Database, event_id: int) -> tuple[dict[str, Any], dict[str,
         return br.to_data(), names
 
 
-# ------------------------------------------------------------------------------------------ event end
-def is_over(s: Session, ev: Event, n: EventNight, played: list[formats.Played], st: Standings) -> bool:
-    ms = data_reads.matches_of(s, ev.id)
-    rounds = data_reads.rounds_of(s, ev.id)
-    if any(m.status not in data_reads.FINAL_STATUSES for m in ms) or (
-        rounds and rounds[-1].status == "proposed"
-    ):
-        return False
-    stt = data_reads.state_of(n)
-    if ev.format in formats.ELIMINATION:
-        return "bracket" in stt and formats.bracket_with_results(stt["bracket"], played).finished
-    if ev.format == "lives":
-        ids = [r.entrant for r in st.rows]
-        return bool(rounds) and sum(1 for v in formats.lives_left(ids, played, n.lives).values() if v > 0) < 2
-    if ev.format == "open-round-robin":
-        over = "league" in stt and not formats.league_with_results(stt["league"], played).pending()
-    elif ev.format in formats.ROUND_ROBIN:
-        regular = [r for r in rounds if r.kind == "regular"]
-        over = "schedule" in stt and len(regular) >= len(stt["schedule"])
-    else:
-        regular = [r for r in rounds if r.kind == "regular"]
-        over = ev.rounds is not None and len(regular) >= ev.rounds
-    if not over:
-        return False
-    # rule BC2: a tie for first waits for its play-off
-    return not any(r.playoff and r.rank == 1 for r in st.rows)
-
-
-def finish_if_over(s: Session, ev: Event) -> None:
-    """When the event ends: final places, season points and prizes (recomputed after any correction)."""
-    n, played, ids, st = _build(s, ev)
-    s.execute(delete(FinalPlace).where(FinalPlace.event_id == ev.id))
-    s.execute(delete(PrizeAward).where(PrizeAward.event_id == ev.id, PrizeAward.paid_at.is_(None)))
-    if not is_over(s, ev, n, played, st):
-        if n.finished_at is not None:
-            n.finished_at = None
-            ev.status = "running"
-        return
-    places = _places(s, ev, n, played, st)
-    dq = {
-        str(e.id)
-        for e in s.scalars(select(Entrant).where(Entrant.event_id == ev.id, Entrant.status == "disqualified"))
-    }
-    order = {r.entrant: i for i, r in enumerate(st.rows)}
-    placings: list[Placing] = []
-    for e, (a, b) in places.items():
-        # rule T13d: a single player's gender and birth year decide his categories (pairs, teams: none)
-        who = reads.entrant_members(s, int(e))
-        one = who[0] if len(who) == 1 else None
-        placings.append(
-            Placing(
-                e,
-                a,
-                b,
-                order=order.get(e, 0),
-                disqualified=e in dq,
-                gender=one.gender if one is not None else None,
-                birth_year=one.birth_year if one is not None else None,
-            )
-        )
-    scale = season_scale_of(n)
-    for p in placings:
-        pts = 0
-        if scale is not None and ev.coefficient_class in scale.coefficients and not p.disqualified:
-            pts = place_points(scale, ev.coefficient_class, p.place_from, p.place_to)  # rule T12d
-        s.add(
-            FinalPlace(
-                event_id=ev.id,
-                entrant_id=int(p.entrant),
-                place_from=p.place_from,
-                place_to=p.place_to,
-                season_points=pts,
-            )
-        )
-    plan = prize_plan_of(n, ev)
-    if plan is not None:
-        fees = s.scalars(
-            select(Payment).join(Entrant, Entrant.id == Payment.entrant_id).where(Entrant.event_id == ev.id)
-        )
-        collected = sum(p.amount for p in fees if p.amount > 0)
-        refunded = -sum(
-            p.amount
-            for p in s.scalars(
-                select(Payment)
-                .join(Entrant, Entrant.id == Payment.entrant_id)
-                .where(Entrant.event_id == ev.id)
-            )
-            if p.amount < 0
-        )
-        prizes = award_prizes(
-            plan, placings, event_date=ev.starts_on or date.today(), collected=collected, refunded=refunded
-        )
-        for aw in prizes.awards:
-            s.add(
-                PrizeAward(
-                    event_id=ev.id,
-                    entrant_id=int(aw.entrant),
-                    award_key=aw.award_id,
-                    kind=str(aw.kind),
-                    amount=aw.amount,
-                    currency=aw.currency,
-                    description=aw.description,
-                )
-            )
-    if n.finished_at is None:
-        n.finished_at = utcnow()
-    ev.status = "finished"
-
-
-def final_places(db: Database, event_id: int) -> list[dict[str, Any]]:
-    with db.session() as s:
-        ev = reads.get_event(s, event_id)
-        names = reads.entrant_names(s, ev.id)
-        rows = s.scalars(
-            select(FinalPlace).where(FinalPlace.event_id == ev.id).order_by(FinalPlace.place_from)
-        )
-        awards = list(s.scalars(select(PrizeAward).where(PrizeAward.event_id == ev.id)))
-        out: list[dict[str, Any]] = [
-            {
-                "entrant": r.entrant_id,
-                "name": names.get(r.entrant_id),
-                "place": [r.place_from, r.place_to],
-                "season_points": r.season_points / 100,
-                "prizes": [
-                    {"kind": a.kind, "amount": a.amount, "currency": a.currency, "description": a.description}
-                    for a in awards
-                    if a.entrant_id == r.entrant_id
-                ],
-                "disqualified": False,
-            }
-            for r in rows
-        ]
-        if out:  # rule T9c: the disqualified are listed without a place, a prize or season points
-            out += [
-                {
-                    "entrant": int(e),
-                    "name": names.get(int(e)),
-                    "place": None,
-                    "season_points": 0,
-                    "prizes": [],
-                    "disqualified": True,
-                }
-                for e in reads.disqualified_ids(s, ev)
-            ]
-        return out
-
-
 # ---------------------------------------------------------------------------------- correction preview
 @dataclass(frozen=True)
 class CorrectionPreview:
@@ -610,7 +398,7 @@ def correction_preview(
         _rnd, m = reads.find_table(s, ev, round_no, table_no)
         if m.side_b is None:
             raise ServiceError("bye-table", _("Table {t} is a bye.").format(t=table_no))
-        n, played, ids, st = _build(s, ev)
+        n, played, ids, st = build(s, ev)
         family, params = data_reads.params_of(ev)
         try:
             oc = formats.outcome_from_score(
