@@ -247,7 +247,7 @@ def ensure_demo(db: Database) -> DemoResult | None:
 
 
 def _events_demo(db: Database, actor: Actor, options: DemoOptions, members: list[str]) -> list[int]:
-    """Issue 10: the demo tavla tournament with registrations, payments and a waiting list."""
+    """The demo tavla tournament with registrations, payments and a waiting list."""
 
     return demo_tavla_tournament(db, actor, options, members)
 
@@ -255,12 +255,12 @@ def _events_demo(db: Database, actor: Actor, options: DemoOptions, members: list
 DEMO_HOOKS.append(_events_demo)
 
 
-# ------------------------------------------------------------------------------------------ issue 11
+# ------------------------------------------------------------------------------- nights of every format
 NIGHT_DEMO_PREFIX = "Demo night: "
 
 
 def _night_demo(db: Database, actor: Actor, options: DemoOptions, members: list[str]) -> list[int]:
-    """Issue 11: events of every format with a few rounds played, all through the services: a tavla
+    """Events of every format with a few rounds played, all through the services: a tavla
     Swiss, a gaple-club round robin, a gaple-tournament knockout with hand-by-hand sheets, a domino-es team
     event, a tavla double elimination, a tavla lives event and a gaple-club open league. Each is left
     running (results pending, a round still to play). Deterministic for the seed; run twice, adds nothing."""
@@ -394,9 +394,9 @@ def _night_demo(db: Database, actor: Actor, options: DemoOptions, members: list[
 DEMO_HOOKS.append(_night_demo)
 
 
-# ------------------------------------------------------------------------------------------ issue 18
+# ----------------------------------------------------------------------------------------- prize plans
 def _prizes_demo(db: Database, actor: Actor, options: DemoOptions, members: list[str]) -> list[int]:
-    """Issue 18: a prize plan on every demo event that has none (T13a, T13b), so that the prize list
+    """A prize plan on every demo event that has none (T13a, T13b), so that the prize list
     prints its places and amounts: a share of the fees where there is an entry fee, fixed money elsewhere
     (in the event's currency: 1st 500, 2nd 250, 3rd 100 major units). Run twice, changes nothing."""
 
@@ -429,7 +429,7 @@ def _prizes_demo(db: Database, actor: Actor, options: DemoOptions, members: list
 DEMO_HOOKS.append(_prizes_demo)
 
 
-# ------------------------------------------------------------------------------------------ issue 21
+# ---------------------------------------------------------------------------- a season of weekly nights
 SEASON_DEMO_PREFIX = "Demo season: "
 SEASON_DEMO_SCALE: dict[str, object] = {
     # rule T12d: base points by place x the event's coefficient (hundredths); best 2 results count;
@@ -460,7 +460,7 @@ SEASON_DEMO_PLAN: dict[str, object] = {
 
 
 def _season_demo(db: Database, actor: Actor, options: DemoOptions, members: list[str]) -> list[int]:
-    """Issue 21: three tavla nights of the last weeks, played to the end, in the season of the demo tavla
+    """Three tavla nights of the last weeks, played to the end, in the season of the demo tavla
     tournament: entry fees paid, a prize plan (so the prize list has its awards, one of them paid, T13e) and a
     season scale (so the Season screen ranks them, T12d). Deterministic; run twice, adds nothing."""
 

@@ -125,7 +125,7 @@ def merge_members(db: Database, actor: Actor, keep_number: str, drop_number: str
     """Merge ``drop`` into ``keep`` (rule T2a): every row pointing at the dropped member now points at the
     kept one; the dropped record stays, inactive, marked as merged into the kept one.
     One transaction, audited."""
-    require(actor, "members.merge", db)  # permission table (issue 23)
+    require(actor, "members.merge", db)  # permission table
     try:
         with db.session() as s:
             keep, drop = _merge_pair(s, keep_number, drop_number)

@@ -1,4 +1,4 @@
-"""Results entered at the table on the players' phones (issue 27).
+"""Results entered at the table on the players' phones.
 
 Publishing a round gives each table a random token (>= 128 bits, :func:`ensure_tokens`); the token opens
 that table only, through the web app (``clubdesk.web``). Every hand goes through the use case the desk

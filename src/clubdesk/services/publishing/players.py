@@ -1,4 +1,4 @@
-"""Ratings, cross-tables and player cards (issue 21, items 4 and 5): plain views for the Ratings screen,
+"""Ratings, cross-tables and player cards: plain views for the Ratings screen,
 the Standings' cross-table tab and the player card, and the data of their printed reports.
 
 * :func:`tavla_ratings`: every tavla player's FIBS rating, matches, experience and provisional flag (rule
@@ -126,7 +126,7 @@ def tavla_ratings(db: Database) -> list[PlayerRating]:
                 state = RatingState(
                     m.rating, row.matches_before + 1, row.experience_before + row.match_length
                 )
-            else:  # as the rating code starts him (services.standings._rerate)
+            else:  # as the rating code starts him (services.night.ranking.ratings._rerate)
                 state = RatingState(m.rating, m.rating_experience, m.rating_experience)
             out.append(
                 PlayerRating(

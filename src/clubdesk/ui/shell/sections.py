@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QWidget
 
 from clubdesk.i18n import N_
 
-if TYPE_CHECKING:  # issue 22: the sidebar paints before the database layer is imported
+if TYPE_CHECKING:  # the sidebar paints before the database layer is imported
     from clubdesk.ui.shell.state import DeskState
 
 

@@ -28,10 +28,6 @@ from clubdesk.models.round import EventNight, Round
 from clubdesk.pairing import PairingImpossible, explain_lives, explain_swiss, verify_pairing
 from clubdesk.pairing.league import OpenLeague
 from clubdesk.services.kernel import Actor, Role, ServiceError, audit, refusal
-
-# issue 22: the rounds' and tables' reads and views (``round_data``), the night settings (``night_config``),
-# forfeits, withdrawal and the league deadline (``forfeits``) and the standings' reads of the results
-# (``standings``) have their own modules; every old name stays importable from here.
 from clubdesk.services.night.data.reads import (
     BYE_FORMATS,
     DONE_STATUSES,
@@ -69,7 +65,7 @@ from clubdesk.storage import Database, lock_event
 # ------------------------------------------------------------------------------------------ the field
 def the_field(s: Session, ev: Event, round_no: int) -> formats.Field:
     """Rule T3a: registered and checked in; latecomers from their first round; withdrawn ones are out.
-    The players of every entrant in one query (issue 22: no query per entrant)."""
+    The players of every entrant in one query (no query per entrant)."""
     ids: list[str] = []
     ratings: dict[str, int] = {}
     clubs: dict[str, str | None] = {}
@@ -153,7 +149,7 @@ def set_tables(
                 )
         else:
             forced = _check_edit(s, ev, n, new, names, actor, force_reason)
-            if {frozenset(p) for p in new} != set(refs):  # pairs changed by hand: explained again (issue 20)
+            if {frozenset(p) for p in new} != set(refs):  # pairs changed by hand: explained again
                 lines = explain_in(s, ev, new)
                 if lines is not None:
                     kept_lines = json.loads(rnd.explanations or "[]")[len(paired) :]  # the requested byes
@@ -252,7 +248,7 @@ def _total_rounds(ev: Event, st: dict[str, Any]) -> int | None:
 def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = None) -> RoundView:
     """Propose the next round from the event's format (nothing is final until published)."""
     with db.session() as s:
-        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
+        lock_event(s, event_id)  # one desk at a time per event (places, payments, rounds)
         ev = get_event(s, event_id)
         n = night(s, ev)
         rounds = rounds_of(s, ev.id)
@@ -346,7 +342,7 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
                     raise ServiceError("event-over", _("Fewer than two entrants have lives left."))
                 ents = formats.pairing_entrants(fld, played, scheme, lives=n.lives)
                 pairs = formats.propose_lives(fld, played, scheme, seed, lives=n.lives, entrants=ents)
-                lines = named(explain_lives, ents, pairs, names, club_names(s))  # in names (issue 20)
+                lines = named(explain_lives, ents, pairs, names, club_names(s))  # in names
             else:  # swiss
                 total = ev.rounds
                 if total is not None and number > total:
@@ -356,7 +352,7 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
                 else:
                     ents = formats.pairing_entrants(fld, played, scheme)  # once for the pairing and its lines
                     pairs = formats.propose_swiss(fld, played, scheme, seed, round_no=number, entrants=ents)
-                    lines = named(  # in names, not entrant ids or club keys (issue 20)
+                    lines = named(  # in names, not entrant ids or club keys
                         explain_swiss, ents, pairs, names, club_names(s), club_protection=number == 1
                     )
         except PairingImpossible as exc:
@@ -496,7 +492,7 @@ def standing_ids_from(played: list[formats.Played], fld: formats.Field) -> list[
 def discard_round(db: Database, actor: Actor, event_id: int) -> int:
     """Throw away the proposed round (to pair again, e.g. with another seed)."""
     with db.session() as s:
-        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
+        lock_event(s, event_id)  # one desk at a time per event (places, payments, rounds)
         ev = get_event(s, event_id)
         rounds = rounds_of(s, ev.id)
         if not rounds or rounds[-1].status != "proposed":
@@ -527,7 +523,7 @@ def publish_round(
     if start_at is not None and call_at is not None and start_at < call_at:
         raise ServiceError("start-before-call", _("The match cannot start before the tables are called."))
     with db.session() as s:
-        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
+        lock_event(s, event_id)  # one desk at a time per event (places, payments, rounds)
         ev = get_event(s, event_id)
         rounds = rounds_of(s, ev.id)
         if not rounds or rounds[-1].status != "proposed":
@@ -567,7 +563,7 @@ def publish_round(
             if forfeited:
                 after_change(s, ev)
         out = view(s, ev, rnd)
-        ensure_in(s, ev.id, rnd.number)  # issue 27: every table of the round gets its phones' token
+        ensure_in(s, ev.id, rnd.number)  # every table of the round gets its phones' token
         audit(
             s,
             actor,
@@ -593,7 +589,7 @@ def unpublish_round(
         raise ServiceError("reason-required", _("Say why the round is unpublished."))
     now = now or local_now()
     with db.session() as s:
-        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
+        lock_event(s, event_id)  # one desk at a time per event (places, payments, rounds)
         ev = get_event(s, event_id)
         rounds = rounds_of(s, ev.id)
         if not rounds or rounds[-1].status == "proposed":
@@ -631,7 +627,7 @@ def unpublish_round(
         row = s.scalars(
             select(AuditEntry)
             .where(
-                AuditEntry.event_id == ev.id,  # the event's index (issue 22: none on action alone)
+                AuditEntry.event_id == ev.id,  # the event's index (none on action alone)
                 AuditEntry.action == "publish",
                 AuditEntry.entity == "round",
                 AuditEntry.entity_id == str(rnd.id),
@@ -650,7 +646,7 @@ def unpublish_round(
         rnd.start_at = None
         for m in ms:
             m.seats = ""
-        drop_tokens(s, ev.id, rnd.number)  # issue 27: the withdrawn tables' phone pages open nothing
+        drop_tokens(s, ev.id, rnd.number)  # the withdrawn tables' phone pages open nothing
         earlier = [r for r in rounds[:-1] if r.status != "proposed"]
         ev.current_round = earlier[-1].number if earlier else 0
         out = view(s, ev, rnd)

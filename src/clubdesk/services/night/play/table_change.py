@@ -95,7 +95,7 @@ def open_for_change(
         rnd, m = reads.find_table(s, ev, t.round_no, t.table_no)
     else:
         ev, rnd, m = row[0], row[1], row[2]
-    if is_server(s):  # issue 25: one desk at a time changes a table; the next reads what it wrote
+    if is_server(s):  # one desk at a time changes a table; the next reads what it wrote
         s.refresh(m, with_for_update=True)
     if guard is not None:
         repeated = stored_answer(s, guard.post_id)
