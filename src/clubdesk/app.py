@@ -34,8 +34,8 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 
 
 def _show_database_refusals(window: object) -> None:
-    """A database refusal that a screen did not catch itself (the club server unreachable or busy, issue
-    25) is shown to the person, never lost in a log: the entry was not saved and they type it again."""
+    """A database refusal that a screen did not catch itself (the club server unreachable or busy) is
+    shown to the person, never lost in a log: the entry was not saved and they type it again."""
     from PySide6.QtWidgets import QMessageBox
 
     from clubdesk.storage import DatabaseError

@@ -44,8 +44,8 @@ class MergeResult:
 def member_references(existing: set[str] | None = None) -> list[tuple[str, str]]:
     """(table, column) of every foreign key in ``Base.metadata`` pointing at ``members.id``.
 
-    Imports every model module first, so tables of later issues are found too. ``existing``: only these
-    tables (the ones the open database has)."""
+    Imports every model module first, so every table that points at a member is found. ``existing``: only
+    these tables (the ones the open database has)."""
 
     refs: list[tuple[str, str]] = []
     for table in Base.metadata.sorted_tables:

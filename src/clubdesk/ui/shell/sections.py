@@ -1,4 +1,4 @@
-"""The sections of the main window. Later issues replace a section's factory with their screen.
+"""The sections of the main window.
 
 A factory takes the :class:`DeskState` and returns the section's widget. Sections without a screen yet
 show an empty state saying what will be there.

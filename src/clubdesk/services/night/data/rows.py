@@ -77,7 +77,7 @@ def played_and_drawn(s: Session, ev: Event) -> tuple[list[formats.Played], set[s
         drawn.add(a)
         if b is not None:
             drawn.add(b)
-    # rule T3a (desk issue): a latecomer's rounds before joining are zero-point byes
+    # rule T3a: a latecomer's rounds before joining are zero-point byes
     if ev.format in ("swiss", "lives", "open-round-robin"):
         late = s.connection().execute(
             select(Entrant.id, Entrant.joins_from_round)
@@ -204,7 +204,7 @@ def summed_tables(
         if r[0] in FINAL_STATUSES and r[1] in published:  # a proposed round's bye is not final yet
             p = make(r[1:])
             (playoffs if p.ref.startswith(formats.PLAYOFF_PREFIX) else rest).append(p)
-    # rule T3a (desk issue): a latecomer's rounds before joining are zero-point byes
+    # rule T3a: a latecomer's rounds before joining are zero-point byes
     if ev.format in ("swiss", "lives", "open-round-robin"):
         late = [
             (str(e), j)

@@ -1,5 +1,5 @@
 """The night settings of an event (result mode, tie-breaks, lives, waiting time, games per encounter,
-deadline, prize plan, season scale, requested byes) with the issue-21 locks once the event runs or ends.
+deadline, prize plan, season scale, requested byes), and which of them are locked once the event runs or ends.
 """
 
 from __future__ import annotations

@@ -600,7 +600,7 @@ def correction_preview(
     score: tuple[int, int],
     points: tuple[int, int] | None = None,
 ) -> CorrectionPreview:
-    """Rule T10 and the issue's correction preview: places, tie-breaks, ratings and already published
+    """Rule T10's correction preview: places, tie-breaks, ratings and already published
     pairings that the corrected score would change. Nothing is written."""
     with db.session() as s:
         ev = reads.get_event(s, event_id)
