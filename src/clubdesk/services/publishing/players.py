@@ -2,13 +2,12 @@
 the Standings' cross-table tab and the player card, and the data of their printed reports.
 
 * :func:`tavla_ratings`: every tavla player's FIBS rating, matches, experience and provisional flag (rule
-  T12c), read from the stored history that :func:`clubdesk.services.night.ranking.standings.rerate_from`
-  keeps up to date
-  after every confirmed result and every correction.
+  T12c), read from the stored history that :func:`clubdesk.services.night.ranking.ratings.rerate_from`
+  keeps up to date after every confirmed result and every correction.
 * :func:`rating_points`: one player's rating history, one point per rated match (the chart).
 * :func:`crosstable`: the round-by-round grid of an event: the cells of
-  :func:`clubdesk.services.publishing.share.crosstable_data` with, per cell, the opponent, the side and the
-  score.
+  :func:`clubdesk.services.publishing.share.crosstable_data` with, per cell, the opponent, the side and
+  the score.
 * :func:`player_card`: a member's events, results, rating and (for the organiser only) incidents.
 
 Privacy (rule T14): nothing here reads a phone or an e-mail; a card's incidents are only gathered for an

@@ -1,10 +1,10 @@
 """Standings and pairings to share: images for the club's group chat and a static site.
 
 ``share KIND EVENT`` draws phone-sized PNG images (:mod:`clubdesk.reports.images`) and ``share site`` writes a
-small self-contained web site (:mod:`clubdesk.reports.site`), both from the same plain report data as the
-PDFs (:mod:`clubdesk.services.publishing.documents`). Everything is gathered first and written into a
-temporary folder
-inside the target, then moved into place: a refused request or a failed write leaves the folder as it was.
+small self-contained web site (:mod:`clubdesk.reports.site`), both from the same plain report data as the PDFs
+(:mod:`clubdesk.services.publishing.documents`). Everything is gathered first and written into a temporary
+folder inside the target, then moved into place: a refused request or a failed write leaves the folder as it
+was.
 
 Privacy (rule T14): only the public fields the PDFs print (name, club, city, results); never a phone, an
 e-mail or an incident's notes (the share code reads no incident at all).

@@ -1,7 +1,6 @@
 """A change to one table, as the hand use cases (:mod:`clubdesk.services.night.play.hands`) and the approvals
 (:mod:`clubdesk.services.night.play.approvals`) make it: the table named by numbers, opened in one statement
-and
-checked (a phone's page rules first), and the typed answer with what changed."""
+and checked (a phone's page rules first), and the typed answer with what changed."""
 
 from __future__ import annotations
 
