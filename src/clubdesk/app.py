@@ -57,7 +57,7 @@ OPENING_BACKUP_AFTER_MS = 1500
 
 @contextmanager
 def plain_imports() -> Iterator[None]:
-    """Python's own import machinery while the window starts (start to the first section's data).
+    """Python's own import machinery while the window starts, until the first section shows its data.
 
     PySide replaces ``builtins.__import__`` with a hook that reads the source text of every module imported
     after it, looking for ``from __feature__ import`` (PySide's opt-in snake_case / true_property names):
