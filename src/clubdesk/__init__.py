@@ -22,7 +22,7 @@ def _version() -> str:
 
 
 def __getattr__(name: str) -> Any:
-    """``clubdesk.__version__``, read when first asked for (issue 22: importlib.metadata costs ~50 ms at
+    """``clubdesk.__version__``, read when first asked for (importlib.metadata costs ~50 ms at
     every start, before the window's first paint)."""
     if name == "__version__":
         value = _version()

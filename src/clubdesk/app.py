@@ -34,8 +34,8 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 
 
 def _show_database_refusals(window: object) -> None:
-    """A database refusal that a screen did not catch itself (the club server unreachable or busy, issue
-    25) is shown to the person, never lost in a log: the entry was not saved and they type it again."""
+    """A database refusal that a screen did not catch itself (the club server unreachable or busy) is
+    shown to the person, never lost in a log: the entry was not saved and they type it again."""
     from PySide6.QtWidgets import QMessageBox
 
     from clubdesk.storage import DatabaseError
@@ -57,7 +57,7 @@ OPENING_BACKUP_AFTER_MS = 1500
 
 @contextmanager
 def plain_imports() -> Iterator[None]:
-    """Python's own import machinery while the window starts (issue 22: start to the first section's data).
+    """Python's own import machinery while the window starts, until the first section shows its data.
 
     PySide replaces ``builtins.__import__`` with a hook that reads the source text of every module imported
     after it, looking for ``from __feature__ import`` (PySide's opt-in snake_case / true_property names):
@@ -84,7 +84,7 @@ def open_database(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from clubdesk.storage import Database
 
     if args.db is not None:
-        if isinstance(args.db, str):  # a club server (issue 25)
+        if isinstance(args.db, str):  # a club server
             from clubdesk.server import password_for_url
 
             return Database(args.db, backups_dir=paths.backups_dir(), password=password_for_url(args.db))
@@ -142,10 +142,10 @@ def _run(argv: Sequence[str]) -> int:
     load_fonts()  # the bundled DejaVu fonts: every glyph the screens use exists (✔, –, ş, ñ …)
     i18n.set_language(args.lang or "en")
     if isinstance(args.db, Path) and not args.db.exists() and not confirm_new_file(args.db):
-        return 1  # issue 23: a mistyped --db does not silently start a new club
+        return 1  # a mistyped --db does not silently start a new club
     from clubdesk.ui.shell.main_window import MainWindow
 
-    # issue 22: the window's shell is painted first; SQLAlchemy and the database load after it
+    # the window's shell is painted first; SQLAlchemy and the database load after it
     window = MainWindow()
     window.show()
     app.processEvents()
@@ -166,16 +166,14 @@ def _run(argv: Sequence[str]) -> int:
     from clubdesk.ui.shell.state import DeskState
 
     state = DeskState(db)
-    if club.has_accounts(
-        db
-    ):  # issue 23: from the first account on, the desk opens for a person proved by PIN
+    if club.has_accounts(db):  # from the first account on, the desk opens for a person proved by PIN
         login = PinDialog(db)
         if login.exec() != PinDialog.DialogCode.Accepted or login.actor is None:
             db.close()
             return 0
         state.actor = login.actor
     backups = AutoBackup(state, app)  # on opening, every 30 minutes with changes, on closing
-    # issue 22: the opening backup once the first section shows its data, not before
+    # the opening backup once the first section shows its data, not before
     from PySide6.QtCore import QTimer
 
     QTimer.singleShot(OPENING_BACKUP_AFTER_MS, backups.start)
@@ -183,7 +181,7 @@ def _run(argv: Sequence[str]) -> int:
     window.attach(state)
     from clubdesk.ui.shell.live_refresh import LiveRefresh
 
-    live = LiveRefresh(state, app)  # issue 25: other desks' changes on a club server, live
+    live = LiveRefresh(state, app)  # other desks' changes on a club server, live
     live.status.connect(lambda text: window.statusBar().showMessage(text))
     live.start()
     app.aboutToQuit.connect(live.stop)
@@ -193,8 +191,8 @@ def _run(argv: Sequence[str]) -> int:
         QTimer.singleShot(int(args.quit_after * 1000), window.close)
         QTimer.singleShot(int(args.quit_after * 1000) + 200, app.quit)
     code = int(app.exec())
-    # a clean shutdown: the next start needs no full integrity check (issue 23); the database in use,
-    # which Settings may have switched (issue 25)
+    # a clean shutdown: the next start needs no full integrity check; the database in use,
+    # which Settings may have switched
     state.db.close()
     return code
 

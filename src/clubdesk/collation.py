@@ -1,4 +1,4 @@
-"""Alphabetical order of names in the language of the screen or report (issue 17).
+"""Alphabetical order of names in the language of the screen or report.
 
 The Unicode Collation Algorithm with its default table (DUCET, through the pure-Python ``pyuca``) puts
 "Çelik" next to "Celik" and "Işık" after "Irmak", which is right for English and Indonesian but not for the
@@ -83,7 +83,7 @@ def sort_key(text: str, lang: str | None = None) -> tuple[Any, ...]:
 
 @lru_cache(maxsize=200_000)
 def _cached_key(text: str, lang: str) -> tuple[Any, ...]:
-    """Issue 22: the register search sorts the same names on every keystroke; each key is computed once."""
+    """The register search sorts the same names on every keystroke; each key is computed once."""
     full: tuple[int, ...] = _ducet().sort_key(text)
     if lang not in _TAILORINGS:
         return (full,)
@@ -116,7 +116,7 @@ def sorted_names(items: Iterable[_T], name: Callable[[_T], str], lang: str | Non
     return sorted(items, key=lambda it: key(name(it)))
 
 
-# --------------------------------------------------------------------------- stored keys (issue 22)
+# --------------------------------------------------------------------------- stored keys
 
 # The languages whose alphabet has a stored key column of its own (members.sort_key_es / sort_key_tr); every
 # other language sorts by the DUCET alone (members.sort_key).
@@ -142,7 +142,7 @@ def _weight(out: bytearray, w: int) -> None:
 
 def sort_bytes(text: str, lang: str | None = None) -> bytes:
     """:func:`sort_key` as bytes that compare (bytewise, as SQLite and PostgreSQL compare a BLOB / bytea) the
-    same way, for the members' stored, indexed sort key (issue 22). A tailored key's letters are each their
+    same way, for the members' stored, indexed sort key. A tailored key's letters are each their
     primaries and position (all above 0) closed by a 0; a 0 then ends the letters, before the DUCET key."""
     out = bytearray()
     for level in sort_key(text, lang):

@@ -1,4 +1,4 @@
-"""Where the built user guide is, and which page belongs to which screen (issue 30).
+"""Where the built user guide is, and which page belongs to which screen.
 
 The guide (``docs/guide``, built by ``scripts/guide.py build --package``) ships as HTML inside the package,
 one folder per language: ``resources/guide/<lang>/index.html``. F1 in the window and ``clubdesk-cli guide``
@@ -21,7 +21,7 @@ SECTION_PAGES: dict[str, str] = {
     "desk": "first-night.html#desk",
     "rounds": "first-night.html#entry",
     "standings": "first-night.html#standings",
-    "season": "prizes-seasons.html#seasons",  # issue 21's Season and Ratings sections
+    "season": "prizes-seasons.html#seasons",  # the Season and Ratings sections
     "ratings": "prizes-seasons.html#ratings",
     "discipline": "corrections.html#discipline",
     "reports": "first-night.html#printing",

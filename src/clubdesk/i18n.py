@@ -26,7 +26,7 @@ LANGUAGE_NAMES: dict[str, str] = {"en": "English", "id": "Bahasa Indonesia", "es
 
 _current: _gettext.NullTranslations = _gettext.NullTranslations()
 _current_lang = "en"
-# issue 27: a web request's own language (the table pages), never the desk window's process-wide one
+# a web request's own language (the table pages), never the desk window's process-wide one
 _local: ContextVar[tuple[str, _gettext.NullTranslations] | None] = ContextVar("clubdesk_lang", default=None)
 
 
@@ -99,7 +99,7 @@ def _catalog(lang: str) -> _gettext.NullTranslations:
 @contextmanager
 def language_context(lang: str) -> Iterator[str]:
     """Within the block (this thread / asyncio task only) :func:`_` translates into ``lang``; the
-    process-wide language of the desk window is untouched (issue 27: each phone in its own language)."""
+    process-wide language of the desk window is untouched (each phone in its own language)."""
     lang = lang if lang in LANGUAGES or lang == PSEUDO else "en"
     token = _local.set((lang, _catalog(lang)))
     try:

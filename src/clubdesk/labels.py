@@ -74,7 +74,7 @@ APPEAL_STATUS_LABELS: dict[str, str] = {
 }
 
 
-# The roles a person acts in (services.base.Role's values; the audit log stores the key).
+# The roles a person acts in (services.kernel.base.Role's values; the audit log stores the key).
 ROLE_LABELS: dict[str, str] = {
     "secretary": N_("Secretary"),
     "referee": N_("Referee"),
@@ -139,7 +139,7 @@ AUDIT_ACTION_LABELS: dict[str, str] = {
     "excuse": N_("absence excused"),
     "substitute": N_("player substituted"),
     "postpone": N_("match postponed"),
-    "referee-call": N_("referee called from the table"),  # issue 27: a phone's "Call the referee"
+    "referee-call": N_("referee called from the table"),  # a phone's "Call the referee"
     "referee-call-handled": N_("referee call answered"),
 }
 
@@ -158,7 +158,7 @@ ENTITY_LABELS: dict[str, str] = {  # what an audit row is about
     "outbox": N_("notification"),
     "round": N_("round"),
     "match": N_("table"),
-    "table": N_("table"),  # issue 27: a table's referee call
+    "table": N_("table"),  # a table's referee call
     "event_night": N_("night settings"),
     "setting": N_("setting"),
     "incident": N_("incident"),

@@ -1,4 +1,4 @@
-"""This PC's choice of database (issue 25): its own file, or the club server; the password in the keyring.
+"""This PC's choice of database: its own file, or the club server; the password in the keyring.
 
 The choice is a small file in the data folder (``server.json``: host, port, database, user; never the
 password). The password lives in the operating system's keyring through the ``keyring`` package when one is

@@ -65,7 +65,7 @@ _BIDI = set("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\
 
 def invisible_problem(value: str) -> str | None:
     """Why a typed name cannot be stored, or None: control characters (terminal escapes, tabs...) and
-    bidirectional controls are refused, and a name needs at least one visible letter (issue 23)."""
+    bidirectional controls are refused, and a name needs at least one visible letter."""
     for ch in value:
         if ch in _BIDI:
             return _("it contains a hidden direction mark; retype it")

@@ -5,8 +5,8 @@ confirmations, audit rows, notification times) are stored as naive UTC. People r
 so every screen, printout and CLI line that shows one converts it here first; storage stays UTC.
 
 Times that are already local wall-clock times are never passed through here: the desk's payments and
-check-ins (``services/desk.py``), the table-call time and deadlines of a round (``services/rounds.py``)
-and the times typed by the secretary (event start, registration close).
+check-ins (``services/desk/``), the table-call time and deadlines of a round
+(``services/night/play/rounds.py``) and the times typed by the secretary (event start, registration close).
 
 No Qt, no SQLAlchemy: the local zone is the system's (``TZ`` on Unix), read at each call.
 """

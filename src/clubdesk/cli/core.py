@@ -24,7 +24,7 @@ from clubdesk.i18n import N_, _
 
 
 def db_target(value: str) -> Path | str:
-    """``--db``: a club server's URL (``postgresql+psycopg://…``, issue 25) stays text, else a file path."""
+    """``--db``: a club server's URL (``postgresql+psycopg://…``) stays text, else a file path."""
     return value if "://" in value and not value.startswith("sqlite") else Path(value)
 
 
@@ -40,8 +40,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "clubdesk.cli.staff",
     "clubdesk.cli.dbcopy",
     "clubdesk.cli.share",
-    "clubdesk.cli.phones",  # issue 27: table-links
-    "clubdesk.cli.web",  # issue 27: serve
+    "clubdesk.cli.phones",  # table-links
+    "clubdesk.cli.web",  # serve
 )
 
 
@@ -62,7 +62,7 @@ class Output:
 
 @dataclass
 class Context:
-    db_path: Path | str | None  # a file, or a club server's URL (issue 25)
+    db_path: Path | str | None  # a file, or a club server's URL
     lang: str
     json: bool
     as_name: str | None = None
@@ -93,7 +93,7 @@ class Context:
 
     def actor(self) -> Any:
         """Who acts. Once the club has staff accounts, only a person proved by PIN (``--as NAME`` with
-        ``CLUBDESK_PIN`` or a prompt; issue 23): ``CLUBDESK_ROLE`` then grants nothing. Without accounts
+        ``CLUBDESK_PIN`` or a prompt): ``CLUBDESK_ROLE`` then grants nothing. Without accounts
         (a one-person club) ``CLUBDESK_ACTOR``/``CLUBDESK_ROLE`` say who acts, as before."""
         from clubdesk.services import club
         from clubdesk.services.kernel import Actor, Role
@@ -387,7 +387,7 @@ def _refusal(exc: Exception) -> tuple[str | None, list[str]]:
         return _("entry {index}: {reason}").format(index=exc.index + 1, reason=exc.message or exc.code), []
     if isinstance(exc, RulesetError):
         return str(exc), []
-    if isinstance(exc, OverflowError):  # e.g. an id of 23 digits (issue 23): a refusal, not a traceback
+    if isinstance(exc, OverflowError):  # e.g. an id of 23 digits: a refusal, not a traceback
         return _("A number is too large."), []
     if isinstance(exc, OSError):
         return _("cannot use {file}: {reason}").format(file=exc.filename, reason=exc.strerror), []

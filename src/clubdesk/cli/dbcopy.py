@@ -1,4 +1,4 @@
-"""``db copy SRC DST``: a whole club from one backend to another (issue 25)."""
+"""``db copy SRC DST``: a whole club from one backend to another."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Event and desk commands (CONTRACTS.md §4): ``event create|list|show|status``, ``register``, ``withdraw``,
 ``pay``, ``refund``, ``promote``, ``checkin``, ``no-shows``, ``entrants``, ``cashbox``, ``outbox``; and
-``event-copy`` (issue 21: next week's night from this week's).
+``event-copy`` (next week's night from this week's).
 
 Amounts on the command line and in ``--json`` output are decimal numbers in the currency's major unit
 ("12.50"); they are stored as integer minor units.
@@ -267,7 +267,7 @@ def _event_json(info: Any) -> dict[str, Any]:
 
 
 def cmd_event_copy(ctx: Context, args: argparse.Namespace) -> Output:
-    """Issue 21: ``{"id", "name", ..., "copied_from", "starts_on"}``."""
+    """A new event from this one ("New event from…"): ``{"id", "name", ..., "copied_from", "starts_on"}``."""
     from clubdesk.services import events
 
     info = events.copy_event(ctx.database(), ctx.actor(), args.event, starts_on=args.date, name=args.name)
@@ -310,7 +310,7 @@ def cmd_event_show(ctx: Context, args: argparse.Namespace) -> Output:
     )
     from clubdesk.services import events
 
-    # issue 29: the event settings show each rule reading the event uses (and the preset's)
+    # the event settings show each rule reading the event uses (and the preset's)
     data["readings"] = [r.as_json() for r in night.event_readings(ctx.database(), args.event)]
     return Output(data)
 

@@ -30,7 +30,7 @@ def cmd_info(ctx: Context, args: argparse.Namespace) -> Output:
 
     db = ctx.database(demo=args.demo)
     data = {
-        "database": db.location,  # a file's path or the club server's URL without password (issue 25)
+        "database": db.location,  # a file's path or the club server's URL without password
         "schema": db.revision(),
         "club": club.club_settings(db).club_name,
     }
@@ -43,7 +43,7 @@ def register_guide(sub: Any) -> None:
 
 
 def cmd_guide(ctx: Context, args: argparse.Namespace) -> Output:
-    """Issue 30: the built guide's start page in the language asked (else the CLI's language)."""
+    """The built guide's start page in the language asked (else the CLI's language)."""
     from clubdesk import guide
     from clubdesk.i18n import LANGUAGE_NAMES
     from clubdesk.services.kernel import ServiceError

@@ -155,7 +155,7 @@ def cmd_list(ctx: Context, args: argparse.Namespace) -> Output:
     # rule T14: number, name, club, city, rating only; never phone or e-mail
     if args.limit is not None and args.limit < 1:
         raise Refused(_("--limit must be 1 or more."))
-    found = members.public_list(ctx.database(), args.search, limit=args.limit)  # issue 22: a page in SQL
+    found = members.public_list(ctx.database(), args.search, limit=args.limit)  # a page in SQL
     return Output([m.as_json() for m in found])
 
 

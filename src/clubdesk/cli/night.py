@@ -372,7 +372,7 @@ def cmd_result(ctx: Context, args: argparse.Namespace) -> Output:
 
 def cmd_match_file(ctx: Context, args: argparse.Namespace) -> Output:
     """``{"players", "length", "games": [{"start", "winner", "points", "cube", "crawford"}], "score",
-    "finished"}`` (issue 19); no database is opened."""
+    "finished"}``; no database is opened."""
     from clubdesk.services import night
 
     rec = night.read_match_file(args.file)

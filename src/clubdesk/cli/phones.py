@@ -1,4 +1,4 @@
-"""Table entry on phones from the command line (issue 27, the desk's side):
+"""Table entry on phones from the command line (the desk's side):
 ``table-links EVENT [--round R] --base URL --json`` → ``{"hall": url, "tables": [{"table": t, "url": url}]}``
 (the tables' tokens are made when the round has none yet).
 

@@ -1,4 +1,4 @@
-"""Data-safety commands: ``backup`` and ``restore`` (issue 23)."""
+"""Data-safety commands: ``backup`` and ``restore``."""
 
 from __future__ import annotations
 

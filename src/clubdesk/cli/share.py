@@ -1,4 +1,4 @@
-"""Sharing on the command line (issue 28):
+"""Sharing on the command line:
 ``share KIND EVENT [--round R] [--lang L] --format png --out DIR`` → ``{"files": [...]}`` (images for the
 club's group chat) and ``share site [--season S] [--lang L] --out DIR`` → ``{"files": [...]}`` (the site).
 

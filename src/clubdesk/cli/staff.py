@@ -1,4 +1,4 @@
-"""Staff accounts on the command line: ``staff add|list|pin|deactivate`` (issue 23)."""
+"""Staff accounts on the command line: ``staff add|list|pin|deactivate``."""
 
 from __future__ import annotations
 

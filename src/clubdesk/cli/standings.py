@@ -69,7 +69,7 @@ def cmd_tiebreaks(ctx: Context, args: argparse.Namespace) -> Output:
             lines.append(f"{no:>5}  " + "  ".join(f"{vals.get(c, ''):>7}" for c in shown))
         lines.append(_("standings after round {r}").format(r=t.complete_rounds))
         if t.open_round:
-            # issue 19: a round paired without results is not played yet; say so
+            # a round paired without results is not played yet; say so
             lines.append(_("round {r} is paired but has no results yet").format(r=t.open_round))
         return Output(values, "\n".join(lines))
     except TrfError as exc:

@@ -1,4 +1,4 @@
-"""Table entry on phones from the command line (issue 27): ``serve [--host H] [--port P]`` runs the web app
+"""Table entry on phones from the command line: ``serve [--host H] [--port P]`` runs the web app
 without a window; it prints its addresses and runs until Ctrl+C (or SIGTERM), then stops cleanly. It binds
 only where it is told: the loopback by default, ``--host`` the hall network's address (``0.0.0.0``: all)."""
 
@@ -56,7 +56,7 @@ def cmd_serve(ctx: Context, args: argparse.Namespace) -> Output:
     db = ctx.database()
     server = TableServer(db, args.host, args.port, workers=args.workers)
     server.start()
-    # as the Desk's switch does: score sheets printed meanwhile carry their table's address (issue 27)
+    # as the Desk's switch does: score sheets printed meanwhile carry their table's address
     base = server.urls[0].rstrip("/")
     phones.set_base_url(db, serve_actor, base)
     stop = threading.Event()

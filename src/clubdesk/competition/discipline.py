@@ -30,7 +30,7 @@ from clubdesk.text import fold
 
 FAMILIES: tuple[str, ...] = ("gaple", "domino", "tavla")
 
-# The decisions and penalties a referee can record (issue 13 §2). Keys are stored in the database.
+# The decisions and penalties a referee can record. Keys are stored in the database.
 PENALTY_KINDS: tuple[str, ...] = (
     "none",
     "warning",  # rules G3, T9d

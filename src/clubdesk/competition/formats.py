@@ -135,7 +135,7 @@ def outcome_from_entries(
     return Outcome((gw[0], gw[1]), (pa, pb), bool(sheet["finished"]), sheet["winner"], (sheet,))
 
 
-MAX_POINTS = 100_000  # far above any real domino sheet; bounds what a typo can store (issue 23)
+MAX_POINTS = 100_000  # far above any real domino sheet; bounds what a typo can store
 
 
 def outcome_from_score(
@@ -157,7 +157,7 @@ def outcome_from_score(
         raise _refuse("points-too-high", _("Game points above {n} are not possible.").format(n=MAX_POINTS))
     if family == "tavla":
         length = match_length or int(params.get("match_length", 5))
-        if max(a, b) > 3 * length:  # a real sheet can pass the length, not triple it (issue 23)
+        if max(a, b) > 3 * length:  # a real sheet can pass the length, not triple it
             raise _refuse(
                 "score-too-high",
                 _("{a}-{b} is not a score of a match to {n} (at most {most} points).").format(
@@ -225,7 +225,7 @@ def forfeit_outcome(
 # ------------------------------------------------------------------------------------------ stored matches
 class Played(NamedTuple):
     """One stored table as the standings see it (ids are strings). A named tuple: a 20,000-match league
-    reads 20,000 of them (issue 22)."""
+    reads 20,000 of them."""
 
     round: int
     a: str
@@ -253,7 +253,7 @@ def event_data(
     ratings: Mapping[str, int] | None = None,
     disqualified: Sequence[str] = (),
 ) -> EventData:
-    """The standings engine's input from stored matches, in one pass (issue 22); a both-lost match
+    """The standings engine's input from stored matches, in one pass; a both-lost match
     (rule BC3) is a forfeit loss for both sides."""
     return event_from_rows(
         list(entrants),
@@ -296,7 +296,7 @@ def pairing_entrants(
     pts: dict[str, int] = defaultdict(int)
     opp: dict[str, set[str]] = defaultdict(set)
     byes: dict[str, int] = defaultdict(int)
-    # the points of every table in one engine call (issue 22: not one call per stored match)
+    # the points of every table in one engine call (not one call per stored match)
     everyone = list(dict.fromkeys([*fld.ids, *(x for p in played for x in (p.a, p.b) if x is not None)]))
     for e, recs in event_data(everyone, played, scheme, "swiss").records.items():
         pts[e] += sum(r.points for r in recs)
@@ -467,7 +467,7 @@ class Playoff:
 
 def playoff_progress(tied: Sequence[str], played: Sequence[Played]) -> Playoff:
     """Replay the play-off matches (refs ``PO1``, ``PO2``... in round order) among ``tied``."""
-    po = [p for p in played if p.ref.startswith(PLAYOFF_PREFIX)]  # is_playoff inline (issue 22)
+    po = [p for p in played if p.ref.startswith(PLAYOFF_PREFIX)]  # is_playoff inline
     rounds = sorted({p.round for p in po})
     remaining = list(tied)
     out: dict[str, int] = {}

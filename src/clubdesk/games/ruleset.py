@@ -8,7 +8,7 @@ frozen parameters dataclass registered for the family (:data:`PARAMS_TYPES`, :fu
 * ``bool`` / ``int`` / ``str`` / ``float`` fields are type-checked (a bool is never an int);
 * ``Literal[...]`` fields accept only the listed values;
 * ``field(metadata={"min": a, "max": b})`` bounds numbers;
-* ``field(metadata={"optional": True})`` may be left out of a file (parameters added later, issue 19).
+* ``field(metadata={"optional": True})`` may be left out of a file (parameters added later).
 
 A club variant is a preset plus overrides (``load_ruleset("gaple-club", {"target": 201})``); overrides are
 checked the same way. Every refusal is a :class:`RulesetError` naming the file (or ``overrides``), the key and

@@ -468,7 +468,7 @@ class MatRecord:
         return bool(self.start_scores) and self.start_scores[0] != (0, 0)
 
     def as_json(self) -> dict[str, Any]:
-        """The ``match-file`` command's shape (issue 19)."""
+        """The ``match-file`` command's shape."""
         return {
             "players": list(self.players),
             "length": self.match_length,

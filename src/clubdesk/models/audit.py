@@ -1,9 +1,9 @@
 """The audit log: who changed what, when, before and after (foundation migration 0001); of an update,
-only the fields that changed (issue 22, 0016_audit_diff: older rows hold whole snapshots).
+only the fields that changed (0016_audit_diff: older rows hold whole snapshots).
 
 Each row carries a SHA-256 hash chained to the previous row's (migration 0008_safety), so an edit or a
 deletion made outside ClubDesk breaks the chain at that row (:mod:`clubdesk.services.kernel.audit_chain`).
-From 0018_audit_compact (issue 22) a new row stores its link (16 bytes of the hash) as raw bytes and
+From 0018_audit_compact a new row stores its link (16 bytes of the hash) as raw bytes and
 leaves ``prev_hash``
 empty (it is the previous row's hash), and its time as integer milliseconds; older rows keep both hashes
 as 64-digit hex text and their time as text."""
@@ -78,7 +78,7 @@ class HashBytes(TypeDecorator[str]):
     cache_ok = True
 
     def process_bind_param(self, value: Any, dialect: Dialect) -> Any:
-        # PostgreSQL (the server, issue 25) keeps the hex text its VARCHAR column is declared for
+        # PostgreSQL (the server) keeps the hex text its VARCHAR column is declared for
         if dialect.name == "sqlite" and isinstance(value, str) and len(value) in (32, 64):
             return bytes.fromhex(value)
         return value
@@ -91,7 +91,7 @@ class HashBytes(TypeDecorator[str]):
 
 class AuditEntry(Base):
     __tablename__ = "audit_log"
-    # issue 22: the audit view pages newest first, for the club (the rowid) or one event (this index);
+    # the audit view pages newest first, for the club (the rowid) or one event (this index);
     # ids grow with time, so id order is time order (0018_audit_compact replaced 0011's (at, id) and
     # (event_id, at, id), a third of the log's size at a million hands)
     __table_args__ = (Index("ix_audit_log_event_id_id", "event_id", "id"),)

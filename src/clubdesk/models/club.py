@@ -1,6 +1,6 @@
 """Clubs and the key/value settings of this ClubDesk database (foundation migration 0001)."""
 
-# issue 22: no `from __future__ import annotations` here: SQLAlchemy takes the Mapped[...] annotations as
+# no `from __future__ import annotations` here: SQLAlchemy takes the Mapped[...] annotations as
 # they are instead of evaluating each column's string (about 20 ms of every start-up)
 
 from sqlalchemy import String, Text

@@ -7,7 +7,7 @@ E20, G15, T3b, T9c, T9d) and keeps the engine entry it added to the table's shee
 protest (rules T10, G16) with its fee, both sides' notes, the decision, its reasons and the refund.
 """
 
-# issue 22: no `from __future__ import annotations` here: SQLAlchemy takes the Mapped[...] annotations as
+# no `from __future__ import annotations` here: SQLAlchemy takes the Mapped[...] annotations as
 # they are instead of evaluating each column's string (about 20 ms of every start-up)
 
 from datetime import datetime

@@ -14,7 +14,7 @@ Shapes the rounds engineer relies on:
   before count as zero-point byes.
 """
 
-# issue 22: no `from __future__ import annotations` here: SQLAlchemy takes the Mapped[...] annotations as
+# no `from __future__ import annotations` here: SQLAlchemy takes the Mapped[...] annotations as
 # they are instead of evaluating each column's string (about 20 ms of every start-up)
 
 from datetime import date, datetime
@@ -34,7 +34,7 @@ FORMATS: tuple[str, ...] = (
     "double-elimination",
 )
 ELIMINATION_FORMATS: tuple[str, ...] = ("single-elimination", "double-elimination")
-# Formats where a latecomer may join after the draw, paired from the next round (issue 10, T3a).
+# Formats where a latecomer may join after the draw, paired from the next round (T3a).
 LATE_JOIN_FORMATS: tuple[str, ...] = ("swiss", "lives", "open-round-robin")
 ENTRY_TYPES: tuple[str, ...] = ("single", "pair", "team")
 EVENT_STATUSES: tuple[str, ...] = ("draft", "open", "closed", "drawn", "running", "finished")

@@ -6,7 +6,7 @@ A member merged into another (rule T2a) keeps its row, is inactive and points at
 through ``merged_into_id``; every other table refers to members by ``members.id``.
 """
 
-# issue 22: no `from __future__ import annotations` here: SQLAlchemy takes the Mapped[...] annotations as
+# no `from __future__ import annotations` here: SQLAlchemy takes the Mapped[...] annotations as
 # they are instead of evaluating each column's string (about 20 ms of every start-up)
 
 from datetime import datetime
@@ -38,10 +38,10 @@ class Member(Base):
     active: Mapped[bool] = mapped_column(Boolean, default=True)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     merged_into_id: Mapped[int | None] = mapped_column(ForeignKey("members.id"), nullable=True, index=True)
-    # issue 22 (0011_speed): number, name and city folded (case and accents ignored) for the search in SQL;
+    # migration 0011_speed: number, name and city folded (case and accents ignored) for the search in SQL;
     # kept by the listener below on every write through the ORM
     search_text: Mapped[str] = mapped_column(Text, default="", server_default="")
-    # issue 22 (0015_member_search): the name's collation key (clubdesk.collation.sort_bytes) in the DUCET
+    # migration 0015_member_search: the name's collation key (clubdesk.collation.sort_bytes) in the DUCET
     # (English, Indonesian) and in the Spanish and Turkish alphabets, so the register pages in SQL in the
     # order the Members screen shows; kept by the listener below
     sort_key: Mapped[bytes] = mapped_column(LargeBinary, default=b"", server_default="")
@@ -61,7 +61,7 @@ def member_search_text(number: str, name: str, city: str) -> str:
 
 
 def member_sort_keys(name: str) -> dict[str, bytes]:
-    """The stored sort keys of a member's name, by column (issue 22)."""
+    """The stored sort keys of a member's name, by column."""
     from clubdesk.collation import sort_bytes
 
     return {

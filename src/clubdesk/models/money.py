@@ -4,7 +4,7 @@ A refund is a negative payment linked to the payment it gives back (``refund_of_
 entrant is the sum of its payments. ``method`` is one of :data:`METHODS` (rule T2b).
 """
 
-# issue 22: no `from __future__ import annotations` here: SQLAlchemy takes the Mapped[...] annotations as
+# no `from __future__ import annotations` here: SQLAlchemy takes the Mapped[...] annotations as
 # they are instead of evaluating each column's string (about 20 ms of every start-up)
 
 from datetime import datetime

@@ -6,7 +6,7 @@ or game, saved the moment it is entered (a crash loses nothing); a final-score-o
 Ratings history, places, season points and prize awards are stored here too.
 """
 
-# issue 22: no `from __future__ import annotations` here: SQLAlchemy takes the Mapped[...] annotations as
+# no `from __future__ import annotations` here: SQLAlchemy takes the Mapped[...] annotations as
 # they are instead of evaluating each column's string (about 20 ms of every start-up)
 
 from datetime import date, datetime
@@ -33,7 +33,7 @@ MATCH_KINDS: tuple[str, ...] = ("played", "forfeit", "bye", "zero-bye", "both-lo
 
 class Match(Base):
     __tablename__ = "matches"
-    # issue 22 (0011_speed): rated tavla matches are found by confirmation time
+    # migration 0011_speed: rated tavla matches are found by confirmation time
     __table_args__ = (Index("ix_matches_status_confirmed", "status", "confirmed_at"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -74,7 +74,7 @@ class Match(Base):
     late_notice_side: Mapped[int | None] = mapped_column(Integer, nullable=True)
     late_notice_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     note: Mapped[str] = mapped_column(Text, default="")
-    # issue 25 (migration 0012_server): no lost updates between desks. Every UPDATE of a match checks the
+    # migration 0012_server: no lost updates between desks. Every UPDATE of a match checks the
     # version it read (version_id_col); changed_by / changed_at say who changed it last, for the refusal.
     version: Mapped[int] = mapped_column(Integer, nullable=False, default=1, server_default="1")
     changed_by: Mapped[str] = mapped_column(String(80), default="", server_default="")
@@ -118,7 +118,7 @@ class RatingEntry(Base):
     """One line of a member's FIBS rating history (rule T12c)."""
 
     __tablename__ = "rating_history"
-    # issue 22 (0011_speed): rows in rule T12c's match order (day, then match id)
+    # migration 0011_speed: rows in rule T12c's match order (day, then match id)
     __table_args__ = (Index("ix_rating_history_order", "played_on", "match_id"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -172,7 +172,7 @@ class PrizeAward(Base):
 
 class StandingsStamp(Base):
     """A stamp per event that the database itself sets to a new random number on every change its
-    standings read (issue 22; triggers of migration 0017 on a club file): the event's row and night, its
+    standings read (triggers of migration 0017 on a club file): the event's row and night, its
     rounds, entrants and tables, except a table's hand in play (its status stays open and its sides
     stay). Kept standings are shown again while the stamp stands: a hand in play updates its sheet only."""
 

@@ -6,7 +6,7 @@ entered) → ``closed`` (every match confirmed or forfeited). A proposed round c
 again; publishing round r+1 locks the confirmed results of round r (rule T10).
 """
 
-# issue 22: no `from __future__ import annotations` here: SQLAlchemy takes the Mapped[...] annotations as
+# no `from __future__ import annotations` here: SQLAlchemy takes the Mapped[...] annotations as
 # they are instead of evaluating each column's string (about 20 ms of every start-up)
 
 from datetime import datetime

@@ -1,6 +1,6 @@
 """Staff accounts: who may act at the desk, with which role, proved by a PIN (migration 0008_safety)."""
 
-# issue 22: no `from __future__ import annotations` here: SQLAlchemy takes the Mapped[...] annotations as
+# no `from __future__ import annotations` here: SQLAlchemy takes the Mapped[...] annotations as
 # they are instead of evaluating each column's string (about 20 ms of every start-up)
 
 from datetime import datetime

@@ -1,4 +1,4 @@
-"""Results entered at the table on the players' phones (issue 27, migration 0013_table_entry).
+"""Results entered at the table on the players' phones (migration 0013_table_entry).
 
 A :class:`TableToken` opens one table of one round (a random token of at least 128 bits, made when the
 round is published); :class:`TablePost` remembers every page-made post id so a retry stores once;

@@ -64,13 +64,13 @@ def _identity(x: int) -> int:
     return x
 
 
-_EDGE_CHUNK = 8192  # edges handed to the graph at a time (issue 22: never the whole list in memory)
+_EDGE_CHUNK = 8192  # edges handed to the graph at a time (never the whole list in memory)
 
 
 def perfect_matching(n_nodes: int, edges: Iterable[tuple[int, int, int]]) -> dict[int, int] | None:
     """Maximum-weight perfect matching of ``n_nodes`` vertices, or ``None`` when none is perfect. The
     edges are added in chunks as they come: round 1 of 1,024 entrants has 523,776 of them, and a list of
-    them all as Python tuples cost more memory than the graph itself (issue 22: pairing 1,024 <= 100 MB)."""
+    them all as Python tuples cost more memory than the graph itself (pairing 1,024 <= 100 MB)."""
     if n_nodes == 0:
         return {}
     graph: rx.PyGraph[None, int] = rx.PyGraph(multigraph=False)

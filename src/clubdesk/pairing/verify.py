@@ -1,4 +1,4 @@
-"""Independent checker for any proposed pairing (CONTRACTS.md §2, issue 6).
+"""Independent checker for any proposed pairing (CONTRACTS.md §2).
 
 Like bbpPairings' checker, this module shares NO code with the pairing engines: it re-reads the
 hard rules from the entrants' history and lists, in words, every rule the proposed round breaks.

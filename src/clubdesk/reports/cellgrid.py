@@ -1,4 +1,4 @@
-"""A ruled grid of plain text cells drawn straight on the canvas (issue 22: 64 filled score sheets).
+"""A ruled grid of plain text cells drawn straight on the canvas (64 filled score sheets).
 
 It looks like :func:`clubdesk.reports.frame.grid` (bold shaded header row, light stripes, aligned number
 columns, full-width separator rows, 0.4 pt rules, 0.9 pt box, the header repeated on every page) but

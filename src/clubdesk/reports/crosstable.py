@@ -1,6 +1,6 @@
-"""The cross-table of an event (issue 21): every entrant in standings order and, per round, the opponent's
+"""The cross-table of an event: every entrant in standings order and, per round, the opponent's
 rank and the result, with the side and the score below (rule T12b's order; the cells of
-``services.share.crosstable_data``). Public: names and results only (rule T14)."""
+``services.publishing.share.crosstable_data``). Public: names and results only (rule T14)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The desk card (issue 30): one A4 page with the keyboard shortcuts, screen by screen, in one language.
+"""The desk card: one A4 page with the keyboard shortcuts, screen by screen, in one language.
 
 The rows come from :func:`clubdesk.ui.shell.keymap.collect` (the keys the live window binds); this module only
 lays them out, in DejaVu Sans, two columns. Keys doing the same thing share a row ("Return / Enter").

@@ -258,7 +258,7 @@ class _Report:
         self._header_text: tuple[Any, ...] | None = None
 
     def _header_layout(self, room: float) -> tuple[Any, ...]:
-        """The header's texts, fitted once per report (issue 22: every page of a long report has the
+        """The header's texts, fitted once per report (every page of a long report has the
         same header, and Babel's date formatting and the fitting loops cost as much as a sheet's cells)."""
         if self._header_text is None or self._header_text[0] != room:
             h = self.header

@@ -1,11 +1,11 @@
-"""Images to share in the club's group chat (issue 28): tables, and the elimination bracket as a tree, drawn
+"""Images to share in the club's group chat: tables, and the elimination bracket as a tree, drawn
 with Qt's QPainter on a QImage.
 
 Every image is 1080 px wide and at most 1350 px tall (a phone's 4:5 portrait); a long list is split into
 numbered images ("1/3"), a big bracket into pieces of at most three rounds. The text is DejaVu Sans
 (ğ ş ı İ ñ), never smaller than 28 px. Each image carries the club's name and logo, the event, the round
 and the date. No database here: the service hands over :class:`Sheet` objects (and the bracket's plain
-:class:`BracketData`) filled from the same report data as the PDFs (``services/reports.py``). The PNG files
+:class:`BracketData`) filled from the same report data as the PDFs (``services/publishing/``). The PNG files
 are encoded here (:func:`png_bytes`), each while the next image is painted.
 """
 
@@ -606,7 +606,7 @@ def png_bytes(rows: bytes, width: int, height: int) -> bytes:
     """An 8-bit RGB PNG of ``rows`` (``height`` rows of ``width`` × 3 bytes, each after its filter byte 0).
 
     Written here rather than by ``QImage.save``: Qt's libpng tries every row filter on every row, which was
-    most of the time of a whole share (issue 28's 3 s target); unfiltered rows with zlib's fastest level
+    most of the time of a whole share (target: 3 s); unfiltered rows with zlib's fastest level
     take about a third of the time and, on these flat images, give a smaller file than Qt's."""
     head = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8 bits, truecolour, no interlace
     return (

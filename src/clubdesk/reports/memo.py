@@ -1,4 +1,4 @@
-"""ReportLab's ``Paragraph`` and ``Table`` doing their work once (issue 22: 64 filled score sheets).
+"""ReportLab's ``Paragraph`` and ``Table`` doing their work once (64 filled score sheets).
 
 A sheet's labels and names recur on every sheet of a night, and ReportLab measures a table and its cells
 again at every pass (a table nested in another is wrapped three or four times before it is drawn, each

@@ -1,4 +1,4 @@
-"""A player card (issue 21): a member's public facts, FIBS rating (rule T12c), the events he played with
+"""A player card: a member's public facts, FIBS rating (rule T12c), the events he played with
 his places and results, every result, and (printed for the organiser only, the page marked private) his
 incidents. Never a phone or an e-mail (rule T14): the data handed in has no field for them."""
 

@@ -1,4 +1,4 @@
-"""QR codes (``segno``, issue 22: twice as fast as ReportLab's pure-Python encoder, which stays the fallback),
+"""QR codes (``segno``: twice as fast as ReportLab's pure-Python encoder, which stays the fallback),
 and the payloads of CONTRACTS.md §4."""
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ class QrFlowable(Flowable):  # type: ignore[misc]
 
 @functools.lru_cache(maxsize=1024)
 def _matrix(payload: str) -> tuple[tuple[bool, ...], ...]:
-    """A payload's modules, encoded once per process (issue 22: a round's sheets are printed blank, then
+    """A payload's modules, encoded once per process (a round's sheets are printed blank, then
     filled, and again after a correction, each time with the same table codes)."""
     return tuple(tuple(row) for row in _modules(payload))
 
@@ -88,7 +88,7 @@ def _modules(payload: str) -> list[list[bool]]:
         code.addData(payload)
         code.make()
         return [[bool(m) for m in row] for row in code.modules]
-    # one fixed mask (issue 22): segno otherwise scores all eight on every code, most of its time; any
+    # one fixed mask: segno otherwise scores all eight on every code, most of its time; any
     # mask is valid for readers (ISO/IEC 18004 §7.8), the tests decode every printed code
     qr = segno.make_qr(payload, error="m", boost_error=False, mask=2)
     return [[bool(m) for m in row] for row in qr.matrix]

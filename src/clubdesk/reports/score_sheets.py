@@ -3,7 +3,7 @@
 Filled sheets are recomputed with the rules engines (:func:`clubdesk.games.replay`), so every running
 total, burn, fine and Crawford mark on paper is the one the app scores. Each sheet carries the table's QR
 code (``CLUBDESK:TABLE:<event>:<round>:<table>``, CONTRACTS.md §4) that the desk scans to open that table;
-while table entry on phones is on (issue 27) it carries the table's address instead (``sheet.qr``), which
+while table entry on phones is on it carries the table's address instead (``sheet.qr``), which
 the players' phones open and the desk's scan field accepts as well.
 """
 
@@ -320,7 +320,7 @@ def _gaple(sheet: GapleSheetData, st: Styles, width: float) -> list[Flowable]:
                 if p.seat_change and g + 1 < len(result["games"]):
                     text += " · " + _("opponents change seats (G19)")
                 _separator(len(rows), text, rows, extra)
-        # issue 22: the hands drawn straight on the canvas (the same look as grid())
+        # the hands drawn straight on the canvas (the same look as grid())
         story.append(fast_grid(rows, widths, font_size=8, right=range(4, 17), extra=extra))
         story.append(Spacer(1, 3 * mm))
         gw = result["games_won"]
@@ -347,7 +347,7 @@ def _gaple_replay(
     rs: Any, entries: list[Mapping[str, object]]
 ) -> tuple[dict[str, Any], list[str | None] | None]:
     """The engine's result of a gaple sheet and, for each k, the tile the engine names to open the hand
-    after the first k entries (rules G6, G10), in one pass over the entries (issue 22: replaying every
+    after the first k entries (rules G6, G10), in one pass over the entries (replaying every
     game's prefix again made each sheet score its hands twice). ``None`` for the tiles: no opening tiles
     in this ruleset (or not a gaple engine), the sheet then asks :func:`_opening_tile`."""
     if rs.family != "gaple" or not rs.params.opening_tiles:
@@ -706,7 +706,7 @@ def header_widths(labels: Sequence[str], fixed: Sequence[float], width: float) -
 
 def _heads(labels: Sequence[Any], widths: Sequence[float]) -> list[Any]:
     """Header cells that wrap between words in narrow columns and shrink rather than break a word; made
-    once per set of labels and widths (issue 22: every sheet of a night has the same heads)."""
+    once per set of labels and widths (every sheet of a night has the same heads)."""
     if all(isinstance(x, str) for x in labels):
         return list(_same_heads(tuple(labels), tuple(widths)))
     return heads(labels, widths, size=HEAD_SIZE, center=True)

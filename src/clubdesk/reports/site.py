@@ -1,4 +1,4 @@
-"""The club's static web site (issue 28): plain HTML pages and one small stylesheet, no script.
+"""The club's static web site: plain HTML pages and one small stylesheet, no script.
 
 Self-contained: no external address (no CDN, web font or analytics), links relative so that the site works
 from the disk (``file://``) and from any web host; stable file names (``event-12-standings.html``...) so that

@@ -1,4 +1,4 @@
-"""Tie-breaks from played games summed per pair of entrants (issue 22: a 20,000-match league).
+"""Tie-breaks from played games summed per pair of entrants (a 20,000-match league).
 
 Points, the point differences (``IAV`` among any group, ``GAV``), plain Buchholz and wins need no game
 one by one: for each pair of entrants the number of games, wins, losses and the summed point difference
@@ -37,7 +37,7 @@ SUMMED_CODES = frozenset({"PTS", "IAV", "GAV", "BH", "WIN"})
 class PairSums(NamedTuple):
     """The played games of ``a`` against ``b`` (as stored: ``a`` the first side): how many, how many
     ``a`` won and lost (the rest drawn), ``a``'s summed point difference and the last round. A named
-    tuple: a row of the database's sums as it is read (issue 22)."""
+    tuple: a row of the database's sums as it is read."""
 
     a: str
     b: str

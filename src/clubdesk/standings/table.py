@@ -204,7 +204,7 @@ def standings_with(
     playoff_places: Iterable[int] = (1,),
     names: dict[str, str] | None = None,
 ) -> Standings:
-    """:func:`standings` from a calculator already made (issue 22: ``summed.SummedCalculator``)."""
+    """:func:`standings` from a calculator already made (``summed.SummedCalculator``)."""
     tb = _normalise(codes)
     ranker = _Ranker(calc, tb)
     # rule T9c: a disqualified entrant leaves the ranking; his games stay in the calculator

@@ -165,7 +165,7 @@ class RoundRecord(NamedTuple):
     """One entrant's round: ``points`` earned (stored units), the opponent (``None`` for a bye)
     and the score for and against used by the point-difference tie-breaks (IAV, GAV).
 
-    A named tuple, not a dataclass: a 20,000-match league makes 40,000 of them (issue 22)."""
+    A named tuple, not a dataclass: a 20,000-match league makes 40,000 of them."""
 
     round: int
     kind: Kind
@@ -255,7 +255,7 @@ def event_from_rows(
     ratings: Mapping[str, int] | None = None,
     disqualified: Iterable[str] = (),
 ) -> EventData:
-    """The engine's input from stored tables as plain tuples (:data:`MatchRow`), in one pass (issue 22: a
+    """The engine's input from stored tables as plain tuples (:data:`MatchRow`), in one pass (a
     20,000-match league without an object per match on the way). A bye kind gives ``a`` a bye whatever
     ``b``; ``"both-lost"`` (rule BC3) is a forfeit loss for both sides, recorded after the round's other
     records; ``"forfeit"`` a forfeit won by the higher score; any other kind with both sides a played game;
@@ -571,7 +571,7 @@ class TiebreakCalculator:
         return res
 
     def _head_to_head(self) -> dict[str, dict[str, int]]:
-        """Per entrant and opponent: the point difference of all their games, summed once (issue 22)."""
+        """Per entrant and opponent: the point difference of all their games, summed once."""
         if self._h2h is None:
             h2h: dict[str, dict[str, int]] = {}
             for e, recs in self._recs.items():

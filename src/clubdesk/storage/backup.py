@@ -1,7 +1,7 @@
 """Backups of a club file or a club server, their keeping rule, and the restore of a club file.
 
 ``backup_database`` / ``restore_database`` use SQLite's online backup API, consistent while others write.
-A backup's audit chain head is not read here: the audit log is the services' (``services/safety.py`` adds
+A backup's audit chain head is not read here: the audit log is the services' (``services/club/safety.py`` adds
 it to the :class:`BackupInfo`).
 """
 

@@ -1,4 +1,4 @@
-"""The hall pages (issue 27, item 7): read-only pages for anyone on the hall's network — the round's pairings
+"""The hall pages: read-only pages for anyone on the hall's network — the round's pairings
 by table and by name ("where do I play?"), the countdown to the table call, the live standings and the
 bracket. Plain HTML that works without JavaScript; a few lines of script count the call down and refresh
 the page's content every few seconds. Phone-first (360 px wide), no phone number or e-mail (rule T14).

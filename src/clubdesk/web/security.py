@@ -1,4 +1,4 @@
-"""Safety of the web face (issue 27 item 8): CSRF tokens (double submit: a random cookie and a form field
+"""Safety of the web face: CSRF tokens (double submit: a random cookie and a form field
 signed with the server's secret, stdlib hmac), a request body size limit, and the language of a request."""
 
 from __future__ import annotations

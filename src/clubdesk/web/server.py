@@ -1,4 +1,4 @@
-"""The table entry server (issue 27): the web app on uvicorn in a background thread, bound only where the
+"""The table entry server: the web app on uvicorn in a background thread, bound only where the
 secretary said (the loopback by default, the hall network's address when chosen).
 
 ``start()`` binds the socket itself first, so a port in use, an address this machine does not have (no
@@ -133,7 +133,7 @@ def _listen(host: str, port: int, *, reuse_port: bool = False) -> socket.socket:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         if reuse_port:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-        # issue 27 (27b): the accepted sockets inherit it; without it a response's header and body writes
+        # TCP_NODELAY: the accepted sockets inherit it; without it a response's header and body writes
         # wait on the phone's delayed ACK (~40 ms each)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         sock.bind((host, port))
@@ -150,8 +150,8 @@ class TableServer:
 
     ``workers`` > 1 (a club file, ``clubdesk-cli serve --workers N``): that many processes serve the one
     port (on Linux each its own socket, the system sharing the connections among them; elsewhere one
-    shared socket), so a hall of 64 tables uses more than one core of the interpreter (issue 27's
-    targets); the writes still queue on the file's write lock, and each process checks its cached pages
+    shared socket), so a hall of 64 tables uses more than one core of the interpreter (a hand p95
+    <= 100 ms); the writes still queue on the file's write lock, and each process checks its cached pages
     against the file on every read. The window serves with one (its own thread)."""
 
     def __init__(

@@ -26,7 +26,7 @@ class PairingTable:
 
     def shared_row(self) -> tuple[str, str, str, str, str, str]:
         """Table, side 1, its points, result, side 2 (or BYE), its points: the pairings row of the shared
-        images and of the static site (issue 28)."""
+        images and of the static site."""
         a, b = self.sides
         return (
             str(self.table),

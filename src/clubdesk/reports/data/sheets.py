@@ -39,7 +39,7 @@ class GapleSheetData:
     entries: tuple[Mapping[str, object], ...] = ()
     blank_rows: int = 20  # one page even with long names and longer translations
     recorded: RecordedScore | None = None  # a final-score-only result (no entries)
-    qr: str = ""  # issue 27: the table's address on the phones while table entry is on ("": CONTRACTS §4)
+    qr: str = ""  # the table's address on the phones while table entry is on ("": CONTRACTS §4)
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ class DominoSheetData:
     referee_scored: str = ""
     referee: str = ""
     substitutions: tuple[SubstitutionLine, ...] = ()
-    qr: str = ""  # issue 27: the table's address on the phones while table entry is on ("": CONTRACTS §4)
+    qr: str = ""  # the table's address on the phones while table entry is on ("": CONTRACTS §4)
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ class TavlaSheetData:
     params: Mapping[str, object] | None = None
     entries: tuple[Mapping[str, object], ...] = ()
     recorded: RecordedScore | None = None  # a final-score-only result (no entries)
-    qr: str = ""  # issue 27: the table's address on the phones while table entry is on ("": CONTRACTS §4)
+    qr: str = ""  # the table's address on the phones while table entry is on ("": CONTRACTS §4)
 
 
 ScoreSheetData = GapleSheetData | DominoSheetData | TavlaSheetData

@@ -1,7 +1,7 @@
-"""The audit view (split out of ``services/discipline.py`` in issue 22): every change to results,
+"""The audit view: every change to results,
 pairings, penalties, money and members, filtered by event, round, table and person, newest first in SQL
 pages, exported as CSV as a stream. Of an update a row shows only the fields that changed, before and
-after (issue 22); older rows show the whole snapshots they were written with. An add-entry row stores
+after; older rows show the whole snapshots they were written with. An add-entry row stores
 only a reference to its hand (0018_audit_compact); the view shows the hand from the entry row, as the
 rows before stored it (``"entry"``, ``"game"``, ``"seq"``).
 """
@@ -117,10 +117,10 @@ def iter_audit_rows(
     viewer: Actor | None = None,
     after: tuple[datetime, int] | None = None,
 ) -> Iterator[AuditRow]:
-    """:func:`audit_rows` one row at a time, read in batches in one read transaction (issue 22: a page is
+    """:func:`audit_rows` one row at a time, read in batches in one read transaction (a page is
     an SQL ``LIMIT``; the export of a million rows keeps memory flat and takes no write lock)."""
 
-    # phones and e-mails in what changed: the secretary's alone; others see them masked (T14, issue 23)
+    # phones and e-mails in what changed: the secretary's alone; others see them masked (T14)
     see_contacts = viewer is None or allowed(viewer, "contacts.view")
     needle = fold(person) if person and person.strip() else ""
     with db.read_session() as s:
@@ -211,7 +211,7 @@ def export_audit_csv(
 ) -> int:
     """The audit view as CSV (UTF-8 with BOM, so spreadsheet programs read accents); returns the rows.
     The "at" column is the club's local time, as on the screen (rows are stored in UTC). Without ``rows``
-    the log is streamed (issue 22); ``progress`` gets the rows written so far every 1,000 rows."""
+    the log is streamed; ``progress`` gets the rows written so far every 1,000 rows."""
 
     data = rows if rows is not None else iter_audit_rows(db, **filters)
     count = 0
@@ -238,7 +238,7 @@ def export_audit_csv(
                 r.after or "",
                 r.reason or "",
             ]
-            w.writerow([excel_safe(c) if isinstance(c, str) else c for c in cells])  # formula-safe (issue 23)
+            w.writerow([excel_safe(c) if isinstance(c, str) else c for c in cells])  # formula-safe
             count += 1
             if progress is not None and count % 1000 == 0:
                 progress(count)

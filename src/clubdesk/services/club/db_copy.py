@@ -1,4 +1,4 @@
-"""Moving a club between backends (issue 25): ``db copy SRC DST`` for any two of SQLite file / club server.
+"""Moving a club between backends: ``db copy SRC DST`` for any two of SQLite file / club server.
 
 The source is read in one consistent snapshot (SQLite: its write lock; PostgreSQL: a REPEATABLE READ
 transaction), the destination is written in ONE transaction: a failure leaves it as it was. A destination
@@ -60,7 +60,7 @@ class CopyReport:
         }
 
 
-# derived, not copied: a club file's own triggers make its standings stamps (issue 22, migration 0017), the
+# derived, not copied: a club file's own triggers make its standings stamps (migration 0017), the
 # club server has none; copied, they collided with the ones the destination's triggers had just made
 DERIVED = frozenset({"standings_stamps"})
 

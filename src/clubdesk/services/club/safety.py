@@ -1,4 +1,4 @@
-"""Backups and restores of the club's database, and the audit chain check (issue 23).
+"""Backups and restores of the club's database, and the audit chain check.
 
 Backups go through SQLite's online backup API (:func:`clubdesk.storage.backup_database`): consistent while
 other desks write, checked with ``integrity_check`` on the copy, owner-only, rotated. Each backup is
@@ -38,7 +38,7 @@ def backup(
     now: datetime | None = None,
 ) -> BackupInfo:
     """A verified backup of ``db`` (into ``folder`` or the database's backups folder)."""
-    require(actor, "database.backup", db)  # permission table (issue 23)
+    require(actor, "database.backup", db)  # permission table
     target = Path(folder) if folder else db.backups_dir
     info = _made(db, target, reason=reason, now=now)
     with db.session() as s:
@@ -66,7 +66,7 @@ def backups(db: Database) -> list[tuple[datetime, Path]]:
 def restore(db: Database, actor: Actor, file: Path) -> BackupInfo:
     """Replace the database with ``file`` (refused unless it is a sound ClubDesk database of a known schema);
     the current content is backed up first and returned."""
-    require(actor, "database.restore", db)  # permission table (issue 23)
+    require(actor, "database.restore", db)  # permission table
     if db.is_server:
         raise DatabaseError(
             "server-restore",

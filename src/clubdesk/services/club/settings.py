@@ -63,7 +63,7 @@ def save_club_settings(
     db: Database, actor: Actor, club_name: str, logo_path: str | None, language: str
 ) -> None:
     """Validate everything first, then write in one transaction."""
-    require(actor, "settings.edit", db)  # permission table (issue 23)
+    require(actor, "settings.edit", db)  # permission table
     name = club_name.strip()
     if not name:
         raise ServiceError("club-name-required", _("The club needs a name."), field="club_name")

@@ -1,4 +1,4 @@
-"""Staff accounts and PINs (issue 23): the secretary, referees and scorers who act at the desk.
+"""Staff accounts and PINs: the secretary, referees and scorers who act at the desk.
 
 - A PIN is 4 to 12 ASCII digits, stored only as a salted ``hashlib.scrypt`` hash.
 - A database without accounts is a one-person club: everything is allowed as today. The first account must be
@@ -103,7 +103,7 @@ def add_staff(db: Database, actor: Actor, name: str, role: Role | str, pin: str)
     name, pin = _check_name(name), _check_pin(pin)
     try:
         role = Role(role)
-        if role not in DESK_ROLES:  # issue 27: the phones' role is no person's account
+        if role not in DESK_ROLES:  # the phones' role is no person's account
             raise ValueError(role)
     except ValueError:
         raise ServiceError("bad-role", _("Unknown role: {role}").format(role=role)) from None

@@ -3,7 +3,7 @@
 About 40 members in 4 clubs from 3 cities (Jakarta, Madrid, İstanbul), with Indonesian, Spanish and Turkish
 names (ğ ş ı İ ñ á...), phones and e-mails at reserved example domains. Deterministic for a given seed.
 
-Later issues add events to the demo by appending a hook to :data:`DEMO_HOOKS`: a function
+Each part of the demo adds its events by appending a hook to :data:`DEMO_HOOKS`: a function
 ``hook(db, actor, options, members) -> list[int]`` returning the ids of the events it created (``members`` are
 the demo members' numbers). Hooks run in order after the members exist.
 """
@@ -198,7 +198,7 @@ DEMO_CLUB_NAME = "ClubDesk Demo — Gaple, Dominó & Tavla"
 
 
 def fill_demo(db: Database, options: DemoOptions | None = None, actor: Actor = DEMO_ACTOR) -> DemoResult:
-    """Fill the demo register when it is empty, then run the hooks of later issues (events...)."""
+    """Fill the demo register when it is empty, then run the demo hooks (:data:`DEMO_HOOKS`: events...)."""
     options = options or DemoOptions()
     if members_service.count_members(db) == 0:
         if club.get(db, club.CLUB_NAME) is None:
@@ -223,7 +223,7 @@ def ensure_demo(db: Database) -> DemoResult | None:
 
 
 def _events_demo(db: Database, actor: Actor, options: DemoOptions, members: list[str]) -> list[int]:
-    """Issue 10: the demo tavla tournament with registrations, payments and a waiting list."""
+    """The demo tavla tournament with registrations, payments and a waiting list."""
 
     return demo_tavla_tournament(db, actor, options, members)
 

@@ -20,8 +20,7 @@ def demo_tavla_tournament(db: Database, actor: Actor, options: Any, members: lis
     """The demo club's tavla tournament: registrations, payments, a waiting list and a side event.
 
     A hook of :data:`clubdesk.services.demo.demo_club.DEMO_HOOKS`; deterministic for the demo seed; run twice
-    it adds
-    nothing.
+    it adds nothing.
     """
 
     game = getattr(options, "game", None)

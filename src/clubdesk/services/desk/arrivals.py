@@ -140,7 +140,7 @@ def checkin(db: Database, actor: Actor, event_id: int, query: str, *, now: datet
     """
     now = DESK_CLOCK.at(now)
     with db.session() as s:
-        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
+        lock_event(s, event_id)  # one desk at a time per event (places, payments, rounds)
         ev = load_event(s, event_id)
         en = _find_for_checkin(s, ev, query)
         if en.status == "withdrawn":
@@ -234,7 +234,7 @@ def give_no_show_places(
     entrant who is present (waiting-list order); the no-show gets no refund (rule T2d)."""
     now = DESK_CLOCK.at(now)
     with db.session() as s:
-        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
+        lock_event(s, event_id)  # one desk at a time per event (places, payments, rounds)
         ev = load_event(s, event_id)
         if ev.status in DRAWN_STATUSES:
             raise ServiceError("event-drawn", _("The draw is made; places can no longer change hands."))

@@ -1,4 +1,4 @@
-"""Names, not numbers: what a member or entrant field offers as the user types (issue 20).
+"""Names, not numbers: what a member or entrant field offers as the user types.
 
 Matching is the register's own search (``services.members.list_members``: every word, case and accents
 ignored, never on phone or e-mail, rule T14); each choice is a label to show and the key the services take
@@ -28,7 +28,7 @@ def member_choices(db: Database, text: str, limit: int = LIMIT) -> list[Choice]:
     if not fold(text).strip():
         return []
     out: list[Choice] = []
-    for m in members.list_members(db, text, limit=limit):  # issue 22: LIMIT in SQL
+    for m in members.list_members(db, text, limit=limit):  # LIMIT in SQL
         extra = f" · {m.club}" if m.club else ""
         out.append(Choice(f"{m.name} — {m.number}{extra}", m.number))
     return out

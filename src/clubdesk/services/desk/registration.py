@@ -62,10 +62,10 @@ def register(
 
     Past the capacity the entry joins the waiting list, in order (rule T2c), and the message says so.
     """
-    require(actor, "desk.register", db)  # permission table (issue 23)
+    require(actor, "desk.register", db)  # permission table
     now = DESK_CLOCK.at(now)
     with db.session() as s:
-        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
+        lock_event(s, event_id)  # one desk at a time per event (places, payments, rounds)
         ev = load_event(s, event_id)
         if ev.status in DRAWN_STATUSES or ev.status == "closed":
             raise ServiceError(
@@ -213,10 +213,10 @@ def withdraw(
     With ``member``, only that player of a pair or team leaves; a pair keeps its place only with a named
     ``substitute``.
     """
-    require(actor, "desk.withdraw", db)  # permission table (issue 23)
+    require(actor, "desk.withdraw", db)  # permission table
     now = DESK_CLOCK.at(now)
     with db.session() as s:
-        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
+        lock_event(s, event_id)  # one desk at a time per event (places, payments, rounds)
         ev = load_event(s, event_id)
         en = entrant_of(s, ev, entrant_id)
         if en.status not in ACTIVE_STATUSES:
@@ -333,7 +333,7 @@ def promote(
     """The desk moves a waiting entrant up by hand (e.g. after raising the capacity). Needs a free place."""
     now = DESK_CLOCK.at(now)
     with db.session() as s:
-        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
+        lock_event(s, event_id)  # one desk at a time per event (places, payments, rounds)
         ev = load_event(s, event_id)
         en = entrant_of(s, ev, entrant_id)
         if en.status != "waitlisted":
@@ -356,7 +356,7 @@ def fill_free_places(db: Database, actor: Actor, event_id: int, *, now: datetime
     now = DESK_CLOCK.at(now)
     out: list[int] = []
     with db.session() as s:
-        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
+        lock_event(s, event_id)  # one desk at a time per event (places, payments, rounds)
         ev = load_event(s, event_id)
         if ev.status in DRAWN_STATUSES:
             return out

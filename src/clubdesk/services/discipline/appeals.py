@@ -1,4 +1,4 @@
-"""Appeals (rules T10, G16; split out of ``services/discipline.py`` in issue 22): within the window
+"""Appeals (rules T10, G16): within the window
 after the match's end (15 minutes, a setting), later only with the referee's override; the fee (minor
 units) is kept on the appeal and refunded when upheld; both sides' notes; the decision and its reasons.
 """

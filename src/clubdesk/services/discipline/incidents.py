@@ -1,8 +1,7 @@
 """Discipline: incidents for the match act, penalties and referee decisions, appeals, the audit view.
 
-Since issue 22 the appeals live in :mod:`clubdesk.services.discipline.appeals`, the audit view in
-:mod:`clubdesk.services.club.audit_log` and what they share in :mod:`clubdesk.services.discipline.records`;
-every old name is still importable from here.
+The appeals live in :mod:`clubdesk.services.discipline.appeals`, the audit view in
+:mod:`clubdesk.services.club.audit_log` and what they share in :mod:`clubdesk.services.discipline.records`.
 
 Every function is one transaction; every change writes an audit row with the event, round and table set.
 
@@ -299,7 +298,7 @@ def impose_penalty(
             raise refuse(exc) from exc
         _family_name, params = night.params_of(ev)
         most = int(params.get("target") or params.get("match_length") or 1000)
-        if points is not None and points > most:  # issue 23: a typo must not store 9×10^18 points
+        if points is not None and points > most:  # a typo must not store 9×10^18 points
             raise ServiceError(
                 "points-too-high",
                 _("A penalty of {points} points is more than the game's target ({most}).").format(

@@ -1,4 +1,4 @@
-"""What the discipline services share (split out of ``services/discipline.py`` in issue 22): the plain
+"""What the discipline services share: the plain
 views of incidents, penalties and appeals, their audit snapshots and the look-ups of an event's tables,
 sides and incident kinds.
 """

@@ -310,7 +310,7 @@ def _apply(ev: Event, data: EventData) -> None:
 
 
 def create_event(db: Database, actor: Actor, data: EventData) -> EventInfo:
-    require(actor, "events.edit", db)  # permission table (issue 23)
+    require(actor, "events.edit", db)  # permission table
     with db.session() as s:
         _refuse(field_errors(s, data))
         ev = Event(status="open")
@@ -323,7 +323,7 @@ def create_event(db: Database, actor: Actor, data: EventData) -> EventInfo:
 
 def update_event(db: Database, actor: Actor, event_id: int, data: EventData) -> EventInfo:
     """Edit an event. Once the draw is made, the format, entry type and fees no longer change."""
-    require(actor, "events.edit", db)  # permission table (issue 23)
+    require(actor, "events.edit", db)  # permission table
     with db.session() as s:
         ev = load_event(s, event_id)
         _refuse(field_errors(s, data, event_id=event_id))
@@ -348,7 +348,7 @@ def update_event(db: Database, actor: Actor, event_id: int, data: EventData) -> 
 
 
 def next_week(day: date | None, today: date | None = None) -> date:
-    """Issue 21: a weekly night's next date, the same weekday one week later; an event without a date
+    """A weekly night's next date, the same weekday one week later; an event without a date
     is copied to a week from today."""
 
     return (day or today or date.today()) + timedelta(days=7)
@@ -362,7 +362,7 @@ def copy_event(
     starts_on: date | None = None,
     name: str | None = None,
 ) -> EventInfo:
-    """Issue 21 ("New event from…"): a new open event with the settings of ``event_id``: the ruleset and its
+    """A new open event with the settings of ``event_id`` ("New event from…"): the ruleset and its
     overrides (the rule readings too), format, fees, refund policy, capacity, times, its night settings
     (result mode, tie-breaks, lives, waiting time, games per encounter, the worth of a requested bye), the
     prize plan, the season scale and the report language. Not copied: entrants, payments, rounds and
@@ -370,7 +370,7 @@ def copy_event(
     the times of day kept. A side event's copy stands alone (its main event is last week's). One
     transaction, audited like a new event (``event.create``, with ``copied_from``)."""
 
-    require(actor, "events.edit", db)  # permission table (issue 23)
+    require(actor, "events.edit", db)  # permission table
     with db.session() as s:
         src = load_event(s, event_id)
         data = info_of(s, src).data()

@@ -1,4 +1,4 @@
-"""Rule B1: a league's partner pairs drawn by lot, once, when the competition is formed (issue 19).
+"""Rule B1: a league's partner pairs drawn by lot, once, when the competition is formed.
 
 The players of the event's registered pair entries are drawn into new pairs by
 :func:`clubdesk.pairing.lots.draw_pairs`, reproducibly from the seed, avoiding last season's partners

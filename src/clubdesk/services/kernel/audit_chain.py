@@ -6,7 +6,7 @@ changes its hash; deleting one breaks the next row's link; both are found by :fu
 names the first broken row and its time. A backup records the chain head (the last row's hash), so rows
 cut off the end are seen against a backup.
 
-From ``0018_audit_compact`` (issue 22) a new row stores its link, the first 16 bytes of that hash
+From ``0018_audit_compact`` a new row stores its link, the first 16 bytes of that hash
 (:data:`LINK_HEX`), as raw bytes and no ``prev_hash`` (it is the previous row's link: the chain is
 recomputed in id order, so a deletion still breaks the next row, and a gap in the ids names it). Older rows
 keep their 64-hex-digit text and their ``prev_hash`` and are checked as before. Every reader shows a hash as
@@ -36,7 +36,7 @@ from clubdesk.i18n import _, ngettext
 from clubdesk.storage import Database, lock_audit_chain, read_only
 
 GENESIS = "0" * 64
-# issue 22 (0018_audit_compact): a new row's link is the first 16 bytes of its SHA-256 (older rows: all
+# migration 0018_audit_compact: a new row's link is the first 16 bytes of its SHA-256 (older rows: all
 # 32, as 64 hex digits). 128 bits leave a second preimage out of reach as surely as 256 for an audit
 # trail; the full 32 bytes made the log 1.02x the size of the hands at 200,000 hands, 16 make it 0.93x.
 LINK_HEX = 32
@@ -90,7 +90,7 @@ def hand_digest(match_id: int, game_no: int, data: str | dict[str, Any]) -> str:
 
 
 def hand_ref(entry_id: int, match_id: int, game_no: int, data: str | dict[str, Any]) -> list[Any]:
-    """What an add-entry audit row stores of its hand (issue 22): ``[entry id, digest]``; the entry row
+    """What an add-entry audit row stores of its hand: ``[entry id, digest]``; the entry row
     (result_entries: game, seq, data, entered_by, entered_at) holds the hand itself."""
     return [int(entry_id), hand_digest(match_id, game_no, data)]
 
@@ -105,7 +105,7 @@ def chain_head(session: Session) -> str:
     """The hash the next audit row of this transaction links to (the last stored or just added row's)."""
     head = session.info.get(_HEAD_KEY)
     if head is None:
-        lock_audit_chain(session)  # issue 25: on a server, one desk's transaction at a time extends the chain
+        lock_audit_chain(session)  # on a server, one desk's transaction at a time extends the chain
         last = session.execute(
             text("SELECT row_hash FROM audit_log WHERE row_hash IS NOT NULL ORDER BY id DESC LIMIT 1")
         ).scalar()
@@ -189,7 +189,7 @@ _BATCH = 2000
 
 
 class _Hands:
-    """The hands add-entry rows name (issue 22): each entry row that still exists must match the digest
+    """The hands add-entry rows name: each entry row that still exists must match the digest
     its row recorded; one that is gone must have been removed by a later row of the same match."""
 
     def __init__(self, session: Session) -> None:

@@ -26,7 +26,7 @@ class Role(StrEnum):
     SECRETARY = "secretary"
     REFEREE = "referee"
     SCORER = "scorer"
-    TABLE = "table"  # issue 27: a player's phone at a table (audited with the table and its address)
+    TABLE = "table"  # a player's phone at a table (audited with the table and its address)
 
 
 # the roles a person at the desk can hold (the phones' role is not one of them)
@@ -78,7 +78,7 @@ def entry_refusal(exc: EntryError) -> ServiceError:
 
 
 def audit_json(value: Any) -> str | None:
-    """An audit row's before/after as stored: compact JSON, keys sorted (issue 22, 0018_audit_compact;
+    """An audit row's before/after as stored: compact JSON, keys sorted (0018_audit_compact;
     older rows hold ``", "``/``": "`` separators, read the same)."""
     if value is None:
         return None
@@ -86,7 +86,7 @@ def audit_json(value: Any) -> str | None:
 
 
 def changed_fields(before: Any, after: Any) -> tuple[Any, Any]:
-    """What an audit row stores (issue 22): for an update, the before and after of only the fields that
+    """What an audit row stores: for an update, the before and after of only the fields that
     changed (a field present on one side only counts as changed); an insert keeps the new fields and a
     delete the old ones. Anything that is not a pair of mappings is kept whole."""
     if not isinstance(before, dict) or not isinstance(after, dict):
@@ -113,8 +113,8 @@ def audit(
     reason: str | None = None,
 ) -> None:
     """Write one audit row in the caller's transaction (so it lands exactly when the change does). Of an
-    update only the changed fields are stored, each before and after (issue 22: :func:`changed_fields`);
-    the row's hash covers what is stored (issue 23)."""
+    update only the changed fields are stored, each before and after (:func:`changed_fields`);
+    the row's hash covers what is stored."""
     if not actor.name.strip():
         raise ServiceError("actor-required", _("Say who is acting before changing anything."))
 
@@ -135,5 +135,5 @@ def audit(
         "after": audit_json(after),
         "reason": reason,
     }
-    # tamper-evident chain (issue 23); from 0017 the row keeps its hash (as bytes) and no prev_hash
+    # tamper-evident chain; from 0017 the row keeps its hash (as bytes) and no prev_hash
     session.add(AuditEntry(**values, prev_hash=None, row_hash=audit_chain.link(session, values)))

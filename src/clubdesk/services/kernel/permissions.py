@@ -1,4 +1,4 @@
-"""Who may do what: the one permission table of the services (issue 23).
+"""Who may do what: the one permission table of the services.
 
 Every service that changes something sensitive calls :func:`require` with its action name before it writes.
 A database with no staff account is a one-person club (the person acting holds the role the desk says, as
@@ -39,7 +39,7 @@ PERMISSIONS: dict[str, tuple[frozenset[Role], str]] = {
     "staff.manage": (frozenset({S}), N_("manage staff accounts")),
     "database.backup": (frozenset({S, R}), N_("make backups")),
     "database.restore": (frozenset({S}), N_("restore a backup")),
-    "incidents.view": (frozenset({S, R}), N_("see a player's incidents")),  # issue 21: the player card
+    "incidents.view": (frozenset({S, R}), N_("see a player's incidents")),  # the player card
 }
 
 

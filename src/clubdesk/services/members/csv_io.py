@@ -240,7 +240,7 @@ def parse_csv(raw: bytes) -> tuple[str, list[tuple[int, MemberData]], list[BadLi
             if not any(cell.strip() for cell in row):
                 continue
             rows.append((start, row))
-    except csv.Error as exc:  # e.g. a field longer than 131,072 characters (issue 23)
+    except csv.Error as exc:  # e.g. a field longer than 131,072 characters
         return encoding, [], [BadLine(last + 1, _("the line cannot be read: {reason}").format(reason=exc))]
     if not rows:
         return encoding, [], [BadLine(1, _("the file is empty: it needs a header line and members"))]
@@ -395,7 +395,7 @@ def import_members(
 ) -> ImportPreview:
     """Import a register CSV, all or nothing. Any bad line: ServiceError listing every bad line, nothing
     written. ``dry_run``: check everything, write nothing."""
-    require(actor, "members.import", db)  # permission table (issue 23)
+    require(actor, "members.import", db)  # permission table
     preview = preview_import(db, source)
     if preview.bad_lines:
         raise ServiceError(
@@ -440,7 +440,7 @@ def import_members(
 def export_csv(db: Database, actor: Actor, path: Path, *, delimiter: str = ",") -> int:
     """The organiser's export: every member not merged away, all columns (phone and e-mail included, T14:
     this file is for the organiser only). UTF-8 with BOM so Excel shows the accents right. Audited."""
-    require(actor, "members.export", db)  # permission table (issue 23)
+    require(actor, "members.export", db)  # permission table
     members = list_members(db, include_inactive=True)
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, delimiter=delimiter, lineterminator="\r\n")

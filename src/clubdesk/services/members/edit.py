@@ -142,7 +142,7 @@ def apply(s: Session, actor: Actor, m: Member, data: MemberData) -> None:
 
 def create_member(db: Database, actor: Actor, data: MemberData) -> MemberInfo:
     """Add a member; without a number the next free one is given. Refused: ServiceError, nothing written."""
-    require(actor, "members.edit", db)  # permission table (issue 23)
+    require(actor, "members.edit", db)  # permission table
     data = clean(data)
     refuse_fields(field_errors(data))
     with db.session() as s:
@@ -168,7 +168,7 @@ def refuse_taken(s: Session, number: str, *, except_id: int | None = None) -> No
 
 def update_member(db: Database, actor: Actor, number: str, data: MemberData) -> MemberInfo:
     """Change a member's data (the number too, if the new one is free)."""
-    require(actor, "members.edit", db)  # permission table (issue 23)
+    require(actor, "members.edit", db)  # permission table
     data = clean(data)
     refuse_fields(field_errors(data))
     with db.session() as s:
@@ -188,7 +188,7 @@ def update_member(db: Database, actor: Actor, number: str, data: MemberData) -> 
 
 def set_active(db: Database, actor: Actor, number: str, active: bool) -> MemberInfo:
     """Deactivate (or reactivate) a member; records are never deleted."""
-    require(actor, "members.edit", db)  # permission table (issue 23)
+    require(actor, "members.edit", db)  # permission table
     with db.session() as s:
         m = by_number(s, number, follow_merged=False)
         if m.merged_into_id is not None and active:

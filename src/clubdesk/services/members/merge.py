@@ -44,8 +44,8 @@ class MergeResult:
 def member_references(existing: set[str] | None = None) -> list[tuple[str, str]]:
     """(table, column) of every foreign key in ``Base.metadata`` pointing at ``members.id``.
 
-    Imports every model module first, so tables of later issues are found too. ``existing``: only these
-    tables (the ones the open database has)."""
+    Imports every model module first, so every table that points at a member is found. ``existing``: only
+    these tables (the ones the open database has)."""
 
     refs: list[tuple[str, str]] = []
     for table in Base.metadata.sorted_tables:
@@ -125,7 +125,7 @@ def merge_members(db: Database, actor: Actor, keep_number: str, drop_number: str
     """Merge ``drop`` into ``keep`` (rule T2a): every row pointing at the dropped member now points at the
     kept one; the dropped record stays, inactive, marked as merged into the kept one.
     One transaction, audited."""
-    require(actor, "members.merge", db)  # permission table (issue 23)
+    require(actor, "members.merge", db)  # permission table
     try:
         with db.session() as s:
             keep, drop = _merge_pair(s, keep_number, drop_number)

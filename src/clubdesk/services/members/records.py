@@ -129,7 +129,7 @@ def field_errors(data: MemberData) -> dict[str, str]:
         errors["name"] = _("The name is missing.")
     elif len(name) > MAX_NAME:
         errors["name"] = _("The name is too long (120 characters at most).")
-    elif (problem := invisible_problem(name)) is not None:  # issue 23: no escapes, bidi marks or blank names
+    elif (problem := invisible_problem(name)) is not None:  # no escapes, bidi marks or blank names
         errors["name"] = _("The name is not valid: {reason}").format(reason=problem)
     number = data.number.strip()
     if len(number) > 40:

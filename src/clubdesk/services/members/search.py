@@ -1,9 +1,9 @@
-"""Reading the register: members in the Members screen's order, searched in SQL, a page at a time (issue 22).
+"""Reading the register: members in the Members screen's order, searched in SQL, a page at a time.
 
 - The search looks at number, name, club and city folded (case and accents ignored), never at phone or
   e-mail (rule T14): every typed word must occur in the folded ``members.search_text`` or in the member's
   club's name.
-- The order is the language's alphabet (issue 17), read from the stored, indexed keys ``members.sort_key``
+- The order is the language's alphabet, read from the stored, indexed keys ``members.sort_key``
   (``_es``, ``_tr``): a page is ``LIMIT`` rows after a keyset ``(key, number)``, so a keystroke reads about
   one page of the register, not all of it.
 - A word of three letters or more is looked up in the FTS5 trigram index ``member_search`` (SQLite) when few
@@ -125,7 +125,7 @@ def _page(
     return [tuple(r) for r in s.execute(stmt)]
 
 
-# the columns a MemberInfo shows, read as plain rows (issue 22: no ORM object per listed member)
+# the columns a MemberInfo shows, read as plain rows (no ORM object per listed member)
 _COLUMNS = (
     Member.id,
     Member.number,
@@ -208,7 +208,7 @@ def member_page(
     limit: int | None = PAGE,
     after: tuple[bytes, str] | None = None,
 ) -> MemberPage:
-    """One page of :func:`list_members` (issue 22: a keystroke reads a page, not the register)."""
+    """One page of :func:`list_members` (a keystroke reads a page, not the register)."""
     with db.read_session() as s:
         found = _page(
             s,

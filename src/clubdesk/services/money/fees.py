@@ -49,7 +49,7 @@ def pay(
     paid_at: datetime | None = None,
 ) -> PaymentInfo:
     """Record a payment in minor units (rule T2b). More than what is owed at that date is refused."""
-    require(actor, "desk.pay", db)  # permission table (issue 23)
+    require(actor, "desk.pay", db)  # permission table
     paid_at = DESK_CLOCK.at(paid_at)
     if method not in METHODS:
         raise ServiceError(
@@ -60,7 +60,7 @@ def pay(
         )
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
         raise ServiceError("bad-amount", _("A payment is a positive amount."))
-    if abs((paid_at.date() - date.today()).days) > 5 * 366:  # issue 23: no payments dated 0001-01-01
+    if abs((paid_at.date() - date.today()).days) > 5 * 366:  # no payments dated 0001-01-01
         raise ServiceError(
             "bad-date",
             _("A payment date must be within five years of today ({date}).").format(date=paid_at.date()),
@@ -71,7 +71,7 @@ def pay(
             _("The payment reference is too long ({n} characters at most).").format(n=MAX_REFERENCE),
         )
     with db.session() as s:
-        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
+        lock_event(s, event_id)  # one desk at a time per event (places, payments, rounds)
         ev = load_event(s, event_id)
         en = entrant_of(s, ev, entrant_id)
         if en.status not in ACTIVE_STATUSES:
@@ -132,12 +132,12 @@ def refund(
     now: datetime | None = None,
 ) -> list[PaymentInfo]:
     """Give money back by hand (e.g. a mistaken payment); never more than was paid."""
-    require(actor, "desk.refund", db)  # permission table (issue 23)
+    require(actor, "desk.refund", db)  # permission table
     now = DESK_CLOCK.at(now)
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
         raise ServiceError("bad-amount", _("A refund is a positive amount."))
     with db.session() as s:
-        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
+        lock_event(s, event_id)  # one desk at a time per event (places, payments, rounds)
         ev = load_event(s, event_id)
         en = entrant_of(s, ev, entrant_id)
         paid = sum(p.amount for p in entrant_payments(s, en.id))

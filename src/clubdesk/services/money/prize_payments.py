@@ -1,5 +1,5 @@
-"""Rule T13e: prize payments are recorded: who paid which prize, to whom, when and how; never twice
-(issue 19). The prize list shows each prize paid or unpaid (services/reports.prizes_data)."""
+"""Rule T13e: prize payments are recorded: who paid which prize, to whom, when and how; never twice.
+The prize list shows each prize paid or unpaid (``services.publishing.money_lists.prizes_data``)."""
 
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def pay_prize(
         )
     with db.session() as s:
         ev = night.get_event(s, event_id)
-        # issue 25: one desk at a time per event: two desks paying one prize at once pay it once (T13e)
+        # one desk at a time per event: two desks paying one prize at once pay it once (T13e)
         lock_event(s, ev.id)
         names = night.entrant_names(s, ev.id)
         places = {

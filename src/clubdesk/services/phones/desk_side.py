@@ -1,4 +1,4 @@
-"""Table entry on phones, the desk's side (issue 27): the address the desk serves the hall on, every table's
+"""Table entry on phones, the desk's side: the address the desk serves the hall on, every table's
 link, and the score sheets' QR codes that carry a table's link while table entry is on.
 
 The address is stored in the settings (``table_entry.base_url``) when the Desk's "Table entry on phones" is
@@ -82,7 +82,7 @@ def _round_no(db: Database, event_id: int, round_no: int | None) -> int:
 
 def table_links(db: Database, actor: Actor, event_id: int, round_no: int | None, base: str) -> dict[str, Any]:
     """``{"hall": url, "tables": [{"table": t, "url": url}, ...]}`` for a published round (the latest when
-    ``round_no`` is None); the tables' tokens are made when missing (rule: ≥ 128 random bits, issue 27)."""
+    ``round_no`` is None); the tables' tokens are made when missing (rule: ≥ 128 random bits)."""
 
     root = check_base(base)
     rno = _round_no(db, event_id, round_no)

@@ -1,16 +1,14 @@
-"""Results entered at the table on the players' phones (issue 27).
+"""Results entered at the table on the players' phones.
 
-Publishing a round gives each table a random token (>= 128 bits, :func:`ensure_tokens`); the token opens
-that table only, through the web app (``clubdesk.web``). Every hand goes through the use case the desk
-uses (:mod:`clubdesk.services.night.play.hands`, approvals :mod:`clubdesk.services.night.play.approvals`),
-the page's rules
-passed as a :class:`~clubdesk.services.night.play.hand_guard.PhoneGuard` and checked in the change's one
-transaction,
-so the rules engine validates it and a refused hand stores nothing. Both sides approve (rules G13, E6,
-T8c): the side that enters the last hand approves with it, the other side confirms on its phone
-("confirmed at the table by …"); a dispute or the referee's decision at the desk wins. Every post carries
-a page-made id, stored once: a retry on a flaky Wi-Fi stores the hand once; a post made on a page older
-than the table (the desk or the other phone changed it) is refused. Each change is audited with role
+Publishing a round gives each table a random token (>= 128 bits, :func:`ensure_tokens`); the token opens that
+table only, through the web app (``clubdesk.web``). Every hand goes through the use case the desk uses
+(:mod:`clubdesk.services.night.play.hands`, approvals :mod:`clubdesk.services.night.play.approvals`), the
+page's rules passed as a :class:`~clubdesk.services.night.play.hand_guard.PhoneGuard` and checked in the
+change's one transaction, so the rules engine validates it and a refused hand stores nothing. Both sides
+approve (rules G13, E6, T8c): the side that enters the last hand approves with it, the other side confirms on
+its phone ("confirmed at the table by …"); a dispute or the referee's decision at the desk wins. Every post
+carries a page-made id, stored once: a retry on a flaky Wi-Fi stores the hand once; a post made on a page
+older than the table (the desk or the other phone changed it) is refused. Each change is audited with role
 "table", the table and the phone's network address.
 """
 

@@ -1,5 +1,5 @@
-"""The table page of the players' phones (issue 27): what a table's page shows, read in one transaction
-for that table only (issue 22: no whole-event work per hand). The key that changes whenever the page
+"""The table page of the players' phones: what a table's page shows, read in one transaction for that table
+only (no whole-event work per hand). The key that changes whenever the page
 would, and the built pages kept until their table changes, are :mod:`clubdesk.services.phones.page_cache`.
 :mod:`clubdesk.services.phones.posts` (the tokens, the tables' states and the posts) builds on both."""
 
@@ -216,7 +216,7 @@ def page_in(
     s: Session,
     ref: TableRef,
 ) -> TablePage:
-    """The page of this table only (issue 22's rule: no whole-event work per hand)."""
+    """The page of this table only (no whole-event work per hand)."""
     ev = night.get_event(s, ref.event_id)
     rnd, m = night.find_table(s, ev, ref.round_no, ref.table_no)
     sides = side_names(s, m)

@@ -1,16 +1,15 @@
-"""Printed outputs (issue 14): gather plain data from the database and hand it to ``clubdesk.reports``.
+"""Printed outputs: gather plain data from the database and hand it to ``clubdesk.reports``.
 
 One function per report kind of CONTRACTS.md §4 (``score-sheets``, ``pairings``, ``standings``, ``bracket``,
 ``incident-act``, ``receipts``, ``prizes``, ``season``) plus :func:`generate`, which checks the request,
 gathers everything first and only then writes the file (a refused request writes nothing; a finished file
 replaces the target in one move). Every function returns the number of pages.
 
-Since issue 22 the score sheets live in :mod:`~clubdesk.services.publishing.score_sheets`, receipts and
-prizes in
+The score sheets live in :mod:`~clubdesk.services.publishing.score_sheets`, receipts and prizes in
 :mod:`~clubdesk.services.publishing.money_lists`, the season in
-:mod:`~clubdesk.services.publishing.season_ranking`, the match
-act in :mod:`~clubdesk.services.publishing.match_act` and what they share in
-:mod:`~clubdesk.services.publishing.header`; every old name is still importable from here.
+:mod:`~clubdesk.services.publishing.season_ranking`, the match act in
+:mod:`~clubdesk.services.publishing.match_act` and what they share in
+:mod:`~clubdesk.services.publishing.header`.
 
 Privacy (rule T14): the public reports are filled from name, club, city and results only; phone and e-mail
 are read by the two private lists alone (:func:`member_history_report`, :func:`contact_list_report`).
@@ -227,7 +226,7 @@ def contact_list_report(
     return write_atomically(out, lambda p: contact_list(p, header, data))
 
 
-# ------------------------------------------------------------------------------------------ issue 21
+# ------------------------------------------------------------------------ cross-table and player card
 def crosstable_report(
     db: Database,
     event_id: int,
@@ -275,7 +274,7 @@ def generate(
     """CONTRACTS.md §4 ``report KIND EVENT [--round R] [--table T] [--lang L] --out FILE.pdf``: the number
     of pages written. An unknown kind, event, round or table is refused before anything is written."""
     kind = request.kind
-    if kind == PLAYER_CARD:  # issue 21: a member's card, no event
+    if kind == PLAYER_CARD:  # a member's card, no event
         if not request.member:
             raise ServiceError("no-member", _("Choose a member for the player card."))
         page_size(request.paper)

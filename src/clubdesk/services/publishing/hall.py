@@ -1,4 +1,4 @@
-"""The hall pages' data (issue 27, item 7): what anyone on the hall's network may read on a phone or the
+"""The hall pages' data: what anyone on the hall's network may read on a phone or the
 projector — the round's pairings by table and by name ("where do I play?"), the live standings, the
 countdown to the table call and the bracket. Plain frozen values only; public data only (rule T14: names,
 clubs and cities, never a phone number or an e-mail). The words are in the language in force (the web

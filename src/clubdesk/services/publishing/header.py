@@ -1,4 +1,4 @@
-"""What the printed outputs share (issue 14; split out of ``services/reports.py`` in issue 22): the report
+"""What the printed outputs share: the report
 kinds and request, the event's people as the public reports may show them (rule T14: name, club, city),
 the paper, the language, the header and writing a finished file in one move.
 """
@@ -39,7 +39,7 @@ KINDS: tuple[str, ...] = (
     "receipts",
     "prizes",
     "season",
-    "crosstable",  # issue 21
+    "crosstable",
 )
 KIND_LABELS: dict[str, str] = {
     "score-sheets": N_("Score sheets"),
@@ -52,7 +52,7 @@ KIND_LABELS: dict[str, str] = {
     "season": N_("Season ranking"),
     "crosstable": N_("Cross-table"),
 }
-PLAYER_CARD = "player-card"  # issue 21: a member's card (ReportRequest.member), not an event's report
+PLAYER_CARD = "player-card"  # a member's card (ReportRequest.member), not an event's report
 PAPERS: dict[str, report_data.PageSize] = {"a4": "A4", "letter": "Letter"}
 DEFAULT_SUPER_FINAL = 8  # rule T12d: the season's top players are invited; a club may set its own number
 
@@ -70,8 +70,8 @@ class ReportRequest:
     language: str | None = None  # None: the app's language
     paper: str = "a4"
     printed_on: dt.datetime | None = None  # None: now
-    member: str | None = None  # issue 21: the member number of a player card (kind "player-card")
-    viewer: Actor | None = None  # issue 21: who prints a player card (its incidents: organiser only)
+    member: str | None = None  # the member number of a player card (kind "player-card")
+    viewer: Actor | None = None  # who prints a player card (its incidents: organiser only)
 
 
 # ------------------------------------------------------------------------------------------ helpers

@@ -1,4 +1,4 @@
-"""The match act (issue 14, rules E15, E20; split out of ``services/reports.py`` in issue 22): a
+"""The match act (rules E15, E20): a
 table's incidents, decisions and the game and hand they happened in.
 """
 

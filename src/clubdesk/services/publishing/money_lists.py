@@ -1,4 +1,4 @@
-"""The money reports (issue 14; split out of ``services/reports.py`` in issue 22): receipts of entry
+"""The money reports: receipts of entry
 fees and the prize list.
 """
 

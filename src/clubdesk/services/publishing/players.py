@@ -1,14 +1,13 @@
-"""Ratings, cross-tables and player cards (issue 21, items 4 and 5): plain views for the Ratings screen,
+"""Ratings, cross-tables and player cards: plain views for the Ratings screen,
 the Standings' cross-table tab and the player card, and the data of their printed reports.
 
 * :func:`tavla_ratings`: every tavla player's FIBS rating, matches, experience and provisional flag (rule
-  T12c), read from the stored history that :func:`clubdesk.services.night.ranking.standings.rerate_from`
-  keeps up to date
-  after every confirmed result and every correction.
+  T12c), read from the stored history that :func:`clubdesk.services.night.ranking.ratings.rerate_from`
+  keeps up to date after every confirmed result and every correction.
 * :func:`rating_points`: one player's rating history, one point per rated match (the chart).
 * :func:`crosstable`: the round-by-round grid of an event: the cells of
-  :func:`clubdesk.services.publishing.share.crosstable_data` with, per cell, the opponent, the side and the
-  score.
+  :func:`clubdesk.services.publishing.share.crosstable_data` with, per cell, the opponent, the side and
+  the score.
 * :func:`player_card`: a member's events, results, rating and (for the organiser only) incidents.
 
 Privacy (rule T14): nothing here reads a phone or an e-mail; a card's incidents are only gathered for an
@@ -126,7 +125,7 @@ def tavla_ratings(db: Database) -> list[PlayerRating]:
                 state = RatingState(
                     m.rating, row.matches_before + 1, row.experience_before + row.match_length
                 )
-            else:  # as the rating code starts him (services.standings._rerate)
+            else:  # as the rating code starts him (services.night.ranking.ratings._rerate)
                 state = RatingState(m.rating, m.rating_experience, m.rating_experience)
             out.append(
                 PlayerRating(

@@ -1,4 +1,4 @@
-"""What the hall's projector shows (issue 21, item 6): the published round's tables, the same pairings by
+"""What the hall's projector shows: the published round's tables, the same pairings by
 name, the standings, the bracket, the table call / forfeit countdown and the desk's announcement.
 
 Everything is plain frozen dataclasses built from the public report data

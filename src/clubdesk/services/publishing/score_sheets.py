@@ -1,4 +1,4 @@
-"""Score sheets (issue 14; split out of ``services/reports.py`` in issue 22): each table's sheet with
+"""Score sheets: each table's sheet with
 its recorded result and substitutions.
 """
 
@@ -188,7 +188,7 @@ def score_sheets_data(
         if progress is not None:
             progress(k + 1, len(tables) + 1)
 
-    return phones.with_table_urls(db, event_id, rno, sheets)  # issue 27: the QR opens the table on a phone
+    return phones.with_table_urls(db, event_id, rno, sheets)  # the QR opens the table on a phone
 
 
 def substitutions(s: Session, m: Match, who: dict[int, Who]) -> list[report_data.SubstitutionLine]:

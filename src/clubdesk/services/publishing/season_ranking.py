@@ -1,4 +1,4 @@
-"""The season ranking (issue 14, rule T12d; split out of ``services/reports.py`` in issue 22)."""
+"""The season ranking (rule T12d)."""
 
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ def season_ranking(s: Session, ev: Event) -> SeasonRanking:
             continue
         columns.append((e.id, e.name))
         status = {en.id: en.status for en in entrants_of(s, e)}
-        members = members_of(s, e)  # one query per event, not per entrant (issue 28's 3 s target)
+        members = members_of(s, e)  # one query per event, not per entrant (a share's 3 s target)
         for fp in places:
             for m in members.get(fp.entrant_id, []):
                 people[m.id] = m

@@ -1,6 +1,6 @@
-"""The Season screen's data (rule T12d, T4g, issue 21): the seasons, a season's events with their
-coefficients, the ranking (best N of M, shared places averaged: services/reports.season_data on the
-season's engine), the Super Final invitations and the finalists' starting lives.
+"""The Season screen's data (rule T12d, T4g): the seasons, a season's events with their
+coefficients, the ranking (best N of M, shared places averaged: ``season_ranking.season_data`` on
+the season's engine), the Super Final invitations and the finalists' starting lives.
 
 The season scale is an event's night setting (``night-config --season-scale``): the season is ranked by the
 scale of its latest finished event that has one (else its latest event). Starting lives come from the

@@ -1,4 +1,4 @@
-"""Standings and pairings to share (issue 28): images for the club's group chat and a static site.
+"""Standings and pairings to share: images for the club's group chat and a static site.
 
 ``share KIND EVENT`` draws phone-sized PNG images (:mod:`clubdesk.reports.images`) and ``share site`` writes a
 small self-contained web site (:mod:`clubdesk.reports.site`), both from the same plain report data as the

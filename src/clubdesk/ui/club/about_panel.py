@@ -1,4 +1,4 @@
-"""Settings → About: version, database and schema, where the data lives, licence notices (issue 24)."""
+"""Settings → About: version, database and schema, where the data lives, licence notices."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Data safety in the window (issue 23): backups and restore, staff accounts, PIN log-in, automatic backups.
+"""Data safety in the window: backups and restore, staff accounts, PIN log-in, automatic backups.
 
 - :class:`DataSafetyPanel` sits in Settings: "Back up now", the list of backups with "Restore…", and the staff
   accounts (add a person with a role and PIN, deactivate).
@@ -263,7 +263,7 @@ class DataSafetyPanel(QWidget):
 class AutoBackup(QObject):
     """Backups on opening, every 30 minutes while changes happen, and on closing (rotated in backups/).
 
-    The opening and the 30-minute backups run on a thread of their own (issue 22: copying and checking a
+    The opening and the 30-minute backups run on a thread of their own (copying and checking a
     database of a million hand entries takes seconds, and the desk is not kept waiting for it); the
     closing backup waits for one still running and is then made before the window goes."""
 
@@ -279,7 +279,7 @@ class AutoBackup(QObject):
 
     def _switched(self) -> None:
         self._marker = -1
-        self.run_later("open")  # the database this desk switched to gets its opening backup (issue 25)
+        self.run_later("open")  # the database this desk switched to gets its opening backup
 
     def start(self) -> None:
         self.run_later("open")

@@ -1,4 +1,4 @@
-"""Settings "Connect to club server…" and "Use this PC's file" (issue 25), and opening the chosen server
+"""Settings "Connect to club server…" and "Use this PC's file", and opening the chosen server
 at start (the password from the keyring, else asked)."""
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ class ServerDialog(QDialog):
 
     def __init__(self, parent: QWidget | None = None, state: DeskState | None = None) -> None:
         super().__init__(parent)
-        self.state = state  # given: the desk may switch to the server at once (issue 25)
+        self.state = state  # given: the desk may switch to the server at once
         self.setWindowTitle(_("Connect to club server"))
         current = load_choice()
         self.host = QLineEdit(current.host if current else "")
@@ -127,9 +127,9 @@ def ask_switch(parent: QWidget | None, where: str, note: str = "") -> bool:
 
 
 def switch_desk(state: DeskState, db: Database, parent: QWidget | None = None) -> bool:
-    """Issue 25: this desk goes on with ``db`` without a restart. The database it leaves gets its closing
-    backup and is closed; where the new one has staff accounts, the person acting proves it by PIN there
-    (issue 23). False (and ``db`` closed) when the PIN is not given."""
+    """This desk goes on with ``db`` without a restart. The database it leaves gets its closing
+    backup and is closed; where the new one has staff accounts, the person acting proves it by PIN there.
+    False (and ``db`` closed) when the PIN is not given."""
     from clubdesk.services import club
     from clubdesk.services.kernel import ServiceError
 

@@ -65,15 +65,15 @@ class SettingsSection(QWidget):
         layout.addWidget(
             QLabel(_("The window changes language at once. Printed reports use the event's language."))
         )
-        layout.addWidget(self._server_row())  # issue 25: this PC's file or the club server
+        layout.addWidget(self._server_row())  # this PC's file or the club server
         from clubdesk.ui.club.safety_panel import DataSafetyPanel
 
-        self.safety = DataSafetyPanel(state)  # backups, restore, staff accounts (issue 23)
+        self.safety = DataSafetyPanel(state)  # backups, restore, staff accounts
         self.safety.setMaximumWidth(900)
         layout.addWidget(self.safety)
         from clubdesk.ui.club.about_panel import AboutPanel
 
-        self.about = AboutPanel(state)  # version, database, schema, licences (issue 24)
+        self.about = AboutPanel(state)  # version, database, schema, licences
         self.about.setMaximumWidth(900)
         layout.addWidget(self.about)
         layout.addStretch(1)

@@ -2,7 +2,7 @@
 check-in; register, pay, withdraw, promote; the check-in screen; the cash box; the outbox.
 
 Keyboard: Ctrl+PgDown / Ctrl+PgUp or Alt+T, Alt+C, Alt+B, Alt+O, Alt+H switch tabs (Entrants, Check-in,
-Cash box, Outbox, Phones: table entry on the players' phones, issue 27; Ctrl+1 … Ctrl+0 are the window's
+Cash box, Outbox, Phones: table entry on the players' phones; Ctrl+1 … Ctrl+0 are the window's
 sections); in Entrants, Alt+N focuses the member field (a name
 offers the matching members, or type the number; Enter registers), Alt+A the amount (Enter pays the
 selected entrant); Alt+W withdraws, Alt+U promotes the selected entrant.
@@ -98,7 +98,7 @@ class DeskSection(QWidget):
         self.phones_view = PhonesView(state)
         self.tabs = QTabWidget()
         self.tabs.setObjectName("deskTabs")
-        # Alt+letter or Ctrl+PgDown/PgUp: Ctrl+1 … Ctrl+0 belong to the window's sidebar (issue 20)
+        # Alt+letter or Ctrl+PgDown/PgUp: Ctrl+1 … Ctrl+0 belong to the window's sidebar
         self.tabs.addTab(self.entrants_view, _("En&trants"))
         self.tabs.addTab(self.checkin_view, _("&Check-in"))
         self.tabs.addTab(self.cashbox_view, _("Cash &box"))

@@ -147,7 +147,7 @@ class EntrantsView(QWidget):
             _("Places of registered entrants not checked in go to waiting entrants present")
         )
         self.no_show_button.clicked.connect(self.no_shows)
-        # rule B1: a pair league's partners drawn by lot, once (issue 19)
+        # rule B1: a pair league's partners drawn by lot, once
         self.pairs_draw_button = QPushButton(_("Draw pairs by lot…"))
         self.pairs_draw_button.setObjectName("pairsDrawButton")
         self.pairs_draw_button.setToolTip(_("Rule B1: the league's partners drawn by lot, once, from a seed"))

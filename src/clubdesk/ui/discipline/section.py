@@ -1,5 +1,5 @@
 """The Discipline section: the match act of an event (incidents, penalties, appeals), the appeal workflow,
-and the audit view with filters and CSV export (issue 13).
+and the audit view with filters and CSV export.
 
 The incident form is one shortcut away from score entry: the score-entry screen calls
 :func:`~clubdesk.ui.discipline.incident_form.open_incident_dialog` with the table it shows. Shortcuts here:
@@ -202,7 +202,7 @@ class DisciplineSection(QWidget):
             ]
         )
         self.audit_view = _table(self.audit, "auditTable")
-        # issue 23: the hash chain tells whether the log was edited outside ClubDesk
+        # the hash chain tells whether the log was edited outside ClubDesk
         self.verify_button = QPushButton(_("Check the log's chain"))
         self.verify_button.setObjectName("auditVerify")
         self.verify_button.clicked.connect(self.verify_audit)
@@ -305,7 +305,7 @@ class DisciplineSection(QWidget):
         self.audit.set_rows(rows)
 
     def verify_audit(self) -> bool:
-        """Walk the audit log's hash chain; a break is named by its row and time (issue 23)."""
+        """Walk the audit log's hash chain; a break is named by its row and time."""
 
         report = verify_chain(self.state.db)
         self.chain_label.setText(report.message())
@@ -463,7 +463,7 @@ class DisciplineSection(QWidget):
                 return 0
             path = chosen
 
-        def progress(k: int) -> None:  # issue 22: the log is streamed; the screen says how far it is
+        def progress(k: int) -> None:  # the log is streamed; the screen says how far it is
             set_message(self.message, _("Exporting the audit log: {n} rows written…").format(n=k), ok=True)
             QApplication.processEvents()
 

@@ -310,7 +310,7 @@ class EventEditor(EventEditorView):
             self.load(info.data(), info)
 
     def _show_readings(self, info: ev_service.EventInfo | None) -> None:
-        """Each reading as the event uses it, with the preset's when they differ (issue 29)."""
+        """Each reading as the event uses it, with the preset's when they differ."""
         lines: list[str] = []
         changes: dict[str, object] = {}
         if info is not None:
@@ -351,7 +351,7 @@ class EventEditor(EventEditorView):
         return True
 
     def _switch_readings(self) -> None:
-        # the switch reloads the form: unsaved edits are asked about first (issue 20)
+        # the switch reloads the form: unsaved edits are asked about first
         if not self.confirm_discard():
             return
         try:

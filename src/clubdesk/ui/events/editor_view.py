@@ -128,7 +128,7 @@ class EventEditorView(QWidget):
         add("venue", _("Venue"), self.venue)
         add("season", _("Season"), self.season)
         add("coefficient_class", _("Coefficient class"), self.coefficient_class)
-        # issue 29: the rule readings the event uses (its preset's, or the old ones kept on upgrade)
+        # the rule readings the event uses (its preset's, or the old ones kept on upgrade)
         self.readings = QLabel("")
         self.readings.setObjectName("eventReadings")
         self.readings.setWordWrap(True)

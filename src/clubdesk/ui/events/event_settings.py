@@ -1,4 +1,4 @@
-"""The night settings of an event (issue 21), a tab of the Events section beside the event editor: every
+"""The night settings of an event, a tab of the Events section beside the event editor: every
 setting ``clubdesk-cli night-config`` writes, set from the window.
 
 - the tie-break order (rule T12b), chosen from the codes the standings know, each with a short
@@ -9,7 +9,7 @@ setting ``clubdesk-cli night-config`` writes, set from the window.
 - the season name, the event's class and the season scale: base points by place and a coefficient per
   class (T12d); the prize plan is shown in one line (it is set in Standings › Prizes).
 
-Saved through ``services.rounds.configure`` (what ``night-config`` calls): a refusal is shown next to its
+Saved through ``services.night.configure`` (what ``night-config`` calls): a refusal is shown next to its
 field and nothing is written. Once the event runs, what would change results already played is read-only
 with the reason shown (the service refuses it too).
 """
@@ -189,7 +189,7 @@ class EventSettings(QWidget):
         buttons.addStretch(1)
         page_layout.addLayout(buttons)
         page_layout.addWidget(self.message)
-        # issue 21 item 8: what to do first when no event is chosen
+        # what to do first when no event is chosen
         self.empty = QLabel(
             _(
                 "Choose an event in the list to set its night: tie-breaks, results, waiting time, lives, "

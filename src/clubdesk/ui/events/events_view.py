@@ -1,10 +1,10 @@
 """Events: the list of competitions and the event editor (ruleset, format, entry type, rounds and match
 lengths (T8a), fees per entrant or person (BC4), early price (T2b), side events (T2e), refund policy (T2d),
 capacity, registration close, start time and arrival deadline (G15)), and the event's rule readings
-(issue 29: B6, B8, T12b, G3's floor) with a switch to the preset's readings that shows first which tables
+(B6, B8, T12b, G3's floor) with a switch to the preset's readings that shows first which tables
 and places would change.
 
-Keyboard: Ctrl+N new event, Ctrl+Shift+N new event from the selected one (issue 21: a weekly night, next
+Keyboard: Ctrl+N new event, Ctrl+Shift+N new event from the selected one (a weekly night, next
 week's date), Ctrl+S save (the event, or its night settings on that tab); each refusal is shown next to its
 field. The Night settings tab (``ui.events.event_settings``) sets what ``night-config`` sets. The list can put
 this week's night first, marked.
@@ -51,7 +51,7 @@ from clubdesk.ui.widgets.tables import row_table
 
 
 class CopyEventDialog(QDialog):
-    """Issue 21: "New event from…": the date (next week, same weekday) and the name of the copy."""
+    """The "New event from…" dialog: the date (next week, same weekday) and the name of the copy."""
 
     def __init__(self, info: ev_service.EventInfo, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -107,7 +107,7 @@ class EventsSection(QWidget):
     def __init__(self, state: DeskState) -> None:
         super().__init__()
         self.state = state
-        self._week: set[int] = set()  # this week's events (issue 21)
+        self._week: set[int] = set()  # this week's events
         self.model = RowsModel(
             [
                 Column(_("No."), lambda e: e.id, True),
@@ -129,7 +129,7 @@ class EventsSection(QWidget):
         self.new_button = QPushButton(_("Ne&w event"))
         self.new_button.setObjectName("newEvent")
         self.new_button.clicked.connect(self.new_event)
-        # issue 21: a weekly night is last week's event again, with the next date
+        # a weekly night is last week's event again, with the next date
         self.copy_button = QPushButton(_("New event fro&m…"))
         self.copy_button.setObjectName("copyEvent")
         self.copy_button.setToolTip(
@@ -140,7 +140,7 @@ class EventsSection(QWidget):
         self.week_first.setObjectName("weekFirst")
         self.week_first.setChecked(True)
         self.week_first.toggled.connect(lambda _on: self.refresh(select=self.editor.event_id))
-        # issue 21 item 8: an empty list says what to do first
+        # an empty list says what to do first
         self.empty = QLabel(
             _(
                 "No events yet. Press Ctrl+N (New event) and fill in the form on the right; next week, "
@@ -204,7 +204,7 @@ class EventsSection(QWidget):
         events.sort(key=lambda e: (-(e.parent_event_id or e.id), e.parent_event_id is not None, e.id))
         self._week = {e.id for e in events if this_week(_event_day(e))}
         if self.week_first.isChecked() and self._week:
-            # issue 21: this week's night (and its side events) at the top, marked
+            # this week's night (and its side events) at the top, marked
             tops = {e.parent_event_id or e.id for e in events if e.id in self._week}
             events.sort(key=lambda e: (e.parent_event_id or e.id) not in tops)
         self.table.blockSignals(True)
@@ -254,7 +254,7 @@ class EventsSection(QWidget):
             return self.settings.save()
         return self.editor.save()
 
-    # ------------------------------------------------------------------ issue 21: weekly nights
+    # ------------------------------------------------------------------ weekly nights
     def selected_event(self) -> ev_service.EventInfo | None:
         rows = self.table.selectionModel().selectedRows()
         if rows:

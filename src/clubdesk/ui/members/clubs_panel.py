@@ -94,7 +94,7 @@ class ClubsPanel(QWidget):
         self.reload()
 
     def reload(self) -> None:
-        """The clubs, read when the tab is shown (issue 22: the register's tab opens first, without sorting
+        """The clubs, read when the tab is shown (the register's tab opens first, without sorting
         the clubs in the language's alphabet, which loads the collation table)."""
         self.stale = True
         if self.isVisible():

@@ -45,7 +45,7 @@ NAME_COLUMN, RATING_COLUMN = 1, 4  # in member_columns()
 
 
 class RegisterModel(RowsModel):
-    """The register a page at a time (issue 22): the first page of a search, and the next one each time
+    """The register a page at a time: the first page of a search, and the next one each time
     the view scrolls to the end (Qt's canFetchMore / fetchMore), read with the keyset of the last row."""
 
     def __init__(self, columns: list[Column], db: Any, page: int = ms.PAGE) -> None:
@@ -66,7 +66,7 @@ class RegisterModel(RowsModel):
     def data(self, index: Any, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if role == SORT_ROLE and index.isValid() and index.column() == NAME_COLUMN:
             # the pages come in the language's alphabet (the stored keys): a row's place is its name's order,
-            # and the collation table need not load to sort what SQL sorted (issue 22)
+            # and the collation table need not load to sort what SQL sorted
             return index.row()
         if role == Qt.ItemDataRole.TextAlignmentRole:  # without computing every column's sort key to know
             if index.isValid() and index.column() == RATING_COLUMN:
@@ -123,7 +123,7 @@ class MembersPanel(QWidget):
         self.count = QLabel("")
         self.count.setObjectName("memberCount")
         self.model.rowsInserted.connect(lambda *_a: self._show_count())
-        # issue 22: counting every match reads the register; done once the typing pauses
+        # counting every match reads the register; done once the typing pauses
         self.count_timer = QTimer(self)
         self.count_timer.setSingleShot(True)
         self.count_timer.setInterval(250)
@@ -139,7 +139,7 @@ class MembersPanel(QWidget):
             (_("&Import CSV…"), self.import_csv, "importAction"),
             (_("E&xport CSV…"), self.export_csv, "exportAction"),
             (_("&Merge…"), self.merge, "mergeAction"),
-            (_("Player &card…"), self.player_card, "playerCardAction"),  # issue 21
+            (_("Player &card…"), self.player_card, "playerCardAction"),
         )
         for text, slot, name in specs:
             action = QAction(text, self)
@@ -175,7 +175,7 @@ class MembersPanel(QWidget):
         self.reload()
 
     def reload(self) -> None:
-        """The first page of the search (issue 22: a page per keystroke, the rest as the view scrolls)."""
+        """The first page of the search (a page per keystroke, the rest as the view scrolls)."""
         self.total = None
         self.model.load(self.search.text(), self.show_inactive.isChecked())
         self._whole_if_sorted()
@@ -277,7 +277,7 @@ class MembersPanel(QWidget):
         )
 
     def player_card(self) -> None:
-        """Issue 21: the selected member's card (events, results, rating; incidents for the organiser)."""
+        """The selected member's card (events, results, rating; incidents for the organiser)."""
         chosen = self.selected()
         if chosen:
             from clubdesk.ui.ranking.players_view import open_player_card

@@ -1,6 +1,6 @@
 """The prize payments tab of the Standings section's Prizes panel: once the event is over, the prizes per
 place (a shared place's money split, T13c), each one unpaid or paid (date, method, who: T13e, never twice —
-the services refuse a second payment), and "Print prize list" (the prize list PDF of services/reports).
+the services refuse a second payment), and "Print prize list" (the prize list PDF of services.publishing).
 """
 
 from __future__ import annotations

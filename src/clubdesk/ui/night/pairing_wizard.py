@@ -1,4 +1,4 @@
-"""The pairing wizard (issue 12): attendance → the proposed pairing with its seed → preview with each pair's
+"""The pairing wizard: attendance → the proposed pairing with its seed → preview with each pair's
 explanation and manual swaps checked live by ``verify_pairing`` → table assignment (top tables first, a fixed
 table for an entrant who needs one) → publish with the table call time → print the pairings and all score
 sheets of the round, or save them as PDF (the Reports screen's worker and printing, ``ui/shell/printing.py``).
@@ -205,8 +205,8 @@ class PairingWizard(QWizard):
             except ServiceError as exc:
                 return False, exc.message
         try:
-            # the call time is stored as the local wall-clock time the secretary typed (services/rounds.py),
-            # the time the forfeit check (T3b) compares with
+            # the call time is stored as the local wall-clock time the secretary typed
+            # (services/night/play/rounds.py), the time the forfeit check (T3b) compares with
             local = call_at.astimezone().replace(tzinfo=None) if call_at.tzinfo else call_at
             start = start_at.astimezone().replace(tzinfo=None) if start_at and start_at.tzinfo else start_at
             self.published = night.publish_round(

@@ -40,7 +40,7 @@ def call_line(rv: night.RoundView | None, due: datetime | None, now: datetime) -
         return "", ""
     waiting = [t for t in rv.tables if t.status == "waiting"]
     called = rv.call_at.strftime("%H:%M")
-    # the call time is a local wall-clock time (services/rounds.py), like the forfeit check (T3b)
+    # the call time is a local wall-clock time (services/night/play/rounds.py), like the forfeit check (T3b)
     left = due - now
     if not waiting:
         return (

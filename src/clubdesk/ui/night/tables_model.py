@@ -1,6 +1,6 @@
-"""The tables of a round as a thin table model over ``services.rounds.TableView`` rows: table number, the two
+"""The tables of a round as a thin table model over ``services.night.TableView`` rows: table number, the two
 sides, score, state (colour-coded so a scorer reads every table at a glance), who approved, and how far the
-table got on the players' phones (issue 27: not started, in play with the hands so far, awaiting
+table got on the players' phones (not started, in play with the hands so far, awaiting
 confirmation, confirmed at the table, entered at the desk; a referee call flagged)."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ STATES: dict[str, tuple[str, str, str]] = {
     "postponed": (N_("postponed"), "#e9d5ff", "#581c87"),
     "bye": (N_("bye"), "#f3f4f6", "#6b7280"),
 }
-# issue 27: services.table_entry.TableStatus.state -> (label, background, text colour)
+# services.phones.table_page.TableStatus.state -> (label, background, text colour)
 PHONE_STATES: dict[str, tuple[str, str, str]] = {
     "not_started": (N_("not started"), "#f3f4f6", "#374151"),
     "in_play": ("", "#dbeafe", "#1e3a8a"),  # "in play · 3 hands": plural, built in phone_label
@@ -44,7 +44,7 @@ REFEREE_COLOURS = ("#fecaca", "#7f1d1d")
 
 def phone_label(status: Any, games: bool = False) -> str:
     """What the Rounds screen says of a table's phones: the state, the hands (tavla: games, ``games``) so
-    far while in play, and a referee call before everything else (issue 27, item 5)."""
+    far while in play, and a referee call before everything else."""
     if status is None:
         return ""
     state = str(getattr(status, "state", ""))
@@ -101,7 +101,7 @@ COLUMNS: tuple[TableColumn, ...] = (
 class TablesModel(PlainRowsModel[TableColumn]):
     def __init__(self) -> None:
         super().__init__(COLUMNS)
-        self.phones: Mapping[int, Any] = {}  # table -> services.table_entry.TableStatus (issue 27)
+        self.phones: Mapping[int, Any] = {}  # table -> phones.table_page.TableStatus
         self.games = False  # tavla: the phones enter games, not hands
 
     def set_rows(self, rows: Any, phones: Mapping[int, Any] | None = None, games: bool = False) -> None:

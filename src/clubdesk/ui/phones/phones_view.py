@@ -1,4 +1,4 @@
-"""Table entry on phones, the Desk's tab (issue 27, item 2): switch the table server on or off, on the
+"""Table entry on phones, the Desk's tab: switch the table server on or off, on the
 address of the network the secretary picks (the machine's IPv4 addresses, loopback last), and show the hall
 address with a big QR code for the players' phones. Off by default; a port in use, no network and a port
 that does not answer each get a clear message. The server runs in the background of the window and stops

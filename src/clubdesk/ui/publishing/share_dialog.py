@@ -1,5 +1,5 @@
-"""The "Share…" dialog (issue 28), one for every screen that shares: the images of an event's pairings,
-standings, bracket, cross-table, season ranking or prize list, drawn by ``services.share`` into a folder of
+"""The "Share…" dialog, one for every screen that shares: the images of an event's pairings, standings,
+bracket, cross-table, season ranking or prize list, drawn by ``services.publishing.share`` into a folder of
 the user's data folder; then copy an image to the clipboard (to paste into the club's chat), save the images
 elsewhere, or open their folder.
 

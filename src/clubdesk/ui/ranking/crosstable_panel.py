@@ -1,6 +1,6 @@
-"""The Standings' cross-table tab (issue 21): every entrant in standings order and, per round, the
-opponent's rank and the result (the cells of ``services.share.crosstable_data``); the tooltip of a cell names
-the opponent, the side at the table and the score. Save as PDF and Print make the cross-table report.
+"""The Standings' cross-table tab: every entrant in standings order and, per round, the opponent's rank and
+the result (the cells of ``services.publishing.share.crosstable_data``); the tooltip of a cell names the
+opponent, the side at the table and the score. Save as PDF and Print make the cross-table report.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
-"""The Ratings section (issue 21): every tavla player's FIBS rating, matches, experience and provisional flag
+"""The Ratings section: every tavla player's FIBS rating, matches, experience and provisional flag
 (rule T12c) with the selected player's history as a line chart, and the player card.
 
 The ratings are the stored ones that the services recompute after every confirmed result and every
-correction (``services.standings.rerate_from``); the screen reloads on ``DeskState.dataChanged``. The
-player card (:class:`PlayerCardDialog`, also opened from the Members section) lists the member's events,
+correction (``services.night.ranking.ratings.rerate_from``); the screen reloads on ``DeskState.dataChanged``.
+The player card (:class:`PlayerCardDialog`, also opened from the Members section) lists the member's events,
 results, rating and, for the organiser and the referee only, his incidents; it prints without a phone or an
 e-mail (rule T14).
 
@@ -185,7 +185,7 @@ class RatingsSection(QWidget):
             "members",
             "events",
             "desk",
-            "ratings",  # issue 22: a background re-rating is done
+            "ratings",  # a background re-rating is done
             "all",
             "",
         ):
@@ -370,7 +370,7 @@ class PlayerCardDialog(QDialog):
         )
         self.tabs.addTab(self.chart, _("Rating history"))
         self.incidents_view: QTableView | None = None
-        if c.incidents_shown:  # organiser and referee only (services.permissions "incidents.view")
+        if c.incidents_shown:  # organiser and referee only (services.kernel.permissions "incidents.view")
             self.incidents_model = Rows(incident_columns())
             self.incidents_model.set_rows(c.incidents)
             self.incidents_view, _p3 = _view(self.incidents_model, "cardIncidents")

@@ -1,7 +1,7 @@
 """The prize plan tab of the Standings section's Prizes panel (rules T13a-T13d): per place fixed money, a
 share of the pool (a percentage of the fees actually collected, T13b) and an item (trophy or medal, goods,
 a free entry, T13a); category prizes (women, youth, veterans, T13d) with the number of entrants a category
-needs, saved through ``services.rounds.configure(prize_plan=...)`` like ``night-config --prize-plan``.
+needs, saved through ``services.night.configure(prize_plan=...)`` like ``night-config --prize-plan``.
 Beside it, a live preview of the amounts (the prize engine's ``award_prizes``) for the current entrant
 count, or for "if N entrants". Once the event is over the plan is read-only: its prizes have been awarded.
 """

@@ -1,9 +1,9 @@
-"""Issue 22: a correction of an old tavla match re-rates, in the background, every rated match after it
-(rule T12c). The correction itself is saved at once (``services.ratings.rerate_from`` only notes what is
-to do); this object runs ``services.ratings.catch_up`` in a worker thread with plain values (the
-database and numbers, no ORM objects), shows its progress in the status bar without blocking the
-window, and tells the screens to reload their ratings when it is done. A second correction meanwhile is
-picked up by the running worker, which starts again from the earliest changed match.
+"""A correction of an old tavla match re-rates, in the background, every rated match after it (rule T12c). The
+correction itself is saved at once (``services.night.ranking.ratings.rerate_from`` only notes what is to do);
+this object runs ``services.night.ranking.ratings.catch_up`` in a worker thread with plain values (the
+database and numbers, no ORM objects), shows its progress in the status bar without blocking the window, and
+tells the screens to reload their ratings when it is done. A second correction meanwhile is picked up by the
+running worker, which starts again from the earliest changed match.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from clubdesk.storage import Database
 from clubdesk.ui.shell.state import DeskState
 from clubdesk.ui.shell.workers import Worker, run_in_pool
 
-# issue 22: the re-rating itself (services.ratings, with the standings engines) is imported when one is to
+# the re-rating itself (services.night.ranking.ratings, with the standings engines) is imported when one is to
 # be done; at start-up the window only notes that it re-rates in the background and looks whether one waits
 
 AREA = "ratings"  # the dataChanged area sent when the ratings are up to date again

@@ -1,7 +1,8 @@
-"""The Season section (rules T12d, T4g, issue 21): pick a season; its events with their class and
-coefficient; the season ranking (best N of M, shared places averaged: the season engine through
-``services.season``); the Super Final invitation list with each finalist's starting lives; "Print season"
-(the season PDF of services/reports). Each part says what to do first when it has nothing to show.
+"""The Season section (rules T12d, T4g): pick a season; its events with their class and coefficient; the
+season ranking (best N of M, shared places averaged: the season engine through
+``services.publishing.season_screen``); the Super Final invitation list with each finalist's starting lives;
+"Print season" (the season PDF of services.publishing). Each part says what to do first when it has nothing to
+show.
 """
 
 from __future__ import annotations

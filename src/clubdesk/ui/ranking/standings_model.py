@@ -3,7 +3,8 @@ each tied row's explanation as its tooltip (which tie-break split it from its ne
 is needed, rule BC2).
 
 Rows are plain :class:`StandingsLine` values; :func:`lines_from_service` builds them from
-``services.standings.event_standings`` and :func:`lines_from_engine` from ``clubdesk.standings.standings``.
+``services.night.ranking.standings.event_standings`` and :func:`lines_from_engine` from
+``clubdesk.standings.standings``.
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ ELIMINATION = ("single-elimination", "double-elimination")
 
 def bracket_data(state: DeskState, event_id: int) -> tuple[dict[str, Any], dict[str, str]] | None:
     """The event's bracket with its confirmed results (``Bracket.to_data()``) and entrant names, from
-    ``services.standings.bracket_data`` (the screens never open a database session)."""
+    ``services.night.ranking.standings.bracket_data`` (the screens never open a database session)."""
     return night.bracket_data(state.db, event_id)
 
 
@@ -92,11 +92,11 @@ class StandingsSection(QWidget):
         self.tabs.addTab(self.bracket, _("Bracket"))
         from clubdesk.ui.ranking.prizes_panel import PrizesPanel
 
-        self.prizes = PrizesPanel(state)  # rule T13e (issue 19)
+        self.prizes = PrizesPanel(state)  # rule T13e
         self.tabs.addTab(self.prizes, _("Prizes"))
         from clubdesk.ui.ranking.crosstable_panel import CrossTablePanel
 
-        self.crosstable = CrossTablePanel(state)  # issue 21: the round-by-round grid
+        self.crosstable = CrossTablePanel(state)  # the round-by-round grid
         self.tabs.addTab(self.crosstable, _("Cross-table"))
         top = QHBoxLayout()
         top.addWidget(QLabel(_("Event")))
@@ -123,7 +123,7 @@ class StandingsSection(QWidget):
             if self.tabs.currentIndex() < 3
             else ""
         )
-        if self.tabs.currentWidget() is self.crosstable:  # issue 21
+        if self.tabs.currentWidget() is self.crosstable:
             kind = "crosstable"
         return (self.event_box.currentData(), None, kind or "standings")
 

@@ -1,4 +1,4 @@
-"""The keys the window binds, screen by screen, for the desk card (issue 30).
+"""The keys the window binds, screen by screen, for the desk card.
 
 :func:`collect` walks a live :class:`MainWindow`: every section, a table open for entry in the Rounds screen
 and the pairing wizard, and reads what :func:`clubdesk.ui.shell.shortcuts.bindings` finds there (shortcuts and

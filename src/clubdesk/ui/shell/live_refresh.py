@@ -1,9 +1,9 @@
-"""Live refresh across desks (issue 25): the club server's NOTIFY turned into the window's ``dataChanged``.
+"""Live refresh across desks: the club server's NOTIFY turned into the window's ``dataChanged``.
 
 A background thread holds one LISTEN connection; every committed change on any desk arrives within a
 fraction of a second and, gathered over 300 ms, makes the window reload its events, rounds, desk and
 members data. A lost connection is said in the status bar and retried every two seconds. On the SQLite file
-(issue 27) a timer reads the file's data version every 300 ms instead: a hand posted from a phone (the table
+a timer reads the file's data version every 300 ms instead: a hand posted from a phone (the table
 server in the window's background, or ``clubdesk-cli serve`` in another process) reaches the Rounds screen
 within a second, without any user action.
 """
@@ -23,7 +23,7 @@ log = logging.getLogger("clubdesk.live")
 # the areas that reload from what another desk changed ("events": a new or changed event reaches the
 # Standings, Reports and Events lists too, not only the rounds and the desk)
 AREAS = ("events", "rounds", "desk", "members")
-POLL_MS = 300  # SQLite: how often the file's data version is read (issue 27: desk <-> phone within 1 s)
+POLL_MS = 300  # SQLite: how often the file's data version is read (desk <-> phone within 1 s)
 
 
 class LiveRefresh(QObject):

@@ -47,7 +47,7 @@ from clubdesk.ui.shell.shortcuts import first_field, leave_tables_by_tab, tab_pa
 from clubdesk.ui.shell.theme import themed
 from clubdesk.ui.widgets.fit import fit_combos
 
-# issue 22: the window's shell paints before SQLAlchemy is imported; what needs the database (the
+# the window's shell paints before SQLAlchemy is imported; what needs the database (the
 # services, the desk state) is imported where it is used, once the database is open
 if TYPE_CHECKING:
     from clubdesk.ui.shell.state import DeskState
@@ -88,12 +88,12 @@ class EmptySection(QWidget):
         layout.addStretch(2)
 
 
-# Sections a scorer's session does not show (issue 23): the secretary's and the organiser's screens.
+# Sections a scorer's session does not show: the secretary's and the organiser's screens.
 SECRETARY_SECTIONS = frozenset({"members", "events", "season", "reports", "settings"})
 
 
 class _Pages(Mapping[str, QWidget]):
-    """``window.pages[key]``: a section's screen, built when first asked for (issue 22)."""
+    """``window.pages[key]``: a section's screen, built when first asked for."""
 
     def __init__(self, window: MainWindow) -> None:
         self._window = window
@@ -117,7 +117,7 @@ def section_digit(index: int) -> int:
 
 class MainWindow(QMainWindow):
     """``MainWindow(state)``: the whole window. ``MainWindow()``: its shell (the sidebar and the status bar)
-    to paint while the database opens (issue 22), then :meth:`attach` gives it the desk state."""
+    to paint while the database opens, then :meth:`attach` gives it the desk state."""
 
     state: DeskState
 
@@ -149,7 +149,7 @@ class MainWindow(QMainWindow):
         self.actor_label.setObjectName("actorLabel")
         self.statusBar().addWidget(self.db_label, 1)
         self.statusBar().addPermanentWidget(self.actor_label)
-        # issue 23: a one-person club is offered its first staff account (the secretary's)
+        # a one-person club is offered its first staff account (the secretary's)
         self.staff_offer = QPushButton(_("Create the first staff account…"))
         self.staff_offer.setObjectName("staffOffer")
         self.staff_offer.setFlat(True)
@@ -187,9 +187,9 @@ class MainWindow(QMainWindow):
         state.dataChanged.connect(self._data_changed)
         state.databaseChanged.connect(self._database_changed)
         self._refresh_status()
-        # issue 22: the shell paints first; the first section's screen is built right after
+        # the shell paints first; the first section's screen is built right after
         self._apply_role()
-        from clubdesk.ui.publishing.projector import install_projector_menu  # issue 21: View › Projector…
+        from clubdesk.ui.publishing.projector import install_projector_menu  # View › Projector…
 
         install_projector_menu(self)
         self._build_help_menu()  # Help stays the last menu
@@ -201,7 +201,7 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(0, lambda: self._open_section(max(0, self.nav.currentRow())))
 
     def _build_help_menu(self) -> None:
-        """Help › User guide (F1): the guide's page for the section in use (issue 30)."""
+        """Help › User guide (F1): the guide's page for the section in use."""
         old = getattr(self, "guide_action", None)
         if old is not None:  # a language switch builds the menu again: one F1 only
             self.removeAction(old)
@@ -221,7 +221,7 @@ class MainWindow(QMainWindow):
 
     def _f1_in_dialog(self, _old: QWidget | None, new: QWidget | None) -> None:
         """A dialog of this window gets the focus: F1 there opens the guide at the section's page too (the
-        window's own shortcut does not reach a modal dialog; issue 30)."""
+        window's own shortcut does not reach a modal dialog)."""
         top = new.window() if new is not None else None
         if not isinstance(top, QDialog) or top.property("clubdesk_f1"):
             return
@@ -272,7 +272,7 @@ class MainWindow(QMainWindow):
 
     def _build_sections(self) -> None:
         """The sidebar's items and an empty holder per section, in the language in force; a section's
-        screen is built when it is first shown (issue 22: the window paints before eight screens exist)."""
+        screen is built when it is first shown (the window paints before eight screens exist)."""
         for i, section in enumerate(SECTIONS):
             item = QListWidgetItem(_(section.title))
             item.setData(Qt.ItemDataRole.UserRole, section.key)
@@ -294,7 +294,7 @@ class MainWindow(QMainWindow):
             factory = load_factory(section)
             page = factory(self.state) if factory is not None else EmptySection(section)
             page.setObjectName(f"section_{section.key}")
-            fit_combos(page)  # a long event or member name never widens the screen (1366×768, issue 20)
+            fit_combos(page)  # a long event or member name never widens the screen (1366×768)
             leave_tables_by_tab(page)
             tab_widgets = page.findChildren(QTabWidget)
             if tab_widgets:  # a section's tabs: Ctrl+PgDown / Ctrl+PgUp from anywhere in the section
@@ -335,7 +335,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(_("Language: {name}").format(name=LANGUAGE_NAMES.get(lang, lang)), 8000)
 
     def _database_changed(self, _db: object) -> None:
-        """Issue 25: another database (the club server or this PC's file) without a restart: every screen is
+        """Another database (the club server or this PC's file) without a restart: every screen is
         built again on it (in its club's language), on the section that was open; after the slot that
         switched has returned, since that slot's screen is rebuilt too."""
         QTimer.singleShot(0, self._on_new_database)
@@ -368,7 +368,7 @@ class MainWindow(QMainWindow):
         self._show_row(max(0, self.nav.currentRow()))
         self.focus_section()
         self._refresh_status()
-        self._apply_role()  # a scorer's session still shows only the night's screens (issue 23)
+        self._apply_role()  # a scorer's session still shows only the night's screens
 
     def current_page(self) -> QWidget | None:
         """The section's own widget (inside the scroll area that holds it)."""
@@ -412,9 +412,7 @@ class MainWindow(QMainWindow):
         from clubdesk.services import club as club_service
         from clubdesk.ui.club.safety_panel import PinDialog
 
-        if club_service.has_accounts(
-            self.state.db
-        ):  # issue 23: from the first account on, a person proves it by PIN
+        if club_service.has_accounts(self.state.db):  # from the first account on, a person proves it by PIN
             pin_dialog = PinDialog(self.state.db, self.state.actor, self)
             if pin_dialog.exec() == QDialog.DialogCode.Accepted and pin_dialog.actor is not None:
                 self.state.set_actor(pin_dialog.actor)
@@ -424,7 +422,7 @@ class MainWindow(QMainWindow):
             self.state.set_actor(dialog.chosen())
 
     def _apply_role(self) -> None:
-        """A scorer's session shows only the night's screens (issue 23)."""
+        """A scorer's session shows only the night's screens."""
         from clubdesk.services.kernel import Role
 
         scorer = self.state.actor.role is Role.SCORER
@@ -466,7 +464,7 @@ class MainWindow(QMainWindow):
             from clubdesk.services import club as club_service
             from clubdesk.ui.phones.phones_view import stop_table_entry
 
-            stop_table_entry(self.state)  # issue 27: the table server stops with the window
+            stop_table_entry(self.state)  # the table server stops with the window
             data = base64.b64encode(bytes(self.saveGeometry().data())).decode("ascii")
             club_service.put(self.state.db, self.state.actor, GEOMETRY_KEY, data, audited=False)
         super().closeEvent(event)

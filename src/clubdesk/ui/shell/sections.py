@@ -1,4 +1,4 @@
-"""The sections of the main window. Later issues replace a section's factory with their screen.
+"""The sections of the main window.
 
 A factory takes the :class:`DeskState` and returns the section's widget. Sections without a screen yet
 show an empty state saying what will be there.
@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QWidget
 
 from clubdesk.i18n import N_
 
-if TYPE_CHECKING:  # issue 22: the sidebar paints before the database layer is imported
+if TYPE_CHECKING:  # the sidebar paints before the database layer is imported
     from clubdesk.ui.shell.state import DeskState
 
 

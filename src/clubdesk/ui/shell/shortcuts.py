@@ -1,4 +1,4 @@
-"""One keyboard map without clashes (issue 20).
+"""One keyboard map without clashes.
 
 The window owns Ctrl+1 … Ctrl+0 (the sidebar's sections) and F2 (the acting person); a section's own keys
 never repeat them. Inside a section, tabs move with Ctrl+PgDown / Ctrl+PgUp (and their Alt+letter), Tab

@@ -16,7 +16,7 @@ class DeskState(QObject):
     actorChanged = Signal(object)
     dataChanged = Signal(str)  # a section name whose data changed ("members", "events", ...)
     changed = Signal(object, object)  # (Changes, the screen that made the change): see announce
-    databaseChanged = Signal(object)  # the Database now open (issue 25: file <-> club server, no restart)
+    databaseChanged = Signal(object)  # the Database now open (file <-> club server, no restart)
 
     def __init__(self, db: Database, actor: Actor = DEFAULT_ACTOR) -> None:
         super().__init__()

@@ -1,4 +1,4 @@
-"""Colours that read in light and dark system palettes, and icons that exist (issue 20).
+"""Colours that read in light and dark system palettes, and icons that exist.
 
 The screens write their colours as the light-theme hex values they were designed with (``#b00020`` for an
 error ...); :func:`themed` turns a style sheet into the same sheet for the palette in use: on a dark palette

@@ -1,4 +1,4 @@
-"""Screens that fit a 1366×768 laptop and 150 % scaling (issue 20): nothing asks for more width than it needs.
+"""Screens that fit a 1366×768 laptop and 150 % scaling: nothing asks for more width than it needs.
 
 :func:`fit_combos` makes combo boxes size to a short minimum instead of their longest item (a long event or
 member name otherwise widens the whole screen); the list they open still shows whole items.

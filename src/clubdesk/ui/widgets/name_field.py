@@ -1,4 +1,4 @@
-"""A field where a member or entrant is asked for by name (issue 20): as the user types, a list offers the
+"""A field where a member or entrant is asked for by name: as the user types, a list offers the
 matching names (accent-insensitive: "sukru" finds "Şükrü"); choosing one puts the name in the field and
 :meth:`NameField.value` gives the services what they take (a member number, a check-in code). A number,
 code, phone or QR typed as before still works: ``value()`` is then the text itself."""

@@ -1,4 +1,4 @@
-/* The hall pages (issue 27): count the table call down, filter "where do I play?", refresh the content.
+/* The hall pages: count the table call down, filter "where do I play?", refresh the content.
    The pages work without it. */
 (function () {
   function tick() {

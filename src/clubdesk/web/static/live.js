@@ -1,4 +1,4 @@
-// ClubDesk table page: reload when the table changed at the desk or on the other phone (issue 27).
+// ClubDesk table page: reload when the table changed at the desk or on the other phone.
 (function () {
   "use strict";
   var box = document.getElementById("score");

@@ -1,4 +1,4 @@
-"""Rule readings checked again against the seeds (issue 29): the federation licence, appeal subjects, and
+"""Rule readings checked again against the seeds: the federation licence, appeal subjects, and
 the old readings kept as overrides in every existing event whose preset changed.
 
 * ``members.licence``: the player's federation licence number (rule E15: the match act records it); "" when
@@ -27,7 +27,7 @@ down_revision = "0005_discipline"
 branch_labels = None
 depends_on = None
 
-#: preset -> the parameters as ClubDesk read them before issue 29 (RULES.md B6, B8, T12b)
+#: preset -> the parameters as ClubDesk read them before this migration (RULES.md B6, B8, T12b)
 OLD_READINGS: dict[str, dict[str, object]] = {
     # rule B8: the opening test was on the pure value; rule B6: no fine in a blocked hand, and going out with
     # 0-0 / 6-6 was worth a flat 50 / 100

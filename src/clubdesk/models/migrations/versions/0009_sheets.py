@@ -1,4 +1,4 @@
-"""Score sheets and match act (issue 18): who scores and counts at each table (rule E6), a referee who
+"""Score sheets and match act: who scores and counts at each table (rule E6), a referee who
 scores with both pairs' approval, the captains of the encounter, and the hand a substitution takes
 effect from (rules E7.2, E20).
 

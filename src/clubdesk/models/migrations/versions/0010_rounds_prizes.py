@@ -1,4 +1,4 @@
-"""Rounds' start time (G15), notices of lateness (G15), prize payments (T13e) (issue 19).
+"""Rounds' start time (G15), notices of lateness (G15), prize payments (T13e).
 
 Revision ID: 0010_rounds_prizes
 Revises: 0009_sheets

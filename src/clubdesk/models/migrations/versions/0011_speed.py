@@ -1,4 +1,4 @@
-"""Speed at a club's real size (issue 22): the rating history keyed by match order, and indexes for the
+"""Speed at a club's real size: the rating history keyed by match order, and indexes for the
 hot lookups (rated matches by confirmation time, the audit view's newest-first pages).
 
 Revision ID: 0011_speed

@@ -1,4 +1,4 @@
-"""Several desks on one club server (issue 25): a version on each match, and who changed it when.
+"""Several desks on one club server: a version on each match, and who changed it when.
 
 Revision ID: 0012_server
 Revises: 0011_speed

@@ -1,4 +1,4 @@
-"""Results entered at the table on the players' phones (issue 27).
+"""Results entered at the table on the players' phones.
 
 Revision ID: 0013_table_entry
 Revises: 0012_server

@@ -1,4 +1,4 @@
-"""The register's search and order in SQL at a club's real size (issue 22, 100,000 members).
+"""The register's search and order in SQL at a club's real size (100,000 members).
 
 Revision ID: 0015_member_search
 Revises: 0013_table_entry

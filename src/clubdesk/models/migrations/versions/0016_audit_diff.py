@@ -1,10 +1,10 @@
-"""The audit log stores what changed (issue 22).
+"""The audit log stores what changed.
 
 Revision ID: 0016_audit_diff
 Revises: 0015_member_search
 
 From this revision on, an update's audit row holds the before and after of only the fields that changed
-(``services.base.changed_fields``); the hash chain of issue 23 covers what is stored, as before. Rows
+(``services.kernel.base.changed_fields``); the audit hash chain covers what is stored, as before. Rows
 written earlier as whole snapshots are left as they are: they stay readable (the same two JSON columns)
 and verifiable (their hashes cover their stored text; rewriting them would break the chain that
 backups recorded).

@@ -1,4 +1,4 @@
-"""A stamp per event that moves on every change its standings read (issue 22).
+"""A stamp per event that moves on every change its standings read.
 
 Revision ID: 0017_standings_stamp
 Revises: 0016_audit_diff
@@ -11,7 +11,7 @@ Two changes are left out on purpose, as they cannot change the standings: a tabl
 update of a table that is neither final before nor after, whose sides, round and table number stay; the
 standings read final tables only, and the sides of the others), and a published round set in play by its
 first hand (the standings read a round's status only as proposed or not). The standings kept in memory
-are shown again while the stamp has not moved (``services.standings.event_standings``).
+are shown again while the stamp has not moved (``services.night.ranking.standings.event_standings``).
 
 The club server (PostgreSQL) gets the table but no triggers: there the standings are always built.
 """
@@ -26,7 +26,7 @@ down_revision = "0016_audit_diff"
 branch_labels = None
 depends_on = None
 
-FINAL = "('confirmed', 'bye')"  # services.round_data.FINAL_STATUSES: what the standings read of a table
+FINAL = "('confirmed', 'bye')"  # services.night.data.reads.FINAL_STATUSES: what the standings read of a table
 
 # (table, the column holding its event id, the WHEN of its update trigger or None for every update)
 _WATCHED: tuple[tuple[str, str, str | None], ...] = (

@@ -1,13 +1,13 @@
-"""A compact audit log (issue 22): at a million hands, no larger than the hands themselves.
+"""A compact audit log: at a million hands, no larger than the hands themselves.
 
 Revision ID: 0018_audit_compact
 Revises: 0017_standings_stamp
 
-From this revision on a new audit row stores as its ``row_hash`` the first 16 bytes of its SHA-256 (raw
-bytes; ``services.audit_chain.LINK_HEX``) and no ``prev_hash`` (it is the previous row's hash: the chain is
-recomputed in id order, see ``services.audit_chain``), its before/after as compact JSON, and an add-entry
-row names its hand (``"hand": [entry id, digest]``) instead of copying it. None of that needs a schema
-change: the hash column keeps its declared type (SQLite stores the bytes as they are) and rows written
+From this revision on a new audit row stores as its ``row_hash`` the first 16 bytes of its SHA-256 (raw bytes;
+``services.kernel.audit_chain.LINK_HEX``) and no ``prev_hash`` (it is the previous row's hash: the chain is
+recomputed in id order, see ``services.kernel.audit_chain``), its before/after as compact JSON, and an
+add-entry row names its hand (``"hand": [entry id, digest]``) instead of copying it. None of that needs a
+schema change: the hash column keeps its declared type (SQLite stores the bytes as they are) and rows written
 earlier keep their hex text, their prev_hash and their snapshots, so they verify exactly as before and the
 chain heads that backups recorded stay valid. A new row's time is stored as integer milliseconds
 (``models.audit.AuditTime``), hashed in the same text form as before.

@@ -1,7 +1,7 @@
 """An event's rounds and tables as the services read them: the event and its night settings, rounds,
 matches and entrants, the plain views of a round and a table, the audit row of a table's change and the
-round's closed state. The lowest layer of the night's services (issue 22): it imports none of them, so
-``rounds``, ``results``, ``standings``, ``followups`` and ``table_entry`` all build on it without cycles.
+round's closed state. The lowest layer of the night's services: it imports none of them, so
+``rounds``, ``results``, ``standings``, ``followups`` and ``phones.posts`` all build on it without cycles.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ class TableView:
     counter: str
     match_length: int | None
     seats: dict[str, Any] | None
-    version: int = 0  # issue 25: the match version this view was read at (give it back when changing)
+    version: int = 0  # the match version this view was read at (give it back when changing)
 
 
 @dataclass(frozen=True)
@@ -279,7 +279,7 @@ def audit_match(
     reason: str | None = None,
 ) -> None:
     """The audit row of a change to one table's match, filed under its event, round and table; the
-    match remembers who changed it and when (issue 25: named when another desk's change is refused)."""
+    match remembers who changed it and when (named when another desk's change is refused)."""
     m.changed_by = actor.name
     m.changed_at = utcnow()
     audit(

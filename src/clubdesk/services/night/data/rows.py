@@ -1,4 +1,4 @@
-"""The results of an event read for its standings and pairings as plain rows (issue 22: a 20,000-match
+"""The results of an event read for its standings and pairings as plain rows (a 20,000-match
 league): the final tables as :class:`~clubdesk.competition.formats.Played`, everybody drawn at a table, and
 the plain played games summed per pair in SQL for the standings' per-pair sums. The lowest layer of the
 night's services: it reads, it changes nothing."""
@@ -21,7 +21,7 @@ from clubdesk.standings.summed import NOT_PLAIN, PairSums
 
 def played_matches(s: Session, ev: Event) -> list[formats.Played]:
     """Final tables (confirmed results, forfeits, byes) and latecomers' missed rounds as zero-point byes.
-    Row tuples, not ORM objects (issue 22: a 20,000-match league)."""
+    Row tuples, not ORM objects (a 20,000-match league)."""
     return played_and_drawn(s, ev)[0]
 
 
@@ -33,7 +33,7 @@ def plain_rows(
     s: Session, build: Callable[[], AnySelect], key: tuple[Any, ...] | None = None
 ) -> list[tuple[Any, ...]]:
     """The rows of the statement ``build()`` makes, as plain tuples inside the session's transaction,
-    read straight from the driver's cursor on SQLite (issue 22: a 20,000-row read without a result
+    read straight from the driver's cursor on SQLite (a 20,000-row read without a result
     object per row). ``key``: what the statement depends on (its values are written into the SQL, which
     is kept, so the statement is neither built nor compiled again). Nothing is flushed."""
     conn = s.connection()
@@ -58,7 +58,7 @@ def plain_rows(
 def played_and_drawn(s: Session, ev: Event) -> tuple[list[formats.Played], set[str]]:
     """:func:`played_matches` and every entrant drawn at a table of the event (any status, for
     :func:`standing_ids`). The final tables are read as :class:`~clubdesk.competition.formats.Played` rows
-    as they come from the database (ids as text), the others only for their sides (issue 22)."""
+    as they come from the database (ids as text), the others only for their sides."""
     if s.autoflush:
         s.flush()  # the reads below do not autoflush as an ORM query would
     published = set(
@@ -77,7 +77,7 @@ def played_and_drawn(s: Session, ev: Event) -> tuple[list[formats.Played], set[s
         drawn.add(a)
         if b is not None:
             drawn.add(b)
-    # rule T3a (desk issue): a latecomer's rounds before joining are zero-point byes
+    # rule T3a: a latecomer's rounds before joining are zero-point byes
     if ev.format in ("swiss", "lives", "open-round-robin"):
         late = s.connection().execute(
             select(Entrant.id, Entrant.joins_from_round)
@@ -178,7 +178,7 @@ def _int_sums(row: Sequence[Any]) -> PairSums:
 def summed_tables(
     s: Session, ev: Event
 ) -> tuple[list[PairSums], list[formats.Played], list[formats.Played], set[str]]:
-    """The event's tables as the standings' per-pair sums read them (issue 22): the plain played games
+    """The event's tables as the standings' per-pair sums read them: the plain played games
     of the regular rounds summed per pair in SQL (``summed.PairSums``), the other final tables one by
     one (byes, forfeits, both-lost, latecomers' zero-point byes, as :func:`played_matches` has them),
     the play-off tables (BC2), and every entrant drawn at any table (for :func:`standing_ids`)."""
@@ -204,7 +204,7 @@ def summed_tables(
         if r[0] in FINAL_STATUSES and r[1] in published:  # a proposed round's bye is not final yet
             p = make(r[1:])
             (playoffs if p.ref.startswith(formats.PLAYOFF_PREFIX) else rest).append(p)
-    # rule T3a (desk issue): a latecomer's rounds before joining are zero-point byes
+    # rule T3a: a latecomer's rounds before joining are zero-point byes
     if ev.format in ("swiss", "lives", "open-round-robin"):
         late = [
             (str(e), j)
@@ -234,7 +234,7 @@ def summed_tables(
 
 def standing_ids(s: Session, ev: Event, drawn: set[str] | None = None) -> list[str]:
     """Everybody who has played or been drawn (withdrawn entrants keep their results, T9b). Set-based:
-    two queries whatever the field (issue 22); ``drawn`` (ids as text) from :func:`played_and_drawn`
+    two queries whatever the field; ``drawn`` (ids as text) from :func:`played_and_drawn`
     saves them."""
     if drawn is None:
         drawn = {str(x) for x in s.scalars(select(Match.side_a).where(Match.event_id == ev.id))}

@@ -1,5 +1,5 @@
 """The night settings of an event (result mode, tie-breaks, lives, waiting time, games per encounter,
-deadline, prize plan, season scale, requested byes) with the issue-21 locks once the event runs or ends.
+deadline, prize plan, season scale, requested byes), and which of them are locked once the event runs or ends.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ SETTING_KEYS: tuple[str, ...] = (
 )
 
 
-# Issue 21: a change of these would alter the results already played, so they stay as they are once the
+# A change of these would alter the results already played, so they stay as they are once the
 # event has a published round (tie-break order T12b, lives T4g, games per encounter E7b, the worth of a
 # requested bye) ...
 LOCKED_WHILE_RUNNING: tuple[str, ...] = ("tiebreaks", "lives", "encounter_games", "requested_bye")
@@ -68,7 +68,7 @@ LIMITS: dict[str, tuple[int, int]] = {"lives": (1, 20), "call_minutes": (0, 240)
 
 
 def _setting_locks(s: Session, ev: Event, n: EventNight | None) -> dict[str, str]:
-    """Setting -> why it can no longer change (issue 21); settings not named may change."""
+    """Setting -> why it can no longer change; settings not named may change."""
     finished = ev.status == "finished" or (n is not None and n.finished_at is not None)
     if finished:
         reason = _("The event is finished: its prizes and season points are given out, so they stay.")
@@ -133,7 +133,7 @@ def configure(db: Database, actor: Actor, event_id: int, **settings: Any) -> dic
     call_minutes (T3b, G15), encounter_games (E7b), deadline (BC3), prize_plan, season_scale (JSON),
     requested_bye, and the event's season name and coefficient class (T12d).
 
-    Issue 21: a setting that would alter results already played is refused once the event runs (and the
+    A setting that would alter results already played is refused once the event runs (and the
     prize plan and season settings once it is finished), unless it keeps its value; a refusal names the
     setting (``field``) and writes nothing."""
     allowed = set(SETTING_KEYS)

@@ -59,7 +59,7 @@ def approve(
     is final when both have approved. Refused while the sheet is incomplete. ``member``: the player of
     that side who approves (rule E6: the scorer of the home pair, the counter of the rival pair); he is
     recorded as such and his name is the approval. ``seen_version``: the table's version the face
-    showed; a table changed meanwhile is refused (issue 25), so nobody approves a result he has not
+    showed; a table changed meanwhile is refused, so nobody approves a result he has not
     seen. ``guard``: a phone's confirmation (the side that finished the match on its phone approved with
     its hand; the other side confirms), approving in the side's name (``initials`` is not read)."""
     if side not in (0, 1):

@@ -1,11 +1,9 @@
-"""Pairing explanations in names (issue 20): "Ayşe plays Mehmet", "same club (Kadıköy TK)", never the
+"""Pairing explanations in names: "Ayşe plays Mehmet", "same club (Kadıköy TK)", never the
 internal entrant ids or club keys ("no. 1 73 plays no. 4 69", "same club (club2)"), and worked out again
 for a pairing changed by hand in the wizard.
 
 The naming itself is :mod:`clubdesk.services.night.play.pair_names` (``rounds`` builds on it when it proposes
-a
-round); the explanation of a proposed round edited by hand is ``proposal.explain_in``. Every old name stays
-importable from here (issue 22: no import cycle between ``rounds`` and this module).
+a round); the explanation of a proposed round edited by hand is ``proposal.explain_in``.
 """
 
 from __future__ import annotations

@@ -1,13 +1,13 @@
-"""What follows a change (issue 22): the one place that decides, after a service has changed a table,
+"""What follows a change: the one place that decides, after a service has changed a table,
 what else moves, in this order:
 
     sheet -> round state -> standings -> ratings -> places, season points, prizes
 
-The services (``results``, ``forfeits``, ``rounds``, ``table_entry``, ``discipline``, ``readings``) call
-:func:`after_change` in their own transaction after their change; this module calls none of them back.
-It builds on the lower pieces only: :mod:`round_data` (rounds and tables), :mod:`standings` (the
-standings computation and the event's end: places T12a, season points T12d, prizes T13), and
-:mod:`ratings` (T12c).
+The services (``results``, ``forfeits``, ``rounds``, ``hands``, ``approvals``, ``discipline``, ``readings``)
+call :func:`after_change` in their own transaction after their change; this module calls none of them back. It
+builds on the lower pieces only: :mod:`~clubdesk.services.night.data.reads` (rounds and tables),
+:mod:`~clubdesk.services.night.ranking.standings` (the standings computation and the event's end: places T12a,
+season points T12d, prizes T13), and :mod:`~clubdesk.services.night.ranking.ratings` (T12c).
 
 The work is in proportion to the change: a hand in play touches its sheet only (the round, the
 standings and the event cannot change while the table is open); a final table closes its round and
@@ -32,8 +32,8 @@ from clubdesk.services.night.ranking import event_end, ratings
 
 def after_change(s: Session, ev: Event, changed: Match | None = None) -> None:
     """After every change: round states, ratings of tavla members, and when the event ends its places,
-    season points and prizes. With the ``changed`` match the work is in proportion to the change
-    (issue 22): a hand in play touches nothing else (the round, the standings and the event cannot
+    season points and prizes. With the ``changed`` match the work is in proportion to the change:
+    a hand in play touches nothing else (the round, the standings and the event cannot
     change while the table is open), and ratings move forward from that match only."""
     s.flush()
     if ev.format in formats.ELIMINATION:
@@ -62,7 +62,7 @@ def _may_be_over(s: Session, ev: Event) -> bool:
     """``event_end.is_over``'s tests that need no standings, in three indexed queries: every table of
     the event has a final result, its latest round is not a proposal, and a Swiss event has played its
     rounds. When they fail the event cannot be over, and an event that never finished has no places or
-    prizes to take back, so the standings are not built (issue 22: a result in a 20,000-match league)."""
+    prizes to take back, so the standings are not built (a result in a 20,000-match league)."""
     open_table = s.scalar(
         select(Match.id).where(Match.event_id == ev.id, Match.status.not_in(reads.FINAL_STATUSES)).limit(1)
     )

@@ -85,7 +85,7 @@ def forfeit(
     """Rules G15, T3b, T9a: after the table-call time plus the waiting time (10 minutes, a parameter) the
     absent side loses by forfeit (tavla: match length–0; dominoes: the match awarded). An accepted excuse
     is recorded instead and the match postponed (G15, G20). ``expected_version`` as for :func:`confirm`
-    (issue 25: no forfeit for a table where another desk has just entered a result)."""
+    (no forfeit for a table where another desk has just entered a result)."""
     if absent_side not in (0, 1):
         raise ServiceError("bad-side", _("A side is 0 (home) or 1."))
     with db.session() as s:

@@ -1,7 +1,6 @@
-"""The phones' rules for one post to a table (issue 27), as a value the hand use cases check inside their
+"""The phones' rules for one post to a table, as a value the hand use cases check inside their
 own transaction (:mod:`clubdesk.services.night.play.hands`): the post id stored with its change, the token,
-the
-page's read-only reasons, the encounter's game (E7b), the kinds of entry a phone makes, and how far the
+the page's read-only reasons, the encounter's game (E7b), the kinds of entry a phone makes, and how far the
 table got on the phones (its state)."""
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ from clubdesk.services.night.play.table_result import match_params
 
 @dataclass(frozen=True)
 class PhoneGuard:
-    """The phones' rules for one post, checked inside the post's own transaction (issue 27's rules).
+    """The phones' rules for one post, checked inside the post's own transaction.
 
     ``post_id``: the id the page made (stored with the change; a post repeated after a lost answer gets
     the stored answer and stores nothing). ``token``: the table's token, still open. ``side``: the side

@@ -238,7 +238,7 @@ def replace_sheet(
 ) -> HandResult:
     """Replace a table's whole sheet (a correction, or a sheet entered from a file). A correction to a
     confirmed result needs a reason and sends it back for confirmation. ``seen_version``: the table's
-    version the desk showed; changed since by another desk, the correction is refused (issue 25)."""
+    version the desk showed; changed since by another desk, the correction is refused."""
     with db.session() as s:
         return replace_sheet_in(
             s, actor, table, games, seen_version=seen_version, reason=reason, override=override

@@ -1,4 +1,4 @@
-"""Backgammon match files (Jellyfish ``.mat``, as gnubg and FIBS clients write them; issue 19): read one
+"""Backgammon match files (Jellyfish ``.mat``, as gnubg and FIBS clients write them): read one
 into a :class:`~clubdesk.games.tavla.MatRecord` for a preview, or save its games as a tavla table's sheet
 entries (rule T7: the engine recomputes the score from them, as for a sheet typed by hand)."""
 

@@ -1,4 +1,4 @@
-"""Pairing explanations in names (issue 20): "Ayşe plays Mehmet", "same club (Kadıköy TK)", never the
+"""Pairing explanations in names: "Ayşe plays Mehmet", "same club (Kadıköy TK)", never the
 internal entrant ids or club keys ("no. 1 73 plays no. 4 69", "same club (club2)"), and worked out again
 for a pairing changed by hand in the wizard.
 
@@ -62,7 +62,7 @@ def named(
     ]
     tpairs = [(tok(a), None if b is None else tok(b)) for a, b in pairs]
     lines = explain(ents, tpairs, **options)
-    # every token written over in one pass per line (issue 22: not one replace per entrant and line)
+    # every token written over in one pass per line (not one replace per entrant and line)
     ids = {e.id for e in entrants}
     known = {e.club for e in entrants if e.club is not None}
 

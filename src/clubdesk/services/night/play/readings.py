@@ -1,4 +1,4 @@
-"""Rule readings of an event (issue 29): the parameters whose preset default changed after the seeds were
+"""Rule readings of an event: the parameters whose preset default changed after the seeds were
 read again (RULES.md B6, B8, T12b), what the event uses, and switching a running event to another reading.
 
 An event stores only overrides of its preset. Migration ``0006_rule_readings`` wrote the old readings as
@@ -30,7 +30,7 @@ from clubdesk.services.night.play.followups import after_change
 from clubdesk.services.night.ranking import standings
 from clubdesk.storage import Database
 
-#: preset -> parameter -> (the reading before issue 29, the rule, what the parameter means)
+#: preset -> parameter -> (the reading before the preset's default changed, the rule, what it means)
 READINGS: dict[str, dict[str, tuple[object, str, str]]] = {
     "gaple-club": {
         "open_on": ("pure", "B8", N_("What the first score's minimum of 25 is tested on")),

@@ -42,9 +42,6 @@ from clubdesk.services.night.play.table_result import (
 )
 from clubdesk.storage import Database
 
-# issue 22: what follows a change is ``followups``; forfeits and the shared table pieces have their own
-# modules. Every old name stays importable from here.
-
 apply_outcome = store_outcome  # the score, points, finished and winner of an outcome, onto the match
 
 
@@ -115,7 +112,7 @@ def table_entries(
     db: Database, event_id: int, round_no: int, table_no: int
 ) -> dict[int, list[dict[str, Any]]]:
     """A table's sheet: the stored entries of each game, in order. On a club file one read statement
-    (issue 22: the sheet shown again after every hand); a table without entries is looked up in full,
+    (the sheet shown again after every hand); a table without entries is looked up in full,
     so that a wrong event, round or table gets its own refusal."""
     if not db.is_server:
         out = sheet_of(db.read_now(_SHEET_SQL, (event_id, round_no, table_no)))
@@ -143,7 +140,7 @@ def set_score(
 ) -> TableResult:
     """The final score only (tavla points, dominoes games won; ``points``: dominoes game points).
     With ``confirm`` both sides approve at once (a signed paper sheet handed to the desk).
-    ``expected_version`` as for :func:`replace_entries` (issue 25)."""
+    ``expected_version`` as for :func:`replace_entries`."""
     with db.session() as s:
         ev = reads.get_event(s, event_id)
         rnd, m = open_table(s, actor, ev, round_no, table_no, override, expected_version)
@@ -166,7 +163,7 @@ def set_score(
         before = match_snapshot(m)
         has_entries = s.scalar(select(ResultEntry.id).where(ResultEntry.match_id == m.id))
         if has_entries is not None:
-            before["entries"] = match_entries(s, m)  # the hands a final score replaces (issue 22)
+            before["entries"] = match_entries(s, m)  # the hands a final score replaces
             for row in s.scalars(select(ResultEntry).where(ResultEntry.match_id == m.id)):
                 s.delete(row)
         store_outcome(m, oc)
@@ -336,7 +333,7 @@ def referee_decision(
     expected_version: int | None = None,
 ) -> TableResult:
     """Rule T8c: the referee-approved result is the official one; or the referee marks it disputed.
-    ``expected_version`` as for :func:`confirm` (issue 25)."""
+    ``expected_version`` as for :func:`confirm`."""
     reads.require_referee(actor, _("approve or dispute a result"))
     with db.session() as s:
         ev = reads.get_event(s, event_id)
@@ -460,7 +457,7 @@ def seats_for(s: Session, ev: Event, m: Match, game_no: int) -> list[str]:
 
 def sheet_games(entries: Any) -> dict[int, list[Any]]:
     """A sheet as typed (a list of entries, or ``{"1": [...], "2": [...]}`` per game), checked for its shape:
-    game keys are game numbers 1-99, each game a list of entry objects (issue 23: no traceback)."""
+    game keys are game numbers 1-99, each game a list of entry objects (no traceback)."""
 
     def entries_of(key: object, value: Any) -> list[Any]:
         if not isinstance(value, list) or not all(isinstance(e, dict) for e in value):

@@ -23,10 +23,6 @@ from clubdesk.models.round import Round
 from clubdesk.pairing import PairingImpossible, explain_lives, explain_swiss
 from clubdesk.pairing.league import OpenLeague
 from clubdesk.services.kernel import Actor, Role, ServiceError, audit
-
-# issue 22: the rounds' and tables' reads and views (``round_data``), the night settings (``night_config``),
-# forfeits, withdrawal and the league deadline (``forfeits``) and the standings' reads of the results
-# (``standings``) have their own modules; every old name stays importable from here.
 from clubdesk.services.night.data.reads import (
     FINAL_STATUSES,
     RoundView,
@@ -71,7 +67,7 @@ from clubdesk.storage import Database, lock_event
 def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = None) -> RoundView:
     """Propose the next round from the event's format (nothing is final until published)."""
     with db.session() as s:
-        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
+        lock_event(s, event_id)  # one desk at a time per event (places, payments, rounds)
         ev = get_event(s, event_id)
         n = night(s, ev)
         rounds = rounds_of(s, ev.id)
@@ -165,7 +161,7 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
                     raise ServiceError("event-over", _("Fewer than two entrants have lives left."))
                 ents = formats.pairing_entrants(fld, played, scheme, lives=n.lives)
                 pairs = formats.propose_lives(fld, played, scheme, seed, lives=n.lives, entrants=ents)
-                lines = named(explain_lives, ents, pairs, names, club_names(s))  # in names (issue 20)
+                lines = named(explain_lives, ents, pairs, names, club_names(s))  # in names
             else:  # swiss
                 total = ev.rounds
                 if total is not None and number > total:
@@ -175,7 +171,7 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
                 else:
                     ents = formats.pairing_entrants(fld, played, scheme)  # once for the pairing and its lines
                     pairs = formats.propose_swiss(fld, played, scheme, seed, round_no=number, entrants=ents)
-                    lines = named(  # in names, not entrant ids or club keys (issue 20)
+                    lines = named(  # in names, not entrant ids or club keys
                         explain_swiss, ents, pairs, names, club_names(s), club_protection=number == 1
                     )
         except PairingImpossible as exc:
@@ -230,7 +226,7 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
 def discard_round(db: Database, actor: Actor, event_id: int) -> int:
     """Throw away the proposed round (to pair again, e.g. with another seed)."""
     with db.session() as s:
-        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
+        lock_event(s, event_id)  # one desk at a time per event (places, payments, rounds)
         ev = get_event(s, event_id)
         rounds = rounds_of(s, ev.id)
         if not rounds or rounds[-1].status != "proposed":
@@ -261,7 +257,7 @@ def publish_round(
     if start_at is not None and call_at is not None and start_at < call_at:
         raise ServiceError("start-before-call", _("The match cannot start before the tables are called."))
     with db.session() as s:
-        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
+        lock_event(s, event_id)  # one desk at a time per event (places, payments, rounds)
         ev = get_event(s, event_id)
         rounds = rounds_of(s, ev.id)
         if not rounds or rounds[-1].status != "proposed":
@@ -301,7 +297,7 @@ def publish_round(
             if forfeited:
                 after_change(s, ev)
         out = view(s, ev, rnd)
-        ensure_in(s, ev.id, rnd.number)  # issue 27: every table of the round gets its phones' token
+        ensure_in(s, ev.id, rnd.number)  # every table of the round gets its phones' token
         audit(
             s,
             actor,
@@ -327,7 +323,7 @@ def unpublish_round(
         raise ServiceError("reason-required", _("Say why the round is unpublished."))
     now = now or local_now()
     with db.session() as s:
-        lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
+        lock_event(s, event_id)  # one desk at a time per event (places, payments, rounds)
         ev = get_event(s, event_id)
         rounds = rounds_of(s, ev.id)
         if not rounds or rounds[-1].status == "proposed":
@@ -365,7 +361,7 @@ def unpublish_round(
         row = s.scalars(
             select(AuditEntry)
             .where(
-                AuditEntry.event_id == ev.id,  # the event's index (issue 22: none on action alone)
+                AuditEntry.event_id == ev.id,  # the event's index (none on action alone)
                 AuditEntry.action == "publish",
                 AuditEntry.entity == "round",
                 AuditEntry.entity_id == str(rnd.id),
@@ -384,7 +380,7 @@ def unpublish_round(
         rnd.start_at = None
         for m in ms:
             m.seats = ""
-        drop_tokens(s, ev.id, rnd.number)  # issue 27: the withdrawn tables' phone pages open nothing
+        drop_tokens(s, ev.id, rnd.number)  # the withdrawn tables' phone pages open nothing
         earlier = [r for r in rounds[:-1] if r.status != "proposed"]
         ev.current_round = earlier[-1].number if earlier else 0
         out = view(s, ev, rnd)

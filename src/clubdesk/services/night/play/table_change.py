@@ -1,7 +1,6 @@
 """A change to one table, as the hand use cases (:mod:`clubdesk.services.night.play.hands`) and the approvals
 (:mod:`clubdesk.services.night.play.approvals`) make it: the table named by numbers, opened in one statement
-and
-checked (a phone's page rules first), and the typed answer with what changed."""
+and checked (a phone's page rules first), and the typed answer with what changed."""
 
 from __future__ import annotations
 
@@ -95,7 +94,7 @@ def open_for_change(
         rnd, m = reads.find_table(s, ev, t.round_no, t.table_no)
     else:
         ev, rnd, m = row[0], row[1], row[2]
-    if is_server(s):  # issue 25: one desk at a time changes a table; the next reads what it wrote
+    if is_server(s):  # one desk at a time changes a table; the next reads what it wrote
         s.refresh(m, with_for_update=True)
     if guard is not None:
         repeated = stored_answer(s, guard.post_id)

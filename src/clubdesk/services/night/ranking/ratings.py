@@ -1,5 +1,5 @@
-"""FIBS ratings of tavla members (rule T12c) stored as history, re-rated forward from a changed match
-(issue 22), and the background re-rating of an old correction (see
+"""FIBS ratings of tavla members (rule T12c) stored as history, re-rated forward from a changed match,
+and the background re-rating of an old correction (see
 :mod:`clubdesk.services.night.play.followups`).
 """
 
@@ -28,13 +28,13 @@ from clubdesk.services.night.ranking.ratings_background import (
     in_background,
 )
 
-# the window's start-up needs these without the rating engine (issue 22); every name stays importable here
+# the window's start-up needs these without the rating engine
 from clubdesk.standings.ratings import RatedMatch, RatingState, match_order_key, rate_matches
 from clubdesk.storage import Database
 
 # Rule T12c rates matches in order: day of confirmation, then match id. ``rating_history`` rows are written
 # in that order (their ids follow it), each with its match's day (``played_on``, migration 0011_speed), so
-# a change re-rates only the matches from the changed one on (issue 22): a result of the latest round
+# a change re-rates only the matches from the changed one on: a result of the latest round
 # re-rates one match, a correction of an old one what follows it.
 RateKey = tuple[date, int]
 
@@ -253,7 +253,7 @@ def rerate_from(s: Session, m: Match, *, defer: bool = True) -> None:
     old place in the order when it moved or is no longer rated). A result of the latest round re-rates
     that match alone.
 
-    Issue 22: when the window re-rates in the background (:func:`rerate_in_background`) and more than
+    When the window re-rates in the background (:func:`rerate_in_background`) and more than
     :data:`BACKGROUND_AFTER` rated matches follow the change, or a background re-rating is already under
     way, the change is only noted (:func:`pending`) and :func:`catch_up` does the work, from the earliest
     changed match. ``defer=False`` (the correction preview) always re-rates here."""
@@ -281,7 +281,7 @@ def rerate_from(s: Session, m: Match, *, defer: bool = True) -> None:
 
 
 # ------------------------------------------------------------------------------ background re-rating
-# Issue 22: a correction of an old tavla match re-rates every rated match after it. With more than a
+# A correction of an old tavla match re-rates every rated match after it. With more than a
 # handful of them the window saves the correction at once and re-rates in a worker thread (plain values
 # only: the database, numbers and rating states), in short transactions, with progress in the status
 # bar; a second correction meanwhile starts it again from the earliest changed match. What is still to

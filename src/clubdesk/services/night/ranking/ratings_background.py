@@ -1,8 +1,7 @@
-"""What the window needs of the background re-rating at start-up (issue 22), without the rating engine:
+"""What the window needs of the background re-rating at start-up, without the rating engine:
 whether the window re-rates long corrections in the background (:func:`rerate_in_background`) and whether
-a re-rating waits (:func:`pending`). :mod:`clubdesk.services.night.ranking.ratings` does the re-rating itself
-and
-re-exports these names; the window imports that module (and the standings engines it needs) only when a
+a re-rating waits (:func:`pending`). :mod:`clubdesk.services.night.ranking.ratings` does the re-rating
+itself; the window imports that module (and the standings engines it needs) only when a
 re-rating is to be done, not before its first section shows its data."""
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from sqlalchemy.orm import Session
 from clubdesk.models.club import Setting
 from clubdesk.storage import Database
 
-# What is still to do is kept in the settings row ``ratings.pending`` (see services.ratings)
+# What is still to do is kept in the settings row ``ratings.pending`` (see services.night.ranking.ratings)
 PENDING_KEY = "ratings.pending"
 
 _BACKGROUND: weakref.WeakSet[Engine] = weakref.WeakSet()

@@ -34,9 +34,6 @@ from clubdesk.services.night.ranking.places import place_ranges
 from clubdesk.services.night.ranking.ratings import (
     rerate_from,
 )
-
-# issue 22: ratings and the prize plan / season scale settings live in their own modules; their old
-# names stay importable from here
 from clubdesk.standings.summed import SUMMED_CODES, summed_calculator
 from clubdesk.standings.table import Standings, format_value, standings, standings_with
 from clubdesk.standings.tiebreaks import Unplayed
@@ -101,7 +98,7 @@ def compute_standings(
     ``codes``: other columns than the event's tie-breaks (``("PTS",)``: the points only, quicker)."""
     family, _p = data_reads.params_of(ev)
     scheme = formats.points_scheme(family, n.encounter_games)
-    prefix = formats.PLAYOFF_PREFIX  # formats.is_playoff inline: 20,000 tables in a big league (issue 22)
+    prefix = formats.PLAYOFF_PREFIX  # formats.is_playoff inline: 20,000 tables in a big league
     playoffs = [p for p in played if p.ref.startswith(prefix)]
     regular = [p for p in played if not p.ref.startswith(prefix)] if playoffs else played
     # rule T9c: a disqualified entrant is out of the ranking, so the next one takes his place
@@ -136,7 +133,7 @@ def _after_playoff(st: Standings, playoffs: list[formats.Played]) -> Standings:
 
 @contextmanager
 def _collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector paused while a standings table is built (issue 22): a 20,000-match
+    """The cyclic garbage collector paused while a standings table is built: a 20,000-match
     league makes some 80,000 small tuples, none in a cycle, and each burst set off full collections of
     the whole program's objects (a third of the time). Reference counting frees everything as usual."""
     was = gc.isenabled()
@@ -165,7 +162,7 @@ def _build_shown(s: Session, ev: Event) -> tuple[EventNight, list[formats.Played
 def _build_named(
     s: Session, ev: Event, n: EventNight
 ) -> tuple[EventNight, list[formats.Played], list[str], Standings, dict[int, str]]:
-    """:func:`build` and the entrants' names, each read once (issue 22: one read of the matches)."""
+    """:func:`build` and the entrants' names, each read once (one read of the matches)."""
     with _collector_paused():
         played, drawn = data_rows.played_and_drawn(s, ev)
         ids = data_rows.standing_ids(s, ev, drawn)
@@ -179,7 +176,7 @@ def _build_named(
 def _summed_build(
     s: Session, ev: Event, n: EventNight
 ) -> tuple[EventNight, list[formats.Played], list[str], Standings, dict[int, str]] | None:
-    """The standings from the plain played games summed per pair in SQL (issue 22: a 20,000-match
+    """The standings from the plain played games summed per pair in SQL (a 20,000-match
     league reads some 5,000 sums instead of 20,000 tables), exactly as the game-by-game table; None
     where that cannot be sure (other tie-breaks, brackets and lives, which need every table). The
     tables returned are only the unsummed ones (the view reads them for brackets and lives only)."""
@@ -211,7 +208,7 @@ def session_standings(s: Session, ev: Event) -> EventStandings:
     return _view(s, ev, n, played, st, names)
 
 
-# issue 22: the standings last shown per (database file, event, language), with the event's stamp then
+# the standings last shown per (database file, event, language), with the event's stamp then
 _SHOWN: dict[tuple[str, int, str], tuple[int, EventStandings]] = {}
 _STAMP_SQL = "SELECT n FROM standings_stamps WHERE event_id = ?"
 
@@ -229,7 +226,7 @@ def _stamp(db: Database, event_id: int) -> int | None:
 def event_standings(db: Database, event_id: int) -> EventStandings:
     """CONTRACTS.md §4 ``standings``: rows with rank, entrant, name, points and tie-break values.
 
-    Work in proportion to the change (issue 22): the standings are built again only when the database's
+    Work in proportion to the change: the standings are built again only when the database's
     stamp for the event has moved since they were last built here (any change they read, by any
     program); after a hand in play they are the ones kept."""
     lang = current_language()
@@ -391,7 +388,7 @@ def correction_preview(
     score: tuple[int, int],
     points: tuple[int, int] | None = None,
 ) -> CorrectionPreview:
-    """Rule T10 and the issue's correction preview: places, tie-breaks, ratings and already published
+    """Rule T10's correction preview: places, tie-breaks, ratings and already published
     pairings that the corrected score would change. Nothing is written."""
     with db.session() as s:
         ev = reads.get_event(s, event_id)

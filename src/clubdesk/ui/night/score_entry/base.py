@@ -151,7 +151,7 @@ class SheetEntryForm(SheetKeys):
             self.view.setColumnHidden(COL_GAME, True)
         self.view.installEventFilter(self)
         self.view.setWordWrap(False)
-        self.view.setTabKeyNavigation(False)  # Tab leaves the sheet (issue 20)
+        self.view.setTabKeyNavigation(False)  # Tab leaves the sheet
 
         self.summary = QLabel()
         self.summary.setObjectName("summary")

@@ -1,6 +1,6 @@
 """The final score only, for events that record results only: games won (dominoes) or points (tavla), with
 optional game points for point-difference tie-breaks. Enter saves, once a score has been typed: a stray
-Enter on the form as it opens saves nothing (issue 20)."""
+Enter on the form as it opens saves nothing."""
 
 from __future__ import annotations
 

@@ -81,7 +81,7 @@ class TavlaEntryForm(SheetEntryForm):
         self.watch(self.outcome, self.side, self.kind, self.cube, self.dropped, self.reason)
         self._drop_wording()
         self._outcome_changed()
-        # issue 19: a match record written by backgammon software (.mat), previewed, then saved as entries
+        # a match record written by backgammon software (.mat), previewed, then saved as entries
         self.import_button = QPushButton(_("Import match file…"))
         self.import_button.setObjectName("importMatchFile")
         self.import_button.setAutoDefault(False)
@@ -115,7 +115,7 @@ class TavlaEntryForm(SheetEntryForm):
     def first_input(self) -> QWidget:
         return self.outcome
 
-    # ------------------------------------------------------------------ match files (issue 19)
+    # ------------------------------------------------------------------ match files
     def _choose_match_file(self) -> None:
         path, _filter = QFileDialog.getOpenFileName(
             self, _("Import match file"), "", _("Match files (*.mat *.txt);;All files (*)")

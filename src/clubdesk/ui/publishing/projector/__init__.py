@@ -1,4 +1,4 @@
-"""The projector view for the hall (issue 21, item 6): :class:`ProjectorWindow` on the second screen and
+"""The projector view for the hall: :class:`ProjectorWindow` on the second screen and
 :class:`ProjectorControl` at the desk, opened from the main window's View › Projector… (Ctrl+Shift+P)."""
 
 from __future__ import annotations

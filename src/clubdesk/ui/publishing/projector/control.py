@@ -1,4 +1,4 @@
-"""The desk's side of the projector (issue 21, item 6): which screen, which event, what to show, how long
+"""The desk's side of the projector: which screen, which event, what to show, how long
 each page stays, and the announcement typed for the hall.
 """
 

@@ -1,4 +1,4 @@
-"""The projector's pages (issue 21, item 6): the hall data cut into screens of rows that fit.
+"""The projector's pages: the hall data cut into screens of rows that fit.
 
 A long list is never scrolled: it is cut into pages of as many rows as the screen holds, and the pages
 cycle. No Qt here: plain frozen dataclasses from :class:`clubdesk.services.publishing.projector.HallData`.

@@ -1,4 +1,4 @@
-"""The projector window (issue 21, item 6): a second top-level window for the hall's screen.
+"""The projector window: a second top-level window for the hall's screen.
 
 It shows one page at a time (:mod:`clubdesk.ui.publishing.projector.pages`) in large type, light on dark, and
 moves to the next page every few seconds. Readable from 8 m: a name's line is at least 1/40 of the window's
