@@ -450,7 +450,7 @@ def test_the_last_place_is_given_once_even_in_the_same_instant(
             a, DESK, events.EventData(name="Last place", ruleset="tavla", format="swiss", capacity=2)
         )
         registration.register(a, DESK, ev.id, n0)  # one place left
-        _slowed(monkeypatch, registration, "_has_room")
+        _slowed(monkeypatch, registration, "has_room")
         out = _at_once(
             lambda: registration.register(a, DESK, ev.id, n1),
             lambda: registration.register(b, DESK, ev.id, n2),

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from clubdesk.models.member import Member
-from clubdesk.services import phones
+from clubdesk.services import night, phones
 from clubdesk.services.kernel.base import ServiceError
 from clubdesk.services.night.data import reads, settings
 from clubdesk.services.night.data.tokens import ensure_tokens, round_tokens
@@ -815,7 +815,7 @@ def test_a_hand_whose_answer_failed_is_stored_once_on_retry(
             raise DatabaseError("busy", "The database is busy at another desk; try again.")
         return out
 
-    monkeypatch.setattr(hands, "enter_hand", busy_once)
+    monkeypatch.setattr(night, "enter_hand", busy_once)  # the phones reach it through the night's face
     with pytest.raises(DatabaseError):
         posts.post_entry(db, ref, hand, client_id="post-1", version=None, side=0, address="127.0.0.1")
     assert len(results.table_entries(db, ev, 1, 1)[1]) == 1  # the hand itself was stored

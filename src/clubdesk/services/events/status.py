@@ -34,7 +34,7 @@ def set_status(
     db: Database, actor: Actor, event_id: int, status: str, *, now: datetime | None = None
 ) -> EventInfo:
     """Open or close registration, mark the draw made (``drawn``), running or finished."""
-    require(actor, "events.status", db)  # permission table (issue 23)
+    require(actor, "events.status", db)  # the permission table
     if status not in EVENT_STATUSES:
         raise ServiceError("bad-status", _("Unknown event status {status}.").format(status=status))
     with db.session() as s:

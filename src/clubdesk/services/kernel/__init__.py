@@ -1,23 +1,55 @@
 """What every use case uses: errors and results, the permission table, the audit chain, look-ups.
 
-The package's face: what ui/, cli/ and web/ may use. Everything else is the package's own."""
+The package's face: what ui/, cli/, web/ and the packages above may use. A name is imported from its module
+when first used, so a screen that needs one use case does not load the whole package (the first
+section paints before the engines load)."""
 
-from clubdesk.services.kernel.audit_chain import ChainReport, audit_head, hand_ref, verify_chain
-from clubdesk.services.kernel.base import (
-    DEFAULT_ACTOR,
-    DESK_ROLES,
-    Actor,
-    Role,
-    ServiceError,
-    audit,
-    audit_json,
-    entry_refusal,
-    refusal,
-)
-from clubdesk.services.kernel.changes import Changes
-from clubdesk.services.kernel.clock import DESK_CLOCK
-from clubdesk.services.kernel.lookups import MESSAGE_LOCALES, load_event, money_text
-from clubdesk.services.kernel.permissions import allowed, mask_contacts, require
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from clubdesk.services.kernel.audit_chain import ChainReport, audit_head, hand_ref, verify_chain
+    from clubdesk.services.kernel.base import (
+        DEFAULT_ACTOR,
+        DESK_ROLES,
+        Actor,
+        Role,
+        ServiceError,
+        audit,
+        audit_json,
+        entry_refusal,
+        refusal,
+    )
+    from clubdesk.services.kernel.changes import Changes
+    from clubdesk.services.kernel.clock import DESK_CLOCK
+    from clubdesk.services.kernel.lookups import MESSAGE_LOCALES, load_event, money_text
+    from clubdesk.services.kernel.permissions import allowed, mask_contacts, require
+
+_HOMES = {
+    "Actor": "clubdesk.services.kernel.base",
+    "ChainReport": "clubdesk.services.kernel.audit_chain",
+    "Changes": "clubdesk.services.kernel.changes",
+    "DEFAULT_ACTOR": "clubdesk.services.kernel.base",
+    "DESK_CLOCK": "clubdesk.services.kernel.clock",
+    "DESK_ROLES": "clubdesk.services.kernel.base",
+    "MESSAGE_LOCALES": "clubdesk.services.kernel.lookups",
+    "Role": "clubdesk.services.kernel.base",
+    "ServiceError": "clubdesk.services.kernel.base",
+    "allowed": "clubdesk.services.kernel.permissions",
+    "audit": "clubdesk.services.kernel.base",
+    "audit_head": "clubdesk.services.kernel.audit_chain",
+    "audit_json": "clubdesk.services.kernel.base",
+    "entry_refusal": "clubdesk.services.kernel.base",
+    "hand_ref": "clubdesk.services.kernel.audit_chain",
+    "load_event": "clubdesk.services.kernel.lookups",
+    "mask_contacts": "clubdesk.services.kernel.permissions",
+    "money_text": "clubdesk.services.kernel.lookups",
+    "refusal": "clubdesk.services.kernel.base",
+    "require": "clubdesk.services.kernel.permissions",
+    "verify_chain": "clubdesk.services.kernel.audit_chain",
+}
 
 __all__ = [
     "Actor",
@@ -42,3 +74,13 @@ __all__ = [
     "require",
     "verify_chain",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, imported from the module that defines it on first use (PEP 562)."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(home), name)
+    globals()[name] = value
+    return value

@@ -1,121 +1,235 @@
 """A competition night, in three layers: data (reads, rows, settings, tokens) < ranking (standings,
 ratings) < play (rounds, results, forfeits, follow-ups).
 
-The package's face: what ui/, cli/ and web/ may use. Everything else is the package's own."""
+The package's face: what ui/, cli/, web/ and the packages above may use. A name is imported from its module
+when first used, so a screen that needs one use case does not load the whole package (the first
+section paints before the engines load)."""
 
-from clubdesk.services.night.data.prize_plans import (
-    CATEGORIES,
-    prize_plan_from,
-    prize_plan_json,
-    season_scale_from,
-)
-from clubdesk.services.night.data.reads import (
-    BYE_FORMATS,
-    FINAL_STATUSES,
-    RoundView,
-    TableView,
-    default_event,
-    entrant_members,
-    entrant_names,
-    find_round,
-    find_table,
-    get_event,
-    get_round,
-    get_table,
-    local_now,
-    matches_of,
-    night,
-    params_of,
-    require_referee,
-    rounds_of,
-    state_of,
-)
-from clubdesk.services.night.data.rows import played_matches, standing_ids
-from clubdesk.services.night.data.settings import (
-    LIMITS,
-    NightSettings,
-    configure,
-    load_night_settings,
-    night_settings,
-    request_bye,
-    requested_byes,
-    setting_locks,
-)
-from clubdesk.services.night.data.tokens import ensure_tokens, round_tokens
-from clubdesk.services.night.play.approvals import approve
-from clubdesk.services.night.play.explain import explain_pairing
-from clubdesk.services.night.play.followups import after_change
-from clubdesk.services.night.play.forfeits import (
-    apply_forfeit,
-    decide_late_notice,
-    forfeit,
-    late_notice,
-    league_deadline,
-    withdraw_from_play,
-)
-from clubdesk.services.night.play.hand_guard import (
-    PhoneGuard,
-    read_only_reason,
-    remember_post,
-    side_names,
-    stored_answer,
-)
-from clubdesk.services.night.play.hands import enter_hand, save_hand_change, undo_hand
-from clubdesk.services.night.play.match_files import import_match_file, read_match_file, swapped
-from clubdesk.services.night.play.proposal import set_tables
-from clubdesk.services.night.play.readings import (
-    ReadingsPreview,
-    apply_readings,
-    event_readings,
-    new_readings,
-    preview_readings,
-    value_label,
-)
-from clubdesk.services.night.play.results import (
-    add_entry,
-    confirm,
-    encounter_seats,
-    name_captains,
-    names_scorers,
-    record_result,
-    referee_decision,
-    replace_entries,
-    seats_for,
-    set_score,
-    side_players,
-    substitute,
-    table_entries,
-    undo_last_entry,
-)
-from clubdesk.services.night.play.rounds import (
-    discard_round,
-    propose_round,
-    publish_round,
-    unpublish_round,
-)
-from clubdesk.services.night.play.seating import seat_names
-from clubdesk.services.night.play.table_change import HandResult, TableId
-from clubdesk.services.night.play.table_result import (
-    changed_elsewhere,
-    check_lock,
-    insert_entry_at,
-    match_entries,
-    match_params,
-    match_snapshot,
-    recompute_from_entries,
-    referee_confirms,
-    reset_confirmation,
-)
-from clubdesk.services.night.ranking.event_end import final_places
-from clubdesk.services.night.ranking.ratings import catch_up, rating_history, tavla_rulesets
-from clubdesk.services.night.ranking.ratings_background import pending, rerate_in_background
-from clubdesk.services.night.ranking.standings import (
-    EventStandings,
-    bracket_data,
-    compute_standings,
-    correction_preview,
-    event_standings,
-)
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from clubdesk.services.night.data.prize_plans import (
+        CATEGORIES,
+        prize_plan_from,
+        prize_plan_json,
+        season_scale_from,
+    )
+    from clubdesk.services.night.data.reads import (
+        BYE_FORMATS,
+        FINAL_STATUSES,
+        RoundView,
+        TableView,
+        default_event,
+        entrant_members,
+        entrant_names,
+        find_round,
+        find_table,
+        get_event,
+        get_round,
+        get_table,
+        local_now,
+        matches_of,
+        night,
+        params_of,
+        require_referee,
+        rounds_of,
+        state_of,
+    )
+    from clubdesk.services.night.data.rows import played_matches, standing_ids
+    from clubdesk.services.night.data.settings import (
+        LIMITS,
+        NightSettings,
+        configure,
+        load_night_settings,
+        night_settings,
+        request_bye,
+        requested_byes,
+        setting_locks,
+    )
+    from clubdesk.services.night.data.tokens import ensure_tokens, round_tokens
+    from clubdesk.services.night.play.approvals import approve
+    from clubdesk.services.night.play.explain import explain_pairing
+    from clubdesk.services.night.play.followups import after_change
+    from clubdesk.services.night.play.forfeits import (
+        apply_forfeit,
+        decide_late_notice,
+        forfeit,
+        late_notice,
+        league_deadline,
+        withdraw_from_play,
+    )
+    from clubdesk.services.night.play.hand_guard import (
+        PhoneGuard,
+        read_only_reason,
+        remember_post,
+        side_names,
+        stored_answer,
+    )
+    from clubdesk.services.night.play.hands import enter_hand, save_hand_change, undo_hand
+    from clubdesk.services.night.play.match_files import import_match_file, read_match_file, swapped
+    from clubdesk.services.night.play.proposal import set_tables
+    from clubdesk.services.night.play.readings import (
+        ReadingsPreview,
+        apply_readings,
+        event_readings,
+        new_readings,
+        preview_readings,
+        value_label,
+    )
+    from clubdesk.services.night.play.results import (
+        add_entry,
+        confirm,
+        encounter_seats,
+        name_captains,
+        names_scorers,
+        record_result,
+        referee_decision,
+        replace_entries,
+        seats_for,
+        set_score,
+        side_players,
+        substitute,
+        table_entries,
+        undo_last_entry,
+    )
+    from clubdesk.services.night.play.rounds import (
+        discard_round,
+        propose_round,
+        publish_round,
+        unpublish_round,
+    )
+    from clubdesk.services.night.play.seating import seat_names
+    from clubdesk.services.night.play.table_change import HandResult, TableId
+    from clubdesk.services.night.play.table_result import (
+        changed_elsewhere,
+        check_lock,
+        insert_entry_at,
+        match_entries,
+        match_params,
+        match_snapshot,
+        recompute_from_entries,
+        referee_confirms,
+        reset_confirmation,
+    )
+    from clubdesk.services.night.ranking.event_end import final_places
+    from clubdesk.services.night.ranking.ratings import catch_up, rating_history, tavla_rulesets
+    from clubdesk.services.night.ranking.ratings_background import pending, rerate_in_background
+    from clubdesk.services.night.ranking.standings import (
+        EventStandings,
+        bracket_data,
+        compute_standings,
+        correction_preview,
+        event_standings,
+    )
+
+_HOMES = {
+    "BYE_FORMATS": "clubdesk.services.night.data.reads",
+    "CATEGORIES": "clubdesk.services.night.data.prize_plans",
+    "EventStandings": "clubdesk.services.night.ranking.standings",
+    "FINAL_STATUSES": "clubdesk.services.night.data.reads",
+    "HandResult": "clubdesk.services.night.play.table_change",
+    "LIMITS": "clubdesk.services.night.data.settings",
+    "NightSettings": "clubdesk.services.night.data.settings",
+    "PhoneGuard": "clubdesk.services.night.play.hand_guard",
+    "ReadingsPreview": "clubdesk.services.night.play.readings",
+    "RoundView": "clubdesk.services.night.data.reads",
+    "TableId": "clubdesk.services.night.play.table_change",
+    "TableView": "clubdesk.services.night.data.reads",
+    "add_entry": "clubdesk.services.night.play.results",
+    "after_change": "clubdesk.services.night.play.followups",
+    "apply_forfeit": "clubdesk.services.night.play.forfeits",
+    "apply_readings": "clubdesk.services.night.play.readings",
+    "approve": "clubdesk.services.night.play.approvals",
+    "bracket_data": "clubdesk.services.night.ranking.standings",
+    "catch_up": "clubdesk.services.night.ranking.ratings",
+    "changed_elsewhere": "clubdesk.services.night.play.table_result",
+    "check_lock": "clubdesk.services.night.play.table_result",
+    "compute_standings": "clubdesk.services.night.ranking.standings",
+    "configure": "clubdesk.services.night.data.settings",
+    "confirm": "clubdesk.services.night.play.results",
+    "correction_preview": "clubdesk.services.night.ranking.standings",
+    "decide_late_notice": "clubdesk.services.night.play.forfeits",
+    "default_event": "clubdesk.services.night.data.reads",
+    "discard_round": "clubdesk.services.night.play.rounds",
+    "encounter_seats": "clubdesk.services.night.play.results",
+    "ensure_tokens": "clubdesk.services.night.data.tokens",
+    "enter_hand": "clubdesk.services.night.play.hands",
+    "entrant_members": "clubdesk.services.night.data.reads",
+    "entrant_names": "clubdesk.services.night.data.reads",
+    "event_readings": "clubdesk.services.night.play.readings",
+    "event_standings": "clubdesk.services.night.ranking.standings",
+    "explain_pairing": "clubdesk.services.night.play.explain",
+    "final_places": "clubdesk.services.night.ranking.event_end",
+    "find_round": "clubdesk.services.night.data.reads",
+    "find_table": "clubdesk.services.night.data.reads",
+    "forfeit": "clubdesk.services.night.play.forfeits",
+    "get_event": "clubdesk.services.night.data.reads",
+    "get_round": "clubdesk.services.night.data.reads",
+    "get_table": "clubdesk.services.night.data.reads",
+    "import_match_file": "clubdesk.services.night.play.match_files",
+    "insert_entry_at": "clubdesk.services.night.play.table_result",
+    "late_notice": "clubdesk.services.night.play.forfeits",
+    "league_deadline": "clubdesk.services.night.play.forfeits",
+    "load_night_settings": "clubdesk.services.night.data.settings",
+    "local_now": "clubdesk.services.night.data.reads",
+    "match_entries": "clubdesk.services.night.play.table_result",
+    "match_params": "clubdesk.services.night.play.table_result",
+    "match_snapshot": "clubdesk.services.night.play.table_result",
+    "matches_of": "clubdesk.services.night.data.reads",
+    "name_captains": "clubdesk.services.night.play.results",
+    "names_scorers": "clubdesk.services.night.play.results",
+    "new_readings": "clubdesk.services.night.play.readings",
+    "night": "clubdesk.services.night.data.reads",
+    "night_settings": "clubdesk.services.night.data.settings",
+    "params_of": "clubdesk.services.night.data.reads",
+    "pending": "clubdesk.services.night.ranking.ratings_background",
+    "played_matches": "clubdesk.services.night.data.rows",
+    "preview_readings": "clubdesk.services.night.play.readings",
+    "prize_plan_from": "clubdesk.services.night.data.prize_plans",
+    "prize_plan_json": "clubdesk.services.night.data.prize_plans",
+    "propose_round": "clubdesk.services.night.play.rounds",
+    "publish_round": "clubdesk.services.night.play.rounds",
+    "rating_history": "clubdesk.services.night.ranking.ratings",
+    "read_match_file": "clubdesk.services.night.play.match_files",
+    "read_only_reason": "clubdesk.services.night.play.hand_guard",
+    "recompute_from_entries": "clubdesk.services.night.play.table_result",
+    "record_result": "clubdesk.services.night.play.results",
+    "referee_confirms": "clubdesk.services.night.play.table_result",
+    "referee_decision": "clubdesk.services.night.play.results",
+    "remember_post": "clubdesk.services.night.play.hand_guard",
+    "replace_entries": "clubdesk.services.night.play.results",
+    "request_bye": "clubdesk.services.night.data.settings",
+    "requested_byes": "clubdesk.services.night.data.settings",
+    "require_referee": "clubdesk.services.night.data.reads",
+    "rerate_in_background": "clubdesk.services.night.ranking.ratings_background",
+    "reset_confirmation": "clubdesk.services.night.play.table_result",
+    "round_tokens": "clubdesk.services.night.data.tokens",
+    "rounds_of": "clubdesk.services.night.data.reads",
+    "save_hand_change": "clubdesk.services.night.play.hands",
+    "season_scale_from": "clubdesk.services.night.data.prize_plans",
+    "seat_names": "clubdesk.services.night.play.seating",
+    "seats_for": "clubdesk.services.night.play.results",
+    "set_score": "clubdesk.services.night.play.results",
+    "set_tables": "clubdesk.services.night.play.proposal",
+    "setting_locks": "clubdesk.services.night.data.settings",
+    "side_names": "clubdesk.services.night.play.hand_guard",
+    "side_players": "clubdesk.services.night.play.results",
+    "standing_ids": "clubdesk.services.night.data.rows",
+    "state_of": "clubdesk.services.night.data.reads",
+    "stored_answer": "clubdesk.services.night.play.hand_guard",
+    "substitute": "clubdesk.services.night.play.results",
+    "swapped": "clubdesk.services.night.play.match_files",
+    "table_entries": "clubdesk.services.night.play.results",
+    "tavla_rulesets": "clubdesk.services.night.ranking.ratings",
+    "undo_hand": "clubdesk.services.night.play.hands",
+    "undo_last_entry": "clubdesk.services.night.play.results",
+    "unpublish_round": "clubdesk.services.night.play.rounds",
+    "value_label": "clubdesk.services.night.play.readings",
+    "withdraw_from_play": "clubdesk.services.night.play.forfeits",
+}
 
 __all__ = [
     "BYE_FORMATS",
@@ -222,3 +336,13 @@ __all__ = [
     "value_label",
     "withdraw_from_play",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, imported from the module that defines it on first use (PEP 562)."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(home), name)
+    globals()[name] = value
+    return value

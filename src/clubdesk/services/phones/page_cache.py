@@ -79,7 +79,7 @@ _KEY_SQL: dict[int, str] = {}  # the key statement compiled for SQLite, once per
 def key_of(db: Database, token: str) -> tuple[TableRef, str, str] | None:
     """:func:`key_row` without a transaction of its own on a club file: the one statement on a pooled
     driver connection (one statement reads one state of the file; the phones ask this on every page
-    and every live poll: issue 27's targets). On the club server, in a read transaction."""
+    and every live poll, a hand p95 <= 100 ms). On the club server, in a read transaction."""
     if not token or len(token) > 64:
         return None
     if db.is_server:
@@ -182,7 +182,7 @@ def peek(db: Database, token: str) -> tuple[bool, CachedPage | None]:
 def cached_page(db: Database, token: str) -> CachedPage | None:
     """The table page in the current language, built once per change of its table (one small read
     checks the table's key; the page of an unchanged table is served from memory): the two phones and
-    the page after each post share one build (issue 27's targets)."""
+    the page after each post share one build (a hand p95 <= 100 ms)."""
     cache_key = (id(db), token, i18n.current_language())
     now = time.monotonic()
     found = key_of(db, token)

@@ -48,7 +48,7 @@ def pairings_rounds(
     db: Database, event_id: int, rounds: Sequence[int]
 ) -> tuple[report_data.PairingsData, ...]:
     """:func:`pairings_data` of each of ``rounds``, the event's entrants and games read once (the static
-    site shows every round: issue 28's speed target)."""
+    site shows every round, within its speed target)."""
     with db.session() as s:
         ev = report_event(s, event_id)
         who, played, ids = public(s, ev), night.played_matches(s, ev), night.standing_ids(s, ev)

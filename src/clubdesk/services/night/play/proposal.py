@@ -47,7 +47,7 @@ from clubdesk.storage import Database
 
 def the_field(s: Session, ev: Event, round_no: int) -> formats.Field:
     """Rule T3a: registered and checked in; latecomers from their first round; withdrawn ones are out.
-    The players of every entrant in one query (issue 22: no query per entrant)."""
+    The players of every entrant in one query (no query per entrant)."""
     ids: list[str] = []
     ratings: dict[str, int] = {}
     clubs: dict[str, str | None] = {}
@@ -130,7 +130,7 @@ def set_tables(
                 )
         else:
             forced = _check_edit(s, ev, n, new, names, actor, force_reason)
-            if {frozenset(p) for p in new} != set(refs):  # pairs changed by hand: explained again (issue 20)
+            if {frozenset(p) for p in new} != set(refs):  # pairs changed by hand: explained again
                 lines = explain_in(s, ev, new)
                 if lines is not None:
                     kept_lines = json.loads(rnd.explanations or "[]")[len(paired) :]  # the requested byes
