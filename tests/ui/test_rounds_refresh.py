@@ -89,7 +89,7 @@ def test_a_hand_reads_its_table_once_and_updates_its_row_only(
     changes, origin = told[0]
     assert origin is panel and changes.event_id == ev and changes.round_no == 1
     assert changes.tables == frozenset({1})
-    assert names == ["rounds"]  # the screens that still reload on names hear what they heard before
+    assert names == []  # the typed changes only: no section name is broadcast
     # the row shows the new score and state; the other rows are the very rows shown before
     stored = next(t for t in read_round(db, ev, 1).tables if t.table == 1)
     assert stored.status == "in_play" and stored.score == (1, 0)

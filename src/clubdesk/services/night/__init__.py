@@ -42,6 +42,13 @@ from clubdesk.services.night.data.settings import (
     setting_locks,
 )
 from clubdesk.services.night.data.tokens import ensure_tokens, round_tokens
+from clubdesk.services.night.play.answers import (
+    CaptainsResult,
+    RoundDiscarded,
+    RoundResult,
+    SeatsResult,
+    WithdrawalResult,
+)
 from clubdesk.services.night.play.approvals import approve
 from clubdesk.services.night.play.explain import explain_pairing
 from clubdesk.services.night.play.followups import after_change
@@ -73,16 +80,10 @@ from clubdesk.services.night.play.readings import (
 from clubdesk.services.night.play.results import (
     add_entry,
     confirm,
-    encounter_seats,
-    name_captains,
-    names_scorers,
     record_result,
     referee_decision,
     replace_entries,
-    seats_for,
     set_score,
-    side_players,
-    substitute,
     table_entries,
     undo_last_entry,
 )
@@ -106,6 +107,14 @@ from clubdesk.services.night.play.table_result import (
     referee_confirms,
     reset_confirmation,
 )
+from clubdesk.services.night.play.table_sides import (
+    encounter_seats,
+    name_captains,
+    names_scorers,
+    seats_for,
+    side_players,
+    substitute,
+)
 from clubdesk.services.night.ranking.ratings import catch_up, rating_history, tavla_rulesets
 from clubdesk.services.night.ranking.ratings_background import pending, rerate_in_background
 from clubdesk.services.night.ranking.standings import (
@@ -120,6 +129,7 @@ from clubdesk.services.night.ranking.standings import (
 __all__ = [
     "BYE_FORMATS",
     "CATEGORIES",
+    "CaptainsResult",
     "EventStandings",
     "FINAL_STATUSES",
     "HandResult",
@@ -127,9 +137,13 @@ __all__ = [
     "NightSettings",
     "PhoneGuard",
     "ReadingsPreview",
+    "RoundDiscarded",
+    "RoundResult",
     "RoundView",
+    "SeatsResult",
     "TableId",
     "TableView",
+    "WithdrawalResult",
     "add_entry",
     "after_change",
     "apply_forfeit",

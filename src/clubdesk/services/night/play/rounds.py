@@ -27,7 +27,7 @@ from clubdesk.models.result import Match, ResultEntry
 from clubdesk.models.round import EventNight, Round
 from clubdesk.pairing import PairingImpossible, explain_lives, explain_swiss, verify_pairing
 from clubdesk.pairing.league import OpenLeague
-from clubdesk.services.kernel import Actor, Role, ServiceError, audit, refusal
+from clubdesk.services.kernel import Actor, Changes, Role, ServiceError, audit, refusal
 
 # issue 22: the rounds' and tables' reads and views (``round_data``), the night settings (``night_config``),
 # forfeits, withdrawal and the league deadline (``forfeits``) and the standings' reads of the results
@@ -59,6 +59,7 @@ from clubdesk.services.night.data.rows import (
     played_matches,
 )
 from clubdesk.services.night.data.tokens import drop_tokens, ensure_in
+from clubdesk.services.night.play.answers import RoundDiscarded, RoundResult
 from clubdesk.services.night.play.followups import after_change
 from clubdesk.services.night.play.forfeits import apply_forfeit
 from clubdesk.services.night.play.pair_names import club_names, explain_round, named
@@ -112,7 +113,7 @@ def set_tables(
     fixed_tables: Mapping[int, int] | None = None,
     *,
     force_reason: str = "",
-) -> RoundView:
+) -> RoundResult:
     """Store a manually edited pairing of the PROPOSED round: ``pairs`` in table order (top table first;
     the pairing's bye, if any, may be anywhere), ``fixed_tables`` entrant -> table for an entrant who needs
     a fixed table (kept for later rounds too). The edit must seat exactly the proposed entrants and keep
@@ -193,7 +194,7 @@ def set_tables(
             round_no=rnd.number,
             reason=forced or _("manual pairing edit"),
         )
-        return out
+        return RoundResult(out, Changes(ev.id, rnd.number, rounds=True))
 
 
 def _check_edit(
@@ -493,7 +494,7 @@ def standing_ids_from(played: list[formats.Played], fld: formats.Field) -> list[
     return ids
 
 
-def discard_round(db: Database, actor: Actor, event_id: int) -> int:
+def discard_round(db: Database, actor: Actor, event_id: int) -> RoundDiscarded:
     """Throw away the proposed round (to pair again, e.g. with another seed)."""
     with db.session() as s:
         lock_event(s, event_id)  # issue 25: one desk at a time per event (places, payments, rounds)
@@ -511,7 +512,7 @@ def discard_round(db: Database, actor: Actor, event_id: int) -> int:
             n.state = "{}"
         s.delete(rnd)
         audit(s, actor, "discard", "round", rnd.id, before=before, event_id=ev.id, round_no=rnd.number)
-        return rnd.number
+        return RoundDiscarded(rnd.number, Changes(ev.id, rnd.number, rounds=True))
 
 
 def publish_round(
@@ -520,7 +521,7 @@ def publish_round(
     event_id: int,
     call_at: datetime | None = None,
     start_at: datetime | None = None,
-) -> RoundView:
+) -> RoundResult:
     """The proposed round becomes official: tables numbered top tables first, call time recorded (T3b) and
     the match start when given (G15; local wall-clock times). Confirmed results of earlier rounds are locked
     (rule T10)."""
@@ -578,12 +579,18 @@ def publish_round(
             event_id=ev.id,
             round_no=rnd.number,
         )
-        return out
+        return RoundResult(out, round_changes(ev, rnd))
+
+
+def round_changes(ev: Event, rnd: Round) -> Changes:
+    """A round published or taken back: the round, its byes and forfeits in the standings, the event's
+    current round; its places and prizes when the event ended or re-opened with it."""
+    return Changes(ev.id, rnd.number, rounds=True, standings=True, money=ev.status == "finished", event=True)
 
 
 def unpublish_round(
     db: Database, actor: Actor, event_id: int, reason: str, *, now: datetime | None = None
-) -> RoundView:
+) -> RoundResult:
     """Rule T10: the referee takes back the latest published round (it becomes proposed again) while no
     table of it has an entry or a result and its start time has not passed; the results that publishing
     it locked unlock. Reason required; audited. After that point the earlier round stays locked."""
@@ -666,7 +673,7 @@ def unpublish_round(
             round_no=rnd.number,
             reason=reason,
         )
-        return out
+        return RoundResult(out, round_changes(ev, rnd))
 
 
 def postpone(

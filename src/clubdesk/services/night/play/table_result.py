@@ -25,7 +25,6 @@ from clubdesk.models.result import Match, ResultEntry
 from clubdesk.models.round import Round
 from clubdesk.services.kernel import Actor, Role, ServiceError, entry_refusal, refusal
 from clubdesk.services.night.data import reads
-from clubdesk.storage import is_server
 from clubdesk.timefmt import local_text
 
 
@@ -151,29 +150,6 @@ def check_version(m: Match, expected_version: int | None) -> None:
         raise changed_elsewhere(m)
 
 
-def open_table(
-    s: Session,
-    actor: Actor,
-    ev: Event,
-    round_no: int,
-    table_no: int,
-    override: str | None,
-    expected_version: int | None = None,
-) -> tuple[Round, Match]:
-    rnd, m = reads.find_table(s, ev, round_no, table_no)
-    if is_server(s):  # issue 25: one desk at a time changes a table; the next reads what it wrote
-        s.refresh(m, with_for_update=True)
-    check_version(m, expected_version)
-    if rnd.status == "proposed":
-        raise ServiceError("round-not-published", _("Round {r} is not published yet.").format(r=round_no))
-    if m.side_b is None:
-        raise ServiceError(
-            "bye-table", _("Table {t} is a bye: it has no result to enter.").format(t=table_no)
-        )
-    check_lock(actor, m, override)
-    return rnd, m
-
-
 def check_lock(actor: Actor, m: Match, override: str | None) -> None:
     """Rule T10: once the next round has started, a result no longer changes, except by the referee's
     override with a written reason."""
@@ -217,6 +193,14 @@ def referee_confirms(m: Match, actor: Actor) -> None:
     """The referee's result is the official one: confirmed, in his name, now."""
     m.status = "confirmed"
     m.referee = actor.name
+    m.confirmed_at = utcnow()
+
+
+def confirm_both(m: Match, scorer: str, counter: str) -> None:
+    """Both sides approve at once (G13, E6, T8c): ``scorer`` for side 0, ``counter`` for side 1."""
+    m.scorer = scorer
+    m.counter = counter
+    m.status = "confirmed"
     m.confirmed_at = utcnow()
 
 
