@@ -110,7 +110,7 @@ def test_the_desk_switch_starts_the_server_shows_its_qr_and_stops_it(qtbot, db: 
 def test_rounds_screen_shows_a_phones_hand_and_a_referee_call_without_user_action(
     qtbot, db: Database, tmp_path: Path
 ) -> None:  # type: ignore[no-untyped-def]
-    from clubdesk.ui.rounds_view import RoundsSection
+    from clubdesk.ui.night.rounds_section import RoundsSection
 
     pass
     from clubdesk.ui.night.tables_model import COL_PHONES, PHONE_ROLE
@@ -159,7 +159,7 @@ def test_rounds_screen_shows_a_phones_hand_and_a_referee_call_without_user_actio
 
 
 def test_table_entry_off_hides_the_phones_column(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
-    from clubdesk.ui.rounds_view import RoundsSection
+    from clubdesk.ui.night.rounds_section import RoundsSection
 
     pass
     from clubdesk.ui.night.tables_model import COL_PHONES
@@ -174,7 +174,8 @@ def test_table_entry_off_hides_the_phones_column(qtbot, db: Database) -> None:  
 
 
 def test_scan_field_opens_the_table_of_a_sheets_phone_address(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
-    from clubdesk.ui.rounds_view import RoundsSection, parse_table_url
+    from clubdesk.ui.night.rounds_section import RoundsSection
+    from clubdesk.ui.night.table_query import parse_table_url
 
     pass
     pass

@@ -7,7 +7,6 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from clubdesk.ui.rounds_view import RoundsSection, parse_table_query
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QDialog
 
@@ -16,6 +15,8 @@ from clubdesk.services.night.data import reads, settings
 from clubdesk.services.night.data import reads as data_reads
 from clubdesk.services.night.play import results, rounds, table_sides
 from clubdesk.ui.night import dialogs
+from clubdesk.ui.night.rounds_section import RoundsSection
+from clubdesk.ui.night.table_query import parse_table_query
 from clubdesk.ui.ranking.standings_model import COL_NAME, COL_POINTS
 from clubdesk.ui.ranking.standings_view import StandingsSection
 from clubdesk.ui.shell.state import DeskState

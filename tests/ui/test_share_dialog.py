@@ -43,7 +43,7 @@ def test_dialog_copies_and_saves_the_images(qtbot, club: Club, tmp_path: Path) -
 
 
 def test_rounds_and_standings_screens_have_a_share_button(qtbot, club: Club) -> None:  # type: ignore[no-untyped-def]
-    from clubdesk.ui.rounds_view import RoundsSection
+    from clubdesk.ui.night.rounds_section import RoundsSection
 
     pass
     from clubdesk.ui.ranking.standings_view import StandingsSection

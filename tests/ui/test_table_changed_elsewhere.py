@@ -14,7 +14,7 @@ from tests.integration.test_night_helpers import DESK, make_event
 
 
 def test_approving_a_table_another_desk_corrected_is_refused_and_reloaded(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    from clubdesk.ui.rounds_view import TablePanel
+    from clubdesk.ui.night.table_panel import TablePanel
 
     pass
     from clubdesk.ui.shell.state import DeskState
