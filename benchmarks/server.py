@@ -29,7 +29,7 @@ HANDS = 60
 def _round_trip(db: Database) -> list[float]:
     ev, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=8, rounds=3, match_lengths=[99])
     rounds.propose_round(db, DESK, ev)
-    rv = rounds.publish_round(db, DESK, ev)
+    rv = rounds.publish_round(db, DESK, ev).round
     times = []
     for k in range(HANDS):
         table = rv.tables[k % len(rv.tables)].table
@@ -64,7 +64,7 @@ def measure_server(url: str) -> tuple[list[float], list[float]]:
         heard: list[float] = []
         ev, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=3, match_lengths=[99])
         rounds.propose_round(db, DESK, ev)
-        rv = rounds.publish_round(db, DESK, ev)
+        rv = rounds.publish_round(db, DESK, ev).round
         for _ in conn.notifies(timeout=0.2):
             pass
         for k in range(20):

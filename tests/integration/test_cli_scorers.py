@@ -12,7 +12,7 @@ import pytest
 
 from clubdesk.cli.core import main
 from clubdesk.services.night.data import reads
-from clubdesk.services.night.play import results
+from clubdesk.services.night.play import table_sides
 from tests.integration.test_night_helpers import make_event, open_db
 
 
@@ -42,7 +42,7 @@ def test_result_confirm_names_the_scorer_and_counter(
     db = open_db(tmp_path)
     try:
         assert reads.get_round(db, ev, 1).tables[0].status == "waiting"
-        home, away = results.side_players(db, ev, 1, 1)
+        home, away = table_sides.side_players(db, ev, 1, 1)
     finally:
         db.close()
     # a player of the wrong side is refused, nothing written
@@ -91,7 +91,7 @@ def test_confirm_by_member_and_the_referee_scoring(
     assert cli(capsys, path, "result", e, "--round", "1", "--table", "1", "--score", "0-1")[0] == 0
     db = open_db(tmp_path)
     try:
-        home, away = results.side_players(db, ev, 1, 1)
+        home, away = table_sides.side_players(db, ev, 1, 1)
     finally:
         db.close()
     code, out, err = cli(

@@ -44,7 +44,7 @@ def test_g15_gaple_walkover_possible_from_ten_minutes_before_the_start(tmp_path:
     with pytest.raises(ServiceError) as err:
         forfeits.forfeit(db, REF, ev, 1, 1, 1, now=datetime(2026, 5, 1, 19, 19, 59))
     assert err.value.code == "too-early" and "19:20" in err.value.message and "G15" in err.value.message
-    res = forfeits.forfeit(db, REF, ev, 1, 1, 1, now=datetime(2026, 5, 1, 19, 20))
+    res = forfeits.forfeit(db, REF, ev, 1, 1, 1, now=datetime(2026, 5, 1, 19, 20)).table
     assert res.as_json()["status"] == "confirmed"  # the walkover at 19:20 sharp
 
 
@@ -52,7 +52,7 @@ def test_g15_without_a_start_time_the_call_is_the_start(tmp_path: Path) -> None:
     db, ev = _night(tmp_path, "gaple-tournament")
     assert reads.get_round(db, ev, 1).forfeit_due == CALL - timedelta(minutes=10)
     # at the start (the call) an absent side can be forfeited
-    assert forfeits.forfeit(db, REF, ev, 1, 1, 0, now=CALL).as_json()["status"] == "confirmed"
+    assert forfeits.forfeit(db, REF, ev, 1, 1, 0, now=CALL).table.as_json()["status"] == "confirmed"
 
 
 def test_t3b_tavla_forfeit_possible_from_ten_minutes_after_the_call(tmp_path: Path) -> None:
@@ -62,7 +62,7 @@ def test_t3b_tavla_forfeit_possible_from_ten_minutes_after_the_call(tmp_path: Pa
     with pytest.raises(ServiceError) as err:
         forfeits.forfeit(db, REF, ev, 1, 1, 1, now=datetime(2026, 5, 1, 19, 9, 59))
     assert err.value.code == "too-early" and "19:10" in err.value.message and "T3b" in err.value.message
-    res = forfeits.forfeit(db, REF, ev, 1, 1, 1, now=datetime(2026, 5, 1, 19, 10))
+    res = forfeits.forfeit(db, REF, ev, 1, 1, 1, now=datetime(2026, 5, 1, 19, 10)).table
     assert res.as_json()["score"] == [3, 0]  # rule T9a: match length-0
 
 
@@ -92,7 +92,7 @@ def test_g15_notice_of_lateness_suspends_the_walkover_and_the_referee_decides(tm
     assert err.value.code == "referee-only"
     forfeits.decide_late_notice(db, REF, ev, 1, 1, walkover=False, reason="traffic, arriving 19:40")
     assert reads.get_round(db, ev, 1).tables[0].status == "waiting"
-    res = forfeits.decide_late_notice(db, REF, ev, 1, 1, walkover=True, reason="still absent at 19:45")
+    res = forfeits.decide_late_notice(db, REF, ev, 1, 1, walkover=True, reason="still absent at 19:45").table
     assert res.as_json()["status"] == "confirmed"
     with db.session() as s:
         acts = [a.action for a in s.scalars(select(AuditEntry).order_by(AuditEntry.id))]

@@ -68,7 +68,7 @@ def make_event(db: Database, ruleset: str, fmt: str, n: int, per: int = 1) -> tu
 
 def start_round(db: Database, event_id: int) -> reads.RoundView:
     rounds.propose_round(db, DESK, event_id, seed=1)
-    return rounds.publish_round(db, DESK, event_id)
+    return rounds.publish_round(db, DESK, event_id).round
 
 
 def member_of(db: Database, entrant_id: int) -> str:

@@ -37,9 +37,9 @@ def test_edited_pairing_is_stored_in_table_order_and_audited(db: Database) -> No
     rounds.propose_round(db, DESK, ev)
     # round 1: nobody has met anybody, so any three pairs are valid (T4e)
     mine = [(ids[0], ids[3]), (ids[5], ids[1]), (ids[2], ids[4])]
-    out = proposal.set_tables(db, DESK, ev, mine)
+    out = proposal.set_tables(db, DESK, ev, mine).round
     assert pairs_of(out) == mine and [t.table for t in out.tables] == [1, 2, 3]
-    rv = rounds.publish_round(db, DESK, ev)
+    rv = rounds.publish_round(db, DESK, ev).round
     assert pairs_of(rv) == mine
     with db.session() as s:
         row = s.scalar(select(AuditEntry).where(AuditEntry.action == "set-tables"))
@@ -59,7 +59,7 @@ def test_a_rematch_is_refused_unless_a_referee_forces_it_with_a_reason(db: Datab
         assert err.value.code == "pairing-breaks-rules"
         assert "already played" in err.value.message and "E1" in err.value.message  # names, not ids
     assert pairs_of(reads.get_round(db, ev, 2)) == pairs_of(r2)  # nothing written
-    forced = proposal.set_tables(db, REF, ev, again, force_reason="last round, only these two are left")
+    forced = proposal.set_tables(db, REF, ev, again, force_reason="last round, only these two are left").round
     assert pairs_of(forced) == again
 
 
@@ -80,7 +80,7 @@ def test_a_fixed_table_is_kept_and_remembered_for_the_next_round(db: Database) -
     rv = rounds.propose_round(db, DESK, ev)
     needs = ids[5]  # the lowest seed, at the bottom table by the pairing, needs table 1 (a wheelchair)
     assert needs in rv.tables[-1].sides
-    out = proposal.set_tables(db, DESK, ev, pairs_of(rv), fixed_tables={needs: 1})
+    out = proposal.set_tables(db, DESK, ev, pairs_of(rv), fixed_tables={needs: 1}).round
     assert needs in out.tables[0].sides
     # the other two pairs keep their order on tables 2 and 3
     assert pairs_of(out)[1:] == pairs_of(rv)[:2]
@@ -100,7 +100,7 @@ def test_in_a_bracket_only_the_table_order_changes(db: Database) -> None:
     with pytest.raises(ServiceError) as err:
         proposal.set_tables(db, DESK, ev, [(a1, a2), (b1, b2), *p[2:]])
     assert err.value.code == "fixed-pairs"
-    out = proposal.set_tables(db, DESK, ev, [p[3], p[2], p[1], p[0]])
+    out = proposal.set_tables(db, DESK, ev, [p[3], p[2], p[1], p[0]]).round
     # the bracket match of each pair moves with it
     refs = {frozenset(t.sides): t.ref for t in rv.tables}
     assert [t.ref for t in out.tables] == [refs[frozenset(x)] for x in (p[3], p[2], p[1], p[0])]

@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 from clubdesk.models.result import Match, ResultEntry
 from clubdesk.services.night.data import reads, settings
-from clubdesk.services.night.play import forfeits, results, rounds
+from clubdesk.services.night.play import forfeits, results, rounds, table_sides
 from clubdesk.services.night.ranking import event_end, standings
 from tests.integration.test_night_helpers import DESK, make_event, open_db
 
@@ -150,7 +150,7 @@ def test_domino_team_encounter(tmp_path: Path) -> None:
     rv = rounds.propose_round(db, DESK, ev)
     rounds.publish_round(db, DESK, ev)
     assert len(rv.tables) == 1
-    seats1 = results.encounter_seats(db, ev, 1, 1, 1)
+    seats1 = table_sides.encounter_seats(db, ev, 1, 1, 1)
     assert len(seats1) == 4
     # game 1: side 0 goes out twice with 30 + 20 + 25 = 75 left in hands (E18): 75, 150 >= 100
     d0 = {"type": "domino", "seat": 0, "pips": [0, 30, 20, 25]}
@@ -159,7 +159,7 @@ def test_domino_team_encounter(tmp_path: Path) -> None:
     res = results.add_entry(db, DESK, ev, 1, 1, d0, game_no=1)
     assert res.score == (1, 0) and not res.finished
     # rule E7b: side 1 lost game 1, its two players swap seats (seats 1 and 3) for game 2
-    seats2 = results.encounter_seats(db, ev, 1, 1, 2)
+    seats2 = table_sides.encounter_seats(db, ev, 1, 1, 2)
     assert seats2 == [seats1[0], seats1[3], seats1[2], seats1[1]]
     # a substitute takes the seat of the player he replaces
     with db.session() as s:
@@ -175,7 +175,7 @@ def test_domino_team_encounter(tmp_path: Path) -> None:
             )
         ]
     bench = [n for n in spare if n not in seats2][0]
-    seats = results.substitute(db, DESK, ev, 1, 1, 2, 1, seats2[1], bench, "justified absence")
+    seats = table_sides.substitute(db, DESK, ev, 1, 1, 2, 1, seats2[1], bench, "justified absence").seats
     assert seats["game2"][1] == bench
     results.add_entry(db, DESK, ev, 1, 1, d1, game_no=2)
     res = results.add_entry(db, DESK, ev, 1, 1, d1, game_no=2)

@@ -59,7 +59,7 @@ def test_withdrawal_mid_event_forfeits_the_open_match_and_leaves_the_field(tmp_p
     results.set_score(db, DESK, ev, 1, 1, (5, 2), confirm=True)
     # E4 (side 1 of table 2) withdraws while his table is still open: rule T9b, he forfeits it,
     # match length-0 for E2 (T9a): 5-0
-    assert forfeits.withdraw_from_play(db, DESK, ev, ids[3], "family emergency") == [2]
+    assert forfeits.withdraw_from_play(db, DESK, ev, ids[3], "family emergency").tables == [2]
     t2 = reads.get_round(db, ev, 1).tables[1]
     assert (t2.kind, t2.status, t2.score, t2.winner) == ("forfeit", "confirmed", (5, 0), ids[1])
     # round 2: E4 is out of the field; three players left, so one bye (T4e)
@@ -153,7 +153,7 @@ def test_postponed_match_keeps_the_event_open_until_played(tmp_path: Path) -> No
     assert not standings.event_standings(db, ev).finished  # the postponed match is still to play
     refused("event-over", rounds.propose_round, db, DESK, ev)  # no new round for it: it has its table
     # played on its new date (round 1 is locked by now: T10 leaves open tables alone)
-    res = results.set_score(db, DESK, ev, 1, 1, better_wins(rv.tables[0]), confirm=True)
+    res = results.set_score(db, DESK, ev, 1, 1, better_wins(rv.tables[0]), confirm=True).table
     assert res.status == "confirmed"
     assert reads.get_round(db, ev, 1).status == "closed"
     st = standings.event_standings(db, ev)
@@ -172,7 +172,7 @@ def test_postponed_match_can_be_forfeited_at_once(tmp_path: Path) -> None:
     refused("too-early", forfeits.forfeit, db, REF, ev, 1, 2, 1)
     rounds.postpone(db, DESK, ev, 1, 2, datetime(2024, 6, 1, 19), "power cut")
     # a postponed match has no table call to wait for: the absent side forfeits, 5-0 (T9a)
-    res = forfeits.forfeit(db, REF, ev, 1, 2, 1)
+    res = forfeits.forfeit(db, REF, ev, 1, 2, 1).table
     assert (res.status, res.score) == ("confirmed", (5, 0))
     db.close()
 
@@ -185,14 +185,14 @@ def test_accepted_excuse_postpones_instead_of_forfeiting(tmp_path: Path) -> None
     rounds.propose_round(db, DESK, ev)
     rounds.publish_round(db, DESK, ev, call_at=datetime(2024, 5, 1, 19, 0))
     # rule G15: an accepted excuse is recorded; no walkover, the match waits (G20)
-    res = forfeits.forfeit(db, REF, ev, 1, 1, 1, excuse="hospital visit, certificate shown")
+    res = forfeits.forfeit(db, REF, ev, 1, 1, 1, excuse="hospital visit, certificate shown").table
     assert (res.status, res.score, res.winner) == ("postponed", (0, 0), None)
     with db.session() as s:
         m = s.scalars(select(Match).where(Match.event_id == ev, Match.table_no == 1)).one()
         assert m.excuse == "hospital visit, certificate shown" and m.kind == "played"
         assert s.scalars(select(AuditEntry).where(AuditEntry.action == "excuse")).one().reason == m.excuse
     # later played: a gaple match is best of 3 (G4), 2-1
-    assert results.set_score(db, DESK, ev, 1, 1, (2, 1), confirm=True).status == "confirmed"
+    assert results.set_score(db, DESK, ev, 1, 1, (2, 1), confirm=True).table.status == "confirmed"
     db.close()
 
 
@@ -240,16 +240,16 @@ def test_referee_dispute_then_approve(tmp_path: Path) -> None:
     ev, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=2, rounds=1)
     rounds.propose_round(db, DESK, ev)
     rounds.publish_round(db, DESK, ev)
-    assert results.set_score(db, DESK, ev, 1, 1, (5, 3)).status == "pending"
+    assert results.set_score(db, DESK, ev, 1, 1, (5, 3)).table.status == "pending"
     # only a referee decides
     refused("referee-only", results.referee_decision, db, DESK, ev, 1, 1, approve=False)
-    res = results.referee_decision(db, REF, ev, 1, 1, approve=False, note="players disagree on game 4")
+    res = results.referee_decision(db, REF, ev, 1, 1, approve=False, note="players disagree on game 4").table
     assert res.status == "disputed"
     # a side cannot confirm a disputed result
     refused("disputed", results.confirm, db, DESK, ev, 1, 1, 0, "AB")
     assert not standings.event_standings(db, ev).finished
     # rule T8c: the referee-approved result is the official one
-    res = results.referee_decision(db, REF, ev, 1, 1, approve=True, note="checked the score sheet")
+    res = results.referee_decision(db, REF, ev, 1, 1, approve=True, note="checked the score sheet").table
     assert (res.status, res.score) == ("confirmed", (5, 3))
     with db.session() as s:
         assert s.scalars(select(Match)).one().referee == "Ref"
@@ -462,7 +462,7 @@ def test_rounds_record_the_call_time(tmp_path: Path) -> None:
     rounds.publish_round(db, DESK, ev, call_at=call)
     # rule T3b: a forfeit is possible from 19:40, not before
     refused("too-early", forfeits.forfeit, db, REF, ev, 1, 1, 0, now=call + timedelta(minutes=9))
-    res = forfeits.forfeit(db, REF, ev, 1, 1, 0, now=call + timedelta(minutes=10))
+    res = forfeits.forfeit(db, REF, ev, 1, 1, 0, now=call + timedelta(minutes=10)).table
     assert res.score == (0, 5)
     with db.session() as s:
         assert s.scalars(select(Round)).one().call_at == call

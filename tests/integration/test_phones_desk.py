@@ -166,7 +166,7 @@ def test_hall_language_switch_and_a_missing_event(db: Database, server: TableSer
 def test_hall_bracket_of_an_elimination_event(db: Database, server: TableServer) -> None:
     ev, _ids = make_event(db, ruleset="tavla", fmt="single-elimination", players=4, match_lengths=[1])
     rounds.propose_round(db, DESK, ev)
-    rv = rounds.publish_round(db, DESK, ev)
+    rv = rounds.publish_round(db, DESK, ev).round
     status, html = get(base(server) + f"/hall/{ev}/bracket")
     assert status == 200 and "<svg" in html
     for t in rv.tables:
@@ -302,7 +302,7 @@ def test_where_do_i_play_lists_each_player_of_a_pair_with_his_pair(db: Database)
         db, ruleset="gaple-club", fmt="swiss", players=4, per_entrant=2, entry="pair", rounds=2
     )
     rounds.propose_round(db, DESK, ev)
-    rv = rounds.publish_round(db, DESK, ev)
+    rv = rounds.publish_round(db, DESK, ev).round
     view = hall.round_view(db, ev)
     with db.session() as s:
         players = sorted(m.name for m in s.query(Member))

@@ -22,7 +22,7 @@ from clubdesk.services.events import events
 from clubdesk.services.kernel.base import Actor, Role
 from clubdesk.services.members import edit, records, search
 from clubdesk.services.night.data import prize_plans, reads, settings
-from clubdesk.services.night.play import results, rounds
+from clubdesk.services.night.play import results, rounds, table_sides
 from clubdesk.services.night.ranking import event_end, standings
 from clubdesk.services.publishing import documents, header, season_ranking
 from clubdesk.storage import Database
@@ -223,7 +223,7 @@ def build(tmp_path: Path) -> Club:
         {"type": "domino", "seat": 2, "pips": [9, 7, 0, 12]},
     ]
     results.replace_entries(db, DESK, domino, 1, 1, {1: hands[:2]})
-    results.substitute(db, REFEREE, domino, 1, 1, 1, 1, away[1], extra[SUBSTITUTE], "indisposición")
+    table_sides.substitute(db, REFEREE, domino, 1, 1, 1, 1, away[1], extra[SUBSTITUTE], "indisposición")
     results.add_entry(db, DESK, domino, 1, 1, hands[2], game_no=1)
     for k in range(3):  # rule E19: the same pair drops tiles three times in game 1
         incidents.record_incident(
@@ -250,7 +250,7 @@ def build(tmp_path: Path) -> Club:
         hand=2,
         decision="none",
     )
-    results.name_captains(db, DESK, domino, 1, 1, home[0], away[0])
+    table_sides.name_captains(db, DESK, domino, 1, 1, home[0], away[0])
     incidents.impose_penalty(
         db,
         REFEREE,
@@ -262,7 +262,7 @@ def build(tmp_path: Path) -> Club:
         reason="Corte de luz: no se puede seguir",
         game_no=1,
     )
-    results.name_scorers(db, REFEREE, domino, 1, 1, home[0], away[0], referee_scores=True, approve=True)
+    table_sides.name_scorers(db, REFEREE, domino, 1, 1, home[0], away[0], referee_scores=True, approve=True)
     return Club(db, numbers, swiss, cup, knockout, gaple, domino, extra, (home, away))
 
 

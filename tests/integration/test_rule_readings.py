@@ -124,7 +124,7 @@ def tavla_swiss_with_byes(db: Database, name: str) -> tuple[int, list[int]]:
     ev, ids = make_event(db, ruleset="tavla", fmt="swiss", players=3, rounds=2, match_lengths=[3], name=name)
     for _round in (1, 2):
         rounds.propose_round(db, DESK, ev, seed=1)
-        rv = rounds.publish_round(db, DESK, ev)
+        rv = rounds.publish_round(db, DESK, ev).round
         for t in rv.tables:
             if t.sides[1] is not None:  # the better-ranked side wins 3-1
                 results.set_score(db, REF, ev, rv.round, t.table, (3, 1), confirm=True)

@@ -66,7 +66,7 @@ def _desks(code: str, args: list[list[str]]) -> list[tuple[int, str, str]]:
 def _published_round(db: Database, players: int = 4) -> tuple[int, reads.RoundView]:
     ev, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=players, rounds=3, match_lengths=[25])
     play_rounds.propose_round(db, DESK, ev)
-    return ev, play_rounds.publish_round(db, DESK, ev)
+    return ev, play_rounds.publish_round(db, DESK, ev).round
 
 
 WAIT = """

@@ -24,7 +24,7 @@ from clubdesk.services import night, phones
 from clubdesk.services.kernel.base import ServiceError
 from clubdesk.services.night.data import reads, settings
 from clubdesk.services.night.data.tokens import ensure_tokens, round_tokens
-from clubdesk.services.night.play import hands, results, rounds
+from clubdesk.services.night.play import hands, results, rounds, table_sides
 from clubdesk.services.night.ranking import standings
 from clubdesk.services.phones import posts, table_page
 from clubdesk.storage import Database
@@ -718,7 +718,10 @@ def test_a_spanish_team_encounter_game_by_game_with_the_seats_swapped(
     assert results.table_entries(db, ev, 1, 1) == {1: [stored, stored]}  # both hands in game 1
     _s, html = away.get(f"/t/{token}")
     assert "Game 2 of 2, hand 1" in html and 'name="game" value="2"' in html
-    seats1, seats2 = results.encounter_seats(db, ev, 1, 1, 1), results.encounter_seats(db, ev, 1, 1, 2)
+    seats1, seats2 = (
+        table_sides.encounter_seats(db, ev, 1, 1, 1),
+        table_sides.encounter_seats(db, ev, 1, 1, 2),
+    )
     assert seats2 == [seats1[0], seats1[3], seats1[2], seats1[1]]  # the losers of game 1 swapped
     with db.session() as s:
         names = {m.number: m.name for m in s.query(Member)}

@@ -45,16 +45,16 @@ def test_unpublish_then_correct_the_earlier_round(tmp_path: Path) -> None:
     with pytest.raises(ServiceError) as err:
         rounds.unpublish_round(db, REF, ev, "  ")
     assert err.value.code == "reason-required"
-    rv = rounds.unpublish_round(db, REF, ev, "table 1 of round 1 was entered the wrong way round")
+    rv = rounds.unpublish_round(db, REF, ev, "table 1 of round 1 was entered the wrong way round").round
     assert rv.status == "proposed" and rv.call_at is None
     assert [t.locked for t in reads.get_round(db, ev, 1).tables] == [False, False]
-    res = results.set_score(db, DESK, ev, 1, 1, (1, 3), None, confirm=True, reason="sides swapped")
+    res = results.set_score(db, DESK, ev, 1, 1, (1, 3), None, confirm=True, reason="sides swapped").table
     assert res.as_json()["score"] == [1, 3]
     with db.session() as s:
         row = s.scalars(select(AuditEntry).where(AuditEntry.action == "unpublish")).one()
         assert row.reason and "wrong way round" in row.reason and row.round_no == 2
     # the round is proposed again: thrown away and paired again, or published as it is
-    assert rounds.discard_round(db, DESK, ev) == 2
+    assert rounds.discard_round(db, DESK, ev).number == 2
     rounds.propose_round(db, DESK, ev)
     rounds.publish_round(db, DESK, ev, call_at=CALL + timedelta(hours=1))
     assert all(t.locked for t in reads.get_round(db, ev, 1).tables)
@@ -77,7 +77,9 @@ def test_unpublish_refused_once_the_start_time_has_passed(tmp_path: Path) -> Non
     with pytest.raises(ServiceError) as err:
         rounds.unpublish_round(db, REF, ev, "too late", now=start)
     assert err.value.code == "round-started" and "20:10" in err.value.message
-    rv = rounds.unpublish_round(db, REF, ev, "one minute before the start", now=start - timedelta(minutes=1))
+    rv = rounds.unpublish_round(
+        db, REF, ev, "one minute before the start", now=start - timedelta(minutes=1)
+    ).round
     assert rv.status == "proposed"
 
 

@@ -28,7 +28,7 @@ def test_another_desks_hand_reloads_this_window_within_a_second(
         mine, other = Database(target), Database(target)
         ev, _ids = make_event(other, ruleset="tavla", fmt="swiss", players=4, rounds=3, match_lengths=[9])
         rounds.propose_round(other, DESK, ev)
-        rv = rounds.publish_round(other, DESK, ev)
+        rv = rounds.publish_round(other, DESK, ev).round
         state = DeskState(mine)
         seen: list[str] = []
         state.dataChanged.connect(seen.append)

@@ -18,6 +18,8 @@ from clubdesk.services.night.data import reads as data_reads
 from clubdesk.services.night.play import results, rounds
 from clubdesk.ui.night.rounds_section import RoundsSection
 from clubdesk.ui.night.tables_model import COL_SCORE, COL_STATE
+from clubdesk.ui.ranking.standings_model import lines_from_service
+from clubdesk.ui.ranking.standings_view import StandingsSection
 from clubdesk.ui.shell.state import DeskState
 from tests.integration.test_night_helpers import DESK, make_event, open_db
 
@@ -89,7 +91,7 @@ def test_a_hand_reads_its_table_once_and_updates_its_row_only(
     changes, origin = told[0]
     assert origin is panel and changes.event_id == ev and changes.round_no == 1
     assert changes.tables == frozenset({1})
-    assert names == ["rounds"]  # the screens that still reload on names hear what they heard before
+    assert names == []  # the typed changes only: no section name is broadcast
     # the row shows the new score and state; the other rows are the very rows shown before
     stored = next(t for t in read_round(db, ev, 1).tables if t.table == 1)
     assert stored.status == "in_play" and stored.score == (1, 0)
@@ -123,3 +125,50 @@ def test_a_change_made_elsewhere_reads_the_round_once(
     state.dataChanged.emit("rounds")
     assert reads == Counter({"round": 1})
     assert panel.table.status == "in_play" and panel.table.version > 0
+
+
+def test_a_score_set_at_the_desk_tells_the_standings_with_its_changes(
+    qtbot, active, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    """A final score set at the desk: the typed changes name that table and the standings, and the
+    Standings screen showing that event reads its standings again from them (no section name is sent)."""
+    db, ev = tavla_night(tmp_path)
+    state = DeskState(db, REF)
+    section = RoundsSection(state)
+    active(section)
+    section.select_event(ev)
+    standings = StandingsSection(state)
+    standings.select_event(ev)
+    panel = section.open_table(1)
+    assert panel is not None
+    told: list[tuple[Changes, object]] = []
+    names: list[str] = []
+    state.changed.connect(lambda changes, origin: told.append((changes, origin)))
+    state.dataChanged.connect(names.append)
+    refreshed: list[int] = []
+    refresh = standings.refresh
+
+    def counted_refresh() -> None:
+        refreshed.append(standings.event_box.currentData())
+        refresh()
+
+    monkeypatch.setattr(standings, "refresh", counted_refresh)
+    panel._save_score((5, 3), None)  # the match to 5 is over: its result counts (pending approval)
+    qtbot.waitUntil(lambda: len(told) == 1, timeout=2000)
+
+    changes, origin = told[0]
+    assert origin is panel and (changes.event_id, changes.round_no) == (ev, 1)
+    assert changes.tables == frozenset({1}) and changes.standings
+    assert names == []
+    assert refreshed == [ev]  # read again once, from the typed changes
+    assert standings.model.lines == lines_from_service(night.event_standings(db, ev))
+    # both sides approve at the desk: the result counts, and the standings show the winner's point
+    for side, field in enumerate((panel.decisions.approve_a, panel.decisions.approve_b)):
+        field.setText("AB" if side == 0 else "CD")
+        assert panel.decisions.approve(side)
+    assert [c.tables for c, _origin in told[1:]] == [frozenset({1})] * 2 and told[2][0].standings
+    assert names == [] and refreshed[-1] == ev
+    now = night.event_standings(db, ev)
+    assert standings.model.lines == lines_from_service(now)
+    winner = next(t for t in data_reads.get_round(db, ev, 1).tables if t.table == 1).sides[0]
+    assert next(r for r in now.rows if r.entrant == winner).points > 0

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication, QDialog
 from clubdesk.services.kernel.base import Actor, Role
 from clubdesk.services.night.data import reads, settings
 from clubdesk.services.night.data import reads as data_reads
-from clubdesk.services.night.play import results, rounds
+from clubdesk.services.night.play import results, rounds, table_sides
 from clubdesk.ui.night import dialogs
 from clubdesk.ui.night.rounds_section import RoundsSection
 from clubdesk.ui.night.table_query import parse_table_query
@@ -236,7 +236,7 @@ def test_domino_team_encounter_game_two_in_score_entry(qtbot, active, tmp_path: 
     settings.configure(db, DESK, ev, encounter_games=2)
     rounds.propose_round(db, DESK, ev)
     rounds.publish_round(db, DESK, ev)
-    seats1 = results.encounter_seats(db, ev, 1, 1, 1)
+    seats1 = table_sides.encounter_seats(db, ev, 1, 1, 1)
     # game 1: side 0 goes out twice with 30 + 20 + 25 = 75 left in hands (E18): 75, 150 >= 100
     d0 = {"type": "domino", "seat": 0, "pips": [0, 30, 20, 25]}
     d1 = {"type": "domino", "seat": 1, "pips": [30, 0, 20, 25]}
@@ -467,7 +467,7 @@ def test_a_substitute_asked_for_by_name_takes_the_seat(qtbot, active, tmp_path: 
     settings.configure(db, DESK, ev, encounter_games=2)
     rounds.propose_round(db, DESK, ev)
     rounds.publish_round(db, DESK, ev)
-    seats = results.encounter_seats(db, ev, 1, 1, 1)
+    seats = table_sides.encounter_seats(db, ev, 1, 1, 1)
     with db.session() as s:
         name_of = {m.number: m.name for m in s.query(Member)}
     leaving = seats[0]
@@ -494,7 +494,7 @@ def test_a_substitute_asked_for_by_name_takes_the_seat(qtbot, active, tmp_path: 
 
     monkeypatch.setattr(dialogs.SubstituteDialog, "exec", fill)
     assert panel.open_substitute()
-    assert results.encounter_seats(db, ev, 1, 1, 1)[0] == spare
+    assert table_sides.encounter_seats(db, ev, 1, 1, 1)[0] == spare
     assert name_of[spare] in panel.seats_label.text()
     assert name_of[leaving] not in panel.seats_label.text()
 
@@ -517,7 +517,7 @@ def test_domino_table_asks_for_the_scorer_and_counter_of_each_pair(qtbot, active
         and panel.decisions.scorer_box is not None
         and panel.decisions.counter_box is not None
     )
-    home, away = results.side_players(db, ev, 1, 1)
+    home, away = table_sides.side_players(db, ev, 1, 1)
     # rule E6: each list holds the players of its own side only
     assert [panel.decisions.scorer_box.itemData(i) for i in range(1, panel.decisions.scorer_box.count())] == [
         n for n, _m in home

@@ -262,14 +262,14 @@ def cmd_publish(ctx: Context, args: argparse.Namespace) -> Output:
 
     rv = night.publish_round(
         ctx.database(), ctx.actor(), args.event, call_at=args.call_time, start_at=args.start_time
-    )
+    ).round
     return Output({"round": rv.round}, _("Round {r} published.").format(r=rv.round))
 
 
 def cmd_unpublish(ctx: Context, args: argparse.Namespace) -> Output:
     from clubdesk.services import night
 
-    rv = night.unpublish_round(ctx.database(), ctx.actor(), args.event, args.reason)
+    rv = night.unpublish_round(ctx.database(), ctx.actor(), args.event, args.reason).round
     return Output(
         {"round": rv.round, "status": rv.status},
         _("Round {r} is proposed again.").format(r=rv.round),
@@ -282,7 +282,7 @@ def cmd_late_notice(ctx: Context, args: argparse.Namespace) -> Output:
     res = night.late_notice(
         ctx.database(), ctx.actor(), args.event, args.round, args.table, args.side, args.given_by
     )
-    return Output(res.as_json())
+    return Output(res.table.as_json())
 
 
 def cmd_late_decision(ctx: Context, args: argparse.Namespace) -> Output:
@@ -297,7 +297,7 @@ def cmd_late_decision(ctx: Context, args: argparse.Namespace) -> Output:
         walkover=args.walkover,
         reason=args.reason,
     )
-    return Output(res.as_json())
+    return Output(res.table.as_json())
 
 
 def cmd_result(ctx: Context, args: argparse.Namespace) -> Output:
@@ -350,7 +350,7 @@ def cmd_result(ctx: Context, args: argparse.Namespace) -> Output:
                 "--scorer NUMBER --counter NUMBER (rule E6)."
             )
         )
-    res = night.record_result(
+    recorded = night.record_result(
         db,
         actor,
         args.event,
@@ -367,7 +367,7 @@ def cmd_result(ctx: Context, args: argparse.Namespace) -> Output:
         counter=args.counter,
         referee_scores=args.referee_scores,
     )
-    return Output(res.as_json())
+    return Output(recorded.table.as_json())
 
 
 def cmd_match_file(ctx: Context, args: argparse.Namespace) -> Output:
@@ -413,7 +413,8 @@ def cmd_captains(ctx: Context, args: argparse.Namespace) -> Output:
         ctx.database(), ctx.actor(), args.event, args.round, args.table, args.home, args.away
     )
     return Output(
-        out, _("Captains: {home} / {away}").format(home=out["home"] or "-", away=out["away"] or "-")
+        {"home": out.home, "away": out.away},
+        _("Captains: {home} / {away}").format(home=out.home or "-", away=out.away or "-"),
     )
 
 
@@ -429,7 +430,7 @@ def cmd_referee(ctx: Context, args: argparse.Namespace) -> Output:
         approve=not args.dispute,
         note=args.note,
     )
-    return Output(res.as_json())
+    return Output(res.table.as_json())
 
 
 def cmd_round(ctx: Context, args: argparse.Namespace) -> Output:

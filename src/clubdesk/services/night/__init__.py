@@ -50,6 +50,13 @@ if TYPE_CHECKING:
         setting_locks,
     )
     from clubdesk.services.night.data.tokens import ensure_tokens, round_tokens
+    from clubdesk.services.night.play.answers import (
+        CaptainsResult,
+        RoundDiscarded,
+        RoundResult,
+        SeatsResult,
+        WithdrawalResult,
+    )
     from clubdesk.services.night.play.approvals import approve
     from clubdesk.services.night.play.explain import explain_pairing
     from clubdesk.services.night.play.followups import after_change
@@ -82,16 +89,10 @@ if TYPE_CHECKING:
     from clubdesk.services.night.play.results import (
         add_entry,
         confirm,
-        encounter_seats,
-        name_captains,
-        names_scorers,
         record_result,
         referee_decision,
         replace_entries,
-        seats_for,
         set_score,
-        side_players,
-        substitute,
         table_entries,
         undo_last_entry,
     )
@@ -114,6 +115,14 @@ if TYPE_CHECKING:
         referee_confirms,
         reset_confirmation,
     )
+    from clubdesk.services.night.play.table_sides import (
+        encounter_seats,
+        name_captains,
+        names_scorers,
+        seats_for,
+        side_players,
+        substitute,
+    )
     from clubdesk.services.night.ranking.event_end import final_places
     from clubdesk.services.night.ranking.ratings import catch_up, rating_history, tavla_rulesets
     from clubdesk.services.night.ranking.ratings_background import pending, rerate_in_background
@@ -128,6 +137,7 @@ if TYPE_CHECKING:
 _HOMES = {
     "BYE_FORMATS": "clubdesk.services.night.data.reads",
     "CATEGORIES": "clubdesk.services.night.data.prize_plans",
+    "CaptainsResult": "clubdesk.services.night.play.answers",
     "EventStandings": "clubdesk.services.night.ranking.standings",
     "FINAL_STATUSES": "clubdesk.services.night.data.reads",
     "HandResult": "clubdesk.services.night.play.table_change",
@@ -135,9 +145,13 @@ _HOMES = {
     "NightSettings": "clubdesk.services.night.data.settings",
     "PhoneGuard": "clubdesk.services.night.play.hand_guard",
     "ReadingsPreview": "clubdesk.services.night.play.readings",
+    "RoundDiscarded": "clubdesk.services.night.play.answers",
+    "RoundResult": "clubdesk.services.night.play.answers",
     "RoundView": "clubdesk.services.night.data.reads",
+    "SeatsResult": "clubdesk.services.night.play.answers",
     "TableId": "clubdesk.services.night.play.table_change",
     "TableView": "clubdesk.services.night.data.reads",
+    "WithdrawalResult": "clubdesk.services.night.play.answers",
     "add_entry": "clubdesk.services.night.play.results",
     "after_change": "clubdesk.services.night.play.followups",
     "apply_forfeit": "clubdesk.services.night.play.forfeits",
@@ -154,7 +168,7 @@ _HOMES = {
     "decide_late_notice": "clubdesk.services.night.play.forfeits",
     "default_event": "clubdesk.services.night.data.reads",
     "discard_round": "clubdesk.services.night.play.rounds",
-    "encounter_seats": "clubdesk.services.night.play.results",
+    "encounter_seats": "clubdesk.services.night.play.table_sides",
     "ensure_tokens": "clubdesk.services.night.data.tokens",
     "enter_hand": "clubdesk.services.night.play.hands",
     "entrant_members": "clubdesk.services.night.data.reads",
@@ -179,8 +193,8 @@ _HOMES = {
     "match_params": "clubdesk.services.night.play.table_result",
     "match_snapshot": "clubdesk.services.night.play.table_result",
     "matches_of": "clubdesk.services.night.data.reads",
-    "name_captains": "clubdesk.services.night.play.results",
-    "names_scorers": "clubdesk.services.night.play.results",
+    "name_captains": "clubdesk.services.night.play.table_sides",
+    "names_scorers": "clubdesk.services.night.play.table_sides",
     "new_readings": "clubdesk.services.night.play.readings",
     "night": "clubdesk.services.night.data.reads",
     "night_settings": "clubdesk.services.night.data.settings",
@@ -211,16 +225,16 @@ _HOMES = {
     "save_hand_change": "clubdesk.services.night.play.hands",
     "season_scale_from": "clubdesk.services.night.data.prize_plans",
     "seat_names": "clubdesk.services.night.play.seating",
-    "seats_for": "clubdesk.services.night.play.results",
+    "seats_for": "clubdesk.services.night.play.table_sides",
     "set_score": "clubdesk.services.night.play.results",
     "set_tables": "clubdesk.services.night.play.proposal",
     "setting_locks": "clubdesk.services.night.data.settings",
     "side_names": "clubdesk.services.night.play.hand_guard",
-    "side_players": "clubdesk.services.night.play.results",
+    "side_players": "clubdesk.services.night.play.table_sides",
     "standing_ids": "clubdesk.services.night.data.rows",
     "state_of": "clubdesk.services.night.data.reads",
     "stored_answer": "clubdesk.services.night.play.hand_guard",
-    "substitute": "clubdesk.services.night.play.results",
+    "substitute": "clubdesk.services.night.play.table_sides",
     "swapped": "clubdesk.services.night.play.match_files",
     "table_entries": "clubdesk.services.night.play.results",
     "tavla_rulesets": "clubdesk.services.night.ranking.ratings",
@@ -234,6 +248,7 @@ _HOMES = {
 __all__ = [
     "BYE_FORMATS",
     "CATEGORIES",
+    "CaptainsResult",
     "EventStandings",
     "FINAL_STATUSES",
     "HandResult",
@@ -241,9 +256,13 @@ __all__ = [
     "NightSettings",
     "PhoneGuard",
     "ReadingsPreview",
+    "RoundDiscarded",
+    "RoundResult",
     "RoundView",
+    "SeatsResult",
     "TableId",
     "TableView",
+    "WithdrawalResult",
     "add_entry",
     "after_change",
     "apply_forfeit",

@@ -39,7 +39,7 @@ from clubdesk.competition.discipline import (
 )
 from clubdesk.i18n import _, ngettext
 from clubdesk.services import club, discipline, events
-from clubdesk.services.kernel import ServiceError, verify_chain
+from clubdesk.services.kernel import Changes, ServiceError, verify_chain
 from clubdesk.timefmt import local_text
 from clubdesk.ui.discipline.appeal_dialog import AppealDialog
 from clubdesk.ui.discipline.form import optional_value, spin_box
@@ -251,6 +251,7 @@ class DisciplineSection(QWidget):
             sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             sc.activated.connect(slot)
         state.dataChanged.connect(self._data_changed)
+        state.changed.connect(self._changes)
         self.reload()
 
     # ------------------------------------------------------------------------------------------- data
@@ -314,6 +315,10 @@ class DisciplineSection(QWidget):
 
     def _data_changed(self, area: str) -> None:
         if area != "discipline-section":
+            self.refresh()
+
+    def _changes(self, changes: Changes, _origin: object) -> None:
+        if changes.event_id == self.event_id():  # its tables and rounds, as the incidents name them
             self.refresh()
 
     def _changed(self, text: str) -> None:

@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
 from clubdesk import labels
 from clubdesk.i18n import _
 from clubdesk.services import events as ev_service
-from clubdesk.services.kernel import ServiceError
+from clubdesk.services.kernel import Changes, ServiceError
 from clubdesk.ui.events.editor import EventEditor
 from clubdesk.ui.events.event_settings import EventSettings
 from clubdesk.ui.shell.state import DeskState
@@ -190,6 +190,7 @@ class EventsSection(QWidget):
             sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             sc.activated.connect(slot)
         state.dataChanged.connect(self._data_changed)
+        state.changed.connect(self._changes)
         self.refresh()
 
     def _name_text(self, e: ev_service.EventInfo) -> str:
@@ -301,7 +302,15 @@ class EventsSection(QWidget):
 
     def _data_changed(self, area: str) -> None:
         if area in ("desk", "rounds"):  # registrations, statuses: the list and the editor stay current
-            self.refresh(select=self.editor.event_id)
-            self.editor.reload_info()
-            if self.settings.event_id is not None and not self.settings.dirty():
-                self.settings.load(self.settings.event_id)  # a published round locks settings
+            self._follow()
+
+    def _changes(self, changes: Changes, _origin: object) -> None:
+        if changes.event or changes.rounds:  # an event's status, its rounds (a published round locks)
+            self._follow()
+
+    def _follow(self) -> None:
+        """The list, the editor and the settings as stored (settings being edited are kept)."""
+        self.refresh(select=self.editor.event_id)
+        self.editor.reload_info()
+        if self.settings.event_id is not None and not self.settings.dirty():
+            self.settings.load(self.settings.event_id)  # a published round locks settings

@@ -200,7 +200,7 @@ class PairingWizard(QWizard):
                         list(self.pairs),
                         fixed_tables=dict(self.fixed),
                         force_reason=self.publish_page.reason.text(),
-                    )
+                    ).round
                 )
             except ServiceError as exc:
                 return False, exc.message
@@ -209,12 +209,13 @@ class PairingWizard(QWizard):
             # (services/night/play/rounds.py), the time the forfeit check (T3b) compares with
             local = call_at.astimezone().replace(tzinfo=None) if call_at.tzinfo else call_at
             start = start_at.astimezone().replace(tzinfo=None) if start_at and start_at.tzinfo else start_at
-            self.published = night.publish_round(
+            published = night.publish_round(
                 self.state.db, self.state.actor, self.event_id, call_at=local, start_at=start
             )
         except ServiceError as exc:
             return False, exc.message
-        self.state.dataChanged.emit("rounds")
+        self.published = published.round
+        self.state.announce(published.changes, self)
         return True, ""
 
     def pages_data(self) -> dict[str, Any]:

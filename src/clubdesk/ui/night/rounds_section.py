@@ -338,8 +338,6 @@ class RoundsSection(QWidget):
     def _data_changed(self, section: str) -> None:
         if section in ("events", "desk"):
             self.reload_events()
-        elif section == "rounds" and self.state.announcing is not None:
-            return  # followed already, table by table, from the typed changes (_changes)
         elif section in ("rounds", "discipline", "discipline-section"):
             # another desk's hand (live refresh says "rounds"), a penalty or a decision can change the
             # open table: its state and sheet follow, from the round read once here
@@ -470,13 +468,15 @@ class RoundsSection(QWidget):
         if ev is None:
             return False
         try:
-            rv = night.unpublish_round(self.state.db, self.state.actor, ev.id, reason)
+            taken_back = night.unpublish_round(self.state.db, self.state.actor, ev.id, reason)
         except ServiceError as exc:
             self.info.setText(exc.message)
             return False
         self._event_changed()
-        self.state.announce(Changes(ev.id, rv.round, rounds=True, standings=True), self)
-        self.info.setText(_("Round {r} is proposed again; the earlier round is unlocked.").format(r=rv.round))
+        self.state.announce(taken_back.changes, self)
+        self.info.setText(
+            _("Round {r} is proposed again; the earlier round is unlocked.").format(r=taken_back.round.round)
+        )
         return True
 
     def open_wizard(self) -> None:

@@ -163,16 +163,14 @@ class TableDecisions(QWidget):
             )
         who = box.currentText().rsplit(" (", 1)[0] if box is not None and member else initials
         return h.run(
-            lambda: night.confirm(
+            lambda: night.approve(
                 h.state.db,
                 h.actor(),
-                h.ev.id,
-                h.round_no,
-                h.table.table,
+                night.TableId(h.ev.id, h.round_no, h.table.table),
                 side,
                 initials,
                 member=member or None,
-                expected_version=h.table.version or None,
+                seen_version=h.table.version or None,
             ),
             _("Approved by {who}.").format(who=who),
         )

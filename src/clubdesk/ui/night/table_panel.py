@@ -67,6 +67,7 @@ class TablePanel(QWidget):
         self.game_no = 1  # the game of a domino-es team encounter being entered (E7b)
         self.game_box: QComboBox | None = None
         self.seats_label: QLabel | None = None
+        self.substitution: night.SeatsResult | None = None  # the last one made here, for its changes
         key = (event.id, round_no, table.table)
         self.key = key
         a, b = table.names[0], table.names[1] or _("bye")
@@ -187,9 +188,8 @@ class TablePanel(QWidget):
             self.form.check_every_change = self.table.status == "confirmed" or self.table.locked
 
     def _changes_of(self, result: object) -> Changes:
-        """What a use case changed at this table: the typed value it returns (``HandResult.changes``), else,
-        for a use case that still returns a bare ``TableResult``, this table with its sheet, approvals and
-        the standings."""
+        """What a use case changed at this table: the typed value it returns (its ``changes``), else (the
+        table as another desk left it, read again) this table with its sheet, approvals and the standings."""
         changes = getattr(result, "changes", None)
         if isinstance(changes, Changes):
             return changes
@@ -301,11 +301,11 @@ class TablePanel(QWidget):
             return False
         self.message.setText(_("Substitution recorded: the substitute takes the seat (E7b)."))
         self._build_form()
-        self.changed(None)
+        self.changed(self.substitution)
         return True
 
     def _substitute(self, side: int, leaving: str, coming: str, reason: str) -> None:
-        night.substitute(
+        self.substitution = night.substitute(
             self.state.db,
             self.actor(),
             self.ev.id,

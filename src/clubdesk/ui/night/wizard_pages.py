@@ -181,13 +181,14 @@ class AttendancePage(QWizardPage):
         e = self.rows[row]
         try:
             if self.w.latest_round() > 0:
-                night.withdraw_from_play(
+                withdrawal = night.withdraw_from_play(
                     self.w.state.db,
                     self.w.state.actor,
                     self.w.event_id,
                     e.entrant,
                     _("withdrawn at the desk"),
                 )
+                self.w.state.announce(withdrawal.changes, self)
             else:
                 desk_service.withdraw(self.w.state.db, self.w.state.actor, self.w.event_id, e.entrant)
             self.message.setText(_("{name} withdrawn.").format(name=e.name))

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from clubdesk.i18n import LANGUAGE_NAMES, _, ngettext
 from clubdesk.services import club, events, publishing
+from clubdesk.services.kernel import Changes
 from clubdesk.ui.shell.printing import JobResult, ReportRunner, open_in_viewer
 from clubdesk.ui.shell.state import DeskState
 from clubdesk.ui.shell.theme import themed
@@ -112,11 +113,16 @@ class ReportsSection(QWidget):
         self.kind.currentIndexChanged.connect(self._kind_changed)
         self.event_box.currentIndexChanged.connect(lambda _i: self._event_language())
         self.state.dataChanged.connect(self._data_changed)
+        self.state.changed.connect(self._changes)
         self.reload_events()
         self._kind_changed()
 
     def _data_changed(self, _name: str) -> None:
         self.reload_events()
+
+    def _changes(self, changes: Changes, _origin: object) -> None:
+        if changes.event:  # the events listed (an event started or finished)
+            self.reload_events()
 
     # ------------------------------------------------------------------------------------------ choices
     def reload_events(self) -> None:

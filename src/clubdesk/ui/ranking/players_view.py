@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 from clubdesk.collation import sort_string
 from clubdesk.i18n import _
 from clubdesk.services import publishing
-from clubdesk.services.kernel import ServiceError
+from clubdesk.services.kernel import Changes, ServiceError
 from clubdesk.ui.shell.printing import ReportRunner
 from clubdesk.ui.shell.state import DeskState
 from clubdesk.ui.widgets.rating_chart import RatingChart
@@ -173,6 +173,7 @@ class RatingsSection(QWidget):
             sc.activated.connect(self.open_card)
         QShortcut(QKeySequence("F5"), self, self.reload)
         state.dataChanged.connect(self._data_changed)
+        state.changed.connect(self._changes)
         self.reload()
 
     def _data_changed(self, section: str) -> None:
@@ -189,6 +190,11 @@ class RatingsSection(QWidget):
             "all",
             "",
         ):
+            self.reload()
+
+    def _changes(self, changes: Changes, _origin: object) -> None:
+        # rule T12c: a result that counts, or counted, re-rates
+        if changes.standings:
             self.reload()
 
     def reload(self) -> None:

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar
 
 from clubdesk.i18n import _, ngettext
 from clubdesk.services import night
+from clubdesk.services.kernel import Changes
 from clubdesk.storage import Database
 from clubdesk.ui.shell.state import DeskState
 from clubdesk.ui.shell.workers import Worker, run_in_pool
@@ -45,6 +46,7 @@ class RatingsCatchUp(QObject):
         self._stop = threading.Event()
         night.rerate_in_background(state.db)
         state.dataChanged.connect(self._data_changed)
+        state.changed.connect(self._changes)
         state.databaseChanged.connect(self._database_changed)
         app = QCoreApplication.instance()
         if app is not None:
@@ -110,6 +112,10 @@ class RatingsCatchUp(QObject):
 
     def _data_changed(self, area: str) -> None:
         if area != AREA:
+            self.check()
+
+    def _changes(self, changes: Changes, _origin: object) -> None:
+        if changes.standings:  # a counted result may leave re-ratings for the background (T12c)
             self.check()
 
     def _database_changed(self, db: Database) -> None:

@@ -25,7 +25,7 @@ from clubdesk import labels
 from clubdesk.i18n import _
 from clubdesk.reports import data as report_data
 from clubdesk.services import publishing
-from clubdesk.services.kernel import ServiceError
+from clubdesk.services.kernel import Changes, ServiceError
 from clubdesk.ui.shell.printing import JobResult, ReportRunner
 from clubdesk.ui.shell.state import DeskState
 from clubdesk.ui.widgets.fit import fit_combos
@@ -138,6 +138,7 @@ class SeasonSection(QWidget):
         layout.addWidget(split, 1)
         self.season_box.currentIndexChanged.connect(lambda _i: self.refresh())
         state.dataChanged.connect(self._data_changed)
+        state.changed.connect(self._changes)
         fit_combos(self)
         self.reload()
 
@@ -150,6 +151,11 @@ class SeasonSection(QWidget):
 
     def _data_changed(self, section: str) -> None:
         if section in ("events", "rounds", "results", "standings", "discipline", "prizes"):
+            self.reload()
+
+    def _changes(self, changes: Changes, _origin: object) -> None:
+        # season points follow an event's standings and its end (places T12a, points T12d, prizes T13)
+        if changes.standings or changes.event or changes.money:
             self.reload()
 
     def reload(self) -> None:

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from clubdesk import labels
 from clubdesk.i18n import _
 from clubdesk.services import events, night
-from clubdesk.services.kernel import ServiceError
+from clubdesk.services.kernel import Changes, ServiceError
 from clubdesk.ui.ranking.standings_model import COL_NAME, SORT_ROLE, StandingsModel, lines_from_service
 from clubdesk.ui.shell.state import DeskState
 from clubdesk.ui.widgets.bracket_view import BracketView
@@ -115,6 +115,7 @@ class StandingsSection(QWidget):
         )
         QShortcut(QKeySequence("F5"), self, self.refresh)
         state.dataChanged.connect(self._data_changed)
+        state.changed.connect(self._changes)
         self.reload_events()
 
     def _share_target(self) -> tuple[int | None, int | None, str]:
@@ -167,6 +168,14 @@ class StandingsSection(QWidget):
         if section in ("events",):
             self.reload_events()
         elif section in ("rounds", "results", "standings", "discipline"):
+            self.refresh()
+
+    def _changes(self, changes: Changes, _origin: object) -> None:
+        """A night's change (``DeskState.announce``): the event list when an event's state moved, else
+        the event shown when its standings, cross-table or prizes may read differently."""
+        if changes.event:
+            self.reload_events()
+        elif (changes.standings or changes.money) and changes.event_id == self.event_box.currentData():
             self.refresh()
 
     def refresh(self) -> None:

@@ -14,7 +14,9 @@ from clubdesk.storage import Database
 
 class DeskState(QObject):
     actorChanged = Signal(object)
-    dataChanged = Signal(str)  # a section name whose data changed ("members", "events", ...)
+    # a section name whose data changed ("members", "events", ...; "rounds": another desk's change, from
+    # the live refresh); a night's change made at this desk is ``changed`` instead
+    dataChanged = Signal(str)
     changed = Signal(object, object)  # (Changes, the screen that made the change): see announce
     databaseChanged = Signal(object)  # the Database now open (file <-> club server, no restart)
 
@@ -23,7 +25,6 @@ class DeskState(QObject):
         self.db = db
         self.actor = actor
         self.event_in_use: int | None = None
-        self.announcing: Changes | None = None  # the typed changes whose section name is being sent
 
     def use_event(self, event_id: int | None) -> None:
         """The event chosen in one section is the one the others show when they are shown next (no second
@@ -34,14 +35,8 @@ class DeskState(QObject):
     def announce(self, changes: Changes, origin: object | None = None) -> None:
         """A use case's typed result to every screen (Anki's ``operation_did_execute(changes, handler)``):
         a screen refreshes what ``changes`` names, and ``origin``, the screen that made the change, skips
-        what it shows already. The screens that still reload on section names hear "rounds", as they did
-        before; a screen that follows ``changed`` skips that name while ``announcing`` is set."""
+        what it shows already."""
         self.changed.emit(changes, origin)
-        self.announcing = changes
-        try:
-            self.dataChanged.emit("rounds")
-        finally:
-            self.announcing = None
 
     def recent_actors(self) -> list[Actor]:
         raw = club.get(self.db, club.RECENT_ACTORS, []) or []

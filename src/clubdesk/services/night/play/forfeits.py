@@ -17,7 +17,7 @@ from clubdesk.models.base import utcnow
 from clubdesk.models.event import Entrant, Event
 from clubdesk.models.result import Match
 from clubdesk.models.round import Round
-from clubdesk.services.kernel import Actor, Role, ServiceError, audit
+from clubdesk.services.kernel import Actor, Changes, Role, ServiceError, audit
 from clubdesk.services.night.data import reads
 from clubdesk.services.night.data.reads import (
     FINAL_STATUSES,
@@ -32,15 +32,16 @@ from clubdesk.services.night.data.reads import (
     withdrawn_ids,
 )
 from clubdesk.services.night.data.rows import played_matches
+from clubdesk.services.night.play.answers import WithdrawalResult
 from clubdesk.services.night.play.followups import after_change
-from clubdesk.services.night.play.table_result import (
-    TableResult,
-    match_snapshot,
-    open_table,
-    referee_confirms,
-    store_outcome,
-    table_result,
+from clubdesk.services.night.play.table_change import (
+    HandResult,
+    OpenTable,
+    TableId,
+    hand_result,
+    open_for_change,
 )
+from clubdesk.services.night.play.table_result import match_snapshot, referee_confirms, store_outcome
 from clubdesk.storage import Database
 
 
@@ -81,7 +82,7 @@ def forfeit(
     now: datetime | None = None,
     override: str | None = None,
     expected_version: int | None = None,
-) -> TableResult:
+) -> HandResult:
     """Rules G15, T3b, T9a: after the table-call time plus the waiting time (10 minutes, a parameter) the
     absent side loses by forfeit (tavla: match length–0; dominoes: the match awarded). An accepted excuse
     is recorded instead and the match postponed (G15, G20). ``expected_version`` as for :func:`confirm`
@@ -89,8 +90,8 @@ def forfeit(
     if absent_side not in (0, 1):
         raise ServiceError("bad-side", _("A side is 0 (home) or 1."))
     with db.session() as s:
-        ev = reads.get_event(s, event_id)
-        rnd, m = open_table(s, actor, ev, round_no, table_no, override, expected_version)
+        o = _open(s, actor, TableId(event_id, round_no, table_no), override, expected_version)
+        ev, rnd, m = o.ev, o.rnd, o.m
         if m.status == "confirmed" and override is None:
             raise ServiceError(
                 "already-confirmed", _("Table {t} already has a confirmed result.").format(t=table_no)
@@ -110,7 +111,7 @@ def forfeit(
                 after={**match_snapshot(m), "side": absent_side},
                 reason=excuse,
             )
-            return table_result(s, m)
+            return hand_result(s, o, None, entries=False)
         if m.late_notice_by and m.late_notice_side == absent_side and m.status != "postponed":
             # rule G15: a notice of lateness suspends the automatic walkover; the referee decides
             at = m.late_notice_at.strftime("%H:%M") if m.late_notice_at else ""
@@ -138,7 +139,7 @@ def forfeit(
             raise ServiceError("too-early", msg)
         apply_forfeit(s, actor, ev, m, absent_side, reason=override or _("absent at the table call"))
         after_change(s, ev, m)
-        return table_result(s, m)
+        return hand_result(s, o, None, entries=False, approvals=True)
 
 
 def late_notice(
@@ -151,7 +152,7 @@ def late_notice(
     given_by: str,
     *,
     now: datetime | None = None,
-) -> TableResult:
+) -> HandResult:
     """Rule G15: a notice (keterangan) that side ``side`` will be late, given at the desk by ``given_by``;
     recorded with the time and audited. It suspends the automatic walkover: the referee decides
     (:func:`decide_late_notice`)."""
@@ -160,8 +161,8 @@ def late_notice(
     if not given_by.strip():
         raise ServiceError("notice-by-required", _("Write who gave the notice of lateness."))
     with db.session() as s:
-        ev = reads.get_event(s, event_id)
-        _rnd, m = open_table(s, actor, ev, round_no, table_no, None)
+        o = _open(s, actor, TableId(event_id, round_no, table_no), None, None)
+        ev, m = o.ev, o.m
         if m.status in reads.FINAL_STATUSES:
             raise ServiceError(
                 "already-confirmed", _("Table {t} already has a confirmed result.").format(t=table_no)
@@ -185,7 +186,7 @@ def late_notice(
             },
             reason=given_by,
         )
-        return table_result(s, m)
+        return hand_result(s, o, None, entries=False)
 
 
 def decide_late_notice(
@@ -198,7 +199,7 @@ def decide_late_notice(
     walkover: bool,
     reason: str,
     now: datetime | None = None,
-) -> TableResult:
+) -> HandResult:
     """Rule G15: the referee's decision on a side that gave notice of lateness: the walkover after all
     (``walkover``), or the match waits for it. Referee only, with a written reason; recorded and audited."""
     if actor.role is not Role.REFEREE:
@@ -206,8 +207,8 @@ def decide_late_notice(
     if not reason.strip():
         raise ServiceError("reason-required", _("Write the reason for the decision."))
     with db.session() as s:
-        ev = reads.get_event(s, event_id)
-        _rnd, m = open_table(s, actor, ev, round_no, table_no, None)
+        o = _open(s, actor, TableId(event_id, round_no, table_no), None, None)
+        ev, m = o.ev, o.m
         if not m.late_notice_by or m.late_notice_side is None:
             raise ServiceError("no-late-notice", _("Table {t} has no notice of lateness.").format(t=table_no))
         if m.status in reads.FINAL_STATUSES:
@@ -228,7 +229,14 @@ def decide_late_notice(
         if walkover:
             apply_forfeit(s, actor, ev, m, side, reason=reason, kind="late")
             after_change(s, ev, m)
-        return table_result(s, m)
+        return hand_result(s, o, None, entries=False, approvals=walkover)
+
+
+def _open(s: Session, actor: Actor, t: TableId, override: str | None, seen_version: int | None) -> OpenTable:
+    """The table opened for a forfeit or a notice (no phone's post: never a stored answer)."""
+    o = open_for_change(s, actor, t, override=override, seen_version=seen_version)
+    assert not isinstance(o, str)  # no guard, no stored post
+    return o
 
 
 def league_deadline(
@@ -347,8 +355,12 @@ def league_deadline(
         return out
 
 
-def withdraw_from_play(db: Database, actor: Actor, event_id: int, entrant_id: int, reason: str) -> list[int]:
-    """Rule T9b: a player who withdraws forfeits his remaining (open) matches. Returns the tables."""
+def withdraw_from_play(
+    db: Database, actor: Actor, event_id: int, entrant_id: int, reason: str
+) -> WithdrawalResult:
+    """Rule T9b: a player who withdraws forfeits his remaining (open) matches. Answers the tables, and
+    what changed: those tables, the standings (his forfeits, his withdrawal) and the rounds the
+    forfeits may close or the event they may end."""
     with db.session() as s:
         ev = get_event(s, event_id)
         ent = s.get(Entrant, entrant_id)
@@ -357,6 +369,8 @@ def withdraw_from_play(db: Database, actor: Actor, event_id: int, entrant_id: in
                 "no-such-entrant", _("Entrant {id} is not in this event.").format(id=entrant_id)
             )
         tables: list[int] = []
+        played_in: set[int] = set()  # the rounds of his forfeited tables
+        event_status, round_statuses = ev.status, [r.status for r in rounds_of(s, ev.id)]
         for m in matches_of(s, ev.id):
             if m.status in FINAL_STATUSES or entrant_id not in (m.side_a, m.side_b) or m.side_b is None:
                 continue
@@ -367,6 +381,7 @@ def withdraw_from_play(db: Database, actor: Actor, event_id: int, entrant_id: in
                 s, actor, ev, m, 0 if m.side_a == entrant_id else 1, reason=reason, kind="withdrawal"
             )
             tables.append(m.table_no)
+            played_in.add(m.round_no)
         if ent.status == "registered":
             ent.status = "withdrawn"
             ent.withdrawn_at = utcnow()
@@ -381,4 +396,16 @@ def withdraw_from_play(db: Database, actor: Actor, event_id: int, entrant_id: in
             reason=reason,
         )
         after_change(s, ev)
-        return tables
+        one_round = played_in.pop() if len(played_in) == 1 else None
+        event_moved = ev.status != event_status
+        changes = Changes(
+            ev.id,
+            one_round,
+            frozenset(tables) if one_round is not None else frozenset(),
+            approvals=bool(tables),
+            rounds=round_statuses != [r.status for r in rounds_of(s, ev.id)] or len(played_in) > 1,
+            standings=True,  # his forfeits count; a withdrawn player shows as such
+            money=event_moved,
+            event=event_moved,
+        )
+        return WithdrawalResult(tables, changes)

@@ -23,11 +23,10 @@ from clubdesk.models.member import Member
 from clubdesk.models.result import Match
 from clubdesk.models.round import EventNight, Round
 from clubdesk.pairing import verify_pairing
-from clubdesk.services.kernel import Actor, Role, ServiceError, audit, refusal
+from clubdesk.services.kernel import Actor, Changes, Role, ServiceError, audit, refusal
 from clubdesk.services.night.data.reads import (
     BYE_FORMATS,
     DONE_STATUSES,
-    RoundView,
     entrant_names,
     get_event,
     matches_of,
@@ -40,6 +39,7 @@ from clubdesk.services.night.data.reads import (
 from clubdesk.services.night.data.rows import (
     played_matches,
 )
+from clubdesk.services.night.play.answers import RoundResult
 from clubdesk.services.night.play.pair_names import explain_round
 from clubdesk.services.night.ranking.standings import compute_standings
 from clubdesk.storage import Database
@@ -89,7 +89,7 @@ def set_tables(
     fixed_tables: Mapping[int, int] | None = None,
     *,
     force_reason: str = "",
-) -> RoundView:
+) -> RoundResult:
     """Store a manually edited pairing of the PROPOSED round: ``pairs`` in table order (top table first;
     the pairing's bye, if any, may be anywhere), ``fixed_tables`` entrant -> table for an entrant who needs
     a fixed table (kept for later rounds too). The edit must seat exactly the proposed entrants and keep
@@ -170,7 +170,7 @@ def set_tables(
             round_no=rnd.number,
             reason=forced or _("manual pairing edit"),
         )
-        return out
+        return RoundResult(out, Changes(ev.id, rnd.number, rounds=True))
 
 
 def _check_edit(

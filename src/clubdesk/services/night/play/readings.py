@@ -24,7 +24,7 @@ from clubdesk.i18n import N_, _
 from clubdesk.models.event import Event
 from clubdesk.services.kernel import Actor, ServiceError, audit, refusal
 from clubdesk.services.night.data import reads
-from clubdesk.services.night.play import results, table_result
+from clubdesk.services.night.play import table_result
 from clubdesk.services.night.play import table_result as play_table_result
 from clubdesk.services.night.play.followups import after_change
 from clubdesk.services.night.ranking import standings
@@ -255,7 +255,7 @@ def _rescore(s: Session, ev: Event) -> list[TableChange]:
             raise refusal(exc) from exc
         before = ((m.score_a, m.score_b), None if m.points_a is None else (m.points_a, m.points_b or 0))
         winner = m.winner
-        results.apply_outcome(m, oc)
+        table_result.store_outcome(m, oc)
         after = ((m.score_a, m.score_b), None if m.points_a is None else (m.points_a, m.points_b or 0))
         if before != after:
             out.append(

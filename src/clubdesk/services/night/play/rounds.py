@@ -18,11 +18,12 @@ from clubdesk.competition import formats, seating
 from clubdesk.i18n import _
 from clubdesk.models.audit import AuditEntry
 from clubdesk.models.base import utcnow
+from clubdesk.models.event import Event
 from clubdesk.models.result import ResultEntry
 from clubdesk.models.round import Round
 from clubdesk.pairing import PairingImpossible, explain_lives, explain_swiss
 from clubdesk.pairing.league import OpenLeague
-from clubdesk.services.kernel import Actor, Role, ServiceError, audit
+from clubdesk.services.kernel import Actor, Changes, Role, ServiceError, audit
 from clubdesk.services.night.data.reads import (
     FINAL_STATUSES,
     RoundView,
@@ -48,6 +49,7 @@ from clubdesk.services.night.data.rows import (
     played_matches,
 )
 from clubdesk.services.night.data.tokens import drop_tokens, ensure_in
+from clubdesk.services.night.play.answers import RoundDiscarded, RoundResult
 from clubdesk.services.night.play.followups import after_change
 from clubdesk.services.night.play.forfeits import apply_forfeit
 from clubdesk.services.night.play.pair_names import club_names, named
@@ -241,7 +243,7 @@ def discard_round(db: Database, actor: Actor, event_id: int) -> int:
             n.state = "{}"
         s.delete(rnd)
         audit(s, actor, "discard", "round", rnd.id, before=before, event_id=ev.id, round_no=rnd.number)
-        return rnd.number
+        return RoundDiscarded(rnd.number, Changes(ev.id, rnd.number, rounds=True))
 
 
 def publish_round(
@@ -250,7 +252,7 @@ def publish_round(
     event_id: int,
     call_at: datetime | None = None,
     start_at: datetime | None = None,
-) -> RoundView:
+) -> RoundResult:
     """The proposed round becomes official: tables numbered top tables first, call time recorded (T3b) and
     the match start when given (G15; local wall-clock times). Confirmed results of earlier rounds are locked
     (rule T10)."""
@@ -308,12 +310,18 @@ def publish_round(
             event_id=ev.id,
             round_no=rnd.number,
         )
-        return out
+        return RoundResult(out, round_changes(ev, rnd))
+
+
+def round_changes(ev: Event, rnd: Round) -> Changes:
+    """A round published or taken back: the round, its byes and forfeits in the standings, the event's
+    current round; its places and prizes when the event ended or re-opened with it."""
+    return Changes(ev.id, rnd.number, rounds=True, standings=True, money=ev.status == "finished", event=True)
 
 
 def unpublish_round(
     db: Database, actor: Actor, event_id: int, reason: str, *, now: datetime | None = None
-) -> RoundView:
+) -> RoundResult:
     """Rule T10: the referee takes back the latest published round (it becomes proposed again) while no
     table of it has an entry or a result and its start time has not passed; the results that publishing
     it locked unlock. Reason required; audited. After that point the earlier round stays locked."""
@@ -396,7 +404,7 @@ def unpublish_round(
             round_no=rnd.number,
             reason=reason,
         )
-        return out
+        return RoundResult(out, round_changes(ev, rnd))
 
 
 def postpone(

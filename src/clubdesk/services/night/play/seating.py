@@ -12,7 +12,7 @@ from sqlalchemy import select
 from clubdesk.models.member import Member
 from clubdesk.services.kernel import ServiceError
 from clubdesk.services.night.data import reads
-from clubdesk.services.night.play import results
+from clubdesk.services.night.play import table_sides
 from clubdesk.storage import Database
 
 
@@ -35,7 +35,7 @@ def seat_names(
     if not drawn:  # pairs in register order, as on the printed sheet
         return [a[0], b[0], a[1], b[1]] if len(a) == 2 and len(b) == 2 else None
     try:  # the seat draw (E7), swapped for game 2 (E7b)
-        numbers = results.encounter_seats(db, event_id, round_no, table_no, game_no)
+        numbers = table_sides.encounter_seats(db, event_id, round_no, table_no, game_no)
     except ServiceError:
         return None
     if len(numbers) != 4:

@@ -134,11 +134,17 @@ def changes_of(o: OpenTable, *, entries: bool, approvals: bool) -> Changes:
 
 
 def hand_result(
-    s: Session, o: OpenTable, count: int | None, *, entries: bool = True, answer: str = ""
+    s: Session,
+    o: OpenTable,
+    count: int | None,
+    *,
+    entries: bool = True,
+    approvals: bool = False,
+    answer: str = "",
 ) -> HandResult:
     """The typed answer of a change to the opened table (``count``: its entries, when known)."""
     s.flush()  # the table's new version
-    changes = changes_of(o, entries=entries, approvals=False)
+    changes = changes_of(o, entries=entries, approvals=approvals)
     return HandResult(table_result(s, o.m, count), changes, o.m.version, answer)
 
 

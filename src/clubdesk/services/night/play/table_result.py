@@ -1,7 +1,7 @@
 """One table's result as the result services share it: the plain view of a table's result, its audit
-snapshot, its entries, the lock (T10) and version checks, the outcome written onto the match,
-two-side confirmation and the round's in-play state. A module of its own so that
-``results``, ``forfeits`` and ``phones.posts`` build on it without importing each other back.
+snapshot, its entries, the lock (T10) and version checks (issue 25), the outcome written onto the match,
+two-side confirmation and the round's in-play state. Split out of ``results`` (issue 22) so that
+``results``, ``forfeits`` and ``table_entry`` build on it without importing each other back.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from clubdesk.models.result import Match, ResultEntry
 from clubdesk.models.round import Round
 from clubdesk.services.kernel import Actor, Role, ServiceError, entry_refusal, refusal
 from clubdesk.services.night.data import reads
-from clubdesk.storage import is_server
 from clubdesk.timefmt import local_text
 
 
@@ -81,7 +80,7 @@ def sheet_of(rows: Iterable[Sequence[Any]]) -> dict[int, list[dict[str, Any]]]:
 
 
 def store_entry(s: Session, match_id: int, game_no: int, seq: int, data: str, entered_by: str) -> int:
-    """Write one entry row (its JSON ``data``) and give its id, which its audit row names."""
+    """Write one entry row (its JSON ``data``) and give its id, which its audit row names (issue 22)."""
     values = {"match_id": match_id, "game_no": game_no, "seq": seq, "data": data, "entered_by": entered_by}
     key = s.connection().execute(insert(ResultEntry).values(values)).inserted_primary_key
     assert key is not None  # an INSERT of one row
@@ -127,13 +126,13 @@ def _sheet_statement() -> Any:
 def match_entries(s: Session, m: Match) -> dict[int, list[dict[str, Any]]]:
     """A table's sheet: the stored entries of each game, in order."""
     s.flush()  # as the ORM query did (autoflush): entries added in this transaction are read back
-    # plain rows, not ORM objects: a long match is read on every hand
+    # plain rows, not ORM objects: a long match is read on every hand (issue 27)
     rows = s.execute(_sheet_statement(), {"m": m.id})
     return sheet_of(rows)
 
 
 def changed_elsewhere(m: Match) -> ServiceError:
-    """The refusal of a change to a table that another desk changed since this desk read it."""
+    """Issue 25: the refusal of a change to a table that another desk changed since this desk read it."""
 
     return ServiceError(
         "changed-elsewhere",
@@ -149,29 +148,6 @@ def changed_elsewhere(m: Match) -> ServiceError:
 def check_version(m: Match, expected_version: int | None) -> None:
     if expected_version is not None and expected_version != m.version:
         raise changed_elsewhere(m)
-
-
-def open_table(
-    s: Session,
-    actor: Actor,
-    ev: Event,
-    round_no: int,
-    table_no: int,
-    override: str | None,
-    expected_version: int | None = None,
-) -> tuple[Round, Match]:
-    rnd, m = reads.find_table(s, ev, round_no, table_no)
-    if is_server(s):  # one desk at a time changes a table; the next reads what it wrote
-        s.refresh(m, with_for_update=True)
-    check_version(m, expected_version)
-    if rnd.status == "proposed":
-        raise ServiceError("round-not-published", _("Round {r} is not published yet.").format(r=round_no))
-    if m.side_b is None:
-        raise ServiceError(
-            "bye-table", _("Table {t} is a bye: it has no result to enter.").format(t=table_no)
-        )
-    check_lock(actor, m, override)
-    return rnd, m
 
 
 def check_lock(actor: Actor, m: Match, override: str | None) -> None:
@@ -217,6 +193,14 @@ def referee_confirms(m: Match, actor: Actor) -> None:
     """The referee's result is the official one: confirmed, in his name, now."""
     m.status = "confirmed"
     m.referee = actor.name
+    m.confirmed_at = utcnow()
+
+
+def confirm_both(m: Match, scorer: str, counter: str) -> None:
+    """Both sides approve at once (G13, E6, T8c): ``scorer`` for side 0, ``counter`` for side 1."""
+    m.scorer = scorer
+    m.counter = counter
+    m.status = "confirmed"
     m.confirmed_at = utcnow()
 
 

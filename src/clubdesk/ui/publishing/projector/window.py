@@ -26,7 +26,7 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from clubdesk.i18n import _
 from clubdesk.services import night, publishing
-from clubdesk.services.kernel import ServiceError
+from clubdesk.services.kernel import Changes, ServiceError
 from clubdesk.ui.publishing.projector.pages import Page, build_pages, countdown_page
 from clubdesk.ui.shell.state import DeskState
 from clubdesk.ui.widgets.bracket_view import BracketView
@@ -303,6 +303,7 @@ class ProjectorWindow(QWidget):
         self._soon.setInterval(150)
         self._soon.timeout.connect(self.reload)
         state.dataChanged.connect(self._data_changed)
+        state.changed.connect(self._changes)
         self.resize(1280, 720)
 
     # -------------------------------------------------------------------- what to show
@@ -332,6 +333,10 @@ class ProjectorWindow(QWidget):
 
     def _data_changed(self, _what: str) -> None:
         if self.isVisible():  # a closed projector reads nothing
+            self._soon.start()
+
+    def _changes(self, changes: Changes, _origin: object) -> None:
+        if self.isVisible() and not changes.nothing:  # pairings, results and standings are all shown
             self._soon.start()
 
     def _poll(self) -> None:
