@@ -8,7 +8,7 @@ from pathlib import Path
 
 from clubdesk.services.kernel.changes import Changes
 from clubdesk.services.night.data import reads
-from clubdesk.services.night.play import forfeits, results, rounds
+from clubdesk.services.night.play import forfeits, proposal, results, rounds
 from tests.integration.test_night_helpers import DESK, REF, make_event, open_db
 
 CALL = datetime(2026, 5, 1, 19, 0)
@@ -20,7 +20,7 @@ def test_the_night_use_cases_say_what_they_changed(tmp_path: Path) -> None:
     proposed = rounds.propose_round(db, DESK, ev)
     assert rounds.discard_round(db, DESK, ev).changes == Changes(ev, 1, rounds=True)
     proposed = rounds.propose_round(db, DESK, ev)
-    edited = rounds.set_tables(db, DESK, ev, [t.sides for t in proposed.tables])
+    edited = proposal.set_tables(db, DESK, ev, [t.sides for t in proposed.tables])
     assert edited.round.round == 1 and edited.changes == Changes(ev, 1, rounds=True)
     published = rounds.publish_round(db, DESK, ev, call_at=CALL)
     assert published.round.status == "published"

@@ -311,7 +311,7 @@ def standing_ids_from(played: list[formats.Played], fld: formats.Field) -> list[
 
 
 def explain_in(s: Session, ev: Event, pairs: Sequence[tuple[int, int | None]]) -> list[str] | None:
-    """:func:`explain_pairing` inside an open session (``rounds.set_tables`` stores it after an edit)."""
+    """:func:`explain_pairing` inside an open session (``set_tables`` stores it after an edit)."""
     if ev.format not in ("swiss", "lives"):
         return None
     n = night(s, ev)
