@@ -108,7 +108,7 @@ def table_entries(
     db: Database, event_id: int, round_no: int, table_no: int
 ) -> dict[int, list[dict[str, Any]]]:
     """A table's sheet: the stored entries of each game, in order. On a club file one read statement
-    (issue 22: the sheet shown again after every hand); a table without entries is looked up in full,
+    (the sheet is shown again after every hand); a table without entries is looked up in full,
     so that a wrong event, round or table gets its own refusal."""
     if not db.is_server:
         out = sheet_of(db.read_now(_SHEET_SQL, (event_id, round_no, table_no)))
@@ -136,7 +136,7 @@ def set_score(
 ) -> HandResult:
     """The final score only (tavla points, dominoes games won; ``points``: dominoes game points).
     With ``confirm`` both sides approve at once (a signed paper sheet handed to the desk).
-    ``expected_version`` as for :func:`replace_entries` (issue 25)."""
+    ``expected_version`` as for :func:`replace_entries`."""
     with db.session() as s:
         o = open_for_change(
             s, actor, TableId(event_id, round_no, table_no), override=override, seen_version=expected_version
@@ -162,7 +162,7 @@ def set_score(
         before = dict(o.before)
         has_entries = s.scalar(select(ResultEntry.id).where(ResultEntry.match_id == m.id))
         if has_entries is not None:
-            before["entries"] = match_entries(s, m)  # the hands a final score replaces (issue 22)
+            before["entries"] = match_entries(s, m)  # the hands a final score replaces
             for row in s.scalars(select(ResultEntry).where(ResultEntry.match_id == m.id)):
                 s.delete(row)
         store_outcome(m, oc)
@@ -220,7 +220,7 @@ def referee_decision(
     expected_version: int | None = None,
 ) -> HandResult:
     """Rule T8c: the referee-approved result is the official one; or the referee marks it disputed.
-    ``expected_version`` as for :func:`confirm` (issue 25)."""
+    ``expected_version`` as for :func:`confirm`."""
     reads.require_referee(actor, _("approve or dispute a result"))
     with db.session() as s:
         o = open_for_change(
@@ -260,7 +260,7 @@ def referee_decision(
 
 def sheet_games(entries: Any) -> dict[int, list[Any]]:
     """A sheet as typed (a list of entries, or ``{"1": [...], "2": [...]}`` per game), checked for its shape:
-    game keys are game numbers 1-99, each game a list of entry objects (issue 23: no traceback)."""
+    game keys are game numbers 1-99, each game a list of entry objects (a bad one is refused)."""
 
     def entries_of(key: object, value: Any) -> list[Any]:
         if not isinstance(value, list) or not all(isinstance(e, dict) for e in value):

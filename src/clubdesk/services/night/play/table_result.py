@@ -1,7 +1,7 @@
 """One table's result as the result services share it: the plain view of a table's result, its audit
-snapshot, its entries, the lock (T10) and version checks (issue 25), the outcome written onto the match,
-two-side confirmation and the round's in-play state. Split out of ``results`` (issue 22) so that
-``results``, ``forfeits`` and ``table_entry`` build on it without importing each other back.
+snapshot, its entries, the lock (T10) and version checks (a change made on a page older than the table is
+refused), the outcome written onto the match, two-side confirmation and the round's in-play state. The hands,
+results, forfeits and the phones build on it; it imports none of them.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def sheet_of(rows: Iterable[Sequence[Any]]) -> dict[int, list[dict[str, Any]]]:
 
 
 def store_entry(s: Session, match_id: int, game_no: int, seq: int, data: str, entered_by: str) -> int:
-    """Write one entry row (its JSON ``data``) and give its id, which its audit row names (issue 22)."""
+    """Write one entry row (its JSON ``data``) and give its id, which its audit row names."""
     values = {"match_id": match_id, "game_no": game_no, "seq": seq, "data": data, "entered_by": entered_by}
     key = s.connection().execute(insert(ResultEntry).values(values)).inserted_primary_key
     assert key is not None  # an INSERT of one row
@@ -126,7 +126,7 @@ def _sheet_statement() -> Any:
 def match_entries(s: Session, m: Match) -> dict[int, list[dict[str, Any]]]:
     """A table's sheet: the stored entries of each game, in order."""
     s.flush()  # as the ORM query did (autoflush): entries added in this transaction are read back
-    # plain rows, not ORM objects: a long match is read on every hand (issue 27)
+    # plain rows, not ORM objects: a long match is read on every hand
     rows = s.execute(_sheet_statement(), {"m": m.id})
     return sheet_of(rows)
 
