@@ -68,7 +68,7 @@ def test_only_the_servers_own_host_names_are_answered(
             assert status == 400, (host, path, status)
             assert b"evil" not in body and "location" not in headers  # no redirect to the other host
     mine = [f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}", "127.0.0.1", f"LOCALHOST.:{port}"]
-    mine += [f"{a}:{port}" for a in phones.local_addresses()]  # the machine's own addresses (the hall's Wi-Fi)
+    mine += [f"{a}:{port}" for a in phones.local_addresses()]  # the machine's own (the hall's Wi-Fi)
     mine.append(f"{socket.gethostname()}:{port}")
     for host in mine:
         status, _b, _h = _get(server, f"/t/{token}", host)
@@ -79,7 +79,7 @@ def test_only_the_servers_own_host_names_are_answered(
     phones.set_base_url(db, DESK, f"http://clubdesk-hall.example:{port}")
     assert _get(server, f"/t/{token}", f"clubdesk-hall.example:{port}")[0] == 200
     status, _b, headers = _get(server, "/static", f"clubdesk-hall.example:{port}")
-    assert status in (307, 404) and headers.get("location", "").startswith(("http://clubdesk-hall.example", "/"))
+    assert status == 307 and headers["location"].startswith("http://clubdesk-hall.example")
 
 
 def test_a_bad_or_huge_hall_id_is_a_plain_404(db: Database, server: TableServer) -> None:

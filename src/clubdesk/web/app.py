@@ -4,8 +4,9 @@ Plain HTML forms; a post is answered with the table page itself, its message on 
 request per hand: a hand p95 <= 100 ms; a reload or a retry of the post stores nothing twice, by the post id).
 A little JavaScript shows the table's own address after a post and polls ``/t/<token>/live``, reloading
 the page when the table changed (the desk, or the other side's phone). Every form carries a CSRF field (double
-submit, :class:`clubdesk.web.security.Csrf`) and a page-made post id (a retry stores once); bodies over
-16 KiB get 413. An unknown token is a plain 404 that reveals nothing.
+submit, :class:`clubdesk.web.security.Csrf`), a page-made post id (a retry stores once) and the table's
+version the page showed; bodies over 16 KiB get 413, a Host naming another host 400
+(:class:`clubdesk.web.security.OwnHosts`). An unknown token is a plain 404 that reveals nothing.
 """
 
 from __future__ import annotations

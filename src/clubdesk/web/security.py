@@ -132,7 +132,7 @@ class OwnHosts:
         self._asked = float("-inf")
 
     def _allows(self, host: str | None) -> bool:
-        return host is not None and (_loopback(host) or host in self._known)
+        return host is not None and (host in self._known or _loopback(host))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":

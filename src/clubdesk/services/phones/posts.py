@@ -8,7 +8,8 @@ change's one transaction, so the rules engine validates it and a refused hand st
 approve (rules G13, E6, T8c): the side that enters the last hand approves with it, the other side confirms on
 its phone ("confirmed at the table by …"); a dispute or the referee's decision at the desk wins. Every post
 carries a page-made id, stored once: a retry on a flaky Wi-Fi stores the hand once; a post made on a page
-older than the table (the desk or the other phone changed it) is refused. Each change is audited with role
+older than the table (the desk or the other phone changed it), or one that does not say which version of the
+table its page showed, is refused. Each change is audited with role
 "table", the table and the phone's network address.
 """
 
