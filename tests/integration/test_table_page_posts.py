@@ -17,7 +17,16 @@ from clubdesk.services.phones import posts
 from clubdesk.storage import Database
 from clubdesk.web.server import TableServer
 from tests.integration.test_night_helpers import DESK
-from tests.integration.test_table_entry_web import Client, flash, gaple_night, tavla_night
+from tests.integration.test_table_entry_web import (
+    Client,
+    flash,
+    gaple_night,
+    no_sideways_scroll,
+    page_text,
+    tavla_night,
+    wait_loaded,
+)
+from tests.phone_browser import phone_browsers
 
 GAME = {"type": "game", "winner": 0, "kind": "single", "cube": 1, "dropped": False}
 HAND = {"type": "out", "seat": "0", "pips0": "0", "pips1": "60", "pips2": "40", "pips3": "60"}
@@ -94,7 +103,7 @@ def _total(html: str, side: int) -> str:
 
 
 def test_a_result_entered_at_the_desk_shows_on_the_table_page_as_it_stands(
-    db: Database, server: TableServer
+    db: Database, server: TableServer, tmp_path: Path
 ) -> None:
     """``clubdesk-cli result … --score 5-2 --confirm``: a final score with no hands behind it."""
     ev = tavla_night(db, 5)
@@ -104,6 +113,13 @@ def test_a_result_entered_at_the_desk_shows_on_the_table_page_as_it_stands(
     _s, html = c.get(f"/t/{token}")
     assert (_total(html, 0), _total(html, 1)) == ("5", "2")
     assert "Entered at the desk: 5 – 2" in html
+    with phone_browsers(tmp_path) as make:  # as a phone at 360 px shows it
+        phone = make()
+        phone.get(f"{server.urls[0]}t/{token}")
+        wait_loaded(phone)
+        shown = [phone.find_element("id", f"total{i}").text for i in (0, 1)]
+        assert shown == ["5", "2"] and "Entered at the desk: 5 – 2" in page_text(phone)
+        no_sideways_scroll(phone)
     for lang, words in (
         ("es", "Anotado en secretaría: 5 – 2"),
         ("id", "Dimasukkan di loket: 5 – 2"),
