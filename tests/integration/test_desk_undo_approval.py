@@ -23,7 +23,8 @@ def test_undo_from_the_desk_takes_back_the_approval_given_with_the_hand(tmp_path
         rounds.publish_round(db, DESK, ev)
         ref = table_page.table_for_token(db, round_tokens(db, ev, 1)[1])
         assert ref is not None
-        done = posts.post_entry(db, ref, GAME, client_id="p1", version=None, side=0, address="127.0.0.1")
+        shown = posts.table_status(db, ev, 1)[1].version  # the version the phone's page showed
+        done = posts.post_entry(db, ref, GAME, client_id="p1", version=shown, side=0, address="127.0.0.1")
         assert not done.duplicate
         table = reads.get_round(db, ev, 1).tables[0]
         assert table.status == "pending" and table.scorer  # the finishing hand approved for side 0

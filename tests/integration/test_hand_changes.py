@@ -128,8 +128,9 @@ def test_a_repeated_post_changes_nothing(db: Database) -> None:
     ev = _tavla(db)
     ref = table_page.table_for_token(db, round_tokens(db, ev, 1)[1])
     assert ref is not None
-    first = posts.post_entry(db, ref, WIN, client_id="same", version=None, side=0, address="x")
-    again = posts.post_entry(db, ref, WIN, client_id="same", version=None, side=0, address="x")
+    shown = posts.table_status(db, ev, 1)[1].version  # the version the phone's page showed
+    first = posts.post_entry(db, ref, WIN, client_id="same", version=shown, side=0, address="x")
+    again = posts.post_entry(db, ref, WIN, client_id="same", version=shown, side=0, address="x")
     assert again.duplicate and again.message == first.message == "Game 1 saved."
     assert reads.get_round(db, ev, 1).tables[0].score == (1, 0)
 

@@ -818,11 +818,12 @@ def test_a_hand_whose_answer_failed_is_stored_once_on_retry(
             raise DatabaseError("busy", "The database is busy at another desk; try again.")
         return out
 
+    shown = posts.table_status(db, ev, 1)[1].version  # the page's version, the same in the retry
     monkeypatch.setattr(night, "enter_hand", busy_once)  # the phones reach it through the night's face
     with pytest.raises(DatabaseError):
-        posts.post_entry(db, ref, hand, client_id="post-1", version=None, side=0, address="127.0.0.1")
+        posts.post_entry(db, ref, hand, client_id="post-1", version=shown, side=0, address="127.0.0.1")
     assert len(results.table_entries(db, ev, 1, 1)[1]) == 1  # the hand itself was stored
-    again = posts.post_entry(db, ref, hand, client_id="post-1", version=None, side=0, address="127.0.0.1")
+    again = posts.post_entry(db, ref, hand, client_id="post-1", version=shown, side=0, address="127.0.0.1")
     assert again.duplicate
     assert len(results.table_entries(db, ev, 1, 1)[1]) == 1  # and only once
 
@@ -859,6 +860,7 @@ def test_the_page_key_read_without_a_transaction_is_the_one_read_in_one(db: Data
         assert page_cache.cached_page(db, token) is primed  # the page after the hand is the primed one
     results.add_entry(db, DESK, ev, 1, 1, game)  # the desk
     seen.append(keys())
-    posts.call_referee(db, ref, client_id="ref", address="x")  # the referee is called
+    shown = posts.table_status(db, ev, 1)[1].version
+    posts.call_referee(db, ref, client_id="ref", version=shown, address="x")  # the referee is called
     seen.append(keys())
     assert len({full for _live, full in seen}) == len(seen)  # every change moved the key

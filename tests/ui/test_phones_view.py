@@ -141,11 +141,13 @@ def test_rounds_screen_shows_a_phones_hand_and_a_referee_call_without_user_actio
         try:
             ref = table_page.table_for_token(phone_db, round_tokens(phone_db, ev, 1)[table])
             assert ref is not None
-            posts.post_entry(phone_db, ref, GAME, client_id="p-1", version=None, side=0, address="10.0.0.7")
+            shown = posts.table_status(phone_db, ev, 1)[table].version  # the version the page showed
+            posts.post_entry(phone_db, ref, GAME, client_id="p-1", version=shown, side=0, address="10.0.0.7")
             # tavla: game by game; within 1 s (+ Qt's queue)
             qtbot.waitUntil(lambda: cell() == "in play · 1 game", timeout=2000)
             assert cell(PHONE_ROLE) == "in_play"
-            posts.call_referee(phone_db, ref, client_id="p-2", address="10.0.0.7")
+            shown = posts.table_status(phone_db, ev, 1)[table].version
+            posts.call_referee(phone_db, ref, client_id="p-2", version=shown, address="10.0.0.7")
             qtbot.waitUntil(lambda: cell().startswith("referee called"), timeout=2000)
             button = section.referee_button
             assert button.isVisible() and f"table {table}" in button.text()

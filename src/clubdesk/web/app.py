@@ -4,12 +4,14 @@ Plain HTML forms; a post is answered with the table page itself, its message on 
 request per hand: a hand p95 <= 100 ms; a reload or a retry of the post stores nothing twice, by the post id).
 A little JavaScript shows the table's own address after a post and polls ``/t/<token>/live``, reloading
 the page when the table changed (the desk, or the other side's phone). Every form carries a CSRF field (double
-submit, :class:`clubdesk.web.security.Csrf`) and a page-made post id (a retry stores once); bodies over
-16 KiB get 413. An unknown token is a plain 404 that reveals nothing.
+submit, :class:`clubdesk.web.security.Csrf`), a page-made post id (a retry stores once) and the table's
+version the page showed; bodies over 16 KiB get 413, a Host naming another host 400
+(:class:`clubdesk.web.security.OwnHosts`). An unknown token is a plain 404 that reveals nothing.
 """
 
 from __future__ import annotations
 
+import functools
 import uuid
 from typing import Any
 
@@ -27,7 +29,7 @@ from clubdesk.services.kernel import ServiceError
 from clubdesk.storage import Database, DatabaseError
 from clubdesk.web import hall
 from clubdesk.web.render import STATIC, html_response, in_thread, render_html, request_language
-from clubdesk.web.security import CSRF_COOKIE, LANG_COOKIE, MAX_BODY, BodyLimit, Csrf
+from clubdesk.web.security import CSRF_COOKIE, LANG_COOKIE, MAX_BODY, BodyLimit, Csrf, OwnHosts
 
 SIDE_COOKIE = "cd_side"
 CUBES = (1, 2, 4, 8, 16, 32, 64)
@@ -51,6 +53,13 @@ def _int(form: Any, name: str, what: str, default: int | None = None) -> int:
     if not -100000 <= value <= 100000:
         raise ServiceError("bad-number", _("{what}: type a whole number").format(what=what))
     return value
+
+
+def _version(form: Any) -> int | None:
+    """The table's version the posting page showed; None when the post has none (the post is then
+    refused as a stale page's is, in the post's transaction)."""
+    raw = str(form.get("version", "") or "")
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
 
 
 def _seat_or_none(form: Any, name: str) -> int | None:
@@ -261,8 +270,7 @@ class TableApp:
                 resp.set_cookie(SIDE_COOKIE, side, path=f"/t/{token}", httponly=True, samesite="strict")
             return resp
         address = request.client.host if request.client else "?"
-        version_raw = str(form.get("version", "") or "")
-        version = int(version_raw) if version_raw.isdigit() else None
+        version = _version(form)
         client_id = str(form.get("post_id", "") or "")
         side_now = self._side(request)
 
@@ -291,7 +299,9 @@ class TableApp:
                         side=-1 if side_now is None else side_now,
                         address=address,
                     )
-                return phones.call_referee(self.db, ref, client_id=client_id, address=address)
+                return phones.call_referee(
+                    self.db, ref, client_id=client_id, version=version, address=address
+                )
 
         def work() -> tuple[dict[str, str], phones.CachedPage | None]:
             """The change and the page after it, in one worker thread (the page is the one the change
@@ -330,4 +340,5 @@ def create_app(db: Database, *, csrf_secret: bytes | None = None) -> Starlette:
     app.state.db = db
     app.state.csrf = tables.csrf
     app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.add_middleware(OwnHosts, hosts=functools.partial(phones.own_hosts, db))  # outermost: checked first
     return app

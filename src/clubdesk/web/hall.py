@@ -35,6 +35,7 @@ from clubdesk.storage import Database, DataVersion
 from clubdesk.web.render import in_thread, render, request_language
 from clubdesk.web.security import LANG_COOKIE
 
+MAX_ID = 2**31 - 1  # the largest id a club's tables hold (PostgreSQL's integer; SQLite's is wider)
 REFRESH_SECONDS = 5  # the script fetches the page's content again this often
 FRESH_SECONDS = 1.0  # a page is built at most once a second while the tables keep posting (live within 1 s)
 
@@ -186,8 +187,15 @@ def _missing(lang: str, path: str) -> Response:
     return _render(lang, path, "hall_missing.html", status=404)
 
 
-def _event_id(request: Request) -> int:
-    return int(request.path_params["event_id"])
+def _event_id(request: Request) -> int | None:
+    """The event a hall path names, None for an id no event can have (a page that does not exist, 404:
+    not a database error)."""
+    ev = int(request.path_params["event_id"])
+    return ev if 0 < ev <= MAX_ID else None
+
+
+def _no_event(request: Request) -> Response:
+    return _missing(request_language(request), request.url.path)
 
 
 # ------------------------------------------------------------------------------------------ pages
@@ -218,8 +226,10 @@ async def index(request: Request) -> Response:
 
 async def pairings(request: Request) -> Response:
     ev = _event_id(request)
+    if ev is None:
+        return _no_event(request)
     raw = request.query_params.get("round", "")
-    round_no = int(raw) if raw.isdigit() and len(raw) < 6 else None
+    round_no = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 6 else None
     return await _serve(
         request, "round", lambda db, lang, path: _pairings_page(db, lang, path, ev, round_no), ev, round_no
     )
@@ -227,6 +237,8 @@ async def pairings(request: Request) -> Response:
 
 async def standings(request: Request) -> Response:
     ev = _event_id(request)
+    if ev is None:
+        return _no_event(request)
 
     def make(db: Database, lang: str, path: str) -> Response:
         try:
@@ -244,6 +256,8 @@ async def bracket(request: Request) -> Response:
     from clubdesk.services.kernel import ServiceError
 
     ev = _event_id(request)
+    if ev is None:
+        return _no_event(request)
 
     def make(db: Database, lang: str, path: str) -> Response:
         try:

@@ -1,17 +1,23 @@
 """Safety of the web face: CSRF tokens (double submit: a random cookie and a form field
-signed with the server's secret, stdlib hmac), a request body size limit, and the language of a request."""
+signed with the server's secret, stdlib hmac), a request body size limit, only this server's own host
+names, and the language of a request."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import secrets
+import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
+
+import anyio.to_thread
 
 from clubdesk.i18n import LANGUAGES
 
 MAX_BODY = 16 * 1024  # bytes: a hand is a few hundred; anything bigger is refused with 413
+HOSTS_SECONDS = 2.0  # an unknown Host asks for this server's names again at most this often
 CSRF_COOKIE = "cd_csrf"
 LANG_COOKIE = "cd_lang"
 
@@ -85,6 +91,62 @@ class BodyLimit:
         except _TooLarge:
             if not started:
                 await _plain(send, 413, b"Request too large")
+
+
+def host_of(header: str) -> str | None:
+    """The host a Host header names (``name``, ``name:port``, ``[v6]:port``), lower case, without a final
+    dot; None for a header that is not one."""
+    text = header.strip().lower()
+    if text.startswith("["):
+        end = text.find("]")
+        host, rest = text[1:end], text[end + 1 :]
+        if end < 0 or (rest and not (rest.startswith(":") and rest[1:].isdigit())):
+            return None
+    else:
+        host, colon, port = text.partition(":")
+        if colon and not port.isdigit():
+            return None
+    host = host.rstrip(".")
+    return host if host and len(host) <= 253 else None
+
+
+def _loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class OwnHosts:
+    """ASGI middleware: a request whose Host header is missing or names a host this server is not gets 400
+    and never reaches the app. A page of another site whose name its owner points at the hall's server
+    (DNS rebinding) must not read or post the tables through a phone's browser. ``hosts()`` gives the
+    names (:func:`clubdesk.services.phones.own_hosts`); a name not among them asks for them again, in a
+    thread and at most every :data:`HOSTS_SECONDS`, so an address set after the server started (the desk
+    stores it once the server listens) or a network joined meanwhile is answered too."""
+
+    def __init__(self, app: ASGIApp, hosts: Callable[[], frozenset[str]]) -> None:
+        self.app = app
+        self.hosts = hosts
+        self._known: frozenset[str] = frozenset()
+        self._asked = float("-inf")
+
+    def _allows(self, host: str | None) -> bool:
+        return host is not None and (host in self._known or _loopback(host))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        raw = next((v for k, v in scope.get("headers", []) if k == b"host"), b"")
+        host = host_of(raw.decode("latin-1"))
+        if host is not None and not self._allows(host) and time.monotonic() - self._asked >= HOSTS_SECONDS:
+            self._asked = time.monotonic()
+            self._known = await anyio.to_thread.run_sync(self.hosts)
+        if not self._allows(host):
+            await _plain(send, 400, b"Invalid host header")
+            return
+        await self.app(scope, receive, send)
 
 
 class _TooLarge(Exception):

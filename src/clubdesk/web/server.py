@@ -28,6 +28,7 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 START_TIMEOUT = 10.0
 MAX_WORKERS = 8
+KEEP_ALIVE_SECONDS = 10
 REUSE_PORT = sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT")
 
 
@@ -70,16 +71,23 @@ def bind_error(exc: OSError, host: str, port: int) -> ServiceError:
 
 
 def _config(app: Any) -> Any:
+    """uvicorn's settings: h11 with a deadline on each request's headers and body
+    (:mod:`clubdesk.web.request_deadline`) and a cap on their size, and an idle kept-alive connection
+    closed after :data:`KEEP_ALIVE_SECONDS` (a table page polls twice a second, the hall pages every five
+    seconds: both keep theirs), so a connection left half-open is closed within ~10 s."""
     import uvicorn
+
+    from clubdesk.web.request_deadline import MAX_HEADERS, DeadlineH11Protocol
 
     return uvicorn.Config(
         app,
         log_level="warning",
         access_log=False,
         lifespan="off",
-        http="h11",
+        http=DeadlineH11Protocol,
         ws="none",
-        timeout_keep_alive=30,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        h11_max_incomplete_event_size=MAX_HEADERS,
         server_header=False,
         date_header=False,
     )

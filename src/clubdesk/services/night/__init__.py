@@ -70,6 +70,7 @@ if TYPE_CHECKING:
     )
     from clubdesk.services.night.play.hand_guard import (
         PhoneGuard,
+        check_referee_call,
         read_only_reason,
         remember_post,
         side_names,
@@ -161,6 +162,7 @@ _HOMES = {
     "catch_up": "clubdesk.services.night.ranking.ratings",
     "changed_elsewhere": "clubdesk.services.night.play.table_result",
     "check_lock": "clubdesk.services.night.play.table_result",
+    "check_referee_call": "clubdesk.services.night.play.hand_guard",
     "compute_standings": "clubdesk.services.night.ranking.standings",
     "configure": "clubdesk.services.night.data.settings",
     "confirm": "clubdesk.services.night.play.results",
@@ -272,6 +274,7 @@ __all__ = [
     "catch_up",
     "changed_elsewhere",
     "check_lock",
+    "check_referee_call",
     "compute_standings",
     "configure",
     "confirm",

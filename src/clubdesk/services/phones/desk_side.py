@@ -116,6 +116,23 @@ def with_table_urls(db: Database, event_id: int, round_no: int, sheets: Sequence
 
 
 # ------------------------------------------------------------------------------------------ addresses
+def own_hosts(db: Database) -> frozenset[str]:
+    """The host names and addresses the table server answers to: loopback, this machine's name (and its
+    ``.local`` name on the hall's network) and addresses, and the host of the address table entry is
+    served at (the QR codes' base URL, which may be a name the hall's router gives this desk). A request
+    naming any other host is a page of another site reaching the server through a phone's browser (DNS
+    rebinding), and is refused."""
+    name = socket.gethostname().lower().rstrip(".")
+    names = {"localhost", "127.0.0.1", "::1", name, *local_addresses()}
+    if name and "." not in name:
+        names.add(name + ".local")
+    base = base_url(db)
+    host = urlsplit(base).hostname if base else None
+    if host:
+        names.add(host.lower().rstrip("."))
+    return frozenset(n for n in names if n)
+
+
 def local_addresses() -> list[str]:
     """The machine's IPv4 addresses the hall's phones may reach (the Wi-Fi, the laptop's hotspot), the
     private ones first, loopback last (for a test on this PC only)."""

@@ -8,7 +8,8 @@ change's one transaction, so the rules engine validates it and a refused hand st
 approve (rules G13, E6, T8c): the side that enters the last hand approves with it, the other side confirms on
 its phone ("confirmed at the table by …"); a dispute or the referee's decision at the desk wins. Every post
 carries a page-made id, stored once: a retry on a flaky Wi-Fi stores the hand once; a post made on a page
-older than the table (the desk or the other phone changed it) is refused. Each change is audited with role
+older than the table (the desk or the other phone changed it), or one that does not say which version of the
+table its page showed, is refused. Each change is audited with role
 "table", the table and the phone's network address.
 """
 
@@ -27,10 +28,17 @@ from clubdesk.models.base import utcnow
 from clubdesk.models.event import Event
 from clubdesk.models.result import Match, ResultEntry
 from clubdesk.models.round import Round
-from clubdesk.models.table_entry import RefereeCall, TableState, TableToken
+from clubdesk.models.table_entry import RefereeCall, TableState
 from clubdesk.services import night
 from clubdesk.services.kernel import Actor, Role, ServiceError, audit
-from clubdesk.services.night import HandResult, PhoneGuard, TableId, remember_post, stored_answer
+from clubdesk.services.night import (
+    HandResult,
+    PhoneGuard,
+    TableId,
+    check_referee_call,
+    remember_post,
+    stored_answer,
+)
 from clubdesk.services.phones import page_cache
 from clubdesk.services.phones.page_cache import cached_page
 from clubdesk.services.phones.table_page import (
@@ -287,17 +295,20 @@ def confirm(
     return _after_post(db, ref, res)
 
 
-def call_referee(db: Database, ref: TableRef, *, client_id: str, address: str) -> PostOutcome:
+def call_referee(
+    db: Database, ref: TableRef, *, client_id: str, version: int | None, address: str
+) -> PostOutcome:
     """The table calls the referee; the desk shows the call with the table (one transaction, the post id
-    stored with it: a retry calls once)."""
+    stored with it: a retry calls once). Refused on a confirmed result, and from a page older than the
+    table or one that sent no version (:func:`clubdesk.services.night.check_referee_call`)."""
     actor = phone_actor(ref, address)
     guard = PhoneGuard(post_id=_check_client_id(client_id), token=ref.token, action="referee")
     with _lock_for(ref.token), db.session() as s:
         repeated = stored_answer(s, guard.post_id)
         if repeated is not None:
             return PostOutcome(repeated, duplicate=True)
-        if s.scalar(select(TableToken.id).where(TableToken.token == ref.token)) is None:
-            raise ServiceError("no-table", _("This table is not open."))
+        _rnd, m = night.find_table(s, night.get_event(s, ref.event_id), ref.round_no, ref.table_no)
+        check_referee_call(s, guard, m, version)
         open_call = s.scalar(
             select(RefereeCall.id).where(
                 RefereeCall.event_id == ref.event_id,

@@ -101,6 +101,7 @@ class TablePage:
     game_no: int = 1  # the game hands are entered in now (an encounter's first unfinished game)
     game_hands: int = 0  # the hands of that game so far
     hands: int = 0  # every stored hand or game of the table (all games of an encounter)
+    entered_at_desk: bool = False  # the result stands without hands: a final score or a forfeit (desk)
 
     @property
     def live_key(self) -> str:
@@ -260,6 +261,12 @@ def page_in(
                 k += 1
         totals = _pair(res["games"][-1]["totals"]) if res["games"] else (0, 0)
         games_won = _pair(res["games_won"])
+    # a result with no hands behind it (the desk's final score, a forfeit) is shown as it stands, not 0 - 0
+    at_desk = n_hands == 0 and m.side_b is not None and _has_result(m)
+    if at_desk and family == "tavla":
+        totals = (m.score_a, m.score_b)
+    elif at_desk:
+        games_won, totals = (m.score_a, m.score_b), (m.points_a or 0, m.points_b or 0)
     return TablePage(
         ref=ref,
         event_name=ev.name,
@@ -290,7 +297,13 @@ def page_in(
         game_no=game_no,
         game_hands=game_hands,
         hands=n_hands,
+        entered_at_desk=at_desk,
     )
+
+
+def _has_result(m: Match) -> bool:
+    """The match has a result of its own: finished, not played (a forfeit), or a score entered."""
+    return m.finished or m.kind != "played" or (m.score_a, m.score_b) != (0, 0)
 
 
 def _encounter_rows(

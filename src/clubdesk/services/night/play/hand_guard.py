@@ -21,7 +21,7 @@ from clubdesk.models.round import Round
 from clubdesk.models.table_entry import TablePost, TableState, TableToken
 from clubdesk.services.kernel import ServiceError
 from clubdesk.services.night.data import reads
-from clubdesk.services.night.play.table_result import match_params
+from clubdesk.services.night.play.table_result import changed_elsewhere, check_version, match_params
 
 
 @dataclass(frozen=True)
@@ -143,11 +143,38 @@ def stored_answer(s: Session, post_id: str) -> str | None:
     return outcome or _("This was saved already.")
 
 
-def check_page(s: Session, guard: PhoneGuard, ev: Event, rnd: Round, m: Match) -> None:
-    """The page's rules under the post's own write lock: its token still opens the table, and the table
-    still takes entries."""
-    if s.scalar(select(TableToken.id).where(TableToken.token == guard.token)) is None:
-        raise ServiceError("no-table", _("This table is not open."))
+def check_page(
+    s: Session, guard: PhoneGuard, ev: Event, rnd: Round, m: Match, seen_version: int | None
+) -> None:
+    """The page's rules under the post's own write lock: its token still opens the table, the table
+    still takes entries, and the post says which version of the table its page showed."""
+    check_token(s, guard)
     read_only = read_only_reason(ev, rnd, m)
     if read_only:
         raise ServiceError("read-only", read_only)
+    check_version_sent(m, seen_version)
+
+
+def check_token(s: Session, guard: PhoneGuard) -> None:
+    """The post's token still opens its table (a round unpublished meanwhile drops it)."""
+    if s.scalar(select(TableToken.id).where(TableToken.token == guard.token)) is None:
+        raise ServiceError("no-table", _("This table is not open."))
+
+
+def check_version_sent(m: Match, seen_version: int | None) -> None:
+    """Every page sends the table's version it showed with each post; a post without one is refused as a
+    post from a stale page is (with the same words), since it would skip that check and be stored again
+    on a table that changed meanwhile."""
+    if seen_version is None:
+        raise changed_elsewhere(m)
+
+
+def check_referee_call(s: Session, guard: PhoneGuard, m: Match, seen_version: int | None) -> None:
+    """A table's call for the referee, under the post's own write lock: its token still opens the table,
+    the result is not confirmed (nothing is left to decide at the table) and the post comes from the
+    table's current page."""
+    check_token(s, guard)
+    if m.status == "confirmed":
+        raise ServiceError("read-only", _("The result is confirmed."))
+    check_version_sent(m, seen_version)
+    check_version(m, seen_version)

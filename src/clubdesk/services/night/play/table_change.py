@@ -100,7 +100,7 @@ def open_for_change(
         repeated = stored_answer(s, guard.post_id)
         if repeated is not None:
             return repeated
-        check_page(s, guard, ev, rnd, m)
+        check_page(s, guard, ev, rnd, m, seen_version)
     check_version(m, seen_version)
     if rnd.status == "proposed":
         raise ServiceError("round-not-published", _("Round {r} is not published yet.").format(r=t.round_no))
