@@ -18,7 +18,7 @@ NIGHT_DEMO_PREFIX = "Demo night: "
 
 
 def night_demo(db: Database, actor: Actor, options: DemoOptions, members: list[str]) -> list[int]:
-    """Issue 11: events of every format with a few rounds played, all through the services: a tavla
+    """Events of every format with a few rounds played, all through the services: a tavla
     Swiss, a gaple-club round robin, a gaple-tournament knockout with hand-by-hand sheets, a domino-es team
     event, a tavla double elimination, a tavla lives event and a gaple-club open league. Each is left
     running (results pending, a round still to play). Deterministic for the seed; run twice, adds nothing."""

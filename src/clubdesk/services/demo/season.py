@@ -20,7 +20,7 @@ from clubdesk.storage import Database
 
 
 def prizes_demo(db: Database, actor: Actor, options: DemoOptions, members: list[str]) -> list[int]:
-    """Issue 18: a prize plan on every demo event that has none (T13a, T13b), so that the prize list
+    """A prize plan on every demo event that has none (T13a, T13b), so that the prize list
     prints its places and amounts: a share of the fees where there is an entry fee, fixed money elsewhere
     (in the event's currency: 1st 500, 2nd 250, 3rd 100 major units). Run twice, changes nothing."""
 
@@ -84,7 +84,7 @@ SEASON_DEMO_PLAN: dict[str, object] = {
 
 
 def season_demo(db: Database, actor: Actor, options: DemoOptions, members: list[str]) -> list[int]:
-    """Issue 21: three tavla nights of the last weeks, played to the end, in the season of the demo tavla
+    """Three tavla nights of the last weeks, played to the end, in the season of the demo tavla
     tournament: entry fees paid, a prize plan (so the prize list has its awards, one of them paid, T13e) and a
     season scale (so the Season screen ranks them, T12d). Deterministic; run twice, adds nothing."""
 

@@ -132,17 +132,19 @@ def match_entries(s: Session, m: Match) -> dict[int, list[dict[str, Any]]]:
 
 
 def changed_elsewhere(m: Match) -> ServiceError:
-    """Issue 25: the refusal of a change to a table that another desk changed since this desk read it."""
-
-    return ServiceError(
-        "changed-elsewhere",
-        _(
+    """The refusal of a change to a table that changed since this desk or page read it: who changed it and
+    when, where the table knows; nothing is saved either way."""
+    if m.changed_by and m.changed_at:
+        text = _(
             "Table {t} was changed meanwhile by {who} at {when}; nothing was saved. "
             "The screen shows the table as it is now."
-        ).format(t=m.table_no, who=m.changed_by or "?", when=local_text(m.changed_at, "%H:%M:%S") or "?"),
-        table=m.table_no,
-        version=m.version,
-    )
+        ).format(t=m.table_no, who=m.changed_by, when=local_text(m.changed_at, "%H:%M:%S"))
+    else:
+        text = _(
+            "Table {t} has changed since this page was shown; nothing was saved. "
+            "The screen shows the table as it is now."
+        ).format(t=m.table_no)
+    return ServiceError("changed-elsewhere", text, table=m.table_no, version=m.version)
 
 
 def check_version(m: Match, expected_version: int | None) -> None:
