@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from clubdesk.storage import Database
-from clubdesk.storage.sqlite import check_file
+from clubdesk.storage.checks import check_file
 
 
 def _checks(monkeypatch: pytest.MonkeyPatch) -> list[tuple[bool, bool]]:

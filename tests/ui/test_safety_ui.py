@@ -87,6 +87,8 @@ def test_backup_now_and_restore_from_settings(qtbot, db: Database, monkeypatch) 
     assert settings.get(db, "club.name") == "Before"
     assert "Restored" in panel.message.text()
     assert backups.count() == 2  # the database as it was before the restore is kept too
+    kept = next(db.backups_dir.glob("*-before-restore.sqlite3"))
+    assert str(kept) in panel.message.text()  # where the replaced file is kept, in full
 
 
 def test_first_account_is_the_secretary_and_then_acts(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]

@@ -3,8 +3,10 @@
 The modules, from the bottom: ``errors`` (:class:`DatabaseError`), ``revisions`` (the known schema
 revisions), ``sqlite`` (pragmas, ``BEGIN IMMEDIATE``, the safe open, file marks), ``changes`` (what a
 transaction changed, ``data_version``), ``server`` (a club server's address, errors, schema, advisory
-locks, ``NOTIFY``), ``migrate`` (building and upgrading a file's schema), ``database`` (:class:`Database`
-and ClubDesk's session class), ``backup`` (backups, their keeping rule, restore).
+locks, ``NOTIFY``), ``migrate`` (building and upgrading a file's schema), ``checks`` (the one full check
+of a club file: pages, and every table, column, index and trigger of its revision), ``database``
+(:class:`Database` and ClubDesk's session class), ``backup`` (backups and their keeping rule),
+``restore`` (a restore under the writers' lock).
 
 This face lists what code outside storage uses; tests may reach the modules themselves.
 """
@@ -14,11 +16,11 @@ from clubdesk.storage.backup import (
     backup_database,
     backup_server,
     list_backups,
-    restore_database,
 )
 from clubdesk.storage.changes import DataVersion
 from clubdesk.storage.database import Database
 from clubdesk.storage.errors import DatabaseError
+from clubdesk.storage.restore import restore_database
 from clubdesk.storage.revisions import known_revisions
 from clubdesk.storage.server import (
     db_target,

@@ -1,6 +1,13 @@
-"""Backups of a club file or a club server, their keeping rule, and the restore of a club file.
+"""Backups of a club file or a club server, and their keeping rule.
 
-``backup_database`` / ``restore_database`` use SQLite's online backup API, consistent while others write.
+``backup_database`` uses SQLite's online backup API, consistent while others write; the copy passes the
+full check of a ClubDesk file (:func:`clubdesk.storage.checks.check_file`) or is not kept.
+
+The keeping rule: only the automatic backups (made on opening, every 30 minutes of a night with changes,
+on closing) roll: the last 10, the newest of each of the last 30 days and of each of the last 12 months
+are kept. Manual backups, the copies made before a restore and before an upgrade are kept apart: no
+rotation ever deletes them (the secretary deletes them by hand), and a backup being restored is never
+deleted.
 A backup's audit chain head is not read here: the audit log is the services' (``services/club/safety.py`` adds
 it to the :class:`BackupInfo`).
 """
@@ -8,30 +15,23 @@ it to the :class:`BackupInfo`).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from clubdesk.i18n import _
+from clubdesk.storage.checks import copy_check
 from clubdesk.storage.database import Database
 from clubdesk.storage.errors import DatabaseError, busy_error
-from clubdesk.storage.migrate import upgrade_in_place
-from clubdesk.storage.revisions import head_revision
-from clubdesk.storage.sqlite import (
-    backup_file,
-    busy_seconds,
-    check_file,
-    current_revision,
-    integrity,
-    is_busy,
-    read_only,
-    restrict,
-)
+from clubdesk.storage.sqlite import backup_file, current_revision, is_busy, restrict
 
 BACKUP_STAMP = "%Y%m%d-%H%M%S"
+ROLLING_REASONS = ("auto", "open", "close")  # the automatic backups: only these are ever rotated
 KEEP_LAST = 10
 KEEP_DAYS = 30
 KEEP_MONTHS = 12
@@ -60,35 +60,52 @@ def _free_name(folder: Path, stem: str, suffix: str) -> Path:
     return target
 
 
-def backup_database(
-    source: Path, folder: Path, *, reason: str = "manual", now: datetime | None = None
-) -> BackupInfo:
-    """A verified online backup of ``source`` into ``folder``: consistent while other desks write,
-    checked with ``integrity_check`` on the copy, owner-only; then the folder's backups are rotated."""
-    if not folder.exists():
-        folder.mkdir(parents=True, exist_ok=True)
-    made = now or datetime.now()
-    target = _free_name(folder, f"{source.stem}-{made.strftime(BACKUP_STAMP)}-{reason}", ".sqlite3")
+def backup_target(folder: Path, stem: str, reason: str, made: datetime) -> Path:
+    """The name of a new backup of database ``stem``: ``stem-YYYYmmdd-HHMMSS-reason.sqlite3``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    return _free_name(folder, f"{stem}-{made.strftime(BACKUP_STAMP)}-{reason}", ".sqlite3")
+
+
+def copy_file(source: Path, target: Path) -> None:
+    """The online copy of a backup (a busy file is one clear refusal)."""
     try:
         backup_file(source, target)
     except sqlite3.OperationalError as exc:
         if is_busy(exc):
             raise busy_error() from exc
         raise
-    checked = integrity(target)
-    if checked != "ok":
+
+
+def checked_copy(target: Path, made: datetime, *, keep_failed: bool = False) -> BackupInfo:
+    """A copy just made, with the full check of a ClubDesk file (every table, column, index and trigger
+    of its revision, and ``integrity_check``). A copy that fails is deleted and refused, unless
+    ``keep_failed`` (the copy before a restore: the only copy of what is replaced, kept whatever it is;
+    its ``integrity`` says what is wrong)."""
+    checked = copy_check(target)
+    if checked != "ok" and not keep_failed:
         target.unlink(missing_ok=True)
         raise DatabaseError(
             "backup-failed",
             _("The backup copy failed its check ({detail}); nothing was kept.").format(detail=checked),
         )
-    info = BackupInfo(
+    return BackupInfo(
         file=target,
         bytes=target.stat().st_size,
         integrity=checked,
-        revision=current_revision(target),
+        revision=current_revision(target) if checked == "ok" else None,
         made=made,
     )
+
+
+def backup_database(
+    source: Path, folder: Path, *, reason: str = "manual", now: datetime | None = None
+) -> BackupInfo:
+    """A verified online backup of ``source`` into ``folder``: consistent while other desks write,
+    refused unless the copy passes the full check, owner-only; then the automatic backups are rotated."""
+    made = now or datetime.now()
+    target = backup_target(folder, source.stem, reason, made)
+    copy_file(source, target)
+    info = checked_copy(target, made)
     rotate_backups(folder, source.stem, now=made)
     return info
 
@@ -165,6 +182,15 @@ def backup_time(path: Path, stem: str) -> datetime | None:
         return None
 
 
+def backup_reason(path: Path, stem: str) -> str | None:
+    """Why a timed backup of database ``stem`` was made (``auto``, ``manual``, ``before-restore``…), read
+    from its name; None for other copies."""
+    if backup_time(path, stem) is None:
+        return None
+    rest = path.name[len(stem) + 1 + 15 + 1 :].split(".", 1)[0]
+    return re.sub(r"-\d+$", "", rest)  # a second backup within the same second is "reason-2"
+
+
 def list_backups(folder: Path, stem: str) -> list[tuple[datetime, Path]]:
     """The backups of database ``stem`` in ``folder``, newest first (pre-upgrade copies included)."""
     if not folder.is_dir():
@@ -177,11 +203,20 @@ def list_backups(folder: Path, stem: str) -> list[tuple[datetime, Path]]:
     return [(made, p) for made, _m, p in sorted(found, reverse=True)]
 
 
-def rotate_backups(folder: Path, stem: str, *, now: datetime | None = None) -> list[Path]:
-    """Keep the last 10 timed backups, the newest of each of the last 30 days and of each of the last
-    12 months; delete the rest (pre-upgrade copies are never deleted here). Returns what was deleted."""
+def rotate_backups(
+    folder: Path, stem: str, *, now: datetime | None = None, spare: Collection[Path] = ()
+) -> list[Path]:
+    """Of the automatic backups (:data:`ROLLING_REASONS`), keep the last 10, the newest of each of the
+    last 30 days and of each of the last 12 months, and delete the rest. Manual, before-restore and
+    pre-upgrade copies are never deleted here, nor are the files in ``spare`` (a backup being restored).
+    Returns what was deleted."""
     now = now or datetime.now()
-    timed = [(t, p) for t, p in list_backups(folder, stem) if backup_time(p, stem) is not None]
+    spared = {p.resolve() for p in spare}
+    timed = [
+        (t, p)
+        for t, p in list_backups(folder, stem)
+        if backup_reason(p, stem) in ROLLING_REASONS and p.resolve() not in spared
+    ]
     keep: set[Path] = {p for _t, p in timed[:KEEP_LAST]}
     days: set[str] = set()
     months: set[str] = set()
@@ -199,32 +234,3 @@ def rotate_backups(folder: Path, stem: str, *, now: datetime | None = None) -> l
             p.unlink(missing_ok=True)
             deleted.append(p)
     return deleted
-
-
-def restore_database(db: Database, file: Path) -> BackupInfo:
-    """Replace the open database's content with ``file`` after a backup of the current content.
-
-    ``file`` must be a sound ClubDesk database of a known schema (else refused, the current database
-    untouched). The copy goes through SQLite's backup API into the live file: one transaction, seen at
-    once by other desks. An older schema is then upgraded as on opening.
-    """
-    file = Path(file).expanduser()
-    check_file(file, full=True)
-    if file.resolve() == db.path:
-        raise DatabaseError("restore-self", _("That is the open database itself; choose a backup file."))
-    safety = backup_database(db.path, db.backups_dir, reason="before-restore")
-    db.engine.dispose()
-    src = read_only(file)
-    dst = sqlite3.connect(db.path, timeout=busy_seconds())
-    try:
-        src.backup(dst)
-    except sqlite3.OperationalError as exc:
-        if is_busy(exc):
-            raise busy_error() from exc
-        raise
-    finally:
-        dst.close()
-        src.close()
-    if current_revision(db.path) != head_revision():
-        upgrade_in_place(db.path, db.backups_dir)
-    return safety

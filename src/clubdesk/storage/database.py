@@ -23,6 +23,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from clubdesk.i18n import _
 from clubdesk.paths import data_dir
 from clubdesk.storage.changes import forget_changes, note_changes, notify_changes
+from clubdesk.storage.checks import check_file
 from clubdesk.storage.errors import DatabaseError, busy_error
 from clubdesk.storage.migrate import create_file, upgrade_in_place
 from clubdesk.storage.revisions import head_revision
@@ -36,7 +37,6 @@ from clubdesk.storage.server import (
 )
 from clubdesk.storage.sqlite import (
     busy_seconds,
-    check_file,
     closed_clean,
     current_revision,
     forget_clean_close,
@@ -194,7 +194,7 @@ class Database:
         error. A lock held by another desk longer than the busy timeout is ``DatabaseError("busy")``.
         """
         try:
-            with self._write_turn(), self._sessions() as session, session.begin():
+            with self.write_turn(), self._sessions() as session, session.begin():
                 yield session
         except StaleDataError as exc:  # a versioned row (a match) changed by another desk meanwhile
             raise DatabaseError(
@@ -234,7 +234,9 @@ class Database:
         self._writer = lock if lock is not None else threading.RLock()
 
     @contextmanager
-    def _write_turn(self) -> Iterator[None]:
+    def write_turn(self) -> Iterator[None]:
+        """This process's turn among the file's writers (every :meth:`session` takes it; so does a
+        restore)."""
         if self.is_server:  # the server orders its writers itself
             yield
             return

@@ -5,9 +5,10 @@
   service's session starts with ``BEGIN IMMEDIATE``, so a check and the write it allows happen under one
   write lock and two desks cannot both pass the same check; a lock held too long by another desk is one
   clear refusal.
-- Opening is safe: a 0-byte, damaged or foreign file is refused and never written to (:func:`check_file`);
-  ``quick_check`` runs on every open except of a file ClubDesk closed cleanly and nothing changed since
-  (:func:`closed_clean`), the full ``integrity_check`` after an unclean shutdown (:func:`sidecar`).
+- Opening is safe: a 0-byte, damaged, foreign or incomplete file is refused and never written to (the
+  full check is :func:`clubdesk.storage.checks.check_file`); ``quick_check`` runs on every open except of
+  a file ClubDesk closed cleanly and nothing changed since (:func:`closed_clean`), the full
+  ``integrity_check`` after an unclean shutdown (:func:`sidecar`).
 - Files are created readable by their owner only (0600).
 """
 
@@ -23,12 +24,10 @@ from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine
 
 from clubdesk.i18n import _
-from clubdesk.storage.errors import DatabaseError, busy_error
-from clubdesk.storage.revisions import known_revisions
+from clubdesk.storage.errors import DatabaseError
 
 BUSY_TIMEOUT_MS = 5000
 FILE_MODE = 0o600
-CLUBDESK_TABLES = {"alembic_version", "settings", "audit_log"}
 
 
 def busy_seconds() -> float:
@@ -97,63 +96,6 @@ def current_revision(path: Path) -> str | None:
         raise not_a_database(path) from exc
     finally:
         con.close()
-
-
-def check_file(path: Path, *, full: bool = False, pages: bool = True) -> str:
-    """Refuse a file that is not a sound ClubDesk database; return its revision.
-
-    0-byte, damaged (``quick_check``/``integrity_check`` fails), foreign (an SQLite file without ClubDesk's
-    tables) and unknown-schema files are refused with a translated :class:`DatabaseError`. Never writes.
-    ``pages=False`` leaves out the check that reads every page (a file ClubDesk closed cleanly and
-    nothing touched since, see :func:`closed_clean`).
-    """
-    if not path.is_file():
-        raise DatabaseError("no-such-file", _("{path} does not exist.").format(path=path))
-    if path.stat().st_size == 0:
-        raise DatabaseError(
-            "empty-file",
-            _("{path} is an empty file, not a ClubDesk database; it was left alone.").format(path=path),
-        )
-    try:
-        con = read_only(path)
-        try:
-            names = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-            check = "integrity_check" if full else "quick_check"
-            result = [r[0] for r in con.execute(f"PRAGMA {check}")] if pages or full else ["ok"]
-        finally:
-            con.close()
-    except sqlite3.OperationalError as exc:
-        if is_busy(exc):
-            raise busy_error() from exc
-        raise not_a_database(path) from exc
-    except sqlite3.DatabaseError as exc:
-        raise not_a_database(path) from exc
-    if result != ["ok"]:
-        raise DatabaseError(
-            "damaged",
-            _("{path} is damaged ({detail}); it was not opened. Restore a backup.").format(
-                path=path, detail=result[0] if result else "?"
-            ),
-        )
-    if not CLUBDESK_TABLES <= names:
-        raise DatabaseError(
-            "foreign-database",
-            _("{path} is a database of another program, not of ClubDesk; it was left alone.").format(
-                path=path
-            ),
-        )
-    revision = current_revision(path)
-    if revision is None:
-        raise not_a_database(path)
-    if revision not in known_revisions():
-        raise DatabaseError(
-            "schema-too-new",
-            _(
-                "{path} was written by a newer ClubDesk (schema {rev}). "
-                "Install the newer ClubDesk to open it; nothing was changed."
-            ).format(path=path, rev=revision),
-        )
-    return revision
 
 
 def integrity(path: Path) -> str:

@@ -1,8 +1,11 @@
 """Backups and restores of the club's database, and the audit chain check.
 
 Backups go through SQLite's online backup API (:func:`clubdesk.storage.backup_database`): consistent while
-other desks write, checked with ``integrity_check`` on the copy, owner-only, rotated. Each backup is
-audited with the audit chain's head at that moment, so rows later cut off the log are seen against it.
+other desks write, the copy passing the full check of a club file (every table, column, index and trigger
+of its revision, and ``integrity_check``), owner-only; only automatic backups rotate. A restore copies the
+file and copies the backup in under the writers' lock (:func:`clubdesk.storage.restore_database`). Each
+backup is audited with the audit chain's head at that moment, so rows later cut off the log are seen
+against it.
 """
 
 from __future__ import annotations
@@ -64,8 +67,8 @@ def backups(db: Database) -> list[tuple[datetime, Path]]:
 
 
 def restore(db: Database, actor: Actor, file: Path) -> BackupInfo:
-    """Replace the database with ``file`` (refused unless it is a sound ClubDesk database of a known schema);
-    the current content is backed up first and returned."""
+    """Replace the database with ``file`` (refused unless it passes the full check of a club file); the
+    current content is backed up first, under the same lock as every writer, and returned."""
     require(actor, "database.restore", db)  # permission table
     if db.is_server:
         raise DatabaseError(

@@ -217,7 +217,8 @@ class DataSafetyPanel(QWidget):
             return
         self.message.setText(
             _("Restored {file}; the database as it was is kept in {kept}.").format(
-                file=path.name, kept=kept.file.name
+                file=path.name,
+                kept=kept.file,  # the whole path: where to find it
             )
         )
         self.refresh()
