@@ -15,6 +15,8 @@ from clubdesk.services import night
 from clubdesk.services.night.data import reads as data_reads
 from clubdesk.services.night.play import rounds
 from clubdesk.storage import Database
+from clubdesk.ui.night.rounds_section import RoundsSection
+from clubdesk.ui.night.score_entry import GapleEntryForm
 from clubdesk.ui.night.tables_model import PHONE_ROLE, STATE_ROLE, TABLE_ROLE, TablesModel
 from clubdesk.ui.shell import none_refs
 from clubdesk.ui.shell.main_window import MainWindow
@@ -72,6 +74,7 @@ def test_a_desk_lasts_two_thousand_hands(qtbot, active, tmp_path: Path) -> None:
     active(win)
     win.show_section("rounds")
     section = win.pages["rounds"]
+    assert isinstance(section, RoundsSection)
     section.select_event(ev)
     tables = [t.table for t in section.model.rows if t.names[1]]
     per_table = -(-HANDS // len(tables))
@@ -87,7 +90,7 @@ def test_a_desk_lasts_two_thousand_hands(qtbot, active, tmp_path: Path) -> None:
         panel.initials.setText("SR")
         panel._initials_given()
         form = panel.form
-        assert form is not None
+        assert isinstance(form, GapleEntryForm)
         hands = min(per_table, HANDS - entered)
         for hand in range(hands):
             # a player goes out and the others hold no pips: the hand scores nothing, the match goes on

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QDateTime
@@ -14,6 +15,7 @@ from PySide6.QtCore import QDateTime
 from clubdesk.services import night
 from clubdesk.services.night.data import reads, settings
 from clubdesk.services.night.play import rounds
+from clubdesk.storage import Database
 from clubdesk.ui.night.pairing_wizard import PairingWizard
 from clubdesk.ui.night.rounds_section import RoundsSection
 from clubdesk.ui.shell.state import DeskState
@@ -22,7 +24,7 @@ from tests.integration.test_night_helpers import DESK, REF, make_event, open_db
 NOTICE = 15  # the night's call notice (call_minutes)
 
 
-def published(tmp_path: Path, ruleset: str) -> tuple[object, int]:
+def published(tmp_path: Path, ruleset: str) -> tuple[Database, int]:
     db = open_db(tmp_path)
     if ruleset == "tavla":
         ev, _ids = make_event(db, ruleset="tavla", fmt="swiss", players=4, rounds=2, match_lengths=[3])
@@ -36,15 +38,15 @@ def published(tmp_path: Path, ruleset: str) -> tuple[object, int]:
 
 @pytest.mark.parametrize(("ruleset", "rule"), [("gaple-tournament", "G15"), ("tavla", "T3b")])
 def test_no_forfeit_warning_before_the_waiting_time(
-    qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ruleset: str, rule: str
-) -> None:  # type: ignore[no-untyped-def]
+    qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ruleset: str, rule: str
+) -> None:
     before = reads.local_now()
     db, ev = published(tmp_path, ruleset)
     rv = reads.get_round(db, ev, 1)
     assert rv.call_at is not None and rv.forfeit_rule == rule
     # the call is the publication plus the night's notice, not the publication itself
     assert before + timedelta(minutes=NOTICE) <= rv.call_at <= reads.local_now() + timedelta(minutes=NOTICE)
-    section = RoundsSection(DeskState(db, REF))  # type: ignore[arg-type]
+    section = RoundsSection(DeskState(db, REF))
     qtbot.addWidget(section)
     section.select_event(ev)
     # right after the publication: a countdown, no "time is up"

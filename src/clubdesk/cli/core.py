@@ -153,7 +153,7 @@ class _Parser(argparse.ArgumentParser):
                     value=repr(value), names=", ".join(close)
                 )
                 raise argparse.ArgumentError(action, message)
-        super()._check_value(action, value)  # type: ignore[misc]
+        super()._check_value(action, value)
 
 
 def language_code(value: str) -> str:
