@@ -228,7 +228,9 @@ def test_forfeit_after_the_table_call(
         from datetime import timedelta
 
         assert rnd.call_at is not None
-        rnd.call_at = rnd.call_at - timedelta(minutes=11)
+        # called 10 minutes after the publication (the night's call notice): 21 minutes back, the 10
+        # minutes of rule T3b after the call have passed
+        rnd.call_at = rnd.call_at - timedelta(minutes=21)
     db.close()
     code, out, err = cli(capsys, path, "result", str(ev), "--round", "1", "--table", "3", "--forfeit", "1")
     # rule T9a: a forfeit is match length-0 for the present side

@@ -187,3 +187,22 @@ def _downgrade(path: Path, revision: str) -> None:
         cfg.attributes["connection"] = connection
         command.downgrade(cfg, revision)
     engine.dispose()
+
+
+def test_the_call_defaults_to_the_publication_plus_the_call_notice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the sides get the night's call notice to come to their tables before anyone can be forfeited
+    db = open_db(tmp_path)
+    ev, _ids = make_event(db, ruleset="gaple-tournament", fmt="swiss", players=4, rounds=3)
+    settings.configure(db, DESK, ev, call_minutes=15)
+    monkeypatch.setattr(rounds, "local_now", lambda: CALL)
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
+    assert reads.get_round(db, ev, 1).call_at == CALL + timedelta(minutes=15)
+    # never after the match start (G15): round 1 played by walkovers, round 2 starts 5 minutes on
+    for t in reads.get_round(db, ev, 1).tables:
+        forfeits.forfeit(db, REF, ev, 1, t.table, 1, now=CALL + timedelta(hours=1))
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev, start_at=CALL + timedelta(minutes=5))
+    assert reads.get_round(db, ev, 2).call_at == CALL + timedelta(minutes=5)

@@ -8,11 +8,12 @@ Each area registers its commands in a module listed in :data:`COMMAND_MODULES`; 
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -137,11 +138,34 @@ Handler = Callable[[Context, argparse.Namespace], Output | Any]
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that exits 2 with a translated prefix on wrong usage."""
+    """argparse that exits 2 with a translated prefix on wrong usage, and names the commands closest to a
+    mistyped one instead of listing them all."""
 
     def error(self, message: str) -> Any:  # noqa: D401 - argparse API
         self.print_usage(sys.stderr)
         self.exit(2, _("clubdesk-cli: wrong usage: {message}").format(message=message) + "\n")
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:  # argparse's hook for choices
+        if isinstance(action.choices, Mapping) and isinstance(value, str) and value not in action.choices:
+            close = difflib.get_close_matches(value, list(action.choices), n=3, cutoff=0.6)
+            if close:
+                message = _("invalid choice: {value} (did you mean {names}?)").format(
+                    value=repr(value), names=", ".join(close)
+                )
+                raise argparse.ArgumentError(action, message)
+        super()._check_value(action, value)
+
+
+def language_code(value: str) -> str:
+    """A ``--lang`` value: one of the four languages, in any case (``TR`` is ``tr``); else wrong usage."""
+    code = value.strip().lower()
+    if code in i18n.LANGUAGES or code == i18n.PSEUDO:
+        return code
+    raise argparse.ArgumentTypeError(
+        _("unknown language {value}: choose from {codes}").format(
+            value=repr(value), codes=", ".join(i18n.LANGUAGES)
+        )
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -151,7 +175,9 @@ def build_parser() -> argparse.ArgumentParser:
         type=db_target,
         help=_("database file or club server URL (default: the one in the user data folder)"),
     )
-    parser.add_argument("--lang", default=None, help=_("language of messages: en, id, es, tr"))
+    parser.add_argument(
+        "--lang", type=language_code, default=None, help=_("language of messages: en, id, es, tr")
+    )
     parser.add_argument("--json", action="store_true", help=_("print one JSON document on stdout"))
     parser.add_argument(
         "--as", dest="as_name", default=None, metavar="NAME", help=_("act as this staff member (PIN asked)")
@@ -208,11 +234,17 @@ def event_currency(ctx: Context, event_id: int) -> str:
 
 
 def pre_lang(argv: Sequence[str]) -> str | None:
+    """The ``--lang`` given, before the parser is built (its help is in that language); None when none is
+    given or it is no language (the parser then refuses it)."""
     for i, arg in enumerate(argv):
-        if arg == "--lang" and i + 1 < len(argv):
-            return argv[i + 1]
+        value = argv[i + 1] if arg == "--lang" and i + 1 < len(argv) else None
         if arg.startswith("--lang="):
-            return arg.split("=", 1)[1]
+            value = arg.split("=", 1)[1]
+        if value is not None:
+            try:
+                return language_code(value)
+            except argparse.ArgumentTypeError:
+                return None
     return None
 
 

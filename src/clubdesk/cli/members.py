@@ -34,6 +34,11 @@ def register(sub: Any) -> None:
     add.add_argument(
         "--licence", default="", help=_("federation licence number (printed on the match act, E15)")
     )
+    add.add_argument(
+        "--force",
+        action="store_true",
+        help=_("add even when a member of the same name and club exists (another person of that name)"),
+    )
 
     edit = add_command(msub, "edit", cmd_edit, _("change a member's data (only the options given)"))
     edit.add_argument("number", help=_("member number"))
@@ -103,6 +108,18 @@ def cmd_add(ctx: Context, args: argparse.Namespace) -> Output:
         notes=args.notes,
         licence=args.licence,
     )
+    same = [] if args.force else members.likely_duplicates(ctx.database(), args.name, args.club)
+    if same:
+        numbers = ", ".join(f"{m.number} {m.name}" + (f" ({m.club})" if m.club else "") for m in same)
+        raise Refused(
+            ngettext(
+                "A member of the same name and club exists already: {members}. Nothing added; give "
+                "--force if this is another person.",
+                "Members of the same name and club exist already: {members}. Nothing added; give "
+                "--force if this is another person.",
+                len(same),
+            ).format(members=numbers)
+        )
     info = members.create_member(ctx.database(), ctx.actor(), data)
     return Output({"number": info.number}, _("Added {name} as member {number}.").format(**vars(info)))
 

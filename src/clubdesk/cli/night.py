@@ -103,7 +103,12 @@ def register(sub: Any) -> None:
 
     p = add_command(sub, "publish", cmd_publish, _("publish the proposed round"))
     p.add_argument("event", type=int)
-    p.add_argument("--call-time", type=_when, default=None, help=_("when the tables are called (T3b)"))
+    p.add_argument(
+        "--call-time",
+        type=_when,
+        default=None,
+        help=_("when the tables are called (T3b; default: now plus the night's waiting time)"),
+    )
     p.add_argument("--start-time", type=_when, default=None, help=_("when the matches start (G15)"))
 
     p = add_command(sub, "unpublish", cmd_unpublish, _("referee: take back the latest published round (T10)"))

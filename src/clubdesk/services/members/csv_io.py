@@ -274,7 +274,7 @@ def parse_csv(raw: bytes) -> tuple[str, list[tuple[int, MemberData]], list[BadLi
         data, conversion = _row_to_data(values)
         reasons += conversion
         if data is not None:
-            errors = field_errors(data)
+            errors = field_errors(data, examples=False)
             reasons += list(errors.values())
             if data.number:
                 if data.number in seen_numbers:

@@ -26,6 +26,7 @@ MAX_NAME = 120
 
 _EMAIL = re.compile(r"^[^@\s,;<>]+@[^@\s,;<>]+\.[^@\s,;<>.]{2,}$")
 _PHONE_CHARS = re.compile(r"^\+?[0-9 ()./-]+$")
+PHONE_EXAMPLE = "+62 812-3456-7890"  # a form phone_ok accepts, shown when a number is refused
 
 # --------------------------------------------------------------------------- plain results
 
@@ -121,8 +122,9 @@ class ClubInfo:
 # --------------------------------------------------------------------------- validation
 
 
-def field_errors(data: MemberData) -> dict[str, str]:
-    """Every problem of a member's data, keyed by field name (``name``, ``email``...), translated."""
+def field_errors(data: MemberData, *, examples: bool = True) -> dict[str, str]:
+    """Every problem of a member's data, keyed by field name (``name``, ``email``...), translated; a
+    refused phone number with an accepted form beside it (``examples``; an import's bad lines go without)."""
     errors: dict[str, str] = {}
     name = data.name.strip()
     if not name:
@@ -143,8 +145,13 @@ def field_errors(data: MemberData) -> dict[str, str]:
     licence = data.licence.strip()
     if len(licence) > 40:  # rule E15
         errors["licence"] = _("The licence number is too long (40 characters at most).")
-    if data.phone.strip() and not phone_ok(data.phone):
+    if data.phone.strip() and not phone_ok(data.phone) and not examples:
         errors["phone"] = _("Malformed phone number: {phone}").format(phone=data.phone.strip())
+    elif data.phone.strip() and not phone_ok(data.phone):
+        errors["phone"] = _(
+            "Malformed phone number: {phone}. Write 7 to 15 digits, with a + in front for the country code "
+            "if needed, as in {example}."
+        ).format(phone=data.phone.strip(), example=PHONE_EXAMPLE)
     if data.email.strip() and not email_ok(data.email):
         errors["email"] = _("Malformed e-mail address: {email}").format(email=data.email.strip())
     if data.gender.strip().lower() not in ("", "m", "f"):

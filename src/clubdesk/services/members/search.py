@@ -270,3 +270,20 @@ def count_members(db: Database, *, include_inactive: bool = True) -> int:
         if not include_inactive:
             stmt = stmt.where(Member.active.is_(True))
         return int(s.scalar(stmt) or 0)
+
+
+def likely_duplicates(db: Database, name: str, club: str = "") -> list[MemberInfo]:
+    """Members (not merged away) with the same name in the same club, both folded (case, accents and spacing
+    ignored; no club matches no club): the same person added twice, most likely."""
+    wanted, wanted_club = fold(name), fold(club)
+    if not wanted:
+        return []
+    with db.session() as s:
+        # the stored search text holds the folded name: it narrows in SQL, the comparison is exact below
+        found = s.scalars(
+            select(Member).where(
+                Member.merged_into_id.is_(None), Member.search_text.contains(wanted, autoescape=True)
+            )
+        ).all()
+        same = [m for m in found if fold(m.name) == wanted]
+        return [m for m in infos_of(s, same) if fold(m.club) == wanted_club]

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QColor, QFont
 
 from clubdesk.games.words import describe_entry, side_name
 from clubdesk.i18n import _
+from clubdesk.ui.shell.none_refs import kept_color, kept_font
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 
@@ -156,16 +156,14 @@ class SheetModel(QAbstractTableModel):
         ):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.FontRole and col in (COL_TOT_A, COL_TOT_B):
-            font = QFont()
-            font.setBold(True)
-            return font
+            return kept_font()
         if role == Qt.ItemDataRole.BackgroundRole:
             if row.marker.startswith(_("Crawford")):
-                return QColor("#fff4d6")
+                return kept_color("#fff4d6")
             if row.game_end:
-                return QColor("#e3f4e8")
+                return kept_color("#e3f4e8")
         if role == Qt.ItemDataRole.ForegroundRole and (row.marker.startswith(_("Crawford")) or row.game_end):
-            return QColor("#111827")  # dark text on the pale row, in a dark palette too
+            return kept_color("#111827")  # dark text on the pale row, in a dark palette too
         return None
 
     def headerData(

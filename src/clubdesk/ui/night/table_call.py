@@ -6,18 +6,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
+from clubdesk.competition.table_call import warning_from
 from clubdesk.i18n import _, ngettext
 from clubdesk.services import night
 
 
 def call_due_at(rv: night.RoundView | None, call_minutes: Callable[[], int]) -> datetime | None:
-    """When absent sides can be forfeited: the services' deadline (rule G15: the night's minutes before the
-    match start; rule T3b: after the table call, as the ruleset says), else the night's ``call_minutes()``
-    after the call (read only then: the line is drawn every second)."""
+    """When the desk warns that absent sides can be forfeited: the services' deadline (rule G15: the night's
+    minutes before the match start; rule T3b: after the table call, as the ruleset says), never before the
+    call itself; else the night's ``call_minutes()`` after the call (read only then: the line is drawn
+    every second)."""
     if rv is None or rv.call_at is None:
         return None
     if rv.forfeit_due is not None:
-        return rv.forfeit_due
+        return warning_from(rv.call_at, rv.forfeit_due)
     return rv.call_at + timedelta(minutes=call_minutes())
 
 

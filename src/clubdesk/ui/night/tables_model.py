@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QSortFilterProxyModel, Qt
-from PySide6.QtGui import QColor, QFont
 
 from clubdesk.i18n import N_, _, ngettext
+from clubdesk.ui.shell.none_refs import kept_color, kept_font
 from clubdesk.ui.shell.theme import icon
 from clubdesk.ui.widgets.tables import ModelIndex, PlainRowsModel
 
@@ -132,15 +132,15 @@ class TablesModel(PlainRowsModel[TableColumn]):
         if role == PHONE_ROLE:
             return state
         if role == Qt.ItemDataRole.BackgroundRole:
-            return QColor(REFEREE_COLOURS[0] if referee else PHONE_STATES.get(state, ("", "#ffffff", ""))[1])
+            colours = REFEREE_COLOURS if referee else PHONE_STATES.get(state, ("", "#ffffff", "#000000"))[1:]
+            return kept_color(colours[0])
         if role == Qt.ItemDataRole.ForegroundRole:
-            return QColor(REFEREE_COLOURS[1] if referee else PHONE_STATES.get(state, ("", "", "#000000"))[2])
+            colours = REFEREE_COLOURS if referee else PHONE_STATES.get(state, ("", "#ffffff", "#000000"))[1:]
+            return kept_color(colours[1])
         if role == Qt.ItemDataRole.DecorationRole and referee:
             return icon("flag")
         if role == Qt.ItemDataRole.FontRole and referee:
-            font = QFont()
-            font.setBold(True)
-            return font
+            return kept_font()
         return None
 
     def cell(self, t: Any, column: TableColumn, role: int) -> Any:
@@ -171,14 +171,11 @@ class TablesModel(PlainRowsModel[TableColumn]):
         if role == STATE_ROLE:
             return t.status
         if role == Qt.ItemDataRole.BackgroundRole and col == COL_STATE:
-            return QColor(STATES.get(t.status, ("", "#ffffff", ""))[1])
+            return kept_color(STATES.get(t.status, ("", "#ffffff", ""))[1])
         if role == Qt.ItemDataRole.ForegroundRole and col == COL_STATE:
-            return QColor(STATES.get(t.status, ("", "", "#000000"))[2])
+            return kept_color(STATES.get(t.status, ("", "", "#000000"))[2])
         if role == Qt.ItemDataRole.FontRole and col in (COL_TABLE, COL_STATE, COL_SCORE):
-            font = QFont()
-            font.setBold(True)
-            font.setPointSize(12 if col == COL_TABLE else 10)
-            return font
+            return kept_font(point_size=12 if col == COL_TABLE else 10)
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_TABLE, COL_SCORE, COL_STATE):
             return int(Qt.AlignmentFlag.AlignCenter)
         return None

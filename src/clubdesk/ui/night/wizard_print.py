@@ -22,8 +22,10 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
+from clubdesk.competition.table_call import default_call_at
 from clubdesk.i18n import _, ngettext
 from clubdesk.services import publishing
+from clubdesk.ui.night.entry_params import night_settings
 from clubdesk.ui.night.wizard_host import WizardHost
 from clubdesk.ui.shell.printing import ReportRunner, suggested_name
 from clubdesk.ui.shell.theme import themed
@@ -71,8 +73,12 @@ class PublishPage(QWizardPage):
         self.setButtonText(QWizard.WizardButton.CommitButton, _("&Publish"))
 
     def initializePage(self) -> None:  # noqa: N802
-        # the table call defaults to now (when this page opens), not to when the wizard opened
-        self.call_at.setDateTime(QDateTime.currentDateTime())
+        # the table call defaults to now (when this page opens, not when the wizard opened) plus the night's
+        # call notice: the sides get their waiting time before a forfeit is possible (T3b, G15)
+        minutes = int(night_settings(self.w.state, self.w.event_id).get("call_minutes", 10))
+        now = QDateTime.currentDateTime().toPython()
+        assert isinstance(now, datetime)
+        self.call_at.setDateTime(QDateTime(default_call_at(now.replace(second=0, microsecond=0), minutes)))
         rv = self.w.proposed
         n = len(rv.tables) if rv else 0
         self.summary.setText(

@@ -15,13 +15,13 @@ from fractions import Fraction
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QColor, QFont
 
 from clubdesk.collation import sort_string
 from clubdesk.i18n import _
 from clubdesk.labels import localized_number
 from clubdesk.standings.table import format_value
 from clubdesk.standings.tiebreaks import TIEBREAK_NAMES
+from clubdesk.ui.shell.none_refs import kept_color, kept_font
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 
@@ -179,16 +179,14 @@ class StandingsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and col != COL_NAME:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.FontRole and (col in (COL_PLACE, COL_POINTS) or col == self.lives_col):
-            font = QFont()
-            font.setBold(True)
-            return font
+            return kept_font()
         if role == Qt.ItemDataRole.BackgroundRole:
             if line.playoff:
-                return QColor("#fde68a")
+                return kept_color("#fde68a")
             if line.tied:
-                return QColor("#fef9c3")
+                return kept_color("#fef9c3")
         if role == Qt.ItemDataRole.ForegroundRole and (line.playoff or line.tied):
-            return QColor("#111827")  # dark text on the pale row, in a dark palette too
+            return kept_color("#111827")  # dark text on the pale row, in a dark palette too
         return None
 
     def headerData(

@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
 
 from clubdesk import i18n
 from clubdesk.i18n import LANGUAGE_NAMES, _
+from clubdesk.ui.shell.none_refs import keep_none
 from clubdesk.ui.shell.sections import SECTIONS, Section, load_factory
 from clubdesk.ui.shell.shortcuts import first_field, leave_tables_by_tab, tab_pages
 from clubdesk.ui.shell.theme import themed
@@ -123,6 +124,7 @@ class MainWindow(QMainWindow):
 
     def __init__(self, state: DeskState | None = None) -> None:
         super().__init__()
+        keep_none()  # the night's hands do not run None's references out (PySide6 6.12, Python 3.11)
         self.setObjectName("mainWindow")
         self.nav = QListWidget()
         self.nav.setObjectName("navigation")

@@ -16,6 +16,8 @@ from pathlib import Path
 
 from PySide6.QtGui import QColor, QFontDatabase, QGuiApplication, QIcon, QPalette
 
+from clubdesk.ui.shell.none_refs import kept_color
+
 RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 
 # light-theme colour -> its dark-theme counterpart (text colours get lighter, pale backgrounds darker)
@@ -62,8 +64,8 @@ def themed(css: str, palette: QPalette | None = None) -> str:
 
 
 def color(hex_light: str, palette: QPalette | None = None) -> QColor:
-    """A colour of the light design, as the palette in use needs it."""
-    return QColor(themed(hex_light, palette))
+    """A colour of the light design, as the palette in use needs it (built once: never change it)."""
+    return kept_color(themed(hex_light, palette))
 
 
 def contrast(a: QColor, b: QColor) -> float:

@@ -9,6 +9,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
+from clubdesk.ui.shell.none_refs import kept_color
 from clubdesk.ui.shell.theme import themed
 from clubdesk.ui.widgets.tables import PlainRowsModel
 
@@ -33,10 +34,8 @@ class RowsModel(PlainRowsModel[Column]):
         if role == Qt.ItemDataRole.TextAlignmentRole and col.align_right:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ForegroundRole and col.color is not None:
-            from PySide6.QtGui import QColor
-
             c = col.color(row)
-            return None if c is None else QColor(c)
+            return None if c is None else kept_color(c)
         if role == ROW_ROLE:
             return row
         return None

@@ -15,6 +15,7 @@ from datetime import datetime
 from sqlalchemy import select
 
 from clubdesk.competition import formats, seating
+from clubdesk.competition.table_call import default_call_at
 from clubdesk.i18n import _
 from clubdesk.models.audit import AuditEntry
 from clubdesk.models.base import utcnow
@@ -255,7 +256,8 @@ def publish_round(
 ) -> RoundResult:
     """The proposed round becomes official: tables numbered top tables first, call time recorded (T3b) and
     the match start when given (G15; local wall-clock times). Confirmed results of earlier rounds are locked
-    (rule T10)."""
+    (rule T10). The call defaults to now plus the night's call notice (``call_minutes``), never after the
+    start: the sides get their waiting time before anyone can be forfeited (T3b, G15)."""
     if start_at is not None and call_at is not None and start_at < call_at:
         raise ServiceError("start-before-call", _("The match cannot start before the tables are called."))
     with db.session() as s:
@@ -268,7 +270,8 @@ def publish_round(
         now = utcnow()
         rnd.status = "published"
         rnd.published_at = now
-        rnd.call_at = call_at or local_now()  # local wall-clock, as the secretary types times
+        # local wall-clock, as the secretary types times
+        rnd.call_at = call_at or default_call_at(local_now(), night(s, ev).call_minutes, start_at)
         rnd.start_at = start_at  # rule G15
         ev.current_round = rnd.number
         if ev.status not in ("running", "finished"):
