@@ -167,6 +167,7 @@ def test_every_catalog_compiles_without_a_warning(
     out = capsys.readouterr()
     assert "WARNING" not in out.out + out.err
 
+
 # ------------------------------------------------------------------------------------------------- glossary
 def _alternatives(cell: str) -> list[str]:
     """The words of a glossary cell: "*pareja* (seed 002)" → ["pareja", "seed 002"]; "tur / el" → ["tur",
