@@ -12,6 +12,7 @@ from PySide6.QtGui import QDesktopServices
 
 from clubdesk import guide
 from clubdesk.ui.shell.sections import SECTIONS
+from tests.waits import READY_MS
 
 LANGUAGES = ("en", "id", "es", "tr")
 
@@ -97,9 +98,9 @@ def test_f1_in_an_open_dialog_opens_the_page_of_its_section(  # type: ignore[no-
     dialog.show()
     qtbot.waitExposed(dialog)
     dialog.windowHandle().requestActivate()
-    qtbot.waitUntil(dialog.isActiveWindow, timeout=2000)
+    qtbot.waitUntil(dialog.isActiveWindow, timeout=READY_MS)
     field.setFocus()
-    qtbot.waitUntil(field.hasFocus, timeout=2000)
+    qtbot.waitUntil(field.hasFocus, timeout=READY_MS)
     qtbot.keyClick(field, Qt.Key.Key_F1)
     dialog.close()
     assert len(opened) == 1, opened
