@@ -20,7 +20,7 @@ def _listening(db: Database) -> bool:
     """The window's listener is connected: a session of this club's database has run LISTEN."""
     sql = (
         "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-        "AND pid <> pg_backend_pid() AND query ILIKE 'LISTEN%'"
+        "AND pid <> pg_backend_pid() AND left(query, 6) = 'LISTEN'"
     )
     with db.engine.connect() as c:
         return bool(c.exec_driver_sql(sql).scalar())
