@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ClubDesk's one script for people and CI.
 #   scripts/dev.sh demo   install everything into .venv and open the window on the demo club
-#   scripts/dev.sh test   install everything into .venv and run the whole test suite headless
+#   scripts/dev.sh test   install everything into .venv and run the whole test suite headless, on every core
+#                         (PYTEST_WORKERS=N for N worker processes, 0 for one process)
 #   scripts/dev.sh setup  install only
 #   scripts/dev.sh pg     start a private PostgreSQL cluster for the tests and print its URL (pg-stop DIR ends it)
 #   scripts/dev.sh i18n   extract the message catalog template and compile the catalogs (Babel)
@@ -9,7 +10,7 @@
 #   scripts/dev.sh guide  the user guide in build/guide/{en,id,es,tr}/ (warnings are errors), and the copy
 #                         F1 opens (resources/guide/<lang>/, built by setup too; never committed)
 # The compiled catalogs (resources/locale/<lang>/LC_MESSAGES/clubdesk.mo) are built here, never committed:
-# setup, test and demo compile every .po before anything runs.
+# setup, test and demo compile every .po before anything runs (a wheel's build compiles them too: setup.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -137,7 +138,10 @@ run_tests() {
   "$VENV/bin/mypy" --strict src/clubdesk/games src/clubdesk/pairing src/clubdesk/standings src/clubdesk/competition src/clubdesk/i18n.py
   echo "== pytest"
   set +e
-  "$VENV/bin/python" -m pytest "$@"
+  # every core (pytest-xdist); a test file's tests stay on one worker (--dist loadfile: their module fixtures
+  # are built once); each worker has its own databases on the cluster (tests/conftest.py). The 20 slowest
+  # tests are listed at the end.
+  "$VENV/bin/python" -m pytest -n "${PYTEST_WORKERS:-auto}" --dist loadfile --durations=20 "$@"
   local rc=$?
   set -e
   pg_stop

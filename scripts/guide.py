@@ -7,7 +7,9 @@
 (``scripts/dev.sh screenshots`` makes them in ``build/screenshots/<lang>/``) and runs Sphinx with warnings as
 errors, so a missing picture, a broken link or a bad catalog fails the build. ``--out`` defaults to
 ``build/guide`` (one folder per language); ``--package`` builds into ``src/clubdesk/resources/guide``,
-the copy that ships inside ClubDesk and that F1 opens.
+the copy that ships inside ClubDesk and that F1 opens. ``--placeholders`` (the wheel's build, ``setup.py``,
+which cannot run the window to take pictures) stands a blank picture in for each one the shots folder
+lacks and names them in ``pictures-missing.txt`` of that language's folder, so F1 can say they are missing.
 """
 
 from __future__ import annotations
@@ -25,10 +27,17 @@ LOCALE = SOURCE / "locale"
 SHOTS = ROOT / "build" / "screenshots"
 PACKAGE = ROOT / "src" / "clubdesk" / "resources" / "guide"
 LANGUAGES = ("en", "id", "es", "tr")
+MISSING = "pictures-missing.txt"  # clubdesk.guide.MISSING_PICTURES reads it
+# a 1x1 white PNG: the stand-in for a picture a build could not take
+BLANK_PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de0000000c4944415478da63f8ffff3f0005fe02fe"
+    "331295140000000049454e44ae426082"
+)
 
 
-def stage(into: Path, shots: Path | None) -> Path:
-    """A copy of the guide's sources with ``_shots/`` holding the pictures of one language."""
+def stage(into: Path, shots: Path | None, placeholders: bool = False) -> tuple[Path, list[str]]:
+    """A copy of the guide's sources with ``_shots/`` holding the pictures of one language, and the names
+    of the pictures stood in for by a blank one (``placeholders``; else none, and Sphinx fails on them)."""
     src = into / "src"
     shutil.copytree(SOURCE, src, ignore=shutil.ignore_patterns("_build", "_shots", "*.mo", "__pycache__"))
     target = src / "_shots"
@@ -36,16 +45,21 @@ def stage(into: Path, shots: Path | None) -> Path:
         shutil.copytree(shots, target)
     else:
         target.mkdir()
-    return src
+    missing = sorted(n for n in referenced_files(SOURCE) if not (target / n).is_file())
+    if not placeholders:
+        return src, []
+    for name in missing:
+        (target / name).write_bytes(BLANK_PNG if name.endswith(".png") else b"")
+    return src, missing
 
 
 def sphinx(*args: str) -> int:
     return subprocess.call([sys.executable, "-m", "sphinx", "-q", *args])
 
 
-def build(lang: str, out: Path, shots_root: Path) -> int:
+def build(lang: str, out: Path, shots_root: Path, placeholders: bool = False) -> int:
     with tempfile.TemporaryDirectory(prefix="clubdesk-guide-") as tmp:
-        src = stage(Path(tmp), shots_root / lang)
+        src, missing = stage(Path(tmp), shots_root / lang, placeholders)
         if out.exists():
             shutil.rmtree(out)
         rc = sphinx(
@@ -68,12 +82,14 @@ def build(lang: str, out: Path, shots_root: Path) -> int:
                     shutil.rmtree(p)
                 elif p.exists():
                     p.unlink()
+            if missing:
+                (out / MISSING).write_text("\n".join(missing) + "\n", encoding="utf-8")
         return rc
 
 
 def pot() -> int:
     with tempfile.TemporaryDirectory(prefix="clubdesk-guide-") as tmp:
-        src = stage(Path(tmp), None)
+        src, _missing = stage(Path(tmp), None)
         # the gettext builder reads the pages like any builder: the figures need a file each
         for name in referenced_files(SOURCE):
             (src / "_shots" / name).write_bytes(b"")
@@ -112,13 +128,16 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--out", type=Path, default=ROOT / "build" / "guide")
     b.add_argument("--shots", type=Path, default=SHOTS)
     b.add_argument("--package", action="store_true", help="build into the package (what F1 opens)")
+    b.add_argument(
+        "--placeholders", action="store_true", help="a blank picture for each one the shots folder lacks"
+    )
     args = parser.parse_args(argv)
     if args.cmd == "pot":
         return pot()
     out = PACKAGE if args.package else args.out
     failed = []
     for lang in args.lang or LANGUAGES:
-        if build(lang, out / lang, args.shots) != 0:
+        if build(lang, out / lang, args.shots, args.placeholders) != 0:
             failed.append(lang)
     if failed:
         print(f"the guide did not build in: {', '.join(failed)}", file=sys.stderr)

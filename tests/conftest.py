@@ -13,6 +13,7 @@ os.environ["CLUBDESK_HOME"] = tempfile.mkdtemp(prefix="clubdesk-test-home-")
 import pytest  # noqa: E402
 
 from clubdesk import i18n  # noqa: E402
+from tests.waits import Processes  # noqa: E402
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -173,6 +174,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture
+def processes() -> Iterator[Processes]:
+    """Start child processes through it: what still runs when the test ends, passed or failed, is stopped
+    (Ctrl+C to its process group, then killed), so a failed test leaves no server behind."""
+    started = Processes()
+    try:
+        yield started
+    finally:
+        started.stop_all()
 
 
 @pytest.fixture(scope="session")

@@ -161,6 +161,11 @@ def _run(argv: Sequence[str]) -> int:
     lang = args.lang or club.club_settings(db).language
     i18n.set_language(lang)
     install_qt_translator(app, lang)
+    missing = i18n.missing_catalog_warning(lang)
+    if missing:  # never silently English: said on stderr and in the status bar
+        log.warning("%s", missing)
+        print(missing, file=sys.stderr)
+        window.statusBar().showMessage(missing)
     from clubdesk.services import club
     from clubdesk.ui.club.safety_panel import AutoBackup, PinDialog
     from clubdesk.ui.shell.state import DeskState

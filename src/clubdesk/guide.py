@@ -3,7 +3,9 @@
 The guide (``docs/guide``, built by ``scripts/guide.py build --package``) ships as HTML inside the package,
 one folder per language: ``resources/guide/<lang>/index.html``. F1 in the window and ``clubdesk-cli guide``
 both ask this module. ``CLUBDESK_GUIDE_DIR`` points at another built guide (tests, a guide built elsewhere).
-No Qt here: the window turns :func:`page_url`'s answer into ``QDesktopServices.openUrl``.
+No Qt here: the window turns :func:`page_url`'s answer into ``QDesktopServices.openUrl``. A guide built
+where no screenshots could be taken (the wheel's build) has blank pictures and a ``pictures-missing.txt``
+naming them: F1 and ``clubdesk-cli guide`` say so.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from clubdesk.i18n import LANGUAGE_NAMES
+from clubdesk.i18n import LANGUAGE_NAMES, _
 from clubdesk.paths import resources_dir
 
 # A screen's section key -> the guide's page and anchor that explain it (docs/guide/*.md targets).
@@ -28,6 +30,7 @@ SECTION_PAGES: dict[str, str] = {
     "settings": "backups.html#backup",
 }
 START_PAGE = "index.html"
+MISSING_PICTURES = "pictures-missing.txt"  # written by scripts/guide.py build --placeholders
 
 
 def guide_root() -> Path:
@@ -48,6 +51,16 @@ def guide_dir(lang: str, root: Path | None = None) -> Path | None:
         if (folder / START_PAGE).is_file():
             return folder
     return None
+
+
+def pictures_missing(folder: Path) -> bool:
+    """The built guide in ``folder`` stands blank pictures in for its screenshots."""
+    return (folder / MISSING_PICTURES).is_file()
+
+
+def without_pictures() -> str:
+    """What F1 and ``clubdesk-cli guide`` say of a guide whose pictures are blank."""
+    return _("This copy of the user guide was installed without its screenshots: its pictures are blank.")
 
 
 def page_for(section: str) -> str:

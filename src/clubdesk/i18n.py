@@ -71,6 +71,26 @@ def set_language(lang: str | None) -> str:
     return lang
 
 
+def catalog_missing(lang: str) -> bool:
+    """``lang`` is one of ClubDesk's languages other than English and its compiled catalog is not installed
+    (the install builds the ``.mo`` files): gettext would fall back to English without a word."""
+    return (
+        lang in LANGUAGES
+        and lang != "en"
+        and not (locale_dir() / lang / "LC_MESSAGES" / f"{DOMAIN}.mo").is_file()
+    )
+
+
+def missing_catalog_warning(lang: str) -> str | None:
+    """What the window's status bar and the CLI's stderr say at start-up when ``lang`` has no catalog."""
+    if not catalog_missing(lang):
+        return None
+    return _(
+        "The {language} catalog is not installed ({folder}): ClubDesk speaks English. Reinstall ClubDesk, "
+        "or in a source checkout run python -m clubdesk.i18n_tools compile."
+    ).format(language=LANGUAGE_NAMES[lang], folder=locale_dir() / lang / "LC_MESSAGES")
+
+
 def translation_in(lang: str, message: str) -> str:
     """``message`` translated into ``lang`` whatever the language in force (the pseudo-locale wraps it)."""
     if lang == PSEUDO:

@@ -17,6 +17,7 @@ ruleset preset in ``resources/rulesets/*.toml``.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -113,7 +114,9 @@ def update_all(folder: Path | None = None, pot: Path | None = None) -> list[Path
 
 
 def compile_all(folder: Path | None = None) -> list[Path]:
-    """Compile every catalog into its ``.mo`` (fuzzy entries are left out, as gettext does)."""
+    """Compile every catalog into its ``.mo`` (fuzzy entries are left out, as gettext does). Each ``.mo``
+    is written beside it and renamed into place, so a process reading it (a test worker, a running
+    ClubDesk) sees the old catalog or the new one, never half of one."""
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
@@ -122,8 +125,10 @@ def compile_all(folder: Path | None = None) -> list[Path]:
         with po.open("rb") as fh:
             catalog = read_po(fh, domain=DOMAIN)  # the plural forms of its own header (not CLDR's)
         mo = po.with_suffix(".mo")
-        with mo.open("wb") as fh:
+        part = mo.with_name(f"{mo.name}.{os.getpid()}.part")
+        with part.open("wb") as fh:
             write_mo(fh, catalog, use_fuzzy=False)
+        os.replace(part, mo)
         written.append(mo)
     return written
 

@@ -49,6 +49,22 @@ def test_a_compiled_catalog_translates_at_run_time(tmp_path: Path, monkeypatch: 
     assert i18n._("Not in the catalog") == "Not in the catalog"  # falls back to English
 
 
+def test_a_missing_catalog_is_said_at_start_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An install without its compiled catalogs never speaks English silently: the CLI says so on stderr."""
+    from clubdesk.cli import main
+
+    monkeypatch.setattr(i18n, "locale_dir", lambda: tmp_path)
+    assert main(["--lang", "es", "version"]) == 0
+    err = capsys.readouterr().err
+    assert err.strip() == i18n.missing_catalog_warning("es")
+    assert "Español" in err and str(tmp_path / "es" / "LC_MESSAGES") in err
+    assert i18n.missing_catalog_warning("en") is None and i18n.missing_catalog_warning("xx") is None
+    monkeypatch.undo()
+    assert i18n.missing_catalog_warning("es") is None  # the catalogs compiled for the tests are there
+
+
 def test_qt_dialogs_get_qtbase_translations() -> None:
     from PySide6.QtWidgets import QApplication
 

@@ -28,6 +28,7 @@ from clubdesk.storage import Database
 from clubdesk.web.server import TableServer
 from tests.integration.test_night_helpers import DESK, make_event
 from tests.phone_browser import phone_browsers
+from tests.waits import READY_S, wait_for
 
 PHONE = "+62 811 5550 4321"  # marker contact data: never on a hall page (rule T14)
 EMAIL = "hall.marker@example.invalid"
@@ -89,7 +90,7 @@ def texts(driver: Any, css: str) -> list[list[str]]:
 
 def get(url: str) -> tuple[int, str]:
     try:
-        with urllib.request.urlopen(url, timeout=10) as r:
+        with urllib.request.urlopen(url, timeout=READY_S) as r:
             return r.status, r.read().decode("utf-8")
     except urllib.error.HTTPError as exc:
         return exc.code, exc.read().decode("utf-8")
@@ -289,7 +290,7 @@ def test_hall_page_follows_a_result_within_a_second_or_two(db: Database, server:
         results.add_entry(db, DESK, ev, 1, t.table, GAME)
     results.confirm(db, DESK, ev, 1, t.table, 0, "SC")
     results.confirm(db, DESK, ev, 1, t.table, 1, "CO")
-    deadline = time.monotonic() + 3
+    deadline = time.monotonic() + READY_S
     while "3-0" not in get(base(server) + f"/hall/{ev}")[1]:  # the page is built again once it changed
         assert time.monotonic() < deadline, "the hall page still shows the result before"
         time.sleep(0.1)
@@ -315,7 +316,6 @@ def test_where_do_i_play_lists_each_player_of_a_pair_with_his_pair(db: Database)
 def test_hall_counts_down_to_the_table_call(
     db: Database, server: TableServer, browser: Callable[..., Any]
 ) -> None:
-    import time
     from datetime import timedelta
 
     from selenium.webdriver.common.by import By
@@ -331,7 +331,7 @@ def test_hall_counts_down_to_the_table_call(
     first = d.find_element(By.CSS_SELECTOR, "#call .countdown").text
     minutes, seconds = (int(x) for x in first.split(":"))
     assert 9 * 60 <= minutes * 60 + seconds <= 10 * 60
-    time.sleep(2.2)
-    assert d.find_element(By.CSS_SELECTOR, "#call .countdown").text != first  # the script counts down
+    countdown = d.find_element(By.CSS_SELECTOR, "#call .countdown")
+    wait_for(lambda: countdown.text != first, "the script does not count down")
     _status, html = get(base(server) + f"/hall/{ev}")
     assert 'class="countdown"' in html  # without the script the page says it too

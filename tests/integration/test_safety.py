@@ -28,6 +28,7 @@ from clubdesk.storage import Database, DatabaseError, current_revision, known_re
 from clubdesk.storage.backup import backup_time, rotate_backups
 from clubdesk.storage.migrate import upgrade
 from clubdesk.storage.revisions import head_revision
+from tests.waits import ready_files, release_when_ready
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 ME = Actor("AB")
@@ -362,13 +363,15 @@ def test_racing_registrations_never_overbook(tmp_path: Path) -> None:
     db.close()
     go = tmp_path / "go"
     code = """
-        import sys, time
+        import os, sys, time
         from pathlib import Path
         from clubdesk.storage import Database
         from clubdesk.services import desk
         from clubdesk.services.kernel.base import Actor
         db = Database(Path(sys.argv[1]))
-        while not Path(sys.argv[2]).exists():
+        go = Path(sys.argv[2])
+        go.with_name(f"{go.name}.{os.getpid()}.ready").touch()
+        while not go.exists():
             time.sleep(0.001)
         from clubdesk.storage import DatabaseError
         for attempt in range(10):  # "busy at another desk; try again": the desk presses again
@@ -392,8 +395,7 @@ def test_racing_registrations_never_overbook(tmp_path: Path) -> None:
         )
         for n in numbers
     ]
-    time.sleep(1.5)
-    go.write_text("go")
+    release_when_ready(procs, go)
     outs = [p.communicate(timeout=120) for p in procs]
     assert all(p.returncode == 0 for p in procs), [e for _o, e in outs]
     db = Database(path)
@@ -410,11 +412,15 @@ def _race(tmp_path: Path, path: Path, argvs: list[list[str]]) -> list[tuple[int,
     """Start one CLI process per argv, release them at the same instant, return (exit code, stderr) each."""
     go = tmp_path / "go-cli"
     go.unlink(missing_ok=True)
+    for old in ready_files(go):
+        old.unlink()
     code = """
-        import sys, time
+        import os, sys, time
         from pathlib import Path
         from clubdesk.cli.core import main
-        while not Path(sys.argv[1]).exists():
+        go = Path(sys.argv[1])
+        go.with_name(f"{go.name}.{os.getpid()}.ready").touch()
+        while not go.exists():
             time.sleep(0.001)
         sys.exit(main(sys.argv[2:]))
         """
@@ -429,8 +435,7 @@ def _race(tmp_path: Path, path: Path, argvs: list[list[str]]) -> list[tuple[int,
         )
         for argv in argvs
     ]
-    time.sleep(1.5)
-    go.write_text("go")
+    release_when_ready(procs, go)
     outs = [p.communicate(timeout=120) for p in procs]
     return [(p.returncode, err) for p, (_out, err) in zip(procs, outs, strict=True)]
 

@@ -31,6 +31,7 @@ from clubdesk.storage import Database
 from clubdesk.web.server import TableServer
 from tests.integration.test_night_helpers import DESK, REF, make_event
 from tests.phone_browser import phone_browsers
+from tests.waits import READY_S, Processes
 
 PHONE = "+62 811 5550 9876"  # marker contact data: never on any page (rule T14)
 EMAIL = "marker.contact@example.invalid"
@@ -124,7 +125,7 @@ def submit(driver: Browser, el_id: str) -> None:
     # element to go stale is racy: chromedriver may answer "Node ... does not belong to the document".)
     driver.execute_script("window.__clubdeskOld = true;")
     driver.find_element("id", el_id).click()
-    end = time.monotonic() + 15
+    end = time.monotonic() + READY_S
     while time.monotonic() < end:
         try:
             script = "return window.__clubdeskOld !== true && document.readyState === 'complete'"
@@ -133,10 +134,10 @@ def submit(driver: Browser, el_id: str) -> None:
         except WebDriverException:
             pass  # the document is being replaced
         time.sleep(0.05)
-    raise AssertionError(f"pressing {el_id!r} brought no new page within 15 s")
+    raise AssertionError(f"pressing {el_id!r} brought no new page within {READY_S:.0f} s")
 
 
-def wait_loaded(driver: Browser, timeout: float = 10) -> None:
+def wait_loaded(driver: Browser, timeout: float = READY_S) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if driver.execute_script("return document.readyState") == "complete":
@@ -144,7 +145,7 @@ def wait_loaded(driver: Browser, timeout: float = 10) -> None:
         time.sleep(0.05)
 
 
-def wait_for_text(driver: Browser, el_id: str, text: str, timeout: float = 5) -> bool:
+def wait_for_text(driver: Browser, el_id: str, text: str, timeout: float = READY_S) -> bool:
     """True once the element shows ``text`` (the page may reload meanwhile), False after ``timeout``."""
     from selenium.common.exceptions import WebDriverException
 
@@ -208,7 +209,7 @@ class Client:
     def request(
         self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None
     ):  # type: ignore[no-untyped-def]
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=READY_S)
         h = dict(headers or {})
         if self.cookies:
             h["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
@@ -541,7 +542,9 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def test_serve_cli_starts_stops_and_refuses_a_port_in_use(tmp_path: Path) -> None:
+def test_serve_cli_starts_stops_and_refuses_a_port_in_use(tmp_path: Path, processes: Processes) -> None:
+    """Waits on readiness only (the lines the server prints, its exit); if it fails, the ``processes``
+    fixture stops the server, so no ``serve`` is left running after the suite."""
     dbfile = tmp_path / "cli.sqlite3"
     Database(dbfile, backups_dir=tmp_path / "b").close()
     port = _free_port()
@@ -555,12 +558,12 @@ def test_serve_cli_starts_stops_and_refuses_a_port_in_use(tmp_path: Path) -> Non
         "--port",
         str(port),
     ]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = processes.start(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         first = proc.stdout.readline() if proc.stdout else ""  # "Table entry is served at:"
         url = proc.stdout.readline().strip() if proc.stdout else ""
         assert first.strip() and url == f"http://127.0.0.1:{port}/"
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=READY_S)
         conn.request("GET", "/t/nothing")
         assert conn.getresponse().status == 404
         conn.close()
@@ -571,14 +574,14 @@ def test_serve_cli_starts_stops_and_refuses_a_port_in_use(tmp_path: Path) -> Non
         finally:
             watch.engine.dispose()
         # a second server on the same port: one clear line, exit 1
-        again = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        again = subprocess.run(cmd, capture_output=True, text=True, timeout=READY_S)
         assert again.returncode == 1
         assert again.stderr.strip().splitlines() == [
             f"clubdesk-cli: Port {port} is already in use on this computer; choose another port."
         ]
     finally:
         proc.send_signal(2)  # Ctrl+C
-        out, err = proc.communicate(timeout=20)
+        out, err = proc.communicate(timeout=READY_S)
     assert proc.returncode == 0, err
     assert "The server has stopped." in out and "Traceback" not in err
     with socket.socket() as s:  # the port is free again
@@ -767,7 +770,7 @@ def test_a_name_changed_at_the_desk_reaches_the_page_while_hands_keep_coming(
         assert first is not None
         first.name = "Renamed At The Desk"
     shown = False
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + READY_S
     while not shown and time.monotonic() < deadline:  # a hand every 0.1 s: the page is primed each time
         _s, html = c.get(f"/t/{token}")
         shown = "Renamed At The Desk" in html

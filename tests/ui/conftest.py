@@ -8,13 +8,15 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QWidget
 
+from tests.waits import READY_MS
+
 
 def show_active(qtbot, widget: QWidget) -> QWidget:  # type: ignore[no-untyped-def]
     qtbot.addWidget(widget)
     widget.show()
     qtbot.waitExposed(widget)
     widget.windowHandle().requestActivate()
-    qtbot.waitUntil(widget.isActiveWindow, timeout=2000)
+    qtbot.waitUntil(widget.isActiveWindow, timeout=READY_MS)
     return widget
 
 

@@ -17,6 +17,7 @@ from clubdesk.ui.discipline.incident_form import IncidentDialog, open_incident_d
 from clubdesk.ui.discipline.section import DisciplineSection
 from clubdesk.ui.shell.state import DeskState
 from tests.integration.test_discipline_service import make_event, member_of, start_round
+from tests.waits import READY_MS
 
 REF = Actor("Ana", Role.REFEREE)
 
@@ -157,7 +158,7 @@ def test_ctrl_i_opens_the_incident_form(qtbot, setup, active) -> None:  # type: 
 
     QTimer.singleShot(50, close)
     qtbot.keyClick(section, Qt.Key.Key_I, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: bool(opened), timeout=2000)
+    qtbot.waitUntil(lambda: bool(opened), timeout=READY_MS)
     assert opened == [True]
 
 

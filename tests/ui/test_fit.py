@@ -13,6 +13,7 @@ from clubdesk.services.events import events as events_events
 from clubdesk.storage import Database
 from clubdesk.ui.shell.main_window import MainWindow
 from clubdesk.ui.shell.state import DeskState
+from tests.waits import READY_MS
 
 SIZES = [(1366, 768), (1280, 720)]  # a laptop; 1920×1080 at QT_SCALE_FACTOR=1.5
 
@@ -30,7 +31,7 @@ def sideways(win: MainWindow) -> list[str]:
 @pytest.mark.parametrize("size", SIZES)
 def test_every_section_and_tab_fits_without_a_sideways_scroll_bar(qtbot, window, size) -> None:  # type: ignore[no-untyped-def]
     window.resize(*size)
-    qtbot.waitUntil(lambda: window.width() == size[0], timeout=2000)
+    qtbot.waitUntil(lambda: window.width() == size[0], timeout=READY_MS)
     problems: list[str] = []
     for key in window.pages:
         window.show_section(key)
@@ -90,7 +91,7 @@ def test_the_widgets_merged_from_main_fit_too(qtbot, window, size) -> None:  # t
     from PySide6.QtWidgets import QPushButton
 
     window.resize(*size)
-    qtbot.waitUntil(lambda: window.width() == size[0], timeout=2000)
+    qtbot.waitUntil(lambda: window.width() == size[0], timeout=READY_MS)
     problems: list[str] = []
     window.show_section("events")
     events = window.current_page()
@@ -123,7 +124,7 @@ def test_the_events_screen_fits_in_each_language(qtbot, window, lang: str) -> No
     """Issue 30's pictures showed it: in Spanish the list's buttons and filter on one line made the Events
     screen wider than a 1366-pixel laptop, and a sideways scroll bar hid the form's right edge."""
     window.resize(1366, 768)
-    qtbot.waitUntil(lambda: window.width() == 1366, timeout=2000)
+    qtbot.waitUntil(lambda: window.width() == 1366, timeout=READY_MS)
     try:
         window.set_language(lang)
         window.show_section("events")

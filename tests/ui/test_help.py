@@ -12,6 +12,7 @@ from PySide6.QtGui import QDesktopServices
 
 from clubdesk import guide
 from clubdesk.ui.shell.sections import SECTIONS
+from tests.waits import READY_MS
 
 LANGUAGES = ("en", "id", "es", "tr")
 
@@ -97,12 +98,40 @@ def test_f1_in_an_open_dialog_opens_the_page_of_its_section(  # type: ignore[no-
     dialog.show()
     qtbot.waitExposed(dialog)
     dialog.windowHandle().requestActivate()
-    qtbot.waitUntil(dialog.isActiveWindow, timeout=2000)
+    qtbot.waitUntil(dialog.isActiveWindow, timeout=READY_MS)
     field.setFocus()
-    qtbot.waitUntil(field.hasFocus, timeout=2000)
+    qtbot.waitUntil(field.hasFocus, timeout=READY_MS)
     qtbot.keyClick(field, Qt.Key.Key_F1)
     dialog.close()
     assert len(opened) == 1, opened
     path, _anchor = _target(opened.pop())
     page = guide.SECTION_PAGES["events"].partition("#")[0]
     assert path == (built_guide / "en" / page).resolve()
+
+
+def test_f1_on_a_guide_without_its_screenshots_says_its_pictures_are_blank(  # type: ignore[no-untyped-def]
+    qtbot, window, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, built_guide: Path
+) -> None:
+    """A wheel's guide is built without screenshots (scripts/guide.py build --placeholders): F1 opens it and
+    the status bar says so."""
+    import shutil
+
+    shutil.copytree(built_guide / "en", tmp_path / "en")
+    (tmp_path / "en" / guide.MISSING_PICTURES).write_text("members.png\n", encoding="utf-8")
+    monkeypatch.setenv("CLUBDESK_GUIDE_DIR", str(tmp_path))
+    urls: list[object] = []
+    monkeypatch.setattr(QDesktopServices, "openUrl", staticmethod(lambda url: urls.append(url) or True))
+    qtbot.keyClick(window.focusWidget() or window, Qt.Key.Key_F1)
+    assert len(urls) == 1
+    assert window.statusBar().currentMessage() == guide.without_pictures()
+
+
+def test_a_language_without_its_catalog_is_said_in_the_status_bar(  # type: ignore[no-untyped-def]
+    qtbot, window, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from clubdesk import i18n
+
+    monkeypatch.setattr(i18n, "locale_dir", lambda: tmp_path)
+    window.set_language("tr")
+    assert window.statusBar().currentMessage() == i18n.missing_catalog_warning("tr")
+    assert "Türkçe" in window.statusBar().currentMessage()

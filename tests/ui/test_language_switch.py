@@ -20,6 +20,7 @@ from clubdesk.ui.shell.main_window import MainWindow
 from clubdesk.ui.shell.qt_i18n import install_qt_translator
 from clubdesk.ui.shell.state import DeskState
 from tests.ui.conftest import show_active
+from tests.waits import READY_MS
 
 PLACEHOLDER = "Open a table: type its number or scan its sheet, then Enter."
 # used only while the real Turkish catalog is not in resources/locale (words of seed 003: tur, ayarlar)
@@ -63,7 +64,7 @@ def test_settings_switches_the_window_to_turkish_without_a_restart(  # type: ign
     page.language.setCurrentIndex(page.language.findData("tr"))
     try:
         assert page.save() is True
-        qtbot.waitUntil(lambda: nav.item(0).text() == turkish["Members"], timeout=3000)
+        qtbot.waitUntil(lambda: nav.item(0).text() == turkish["Members"], timeout=READY_MS)
         titles = [nav.item(i).text() for i in range(nav.count())]
         assert turkish["Rounds"] in titles and turkish["Settings"] in titles and "Members" not in titles
         assert window.current_section() == "settings"  # the secretary stays where she was

@@ -11,8 +11,19 @@ from clubdesk.services.night.play import results, rounds
 from clubdesk.storage import Database
 from tests.conftest import BACKENDS, DbMaker
 from tests.integration.test_night_helpers import DESK, make_event
+from tests.waits import READY_MS
 
 GAME = {"type": "game", "winner": 0, "kind": "single", "cube": 1, "dropped": False}
+
+
+def _listening(db: Database) -> bool:
+    """The window's listener is connected: a session of this club's database has run LISTEN."""
+    sql = (
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+        "AND pid <> pg_backend_pid() AND left(query, 6) = 'LISTEN'"
+    )
+    with db.engine.connect() as c:
+        return bool(c.exec_driver_sql(sql).scalar())
 
 
 @pytest.mark.skipif("postgresql" not in BACKENDS, reason="no test server (CLUBDESK_TEST_PG_URL)")
@@ -35,10 +46,10 @@ def test_another_desks_hand_reloads_this_window_within_a_second(
         live = LiveRefresh(state)
         live.start()
         try:
-            qtbot.wait(700)  # listening
+            qtbot.waitUntil(lambda: _listening(other), timeout=READY_MS)
             seen.clear()
             results.add_entry(other, DESK, ev, 1, rv.tables[0].table, GAME)
-            qtbot.waitUntil(lambda: "rounds" in seen, timeout=1500)  # 1 s target + Qt's queue
+            qtbot.waitUntil(lambda: "rounds" in seen, timeout=READY_MS)  # how soon: benchmarks/
             assert {"rounds", "desk"} <= set(seen)
         finally:
             live.stop()

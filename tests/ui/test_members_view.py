@@ -16,6 +16,7 @@ from clubdesk.ui.members.member_dialog import ImportDialog, MemberDialog
 from clubdesk.ui.members.merge_dialog import MergeDialog
 from clubdesk.ui.members.register_view import MembersSection
 from clubdesk.ui.shell.state import DeskState
+from tests.waits import READY_MS
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "members"
 
@@ -205,11 +206,11 @@ def test_the_register_reads_the_next_page_as_the_view_scrolls(qtbot, db: Databas
     panel.reload()
     assert panel.proxy.rowCount() == 25
     assert panel.count.text() == "25 members shown, more below"
-    qtbot.waitUntil(lambda: panel.count.text() == "60 members (25 shown)", timeout=3000)
+    qtbot.waitUntil(lambda: panel.count.text() == "60 members (25 shown)", timeout=READY_MS)
     panel.view.scrollToBottom()
-    qtbot.waitUntil(lambda: panel.proxy.rowCount() == 50, timeout=3000)
+    qtbot.waitUntil(lambda: panel.proxy.rowCount() == 50, timeout=READY_MS)
     panel.view.scrollToBottom()
-    qtbot.waitUntil(lambda: panel.proxy.rowCount() == 60, timeout=3000)
+    qtbot.waitUntil(lambda: panel.proxy.rowCount() == 60, timeout=READY_MS)
     assert panel.count.text() == "60 members"
     assert _table_names(section) == [f"Ahmet Kaya {i:02d}" for i in range(60)]
     panel.view.sortByColumn(0, Qt.SortOrder.DescendingOrder)  # another order: the whole register is read

@@ -17,6 +17,7 @@ from clubdesk.services.night.play import rounds
 from clubdesk.services.phones import desk_side, posts, table_page
 from clubdesk.storage import Database
 from tests.integration.test_night_helpers import DESK, make_event
+from tests.waits import READY_MS, READY_S
 
 GAME = {"type": "game", "winner": 0, "kind": "single", "cube": 1, "dropped": False}
 
@@ -45,7 +46,7 @@ def free_port() -> int:
 
 def answers(url: str) -> bool:
     try:
-        with urllib.request.urlopen(url, timeout=3) as r:
+        with urllib.request.urlopen(url, timeout=READY_S) as r:
             return r.status == 200
     except (urllib.error.URLError, OSError):
         return False
@@ -144,15 +145,15 @@ def test_rounds_screen_shows_a_phones_hand_and_a_referee_call_without_user_actio
             shown = posts.table_status(phone_db, ev, 1)[table].version  # the version the page showed
             posts.post_entry(phone_db, ref, GAME, client_id="p-1", version=shown, side=0, address="10.0.0.7")
             # tavla: game by game; within 1 s (+ Qt's queue)
-            qtbot.waitUntil(lambda: cell() == "in play · 1 game", timeout=2000)
+            qtbot.waitUntil(lambda: cell() == "in play · 1 game", timeout=READY_MS)
             assert cell(PHONE_ROLE) == "in_play"
             shown = posts.table_status(phone_db, ev, 1)[table].version
             posts.call_referee(phone_db, ref, client_id="p-2", version=shown, address="10.0.0.7")
-            qtbot.waitUntil(lambda: cell().startswith("referee called"), timeout=2000)
+            qtbot.waitUntil(lambda: cell().startswith("referee called"), timeout=READY_MS)
             button = section.referee_button
             assert button.isVisible() and f"table {table}" in button.text()
             button.click()  # the referee came: the flag goes, the table's state stays
-            qtbot.waitUntil(lambda: cell() == "in play · 1 game", timeout=2000)
+            qtbot.waitUntil(lambda: cell() == "in play · 1 game", timeout=READY_MS)
             assert not button.isVisible() and posts.referee_calls(db, ev, open_only=True) == []
         finally:
             phone_db.close()

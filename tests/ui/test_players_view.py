@@ -23,6 +23,7 @@ from clubdesk.ui.ranking.standings_view import StandingsSection
 from clubdesk.ui.shell.state import DeskState
 from tests.integration.test_night_helpers import DESK, REF, make_event
 from tests.integration.test_players import member_of
+from tests.waits import READY_MS
 
 STEP = 4 * 5 * math.sqrt(5) * 0.5
 
@@ -161,7 +162,7 @@ def test_player_card_saves_its_pdf(qtbot, night, tmp_path: Path) -> None:  # typ
     qtbot.addWidget(dialog)
     out = tmp_path / "card.pdf"
     dialog.save_pdf(str(out))
-    qtbot.waitUntil(lambda: dialog.runner.last_result is not None, timeout=20000)
+    qtbot.waitUntil(lambda: dialog.runner.last_result is not None, timeout=READY_MS)
     assert out.is_file() and "Saved" in dialog.message.text()
 
 

@@ -22,6 +22,7 @@ from clubdesk.ui.shell.state import DeskState
 from clubdesk.ui.widgets.money import money
 from tests.integration.test_night_helpers import DESK, make_event, open_db
 from tests.integration.test_night_paths import run_bracket
+from tests.waits import READY_MS
 
 PLAN = {
     "pool_rate": 8000,
@@ -193,7 +194,7 @@ def test_prize_list_pdf_shows_the_awards_and_payment(qtbot, tmp_path: Path) -> N
     panel.show_event(ev)
     out = tmp_path / "prizes.pdf"
     panel.save_pdf(str(out))
-    qtbot.waitUntil(lambda: panel.last_result is not None, timeout=20000)
+    qtbot.waitUntil(lambda: panel.last_result is not None, timeout=READY_MS)
     text = " ".join(p.extract_text() for p in PdfReader(str(out)).pages)
     lines = prize_payments.prize_lines(db, ev)
     for line in lines:

@@ -24,6 +24,7 @@ from clubdesk.ui.publishing.projector import (
 from clubdesk.ui.publishing.projector.pages import KINDS
 from clubdesk.ui.shell.state import DeskState
 from tests.integration.test_night_helpers import DESK, REF, make_event, open_db
+from tests.waits import READY_MS
 
 PHONE = "+62 812 7777 4242"
 EMAIL = "marker.t14@example.org"
@@ -78,7 +79,7 @@ def test_a_result_confirmed_elsewhere_appears_without_anyone_touching_the_projec
     winner = table.names[0]
     # another desk (or the CLI) confirms a result: nothing in this window is clicked or told
     results.set_score(db, REF, ev, 1, table.table, (3, 0), confirm=True)
-    qtbot.waitUntil(lambda: winner in win.board.texts(), timeout=8000)
+    qtbot.waitUntil(lambda: winner in win.board.texts(), timeout=READY_MS)
     first = win.current_page().rows[0]  # type: ignore[union-attr]
     assert first[:3] == ("1", winner, "1")  # the winner leads with one point
     assert win.board.texts() != before
@@ -95,7 +96,7 @@ def test_data_changed_at_this_desk_reloads_at_once(qtbot, tmp_path) -> None:  # 
     assert "3-0" not in win.board.texts()
     results.set_score(db, REF, ev, 1, rv.tables[0].table, (3, 0), confirm=True)
     win.state.dataChanged.emit("rounds")
-    qtbot.waitUntil(lambda: "3-0" in win.board.texts(), timeout=3000)
+    qtbot.waitUntil(lambda: "3-0" in win.board.texts(), timeout=READY_MS)
 
 
 def test_never_a_phone_or_an_email_on_any_page(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -179,7 +180,7 @@ def test_a_long_list_is_paged_not_scrolled(qtbot, tmp_path) -> None:  # type: ig
     # the cycle moves on by itself
     win.set_seconds(1)
     first = win.index
-    qtbot.waitUntil(lambda: win.index != first, timeout=3000)
+    qtbot.waitUntil(lambda: win.index != first, timeout=READY_MS)
 
 
 def test_an_announcement_typed_at_the_desk_appears_in_the_hall(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]

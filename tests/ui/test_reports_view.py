@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QFileDialog  # Save as PDF's dialog (ui/printing.R
 from clubdesk.ui.publishing.reports_view import ReportsSection
 from clubdesk.ui.shell.state import DeskState
 from tests.integration.test_reports_service import Club, assert_public, build_club, text_of
+from tests.waits import READY_MS
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +45,7 @@ def test_save_all_score_sheets_of_round_2(qtbot, club: Club, tmp_path: Path, mon
     steps: list[int] = []
     view.progress.valueChanged.connect(steps.append)
     view.save_button.click()
-    qtbot.waitUntil(lambda: view.last_result is not None, timeout=20000)
+    qtbot.waitUntil(lambda: view.last_result is not None, timeout=READY_MS)
     assert view.progress.value() == 100
     assert steps and steps[-1] == 100
     out = tmp_path / "round2.pdf"  # ".pdf" added to the name typed
@@ -63,7 +64,9 @@ def test_refusal_is_shown_and_writes_nothing(qtbot, club: Club, tmp_path: Path, 
     target = tmp_path / "b.pdf"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
     view.save_button.click()
-    qtbot.waitUntil(lambda: view.save_button.isEnabled() and "bracket" in view.message.text(), timeout=20000)
+    qtbot.waitUntil(
+        lambda: view.save_button.isEnabled() and "bracket" in view.message.text(), timeout=READY_MS
+    )
     assert not target.exists()
     assert view.progress.value() == 0
 
@@ -81,7 +84,7 @@ def test_preview_shows_the_pages(qtbot, club: Club) -> None:  # type: ignore[no-
     view = screen(qtbot, club)
     choose(view, club.swiss, "standings")
     view.preview_button.click()
-    qtbot.waitUntil(lambda: view.last_result is not None, timeout=20000)
+    qtbot.waitUntil(lambda: view.last_result is not None, timeout=READY_MS)
     assert view.progress.value() == 100
     assert view.preview_layout.count() == view.last_result.pages == 1
     label = view.preview_layout.itemAt(0).widget()

@@ -22,6 +22,7 @@ from clubdesk.ui.ranking.standings_model import lines_from_service
 from clubdesk.ui.ranking.standings_view import StandingsSection
 from clubdesk.ui.shell.state import DeskState
 from tests.integration.test_night_helpers import DESK, make_event, open_db
+from tests.waits import READY_MS
 
 REF = Actor("Ref", Role.REFEREE)
 
@@ -83,7 +84,7 @@ def test_a_hand_reads_its_table_once_and_updates_its_row_only(
     form.side.setCurrentIndex(form.side.findData(0))
     form.kind.setCurrentIndex(form.kind.findData("single"))
     assert form.submit()
-    qtbot.waitUntil(lambda: len(told) == 1, timeout=2000)
+    qtbot.waitUntil(lambda: len(told) == 1, timeout=READY_MS)
     qtbot.wait(100)  # whatever the screen would still do after the hand has run by now
 
     # the table was read once (its version moves on at once), the round not at all
@@ -154,7 +155,7 @@ def test_a_score_set_at_the_desk_tells_the_standings_with_its_changes(
 
     monkeypatch.setattr(standings, "refresh", counted_refresh)
     panel._save_score((5, 3), None)  # the match to 5 is over: its result counts (pending approval)
-    qtbot.waitUntil(lambda: len(told) == 1, timeout=2000)
+    qtbot.waitUntil(lambda: len(told) == 1, timeout=READY_MS)
 
     changes, origin = told[0]
     assert origin is panel and (changes.event_id, changes.round_no) == (ev, 1)

@@ -21,6 +21,7 @@ from clubdesk.ui.ranking.standings_model import COL_NAME, COL_POINTS
 from clubdesk.ui.ranking.standings_view import StandingsSection
 from clubdesk.ui.shell.state import DeskState
 from tests.integration.test_night_helpers import DESK, make_event, open_db
+from tests.waits import READY_MS
 
 REF = Actor("Ref", Role.REFEREE)
 
@@ -90,11 +91,11 @@ def test_table_by_qr_keyboard_game_approvals_and_standings(qtbot, active, tmp_pa
     press(qtbot, Qt.Key.Key_Tab)
     typed(qtbot, "1")
     press(qtbot, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: panel.table.status == "pending", timeout=2000)
+    qtbot.waitUntil(lambda: panel.table.status == "pending", timeout=READY_MS)
     assert panel.table.score == (3, 0)
     # the list shows the table awaiting confirmation (refreshed once the save's signal is handled)
     qtbot.waitUntil(
-        lambda: section.model.data(section.model.index(0, 4)) == "awaiting confirmation", timeout=2000
+        lambda: section.model.data(section.model.index(0, 4)) == "awaiting confirmation", timeout=READY_MS
     )
     # standings do not count it yet: the result is final only when both sides approve (T8c, G13)
     standings.select_event(ev)
@@ -158,7 +159,7 @@ def test_correction_of_a_confirmed_result_shows_its_preview(
     press(qtbot, Qt.Key.Key_Return)
     # the preview was shown before saving: the winner changes
     assert shown and "winner of this table changes" in shown[0]
-    qtbot.waitUntil(lambda: reads.get_round(db, ev, 1).tables[0].score == (0, 3), timeout=2000)
+    qtbot.waitUntil(lambda: reads.get_round(db, ev, 1).tables[0].score == (0, 3), timeout=READY_MS)
 
 
 def test_forfeit_after_the_table_call(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -306,7 +307,7 @@ def test_initials_typed_again_into_a_reopened_table_save_nothing(qtbot, active, 
     assert results.table_entries(db, ev, 1, 1).get(1, []) == []
     press(qtbot, Qt.Key.Key_Return)  # the confirming Enter
     qtbot.waitUntil(
-        lambda: results.table_entries(db, ev, 1, 1).get(1, []) == [{"type": "redeal"}], timeout=2000
+        lambda: results.table_entries(db, ev, 1, 1).get(1, []) == [{"type": "redeal"}], timeout=READY_MS
     )
     # an outcome without its seat saves nothing either ("o" Enter)
     typed(qtbot, "o")
@@ -330,7 +331,7 @@ def test_undo_survives_switching_tables(qtbot, active, tmp_path: Path) -> None: 
     form.seat.setCurrentIndex(form.seat.findData(0))
     form.pips[1].setText("10")
     assert form.submit()
-    qtbot.waitUntil(lambda: len(results.table_entries(db, ev, 1, 1).get(1, [])) == 1, timeout=2000)
+    qtbot.waitUntil(lambda: len(results.table_entries(db, ev, 1, 1).get(1, [])) == 1, timeout=READY_MS)
     section.open_table(2)
     section.open_table(1)
     assert section.panel is panel and panel.form is form and form.undo_stack.canUndo()

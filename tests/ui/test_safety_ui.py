@@ -13,6 +13,7 @@ from clubdesk.ui.club.safety_panel import PinDialog
 from clubdesk.ui.shell.main_window import MainWindow
 from clubdesk.ui.shell.state import DeskState
 from tests.ui.conftest import show_active
+from tests.waits import READY_MS
 
 SEC = Actor("Sekretaris", Role.SECRETARY)
 
@@ -59,7 +60,7 @@ def test_f2_asks_for_a_pin_and_a_wrong_one_switches_nobody(qtbot, db: Database) 
 
     results.clear()
     window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow, timeout=2000)
+    qtbot.waitUntil(window.isActiveWindow, timeout=READY_MS)
     QTimer.singleShot(50, lambda: type_pin("5555"))
     qtbot.keyClick(window, Qt.Key.Key_F2)
     assert results == [""]

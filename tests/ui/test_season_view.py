@@ -16,6 +16,7 @@ from clubdesk.storage import Database
 from clubdesk.ui.ranking.season_view import SeasonSection
 from clubdesk.ui.shell.state import DeskState
 from tests.integration.test_night_helpers import DESK
+from tests.waits import READY_MS
 
 
 def _cells(section: SeasonSection) -> list[list[str]]:
@@ -74,7 +75,7 @@ def test_season_pdf_lists_the_ranking(qtbot, demo_file: Path, tmp_path: Path) ->
     qtbot.addWidget(section)
     out = tmp_path / "season.pdf"
     section.save_pdf(str(out))
-    qtbot.waitUntil(lambda: section.last_result is not None, timeout=20000)
+    qtbot.waitUntil(lambda: section.last_result is not None, timeout=READY_MS)
     text = " ".join(p.extract_text() for p in PdfReader(str(out)).pages)
     assert section.overview is not None
     for r in section.overview.data.rows[:5]:

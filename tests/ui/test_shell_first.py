@@ -19,6 +19,7 @@ from clubdesk.storage import Database
 from clubdesk.ui.shell.main_window import MainWindow
 from clubdesk.ui.shell.state import DeskState
 from tests.ui.conftest import show_active
+from tests.waits import READY_MS
 
 SHELL = """
 import sys
@@ -59,7 +60,7 @@ def test_shell_builds_no_screen_until_attached_then_opens_in_the_clubs_language(
         i18n.set_language(settings.club_settings(db).language)  # as the start does, the db open
         window.attach(DeskState(db))
         assert nav.item(0).text() == i18n._("Members") != "Members"  # Turkish now
-        qtbot.waitUntil(lambda: window.current_page() is not None)
+        qtbot.waitUntil(lambda: window.current_page() is not None, timeout=READY_MS)
         assert window.current_section() == "rounds"  # the section chosen while it was opening
         assert window.current_page() is window.pages["rounds"]
         assert str(db.path) in window.db_label.text()

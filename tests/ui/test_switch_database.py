@@ -13,6 +13,7 @@ from clubdesk.services.kernel.base import Actor, Role
 from clubdesk.services.members import edit, records, search
 from clubdesk.storage import Database
 from tests.conftest import BACKENDS, DbMaker
+from tests.waits import READY_MS
 
 SEC = Actor("Sekreter", Role.SECRETARY)
 
@@ -36,10 +37,10 @@ def test_switching_reloads_every_screen_on_the_new_database(qtbot, tmp_path: Pat
     window = MainWindow(state)
     qtbot.addWidget(window)
     window.show_section("members")
-    qtbot.waitUntil(lambda: "Ayşe Yılmaz" in _members_text(window), timeout=3000)
+    qtbot.waitUntil(lambda: "Ayşe Yılmaz" in _members_text(window), timeout=READY_MS)
     assert switch_desk(state, there, window)
     assert state.db is there
-    qtbot.waitUntil(lambda: "Budi Santoso" in _members_text(window), timeout=3000)
+    qtbot.waitUntil(lambda: "Budi Santoso" in _members_text(window), timeout=READY_MS)
     assert "Ayşe Yılmaz" not in _members_text(window)
     assert str(tmp_path / "there.sqlite3") in window.db_label.text()
     assert window.current_section() == "members"  # on the section that was open

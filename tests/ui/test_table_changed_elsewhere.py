@@ -11,6 +11,7 @@ from clubdesk.services.night.data import reads
 from clubdesk.services.night.play import results, rounds
 from clubdesk.storage import Database
 from tests.integration.test_night_helpers import DESK, make_event
+from tests.waits import READY_MS
 
 
 def test_approving_a_table_another_desk_corrected_is_refused_and_reloaded(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -35,7 +36,7 @@ def test_approving_a_table_another_desk_corrected_is_refused_and_reloaded(qtbot,
         panel.decisions.approve_a.setText("AB")
         assert panel.decisions.approve(0) is False
         assert "Ayşe" in panel.message.text()
-        qtbot.waitUntil(lambda: panel.table.score == (3, 5), timeout=2000)  # shown as it is now
+        qtbot.waitUntil(lambda: panel.table.score == (3, 5), timeout=READY_MS)  # shown as it is now
         assert reads.get_round(mine, ev, 1).tables[0].status != "confirmed"  # nothing approved unseen
         assert panel.decisions.approve(0) is True  # what it shows now can be approved
     finally:

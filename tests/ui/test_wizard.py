@@ -15,6 +15,7 @@ from clubdesk.services.night.play import results, rounds
 from clubdesk.ui.night.pairing_wizard import PairingWizard
 from clubdesk.ui.shell.state import DeskState
 from tests.integration.test_night_helpers import make_event, open_db
+from tests.waits import READY_MS
 
 REF = Actor("Ref", Role.REFEREE)
 
@@ -26,7 +27,7 @@ def run_to_publish(qtbot, wizard: PairingWizard) -> None:  # type: ignore[no-unt
     wizard.next()
     assert wizard.currentPage() is wizard.proposal
     # the pairing runs in a worker; the page completes when it is back
-    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=5000)
+    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=READY_MS)
     wizard.next()
     assert wizard.currentPage() is wizard.preview
     wizard.next()
@@ -45,7 +46,7 @@ def test_swiss_from_attendance_to_publish(qtbot, tmp_path: Path) -> None:  # typ
     # 6 checked in (T3a)
     assert "6 entrants" in wizard.attendance.summary.text()
     wizard.next()
-    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=5000)
+    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=READY_MS)
     # the seed used is shown (T4a: reproducible)
     assert "seed" in wizard.proposal.seed_label.text()
     assert str(wizard.proposed.seed) in wizard.proposal.seed_label.text()
@@ -74,7 +75,7 @@ def test_manual_swap_warns_live_of_a_rematch(qtbot, tmp_path: Path) -> None:  # 
     qtbot.addWidget(wizard)
     wizard.show()
     wizard.next()
-    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=5000)
+    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=READY_MS)
     wizard.next()
     assert wizard.preview.warnings.text() == ""
     # swap so that round 1's opponents meet again: rule T4e (no two players meet twice) is broken
@@ -115,7 +116,7 @@ def test_wizard_with_the_keyboard_only(qtbot, active, tmp_path: Path) -> None:  
 
     enter()  # attendance -> proposal
     assert wizard.currentPage() is wizard.proposal
-    qtbot.waitUntil(lambda: wizard.button(QWizard.WizardButton.NextButton).isEnabled(), timeout=5000)
+    qtbot.waitUntil(lambda: wizard.button(QWizard.WizardButton.NextButton).isEnabled(), timeout=READY_MS)
     enter()  # -> preview
     enter()  # -> tables
     enter()  # -> publish
@@ -131,7 +132,7 @@ def test_swapped_sides_are_published(qtbot, tmp_path: Path) -> None:  # type: ig
     qtbot.addWidget(wizard)
     wizard.show()
     wizard.next()
-    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=5000)
+    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=READY_MS)
     wizard.next()
     before = list(wizard.pairs)
     # select side B of table 1 and side B of table 2, Ctrl+W swaps them (round 1: no rematch possible)
@@ -168,7 +169,7 @@ def test_a_rematch_swap_is_refused_at_publish(qtbot, tmp_path: Path) -> None:  #
     qtbot.addWidget(wizard)
     wizard.show()
     wizard.next()
-    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=5000)
+    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=READY_MS)
     wizard.next()
     proposed = list(wizard.pairs)
     wizard.pairs = [(t.sides[0], t.sides[1]) for t in rv1.tables]  # round 1 again (T4e)
@@ -193,7 +194,7 @@ def test_requested_bye_on_the_attendance_page(qtbot, active, tmp_path: Path) -> 
     assert "4 entrants" in page.summary.text()
     assert page.table.item(0, 3).text() == "round 1"
     wizard.next()
-    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=5000)
+    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=READY_MS)
     assert ids[0] not in {e for p in wizard.pairs for e in p}
     assert wizard.requested == [ids[0]]
     wizard.next()
@@ -214,7 +215,7 @@ def test_a_late_check_in_makes_the_proposal_stale(qtbot, active, tmp_path: Path)
     active(wizard)
     assert "4 entrants" in wizard.attendance.summary.text()
     wizard.next()
-    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=5000)
+    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=READY_MS)
     assert len(wizard.proposed.tables) == 2
     wizard.back()
     assert wizard.currentPage() is wizard.attendance
@@ -231,7 +232,7 @@ def test_a_late_check_in_makes_the_proposal_stale(qtbot, active, tmp_path: Path)
     assert "paired again" in wizard.attendance.stale.text()
     # the next page pairs again: 5 entrants, E5 among them (2 tables and a bye)
     wizard.next()
-    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=5000)
+    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=READY_MS)
     assert not wizard.stale()
     paired = {e for p in wizard.pairs for e in p if e is not None}
     assert paired == set(ids[:5])
@@ -248,7 +249,7 @@ def test_publish_is_refused_while_the_proposal_is_stale(qtbot, tmp_path: Path) -
     qtbot.addWidget(wizard)
     wizard.show()
     wizard.next()
-    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=5000)
+    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=READY_MS)
     wizard.next()
     wizard.next()
     wizard.next()
@@ -269,7 +270,7 @@ def test_explanations_name_entrants_and_follow_a_manual_swap(qtbot, tmp_path: Pa
     qtbot.addWidget(wizard)
     wizard.show()
     wizard.next()
-    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=5000)
+    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=READY_MS)
     wizard.next()
     text = wizard.preview.explanations.text()
     # make_event names its entrants E1 … E6; their ids are not shown
@@ -305,7 +306,7 @@ def test_wizard_publishes_the_match_start_for_g15(qtbot, tmp_path: Path) -> None
     qtbot.addWidget(wizard)
     wizard.show()
     wizard.next()
-    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=5000)
+    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=READY_MS)
     page = wizard.publish_page
     page.call_at.setDateTime(QDateTime(datetime(2026, 5, 1, 19, 0)))
     page.has_start.setChecked(True)

@@ -15,6 +15,7 @@ from clubdesk.ui.night.pairing_wizard import PairingWizard
 from clubdesk.ui.shell.state import DeskState
 from tests.integration.test_night_helpers import make_event, open_db
 from tests.integration.test_reports_service import layout_lines, text_of
+from tests.waits import READY_MS
 
 REF = Actor("Ref", Role.REFEREE)
 # entrant k is seed k + 1 (make_event rates 2000, 1990, ...)
@@ -34,7 +35,7 @@ def test_save_the_published_pairings_as_pdf(qtbot, active, tmp_path: Path, monke
         qtbot.keyClick(QApplication.focusWidget() or wizard, Qt.Key.Key_Return)
 
     enter()  # attendance -> proposal
-    qtbot.waitUntil(lambda: wizard.button(QWizard.WizardButton.NextButton).isEnabled(), timeout=5000)
+    qtbot.waitUntil(lambda: wizard.button(QWizard.WizardButton.NextButton).isEnabled(), timeout=READY_MS)
     enter()  # -> preview
     enter()  # -> tables
     enter()  # -> publish
@@ -57,9 +58,9 @@ def test_save_the_published_pairings_as_pdf(qtbot, active, tmp_path: Path, monke
     monkeypatch.setattr(QFileDialog, "getSaveFileName", dialog)
     # Alt+A: "Save pairings as PDF…" (a mnemonic clicks its button after a short animation)
     qtbot.keyClick(page, Qt.Key.Key_A, Qt.KeyboardModifier.AltModifier)
-    qtbot.waitUntil(lambda: bool(asked), timeout=2000)
+    qtbot.waitUntil(lambda: bool(asked), timeout=READY_MS)
     assert asked == [f"pairings-{ev}-r1.pdf"]
-    qtbot.waitUntil(lambda: page.runner.last_result is not None, timeout=20000)
+    qtbot.waitUntil(lambda: page.runner.last_result is not None, timeout=READY_MS)
     out = tmp_path / "round1-pairings.pdf"  # ".pdf" added to the name typed
     assert page.runner.last_result.pdf == out and out.exists()
     assert page.progress.value() == 100 and "Saved" in page.message.text()

@@ -373,6 +373,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     lang = pre_lang(argv) or os.environ.get("CLUBDESK_LANG") or "en"
     i18n.set_language(lang)
+    missing = i18n.missing_catalog_warning(lang)
+    if missing:
+        print(missing, file=sys.stderr)
     argparse_i18n.install()  # "usage:", "options", argparse's errors in the chosen language too
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -67,8 +67,11 @@ def cmd_guide(ctx: Context, args: argparse.Namespace) -> Output:
         "index": str(index),
         "url": index.resolve().as_uri(),
         "languages": guide.built_languages(),
+        "pictures": not guide.pictures_missing(folder),
     }
     text = str(index)
     if folder.name != lang:
         text += "\n" + _("(not built in {lang}: the English guide)").format(lang=lang)
+    if guide.pictures_missing(folder):
+        text += "\n" + guide.without_pictures()
     return Output(data, text)

@@ -237,8 +237,9 @@ class MainWindow(QMainWindow):
 
     def open_guide(self) -> str | None:
         """Open the built guide at the current section's page in the window's language; the URL opened,
-        or None (and a message in the status bar) when the guide has not been built."""
-        from clubdesk.guide import page_url
+        or None (and a message in the status bar) when the guide has not been built; a guide installed
+        without its screenshots is opened, and the status bar says its pictures are blank."""
+        from clubdesk.guide import guide_dir, page_url, pictures_missing, without_pictures
 
         url = page_url(self.current_section(), i18n.current_language())
         if url is None:
@@ -247,6 +248,9 @@ class MainWindow(QMainWindow):
             )
             return None
         QDesktopServices.openUrl(QUrl(url))
+        folder = guide_dir(i18n.current_language())
+        if folder is not None and pictures_missing(folder):
+            self.statusBar().showMessage(without_pictures(), 10000)
         return url
 
     def _open_section(self, row: int) -> None:
@@ -334,6 +338,10 @@ class MainWindow(QMainWindow):
         if app is not None:
             install_qt_translator(app, lang)
         self._rebuild()
+        missing = i18n.missing_catalog_warning(lang)
+        if missing:
+            self.statusBar().showMessage(missing)
+            return
         self.statusBar().showMessage(_("Language: {name}").format(name=LANGUAGE_NAMES.get(lang, lang)), 8000)
 
     def _database_changed(self, _db: object) -> None:
