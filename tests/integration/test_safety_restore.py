@@ -19,7 +19,7 @@ import pytest
 from clubdesk.cli.core import main as cli
 from clubdesk.services.club import safety, settings
 from clubdesk.services.kernel.base import Actor
-from clubdesk.storage import Database, DatabaseError
+from clubdesk.storage import Database, DatabaseError, checks
 from clubdesk.storage.backup import backup_database, rotate_backups
 from clubdesk.storage.revisions import head_revision
 
@@ -290,3 +290,13 @@ def test_the_restore_message_says_where_the_replaced_file_is_kept(
     out = capsys.readouterr().out
     kept = next((path.parent / "backups").glob("*-before-restore.sqlite3"))
     assert str(kept) in out
+
+
+def test_the_shipped_schema_is_the_one_the_migrations_build() -> None:
+    """Opening a current file checks it against the shipped schema of the newest revision (no migration run
+    before the first screen); it must be exactly what the migrations build. After a new migration:
+    ``python -m clubdesk.storage.checks`` writes it again."""
+    head = head_revision()
+    shipped = checks.shipped_schema(head)
+    assert shipped is not None, "schema_head.json is stale: run python -m clubdesk.storage.checks"
+    assert shipped == checks._built(head)

@@ -109,9 +109,35 @@ def _built(revision: str) -> Schema:
             con.close()
 
 
+# The schema of the newest revision ships with ClubDesk, so opening a current file needs no migration run
+# (and no Alembic before the first screen): tests/integration/test_safety_restore.py checks it against a file
+# built by the migrations, and `python -m clubdesk.storage.checks` writes it again after a new migration.
+SHIPPED = Path(__file__).with_name("schema_head.json")
+
+
+def shipped_schema(revision: str) -> Schema | None:
+    """The shipped schema, when it is the one of ``revision`` and of these migration scripts."""
+    with suppress(OSError, ValueError, KeyError, AttributeError, TypeError):
+        raw = json.loads(SHIPPED.read_text(encoding="utf-8"))
+        if raw["revision"] == revision and raw["digest"] == _digest():
+            return _from_json(json.dumps(raw["schema"]))
+    return None
+
+
+def write_shipped(revision: str) -> Path:
+    """Write :data:`SHIPPED` for ``revision`` from a file the migrations build."""
+    raw = {"revision": revision, "digest": _digest(), "schema": json.loads(_to_json(_built(revision)))}
+    SHIPPED.write_text(json.dumps(raw, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return SHIPPED
+
+
 @cache
 def revision_schema(revision: str) -> Schema:
-    """Every table, column, index and trigger a file at ``revision`` has (built once, then kept)."""
+    """Every table, column, index and trigger a file at ``revision`` has (shipped for the newest revision,
+    else built once, then kept)."""
+    shipped = shipped_schema(revision)
+    if shipped is not None:
+        return shipped
     kept: Path | None = None
     with suppress(OSError, ValueError, KeyError, AttributeError):
         kept = data_dir() / "schemas" / f"{revision}-{_digest()}.json"
@@ -230,3 +256,9 @@ def copy_check(path: Path) -> str:
     except DatabaseError as exc:
         return str(exc)
     return "ok"
+
+
+if __name__ == "__main__":
+    from clubdesk.storage.revisions import head_revision
+
+    print(write_shipped(head_revision()))
