@@ -11,7 +11,6 @@ from sqlalchemy import select, text
 
 from clubdesk.models import AuditEntry
 from clubdesk.services.club import settings
-from clubdesk.services.club import settings as club_settings
 from clubdesk.services.kernel.base import Actor, Role, ServiceError
 from clubdesk.storage import Database, DatabaseError, current_revision, known_revisions
 from clubdesk.storage.migrate import upgrade
@@ -125,7 +124,7 @@ def test_clubdesks_session_hooks_are_its_own_not_sqlalchemys(tmp_path: Path) -> 
 
     path = tmp_path / "club.sqlite3"
     db = Database(path)
-    club_settings.put(db, Actor("AB"), "club.name", "Kulüp")
+    settings.put(db, Actor("AB"), "club.name", "Kulüp")
     with db.session() as s:
         assert isinstance(s, ClubSession)
         s.scalars(select(AuditEntry)).all()

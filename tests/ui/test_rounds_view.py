@@ -12,7 +12,6 @@ from PySide6.QtWidgets import QApplication, QDialog
 
 from clubdesk.services.kernel.base import Actor, Role
 from clubdesk.services.night.data import reads, settings
-from clubdesk.services.night.data import reads as data_reads
 from clubdesk.services.night.play import results, rounds, table_sides
 from clubdesk.ui.night import dialogs
 from clubdesk.ui.night.rounds_section import RoundsSection
@@ -528,11 +527,11 @@ def test_domino_table_asks_for_the_scorer_and_counter_of_each_pair(qtbot, active
     ] == [n for n, _m in away]
     # no player chosen: refused, nothing approved
     assert panel.decisions.approve(0) is False and results.table_entries(db, ev, 1, 1) == {}
-    assert data_reads.get_round(db, ev, 1).tables[0].scorer == ""
+    assert reads.get_round(db, ev, 1).tables[0].scorer == ""
     panel.decisions.scorer_box.setCurrentIndex(2)
     panel.decisions.counter_box.setCurrentIndex(1)
     assert panel.decisions.approve(0) and panel.decisions.approve(1)
-    t = data_reads.get_round(db, ev, 1).tables[0]
+    t = reads.get_round(db, ev, 1).tables[0]
     # the approvals are the players' names, not the operator's
     assert t.status == "confirmed" and (t.scorer, t.counter) == (home[1][1], away[0][1])
     with db.session() as s:
@@ -583,4 +582,4 @@ def test_notice_of_lateness_from_the_table_panel(qtbot, tmp_path: Path) -> None:
     rpanel = ref.open_table(1)
     assert rpanel is not None
     assert rpanel.decisions.decide_late(True, "not here at 19:45")
-    assert data_reads.get_round(db, ev, 1).tables[0].score == (3, 0)
+    assert reads.get_round(db, ev, 1).tables[0].score == (3, 0)

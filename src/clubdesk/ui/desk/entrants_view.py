@@ -23,8 +23,6 @@ from PySide6.QtWidgets import (
 from clubdesk import labels
 from clubdesk.i18n import _
 from clubdesk.services import desk, events
-from clubdesk.services import desk as desk_service
-from clubdesk.services import events as ev_service
 from clubdesk.services import money as money_service
 from clubdesk.services.desk import Choice
 from clubdesk.services.kernel import ServiceError
@@ -43,7 +41,7 @@ class DeskHost(Protocol):
 
     def event_id(self) -> int | None: ...
 
-    def event_info(self) -> ev_service.EventInfo | None: ...
+    def event_info(self) -> events.EventInfo | None: ...
 
     def refresh(self) -> None: ...
 
@@ -260,7 +258,7 @@ class EntrantsView(QWidget):
     # ------------------------------------------------------------------ actions
 
     def _members(self, text: str) -> list[Choice]:
-        return desk_service.member_choices(self.state.db, text)
+        return desk.member_choices(self.state.db, text)
 
     def register(self) -> None:
         event_id = self.section.event_id()

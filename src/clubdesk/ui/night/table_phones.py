@@ -10,7 +10,6 @@ from PySide6.QtWidgets import QPushButton
 
 from clubdesk.i18n import _, ngettext
 from clubdesk.services import phones
-from clubdesk.services import phones as phones_service
 from clubdesk.services.kernel import Actor, ServiceError
 from clubdesk.storage import Database, DatabaseError
 from clubdesk.ui.shell.theme import themed
@@ -20,7 +19,7 @@ def phones_of(db: Database, event_id: int, round_no: int) -> dict[int, Any]:
     """Each table's state on the phones while table entry is on, or once a table used them (confirmed at
     the table, a referee call); {} otherwise (the State column says it all then)."""
     try:
-        status = phones_service.table_status(db, event_id, round_no)
+        status = phones.table_status(db, event_id, round_no)
         used = any(st.referee_called or st.state == "confirmed_at_table" for st in status.values())
         return dict(status) if used or phones.base_url(db) else {}
     except (ServiceError, DatabaseError):
@@ -30,16 +29,16 @@ def phones_of(db: Database, event_id: int, round_no: int) -> dict[int, Any]:
 def table_phone(db: Database, event_id: int, round_no: int, table_no: int) -> Any | None:
     """One table's state on the phones (a screen following that table alone); None when unknown."""
     try:
-        return phones_service.table_status(db, event_id, round_no, table_no).get(table_no)
+        return phones.table_status(db, event_id, round_no, table_no).get(table_no)
     except (ServiceError, DatabaseError):
         return None
 
 
 def answer_call(db: Database, actor: Actor, event_id: int, round_no: int, table_no: int) -> None:
     """The referee came to the table that called him from a phone: its open calls are marked answered."""
-    for call in phones_service.referee_calls(db, event_id, open_only=True):
+    for call in phones.referee_calls(db, event_id, open_only=True):
         if call.round_no == round_no and call.table_no == table_no:
-            phones_service.handle_referee_call(db, actor, call.id)
+            phones.handle_referee_call(db, actor, call.id)
 
 
 class RefereeCallButton(QPushButton):

@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
 
 from clubdesk.i18n import _, ngettext
 from clubdesk.services import desk, night
-from clubdesk.services import desk as desk_service
 from clubdesk.services.kernel import ServiceError
 from clubdesk.ui.night.wizard_host import WizardHost
 from clubdesk.ui.shell.theme import themed
@@ -98,7 +97,7 @@ class AttendancePage(QWizardPage):
         layout.addWidget(self.message)
         QShortcut(QKeySequence(Qt.Key.Key_Delete), self.table, self.do_withdraw)
         QShortcut(QKeySequence("Ctrl+B"), self, self.toggle_bye)
-        self.rows: list[desk_service.EntrantRow] = []
+        self.rows: list[desk.EntrantRow] = []
         self.byes: dict[int, int] = {}
 
     def initializePage(self) -> None:  # noqa: N802
@@ -106,7 +105,7 @@ class AttendancePage(QWizardPage):
         self.checkin.setFocus()
 
     def reload(self) -> None:
-        self.rows = desk_service.entrants(self.w.state.db, self.w.event_id, include_withdrawn=False)
+        self.rows = desk.entrants(self.w.state.db, self.w.event_id, include_withdrawn=False)
         self.byes = night.requested_byes(self.w.state.db, self.w.event_id)
         self.table.setRowCount(len(self.rows))
         present = 0
@@ -145,7 +144,7 @@ class AttendancePage(QWizardPage):
         if not text:
             return
         try:
-            ci = desk_service.checkin(self.w.state.db, self.w.state.actor, self.w.event_id, text)
+            ci = desk.checkin(self.w.state.db, self.w.state.actor, self.w.event_id, text)
             self.message.setText(ci.message or _("{name} checked in.").format(name=ci.name))
         except ServiceError as exc:
             self.message.setText(exc.message)
@@ -190,7 +189,7 @@ class AttendancePage(QWizardPage):
                 )
                 self.w.state.announce(withdrawal.changes, self)
             else:
-                desk_service.withdraw(self.w.state.db, self.w.state.actor, self.w.event_id, e.entrant)
+                desk.withdraw(self.w.state.db, self.w.state.actor, self.w.event_id, e.entrant)
             self.message.setText(_("{name} withdrawn.").format(name=e.name))
         except ServiceError as exc:
             self.message.setText(exc.message)

@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
 
 from clubdesk.i18n import _
 from clubdesk.services import money as money_service
-from clubdesk.services import money as money_service_
 from clubdesk.services import night
 from clubdesk.services.kernel import ServiceError
 from clubdesk.standings.money import currency_exponent
@@ -77,7 +76,7 @@ class PrizePlanTab(QWidget):
     # the panel's own: set in PrizesPanel.__init__ and show_event
     state: DeskState
     event_id: int | None
-    ctx: money_service_.PrizeContext | None
+    ctx: money_service.PrizeContext | None
     exp: int
     currency: str
     dirty: bool

@@ -25,7 +25,6 @@ from clubdesk.models.event import Event
 from clubdesk.services.kernel import Actor, ServiceError, audit, refusal
 from clubdesk.services.night.data import reads
 from clubdesk.services.night.play import table_result
-from clubdesk.services.night.play import table_result as play_table_result
 from clubdesk.services.night.play.followups import after_change
 from clubdesk.services.night.ranking import standings
 from clubdesk.storage import Database
@@ -242,7 +241,7 @@ def _rescore(s: Session, ev: Event) -> list[TableChange]:
             continue
         try:
             oc = formats.outcome_from_entries(
-                ev.ruleset, play_table_result.match_params(ev, m), games, encounter_games=n.encounter_games
+                ev.ruleset, table_result.match_params(ev, m), games, encounter_games=n.encounter_games
             )
         except EntryError as exc:
             raise ServiceError(

@@ -26,9 +26,7 @@ from clubdesk.models.event import Event
 from clubdesk.models.round import EventNight
 from clubdesk.services.kernel import ServiceError, refusal
 from clubdesk.services.night.data import reads
-from clubdesk.services.night.data import reads as data_reads
 from clubdesk.services.night.data import rows as data_rows
-from clubdesk.services.night.data import rows as data_rows_
 from clubdesk.services.night.data.rows import played_matches
 from clubdesk.services.night.ranking.places import place_ranges
 from clubdesk.services.night.ranking.ratings import (
@@ -96,7 +94,7 @@ def compute_standings(
     """The points table with the event's tie-breaks; a play-off (BC2) settles a tie for first.
     ``disqualified`` entrants leave the ranking; their games stay for their opponents' tie-breaks (T9c).
     ``codes``: other columns than the event's tie-breaks (``("PTS",)``: the points only, quicker)."""
-    family, _p = data_reads.params_of(ev)
+    family, _p = reads.params_of(ev)
     scheme = formats.points_scheme(family, n.encounter_games)
     prefix = formats.PLAYOFF_PREFIX  # formats.is_playoff inline: 20,000 tables in a big league
     playoffs = [p for p in played if p.ref.startswith(prefix)]
@@ -185,13 +183,13 @@ def _summed_build(
     codes = codes_for(ev, n)
     if not {"PTS", *codes} <= SUMMED_CODES:
         return None
-    family, params = data_reads.params_of(ev)
+    family, params = reads.params_of(ev)
     scheme = formats.points_scheme(family, n.encounter_games)
-    sums, rest, playoffs, drawn = data_rows_.summed_tables(s, ev)
-    ids = data_rows_.standing_ids(s, ev, drawn)
-    by_id = data_reads.entrant_names(s, ev.id)
+    sums, rest, playoffs, drawn = data_rows.summed_tables(s, ev)
+    ids = data_rows.standing_ids(s, ev, drawn)
+    by_id = reads.entrant_names(s, ev.id)
     names = {str(k): v for k, v in by_id.items()}
-    dq = [d for d in data_reads.disqualified_ids(s, ev) if d in ids]  # rule T9c: out of the ranking
+    dq = [d for d in reads.disqualified_ids(s, ev) if d in ids]  # rule T9c: out of the ranking
     others = formats.event_data(ids, rest, scheme, ev.format, disqualified=dq)
     # rule T12b: the Buchholz reading of a round without an opponent (bh_unplayed), as compute_standings
     unplayed = Unplayed(str(params.get("bh_unplayed", "fide")))
@@ -364,7 +362,7 @@ def bracket_data(db: Database, event_id: int) -> tuple[dict[str, Any], dict[str,
         if "bracket" not in st:
             return None
         br = formats.bracket_with_results(st["bracket"], played_matches(s, ev))
-        names = {str(k): v for k, v in data_reads.entrant_names(s, ev.id).items()}
+        names = {str(k): v for k, v in reads.entrant_names(s, ev.id).items()}
         return br.to_data(), names
 
 
@@ -396,7 +394,7 @@ def correction_preview(
         if m.side_b is None:
             raise ServiceError("bye-table", _("Table {t} is a bye.").format(t=table_no))
         n, played, ids, st = build(s, ev)
-        family, params = data_reads.params_of(ev)
+        family, params = reads.params_of(ev)
         try:
             oc = formats.outcome_from_score(
                 family,
