@@ -9,17 +9,19 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import Session
 
 from clubdesk.competition.errors import CompetitionError
-from clubdesk.games import EntryError
 from clubdesk.i18n import N_, _
 from clubdesk.labels import ROLE_LABELS
 from clubdesk.models.audit import AuditEntry, to_the_ms
 from clubdesk.models.base import utcnow
 from clubdesk.services.kernel import audit_chain
+
+if TYPE_CHECKING:  # the annotation only: the game engines load when a hand is checked, not at start
+    from clubdesk.games import EntryError
 
 
 class Role(StrEnum):
