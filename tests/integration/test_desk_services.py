@@ -271,6 +271,44 @@ def test_checkin_by_member_number_and_leading_zero_phone(club) -> None:  # type:
     assert arrivals.checkin(club, ACTOR, ev.id, "0532 123 45 67").entrant == r1.entrant
 
 
+def test_checkin_by_name_ignores_case_and_accents(club) -> None:  # type: ignore[no-untyped-def]
+    ev = make_event(club, capacity=None)
+    r1 = registration.register(club, ACTOR, ev.id, "1001", now=T0)
+    r2 = registration.register(club, ACTOR, ev.id, "1002", now=T0)
+    done = arrivals.checkin(club, ACTOR, ev.id, "ayse yilmaz")
+    assert (done.entrant, done.name) == (r2.entrant, "Ayşe Yılmaz")
+    assert arrivals.checkin(club, ACTOR, ev.id, "SUKRU").entrant == r1.entrant  # one word, upper case
+    err = refused(club, "checkin-unknown", arrivals.checkin, club, ACTOR, ev.id, "Gülşen")
+    assert "name" in err.message
+
+
+def test_checkin_by_a_name_several_entrants_answer_to_is_refused_naming_them(club) -> None:  # type: ignore[no-untyped-def]
+    create_member(club, ACTOR, MemberData(name="Mehmet Kaya", number="2001"))
+    create_member(club, ACTOR, MemberData(name="Mehmet Öz", number="2002"))
+    ev = make_event(club, capacity=None)
+    kaya = registration.register(club, ACTOR, ev.id, "2001", now=T0)
+    oz = registration.register(club, ACTOR, ev.id, "2002", now=T0)
+    err = refused(club, "checkin-ambiguous", arrivals.checkin, club, ACTOR, ev.id, "mehmet")
+    assert "Mehmet Kaya" in err.message and "Mehmet Öz" in err.message
+    assert [(c.label, c.key) for c in err.params["choices"]] == [
+        (f"Mehmet Kaya — {kaya.code}", kaya.code),
+        (f"Mehmet Öz — {oz.code}", oz.code),
+    ]
+    # more of the name, or the chosen code, checks one in
+    assert arrivals.checkin(club, ACTOR, ev.id, "mehmet oz").entrant == oz.entrant
+    assert arrivals.checkin(club, ACTOR, ev.id, err.params["choices"][0].key).entrant == kaya.entrant
+
+
+def test_checkin_by_a_partner_name_and_a_whole_name_first(club) -> None:  # type: ignore[no-untyped-def]
+    create_member(club, ACTOR, MemberData(name="Ali", number="2001"))
+    create_member(club, ACTOR, MemberData(name="Ali Veli", number="2002"))
+    ev = make_event(club, ruleset="gaple-club", format="swiss", entry_type="pair", capacity=None)
+    pair = registration.register(club, ACTOR, ev.id, "1001", partner="1004", now=T0)
+    solo = registration.register(club, ACTOR, ev.id, "2001", partner="2002", now=T0)
+    assert arrivals.checkin(club, ACTOR, ev.id, "jose munoz").entrant == pair.entrant  # the partner's name
+    assert arrivals.checkin(club, ACTOR, ev.id, "ali").entrant == solo.entrant  # "Ali" whole, not "Ali Veli"
+
+
 def test_phone_matching_rules() -> None:
     assert records.phones_match("+90 532 123 45 67", "0532-123-4567")
     assert records.phones_match("00905321234567", "5321234567")

@@ -119,6 +119,20 @@ def test_checkin_by_phone_and_number(cli: Cli) -> None:
     assert cli.ok("checkin", eid, "1002")["entrant"] == b["entrant"]
 
 
+def test_checkin_by_name(cli: Cli) -> None:
+    eid = str(cli.ok("event", "create", "--name", "Cup", "--ruleset", "tavla", "--format", "swiss")["id"])
+    a = cli.ok("register", eid, "1002")
+    for name in ("Mehmet Kaya", "Mehmet Öz"):
+        number = cli.ok("member", "add", "--name", name)["number"]
+        cli.ok("register", eid, number)
+    got = cli.ok("checkin", eid, "ayse yilmaz")
+    assert (got["entrant"], got["name"]) == (a["entrant"], "Ayşe Yılmaz")
+    refusal = cli.refused("checkin", eid, "Mehmet")
+    assert "Mehmet Kaya" in refusal and "Mehmet Öz" in refusal
+    assert cli.ok("checkin", eid, "MEHMET OZ")["name"] == "Mehmet Öz"
+    assert "Nobody" in cli.refused("checkin", eid, "Zeynep")
+
+
 def test_pair_registration_and_event_with_target_override(cli: Cli) -> None:
     ev = cli.ok(
         "event",

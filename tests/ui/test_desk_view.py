@@ -136,6 +136,38 @@ def test_name_completion_finds_sukru_from_sukru_and_registers_him(qtbot, active,
     assert lists.entrants(db, ev.id)[0].checked_in
 
 
+def test_checkin_by_a_typed_name_and_a_choice_between_two(qtbot, active, db) -> None:  # type: ignore[no-untyped-def]
+    """Issue 36, item 7: a name typed without accents or capitals and Enter checks in; a name two entrants
+    answer to is refused naming both, and both are offered to choose from."""
+    ev = _club(db)
+    create_member(db, ACTOR, MemberData(name="Mehmet Kaya", number="2001"))
+    create_member(db, ACTOR, MemberData(name="Mehmet Öz", number="2002"))
+    for number in ("1002", "2001", "2002"):
+        registration.register(db, ACTOR, ev.id, number)  # the third waits (capacity 2): present all the same
+    section = DeskSection(DeskState(db, ACTOR))
+    active(section)
+    section.tabs.setCurrentWidget(section.checkin_view)
+    view = section.checkin_view
+    view.field.setFocus()
+    qtbot.keyClicks(view.field, "ayse yilmaz")
+    qtbot.keyClick(view.field, Qt.Key.Key_Return)
+    assert "Ayşe Yılmaz" in view.result.text()
+    assert view.field.text() == ""
+    qtbot.keyClicks(view.field, "MEHMET")
+    qtbot.keyClick(view.field, Qt.Key.Key_Return)
+    assert view.result.text() == "Not checked in"
+    assert "Mehmet Kaya" in view.detail.text() and "Mehmet Öz" in view.detail.text()
+    assert view.field.text() == "MEHMET"
+    offered = view.field.choices()
+    assert [label.split(" — ")[0] for label in offered] == ["Mehmet Kaya", "Mehmet Öz"]
+    assert view.field.completer_.popup().isVisible()
+    view.field.choose(offered[1])
+    qtbot.keyClick(view.field, Qt.Key.Key_Return)
+    assert "Mehmet Öz" in view.result.text()
+    checked = {r.name for r in lists.entrants(db, ev.id) if r.checked_in}
+    assert checked == {"Ayşe Yılmaz", "Mehmet Öz"}
+
+
 def test_a_member_number_typed_still_works(qtbot, db) -> None:  # type: ignore[no-untyped-def]
 
     _club(db)

@@ -240,6 +240,35 @@ def test_a_late_check_in_makes_the_proposal_stale(qtbot, active, tmp_path: Path)
     assert {x for t in reads.get_round(db, ev, 1).tables for x in t.sides if x is not None} == set(ids[:5])
 
 
+def test_a_late_arrival_checked_in_by_name(qtbot, active, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 36, item 7: the attendance page checks a late arrival in by a player's name; a name several
+    entrants answer to is refused naming them, and they are offered to choose from."""
+    from clubdesk.models.event import Entrant as EntrantRow
+
+    db = open_db(tmp_path)
+    ev, ids = make_event(db, ruleset="tavla", fmt="swiss", players=6, rounds=3)
+    with db.session() as s:  # E5 and E6 are late: not checked in yet
+        for e in s.query(EntrantRow).filter(EntrantRow.id.in_(ids[4:])):
+            e.checked_in_at = None
+    wizard = PairingWizard(DeskState(db, REF), ev)
+    active(wizard)
+    field = wizard.attendance.checkin
+    field.setFocus()
+    qtbot.keyClicks(field, "PLAYER 5")
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert wizard.currentPage() is wizard.attendance
+    assert "5 entrants" in wizard.attendance.summary.text()
+    qtbot.keyClicks(field, "player")
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert "E6" in wizard.attendance.message.text() and "E1" in wizard.attendance.message.text()
+    assert field.text() == "player"
+    (label,) = [c for c in field.choices() if c.startswith("E6 ")]
+    field.choose(label)
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert "6 entrants" in wizard.attendance.summary.text()
+    assert wizard.currentPage() is wizard.attendance
+
+
 def test_publish_is_refused_while_the_proposal_is_stale(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     from clubdesk.services.night.data import reads
 

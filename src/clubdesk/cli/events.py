@@ -175,7 +175,9 @@ def register(sub: Any) -> None:
     pr.add_argument("event", type=int)
     pr.add_argument("entrant", type=int)
 
-    ci = add_command(sub, "checkin", cmd_checkin, _("check in by code, QR payload, member number or phone"))
+    ci = add_command(
+        sub, "checkin", cmd_checkin, _("check in by name, code, QR payload, member number or phone")
+    )
     ci.add_argument("event", type=int)
     ci.add_argument("code")
 

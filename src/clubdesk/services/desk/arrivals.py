@@ -1,4 +1,4 @@
-"""The desk's check-in: by code, QR payload, member number or phone; no-shows' places given to waiting
+"""The desk's check-in: by name, code, QR payload, member number or phone; no-shows' places given to waiting
 players present (rule T3a)."""
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from clubdesk.models.event import (
 )
 from clubdesk.models.member import Member
 from clubdesk.services.desk.lists import entrants
+from clubdesk.services.desk.name_lookup import Choice
 from clubdesk.services.desk.records import (
     ACTIVE_STATUSES,
     MIN_PHONE_DIGITS,
@@ -39,6 +40,7 @@ from clubdesk.services.desk.records import (
 )
 from clubdesk.services.kernel import DESK_CLOCK, Actor, ServiceError, audit, load_event, money_text
 from clubdesk.storage import Database, lock_event
+from clubdesk.text import fold
 
 # --------------------------------------------------------------------------- check-in
 
@@ -46,7 +48,9 @@ from clubdesk.storage import Database, lock_event
 def _find_for_checkin(s: Session, ev: Event, query: str) -> Entrant:
     text = query.strip()
     if not text:
-        raise ServiceError("checkin-empty", _("Type or scan a check-in code, member number or phone."))
+        raise ServiceError(
+            "checkin-empty", _("Type a name, or type or scan a check-in code, member number or phone.")
+        )
     if text.upper().startswith(QR_PREFIX):
         rest = text[len(QR_PREFIX) :]
         parts = rest.split(":")
@@ -66,14 +70,6 @@ def _find_for_checkin(s: Session, ev: Event, query: str) -> Entrant:
     en = s.scalar(select(Entrant).where(Entrant.event_id == ev.id, Entrant.code == code))
     if en is not None:
         return en
-    other = s.scalar(select(Entrant).where(Entrant.code == code))
-    if other is not None:
-        raise ServiceError(
-            "wrong-event",
-            _("This code is for another event (event {other}), not {event}.").format(
-                other=other.event_id, event=ev.name
-            ),
-        )
     # member number
     m = s.scalar(select(Member).where(Member.number == text))
     if m is not None:
@@ -101,12 +97,63 @@ def _find_for_checkin(s: Session, ev: Event, query: str) -> Entrant:
         found = _entry_any_status(s, ev, ids)
         if found is not None:
             return found
+    named = _by_name(s, ev, text)
+    if len(named) == 1:
+        return named[0]
+    if named:
+        choices = [Choice(f"{en.name} — {en.code}", en.code) for en in named]
+        raise ServiceError(
+            "checkin-ambiguous",
+            _(
+                "{text} matches several entrants in {event}: {names}. Choose one, or type the check-in code."
+            ).format(event=ev.name, text=query.strip(), names="; ".join(c.label for c in choices)),
+            choices=choices,
+        )
+    # another event's code is named only when nobody here answers to the text (a name may look like a code)
+    other = s.scalar(select(Entrant).where(Entrant.code == code))
+    if other is not None:
+        raise ServiceError(
+            "wrong-event",
+            _("This code is for another event (event {other}), not {event}.").format(
+                other=other.event_id, event=ev.name
+            ),
+        )
     raise ServiceError(
         "checkin-unknown",
-        _("Nobody in {event} has the code, member number or phone {text}.").format(
+        _("Nobody in {event} has the name, code, member number or phone {text}.").format(
             event=ev.name, text=query.strip()
         ),
     )
+
+
+def _answers_to(query: list[str], name: str) -> bool:
+    """Every word typed starts a word of the name (folded: "ayse yil" answers to "Ayşe Yılmaz")."""
+    words = fold(name).split()
+    return all(any(w.startswith(q) for w in words) for q in query)
+
+
+def _by_name(s: Session, ev: Event, text: str) -> list[Entrant]:
+    """The event's entrants who answer to a typed name: the entrant's own name (a pair's, a team's) or one of
+    its players'. A name matched whole wins over names it only begins; an entry withdrawn and entered again
+    under the same name counts once, as the active entry."""
+    query = fold(text).split()
+    if not query or not any(ch.isalpha() for ch in text):
+        return []
+    players: dict[int, list[str]] = {}
+    for entrant_id, name in s.execute(
+        select(EntrantMember.entrant_id, Member.name)
+        .join(Member, Member.id == EntrantMember.member_id)
+        .join(Entrant, Entrant.id == EntrantMember.entrant_id)
+        .where(Entrant.event_id == ev.id, EntrantMember.active.is_(True))
+    ):
+        players.setdefault(entrant_id, []).append(name)
+    rows = list(s.scalars(select(Entrant).where(Entrant.event_id == ev.id).order_by(Entrant.id)))
+    names = {en.id: [en.name, *players.get(en.id, [])] for en in rows}
+    found = [en for en in rows if any(_answers_to(query, n) for n in names[en.id])]
+    whole = [en for en in found if any(fold(n) == " ".join(query) for n in names[en.id])]
+    found = whole or found
+    active = {fold(en.name) for en in found if en.status in ACTIVE_STATUSES}
+    return [en for en in found if en.status in ACTIVE_STATUSES or fold(en.name) not in active]
 
 
 def _entry_any_status(s: Session, ev: Event, member_ids: list[int]) -> Entrant | None:
@@ -131,7 +178,11 @@ def _entry_any_status(s: Session, ev: Event, member_ids: list[int]) -> Entrant |
 
 
 def checkin(db: Database, actor: Actor, event_id: int, query: str, *, now: datetime | None = None) -> CheckIn:
-    """Rule T3a: check an entrant in by code, QR payload, member number or registered phone.
+    """Rule T3a: check an entrant in by code, QR payload, member number, registered phone or name.
+
+    A name is matched case- and accent-insensitively (``clubdesk.text.fold``); when several entrants answer
+    to it the check-in is refused (``checkin-ambiguous``) naming them, the refusal's ``choices`` giving each
+    one's label and check-in code so the desk can choose.
 
     Before the draw a waiting entrant may check in too (present, ready to take a no-show's place). After the
     draw a latecomer is refused in elimination and fixed round-robin formats; in Swiss, lives and open league

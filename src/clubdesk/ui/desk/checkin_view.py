@@ -1,7 +1,8 @@
 """The check-in screen (rule T3a): one field ready for a USB scanner, which types the QR payload
-(``CLUBDESK:CHECKIN:<event>:<code>``) and Enter; a check-in code, member number or phone typed by hand works
-the same. Who was checked in is shown large; a refusal is shown large in red. The field is cleared and keeps
-the focus, ready for the next person.
+(``CLUBDESK:CHECKIN:<event>:<code>``) and Enter; a name, check-in code, member number or phone typed by hand
+works the same (a name that several entrants answer to is refused, and they are offered to choose from). Who
+was checked in is shown large; a refusal is shown large in red. The field is cleared and keeps the focus,
+ready for the next person.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ class CheckinView(QWidget):
         self.setObjectName("checkinView")
         hint = QLabel(
             _(
-                "Scan the QR code of the receipt, or type the check-in code, member number or phone, "
+                "Scan the QR code of the receipt, or type the name, check-in code, member number or phone, "
                 "then Enter."
             )
         )
@@ -107,6 +108,9 @@ class CheckinView(QWidget):
             done = desk.checkin(self.state.db, self.state.actor, event_id, text)
         except ServiceError as exc:
             self._show(_("Not checked in"), False, exc.message)
+            if exc.code == "checkin-ambiguous":  # the name typed stays, its entrants offered to choose
+                self.field.setText(text)
+                self.field.offer(exc.params["choices"])
             return
         self._show(_("✔ {name}").format(name=done.name), True, done.message)
         self.recent.insertItem(0, f"{done.checked_in_at:%H:%M}  {done.name}  ({done.code})")

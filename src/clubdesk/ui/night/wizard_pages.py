@@ -148,6 +148,10 @@ class AttendancePage(QWizardPage):
             self.message.setText(ci.message or _("{name} checked in.").format(name=ci.name))
         except ServiceError as exc:
             self.message.setText(exc.message)
+            if exc.code == "checkin-ambiguous":  # the name typed stays, its entrants offered to choose
+                self.checkin.setText(text)
+                self.checkin.offer(exc.params["choices"])
+                return
         self.checkin.clear()
         self.reload()
         self.w.state.dataChanged.emit("desk")

@@ -51,6 +51,13 @@ class NameField(QLineEdit):
         else:
             self._hide()
 
+    def offer(self, choices: Sequence[Choice]) -> None:
+        """Show these names to choose from (e.g. the entrants a refused name matches several of)."""
+        self.keys = {c.label: c.key for c in choices}
+        self.names.setStringList([c.label for c in choices])
+        if choices:
+            self.completer_.complete()
+
     def _hide(self) -> None:
         popup = self.completer_.popup()
         if popup is not None:
