@@ -23,6 +23,7 @@ from clubdesk.models import AuditEntry, Round
 from clubdesk.services import club, demo, events, night
 from clubdesk.services.kernel import Actor, Role, ServiceError
 from clubdesk.services.kernel.permissions import PERMISSIONS
+from clubdesk.services.publishing import documents
 from clubdesk.storage import Database
 from tests.integration.test_night_helpers import DESK, REF, make_event
 
@@ -239,6 +240,15 @@ def test_a_scorer_is_refused_the_nights_organisation_before_anything_is_written(
         night.unpublish_round(db, SCORER, ev, "wrong pairing")
     assert info.value.code == "referee-only"  # T10: the referee's alone, besides the table
     assert night.unpublish_round(db, REF, ev, "wrong pairing").round.status == "proposed"
+
+
+def test_a_scorer_may_not_print_the_contact_list(staffed: tuple[Database, int], tmp_path: Path) -> None:
+    db, ev = staffed
+    out = tmp_path / "contacts.pdf"
+    with pytest.raises(ServiceError) as info:
+        documents.contact_list_report(db, SCORER, ev, out)  # phones and e-mails (T14)
+    assert info.value.code == "not-allowed" and not out.exists()
+    assert documents.contact_list_report(db, SEC, ev, out) > 0 and out.exists()
 
 
 def test_the_scorers_refusal_is_translated(staffed: tuple[Database, int]) -> None:
