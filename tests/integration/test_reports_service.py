@@ -534,7 +534,7 @@ def test_refusals_write_nothing(club: Club, tmp_path: Path) -> None:
 # ------------------------------------------------------------------------------------------ private lists
 def test_private_lists_carry_contact_data(club: Club, tmp_path: Path) -> None:
     out = tmp_path / "contacts.pdf"
-    documents.contact_list_report(club.db, club.swiss, out, printed_on=PRINTED)
+    documents.contact_list_report(club.db, DESK, club.swiss, out, printed_on=PRINTED)
     text = text_of(out)
     assert phone(0) in text and f"marker0{MAIL_MARK}" in text
     assert "PRIVATE" in text

@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 from clubdesk.cli.core import main as cli
 from clubdesk.models import AuditEntry
-from clubdesk.services import events
+from clubdesk.services import demo, events, money, night
 from clubdesk.services.club import audit_log, safety, settings, staff
 from clubdesk.services.desk import registration
 from clubdesk.services.kernel.base import Actor, Role, ServiceError
@@ -75,6 +75,11 @@ def _actions(db: Database, tmp_path: Path) -> dict[str, Callable[[Actor], Any]]:
         "database.backup": lambda a: safety.backup(db, a),
         "database.restore": lambda a: safety.restore(db, a, backup),
         "incidents.view": lambda a: _incidents(db, a, nums[0]),
+        # the allowed roles meet another refusal: no proposed round, no such prize, not the demo file
+        "rounds.edit": lambda a: night.discard_round(db, a, ev),
+        "night.configure": lambda a: night.configure(db, a, ev, call_minutes=15),
+        "prizes.pay": lambda a: money.pay_prize(db, a, ev, 1, "cash"),
+        "demo.fill": lambda a: demo.fill_demo(db, actor=a),
     }
 
 

@@ -24,7 +24,7 @@ from sqlalchemy.engine import Connection
 
 from clubdesk.i18n import _
 from clubdesk.models import Base
-from clubdesk.services.kernel import Actor, audit
+from clubdesk.services.kernel import Actor, audit, require
 from clubdesk.storage import Database, DatabaseError
 
 CHUNK = 500
@@ -125,6 +125,8 @@ def copy_database(source: Database, destination: Database, actor: Actor | None =
     """Copy every row of ``source`` into the empty ``destination`` and verify it (see the module doc).
     With ``actor``, both audit logs say so once the copy is verified: the source that a whole copy of the
     club (contacts included) was taken, and where to; the destination where its rows came from."""
+    if actor is not None:
+        require(actor, "database.backup", source)  # permission table: a whole copy, as a backup is
     if source.location == destination.location:
         raise DatabaseError("copy-self", _("The source and the destination are the same database."))
     if source.revision() != destination.revision():

@@ -6,13 +6,19 @@ names (ğ ş ı İ ñ á...), phones and e-mails at reserved example domains. De
 Each part of the demo adds its events by appending a hook to :data:`DEMO_HOOKS`: a function
 ``hook(db, actor, options, members) -> list[int]`` returning the ids of the events it created (``members`` are
 the demo members' numbers). Hooks run in order after the members exist.
+
+The demo is written into a demo file only (:func:`is_demo_file`): the marker is the setting
+:data:`DEMO_MARKER`, written before anything else into an empty file; a club file with members or events and
+no marker is a real club and is refused, whatever its path or name.
 """
 
 from __future__ import annotations
 
 import random
 
+from clubdesk.i18n import _
 from clubdesk.services import club
+from clubdesk.services import events as events_service
 from clubdesk.services import members as members_service
 from clubdesk.services.demo.nights import night_demo
 from clubdesk.services.demo.options import (
@@ -23,7 +29,7 @@ from clubdesk.services.demo.options import (
 )
 from clubdesk.services.demo.season import prizes_demo, season_demo
 from clubdesk.services.demo.tavla_cup import demo_tavla_tournament
-from clubdesk.services.kernel import Actor
+from clubdesk.services.kernel import Actor, ServiceError, require
 from clubdesk.storage import Database
 from clubdesk.text import fold
 
@@ -197,9 +203,35 @@ def demo_members(options: DemoOptions) -> list[members_service.MemberData]:
 DEMO_CLUB_NAME = "ClubDesk Demo — Gaple, Dominó & Tavla"
 
 
+# the setting that makes a file the demo club's: written by the demo alone, never by the settings screen
+DEMO_MARKER = "demo.club"
+
+
+def is_demo_file(db: Database) -> bool:
+    """The demo club's file: it carries :data:`DEMO_MARKER`, or it is still empty (no member, no event).
+    A file made by an earlier ClubDesk's demo, without the marker, is known by the demo club's name."""
+    if club.get(db, DEMO_MARKER):
+        return True
+    if club.get(db, club.CLUB_NAME) == DEMO_CLUB_NAME:
+        return True
+    return members_service.count_members(db) == 0 and not events_service.list_events(db)
+
+
 def fill_demo(db: Database, options: DemoOptions | None = None, actor: Actor = DEMO_ACTOR) -> DemoResult:
-    """Fill the demo register when it is empty, then run the demo hooks (:data:`DEMO_HOOKS`: events...)."""
+    """Fill the demo register when it is empty, then run the demo hooks (:data:`DEMO_HOOKS`: events...).
+    Refused, with nothing written, in a real club's file (:func:`is_demo_file`)."""
+    require(actor, "demo.fill", db)  # permission table
+    if not is_demo_file(db):
+        raise ServiceError(
+            "not-demo-file",
+            _(
+                "{path} is a real club's file: the demo club is written only into its own file "
+                "(run the demo without --db)."
+            ).format(path=db.location),
+        )
     options = options or DemoOptions()
+    if not club.get(db, DEMO_MARKER):
+        club.put(db, actor, DEMO_MARKER, True, audited=False)
     if members_service.count_members(db) == 0:
         if club.get(db, club.CLUB_NAME) is None:
             # the window title, report headers and receipts name the demo club, not "My club"

@@ -38,7 +38,7 @@ from clubdesk.services.desk.records import (
     phones_match,
     promote_waiting,
 )
-from clubdesk.services.kernel import DESK_CLOCK, Actor, ServiceError, audit, load_event, money_text
+from clubdesk.services.kernel import DESK_CLOCK, Actor, ServiceError, audit, load_event, money_text, require
 from clubdesk.storage import Database, lock_event
 from clubdesk.text import fold
 
@@ -283,6 +283,7 @@ def give_no_show_places(
 ) -> list[NoShowSwap]:
     """Rule T3a: before the draw, each registered entrant not checked in gives the place to the first waiting
     entrant who is present (waiting-list order); the no-show gets no refund (rule T2d)."""
+    require(actor, "desk.register", db)  # permission table
     now = DESK_CLOCK.at(now)
     with db.session() as s:
         lock_event(s, event_id)  # one desk at a time per event (places, payments, rounds)

@@ -331,6 +331,7 @@ def promote(
     db: Database, actor: Actor, event_id: int, entrant_id: int, *, now: datetime | None = None
 ) -> int:
     """The desk moves a waiting entrant up by hand (e.g. after raising the capacity). Needs a free place."""
+    require(actor, "desk.register", db)  # permission table
     now = DESK_CLOCK.at(now)
     with db.session() as s:
         lock_event(s, event_id)  # one desk at a time per event (places, payments, rounds)

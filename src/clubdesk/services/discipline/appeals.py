@@ -29,7 +29,7 @@ from clubdesk.services.discipline.records import (
     side_of,
     table_of,
 )
-from clubdesk.services.kernel import Actor, ServiceError
+from clubdesk.services.kernel import Actor, ServiceError, require
 from clubdesk.storage import Database
 from clubdesk.timefmt import local_text
 
@@ -44,6 +44,7 @@ def appeal_window(db: Database) -> int:
 
 
 def set_appeal_window(db: Database, actor: Actor, minutes: int) -> None:
+    require(actor, "settings.edit", db)  # permission table
     if minutes < 0 or minutes > 24 * 60:
         raise ServiceError("bad-window", _("The appeal window is between 0 and 1440 minutes."))
 

@@ -8,6 +8,7 @@ from clubdesk.services.kernel import (
     Actor,
     ServiceError,
     load_event,
+    require,
 )
 from clubdesk.storage import Database
 
@@ -26,6 +27,7 @@ def event_language(db: Database, event_id: int) -> str | None:
 
 def set_event_language(db: Database, actor: Actor, event_id: int, language: str | None) -> str | None:
     """Print this event's reports in ``language`` (en, id, es, tr); None or "" goes back to the club's."""
+    require(actor, "events.edit", db)  # permission table
 
     lang = (language or "").strip() or None
     if lang is not None and lang not in LANGUAGES:

@@ -22,7 +22,7 @@ from clubdesk.models.event import Entrant, EntrantMember, Event
 from clubdesk.models.member import Member
 from clubdesk.models.round import Round
 from clubdesk.pairing.lots import draw_pairs, explain_pairs
-from clubdesk.services.kernel import Actor, ServiceError, audit
+from clubdesk.services.kernel import Actor, ServiceError, audit, require
 from clubdesk.storage import Database
 
 PLAYER_ROLES = ("player", "partner")
@@ -93,6 +93,7 @@ def draw_league_pairs(
     db: Database, actor: Actor, event_id: int, seed: int, *, now: datetime | None = None
 ) -> PairsDraw:
     """Rule B1: draw the event's pairs by lot (see the module docstring). Audited."""
+    require(actor, "rounds.edit", db)  # permission table
     with db.session() as s:
         ev = s.get(Event, event_id)
         if ev is None:

@@ -40,6 +40,15 @@ PERMISSIONS: dict[str, tuple[frozenset[Role], str]] = {
     "database.backup": (frozenset({S, R}), N_("make backups")),
     "database.restore": (frozenset({S}), N_("restore a backup")),
     "incidents.view": (frozenset({S, R}), N_("see a player's incidents")),  # the player card
+    # the night: the organiser (secretary) and the referee pair, publish and set up rounds; a scorer enters
+    # results only (E6, T8c). Unpublishing is the referee's alone besides (T10).
+    "rounds.edit": (
+        frozenset({S, R}),
+        N_("pair, publish, take back or throw away rounds or change their tables"),
+    ),
+    "night.configure": (frozenset({S, R}), N_("change the night's settings")),
+    "prizes.pay": (frozenset({S}), N_("pay prizes")),  # money leaves the cash box, as a refund does (T13e)
+    "demo.fill": (frozenset({S}), N_("fill the demo club")),
 }
 
 

@@ -55,6 +55,7 @@ def save_club(
     db: Database, actor: Actor, name: str, city: str = "", *, club_id: int | None = None
 ) -> ClubInfo:
     """Create a club (``club_id`` None) or rename it / change its city."""
+    require(actor, "members.edit", db)  # permission table
     name = " ".join(name.split())
     city = " ".join(city.split())
     if not name:

@@ -15,7 +15,7 @@ from clubdesk.models.money import METHODS, Payment
 from clubdesk.models.result import FinalPlace, PrizeAward
 from clubdesk.models.round import EventNight
 from clubdesk.services import night
-from clubdesk.services.kernel import Actor, ServiceError, audit
+from clubdesk.services.kernel import Actor, ServiceError, audit, require
 from clubdesk.services.night import prize_plan_from
 from clubdesk.standings.prizes import Item, PrizeError, PrizePlan, award_prizes
 from clubdesk.standings.season import Placing
@@ -68,6 +68,7 @@ def pay_prize(
     """Record the payment of the place prize of ``place`` (``entrant`` picks one when players share the
     place, T13c); ``award`` pays that one award instead (a category prize, T13d, won at ``place``).
     Refused: an unknown method, no such prize, a choice needed, or already paid."""
+    require(actor, "prizes.pay", db)  # permission table
     if method not in METHODS:
         raise ServiceError(
             "bad-method",

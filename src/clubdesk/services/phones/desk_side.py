@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from clubdesk.i18n import _
 from clubdesk.services import club, night
-from clubdesk.services.kernel import DEFAULT_ACTOR, Actor, ServiceError
+from clubdesk.services.kernel import DEFAULT_ACTOR, Actor, ServiceError, require
 from clubdesk.storage import Database
 
 BASE_URL = "table_entry.base_url"
@@ -65,6 +65,7 @@ def base_url(db: Database) -> str | None:
 
 def set_base_url(db: Database, actor: Actor, base: str | None) -> None:
     """Table entry on (``base``: the address the hall reaches this desk at) or off (None); audited."""
+    require(actor, "settings.edit", db)  # permission table
     club.put(db, actor, BASE_URL, check_base(base) if base else None)
 
 

@@ -37,7 +37,7 @@ from clubdesk.reports.private import contact_list, member_history
 from clubdesk.reports.standings import standings
 from clubdesk.reports.words import centi_text, crosstable_legend, place_text
 from clubdesk.services import desk, members, night
-from clubdesk.services.kernel import Actor, ServiceError
+from clubdesk.services.kernel import Actor, ServiceError, require
 from clubdesk.services.publishing import players
 from clubdesk.services.publishing.header import (
     KINDS,
@@ -193,6 +193,7 @@ def member_history_report(
 
 def contact_list_report(
     db: Database,
+    actor: Actor,
     event_id: int,
     out: str | Path,
     *,
@@ -201,6 +202,7 @@ def contact_list_report(
     printed_on: dt.datetime | None = None,
 ) -> int:
     """PRIVATE (rule T14): the organiser's list of entrants with phone and e-mail."""
+    require(actor, "members.export", db)  # permission table: phones and e-mails leave the desk (T14)
 
     rows = desk.entrants(db, event_id)
     out_rows: list[report_data.ContactRow] = []

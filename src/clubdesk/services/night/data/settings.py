@@ -16,7 +16,7 @@ from clubdesk.competition import formats
 from clubdesk.i18n import _
 from clubdesk.models.event import Entrant, Event
 from clubdesk.models.round import EventNight, Round
-from clubdesk.services.kernel import Actor, ServiceError, audit
+from clubdesk.services.kernel import Actor, ServiceError, audit, require
 from clubdesk.services.night.data.prize_plans import (
     prize_plan_from,
     prize_plan_json,
@@ -136,6 +136,7 @@ def configure(db: Database, actor: Actor, event_id: int, **settings: Any) -> dic
     A setting that would alter results already played is refused once the event runs (and the
     prize plan and season settings once it is finished), unless it keeps its value; a refusal names the
     setting (``field``) and writes nothing."""
+    require(actor, "night.configure", db)  # permission table
     allowed = set(SETTING_KEYS)
     bad = sorted(set(settings) - allowed)
     if bad:
@@ -361,6 +362,7 @@ def request_bye(
     """An entrant asks not to be paired in the next round (Swiss T4e, lives T4g, open league): the pairing
     leaves him out and he gets a requested bye, worth zero points unless the event set ``requested_bye``
     to "half-bye" or "full-bye" (night-config). ``cancel`` withdraws the request. Returns every request."""
+    require(actor, "desk.register", db)  # permission table
     with db.session() as s:
         ev = get_event(s, event_id)
         if ev.format not in BYE_FORMATS:

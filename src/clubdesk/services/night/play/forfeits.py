@@ -17,7 +17,7 @@ from clubdesk.models.base import utcnow
 from clubdesk.models.event import Entrant, Event
 from clubdesk.models.result import Match
 from clubdesk.models.round import Round
-from clubdesk.services.kernel import Actor, Changes, Role, ServiceError, audit
+from clubdesk.services.kernel import Actor, Changes, Role, ServiceError, audit, require
 from clubdesk.services.night.data import reads
 from clubdesk.services.night.data.reads import (
     FINAL_STATUSES,
@@ -248,6 +248,7 @@ def league_deadline(
 ) -> list[dict[str, Any]]:
     """Rule BC3: at the deadline every unplayed league match is lost by WO by the side at fault, or by
     both sides when nobody is named. Writes one final table per match in a closing round."""
+    require(actor, "rounds.edit", db)  # permission table
     with db.session() as s:
         ev = get_event(s, event_id)
         if ev.format != "open-round-robin":
@@ -361,6 +362,7 @@ def withdraw_from_play(
     """Rule T9b: a player who withdraws forfeits his remaining (open) matches. Answers the tables, and
     what changed: those tables, the standings (his forfeits, his withdrawal) and the rounds the
     forfeits may close or the event they may end."""
+    require(actor, "desk.withdraw", db)  # permission table
     with db.session() as s:
         ev = get_event(s, event_id)
         ent = s.get(Entrant, entrant_id)

@@ -23,7 +23,7 @@ from clubdesk.models.member import Member
 from clubdesk.models.result import Match
 from clubdesk.models.round import EventNight, Round
 from clubdesk.pairing import verify_pairing
-from clubdesk.services.kernel import Actor, Changes, Role, ServiceError, audit, refusal
+from clubdesk.services.kernel import Actor, Changes, Role, ServiceError, audit, refusal, require
 from clubdesk.services.night.data.reads import (
     BYE_FORMATS,
     DONE_STATUSES,
@@ -97,6 +97,7 @@ def set_tables(
     lives T4g); a referee may force a rematch with a reason. In brackets, fixed schedules, leagues and
     play-offs the matches themselves are fixed: only table order and sides may change. Refused: nothing
     written."""
+    require(actor, "rounds.edit", db)  # permission table
     fixed = {str(k): int(v) for k, v in (fixed_tables or {}).items()}
     with db.session() as s:
         ev = get_event(s, event_id)

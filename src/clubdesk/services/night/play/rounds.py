@@ -24,7 +24,7 @@ from clubdesk.models.result import ResultEntry
 from clubdesk.models.round import Round
 from clubdesk.pairing import PairingImpossible, explain_lives, explain_swiss
 from clubdesk.pairing.league import OpenLeague
-from clubdesk.services.kernel import Actor, Changes, Role, ServiceError, audit
+from clubdesk.services.kernel import Actor, Changes, Role, ServiceError, audit, require
 from clubdesk.services.night.data.reads import (
     FINAL_STATUSES,
     RoundView,
@@ -69,6 +69,7 @@ from clubdesk.storage import Database, lock_event
 
 def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = None) -> RoundView:
     """Propose the next round from the event's format (nothing is final until published)."""
+    require(actor, "rounds.edit", db)  # permission table
     with db.session() as s:
         lock_event(s, event_id)  # one desk at a time per event (places, payments, rounds)
         ev = get_event(s, event_id)
@@ -228,6 +229,7 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
 
 def discard_round(db: Database, actor: Actor, event_id: int) -> int:
     """Throw away the proposed round (to pair again, e.g. with another seed)."""
+    require(actor, "rounds.edit", db)  # permission table
     with db.session() as s:
         lock_event(s, event_id)  # one desk at a time per event (places, payments, rounds)
         ev = get_event(s, event_id)
@@ -258,6 +260,7 @@ def publish_round(
     the match start when given (G15; local wall-clock times). Confirmed results of earlier rounds are locked
     (rule T10). The call defaults to now plus the night's call notice (``call_minutes``), never after the
     start: the sides get their waiting time before anyone can be forfeited (T3b, G15)."""
+    require(actor, "rounds.edit", db)  # permission table
     if start_at is not None and call_at is not None and start_at < call_at:
         raise ServiceError("start-before-call", _("The match cannot start before the tables are called."))
     with db.session() as s:
@@ -330,6 +333,7 @@ def unpublish_round(
     it locked unlock. Reason required; audited. After that point the earlier round stays locked."""
     if actor.role is not Role.REFEREE:
         raise ServiceError("referee-only", _("Only the referee can unpublish a round (rule T10)."))
+    require(actor, "rounds.edit", db)  # permission table
     if not reason.strip():
         raise ServiceError("reason-required", _("Say why the round is unpublished."))
     now = now or local_now()
