@@ -22,7 +22,7 @@ from clubdesk.pairing.elimination import Bracket, double_elimination, single_eli
 from clubdesk.pairing.league import LeagueResult, OpenLeague
 from clubdesk.pairing.league import Outcome as LeagueOutcome
 from clubdesk.pairing.roundrobin import round_robin_rounds
-from clubdesk.standings.table import DEFAULT_TIEBREAKS
+from clubdesk.standings.table import DEFAULT_TIEBREAKS, SWISS_TIEBREAKS
 from clubdesk.standings.tiebreaks import EventData, Format, PointsScheme, event_from_rows
 
 SWISS_LIKE = ("swiss", "lives")
@@ -48,9 +48,14 @@ def points_scheme(family: str, encounter_games: int = 0) -> PointsScheme:
     return PointsScheme(win=1, draw=0, loss=0)
 
 
-def default_tiebreaks(ruleset: str) -> tuple[str, ...]:
-    """The preset's tie-break order (T12b for tavla); elimination presets get points and wins."""
-    return DEFAULT_TIEBREAKS.get(ruleset) or ("PTS", "WIN")
+def default_tiebreaks(ruleset: str, fmt: str) -> tuple[str, ...]:
+    """The preset's tie-break order (T12b for tavla); elimination presets get points and wins. Rule T4e: a
+    Swiss breaks its ties by the averages and Buchholz, so where the preset ranks by points alone
+    (gaple-club, whose league sends a tie to a play-off, BC2) a Swiss takes T12b's order."""
+    codes = DEFAULT_TIEBREAKS.get(ruleset) or ("PTS", "WIN")
+    if fmt == "swiss" and len(codes) < 2:
+        return SWISS_TIEBREAKS
+    return codes
 
 
 def standings_format(fmt: str) -> Format:
@@ -430,6 +435,33 @@ PLAYOFF_PREFIX = "PO"
 
 def is_playoff(p: Played) -> bool:
     return p.ref.startswith(PLAYOFF_PREFIX)
+
+
+def playoff_places(complete: bool) -> tuple[int, ...]:
+    """Rule BC2: the places a tie that survives every tie-break sends to a play-off: first place, once
+    the event's regular rounds are all played and confirmed (:func:`schedule_played` and no table open);
+    none before, where a tie on points is only the standings of the moment."""
+    return (1,) if complete else ()
+
+
+def schedule_played(
+    fmt: str,
+    state: Mapping[str, Any],
+    regular_rounds: int,
+    planned_rounds: int | None,
+    played: Sequence[Played] = (),
+) -> bool:
+    """Whether the event's schedule of regular rounds has been played out: the Berger table's rounds
+    (T4f), every league pairing (BC3; ``played`` is read for it), or a Swiss's ``planned_rounds`` (a Swiss
+    without a number of rounds never ends by itself). Brackets and lives events end otherwise (T12a, T4g)
+    and never go to a play-off: False."""
+    if fmt == "open-round-robin":
+        return "league" in state and not league_with_results(state["league"], played).pending()
+    if fmt in ROUND_ROBIN:
+        return "schedule" in state and regular_rounds >= len(state["schedule"])
+    if fmt in ELIMINATION or fmt == "lives":
+        return False
+    return planned_rounds is not None and regular_rounds >= planned_rounds
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,8 @@ DEFAULT_TIEBREAKS: dict[str, tuple[str, ...]] = {
     "domino-es": ("PTS", "DE", "GAV"),
     "gaple-tournament": (),  # rule T12a: knockout, ranked by elimination places
 }
+#: Rules T4e, T12b: a Swiss breaks its ties by the averages and Buchholz where its preset has points alone.
+SWISS_TIEBREAKS: tuple[str, ...] = ("PTS", "IAV", "GAV", "BH")
 #: Presets whose final order comes from elimination places, not from a points table.
 ELIMINATION_PRESETS = frozenset({"gaple-tournament"})
 

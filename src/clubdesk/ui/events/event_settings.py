@@ -291,7 +291,7 @@ class EventSettings(QWidget):
             return
         self.info = info
         family, params = formats.ruleset_params(info.ruleset, info.overrides)
-        self.tiebreaks.set_codes(night.tiebreaks, formats.default_tiebreaks(info.ruleset))
+        self.tiebreaks.set_codes(night.tiebreaks, formats.default_tiebreaks(info.ruleset, info.format))
         self.result_mode.setCurrentIndex(max(0, self.result_mode.findData(night.result_mode)))
         self.call_minutes.setValue(night.call_minutes)
         if params.get("forfeit_from", "call") == "start":

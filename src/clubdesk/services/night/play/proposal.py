@@ -281,7 +281,10 @@ def playoff_or_over(
     match refs ``PO1``..., explanation lines). Two or more tied: a knockout among them (see
     :class:`clubdesk.competition.formats.Playoff`)."""
     regular = [p for p in played if not formats.is_playoff(p)]
-    st = compute_standings(ev, n, regular, standing_ids_from(played, fld), disqualified=disqualified)
+    # called once the schedule is played out and its tables confirmed: the regular rounds are complete
+    st = compute_standings(
+        ev, n, regular, standing_ids_from(played, fld), disqualified=disqualified, complete=True
+    )
     tied = [r.entrant for r in st.rows if r.playoff and r.rank == 1]
     po = formats.playoff_progress(tied, played)
     if len(tied) < 2 or po.champion is not None:

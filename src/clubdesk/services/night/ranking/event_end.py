@@ -40,15 +40,8 @@ def is_over(s: Session, ev: Event, n: EventNight, played: list[formats.Played], 
     if ev.format == "lives":
         ids = [r.entrant for r in st.rows]
         return bool(rounds) and sum(1 for v in formats.lives_left(ids, played, n.lives).values() if v > 0) < 2
-    if ev.format == "open-round-robin":
-        over = "league" in stt and not formats.league_with_results(stt["league"], played).pending()
-    elif ev.format in formats.ROUND_ROBIN:
-        regular = [r for r in rounds if r.kind == "regular"]
-        over = "schedule" in stt and len(regular) >= len(stt["schedule"])
-    else:
-        regular = [r for r in rounds if r.kind == "regular"]
-        over = ev.rounds is not None and len(regular) >= ev.rounds
-    if not over:
+    regular = [r for r in rounds if r.kind == "regular"]
+    if not formats.schedule_played(ev.format, stt, len(regular), ev.rounds, played):
         return False
     # rule BC2: a tie for first waits for its play-off
     return not any(r.playoff and r.rank == 1 for r in st.rows)

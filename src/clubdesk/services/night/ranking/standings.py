@@ -28,6 +28,7 @@ from clubdesk.services.kernel import ServiceError, refusal
 from clubdesk.services.night.data import reads
 from clubdesk.services.night.data import rows as data_rows
 from clubdesk.services.night.data.rows import played_matches
+from clubdesk.services.night.ranking.completion import regular_rounds_over
 from clubdesk.services.night.ranking.places import place_ranges
 from clubdesk.services.night.ranking.ratings import (
     rerate_from,
@@ -78,7 +79,7 @@ class EventStandings:
 def codes_for(ev: Event, n: EventNight) -> tuple[str, ...]:
     if n.tiebreaks.strip():
         return tuple(c.strip().upper() for c in n.tiebreaks.split(",") if c.strip())
-    return formats.default_tiebreaks(ev.ruleset)
+    return formats.default_tiebreaks(ev.ruleset, ev.format)
 
 
 def compute_standings(
@@ -90,10 +91,13 @@ def compute_standings(
     *,
     disqualified: Sequence[str] = (),
     codes: Sequence[str] | None = None,
+    complete: bool = False,
 ) -> Standings:
     """The points table with the event's tie-breaks; a play-off (BC2) settles a tie for first.
     ``disqualified`` entrants leave the ranking; their games stay for their opponents' tie-breaks (T9c).
-    ``codes``: other columns than the event's tie-breaks (``("PTS",)``: the points only, quicker)."""
+    ``codes``: other columns than the event's tie-breaks (``("PTS",)``: the points only, quicker).
+    ``complete``: the regular rounds are all played and confirmed (:func:`regular_rounds_over`); only then
+    does a tie that survives every tie-break go to a play-off (BC2), before it is only a tie."""
     family, _p = reads.params_of(ev)
     scheme = formats.points_scheme(family, n.encounter_games)
     prefix = formats.PLAYOFF_PREFIX  # formats.is_playoff inline: 20,000 tables in a big league
@@ -106,7 +110,13 @@ def compute_standings(
     # rule T12b: the Buchholz reading of a round without an opponent is the event's bh_unplayed parameter
     # (tavla preset "none": seed 003's plain sum; "fide": the dummy opponent of REFERENCES.md)
     unplayed = Unplayed(str(_p.get("bh_unplayed", "fide")))
-    st = standings(data, codes_for(ev, n) if codes is None else codes, names=names, unplayed=unplayed)
+    st = standings(
+        data,
+        codes_for(ev, n) if codes is None else codes,
+        names=names,
+        unplayed=unplayed,
+        playoff_places=formats.playoff_places(complete),
+    )
     return _after_playoff(st, playoffs)
 
 
@@ -167,7 +177,8 @@ def _build_named(
         by_id = reads.entrant_names(s, ev.id)
         names = {str(k): v for k, v in by_id.items()}
         dq = reads.disqualified_ids(s, ev)
-        st = compute_standings(ev, n, played, ids, names, disqualified=dq)
+        complete = regular_rounds_over(s, ev, n, played)
+        st = compute_standings(ev, n, played, ids, names, disqualified=dq, complete=complete)
     return n, played, ids, st, by_id
 
 
@@ -196,7 +207,15 @@ def _summed_build(
     calc = summed_calculator(ids, sums, others, {"PTS", *codes}, unplayed=unplayed)
     if calc is None:
         return None
-    st = standings_with(calc, ids, codes, scale=scheme.scale, disqualified=dq, names=names)
+    st = standings_with(
+        calc,
+        ids,
+        codes,
+        scale=scheme.scale,
+        disqualified=dq,
+        names=names,
+        playoff_places=formats.playoff_places(regular_rounds_over(s, ev, n)),  # rule BC2
+    )
     return n, [*rest, *playoffs], ids, _after_playoff(st, playoffs), by_id
 
 
@@ -423,7 +442,14 @@ def correction_preview(
         after_played = [p for p in played if not (p.round == m.round_no and {p.a, p.b} == {new_p.a, new_p.b})]
         after_played.append(new_p)
         before_v = _view(s, ev, n, played, st)
-        after_st = compute_standings(ev, n, after_played, ids, disqualified=reads.disqualified_ids(s, ev))
+        after_st = compute_standings(
+            ev,
+            n,
+            after_played,
+            ids,
+            disqualified=reads.disqualified_ids(s, ev),
+            complete=regular_rounds_over(s, ev, n, played),
+        )
         after_v = _view(s, ev, n, after_played, after_st)
         places, tbs = standings_changes(before_v, after_v)
         ratings: dict[str, tuple[float, float]] = {}
