@@ -4,9 +4,12 @@ the services, so the member dialog, the CLI and the CSV import refuse alike, and
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from sqlalchemy import func, select
 
+from clubdesk.cli.core import main
 from clubdesk.models import AuditEntry, Club, Member
 from clubdesk.services.kernel.base import Actor, ServiceError
 from clubdesk.services.members import csv_io, edit, records, search
@@ -139,3 +142,31 @@ def test_csv_rows_with_bad_numbers_and_names_are_reported_with_their_line(db: Da
     assert "dash" in info.value.details[4]
     assert "one line" in info.value.details[5]
     assert _state(db) == before
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["member", "add", "--name", "Ali Veli", "--number", "-1"], "dash"),
+        (["member", "add", "--name", "Ali Veli", "--number", "../../etc/passwd"], "dash (-) only"),
+        (["member", "add", "--name", "Ali\tVeli"], "one line"),
+        (["member", "edit", "1001", "--new-number", "<script>"], "dash (-) only"),
+    ],
+)
+def test_the_cli_refuses_on_one_line_and_writes_nothing(
+    tmp_path: Path, argv: list[str], needle: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "club.sqlite3"
+    db = Database(path)
+    edit.create_member(db, AB, records.MemberData(name="Dewi Lestari", number="1001"))
+    before = _state(db)
+    db.close()
+    capsys.readouterr()
+    assert main(["--db", str(path), *argv]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and needle in err[0], err
+    db = Database(path)
+    try:
+        assert _state(db) == before
+    finally:
+        db.close()
