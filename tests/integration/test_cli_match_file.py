@@ -118,3 +118,27 @@ def test_result_from_a_match_file_that_does_not_fit_is_refused_nothing_written(
         assert m is not None and m.status == "waiting"
         assert not list(s.scalars(select(ResultEntry).where(ResultEntry.match_id == m.id)))
     db.close()
+
+
+def test_a_match_file_with_two_bad_lines_names_both_and_stores_nothing(
+    capsys: pytest.CaptureFixture[str], tavla: tuple[Path, int], tmp_path: Path
+) -> None:
+    path, ev = tavla
+    capsys.readouterr()
+    lines = GIBBON.read_bytes().decode().replace("\r\n", "\n").split("\n")
+    lines[6] = "  3) 52: 25/23 23/18             13: 8/7 6/3  Wnis 1 point"  # line 7: a typo
+    lines[13] = "<script>alert(1)</script>"  # line 14, inside game 2
+    bad = tmp_path / "bad.mat"
+    bad.write_text("\n".join(lines))
+    args = ["--db", str(path), "result", str(ev), "--round", "1", "--table", "1", "--match-file", str(bad)]
+    code, out, err = cli(capsys, *args)
+    assert code == 1 and out is None
+    shown = err.strip().splitlines()
+    assert [x.split(":", 1)[0] for x in shown[:2]] == ["line 7", "line 14"], err
+    assert "2 bad lines; nothing was saved" in shown[-1]
+    db = open_db(path.parent)
+    with db.session() as s:
+        m = s.scalars(select(Match).where(Match.table_no == 1)).first()
+        assert m is not None and m.status == "waiting"
+        assert not list(s.scalars(select(ResultEntry).where(ResultEntry.match_id == m.id)))
+    db.close()

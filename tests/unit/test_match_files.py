@@ -129,3 +129,29 @@ def test_a_file_that_is_not_a_match_record_is_refused_with_line_and_reason(
     with pytest.raises(MatError) as err:
         parse_mat(text)
     assert err.value.line == line and words in err.value.reason
+
+
+def test_every_bad_line_of_a_game_is_reported_never_skipped() -> None:
+    text = _text("gibbon_complete.mat").replace("\r\n", "\n").split("\n")
+    text[6] = "  3) 52: 25/23 23/18             13: 8/7 6/3  Wnis 1 point"  # a typo: not a move
+    text[13] = " hello"  # a stray line inside game 2
+    text[15] = "  2) 14: 11/7 8/7                65: 13/7 6/1 =1+1"
+    with pytest.raises(MatError) as err:
+        parse_mat("\n".join(text))
+    assert [line for line, _reason in err.value.problems] == [7, 14, 16]
+    assert (err.value.line, err.value.reason) == err.value.problems[0]
+    assert str(err.value).startswith("line 7: not a move") and "line 14: " in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "  1) 31: 8/5 6/5                 42: bar/21 off/3",
+        "  2) 66: 13/7(2)                 Doubles => 2",
+        "  3) 21:                         Doubles => 2\n  4)  Takes                      21:",
+        "      Wins 2 points and the match",
+    ],
+)
+def test_the_shapes_writers_use_are_read(line: str) -> None:
+    text = " 7 point match\n Game 1\n a : 0      b : 0\n" + line + "\n"
+    parse_mat(text)  # no MatError

@@ -413,12 +413,19 @@ class TavlaSheet:
 
 
 class MatError(ValueError):
-    """A file that is not a match record: ``line`` is the 1-based line, ``reason`` a translated sentence."""
+    """A file that is not a match record: ``line`` is the 1-based line, ``reason`` a translated sentence;
+    ``problems`` every bad line found, (line, reason) in file order, the first being ``line``, ``reason``."""
 
-    def __init__(self, line: int, reason: str) -> None:
-        super().__init__(_("line {line}: {reason}").format(line=line, reason=reason))
+    def __init__(self, line: int, reason: str, *more: tuple[int, str]) -> None:
+        self.problems: tuple[tuple[int, str], ...] = ((line, reason), *more)
+        super().__init__("; ".join(mat_problem(n, r) for n, r in self.problems))
         self.line = line
         self.reason = reason
+
+
+def mat_problem(line: int, reason: str) -> str:
+    """One bad line of a match record, in words."""
+    return _("line {line}: {reason}").format(line=line, reason=reason)
 
 
 @dataclass(frozen=True, slots=True)
@@ -496,6 +503,23 @@ _TAKES_RE = re.compile(r"\bTakes\b")
 _DROPS_RE = re.compile(r"\bDrops\b")
 _WINS_RE = re.compile(r"\bWins\s+(\d+)\s+points?\b")
 _KINDS = {1: "single", 2: "gammon", 3: "backgammon"}
+# what a game's lines hold after the score line: "N)" move lines and "Wins" lines, made of dice ("31:"),
+# moves ("24/18*", "bar/22", "13/7(2)"), cube actions and wins; any other line is refused, never skipped
+_MOVE_NO_RE = re.compile(r"^\s*\d+\)")
+_TOKEN_RE = re.compile(
+    r"\s*(?:[1-6]{2}:|(?:\d+|(?i:bar|off))/(?:\d+|(?i:bar|off))\*?(?:\(\d\))?|Doubles\s*=>\s*\d+|Takes|Drops"
+    r"|Wins\s+\d+\s+points?(?:\s+and\s+the\s+match)?)"
+)
+
+
+def _game_line_ok(line: str) -> bool:
+    """A move line ("N)" then dice, moves, cube actions) or a line of cube actions and wins only."""
+    number = _MOVE_NO_RE.match(line)
+    pos = number.end() if number else 0
+    found = False
+    while (token := _TOKEN_RE.match(line, pos)) is not None:
+        pos, found = token.end(), True
+    return not line[pos:].strip() and (found or number is not None)
 
 
 def parse_mat(text: str, *, crawford: bool = True) -> MatRecord:
@@ -506,7 +530,8 @@ def parse_mat(text: str, *, crawford: bool = True) -> MatRecord:
     through ``Doubles => n`` / ``Takes`` / ``Drops``; the kind of a played-out game is the points won divided
     by the cube (1 single, 2 gammon, 3 backgammon). The Crawford game (rule T7b) is the first game after a
     player reaches length - 1, from the record's real scores. Raises :class:`MatError` (line and reason) on
-    a file that is not a match record or whose scores do not add up.
+    a file that is not a match record or whose scores do not add up; lines that are no part of a record
+    (neither a game's score line nor a move or wins line) are all named in one :class:`MatError`.
     """
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     length = 0
@@ -526,8 +551,10 @@ def parse_mat(text: str, *, crawford: bool = True) -> MatRecord:
     if length < 1:
         raise MatError(length_line, _("the match length must be at least 1"))
 
-    # split into games: (number, header line no, [(line no, text), ...])
+    # split into games: (number, header line no, [(line no, text), ...]); every line that is neither a
+    # game's score line nor a move or wins line is a problem, all of them reported together
     games_raw: list[tuple[int, list[tuple[int, str]]]] = []
+    problems: list[tuple[int, str]] = []
     for no in range(length_line + 1, len(lines) + 1):
         line = lines[no - 1]
         if not line.strip() or line.lstrip().startswith(";"):
@@ -536,10 +563,20 @@ def parse_mat(text: str, *, crawford: bool = True) -> MatRecord:
             games_raw.append((no, []))
             continue
         if not games_raw:
-            raise MatError(
-                no, _("not a match record: expected 'Game 1', found {v!r}").format(v=line.strip()[:40])
+            problems.append(
+                (no, _("not a match record: expected 'Game 1', found {v!r}").format(v=line.strip()[:40]))
             )
-        games_raw[-1][1].append((no, line))
+        elif not games_raw[-1][1]:
+            if _HEADER_RE.match(line) is None:
+                problems.append((no, _("expected the score line 'NAME : n   NAME : n'")))
+        elif not _game_line_ok(line):
+            problems.append(
+                (no, _("not a move, a cube action or a 'Wins' line: {v!r}").format(v=line.strip()[:40]))
+            )
+        if games_raw:
+            games_raw[-1][1].append((no, line))
+    if problems:
+        raise MatError(*problems[0], *problems[1:])
     if not games_raw:
         raise MatError(len(lines), _("not a match record: no games"))
 

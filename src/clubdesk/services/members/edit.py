@@ -171,7 +171,7 @@ def update_member(db: Database, actor: Actor, number: str, data: MemberData) -> 
     """Change a member's data (the number too, if the new one is free)."""
     require(actor, "members.edit", db)  # permission table
     data = clean(data)
-    refuse_fields(field_errors(data))
+    refuse_fields(field_errors(data, current_number=number))
     with db.session() as s:
         m = by_number(s, number, follow_merged=False)
         before = snapshot(m, infos_of(s, [m])[0].club)

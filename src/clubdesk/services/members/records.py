@@ -23,6 +23,14 @@ from clubdesk.text import invisible_problem
 DEFAULT_RATING = 1500.0  # rule T12c: new players start at 1500
 FIRST_NUMBER = 1001
 MAX_NAME = 120
+MAX_NUMBER = 20
+
+# a member number: Latin letters, digits 0-9 and dashes, never a leading dash (a number is typed on the
+# command line, written into CSV cells and file names, so "-1", "=1+1" or "../x" are refused at the edge)
+_NUMBER = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*")
+# runs of spaces a typed text may hold; control characters (tab, line break...) are not spaces: refused
+_SPACES = re.compile(r"[^\S\x00-\x1f\x7f-\x9f]+")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 _EMAIL = re.compile(r"^[^@\s,;<>]+@[^@\s,;<>]+\.[^@\s,;<>.]{2,}$")
 _PHONE_CHARS = re.compile(r"^\+?[0-9 ()./-]+$")
@@ -122,26 +130,26 @@ class ClubInfo:
 # --------------------------------------------------------------------------- validation
 
 
-def field_errors(data: MemberData, *, examples: bool = True) -> dict[str, str]:
+def field_errors(
+    data: MemberData, *, examples: bool = True, current_number: str | None = None
+) -> dict[str, str]:
     """Every problem of a member's data, keyed by field name (``name``, ``email``...), translated; a
-    refused phone number with an accepted form beside it (``examples``; an import's bad lines go without)."""
+    refused phone number with an accepted form beside it (``examples``; an import's bad lines go without).
+    ``current_number``: the number the member already holds, accepted as it is."""
     errors: dict[str, str] = {}
-    name = data.name.strip()
-    if not name:
+    name = squeeze(data.name)
+    if (control := control_problem(data.name)) is not None:
+        errors["name"] = control
+    elif not name:
         errors["name"] = _("The name is missing.")
     elif len(name) > MAX_NAME:
         errors["name"] = _("The name is too long (120 characters at most).")
     elif (problem := invisible_problem(name)) is not None:  # no escapes, bidi marks or blank names
         errors["name"] = _("The name is not valid: {reason}").format(reason=problem)
-    number = data.number.strip()
-    if len(number) > 40:
-        errors["number"] = _("The member number is too long (40 characters at most).")
-    elif number and any(ch.isspace() for ch in number):
-        errors["number"] = _("The member number must not contain spaces.")
-    elif number and not number.isascii():
-        errors["number"] = _("The member number uses the digits 0-9 and Latin letters only.")
-    elif number and not all(ch.isprintable() for ch in number):
-        errors["number"] = _("The member number contains a control character.")
+    number = squeeze(data.number)
+    if number and number != current_number:  # a number stored before this rule stays its member's
+        if (problem := number_problem(number)) is not None:
+            errors["number"] = problem
     licence = data.licence.strip()
     if len(licence) > 40:  # rule E15
         errors["licence"] = _("The licence number is too long (40 characters at most).")
@@ -174,6 +182,36 @@ def field_errors(data: MemberData, *, examples: bool = True) -> dict[str, str]:
     return errors
 
 
+def squeeze(text: str) -> str:
+    """``text`` with each run of spaces made one space and none at the ends; control characters kept, so
+    that the checks see (and refuse) a tab or a line break instead of a space."""
+    return _SPACES.sub(" ", text).strip(" ")
+
+
+def control_problem(text: str) -> str | None:
+    """Why a name holding a control character (U+0000-U+001F, U+007F-U+009F) is refused, or None."""
+    found = _CONTROL.search(text)
+    if found is None:
+        return None
+    if found.group() in "\t\n\r\v\f\x1c\x1d\x1e\x85":
+        return _("The name must be written on one line, without tabs or line breaks.")
+    return _("The name contains a control character (U+{code:04X}); retype it.").format(
+        code=ord(found.group())
+    )
+
+
+def number_problem(number: str) -> str | None:
+    """Why a member number is refused, or None: Latin letters, digits and dashes, 20 at most, no leading
+    dash."""
+    if len(number) > MAX_NUMBER:
+        return _("The member number is too long (20 characters at most).")
+    if number.startswith("-"):
+        return _("The member number cannot begin with a dash.")
+    if not _NUMBER.fullmatch(number):
+        return _("The member number uses Latin letters, the digits 0-9 and the dash (-) only.")
+    return None
+
+
 def phone_ok(phone: str) -> bool:
     """Digits with an optional leading +, spaces, dashes, dots, slashes, brackets; 7 to 15 digits."""
     text = phone.strip()
@@ -188,10 +226,10 @@ def email_ok(email: str) -> bool:
 def clean(data: MemberData) -> MemberData:
     return replace(
         data,
-        name=" ".join(data.name.split()),
-        number=data.number.strip(),
-        club=" ".join(data.club.split()),
-        city=" ".join(data.city.split()),
+        name=squeeze(data.name),
+        number=squeeze(data.number),
+        club=squeeze(data.club),
+        city=squeeze(data.city),
         gender=data.gender.strip().lower(),
         phone=data.phone.strip(),
         email=data.email.strip(),

@@ -172,7 +172,7 @@ class MemberDialog(QDialog):
         for field in self.fields.values():
             field.set_error(None)
         data = self.data()
-        errors = ms.field_errors(data)
+        errors = ms.field_errors(data, current_number=None if self.member is None else self.member.number)
         try:
             if errors:
                 raise ServiceError("invalid", next(iter(errors.values())), fields=errors)

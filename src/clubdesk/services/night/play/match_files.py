@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clubdesk.games.tavla import MatError, MatRecord, parse_mat
-from clubdesk.i18n import _
+from clubdesk.games.tavla import MatError, MatRecord, mat_problem, parse_mat
+from clubdesk.i18n import _, ngettext
 from clubdesk.services.kernel import Actor, ServiceError
 from clubdesk.services.night.data import reads
 from clubdesk.services.night.play import results, table_result
@@ -19,7 +19,8 @@ MAX_BYTES = 2_000_000
 
 def read_match_file(path: Path, *, crawford: bool = True) -> MatRecord:
     """Read and check a match file. Refusal (``ServiceError``): unreadable, or not a match record (the
-    message names the line and the reason)."""
+    message names the line and the reason; with several bad lines, ``details`` lists each with its number
+    and ``params["lines"]`` the numbers)."""
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
@@ -35,7 +36,17 @@ def read_match_file(path: Path, *, crawford: bool = True) -> MatRecord:
     try:
         return parse_mat(text, crawford=crawford)
     except MatError as exc:
-        raise ServiceError("not-a-match-file", _("{f}: {e}").format(f=path, e=exc)) from exc
+        if len(exc.problems) == 1:
+            raise ServiceError("not-a-match-file", _("{f}: {e}").format(f=path, e=exc)) from exc
+        lines = [mat_problem(line, reason) for line, reason in exc.problems]
+        message = ngettext(
+            "{f} is not a match record: {n} bad line; nothing was saved.",
+            "{f} is not a match record: {n} bad lines; nothing was saved.",
+            len(lines),
+        ).format(f=path, n=len(lines))
+        raise ServiceError(
+            "not-a-match-file", message, lines, lines=[line for line, _r in exc.problems]
+        ) from exc
 
 
 def swapped(entries: tuple[dict[str, object], ...]) -> list[dict[str, object]]:

@@ -135,7 +135,7 @@ class TavlaEntryForm(SheetEntryForm):
         try:
             rec = read_match_file(path, crawford=params.crawford)
         except ServiceError as exc:
-            self.show_error(exc.message)
+            self.show_error("\n".join([exc.message, *exc.details]))  # every bad line with its number
             return False
         if rec.match_length != params.match_length:
             self.show_error(
