@@ -24,12 +24,14 @@ if TYPE_CHECKING:
     )
     from clubdesk.services.kernel.changes import Changes
     from clubdesk.services.kernel.clock import DESK_CLOCK
+    from clubdesk.services.kernel.identity import CLUB_UID_KEY, club_uid
     from clubdesk.services.kernel.lookups import MESSAGE_LOCALES, load_event, money_text
     from clubdesk.services.kernel.permissions import allowed, mask_contacts, require
 
 _HOMES = {
     "Actor": "clubdesk.services.kernel.base",
     "ChainReport": "clubdesk.services.kernel.audit_chain",
+    "CLUB_UID_KEY": "clubdesk.services.kernel.identity",
     "Changes": "clubdesk.services.kernel.changes",
     "DEFAULT_ACTOR": "clubdesk.services.kernel.base",
     "DESK_CLOCK": "clubdesk.services.kernel.clock",
@@ -41,6 +43,7 @@ _HOMES = {
     "audit": "clubdesk.services.kernel.base",
     "audit_head": "clubdesk.services.kernel.audit_chain",
     "audit_json": "clubdesk.services.kernel.base",
+    "club_uid": "clubdesk.services.kernel.identity",
     "entry_refusal": "clubdesk.services.kernel.base",
     "hand_ref": "clubdesk.services.kernel.audit_chain",
     "load_event": "clubdesk.services.kernel.lookups",
@@ -52,6 +55,7 @@ _HOMES = {
 }
 
 __all__ = [
+    "CLUB_UID_KEY",
     "Actor",
     "ChainReport",
     "Changes",
@@ -65,6 +69,7 @@ __all__ = [
     "audit",
     "audit_head",
     "audit_json",
+    "club_uid",
     "entry_refusal",
     "hand_ref",
     "load_event",
