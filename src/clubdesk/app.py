@@ -137,8 +137,10 @@ def _run(argv: Sequence[str]) -> int:
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("ClubDesk")
+    from clubdesk.ui.shell.letters import use_whole_letters
     from clubdesk.ui.shell.theme import load_fonts
 
+    use_whole_letters(app)  # no clipped İ, Ö, Ñ in tabs
     load_fonts()  # the bundled DejaVu fonts: every glyph the screens use exists (✔, –, ş, ñ …)
     i18n.set_language(args.lang or "en")
     if isinstance(args.db, Path) and not args.db.exists() and not confirm_new_file(args.db):

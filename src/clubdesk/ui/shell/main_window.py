@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
 
 from clubdesk import i18n
 from clubdesk.i18n import LANGUAGE_NAMES, _
+from clubdesk.ui.shell.letters import use_whole_letters
 from clubdesk.ui.shell.none_refs import keep_none
 from clubdesk.ui.shell.sections import SECTIONS, Section, load_factory
 from clubdesk.ui.shell.shortcuts import first_field, leave_tables_by_tab, tab_pages
@@ -129,6 +130,9 @@ class MainWindow(QMainWindow):
         self.nav = QListWidget()
         self.nav.setObjectName("navigation")
         self.nav.setFixedWidth(190)
+        app = QApplication.instance()
+        if isinstance(app, QApplication):  # the window's tabs keep İ and Ö whole however it was started
+            use_whole_letters(app)
         self.setStyleSheet(themed(STYLE))
         self.stack = QStackedWidget()
         self._holders: dict[str, QScrollArea] = {}
