@@ -123,8 +123,10 @@ class EventsSection(QWidget):
         )
         self.table = row_table(self.model, "eventsTable")
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        # narrow screen: waiting list, start, fee, places, ruleset go first (the editor shows them)
-        DropColumns(self.table, 1, [6, 8, 7, 5, 2, 0])
+        # narrow screen: waiting list, start, fee and the number go first (the editor shows them); the
+        # ruleset and the places stay as long as the name has room (1366 pixels, every language)
+        self.table.horizontalHeader().setMaximumSectionSize(150)  # a long ruleset name is elided
+        DropColumns(self.table, 1, [6, 8, 7, 0, 5, 2], min_stretch=140)
         self.table.selectionModel().selectionChanged.connect(self._selected)
         self.new_button = QPushButton(_("Ne&w event"))
         self.new_button.setObjectName("newEvent")
@@ -176,7 +178,7 @@ class EventsSection(QWidget):
         splitter.addWidget(self.tabs)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
-        splitter.setSizes([760, 540])
+        splitter.setSizes([840, 460])  # the editor keeps its narrowest layout, the list the rest
         self.table.setWordWrap(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 12, 12, 12)

@@ -55,7 +55,7 @@ from clubdesk.ui.night.tables_model import (
 from clubdesk.ui.night.tables_view import tables_view
 from clubdesk.ui.shell.state import DeskState
 from clubdesk.ui.shell.theme import themed
-from clubdesk.ui.widgets.fit import DropColumns, fit_combo, fit_combos
+from clubdesk.ui.widgets.fit import DropColumns, FitHeightLayout, fit_combo, fit_combos
 
 
 class RoundsSection(QWidget):
@@ -113,22 +113,24 @@ class RoundsSection(QWidget):
         self.drop = DropColumns(self.view, COL_A, [COL_APPROVED, COL_PHONES], min_stretch=110)
         self.drop.off = {COL_PHONES}  # shown while table entry on phones is on, or once a phone was used
 
+        # two rows that fit 1366 pixels in every language: what is shown (event, round, filter) and the
+        # table call; then what is done (open a table, pair, unpublish, share, answer a referee call)
         top = QHBoxLayout()
         top.addWidget(QLabel(_("Event")))
-        top.addWidget(self.event_box, 1)
+        top.addWidget(self.event_box, 2)
         top.addWidget(QLabel(_("Round")))
         top.addWidget(self.round_box)
         top.addWidget(QLabel(_("Show")))
         top.addWidget(self.filter_box)
-        top.addWidget(self.pair_button)
-        top.addWidget(self.unpublish_button)
+        top.addWidget(self.call_label, 3)
         from clubdesk.ui.publishing.share_dialog import share_button  # the round's pairings to the chat
 
-        top.addWidget(share_button(state, self, self._share_target))
         second = QHBoxLayout()
-        second.addWidget(self.table_field, 2)
-        second.addWidget(self.call_label, 3)
+        second.addWidget(self.table_field, 1)
         second.addWidget(self.referee_button)
+        second.addWidget(self.pair_button)
+        second.addWidget(self.unpublish_button)
+        second.addWidget(share_button(state, self, self._share_target))
         left = QWidget()
         lv = QVBoxLayout(left)
         lv.setContentsMargins(0, 0, 0, 0)
@@ -152,7 +154,7 @@ class RoundsSection(QWidget):
         splitter.setStretchFactor(1, 2)
         splitter.setSizes([740, 450])
         self.splitter = splitter
-        layout = QVBoxLayout(self)
+        layout = FitHeightLayout(self)
         layout.addLayout(top)
         layout.addLayout(second)
         layout.addWidget(self.info)
@@ -444,7 +446,7 @@ class RoundsSection(QWidget):
         if self.panel is None and not self._split_set:
             # the first table opened: the entry form gets the larger share, the list keeps its names
             total = sum(self.splitter.sizes())
-            self.splitter.setSizes([int(total * 0.4), total - int(total * 0.4)])
+            self.splitter.setSizes([int(total * 0.32), total - int(total * 0.32)])
             self._split_set = True
         self.panel = panel
         self._show_calls()

@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
-    QGridLayout,
+    QHBoxLayout,
     QInputDialog,
     QLabel,
     QLineEdit,
@@ -28,7 +29,6 @@ from clubdesk.services import night
 from clubdesk.services.kernel import Actor, ServiceError
 from clubdesk.ui.shell.state import DeskState
 from clubdesk.ui.shell.theme import themed
-from clubdesk.ui.widgets.fit import elided
 
 
 class TableHost(Protocol):
@@ -71,11 +71,11 @@ class TableDecisions(QWidget):
         self.dispute.clicked.connect(lambda: self.referee(False))
         self.forfeit_a = QPushButton()
         self.forfeit_a.setObjectName("forfeitA")
-        elided(self.forfeit_a, _("{side} absent: forfeit").format(side=a), 240)
+        self._forfeit_text(self.forfeit_a, a)
         self.forfeit_a.clicked.connect(lambda: self.forfeit(0))
         self.forfeit_b = QPushButton()
         self.forfeit_b.setObjectName("forfeitB")
-        elided(self.forfeit_b, _("{side} absent: forfeit").format(side=b), 240)
+        self._forfeit_text(self.forfeit_b, b)
         self.forfeit_b.clicked.connect(lambda: self.forfeit(1))
         # rule G15: a notice of lateness suspends the automatic walkover; the referee decides
         self.late_button = QPushButton(_("Notice of lateness…"))
@@ -93,17 +93,34 @@ class TableDecisions(QWidget):
             approvals.addRow(_("Counter (recuento), {side}:").format(side=b), self.counter_box)
         approvals.addRow(_("{side} approves (Alt+A):").format(side=a), self.approve_a)
         approvals.addRow(_("{side} approves (Alt+B):").format(side=b), self.approve_b)
-        buttons = QGridLayout()  # two a row: the pair names in the forfeit buttons are long
-        for k, btn in enumerate(
-            (self.referee_ok, self.dispute, self.forfeit_a, self.forfeit_b, self.late_button)
+        # the referee's three buttons in one row, the two forfeits in the next: all in view during entry
+        referee_row = QHBoxLayout()
+        forfeit_row = QHBoxLayout()
+        for btn, row in (
+            (self.referee_ok, referee_row),
+            (self.dispute, referee_row),
+            (self.late_button, referee_row),
+            (self.forfeit_a, forfeit_row),
+            (self.forfeit_b, forfeit_row),
         ):
             btn.setAutoDefault(False)
-            buttons.addWidget(btn, k // 2, k % 2)
-        buttons.setColumnStretch(2, 1)
+            row.addWidget(btn)
+        referee_row.addStretch(1)
+        forfeit_row.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(approvals)
-        layout.addLayout(buttons)
+        layout.addLayout(referee_row)
+        layout.addLayout(forfeit_row)
+
+    @staticmethod
+    def _forfeit_text(button: QPushButton, side: str) -> None:
+        """ "<side> absent: forfeit" with a long side name shortened in its middle, so the action's words
+        stay whole (the whole text is the tooltip)."""
+        short = button.fontMetrics().elidedText(side, Qt.TextElideMode.ElideMiddle, 130)
+        button.setText(_("{side} absent: forfeit").format(side=short))
+        whole = _("{side} absent: forfeit").format(side=side)
+        button.setToolTip(whole if short != side else "")
 
     def add_shortcuts(self, window: QWidget) -> None:
         """Alt+A and Alt+B to the sides' approvals, anywhere in ``window`` (the table panel)."""

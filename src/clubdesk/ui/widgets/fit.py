@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QStyle,
     QTableView,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -65,6 +66,16 @@ def elided(widget: QAbstractButton | QLabel, text: str, width: int) -> None:
     short = widget.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, width)
     widget.setText(short)
     widget.setToolTip(text if short != text else "")
+
+
+class FitHeightLayout(QVBoxLayout):
+    """A screen's layout that fits the window's height: the section's scroll area gives it the room there is
+    and its lists shrink, instead of asking for every wrapped label's preferred height (a layout with height
+    for width makes the scroll area use the preferred heights, so the approvals went below the fold). The
+    wrapped labels inside still get the height their width needs."""
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 - Qt API
+        return False
 
 
 def fit_scroll(scroll: QScrollArea) -> None:
