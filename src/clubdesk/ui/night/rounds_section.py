@@ -446,7 +446,7 @@ class RoundsSection(QWidget):
         if self.panel is None and not self._split_set:
             # the first table opened: the entry form gets the larger share, the list keeps its names
             total = sum(self.splitter.sizes())
-            self.splitter.setSizes([int(total * 0.32), total - int(total * 0.32)])
+            self.splitter.setSizes([int(total * 0.4), total - int(total * 0.4)])
             self._split_set = True
         self.panel = panel
         self._show_calls()

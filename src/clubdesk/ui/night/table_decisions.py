@@ -109,6 +109,8 @@ class TableDecisions(QWidget):
         forfeit_row.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+        approvals.setVerticalSpacing(4)
         layout.addLayout(approvals)
         layout.addLayout(referee_row)
         layout.addLayout(forfeit_row)

@@ -211,7 +211,7 @@ class SheetEntryForm(SheetKeys):
         self.chain_tab_order()
         self._refresh()
 
-    STACK_BELOW = 700  # narrower than this (pixels), the sheet goes under the inputs
+    STACK_BELOW = 760  # narrower than this (pixels), the sheet goes under the inputs
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
         wide = event.size().width() >= self.STACK_BELOW
