@@ -92,3 +92,29 @@ def test_preview_shows_the_pages(qtbot, club: Club) -> None:  # type: ignore[no-
     assert abs(label.pixmap().width() - 496) <= 2
     # the round and table choices only apply to the kinds that use them
     assert not view.round.isEnabled() and not view.table.isEnabled()
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="the preview renders pages with pdftoppm")
+def test_the_preview_follows_the_kind_and_the_language(qtbot, club: Club) -> None:  # type: ignore[no-untyped-def]
+    """A preview never shows the previous document once the kind, event or language changed."""
+    view = screen(qtbot, club)
+    choose(view, club.swiss, "standings")
+    view.preview_button.click()
+    qtbot.waitUntil(lambda: view.last_result is not None, timeout=READY_MS)
+    first = view.last_result
+    assert "Standings" in text_of(first.pdf)
+    view.kind.setCurrentIndex(view.kind.findData("pairings"))
+    view.round.setValue(1)
+    qtbot.waitUntil(
+        lambda: view.last_result is not first and view.runner.job is None and view.preview_layout.count() > 0,
+        timeout=READY_MS,
+    )
+    qtbot.waitUntil(
+        lambda: view.last_result is not None and "Pairings" in text_of(view.last_result.pdf), timeout=READY_MS
+    )
+    pairings = view.last_result
+    assert "Standings" not in text_of(pairings.pdf)
+    view.language.setCurrentIndex(view.language.findData("tr"))
+    qtbot.waitUntil(lambda: view.last_result is not pairings and view.runner.job is None, timeout=READY_MS)
+    assert "Eşleşmeler" in text_of(view.last_result.pdf)
+    assert view.preview_layout.count() == view.last_result.pages

@@ -112,6 +112,12 @@ class ReportsSection(QWidget):
         self.runner.done.connect(self._on_done)
         self.kind.currentIndexChanged.connect(self._kind_changed)
         self.event_box.currentIndexChanged.connect(lambda _i: self._event_language())
+        # the preview always shows the document chosen now: any change of a choice builds it again
+        self.previewed: publishing.ReportRequest | None = None  # what the preview pane shows or will show
+        for box in (self.kind, self.event_box, self.language, self.paper):
+            box.currentIndexChanged.connect(lambda _i: self._choices_changed())
+        for spin in (self.round, self.table):
+            spin.valueChanged.connect(lambda _v: self._choices_changed())
         self.state.dataChanged.connect(self._data_changed)
         self.state.changed.connect(self._changes)
         self.reload_events()
@@ -177,11 +183,23 @@ class ReportsSection(QWidget):
     def preview(self) -> None:
         req = self.request()
         if req is not None:
+            self.previewed = req
             self.runner.preview(req)
+
+    def _choices_changed(self) -> None:
+        """A preview of other choices is never left on screen: it is cleared and built for the new ones."""
+        if self.previewed is None:
+            return
+        self.clear_preview()
+        if self.runner.job is None:  # else the document being built is replaced when it is done
+            self.preview()
 
     @Slot(object)
     def _on_done(self, result: JobResult) -> None:
         self.last_result = result
+        if self.previewed is not None and self.previewed != self.request() and self.runner.job is None:
+            self.clear_preview()  # built for choices changed meanwhile: build the one chosen now
+            self.preview()
 
     # ------------------------------------------------------------------------------------------ output
     def clear_preview(self) -> None:
@@ -194,6 +212,8 @@ class ReportsSection(QWidget):
     def show_preview(self, result: JobResult) -> str:
         """Show the rendered pages in the preview pane; the message to show."""
         self.clear_preview()
+        if self.previewed is not None and self.previewed != self.request():
+            return ""  # choices changed while it was built: the new document follows
         if result.images is None:  # no pdftoppm: the system viewer shows it
             return open_in_viewer(result)
         for png in result.images:
