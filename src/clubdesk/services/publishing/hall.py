@@ -8,12 +8,16 @@ request's own, ``clubdesk.i18n.language_context``); names are sorted in that lan
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
+
+from sqlalchemy import func, select
 
 from clubdesk import labels
 from clubdesk.collation import collator
 from clubdesk.competition import formats
 from clubdesk.i18n import _
+from clubdesk.models.result import Match
+from clubdesk.models.round import Round
 from clubdesk.reports import data as report_data
 from clubdesk.services import events as events_service
 from clubdesk.services import night
@@ -30,6 +34,7 @@ class HallEvent:
     kind: str  # "Tavla, Swiss system": translated labels
     round: int | None  # the latest published round
     elimination: bool
+    tonight: bool = True  # not finished, or played today: the hall's index lists it; the others behind a link
 
 
 @dataclass(frozen=True)
@@ -79,11 +84,22 @@ class HallStandings:
     rows: tuple[report_data.StandingsRow, ...]
     after_round: int | None
     final: bool
+    explanations: tuple[str, ...] = ()  # what split each tie (T12b): shown under the table on every width
 
 
-def _event(info: events_service.EventInfo, round_no: int | None) -> HallEvent:
+def _tonight(info: events_service.EventInfo, today: date) -> bool:
+    """An event the hall is playing tonight: not finished yet, or its day (its days) include today."""
+    if info.status != "finished":
+        return True
+    first = info.starts_on
+    last = info.ends_on or first
+    return first is not None and last is not None and first <= today <= last
+
+
+def _event(info: events_service.EventInfo, round_no: int | None, today: date | None = None) -> HallEvent:
     kind = f"{labels.ruleset_label(info.ruleset)}, {labels.format_label(info.format)}"
-    return HallEvent(info.id, info.name, kind, round_no, info.format in formats.ELIMINATION)
+    tonight = _tonight(info, today or night.local_now().date())
+    return HallEvent(info.id, info.name, kind, round_no, info.format in formats.ELIMINATION, tonight)
 
 
 def _published(db: Database, event_id: int) -> int | None:
@@ -98,13 +114,30 @@ def _published(db: Database, event_id: int) -> int | None:
 
 
 def events(db: Database) -> list[HallEvent]:
-    """The events with a published round, the running ones first (then the newest first)."""
+    """The events with a published round, the running ones first (then the newest first); each says
+    whether it is tonight's (:attr:`HallEvent.tonight`)."""
+    today = night.local_now().date()
     out = []
     for info in events_service.list_events(db, include_finished=True):
         rno = _published(db, info.id)
         if rno is not None:
-            out.append((info.status != "running", _event(info, rno)))
+            out.append((info.status != "running", _event(info, rno, today)))
     return [e for _later, e in sorted(out, key=lambda x: x[0])]
+
+
+def results_key(db: Database, event_id: int) -> str:
+    """What changes whenever a table of the event is confirmed, corrected or reopened (the number of its
+    final matches and the sum of their versions, which every write moves): a hall page built under
+    another key is not shown again, so no page shows standings older than the last confirmed table."""
+    query = (
+        select(func.count(), func.coalesce(func.sum(Match.version), 0))
+        .select_from(Match)
+        .join(Round, Round.id == Match.round_id)
+        .where(Round.event_id == event_id, Match.status.in_(tuple(night.FINAL_STATUSES)))
+    )
+    with db.read_session() as s:
+        count, versions = s.execute(query).one()
+    return f"{count}.{versions}"
 
 
 def event(db: Database, event_id: int) -> HallEvent:
@@ -160,7 +193,7 @@ def standings(db: Database, event_id: int) -> HallStandings:
     ev = event(db, event_id)
     sd = night_data.standings_data(db, event_id)
     codes = tuple(c for c in sd.codes if c != "PTS")
-    return HallStandings(ev, codes, sd.rows, sd.after_round, sd.final)
+    return HallStandings(ev, codes, sd.rows, sd.after_round, sd.final, tuple(sd.explanations))
 
 
 def bracket(db: Database, event_id: int) -> tuple[HallEvent, report_data.BracketData]:
