@@ -245,6 +245,8 @@ def test_phone_standings_show_what_decided_the_order(
     ties = d.find_elements(By.CSS_SELECTOR, "#ties li")
     assert ties and all(t.is_displayed() and t.text for t in ties)  # what split each tie, in words
     shoot(d, "standings-ties", tmp_path)
+    d.execute_script("document.getElementById('legend').scrollIntoView()")
+    shoot(d, "standings-ties-below", tmp_path)
 
 
 def listed_events(driver: Any) -> set[str]:
