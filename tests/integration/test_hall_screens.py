@@ -291,6 +291,7 @@ def test_a_standings_page_is_never_older_than_the_last_confirmed_table(
     page = base(server) + f"/hall/{ev}/standings"
     first = get(page)
     assert get(page) == first  # kept: nothing changed
+    assert get(base(server) + "/").count("3-0") == 1  # tonight's only event: "/" is its pairings
     winner = reads.get_round(db, ev, 1).tables[1].names[0]
     row = first.split(winner)[0].rsplit("<tr", 1)[1]
     assert 'class="t n">1<' not in row  # 0 points before its table is confirmed
@@ -299,8 +300,8 @@ def test_a_standings_page_is_never_older_than_the_last_confirmed_table(
     after = get(page)
     row = after.split(winner)[0].rsplit("<tr", 1)[1]
     assert 'class="t n">1<' in row, "the standings do not show the table just confirmed"
-    pairings = get(base(server) + f"/hall/{ev}")
-    assert pairings.count("3-0") == 2  # both confirmed tables at once
+    for path in (f"/hall/{ev}", "/"):
+        assert get(base(server) + path).count("3-0") == 2, path  # both confirmed tables at once
 
 
 # ------------------------------------------------------------------------------------------ the screen

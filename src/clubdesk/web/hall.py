@@ -225,12 +225,12 @@ async def _serve(
     kind: str,
     make: Callable[[Database, str, str], Response],
     *key: Any,
-    results_of: int | None = None,
+    results_of: int | None | bool = False,
 ) -> Response:
     """The page ``make(db, lang, path)`` builds, from the cache (names sort in the page language's
     alphabet, so each language has its own); the language cookie when the page's switch was used.
     ``results_of``: the event whose results the page shows (never served older than its last confirmed
-    table)."""
+    table); None: the results of every event not finished; False: the page shows no result."""
     db = _db(request)
     lang = request_language(request)
     path = request.url.path
@@ -241,8 +241,8 @@ async def _serve(
 
     full = (kind, lang, path, *key)
     results: ResultsKey | None = None
-    if results_of is not None:
-        event = results_of
+    if results_of is not False:
+        event = None if results_of is None else int(results_of)
         results = (event, lambda: publishing.results_key(db, event))
     # a built page is served from the event loop (no thread for the hundred readers); a build in a thread
     built = CACHE.get(db, full, build, wait=False, results=results) or await in_thread(
@@ -303,7 +303,10 @@ async def index(request: Request) -> Response:
     """``/``: where do I play (tonight's only event), else tonight's events; ``/hall``: always the list."""
     shortcut = request.url.path == "/"
     return await _serve(
-        request, "index", lambda db, lang, path: _events_page(db, lang, path, past=False, shortcut=shortcut)
+        request,
+        "index",
+        lambda db, lang, path: _events_page(db, lang, path, past=False, shortcut=shortcut),
+        results_of=None if shortcut else False,  # "/" may be tonight's only pairings, with their results
     )
 
 

@@ -16,6 +16,7 @@ from clubdesk import labels
 from clubdesk.collation import collator
 from clubdesk.competition import formats
 from clubdesk.i18n import _
+from clubdesk.models.event import Event
 from clubdesk.models.result import Match
 from clubdesk.models.round import Round
 from clubdesk.reports import data as report_data
@@ -125,16 +126,21 @@ def events(db: Database) -> list[HallEvent]:
     return [e for _later, e in sorted(out, key=lambda x: x[0])]
 
 
-def results_key(db: Database, event_id: int) -> str:
+def results_key(db: Database, event_id: int | None) -> str:
     """What changes whenever a table of the event is confirmed, corrected or reopened (the number of its
     final matches and the sum of their versions, which every write moves): a hall page built under
-    another key is not shown again, so no page shows standings older than the last confirmed table."""
+    another key is not shown again, so no page shows standings older than the last confirmed table.
+    ``None``: the tables of every event not finished (the index, which may be tonight's only pairings)."""
     query = (
         select(func.count(), func.coalesce(func.sum(Match.version), 0))
         .select_from(Match)
         .join(Round, Round.id == Match.round_id)
-        .where(Round.event_id == event_id, Match.status.in_(tuple(night.FINAL_STATUSES)))
+        .where(Match.status.in_(tuple(night.FINAL_STATUSES)))
     )
+    if event_id is not None:
+        query = query.where(Round.event_id == event_id)
+    else:
+        query = query.join(Event, Event.id == Round.event_id).where(Event.status != "finished")
     with db.read_session() as s:
         count, versions = s.execute(query).one()
     return f"{count}.{versions}"
