@@ -120,7 +120,7 @@ class _Cache:
         results: ResultsKey | None = None,
     ) -> _Built | None:
         """The page (built now for its first reader; ``wait=False``: None instead of building it, or of
-        reading the database, here). ``results``: the page shows the event's results; a page built under
+        reading the club server, here). ``results``: the page shows the event's results; a page built under
         another results key is built again before it is served."""
         version = self._version(db)
         full = (id(db), *key)
@@ -130,9 +130,10 @@ class _Cache:
             building = self._building.setdefault(full, threading.Lock())
         current: str | None = None
         if hit is not None and results is not None and not (version >= 0 and hit.version == version):
-            current = self._results(db, version, results, read=wait)
+            # on a club file one small statement, asked on the event loop; the club server's in a thread
+            current = self._results(db, version, results, read=wait or not db.is_server)
             if current is None:
-                return None  # a read: in the caller's thread, not on the event loop
+                return None
             if current != hit.results:
                 hit = None  # a table was confirmed since it was built: it is never shown again
         if hit is not None and self._fresh(hit, version, now):
