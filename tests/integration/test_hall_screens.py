@@ -195,10 +195,12 @@ def test_every_page_fits_a_360_px_phone_with_a_120_character_name(
     d.find_element("id", "switchside")  # the page after the pick
     shoot(d, "table-entry", tmp_path)
     assert_fits(d, "the table's entry form")
-    # Turkish words are longer: the standings in Turkish fit too
-    d.get(base(server) + f"/hall/{swiss}/standings?lang=tr")
-    shoot(d, "standings-tr", tmp_path)
-    assert_fits(d, "standings in Turkish")
+    # longer words: the standings and the pairings in Turkish and Indonesian fit too
+    for lang in ("tr", "id"):
+        for name in ("standings", "pairings"):
+            d.get(base(server) + pages[name] + f"?lang={lang}")
+            shoot(d, f"{name}-{lang}", tmp_path)
+            assert_fits(d, f"{name} in {lang}")
 
 
 def test_the_static_site_fits_a_360_px_phone(
