@@ -98,9 +98,14 @@ def pot() -> int:
         if rc:
             return rc
         LOCALE.mkdir(parents=True, exist_ok=True)
+        pages = {page.stem for page in SOURCE.glob("*.md")}
         for old in LOCALE.glob("*.pot"):
             old.unlink()
         for new in sorted(out.glob("*.pot")):
+            if new.stem not in pages:
+                # sphinx.pot: the words of _templates/, Sphinx's own msgids, translated by hand in each
+                # language's locale/<lang>/LC_MESSAGES/sphinx.po (read before Sphinx's own catalog)
+                continue
             text = new.read_text(encoding="utf-8")
             # no build date in the template: it changes only when the English text does
             lines = [line for line in text.splitlines() if not line.startswith('"POT-Creation-Date:')]

@@ -52,6 +52,20 @@ SHOTS: dict[str, str] = {
 FILES: dict[str, str] = {"deskcard.pdf": "the desk card, the keyboard shortcuts"}
 
 
+def shown_path() -> str:
+    """The demo club's file as a newcomer's window names it (``clubdesk --demo``: the user data folder), with
+    the home folder as ``~``: the pictures show that, not the temporary copy the script opens."""
+    from platformdirs import user_data_dir
+
+    from clubdesk.paths import APP_NAME
+
+    path = Path(user_data_dir(APP_NAME, appauthor=False)) / "demo.sqlite3"
+    try:
+        return str(Path("~") / path.relative_to(Path.home()))
+    except ValueError:  # a data folder outside the home folder: shown as it is
+        return str(path)
+
+
 def names() -> set[str]:
     """Every file name the script makes for each language."""
     return {f"{n}.png" for n in SHOTS} | set(FILES)
@@ -319,7 +333,16 @@ def shoot(lang: str, demo_file: Path, out: Path, only: set[str] | None = None) -
     with tempfile.TemporaryDirectory(prefix="clubdesk-shots-") as tmp:
         path = Path(tmp) / "demo.sqlite3"
         shutil.copy(demo_file, path)
-        db = Database(path)
+        shown = shown_path()
+
+        class DemoDatabase(Database):
+            """The copy, named in the status bar and in Settings as the demo club's own file."""
+
+            @property
+            def location(self) -> str:
+                return shown
+
+        db = DemoDatabase(path)
         try:
             state = DeskState(db)
             # the club's language is the window's (Settings shows it), and Backups lists one backup

@@ -287,10 +287,10 @@ def bracket_tree(bd: BracketData, header: ReportHeader, title: str) -> Tree:
             fed = {m.id for m in ms if m.next_match in {f.id for f in finals}}
             into = [m for m in ms if m.id in fed and m.bracket in ("W", "L")]
             cols = {m.id: 0 for m in into} | {m.id: 1 if m.bracket == "GF" else 2 for m in finals}
-            heads = {0: "", 1: _("Final")} | (
-                {2: _("Final") + " 2"} if any(m.bracket == "GF2" for m in finals) else {}
+            heads = {0: "", 1: _("Grand final")} | (
+                {2: _("Grand final, reset")} if any(m.bracket == "GF2" for m in finals) else {}
             )
-            sections.append((_("Final"), into + finals, cols, heads))
+            sections.append((_("Grand final"), into + finals, cols, heads))
     else:
         pool = wins + [m for m in ms if m.bracket == "3P"]
         heads = {r - 1: _("Round {n}").format(n=r) for r in range(1, w_last)} | {w_last - 1: _("Final")}

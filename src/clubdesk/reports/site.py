@@ -24,22 +24,26 @@ STYLE = """\
 :root { --accent: #1f4e79; --zebra: #eef3f8; }
 * { box-sizing: border-box; }
 body { font-family: "DejaVu Sans", Verdana, Arial, sans-serif; margin: 0 auto; max-width: 60rem;
-       padding: 0.75rem; color: #111; line-height: 1.4; }
+       padding: 0.75rem; color: #111; line-height: 1.4; overflow-wrap: anywhere; }
 header { border-bottom: 3px solid var(--accent); margin-bottom: 1rem; display: flex; gap: 1rem;
          align-items: center; }
+header div { min-width: 0; }
 header img { max-height: 4rem; max-width: 8rem; }
 h1 { color: var(--accent); font-size: 1.5rem; margin: 0.3rem 0; }
 h2 { font-size: 1.25rem; }
 nav a, nav span { margin-right: 0.8rem; white-space: nowrap; }
 .scroll { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; margin: 0.5rem 0 1rem; }
-th, td { padding: 0.3rem 0.5rem; text-align: left; border-bottom: 1px solid #ccd; }
+th, td { padding: 0.3rem 0.5rem; text-align: left; border-bottom: 1px solid #ccd; overflow-wrap: anywhere; }
+thead th { overflow-wrap: normal; }
 thead th { background: var(--accent); color: #fff; }
 tbody tr:nth-child(even) { background: var(--zebra); }
 td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
 tr.cut td { border-bottom: 3px solid var(--accent); }
 .note { color: #444; font-size: 0.9rem; }
 svg text { font-family: "DejaVu Sans", Verdana, sans-serif; font-size: 12px; }
+@media (max-width: 30rem) { body { padding: 0.5rem; } th, td { padding: 0.3rem 0.2rem; font-size: 0.85rem; }
+  thead th { font-size: 0.75rem; } }
 @media print { nav, .noprint { display: none; } body { max-width: none; } thead th { color: #000;
   background: #ddd; } }
 """

@@ -32,6 +32,10 @@ def bracket_rounds(bd: BracketData) -> list[tuple[str, list[BracketMatchData]]]:
             head = _("Losers' bracket") + " · " + _("Round {n}").format(n=rno)
         elif b == 2:
             head = _("Third place")
+        elif b == 3:
+            head = _("Grand final")
+        elif b == 4:  # double elimination: the second final, played when the losers' bracket won the first
+            head = _("Grand final, reset")
         else:
             head = _("Final")
         out.append((head, sorted(ms, key=lambda m: m.number)))

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from clubdesk.services.publishing.documents import generate
-    from clubdesk.services.publishing.hall import bracket, event, events, round_view, standings
+    from clubdesk.services.publishing.hall import bracket, event, events, results_key, round_view, standings
     from clubdesk.services.publishing.header import KIND_LABELS, KINDS, PLAYER_CARD, ReportRequest
     from clubdesk.services.publishing.players import (
         PlayerRating,
@@ -67,6 +67,7 @@ _HOMES = {
     "hall_data": "clubdesk.services.publishing.projector",
     "player_card": "clubdesk.services.publishing.players",
     "rating_points": "clubdesk.services.publishing.players",
+    "results_key": "clubdesk.services.publishing.hall",
     "round_view": "clubdesk.services.publishing.hall",
     "season_overview": "clubdesk.services.publishing.season_screen",
     "seasons": "clubdesk.services.publishing.season_screen",
@@ -101,6 +102,7 @@ __all__ = [
     "hall_data",
     "player_card",
     "rating_points",
+    "results_key",
     "round_view",
     "season_overview",
     "seasons",

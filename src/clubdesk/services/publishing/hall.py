@@ -8,12 +8,17 @@ request's own, ``clubdesk.i18n.language_context``); names are sorted in that lan
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
+
+from sqlalchemy import Select, func, select
 
 from clubdesk import labels
 from clubdesk.collation import collator
 from clubdesk.competition import formats
 from clubdesk.i18n import _
+from clubdesk.models.event import Event
+from clubdesk.models.result import Match
+from clubdesk.models.round import Round
 from clubdesk.reports import data as report_data
 from clubdesk.services import events as events_service
 from clubdesk.services import night
@@ -30,6 +35,7 @@ class HallEvent:
     kind: str  # "Tavla, Swiss system": translated labels
     round: int | None  # the latest published round
     elimination: bool
+    tonight: bool = True  # not finished, or played today: the hall's index lists it; the others behind a link
 
 
 @dataclass(frozen=True)
@@ -79,11 +85,22 @@ class HallStandings:
     rows: tuple[report_data.StandingsRow, ...]
     after_round: int | None
     final: bool
+    explanations: tuple[str, ...] = ()  # what split each tie (T12b): shown under the table on every width
 
 
-def _event(info: events_service.EventInfo, round_no: int | None) -> HallEvent:
+def _tonight(info: events_service.EventInfo, today: date) -> bool:
+    """An event the hall is playing tonight: not finished yet, or its day (its days) include today."""
+    if info.status != "finished":
+        return True
+    first = info.starts_on
+    last = info.ends_on or first
+    return first is not None and last is not None and first <= today <= last
+
+
+def _event(info: events_service.EventInfo, round_no: int | None, today: date | None = None) -> HallEvent:
     kind = f"{labels.ruleset_label(info.ruleset)}, {labels.format_label(info.format)}"
-    return HallEvent(info.id, info.name, kind, round_no, info.format in formats.ELIMINATION)
+    tonight = _tonight(info, today or night.local_now().date())
+    return HallEvent(info.id, info.name, kind, round_no, info.format in formats.ELIMINATION, tonight)
 
 
 def _published(db: Database, event_id: int) -> int | None:
@@ -98,13 +115,57 @@ def _published(db: Database, event_id: int) -> int | None:
 
 
 def events(db: Database) -> list[HallEvent]:
-    """The events with a published round, the running ones first (then the newest first)."""
+    """The events with a published round, the running ones first (then the newest first); each says
+    whether it is tonight's (:attr:`HallEvent.tonight`)."""
+    today = night.local_now().date()
     out = []
     for info in events_service.list_events(db, include_finished=True):
         rno = _published(db, info.id)
         if rno is not None:
-            out.append((info.status != "running", _event(info, rno)))
+            out.append((info.status != "running", _event(info, rno, today)))
     return [e for _later, e in sorted(out, key=lambda x: x[0])]
+
+
+def _results_statement(event_id: int | None) -> Select[tuple[int, int]]:
+    query = (
+        select(func.count(), func.coalesce(func.sum(Match.version), 0))
+        .select_from(Match)
+        .join(Round, Round.id == Match.round_id)
+        .where(Match.status.in_(tuple(night.FINAL_STATUSES)))
+    )
+    if event_id is None:
+        return query.join(Event, Event.id == Round.event_id).where(Event.status != "finished")
+    return query.where(Round.event_id == event_id)
+
+
+def _results_sql(every: bool) -> str:
+    """The same read as :func:`_results_statement` for a club file's driver (SQLite's ``?`` marks)."""
+    marks = ", ".join("?" for _status in night.FINAL_STATUSES)
+    head = (
+        f"SELECT count(*), coalesce(sum(m.version), 0) FROM {Match.__tablename__} m"
+        f" JOIN {Round.__tablename__} r ON r.id = m.round_id"
+    )
+    if every:
+        events = f" JOIN {Event.__tablename__} e ON e.id = r.event_id"
+        return f"{head}{events} WHERE m.status IN ({marks}) AND e.status != ?"
+    return f"{head} WHERE m.status IN ({marks}) AND r.event_id = ?"
+
+
+def results_key(db: Database, event_id: int | None) -> str:
+    """What changes whenever a table of the event is confirmed, corrected or reopened (the number of its
+    final matches and the sum of their versions, which every write moves): a hall page built under
+    another key is not shown again, so no page shows standings older than the last confirmed table.
+    ``None``: the tables of every event not finished (the index, which may be tonight's only pairings).
+    On a club file one statement on a pooled connection, cheap enough for the web server's event loop
+    after each change of the file; on the club server, in a read transaction."""
+    if db.is_server:
+        with db.read_session() as s:
+            count, versions = s.execute(_results_statement(event_id)).one()
+    else:
+        last: object = "finished" if event_id is None else event_id
+        rows = db.read_now(_results_sql(event_id is None), (*night.FINAL_STATUSES, last))
+        count, versions = rows[0]
+    return f"{count}.{versions}"
 
 
 def event(db: Database, event_id: int) -> HallEvent:
@@ -160,7 +221,7 @@ def standings(db: Database, event_id: int) -> HallStandings:
     ev = event(db, event_id)
     sd = night_data.standings_data(db, event_id)
     codes = tuple(c for c in sd.codes if c != "PTS")
-    return HallStandings(ev, codes, sd.rows, sd.after_round, sd.final)
+    return HallStandings(ev, codes, sd.rows, sd.after_round, sd.final, tuple(sd.explanations))
 
 
 def bracket(db: Database, event_id: int) -> tuple[HallEvent, report_data.BracketData]:
