@@ -1,0 +1,241 @@
+"""A copy of everything the club holds about a member (his right of access: GDPR art. 15, KVKK art. 11,
+UU PDP 2022 art. 7): identity, contact, club, registrations, payments, results, penalties, incidents,
+ratings and the audit rows about him, as JSON and as a readable PDF (private: contact data included).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import or_, select, text
+from sqlalchemy.orm import Session
+
+from clubdesk.i18n import _
+from clubdesk.models.club import Club
+from clubdesk.models.discipline import Incident, Penalty
+from clubdesk.models.event import Entrant, EntrantMember, Event
+from clubdesk.models.member import Member
+from clubdesk.models.money import Payment
+from clubdesk.models.result import FinalPlace, Match, PrizeAward, RatingEntry
+from clubdesk.reports.data import PersonalRecord, PersonalSection
+from clubdesk.reports.frame import fmt_money
+from clubdesk.reports.private import personal_record
+from clubdesk.services.kernel import Actor, ServiceError, require
+from clubdesk.services.publishing.header import in_language, report_header, write_atomically
+from clubdesk.storage import Database
+
+
+@dataclass(frozen=True)
+class PersonalExport:
+    number: str
+    json_path: Path
+    pdf_path: Path
+    sections: dict[str, int]  # rows per section (identity and contact: 1)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, (datetime, date)):
+        return value.isoformat()
+    return value
+
+
+def _rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{k: _plain(v) for k, v in r.items()} for r in rows]
+
+
+def personal_data(s: Session, number: str) -> dict[str, list[dict[str, Any]]]:
+    """Every row about member ``number``, by section (JSON-able values; money in minor units)."""
+    m = s.scalars(select(Member).where(Member.number == number.strip())).one_or_none()
+    if m is None:
+        raise ServiceError("unknown-member", _("No member has the number {number}.").format(number=number))
+    club = s.get(Club, m.club_id) if m.club_id is not None else None
+    sides = {
+        em.entrant_id: em for em in s.scalars(select(EntrantMember).where(EntrantMember.member_id == m.id))
+    }
+    entrants = {e.id: e for e in s.scalars(select(Entrant).where(Entrant.id.in_(list(sides))))}
+    events = {e.id: e.name for e in s.scalars(select(Event))}
+    names = {int(r[0]): str(r[1]) for r in s.execute(select(Entrant.id, Entrant.name))}
+    ids = list(entrants)
+    out: dict[str, list[dict[str, Any]]] = {}
+    out["identity"] = [
+        {
+            "number": m.number,
+            "name": m.name,
+            "licence": m.licence,
+            "club": club.name if club else "",
+            "gender": m.gender or "",
+            "birth_year": m.birth_year,
+            "rating": m.rating,
+            "rating_experience": m.rating_experience,
+            "active": m.active,
+            "public_name": m.public_name,
+            "created_at": m.created_at,
+        }
+    ]
+    out["contact"] = [{"phone": m.phone, "email": m.email, "city": m.city, "notes": m.notes}]
+    out["registrations"] = [
+        {
+            "event": events.get(e.event_id, ""),
+            "side": e.name,
+            "role": sides[e.id].role,
+            "status": e.status,
+            "fee": e.fee,
+            "registered_at": e.registered_at,
+            "checked_in_at": e.checked_in_at,
+        }
+        for e in entrants.values()
+    ]
+    out["payments"] = [
+        {
+            "receipt": p.id,
+            "event": events.get(entrants[p.entrant_id].event_id, ""),
+            "kind": p.kind,
+            "amount": p.amount,
+            "currency": p.currency,
+            "method": p.method,
+            "reference": p.reference,
+            "paid_at": p.paid_at,
+            "note": p.note,
+        }
+        for p in s.scalars(select(Payment).where(Payment.entrant_id.in_(ids)).order_by(Payment.id))
+    ]
+    results = []
+    for x in s.scalars(
+        select(Match).where(or_(Match.side_a.in_(ids), Match.side_b.in_(ids))).order_by(Match.id)
+    ):
+        mine_a = x.side_a in entrants
+        other = x.side_b if mine_a else x.side_a
+        score = (x.score_a, x.score_b) if mine_a else (x.score_b, x.score_a)
+        results.append(
+            {
+                "event": events.get(x.event_id, ""),
+                "round": x.round_no,
+                "table": x.table_no,
+                "opponent": names.get(other, "") if other is not None else "",
+                "score": "" if score[0] is None else f"{score[0]}-{score[1]}",
+                "status": x.status,
+                "won": None if x.winner is None else x.winner in entrants,
+            }
+        )
+    out["results"] = results
+    out["places"] = [
+        {"event": events.get(f.event_id, ""), "place_from": f.place_from, "place_to": f.place_to}
+        for f in s.scalars(select(FinalPlace).where(FinalPlace.entrant_id.in_(ids)))
+    ]
+    out["prizes"] = [
+        {
+            "event": events.get(p.event_id, ""),
+            "prize": p.description,
+            "amount": p.amount,
+            "currency": p.currency,
+            "paid_at": p.paid_at,
+        }
+        for p in s.scalars(select(PrizeAward).where(PrizeAward.entrant_id.in_(ids)))
+    ]
+    out["penalties"] = [
+        {
+            "event": events.get(p.event_id, ""),
+            "round": p.round_no,
+            "table": p.table_no,
+            "kind": p.kind,
+            "points": p.points,
+            "reason": p.reason,
+            "decided_by": p.decided_by,
+        }
+        for p in s.scalars(select(Penalty).where(Penalty.entrant_id.in_(ids)).order_by(Penalty.id))
+    ]
+    out["incidents"] = [
+        {"event": events.get(i.event_id, ""), "kind": i.kind, "text": i.text, "decision": i.decision}
+        for i in s.scalars(
+            select(Incident).where(or_(Incident.member_id == m.id, Incident.entrant_id.in_(ids)))
+        )
+    ]
+    out["ratings"] = [
+        {
+            "event": events.get(r.event_id, ""),
+            "played_on": r.played_on,
+            "won": r.won,
+            "before": round(r.before, 1),
+            "after": round(r.after, 1),
+        }
+        for r in s.scalars(select(RatingEntry).where(RatingEntry.member_id == m.id).order_by(RatingEntry.id))
+    ]
+    audit_rows = s.execute(
+        text(
+            "SELECT id, at, actor_name, action, before, after FROM audit_log"
+            " WHERE (entity = 'member' AND entity_id = :n) OR before LIKE :nm OR after LIKE :nm ORDER BY id"
+        ),
+        {"n": m.number, "nm": f"%{m.name}%"},
+    )
+    out["audit"] = [
+        {"row": r[0], "at": str(r[1]), "by": r[2], "action": r[3], "before": r[4] or "", "after": r[5] or ""}
+        for r in audit_rows
+    ]
+    return {k: _rows(v) for k, v in out.items()}
+
+
+def _titles() -> dict[str, str]:
+    return {
+        "identity": _("Identity"),
+        "contact": _("Contact"),
+        "registrations": _("Registrations"),
+        "payments": _("Payments"),
+        "results": _("Results"),
+        "places": _("Final places"),
+        "prizes": _("Prizes"),
+        "penalties": _("Penalties"),
+        "incidents": _("Incidents"),
+        "ratings": _("Ratings"),
+        "audit": _("Audit log"),
+    }
+
+
+def _cell(key: str, row: dict[str, Any], lang: str) -> str:
+    value = row[key]
+    if key == "amount" and "currency" in row:
+        return fmt_money(int(value), str(row["currency"]), lang)
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    return str(value)
+
+
+def personal_record_of(data: dict[str, list[dict[str, Any]]], lang: str) -> PersonalRecord:
+    """The PDF's shape: each section a table of written cells (the keys as columns)."""
+    sections = []
+    for key, title in _titles().items():
+        rows = data.get(key, [])
+        columns = tuple(k for k in (rows[0] if rows else {}) if k != "currency")
+        sections.append(
+            PersonalSection(title, columns, tuple(tuple(_cell(c, r, lang) for c in columns) for r in rows))
+        )
+    who = data["identity"][0]
+    return PersonalRecord(str(who["number"]), str(who["name"]), tuple(sections))
+
+
+def export_personal(
+    db: Database, actor: Actor, number: str, out_dir: str | Path, *, language: str | None = None
+) -> PersonalExport:
+    """``member export-personal NUMBER --out DIR``: ``member-NUMBER.json`` and ``member-NUMBER.pdf``."""
+    require(actor, "members.personal", db)  # permission table: contact data leaves the building
+    folder = Path(out_dir)
+    if not folder.is_dir():
+        raise ServiceError("no-folder", _("The folder does not exist: {path}").format(path=folder))
+    with db.read_session() as s:
+        data = personal_data(s, number)
+    stem = f"member-{data['identity'][0]['number']}"
+    header = report_header(db, None, language=language)
+    with in_language(header.language):
+        record = personal_record_of(data, header.language)
+    pdf = folder / f"{stem}.pdf"
+    write_atomically(pdf, lambda p: personal_record(p, header, record))
+    target = folder / f"{stem}.json"
+    part = folder / f".{stem}.json.part"
+    part.write_text(json.dumps(data, ensure_ascii=False, indent=2, default=str), encoding="utf-8")
+    part.replace(target)
+    return PersonalExport(str(record.number), target, pdf, {k: len(v) for k, v in data.items()})
