@@ -125,7 +125,8 @@ def test_consent_is_honoured_by_every_public_output(
     site = html_text(tmp_path / "site")
     assert "Yılmaz" not in site and "A. Y." in site
     # the share images: every kind, read back by OCR where tesseract is installed
-    for kind, event in (("standings", club.swiss), ("pairings", club.swiss), ("season", club.swiss)):
+    kinds = ("standings", "pairings", "crosstable", "season", "prizes")
+    for kind, event in [(k, club.swiss) for k in kinds] + [("bracket", club.knockout)]:
         out = tmp_path / kind
         out.mkdir()
         code, data, err = cli(capsys, club.path, "share", kind, str(event), "--out", str(out))
@@ -276,3 +277,16 @@ def test_a_scorer_is_refused_export_erase_and_clearing(club: Club, tmp_path: Pat
         assert s.execute(text("SELECT count(*) FROM audit_log")).scalar() == rows
     assert members.get_member(db, club.numbers[0]).name == FULL
     assert not list(tmp_path.glob("member-*"))
+
+
+def test_erase_takes_the_records_merged_into_his_too(club: Club) -> None:
+    db = club.db
+    dup = members.create_member(db, DESK, members.MemberData(name="Ayşe Yilmaz", phone="+90 555 000 1111"))
+    members.merge_members(db, DESK, club.numbers[0], dup.number)
+    members.erase_member(db, DESK, club.numbers[0])
+    gone = members.get_member(db, dup.number, follow_merged=False)
+    assert (gone.name, gone.phone) == (f"Member {dup.number}", "")
+    with db.session() as s:
+        rows = s.execute(text("SELECT before, after FROM audit_log")).all()
+    assert not any("Yilmaz" in (b or "") + (a or "") or "000 1111" in (b or "") + (a or "") for b, a in rows)
+    assert verify_chain(db).ok

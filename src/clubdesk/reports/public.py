@@ -24,8 +24,8 @@ def hide_text(text: str, names: Mapping[str, str]) -> str:
         return shown
     for full in sorted((n for n in names if n and n in text), key=len, reverse=True):
         # a whole name only: "Ali" hidden leaves "Alibaba Cup" as it is
-        shown = names[full]
-        text = re.sub(rf"(?<!\w){re.escape(full)}(?!\w)", lambda _found, new=shown: new, text)
+        pattern = re.compile(rf"(?<!\w){re.escape(full)}(?!\w)")
+        text = pattern.sub(names[full].replace("\\", "\\\\"), text)
     return text
 
 

@@ -132,14 +132,9 @@ def erase_member(db: Database, actor: Actor, number: str) -> ErasureResult:
             raise ServiceError(
                 "already-erased", _("Member {number} was erased already.").format(number=m.number)
             )
-        old = m.name
-        texts = {old: new, m.phone: "", m.email: ""}
-        _rename_copies(s, m, old, new)
-        m.name = new
-        m.phone = m.email = m.notes = m.city = m.licence = ""
-        m.birth_year = None
-        s.flush()
-        hashes = _redact(s, m.number, texts, ("name", *CONTACT_FIELDS))
+        hashes: dict[str, str] = {}
+        for person in [m, *_merged_into(s, m)]:  # the records merged into his are the same person's (T2a)
+            hashes |= _erase_one(s, person)
         # what was erased is recorded, never the erased values themselves
         audit(
             s,
@@ -150,6 +145,31 @@ def erase_member(db: Database, actor: Actor, number: str) -> ErasureResult:
             after={"erased": ["name", *CONTACT_FIELDS], "name": new, "redacted": hashes},
         )
         return ErasureResult(m.number, new, len(hashes))
+
+
+def _merged_into(s: Session, m: Member) -> list[Member]:
+    """Every record merged into ``m``, directly or through another merged record."""
+    found: list[Member] = []
+    ids = [m.id]
+    while ids:
+        more = list(s.scalars(select(Member).where(Member.merged_into_id.in_(ids))))
+        more = [x for x in more if x.id != m.id and x not in found]
+        found += more
+        ids = [x.id for x in more]
+    return found
+
+
+def _erase_one(s: Session, m: Member) -> dict[str, str]:
+    """One record anonymised by its number, its contacts wiped, its name replaced wherever it was copied;
+    the audit rows redacted (their new hashes by row id)."""
+    old, new = m.name, anonymous_name(m.number)
+    texts = {old: new, m.phone: "", m.email: ""}
+    _rename_copies(s, m, old, new)
+    m.name = new
+    m.phone = m.email = m.notes = m.city = m.licence = ""
+    m.birth_year = None
+    s.flush()
+    return _redact(s, m.number, texts, ("name", *CONTACT_FIELDS))
 
 
 def _last_seen(s: Session) -> dict[int, datetime]:
