@@ -14,7 +14,7 @@ CONSENTS: tuple[str, ...] = (FULL, INITIALS)
 
 
 def initials(name: str) -> str:
-    """"Ali Rıza Yılmaz" → "A. R. Y."; a name of signs only gives "?"."""
+    """The initials of a name: "Ali Rıza Yılmaz" → "A. R. Y."; a name of signs only gives "?"."""
     letters = [word[0].upper() for word in name.replace("-", " ").split() if word[0].isalpha()]
     return " ".join(f"{letter}." for letter in letters) or "?"
 

@@ -20,9 +20,11 @@ def redact_row(session: Session, row_id: int, before: Any, after: Any) -> str:
     """Store ``before``/``after`` as row ``row_id``'s content; the hash its content now has (chained to the
     link before it, as the verification walks it)."""
     cols = ", ".join(COLUMNS)
-    row = session.execute(
-        text(f"SELECT id, prev_hash, {cols} FROM audit_log WHERE id = :i"), {"i": row_id}
-    ).mappings().one()
+    row = (
+        session.execute(text(f"SELECT id, prev_hash, {cols} FROM audit_log WHERE id = :i"), {"i": row_id})
+        .mappings()
+        .one()
+    )
     values = dict(row) | {"before": audit_json(before), "after": audit_json(after)}
     prev = row["prev_hash"]
     if prev is None:  # a row from 0017 on links to the stored link of the row before it
