@@ -142,7 +142,8 @@ def erase_member(db: Database, actor: Actor, number: str) -> ErasureResult:
             "member.erase",
             "member",
             m.number,
-            after={"erased": ["name", *CONTACT_FIELDS], "name": new, "redacted": hashes},
+            after={"name": new, **dict.fromkeys(CONTACT_FIELDS, "")}
+            | {"birth_year": None, "erased": ["name", *CONTACT_FIELDS], "redacted": hashes},
         )
         return ErasureResult(m.number, new, len(hashes))
 
@@ -200,22 +201,19 @@ def clear_inactive(db: Database, actor: Actor, years: int, *, dry_run: bool = Fa
         numbers = tuple(m.number for m in chosen)
         if dry_run or not chosen:
             return ClearResult(numbers, dry_run)
-        hashes: dict[str, str] = {}
-        for m in chosen:
-            hashes |= _redact(s, m.number, {m.phone: "", m.email: ""}, CLEARED_FIELDS)
+        redacted = 0
+        for m in chosen:  # a row per member: what his record holds now, never what it held
+            hashes = _redact(s, m.number, {m.phone: "", m.email: ""}, CLEARED_FIELDS)
             m.phone = m.email = m.notes = ""
             m.birth_year = None
-        audit(
-            s,
-            actor,
-            "member.clear-contacts",
-            "member",
-            None,
-            after={
-                "cleared": list(CLEARED_FIELDS),
-                "members": list(numbers),
-                "years": years,
-                "redacted": hashes,
-            },
-        )
-        return ClearResult(numbers, False, len(hashes))
+            after = {"phone": "", "email": "", "birth_year": None, "notes": ""}
+            audit(
+                s,
+                actor,
+                "member.clear-contacts",
+                "member",
+                m.number,
+                after=after | {"inactive_years": years, "redacted": hashes},
+            )
+            redacted += len(hashes)
+        return ClearResult(numbers, False, redacted)
