@@ -118,7 +118,7 @@ class MemberDialog(QDialog):
             "phone": _("&Phone"),
             "email": _("&E-mail"),
             "notes": _("Notes"),
-            "public_name": _("Name in &public"),
+            "public_name": _("Name &in public"),
         }
         for key, widget in self.fields.items():
             caption = QLabel(labels[key])

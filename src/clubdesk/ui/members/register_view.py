@@ -142,7 +142,7 @@ class MembersPanel(QWidget):
             (_("&Merge…"), self.merge, "mergeAction"),
             (_("Player &card…"), self.player_card, "playerCardAction"),
             # the members' privacy rights (GDPR, KVKK, UU PDP 2022)
-            (_("Personal &data…"), self.personal_data, "personalDataAction"),
+            (_("Personal da&ta…"), self.personal_data, "personalDataAction"),
             (_("E&rase…"), self.erase, "eraseAction"),
             (_("Clear inactive contacts…"), self.clear_inactive, "clearInactiveAction"),
         )
