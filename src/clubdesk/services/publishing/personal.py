@@ -6,14 +6,16 @@ ratings and the audit rows about him, as JSON and as a readable PDF (private: co
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import or_, select, text
 from sqlalchemy.orm import Session
 
+from clubdesk import labels
 from clubdesk.i18n import _
 from clubdesk.models.club import Club
 from clubdesk.models.discipline import Incident, Penalty
@@ -43,6 +45,13 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def _when(at: object) -> str:
+    """An audit row's time as ISO text (stored as UTC milliseconds from 0018, as text before)."""
+    if isinstance(at, int):
+        return datetime.fromtimestamp(at / 1000, UTC).replace(tzinfo=None).isoformat(timespec="seconds")
+    return at.isoformat() if isinstance(at, datetime) else str(at).replace(" ", "T")
+
+
 def _rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{k: _plain(v) for k, v in r.items()} for r in rows]
 
@@ -58,6 +67,7 @@ def personal_data(s: Session, number: str) -> dict[str, list[dict[str, Any]]]:
     }
     entrants = {e.id: e for e in s.scalars(select(Entrant).where(Entrant.id.in_(list(sides))))}
     events = {e.id: e.name for e in s.scalars(select(Event))}
+    currencies = {int(r[0]): str(r[1]) for r in s.execute(select(Event.id, Event.currency))}
     names = {int(r[0]): str(r[1]) for r in s.execute(select(Entrant.id, Entrant.name))}
     ids = list(entrants)
     out: dict[str, list[dict[str, Any]]] = {}
@@ -84,6 +94,7 @@ def personal_data(s: Session, number: str) -> dict[str, list[dict[str, Any]]]:
             "role": sides[e.id].role,
             "status": e.status,
             "fee": e.fee,
+            "currency": currencies.get(e.event_id, ""),
             "registered_at": e.registered_at,
             "checked_in_at": e.checked_in_at,
         }
@@ -172,7 +183,14 @@ def personal_data(s: Session, number: str) -> dict[str, list[dict[str, Any]]]:
         {"n": m.number, "nm": f"%{m.name}%"},
     )
     out["audit"] = [
-        {"row": r[0], "at": str(r[1]), "by": r[2], "action": r[3], "before": r[4] or "", "after": r[5] or ""}
+        {
+            "row": r[0],
+            "at": _when(r[1]),
+            "by": r[2],
+            "action": r[3],
+            "before": r[4] or "",
+            "after": r[5] or "",
+        }
         for r in audit_rows
     ]
     return {k: _rows(v) for k, v in out.items()}
@@ -194,25 +212,113 @@ def _titles() -> dict[str, str]:
     }
 
 
+def _labels() -> dict[str, str]:
+    """The PDF's column heading of each JSON key (the JSON keeps its keys, for programs)."""
+    return {
+        "number": _("Member number"),
+        "name": _("Name"),
+        "licence": _("Licence"),
+        "club": _("Club"),
+        "gender": _("Gender"),
+        "birth_year": _("Birth year"),
+        "rating": _("Rating"),
+        "rating_experience": _("Rated matches"),
+        "active": _("Active"),
+        "public_name": _("Name in public"),
+        "created_at": _("Member since"),
+        "phone": _("Phone"),
+        "email": _("E-mail"),
+        "city": _("City"),
+        "notes": _("Notes"),
+        "event": _("Event"),
+        "side": _("Side"),
+        "role": _("Role"),
+        "status": _("Status"),
+        "fee": _("Fee"),
+        "registered_at": _("Registered"),
+        "checked_in_at": _("Checked in"),
+        "receipt": _("Receipt"),
+        "kind": _("Kind"),
+        "amount": _("Amount"),
+        "method": _("Method"),
+        "reference": _("Reference"),
+        "paid_at": _("Paid"),
+        "note": _("Note"),
+        "round": _("Round"),
+        "table": _("Table"),
+        "opponent": _("Opponent"),
+        "score": _("Score"),
+        "won": _("Won"),
+        "place_from": _("Place"),
+        "place_to": _("Place"),
+        "prize": _("Prize"),
+        "points": _("Points"),
+        "reason": _("Reason"),
+        "decided_by": _("Decided by"),
+        "text": _("Note"),
+        "decision": _("Decision"),
+        "played_on": _("Date"),
+        "before": _("Before"),
+        "after": _("After"),
+        "row": "#",
+        "at": _("Time"),
+        "by": _("By"),
+        "action": _("Action"),
+    }
+
+
+_MONEY = ("amount", "fee")
+_WORDS: dict[str, Callable[[str], str]] = {  # stored codes in the words the desk shows
+    "status": labels.status_label,
+    "method": labels.payment_method_label,
+    "action": labels.audit_action_label,
+    "public_name": lambda code: consent_label(code),
+}
+
+
+def consent_label(code: str) -> str:
+    """A member's consent for public outputs in words, as the member dialog shows it."""
+    return _("initials and club only") if code == "initials" else _("full name")
+
+
+_ONE_RECORD = ("identity", "contact")  # printed as field and value, one line each
+
+
 def _cell(key: str, row: dict[str, Any], lang: str) -> str:
     value = row[key]
-    if key == "amount" and "currency" in row:
+    if key in _MONEY and "currency" in row and value is not None:
         return fmt_money(int(value), str(row["currency"]), lang)
     if value is None:
         return ""
+    if key in _WORDS:
+        return _WORDS[key](str(value))
     if isinstance(value, bool):
         return _("yes") if value else _("no")
+    if isinstance(value, float):
+        return f"{value:.1f}"
+    if isinstance(value, str) and len(value) >= 19 and value[10:11] == "T" and value[:4].isdigit():
+        return value[:16].replace("T", " ")  # a time as stored: to the minute
     return str(value)
 
 
 def personal_record_of(data: dict[str, list[dict[str, Any]]], lang: str) -> PersonalRecord:
-    """The PDF's shape: each section a table of written cells (the keys as columns)."""
+    """The PDF's shape: each section a table of written cells; the member's own record as field and value."""
+    labels = _labels()
     sections = []
     for key, title in _titles().items():
         rows = data.get(key, [])
+        if key in _ONE_RECORD:
+            record = rows[0]
+            cells = tuple((labels.get(k, k), _cell(k, record, lang)) for k in record)
+            sections.append(PersonalSection(title, (_("Field"), _("Value")), cells))
+            continue
         columns = tuple(k for k in (rows[0] if rows else {}) if k != "currency")
         sections.append(
-            PersonalSection(title, columns, tuple(tuple(_cell(c, r, lang) for c in columns) for r in rows))
+            PersonalSection(
+                title,
+                tuple(labels.get(c, c) for c in columns),
+                tuple(tuple(_cell(c, r, lang) for c in columns) for r in rows),
+            )
         )
     who = data["identity"][0]
     return PersonalRecord(str(who["number"]), str(who["name"]), tuple(sections))
