@@ -262,6 +262,8 @@ def cmd_clear_inactive(ctx: Context, args: argparse.Namespace) -> Output:
     done = members.clear_inactive(ctx.database(), ctx.actor(), args.years, dry_run=args.dry_run)
     n = len(done.numbers)
     data = {"members": list(done.numbers), "dry_run": done.dry_run}
+    if n == 0:
+        return Output(data, _("No member has been inactive that long with contact data kept."))
     if done.dry_run:
         text = ngettext(
             "{n} member's contact data would be cleared: {numbers}. Nothing was written.",
@@ -274,4 +276,4 @@ def cmd_clear_inactive(ctx: Context, args: argparse.Namespace) -> Output:
             "Cleared the contact data of {n} members: {numbers}.",
             n,
         )
-    return Output(data, text.format(n=n, numbers=", ".join(done.numbers) or "-"))
+    return Output(data, text.format(n=n, numbers=", ".join(done.numbers)))
