@@ -110,6 +110,8 @@ AUDIT_ACTION_LABELS: dict[str, str] = {
     "member.import": N_("members imported"),
     "member.export": N_("members exported"),
     "member.merge": N_("members merged"),
+    "member.erase": N_("member erased"),  # his name and contacts gone, his results kept
+    "member.clear-contacts": N_("contact data cleared"),  # a member long inactive
     "outbox.sent": N_("notification sent"),
     "payment.record": N_("payment recorded"),
     "payment.refund": N_("refund recorded"),

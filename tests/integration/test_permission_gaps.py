@@ -51,6 +51,8 @@ USE_CASES: dict[str, str] = {
     "club.set_pin": "staff.manage",
     "members.create_member": "members.edit",
     "members.deactivate_member": "members.edit",
+    "members.clear_inactive": "members.erase",  # privacy: contacts of members long inactive cleared
+    "members.erase_member": "members.erase",  # privacy: the right to erasure
     "members.export_csv": "members.export",  # phones and e-mails leave the building (T14)
     "members.import_members": "members.import",
     "members.merge_members": "members.merge",
@@ -115,6 +117,7 @@ USE_CASES: dict[str, str] = {
     "phones.handle_referee_call": TABLE,
     "phones.set_base_url": "settings.edit",
     "phones.table_links": TABLE,
+    "publishing.export_personal": "members.personal",  # privacy: the right of access
     "publishing.set_announcement": DESK_WORK,
     "demo.fill_demo": "demo.fill",
 }

@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 from clubdesk.cli.core import main as cli
 from clubdesk.models import AuditEntry
-from clubdesk.services import demo, events, money, night
+from clubdesk.services import demo, events, members, money, night, publishing
 from clubdesk.services.club import audit_log, safety, settings, staff
 from clubdesk.services.desk import registration
 from clubdesk.services.kernel.base import Actor, Role, ServiceError
@@ -62,6 +62,9 @@ def _actions(db: Database, tmp_path: Path) -> dict[str, Callable[[Actor], Any]]:
         "members.import": lambda a: csv_io.import_members(db, a, csv_file, dry_run=True),
         "members.export": lambda a: csv_io.export_csv(db, a, tmp_path / "out.csv"),
         "contacts.view": lambda a: _contacts(db, a),
+        # the members' privacy rights: a copy of everything held; clearing (a dry run writes nothing)
+        "members.personal": lambda a: publishing.export_personal(db, a, nums[0], tmp_path),
+        "members.erase": lambda a: members.clear_inactive(db, a, 50, dry_run=True),
         "events.edit": lambda a: events.create_event(
             db, a, events.EventData(name="X", ruleset="tavla", format="swiss")
         ),

@@ -35,6 +35,12 @@ def register(sub: Any) -> None:
         "--licence", default="", help=_("federation licence number (printed on the match act, E15)")
     )
     add.add_argument(
+        "--public-name",
+        choices=("full", "initials"),
+        default="full",
+        help=_("on share images, the site, the hall and the projector: the full name, or initials and club"),
+    )
+    add.add_argument(
         "--force",
         action="store_true",
         help=_("add even when a member of the same name and club exists (another person of that name)"),
@@ -55,6 +61,31 @@ def register(sub: Any) -> None:
         "--licence",
         default=None,
         help=_("federation licence number (printed on the match act, E15); '' clears it"),
+    )
+    edit.add_argument(
+        "--public-name",
+        choices=("full", "initials"),
+        default=None,
+        help=_("on share images, the site, the hall and the projector: the full name, or initials and club"),
+    )
+
+    personal = add_command(
+        msub, "export-personal", cmd_export_personal, _("everything held about a member, as JSON and PDF")
+    )
+    personal.add_argument("number", help=_("member number"))
+    personal.add_argument("--out", type=Path, default=Path("."), help=_("folder to write into"))
+
+    erase = add_command(
+        msub, "erase", cmd_erase, _("erase a member: anonymised by number, contacts wiped, results kept")
+    )
+    erase.add_argument("number", help=_("member number"))
+
+    inactive = add_command(
+        msub, "clear-inactive", cmd_clear_inactive, _("clear the contact data of members inactive for years")
+    )
+    inactive.add_argument("--years", type=int, required=True, help=_("inactive for at least this many years"))
+    inactive.add_argument(
+        "--dry-run", action="store_true", help=_("say whose data would be cleared, write nothing")
     )
 
     imp = add_command(msub, "import", cmd_import, _("import members from a CSV file (all or nothing)"))
@@ -107,6 +138,7 @@ def cmd_add(ctx: Context, args: argparse.Namespace) -> Output:
         email=args.email,
         notes=args.notes,
         licence=args.licence,
+        public_name=args.public_name,
     )
     same = [] if args.force else members.likely_duplicates(ctx.database(), args.name, args.club)
     if same:
@@ -144,6 +176,7 @@ def cmd_edit(ctx: Context, args: argparse.Namespace) -> Output:
             ("birth_year", args.birth_year),
             ("notes", args.notes),
             ("licence", args.licence),  # rule E15
+            ("public_name", args.public_name),  # his consent for public outputs
         )
         if value is not None
     }
@@ -194,3 +227,53 @@ def cmd_merge(ctx: Context, args: argparse.Namespace) -> Output:
     result = members.merge_members(ctx.database(), ctx.actor(), args.keep, args.drop)
     text = _("Merged {drop} into {keep}.").format(drop=result.drop, keep=result.keep)
     return Output({"ok": True}, text)
+
+
+def cmd_export_personal(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import publishing
+
+    done = publishing.export_personal(ctx.database(), ctx.actor(), args.number, args.out, language=ctx.lang)
+    data = {
+        "number": done.number,
+        "json": str(done.json_path),
+        "pdf": str(done.pdf_path),
+        "rows": done.sections,
+    }
+    text = _("Everything held about member {number} is in {json} and {pdf}.").format(
+        number=done.number, json=done.json_path, pdf=done.pdf_path
+    )
+    return Output(data, text)
+
+
+def cmd_erase(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import members
+
+    done = members.erase_member(ctx.database(), ctx.actor(), args.number)
+    data = {"number": done.number, "name": done.name, "redacted_rows": done.redacted_rows}
+    text = _("Member {number} is erased: now named {name}; results, standings and ratings are kept.").format(
+        number=done.number, name=done.name
+    )
+    return Output(data, text)
+
+
+def cmd_clear_inactive(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import members
+
+    done = members.clear_inactive(ctx.database(), ctx.actor(), args.years, dry_run=args.dry_run)
+    n = len(done.numbers)
+    data = {"members": list(done.numbers), "dry_run": done.dry_run}
+    if n == 0:
+        return Output(data, _("No member has been inactive that long with contact data kept."))
+    if done.dry_run:
+        text = ngettext(
+            "{n} member's contact data would be cleared: {numbers}. Nothing was written.",
+            "{n} members' contact data would be cleared: {numbers}. Nothing was written.",
+            n,
+        )
+    else:
+        text = ngettext(
+            "Cleared the contact data of {n} member: {numbers}.",
+            "Cleared the contact data of {n} members: {numbers}.",
+            n,
+        )
+    return Output(data, text.format(n=n, numbers=", ".join(done.numbers)))

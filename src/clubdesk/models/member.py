@@ -38,6 +38,9 @@ class Member(Base):
     active: Mapped[bool] = mapped_column(Boolean, default=True)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     merged_into_id: Mapped[int | None] = mapped_column(ForeignKey("members.id"), nullable=True, index=True)
+    # migration 0019_member_consent: "full" or "initials", what public outputs show of him
+    # (clubdesk.competition.privacy.public_name)
+    public_name: Mapped[str] = mapped_column(String(10), default="full", server_default="full")
     # migration 0011_speed: number, name and city folded (case and accents ignored) for the search in SQL;
     # kept by the listener below on every write through the ORM
     search_text: Mapped[str] = mapped_column(Text, default="", server_default="")

@@ -12,7 +12,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, Spacer
 
 from clubdesk.i18n import _
-from clubdesk.reports.data import ContactList, MemberHistory, ReportHeader
+from clubdesk.reports.data import ContactList, MemberHistory, PersonalRecord, PersonalSection, ReportHeader
 from clubdesk.reports.frame import Styles, content_width, esc, fmt_date, grid, render
 
 
@@ -74,3 +74,36 @@ def contact_list(out: str | Path | IO[bytes], header: ReportHeader, data: Contac
         return story
 
     return render(out, header, lambda: _("Contact list"), build, private=True)
+
+
+def personal_record(out: str | Path | IO[bytes], header: ReportHeader, data: PersonalRecord) -> int:
+    """Everything held about a member, section by section (an empty one says so)."""
+    width = content_width(header)
+
+    def build(st: Styles) -> list[Flowable]:
+        title = _("Everything the club holds about {name} ({number})").format(
+            name=data.name, number=data.number
+        )
+        story: list[Flowable] = [Paragraph(esc(title), st.title)]
+        for section in data.sections:
+            story.append(Spacer(1, 3 * mm))
+            story.append(Paragraph(esc(section.title), st.h2))
+            if not section.rows:
+                story.append(Paragraph(esc(_("Nothing held.")), st.cell))
+                continue
+            rows: list[list[Any]] = [list(section.columns)]
+            rows += [[Paragraph(esc(cell), st.cell) for cell in row] for row in section.rows]
+            story.append(grid(rows, _widths(section, width)))
+        return story
+
+    return render(out, header, lambda: _("Personal data"), build, private=True)
+
+
+def _widths(section: PersonalSection, width: float) -> list[float]:
+    """Each column's share of the width by how much it holds (a JSON change gets more than a row number)."""
+    weights = []
+    for k, head in enumerate(section.columns):
+        longest = max([len(head), *(min(len(row[k]), 60) for row in section.rows)])
+        weights.append(max(longest, 8))
+    total = sum(weights)
+    return [width * w / total for w in weights]

@@ -43,7 +43,14 @@ from clubdesk.reports.data.players import (
     CrossTableView,
     PlayerCard,
 )
-from clubdesk.reports.data.private import ContactList, ContactRow, HistoryRow, MemberHistory
+from clubdesk.reports.data.private import (
+    ContactList,
+    ContactRow,
+    HistoryRow,
+    MemberHistory,
+    PersonalRecord,
+    PersonalSection,
+)
 from clubdesk.reports.data.season import SeasonData, SeasonRowData
 from clubdesk.reports.data.sheets import (
     DominoSheetData,
@@ -79,6 +86,8 @@ __all__ = [
     "HistoryRow",
     "IncidentActData",
     "MemberHistory",
+    "PersonalRecord",
+    "PersonalSection",
     "PageSize",
     "PairingSide",
     "PairingTable",

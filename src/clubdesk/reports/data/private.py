@@ -46,3 +46,22 @@ class ContactList:
 
     event_id: str
     rows: tuple[ContactRow, ...]
+
+
+@dataclass(frozen=True)
+class PersonalSection:
+    """One part of everything held about a member: a heading and a table of already-written cells."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class PersonalRecord:
+    """Everything the club holds about a member (his right of access: GDPR art. 15, KVKK art. 11,
+    UU PDP 2022 art. 7): private, contact data included."""
+
+    number: str
+    name: str
+    sections: tuple[PersonalSection, ...]

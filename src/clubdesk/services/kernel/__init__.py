@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from clubdesk.services.kernel.audit_chain import ChainReport, audit_head, hand_ref, verify_chain
+    from clubdesk.services.kernel.audit_redaction import redact_row
     from clubdesk.services.kernel.base import (
         DEFAULT_ACTOR,
         DESK_ROLES,
@@ -42,6 +43,7 @@ _HOMES = {
     "allowed": "clubdesk.services.kernel.permissions",
     "audit": "clubdesk.services.kernel.base",
     "audit_head": "clubdesk.services.kernel.audit_chain",
+    "redact_row": "clubdesk.services.kernel.audit_redaction",
     "audit_json": "clubdesk.services.kernel.base",
     "club_uid": "clubdesk.services.kernel.identity",
     "entry_refusal": "clubdesk.services.kernel.base",
@@ -75,6 +77,7 @@ __all__ = [
     "load_event",
     "mask_contacts",
     "money_text",
+    "redact_row",
     "refusal",
     "require",
     "verify_chain",

@@ -244,8 +244,31 @@ class _Hands:
         return self.bad
 
 
+# ------------------------------------------------------------------ redacted rows (a member's erasure)
+# A member's erasure rewrites the before/after of older rows that held his name or contacts; their stored
+# links stay, so the rows after them still link. The erasing row (chained itself) lists each redacted row's
+# hash over its new content; the walk accepts a row whose content matches that instead of its link.
+REDACTING_ACTIONS = ("member.erase", "member.clear-contacts")
+
+
+def redacted_hashes(session: Session) -> dict[int, str]:
+    """Row id -> :func:`row_hash` of its redacted content, as the erasing rows recorded it (the latest)."""
+    found: dict[int, str] = {}
+    marks = ", ".join(f"'{a}'" for a in REDACTING_ACTIONS)
+    for (after,) in session.execute(
+        text(f"SELECT after FROM audit_log WHERE action IN ({marks}) ORDER BY id")
+    ):
+        try:
+            rows = json.loads(after or "{}").get("redacted", {})
+        except (ValueError, AttributeError):
+            continue
+        found.update({int(k): str(v) for k, v in rows.items()} if isinstance(rows, dict) else {})
+    return found
+
+
 def verify_session(session: Session) -> ChainReport:
     cols = ", ".join(COLUMNS)
+    redacted = redacted_hashes(session)
     result = session.execute(text(f"SELECT id, prev_hash, row_hash, {cols} FROM audit_log ORDER BY id"))
     prev = GENESIS
     n = 0
@@ -262,6 +285,10 @@ def verify_session(session: Session) -> ChainReport:
             reason = _("the row has no link (inserted from outside)")
             return ChainReport(False, n, None, row["id"], at_text(row["at"] or ""), reason)
         if len(stored) not in (64, LINK_HEX) or row_hash(prev, values)[: len(stored)] != stored:
+            if redacted.get(int(row["id"])) == row_hash(prev, values):  # redacted by an erasure
+                hands.see(int(row["id"]), values)
+                prev, last_id = stored, int(row["id"])
+                continue
             # rows from 0017 keep no prev_hash: a gap in the ids is a deleted row (SQLite hands out the
             # next id; a rolled back row leaves none)
             gap = values["prev_hash"] is None and last_id is not None and row["id"] != last_id + 1

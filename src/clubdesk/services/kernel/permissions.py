@@ -28,6 +28,10 @@ PERMISSIONS: dict[str, tuple[frozenset[Role], str]] = {
     "members.merge": (frozenset({S}), N_("merge members")),
     "members.import": (frozenset({S}), N_("import members")),
     "members.export": (frozenset({S}), N_("export members with their phones and e-mails")),
+    # the members' privacy rights: a copy of everything held about a member, his erasure, clearing the
+    # contacts of members long inactive (GDPR, KVKK, UU PDP 2022): the organiser (secretary) only
+    "members.personal": (frozenset({S}), N_("export everything held about a member")),
+    "members.erase": (frozenset({S}), N_("erase members or clear their contact data")),
     "contacts.view": (frozenset({S}), N_("see phones and e-mails")),
     "events.edit": (frozenset({S}), N_("create or change events")),
     "events.status": (frozenset({S}), N_("open, close or cancel events")),

@@ -18,7 +18,15 @@ if TYPE_CHECKING:
         save_club,
         update_member,
     )
+    from clubdesk.services.members.erase import (
+        ClearResult,
+        ErasureResult,
+        anonymous_name,
+        clear_inactive,
+        erase_member,
+    )
     from clubdesk.services.members.merge import MergeResult, merge_members, merge_preview
+    from clubdesk.services.members.privacy import public_names
     from clubdesk.services.members.records import (
         DEFAULT_RATING,
         FIRST_NUMBER,
@@ -67,6 +75,12 @@ _HOMES = {
     "public_list": "clubdesk.services.members.search",
     "save_club": "clubdesk.services.members.edit",
     "update_member": "clubdesk.services.members.edit",
+    "ClearResult": "clubdesk.services.members.erase",
+    "ErasureResult": "clubdesk.services.members.erase",
+    "anonymous_name": "clubdesk.services.members.erase",
+    "clear_inactive": "clubdesk.services.members.erase",
+    "erase_member": "clubdesk.services.members.erase",
+    "public_names": "clubdesk.services.members.privacy",
 }
 
 __all__ = [
@@ -97,6 +111,12 @@ __all__ = [
     "public_list",
     "save_club",
     "update_member",
+    "ClearResult",
+    "ErasureResult",
+    "anonymous_name",
+    "clear_inactive",
+    "erase_member",
+    "public_names",
 ]
 
 

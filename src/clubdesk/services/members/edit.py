@@ -122,6 +122,7 @@ def snapshot(m: Member, club: str) -> dict[str, Any]:
         "notes": m.notes,
         "active": m.active,
         "licence": m.licence,
+        "public_name": m.public_name,
     }
 
 
@@ -139,6 +140,7 @@ def apply(s: Session, actor: Actor, m: Member, data: MemberData) -> None:
     m.notes = data.notes
     m.active = data.active
     m.licence = data.licence  # rule E15
+    m.public_name = data.public_name  # his consent for public outputs
 
 
 def create_member(db: Database, actor: Actor, data: MemberData) -> MemberInfo:

@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from clubdesk.competition import privacy
 from clubdesk.i18n import _
 from clubdesk.models.club import Club
 from clubdesk.models.member import Member
@@ -56,6 +57,7 @@ class MemberData:
     notes: str = ""
     active: bool = True
     licence: str = ""  # rule E15: federation licence number
+    public_name: str = privacy.FULL  # what public outputs show: "full" or "initials" (his consent)
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,7 @@ class MemberInfo:
     active: bool
     merged_into: str | None = None  # number of the member this record was merged into
     licence: str = ""  # rule E15: federation licence number ("" when none)
+    public_name: str = privacy.FULL  # his consent for public outputs: "full" or "initials"
 
     def public(self) -> PublicMember:
         return PublicMember(self.number, self.name, self.club, self.city, self.rating)
@@ -96,6 +99,7 @@ class MemberInfo:
             notes=self.notes,
             active=self.active,
             licence=self.licence,
+            public_name=self.public_name,
         )
 
 
@@ -173,6 +177,8 @@ def field_errors(
         errors["rating_experience"] = _("The rating experience cannot be negative.")
     elif data.rating_experience > 100_000:
         errors["rating_experience"] = _("The rating experience is at most 100000 matches.")
+    if data.public_name not in privacy.CONSENTS:
+        errors["public_name"] = _("The name on public outputs is full or initials.")
     if len(data.club.strip()) > 120:
         errors["club"] = _("The club name is too long (120 characters at most).")
     elif data.club.strip() and (problem := invisible_problem(data.club.strip())) is not None:
@@ -269,6 +275,7 @@ def _info(m: Member, clubs: dict[int, str], numbers: dict[int, str]) -> MemberIn
         active=bool(m.active),
         merged_into=numbers.get(m.merged_into_id) if m.merged_into_id is not None else None,
         licence=m.licence or "",
+        public_name=m.public_name or privacy.FULL,
     )
 
 

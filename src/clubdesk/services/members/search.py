@@ -142,6 +142,7 @@ _COLUMNS = (
     Member.active,
     Member.merged_into_id,
     Member.licence,
+    Member.public_name,
 )
 
 
@@ -169,6 +170,7 @@ def _row_infos(s: Session, rows: list[tuple[Any, ...]]) -> list[MemberInfo]:
             active=bool(r[12]),
             merged_into=numbers.get(r[13]) if r[13] is not None else None,
             licence=r[14] or "",
+            public_name=r[15] or "full",
         )
         for r in rows
     ]

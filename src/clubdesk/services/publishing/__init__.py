@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from clubdesk.services.publishing.documents import generate
     from clubdesk.services.publishing.hall import bracket, event, events, results_key, round_view, standings
     from clubdesk.services.publishing.header import KIND_LABELS, KINDS, PLAYER_CARD, ReportRequest
+    from clubdesk.services.publishing.personal import PersonalExport, export_personal
     from clubdesk.services.publishing.players import (
         PlayerRating,
         cell_text,
@@ -76,6 +77,8 @@ _HOMES = {
     "share_site": "clubdesk.services.publishing.share",
     "standings": "clubdesk.services.publishing.hall",
     "tavla_ratings": "clubdesk.services.publishing.players",
+    "PersonalExport": "clubdesk.services.publishing.personal",
+    "export_personal": "clubdesk.services.publishing.personal",
 }
 
 __all__ = [
@@ -111,6 +114,8 @@ __all__ = [
     "share_site",
     "standings",
     "tavla_ratings",
+    "PersonalExport",
+    "export_personal",
 ]
 
 

@@ -20,7 +20,9 @@ from clubdesk.models.event import Event
 from clubdesk.models.result import Match
 from clubdesk.models.round import Round
 from clubdesk.reports import data as report_data
+from clubdesk.reports.public import publicly
 from clubdesk.services import events as events_service
+from clubdesk.services import members as members_service
 from clubdesk.services import night
 from clubdesk.services.kernel import ServiceError
 from clubdesk.services.publishing import header, night_data
@@ -182,9 +184,10 @@ def round_view(db: Database, event_id: int, round_no: int | None = None) -> Hall
     rv = night.get_round(db, event_id, rno)
     if rv.status == "proposed":
         raise ServiceError("no-round", _("Round {r} has not been published.").format(r=rno), round=rno)
-    pd = night_data.pairings_data(db, event_id, rno)
+    hide = members_service.public_names(db)  # each member's consent: initials and club only
+    pd = publicly(night_data.pairings_data(db, event_id, rno), hide)
     with db.read_session() as s:  # a read: no write lock while the tables post
-        who = header.public(s, night.get_event(s, event_id))  # rule T14: names, clubs and cities only
+        who = publicly(header.public(s, night.get_event(s, event_id)), hide)  # rule T14: no contacts
     names = {t.table: (t.sides[0], t.sides[1]) for t in pd.tables}
     entrants = {tv.table: tv.sides for tv in rv.tables}
     tables = tuple(
@@ -219,14 +222,16 @@ def round_view(db: Database, event_id: int, round_no: int | None = None) -> Hall
 
 def standings(db: Database, event_id: int) -> HallStandings:
     ev = event(db, event_id)
-    sd = night_data.standings_data(db, event_id)
+    sd = publicly(night_data.standings_data(db, event_id), members_service.public_names(db))
     codes = tuple(c for c in sd.codes if c != "PTS")
     return HallStandings(ev, codes, sd.rows, sd.after_round, sd.final, tuple(sd.explanations))
 
 
 def bracket(db: Database, event_id: int) -> tuple[HallEvent, report_data.BracketData]:
     """The elimination bracket with every confirmed result; refused for an event that has none."""
-    return event(db, event_id), night_data.bracket_data(db, event_id)
+    return event(db, event_id), publicly(
+        night_data.bracket_data(db, event_id), members_service.public_names(db)
+    )
 
 
 def now_text(when: datetime | None = None) -> str:

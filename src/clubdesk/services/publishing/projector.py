@@ -19,8 +19,10 @@ from clubdesk.collation import sort_key
 from clubdesk.i18n import _
 from clubdesk.models.audit import AuditEntry
 from clubdesk.models.event import Event
+from clubdesk.reports.public import publicly
 from clubdesk.reports.words import bracket_rounds, side_text, standings_title
 from clubdesk.services import club, night
+from clubdesk.services import members as members_service
 from clubdesk.services.kernel import Actor, ServiceError
 from clubdesk.services.publishing import header, night_data
 from clubdesk.services.publishing.night_data import bracket_data
@@ -190,22 +192,28 @@ def hall_data(db: Database, event_id: int | None) -> HallData:
                 # their bracket already ("Losers' bracket · Round n", "Final")
                 rounds.append((_("Bracket") + " · " + head if matches[0].bracket == "W" else head, rows))
 
-    return HallData(
-        event_id,
-        name,
-        rno,
-        tuple(tables),
-        tuple(by_name),
-        standings_title(sd),
-        codes,
-        standings,
-        sd.after_round is not None or sd.final,
-        elimination,
-        bracket,
-        names,
-        call_at,
-        forfeit_due,
-        forfeit_rule,
-        text,
-        tuple(rounds),
+    # each member's consent (initials and club only) honoured on the hall's screen, sorted as shown
+    hide = members_service.public_names(db)
+    shown = publicly(tuple(by_name), hide)
+    return publicly(
+        HallData(
+            event_id,
+            name,
+            rno,
+            tuple(tables),
+            tuple(sorted(shown, key=lambda e: (sort_key(e.name), e.name, e.table))),
+            standings_title(sd),
+            codes,
+            standings,
+            sd.after_round is not None or sd.final,
+            elimination,
+            bracket,
+            names,
+            call_at,
+            forfeit_due,
+            forfeit_rule,
+            text,
+            tuple(rounds),
+        ),
+        hide,
     )

@@ -31,8 +31,10 @@ from clubdesk.reports.data import CrossRow, CrossTable, SiteData, SiteEvent
 from clubdesk.reports.frame import fmt_money
 from clubdesk.reports.images import Column, Sheet, bracket_tree, render
 from clubdesk.reports.pairings import name_key
+from clubdesk.reports.public import publicly
 from clubdesk.reports.words import crosstable_legend, standings_title
 from clubdesk.services import club as club_service
+from clubdesk.services import members as members_service
 from clubdesk.services import night
 from clubdesk.services.kernel import ServiceError
 from clubdesk.services.publishing import header as publishing_header
@@ -146,10 +148,12 @@ def _sheets(
     db: Database, kind: str, event_id: int, round_no: int | None, header: report_data.ReportHeader
 ) -> list[object]:
     """The kind's tables (:class:`clubdesk.reports.images.Sheet`) from the PDFs' report data; the bracket
-    as a tree (:class:`clubdesk.reports.images.Tree`)."""
+    as a tree (:class:`clubdesk.reports.images.Tree`). Each member's consent is honoured (initials and
+    club only where he chose so)."""
+    hide = members_service.public_names(db)
 
     if kind == "pairings":
-        pd = night_data.pairings_data(db, event_id, round_no)
+        pd = publicly(night_data.pairings_data(db, event_id, round_no), hide)
         rows = [t.shared_row() for t in pd.tables]
         by_table = Sheet(
             title=_("Pairings, round {n}").format(n=pd.round),
@@ -184,7 +188,7 @@ def _sheets(
         )
         return [by_table, by_name]
     if kind == "standings":
-        sd = night_data.standings_data(db, event_id)
+        sd = publicly(night_data.standings_data(db, event_id), hide)
         codes = [c for c in sd.codes if c != "PTS"]
         return [
             Sheet(
@@ -207,11 +211,11 @@ def _sheets(
             )
         ]
     if kind == "bracket":
-        bd = night_data.bracket_data(db, event_id)
+        bd = publicly(night_data.bracket_data(db, event_id), hide)
         title = _("Double elimination") if bd.kind == "double" else _("Single elimination")
         return [bracket_tree(bd, header, title)]
     if kind == "crosstable":
-        ct = crosstable_data(db, event_id)
+        ct = publicly(crosstable_data(db, event_id), hide)
         sheets: list[object] = []
         # at most 6 rounds side by side, so that the names keep their room at 30 px
         for first in range(0, max(1, ct.rounds), 6):
@@ -236,9 +240,9 @@ def _sheets(
             )
         return sheets
     if kind == "season":
-        se = season_ranking.season_data(db, event_id)
+        se = publicly(season_ranking.season_data(db, event_id), hide)
         return [season_sheet(se)]
-    pz = money_lists.prizes_data(db, event_id)
+    pz = publicly(money_lists.prizes_data(db, event_id), hide)
 
     lang = current_language()
     return [
@@ -377,12 +381,13 @@ def site_data(db: Database, season: str | None, lang: str) -> SiteData:
     if chosen and ids:
         ranking = season_ranking.season_data(db, ids[-1])
     club = club_service.club_settings(db)
+    hide = members_service.public_names(db)  # each member's consent: initials and club only
     return SiteData(
         club=club.club_name,
         language=lang,
         season=chosen,
-        events=tuple(events),
-        ranking=ranking,
+        events=publicly(tuple(events), hide),
+        ranking=publicly(ranking, hide),
         logo_path=club.logo_path if club.logo_path and Path(club.logo_path).is_file() else None,
     )
 

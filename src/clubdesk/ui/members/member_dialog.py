@@ -81,6 +81,12 @@ class MemberDialog(QDialog):
         self.notes = QPlainTextEdit()
         self.notes.setFixedHeight(60)
         self.notes.setTabChangesFocus(True)
+        # his consent for public outputs: share images, the site, the hall and the projector
+        self.public_name = QComboBox()
+        self.public_name.setObjectName("publicName")
+        self.public_name.setProperty("translatable", True)
+        for code, label in (("full", _("full name")), ("initials", _("initials and club only"))):
+            self.public_name.addItem(label, code)
         self.active = QCheckBox(_("Active member"))
         self.active.setChecked(True)
         self.fields: dict[str, FieldWithError] = {
@@ -96,6 +102,7 @@ class MemberDialog(QDialog):
             "phone": FieldWithError(self.phone),
             "email": FieldWithError(self.email),
             "notes": FieldWithError(self.notes),
+            "public_name": FieldWithError(self.public_name),
         }
         form = QFormLayout()
         labels = {
@@ -111,6 +118,7 @@ class MemberDialog(QDialog):
             "phone": _("&Phone"),
             "email": _("&E-mail"),
             "notes": _("Notes"),
+            "public_name": _("Name &in public"),
         }
         for key, widget in self.fields.items():
             caption = QLabel(labels[key])
@@ -149,6 +157,7 @@ class MemberDialog(QDialog):
         self.email.setText(m.email)
         self.notes.setPlainText(m.notes)
         self.active.setChecked(m.active)
+        self.public_name.setCurrentIndex(max(0, self.public_name.findData(m.public_name)))
 
     def data(self) -> ms.MemberData:
         year = self.birth_year.value()
@@ -166,6 +175,7 @@ class MemberDialog(QDialog):
             notes=self.notes.toPlainText(),
             active=self.active.isChecked(),
             licence=self.licence.text(),
+            public_name=str(self.public_name.currentData() or "full"),
         )
 
     def save(self) -> bool:

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 from clubdesk.i18n import _, ngettext
 from clubdesk.services import members as ms
 from clubdesk.services.kernel import ServiceError
+from clubdesk.ui.members import privacy_actions
 from clubdesk.ui.members.clubs_panel import ClubsPanel
 from clubdesk.ui.members.columns import SORT_ROLE, Column, RowsModel, member_columns, sortable_table
 from clubdesk.ui.members.member_dialog import ImportDialog, MemberDialog
@@ -140,6 +141,10 @@ class MembersPanel(QWidget):
             (_("E&xport CSV…"), self.export_csv, "exportAction"),
             (_("&Merge…"), self.merge, "mergeAction"),
             (_("Player &card…"), self.player_card, "playerCardAction"),
+            # the members' privacy rights (GDPR, KVKK, UU PDP 2022)
+            (_("Personal da&ta…"), self.personal_data, "personalDataAction"),
+            (_("E&rase…"), self.erase, "eraseAction"),
+            (_("Clear inactive contacts…"), self.clear_inactive, "clearInactiveAction"),
         )
         for text, slot, name in specs:
             action = QAction(text, self)
@@ -283,6 +288,22 @@ class MembersPanel(QWidget):
             from clubdesk.ui.ranking.players_view import open_player_card
 
             open_player_card(self.state, chosen[0].number, self)
+
+    def personal_data(self, folder: str | None = None) -> None:
+        chosen = self.selected()
+        if chosen and (said := privacy_actions.export_personal(self, self.state, chosen[0].number, folder)):
+            self.count.setText(said)
+
+    def erase(self, confirmed: bool = False) -> None:
+        chosen = self.selected()
+        if chosen and (said := privacy_actions.erase(self, self.state, chosen[0], confirmed=confirmed)):
+            self._changed()
+            self.count.setText(said)
+
+    def clear_inactive(self, years: int | None = None, confirmed: bool = False) -> None:
+        if said := privacy_actions.clear_inactive(self, self.state, years, confirmed=confirmed):
+            self._changed()
+            self.count.setText(said)
 
     def merge(self) -> None:
         chosen = self.selected()
