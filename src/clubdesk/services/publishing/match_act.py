@@ -171,7 +171,7 @@ def result_line(m: Match, side_a: str, side_b: str) -> str:
     if not (final or m.finished):
         return score + ", " + _("not finished")
     if m.winner is None:
-        line = score + ", " + _("drawn")
+        line = score + ", " + _("a draw")
     else:
         line = score + ", " + _("won by {pair}").format(pair=side_a if m.winner == m.side_a else side_b)
     return line if final else line + " " + _("(not approved yet)")
