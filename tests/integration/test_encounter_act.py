@@ -35,7 +35,7 @@ def team_league(tmp_path: Path) -> tuple[Database, int]:
     ev, ids = make_event(db, ruleset="domino-es", fmt="round-robin", players=5, per_entrant=4, entry="team")
     with db.session() as s:
         for ent, name in zip(
-            s.scalars(select(Entrant).where(Entrant.id.in_(ids)).order_by(Entrant.id)), TEAMS
+            s.scalars(select(Entrant).where(Entrant.id.in_(ids)).order_by(Entrant.id)), TEAMS, strict=True
         ):
             ent.name = name
     settings.configure(db, DESK, ev, encounter_games=2)
