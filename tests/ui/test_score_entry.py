@@ -397,3 +397,26 @@ def test_tavla_import_match_file_previews_then_saves_entries(qtbot, tmp_path) ->
     bad.write_text("hello\n")
     assert not form.import_match_file(bad)
     assert "line 1" in form.error.text()
+
+
+def test_ctrl_z_in_the_cube_field_undoes_the_game_not_the_typing(qtbot, active) -> None:  # type: ignore[no-untyped-def]
+    """The form says "Undo last (Ctrl+Z)": in the cube field (a number field with its own undo) the key
+    takes the last game off the sheet, and Ctrl+Shift+Z puts it back."""
+    saved: list[EntryChange] = []
+    form = TavlaEntryForm(
+        "tavla", params={"match_length": 5}, save=saved.append, side_names=("Ayşe", "Mehmet")
+    )
+    active(form)
+    form.load_entry({"type": "game", "winner": 0, "kind": "single", "cube": 2, "dropped": False})
+    assert form.submit() and form.model.rowCount() == 1
+    form.load_entry({"type": "game", "winner": 1, "kind": "single", "cube": 1, "dropped": False})
+    form.cube.setFocus()
+    form.cube.selectAll()
+    type_text(qtbot, "4")  # typing in the cube field: the field's own undo would take this back
+    assert form.cube.value() == 4
+    qtbot.keyClick(focus(qtbot), Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert form.model.rowCount() == 0 and saved[-1].action == "delete"
+    qtbot.keyClick(
+        focus(qtbot), Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    )
+    assert form.model.rowCount() == 1 and (cell(form, 0, COL_TOT_A), cell(form, 0, COL_TOT_B)) == ("2", "0")
