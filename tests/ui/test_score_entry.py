@@ -420,3 +420,33 @@ def test_ctrl_z_in_the_cube_field_undoes_the_game_not_the_typing(qtbot, active) 
         focus(qtbot), Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
     )
     assert form.model.rowCount() == 1 and (cell(form, 0, COL_TOT_A), cell(form, 0, COL_TOT_B)) == ("2", "0")
+
+
+def test_the_gaple_seat_row_says_whose_seat_it_asks_for(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """No bare "Seat": the row names who it asks for with the outcome chosen, and each seat is its player or
+    "seat 1" with its side's letter and pair."""
+    form = GapleEntryForm(
+        "gaple-tournament", side_names=("Budi Santoso / Agus Wijaya", "Sri Rahayu / Dewi Lestari")
+    )
+    qtbot.addWidget(form)
+    label = form.inputs.labelForField(form.seat)
+    for kind, words in (
+        ("block", "&Blocked by"),
+        ("out", "&Went out"),
+        ("six_doubles", "Six doubles &held by"),
+    ):
+        choose(form.outcome, kind)
+        assert label.text() == words
+    choose(form.outcome, "block")
+    assert form.submit() is False and form.error.text() == "Choose who blocked the game."
+    assert [form.seat.itemText(k) for k in range(1, 3)] == [
+        "1 — seat 1 (A · Budi Santoso / Agus Wijaya)",
+        "2 — seat 2 (B · Sri Rahayu / Dewi Lestari)",
+    ]
+    named = GapleEntryForm(
+        "gaple-tournament",
+        side_names=("Budi Santoso / Agus Wijaya", "Sri Rahayu / Dewi Lestari"),
+        seat_names=["Budi Santoso", "Sri Rahayu", "Agus Wijaya", "Dewi Lestari"],
+    )
+    qtbot.addWidget(named)
+    assert named.seat.itemText(3) == "3 — Agus Wijaya (A · Budi Santoso / Agus Wijaya)"
