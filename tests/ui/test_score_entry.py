@@ -360,7 +360,10 @@ def test_gaple_club_blocked_hand_names_the_caught_double_and_hints_b3(qtbot, act
     assert form.read_entry() == entry
     assert form.submit()
     # 46 to pair B (seat 2 wins the duel), pair A fined 50 (B6)
-    assert (cell(form, 0, COL_TOT_A), cell(form, 0, COL_TOT_B)) == ("-50", "46")
+    assert (cell(form, 0, COL_TOT_A), cell(form, 0, COL_TOT_B)) == (
+        "\u221250",
+        "46",
+    )  # a true minus sign, as the printed sheet
     assert "not led with 0-0 / 6-6" in form.next_hint()  # the hint stands before the next hand too
     # the tournament preset (GS8) has no such field for a blocked hand
     t = GapleEntryForm("gaple-tournament")

@@ -32,6 +32,7 @@ from clubdesk.services.publishing.header import (
 )
 from clubdesk.services.publishing.score_sheets import all_entries, overrides_of, substitutions
 from clubdesk.storage import Database
+from clubdesk.text import score_text
 from clubdesk.timefmt import local_text
 
 # ------------------------------------------------------------------------------------------ match act
@@ -207,7 +208,7 @@ def _hand_text(act: _ActTable, game: int | None, hand: int | None) -> str:
         return ""
     h = hands[hand - 1]
     pts = h.get("points") or [0, 0]
-    text = _("hand {n}: {a}–{b}").format(n=hand, a=pts[0], b=pts[1])
+    text = _("hand {n}: {score}").format(n=hand, score=score_text(int(pts[0]), int(pts[1])))
     if h.get("explanation"):
         text += f" ({h['explanation']})"
     return text

@@ -14,7 +14,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 
 from clubdesk.games.words import describe_entry, side_name
 from clubdesk.i18n import _
-from clubdesk.text import elide_middle
+from clubdesk.text import elide_middle, signed
 from clubdesk.ui.shell.none_refs import kept_color, kept_font
 
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -140,8 +140,8 @@ class SheetModel(QAbstractTableModel):
                 COL_ENTRY: row.label + (f"  [{row.marker}]" if row.marker else ""),
                 COL_PTS_A: _signed(row.points[0]),
                 COL_PTS_B: _signed(row.points[1]),
-                COL_TOT_A: str(row.totals[0]),
-                COL_TOT_B: str(row.totals[1]),
+                COL_TOT_A: signed(row.totals[0]),
+                COL_TOT_B: signed(row.totals[1]),
                 COL_NOTE: row.explanation,
             }[col]
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -206,4 +206,5 @@ def side_header(name: str, chars: int = HEADER_CHARS) -> str:
 
 
 def _signed(n: int) -> str:
-    return f"{n:+d}" if n else "0"
+    """A hand's points with their sign: +20, −50 (a true minus sign), 0."""
+    return "+" + str(n) if n > 0 else signed(n)

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEd
 from clubdesk.games import EntryError
 from clubdesk.games.gaple import MAX_HAND_PIPS
 from clubdesk.i18n import _
-from clubdesk.text import side_label
+from clubdesk.text import side_label, signed
 from clubdesk.ui.night.score_entry.base import SheetEntryForm
 from clubdesk.ui.night.score_entry.entries import Entry, InputProblem, add_no_choice, chosen
 from clubdesk.ui.night.score_entry.keys import KeyCombo
@@ -202,7 +202,7 @@ class _DominoFamilyForm(SheetEntryForm):
         totals = games[-1]["totals"] if games and games[-1].get("winner") is None else [0, 0]
         gno = len(games) if games and games[-1].get("winner") is None else len(games) + 1
         return _("Games {x}–{y} · game {g}: {a} {ta} – {tb} {b}").format(
-            x=won[0], y=won[1], g=gno, a=a, ta=totals[0], tb=totals[1], b=b
+            x=won[0], y=won[1], g=gno, a=a, ta=signed(totals[0]), tb=signed(totals[1]), b=b
         )
 
 
