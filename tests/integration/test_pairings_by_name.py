@@ -59,3 +59,24 @@ def test_a_pair_is_listed_under_its_second_player_too(tmp_path: Path) -> None:
     # alphabetical by the player's own name: Agus before Budi, Zainal last
     order = [board.index(f"{p} (") for p in ("Agus Wijaya", "Budi Santoso", "Zainal Abidin")]
     assert order == sorted(order)
+
+
+def test_a_printed_pdf_gets_the_mode_of_any_saved_file(tmp_path: Path) -> None:
+    """A PDF is written through a temporary file, owner-only (0600); the printed file is readable as any file
+    the user saves (0666 less the umask: 0644 with 022, 0640 with 027)."""
+    import os
+    import stat
+
+    db = Database(tmp_path / "gaple.sqlite3")
+    ev, _ids = make_event(db, ruleset="gaple-club", fmt="swiss", players=4, rounds=2)
+    rounds.propose_round(db, DESK, ev)
+    rounds.publish_round(db, DESK, ev)
+    old = os.umask(0o022)
+    try:
+        for mask, mode in ((0o022, 0o644), (0o027, 0o640)):
+            os.umask(mask)
+            out = tmp_path / f"pairings-{mask:o}.pdf"
+            documents.generate(db, header.ReportRequest("pairings", ev, round=1, language="en"), out)
+            assert stat.S_IMODE(out.stat().st_mode) == mode
+    finally:
+        os.umask(old)
