@@ -10,14 +10,16 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 from sqlalchemy import select
 
+from clubdesk import i18n
 from clubdesk.models.event import Entrant
 from clubdesk.services.kernel.base import Actor, Role
 from clubdesk.services.night.data import settings
-from clubdesk.services.night.play import rounds
+from clubdesk.services.night.play import results, rounds
 from clubdesk.storage import Database
 from clubdesk.text import elide_middle, side_label
 from clubdesk.ui.night.rounds_section import RoundsSection
 from clubdesk.ui.night.sheet_model import COL_PTS_A, COL_PTS_B, COL_TOT_A, COL_TOT_B
+from clubdesk.ui.night.tables_model import tables_in_state
 from clubdesk.ui.shell.state import DeskState
 from tests.integration.test_night_helpers import DESK, make_event
 
@@ -111,3 +113,29 @@ def test_elide_middle_and_side_label() -> None:
     assert len(cut) <= 16 and cut.startswith("Equipo") and cut.endswith("Norte") and "…" in cut
     assert side_label("A", "  Equipo   Sur ") == "A · Equipo Sur"
     assert side_label("A", "Equipo Sur") != side_label("B", "Equipo Sur")
+
+
+def test_round_counts_agree_in_number_and_gender_in_spanish(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """ "Ronda 1: 2 mesas confirmadas", not "2 confirmado": the count with its noun, in each plural."""
+
+    db, ev = named_night(
+        tmp_path, "tavla", ["Ayşe", "Mehmet", "Elif", "Can"], fmt="swiss", rounds=2, match_lengths=[3]
+    )
+    for table in (1, 2):
+        results.set_score(db, DESK, ev, 1, table, (3, 1), confirm=True)
+    try:
+        for lang, text in (
+            ("es", "Ronda 1: 2 mesas confirmadas"),
+            ("en", "Round 1: 2 tables confirmed"),
+            ("tr", "1. tur: 2 masa teyit edildi"),
+        ):
+            i18n.set_language(lang)
+            section = RoundsSection(DeskState(db, REF))
+            qtbot.addWidget(section)
+            section.select_event(ev)
+            assert section.counts.text() == text
+        i18n.set_language("es")
+        assert tables_in_state("confirmed", 1) == "1 mesa confirmada"
+        assert tables_in_state("waiting", 3) == "3 mesas en espera"
+    finally:
+        i18n.set_language("en")
