@@ -31,7 +31,9 @@ class NameField(QLineEdit):
         self.completer_.setWidget(self)
         self.completer_.activated[str].connect(self._chosen)  # type: ignore[index]
         self.textEdited.connect(self._offer)
-        self.completer_.popup().installEventFilter(self)  # after the completer's own: ours sees keys first
+        popup = self.completer_.popup()  # made here, with the completer's own filter: ours sees keys first
+        if popup is not None:
+            popup.installEventFilter(self)
 
     def choices(self) -> list[str]:
         return self.names.stringList()

@@ -170,7 +170,7 @@ def _change_span(s: Session, m: Match) -> tuple[int | None, RateKey] | None:
         .order_by(RatingEntry.id)
         .limit(1)
     ).first()
-    if old is not None:
+    if old is not None and old[1] is not None:  # every row has its day (else _order_outdated re-rates all)
         cuts.append(old[0])
         keys.append((old[1], m.round_no, m.table_no, m.id))
     rated_now = (
@@ -187,7 +187,7 @@ def _change_span(s: Session, m: Match) -> tuple[int | None, RateKey] | None:
             .order_by(*order, RatingEntry.id)
             .limit(1)
         ).first()
-        if nxt is not None:
+        if nxt is not None and nxt[1] is not None:
             cuts.append(nxt[0])
             keys.append((nxt[1], nxt[2], nxt[3], nxt[4]))
     if not keys:
