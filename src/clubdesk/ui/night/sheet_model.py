@@ -23,7 +23,7 @@ ENTRY_ROLE = Qt.ItemDataRole.UserRole + 1  # the raw entry dict of the row
 
 COL_NO, COL_GAME, COL_ENTRY, COL_PTS_A, COL_PTS_B, COL_TOT_A, COL_TOT_B, COL_NOTE = range(8)
 N_COLUMNS = 8
-HEADER_CHARS = 16  # a side's name in a score column's header, cut in the middle past this
+HEADER_CHARS = 14  # a side's name in a score column's header, cut in the middle past this
 
 
 @dataclass(frozen=True)
@@ -186,7 +186,7 @@ class SheetModel(QAbstractTableModel):
                 COL_TOT_B: f"{b} {total}",
             }.get(section)
         # the side's letter over its whole name, cut in the middle when long (the tooltip has it whole):
-        # two teams whose names begin alike ("Equipo …") never get the same header
+        # two teams whose names begin alike ("Equipo …") never get the same header; the totals by letter
         a, b = side_header(a), side_header(b)
         return {
             COL_NO: "#",
@@ -194,8 +194,8 @@ class SheetModel(QAbstractTableModel):
             COL_ENTRY: _("Entry"),
             COL_PTS_A: f"+ A\n{a}",
             COL_PTS_B: f"+ B\n{b}",
-            COL_TOT_A: f"Σ A\n{a}",
-            COL_TOT_B: f"Σ B\n{b}",
+            COL_TOT_A: "Σ A",  # the name is over the points column beside it (and in the tooltip)
+            COL_TOT_B: "Σ B",
             COL_NOTE: _("Explanation"),
         }[section]
 
