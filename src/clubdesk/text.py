@@ -80,3 +80,34 @@ def invisible_problem(value: str) -> str | None:
 def ascii_digits(value: str) -> bool:
     """Only 0-9 (``str.isdigit`` also accepts Arabic-Indic and other digits)."""
     return value.isascii() and value.isdigit()
+
+
+def elide_middle(text: str, chars: int) -> str:
+    """``text`` cut in the middle with … to at most ``chars`` characters: both ends of a long pair or team
+    name stay readable ("Equipo Peña…El Cierre"), where two names often share their first words."""
+    text = " ".join(text.split())
+    if len(text) <= chars or chars < 3:
+        return text
+    keep = chars - 1
+    head, tail = (keep + 1) // 2, keep // 2
+    return text[:head].rstrip() + "…" + text[len(text) - tail :].lstrip()
+
+
+def side_label(letter: str, name: str, chars: int | None = None) -> str:
+    """A table side as every hand list, sheet and approval names it: its letter and its whole pair or team
+    name ("A · Equipo Peña El Cierre"), cut in the middle past ``chars``. Two sides never read the same:
+    their letters differ even where their names do not."""
+    shown = elide_middle(name, chars) if chars is not None else " ".join(name.split())
+    return f"{letter} · {shown}" if shown and shown != letter else letter
+
+
+def signed(n: int) -> str:
+    """A score as printed: a negative one with a true minus sign (−50), never a hyphen."""
+    return f"\u2212{-n}" if n < 0 else str(n)
+
+
+def score_text(a: int, b: int) -> str:
+    """Two scores side by side: "260–50"; with a negative one, spaced and signed: "260 – −50"."""
+    if a < 0 or b < 0:
+        return f"{signed(a)} – {signed(b)}"
+    return f"{a}–{b}"

@@ -87,6 +87,7 @@ def sheet_hands(db: Database, event_id: int, tmp_path: Path) -> list[tuple[int, 
         ):
             nums: list[str] = []
             for w in words[3:]:
+                w = w.replace("\u2212", "-")  # the sheet prints a true minus sign
                 if w.lstrip("-").isdigit():
                     nums.append(w)
                 elif not re.fullmatch(r"\d-\d", w) and w != "doubles":

@@ -205,3 +205,40 @@ def test_pairs_drawn_by_lot_from_the_entrants_screen(qtbot, db) -> None:  # type
     assert sorted(x for n in names for x in n.split(" / ")) == sorted(f"Pemain {n}" for n in numbers)
     assert not view.draw_pairs(12)  # once only
     assert "once" in view.message.text()
+
+
+def test_enter_on_the_partner_suggestion_picks_it_and_registers_nothing(qtbot, active, db) -> None:  # type: ignore[no-untyped-def]
+    """Enter on the list of names picks the name: the half-typed "budi" is never sent as a member number
+    ("No member with number budi"); the next Enter registers the pair."""
+    create_member(db, ACTOR, MemberData(name="Budi Santoso", number="3001"))
+    create_member(db, ACTOR, MemberData(name="Agus Wijaya", number="3002"))
+    create_member(db, ACTOR, MemberData(name="Budi Hartono", number="3003"))
+    ev = create_event(
+        db, ACTOR, EventData(name="Gaple", ruleset="gaple-club", format="swiss", entry_type="pair")
+    )
+    section = DeskSection(DeskState(db, ACTOR))
+    active(section)
+    view = section.entrants_view
+    view.number.setFocus()
+    qtbot.keyClicks(view.number, "3002")
+    view.partner.setFocus()
+    qtbot.keyClicks(view.partner, "budi s")
+    popup = view.partner.completer_.popup()
+    assert popup.isVisible() and len(view.partner.choices()) == 1
+    qtbot.keyClick(popup, Qt.Key.Key_Return)  # the list has the keyboard while it is shown
+    assert view.partner.text().startswith("Budi Santoso") and view.partner.value() == "3001"
+    assert lists.entrants(db, ev.id) == [] and "budi" not in view.message.text()
+    # two Budis: Enter highlights the first, the next Enter picks it
+    view.partner.clear()
+    qtbot.keyClicks(view.partner, "budi")
+    assert popup.isVisible() and len(view.partner.choices()) == 2
+    qtbot.keyClick(popup, Qt.Key.Key_Return)
+    assert popup.isVisible() and view.partner.text() == "budi" and lists.entrants(db, ev.id) == []
+    first = view.partner.choices()[0]
+    qtbot.keyClick(popup, Qt.Key.Key_Return)
+    assert not popup.isVisible() and view.partner.text() == first
+    partner = view.partner.value()
+    assert partner in ("3001", "3003")
+    qtbot.keyClick(view.partner, Qt.Key.Key_Return)  # now Enter registers the pair
+    (row,) = lists.entrants(db, ev.id)
+    assert set(row.members) == {"3002", partner}

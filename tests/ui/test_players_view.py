@@ -11,10 +11,14 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QLabel
+from sqlalchemy import delete, select
 
+from clubdesk.models.member import Member
+from clubdesk.models.result import RatingEntry
 from clubdesk.services.discipline import incidents
 from clubdesk.services.kernel.base import Actor, Role
 from clubdesk.services.night.play import results, rounds
+from clubdesk.services.night.ranking import ratings
 from clubdesk.services.publishing import share
 from clubdesk.storage import Database
 from clubdesk.ui.ranking.crosstable_panel import DETAIL_ROLE, FIXED
@@ -183,3 +187,26 @@ def test_members_section_opens_the_player_card(qtbot, night) -> None:  # type: i
     assert [c.number for c in cards] == [number]
     for c in cards:
         c.close()
+
+
+def test_a_player_with_earlier_matches_has_a_count_that_agrees_with_his_chart(qtbot, night) -> None:  # type: ignore[no-untyped-def]
+    """Rule T12c: 40 matches the register counted before ClubDesk are no rated match of the chart; the
+    count beside the chart is its points, the earlier ones named apart."""
+    db, _ev, rv = night
+    win = member_of(db, rv.tables[0].sides[0])
+    with db.session() as s:
+        mem = s.scalar(select(Member).where(Member.number == win))
+        assert mem is not None
+        mem.rating_experience, mem.rating = 40, 1500.0  # as the register had him before his first match
+        s.execute(delete(RatingEntry))
+        ratings.recompute_ratings(s)
+    section = RatingsSection(DeskState(db))
+    qtbot.addWidget(section)
+    section.select_number(win)
+    rating = shown(section)[win][0]
+    assert section.player.text() == f"Player 1: {rating} after 1 rated match (and 40 matches before ClubDesk)"
+    assert len(section.chart.values) == 2 and section.history_model.rowCount() == 1
+    assert shown(section)[win][1] == "1"
+    card = PlayerCardDialog(section.state, win)
+    qtbot.addWidget(card)
+    assert card.findChild(QLabel, "fact4").text() == "1"  # "Rated matches": the chart's one point

@@ -103,7 +103,7 @@ def test_a_hand_reads_its_table_once_and_updates_its_row_only(
     assert panel.table == stored and section.round is not None
     assert {t.table: t for t in section.model.rows if t.table != 1} == others
     assert all(section.model.rows[row_of(section, n)] is t for n, t in others.items())
-    assert "1 in play" in section.counts.text()
+    assert "1 table in play" in section.counts.text()
 
 
 def test_a_change_made_elsewhere_reads_the_round_once(

@@ -360,7 +360,10 @@ def test_gaple_club_blocked_hand_names_the_caught_double_and_hints_b3(qtbot, act
     assert form.read_entry() == entry
     assert form.submit()
     # 46 to pair B (seat 2 wins the duel), pair A fined 50 (B6)
-    assert (cell(form, 0, COL_TOT_A), cell(form, 0, COL_TOT_B)) == ("-50", "46")
+    assert (cell(form, 0, COL_TOT_A), cell(form, 0, COL_TOT_B)) == (
+        "\u221250",
+        "46",
+    )  # a true minus sign, as the printed sheet
     assert "not led with 0-0 / 6-6" in form.next_hint()  # the hint stands before the next hand too
     # the tournament preset (GS8) has no such field for a blocked hand
     t = GapleEntryForm("gaple-tournament")
@@ -397,3 +400,56 @@ def test_tavla_import_match_file_previews_then_saves_entries(qtbot, tmp_path) ->
     bad.write_text("hello\n")
     assert not form.import_match_file(bad)
     assert "line 1" in form.error.text()
+
+
+def test_ctrl_z_in_the_cube_field_undoes_the_game_not_the_typing(qtbot, active) -> None:  # type: ignore[no-untyped-def]
+    """The form says "Undo last (Ctrl+Z)": in the cube field (a number field with its own undo) the key
+    takes the last game off the sheet, and Ctrl+Shift+Z puts it back."""
+    saved: list[EntryChange] = []
+    form = TavlaEntryForm(
+        "tavla", params={"match_length": 5}, save=saved.append, side_names=("Ayşe", "Mehmet")
+    )
+    active(form)
+    form.load_entry({"type": "game", "winner": 0, "kind": "single", "cube": 2, "dropped": False})
+    assert form.submit() and form.model.rowCount() == 1
+    form.load_entry({"type": "game", "winner": 1, "kind": "single", "cube": 1, "dropped": False})
+    form.cube.setFocus()
+    form.cube.selectAll()
+    type_text(qtbot, "4")  # typing in the cube field: the field's own undo would take this back
+    assert form.cube.value() == 4
+    qtbot.keyClick(focus(qtbot), Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert form.model.rowCount() == 0 and saved[-1].action == "delete"
+    qtbot.keyClick(
+        focus(qtbot), Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    )
+    assert form.model.rowCount() == 1 and (cell(form, 0, COL_TOT_A), cell(form, 0, COL_TOT_B)) == ("2", "0")
+
+
+def test_the_gaple_seat_row_says_whose_seat_it_asks_for(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """No bare "Seat": the row names who it asks for with the outcome chosen, and each seat is its player or
+    "seat 1" with its side's letter and pair."""
+    form = GapleEntryForm(
+        "gaple-tournament", side_names=("Budi Santoso / Agus Wijaya", "Sri Rahayu / Dewi Lestari")
+    )
+    qtbot.addWidget(form)
+    label = form.inputs.labelForField(form.seat)
+    for kind, words in (
+        ("block", "&Blocked by"),
+        ("out", "&Went out"),
+        ("six_doubles", "Six doubles &held by"),
+    ):
+        choose(form.outcome, kind)
+        assert label.text() == words
+    choose(form.outcome, "block")
+    assert form.submit() is False and form.error.text() == "Choose who blocked the game."
+    assert [form.seat.itemText(k) for k in range(1, 3)] == [
+        "1 — seat 1 (A · Budi Santoso / Agus Wijaya)",
+        "2 — seat 2 (B · Sri Rahayu / Dewi Lestari)",
+    ]
+    named = GapleEntryForm(
+        "gaple-tournament",
+        side_names=("Budi Santoso / Agus Wijaya", "Sri Rahayu / Dewi Lestari"),
+        seat_names=["Budi Santoso", "Sri Rahayu", "Agus Wijaya", "Dewi Lestari"],
+    )
+    qtbot.addWidget(named)
+    assert named.seat.itemText(3) == "3 — Agus Wijaya (A · Budi Santoso / Agus Wijaya)"

@@ -463,3 +463,23 @@ def test_public_reports_carry_no_contact_data_private_ones_do(tmp_path: Path) ->
     for f in (h, c):
         text = text_of(f)
         assert PHONE in text and EMAIL in text and "PRIVATE" in text
+
+
+def test_a_filled_sheet_prints_a_negative_score_with_its_minus_sign(tmp_path: Path) -> None:
+    """Rule G3 (gaple-club): a penalty can leave a pair below zero; the filled sheet says "320 – −50" (a true
+    minus sign, spaced), never "320–-50"."""
+    sheet = d.GapleSheetData(
+        "7",
+        3,
+        1,
+        NAMES,
+        ("Ayşe / İsmail", "Iğdır / Peña"),
+        ruleset="gaple-club",
+        entries=({"type": "penalty", "side": 1, "points": 50}, *[out(0, [0, 40, 40, 40])] * 5),
+    )
+    f = tmp_path / "sheet.pdf"
+    assert score_sheets(f, header(), [sheet]) == 1
+    text = " ".join((PdfReader(f).pages[0].extract_text() or "").split())
+    assert "Game 1 won by Ayşe / İsmail: 320 – \u221250" in text
+    assert "–-" not in text and " -50" not in text
+    assert "\u221250" in text.replace("Game 1 won by Ayşe / İsmail: 320 – \u221250", "")  # the totals column

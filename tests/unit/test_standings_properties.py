@@ -102,8 +102,9 @@ def test_later_tiebreak_never_reorders_separated_entrants(ev: tuple, codes: tupl
 @settings(max_examples=150, deadline=None)
 @given(events())
 def test_plain_sum_buchholz_is_the_sum_of_the_real_opponents_points(ev: tuple) -> None:
-    # rule T12b (seed 003 §4, §12): with bh_unplayed = none, BH = the opponents' real points over the games
-    # actually played; byes and forfeits add nothing
+    # rule T12b (seed 003 §4, §8, §12): with bh_unplayed = none, BH = the real points of every scheduled
+    # opponent: a forfeit's opponent counts like any opponent (the forfeit is on the record as length–0);
+    # a bye adds nothing
     ids, matches, dq, fmt = ev
     event = event_from_matches(ids, matches, CHESS_SCHEME, fmt=fmt, disqualified=dq)
     pts = {e: Fraction(0) for e in ids}
@@ -117,7 +118,7 @@ def test_plain_sum_buchholz_is_the_sum_of_the_real_opponents_points(ev: tuple) -
             pts[m.a if m.score_a > m.score_b else m.b] += 1
     expected = {e: Fraction(0) for e in ids}
     for m in matches:
-        if m.b is not None and m.kind is MatchKind.PLAYED:
+        if m.b is not None and m.kind in (MatchKind.PLAYED, MatchKind.FORFEIT):
             expected[m.a] += pts[m.b]
             expected[m.b] += pts[m.a]
     got = tiebreak_values(event, ["BH"], unplayed=Unplayed.NONE)

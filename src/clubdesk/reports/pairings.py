@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -12,6 +13,38 @@ from clubdesk.collation import sort_key
 from clubdesk.i18n import _
 from clubdesk.reports.data import PairingsData, PairingSide, ReportHeader
 from clubdesk.reports.frame import Styles, content_width, esc, grid, heads, render
+
+
+@dataclass(frozen=True)
+class NameLine:
+    """One line of the pairings by name: a player (with his pair or team), his table and opponent."""
+
+    name: str
+    side: PairingSide
+    table: int
+    opponent: str
+
+
+def by_name_lines(data: PairingsData) -> list[NameLine]:
+    """The notice board's list, alphabetical: a pair or team under each of its players ("Agus Wijaya
+    (Budi Santoso / Agus Wijaya)"), so a player finds his table under his own name, first or second."""
+    lines: list[NameLine] = []
+    for t in data.tables:
+        a, b = t.sides
+        for me, other in ((a, b), (b, a)):
+            if me is None:
+                continue
+            opp = other.name if other is not None else _("BYE")
+            people = [p for p in me.players if p] if len(me.players) > 1 else [me.name]
+            for person in people:
+                shown = (
+                    person
+                    if person == me.name
+                    else _("{player} ({side})").format(player=person, side=me.name)
+                )
+                lines.append(NameLine(shown, me, t.table, opp))
+    lines.sort(key=lambda line: (name_key(line.name), line.name, line.table))
+    return lines
 
 
 def name_key(name: str) -> tuple[object, ...]:
@@ -59,18 +92,10 @@ def pairings(out: str | Path | IO[bytes], header: ReportHeader, data: PairingsDa
         if data.by_name:
             story.append(PageBreak())
             story.append(Paragraph(esc(_("Pairings by name, round {n}").format(n=data.round)), st.title))
-            entries: list[tuple[str, list[Any]]] = []
-            for t in data.tables:
-                a, b = t.sides
-                for me, other in ((a, b), (b, a)):
-                    if me is None:
-                        continue
-                    opp = other.name if other is not None else _("BYE")
-                    cells = [Paragraph(esc(x), st.cell) for x in (me.name, me.club)]
-                    entries.append((me.name, [*cells, str(t.table), Paragraph(esc(opp), st.cell)]))
-            entries.sort(key=lambda e: (name_key(e[0]), e[0]))
             rows = [[_("Name"), _("Club"), _("Table"), _("Opponent")]]
-            rows.extend(r for _k, r in entries)
+            for line in by_name_lines(data):
+                cells = [Paragraph(esc(x), st.cell) for x in (line.name, line.side.club)]
+                rows.append([*cells, str(line.table), Paragraph(esc(line.opponent), st.cell)])
             w2 = [width * 0.34, width * 0.24, width * 0.1, width * 0.32]
             rows[0] = heads(rows[0], w2, size=9)
             story.append(grid(rows, w2, center=(2,), font_size=9))

@@ -32,6 +32,7 @@ from clubdesk.reports.fonts import COND, COND_BOLD
 from clubdesk.reports.frame import CELL_PAD, HEAD_BG, INK, Styles, content_width, esc, grid, heads, render
 from clubdesk.reports.memo import MemoTable, Para
 from clubdesk.reports.qr import qr_drawing, table_payload
+from clubdesk.text import score_text, signed
 
 QR_SIZE = 27 * mm
 SEP_BG = "#e9eef3"
@@ -181,7 +182,10 @@ def _recorded_rows(label: str, rec: RecordedScore, sides: tuple[str, str]) -> li
 
 
 def _game_won(g: int, pair: str, totals: Sequence[int]) -> str:
-    return _("Game {n} won by {pair}: {a}–{b}").format(n=g + 1, pair=pair, a=totals[0], b=totals[1])
+    # a game can end below zero (penalties, G3): "260 – −50", never "260–-50"
+    return _("Game {n} won by {pair}: {score}").format(
+        n=g + 1, pair=pair, score=score_text(totals[0], totals[1])
+    )
 
 
 def _num(v: int | None) -> str:
@@ -429,10 +433,10 @@ def _gaple_row(
         str(entry.get("last_tile") or ""),
         "×2" if entry.get("two_ends") else "",
         _num(hand.get("pure")),
-        str(pts[0]),
-        str(pts[1]),
-        str(hand["totals"][0]),
-        str(hand["totals"][1]),
+        signed(pts[0]),
+        signed(pts[1]),
+        signed(hand["totals"][0]),
+        signed(hand["totals"][1]),
         Para(esc("; ".join(notes)), _NOTE) if notes else "",
     ]
 
@@ -667,10 +671,10 @@ def _domino_row(
         _seat_no(leader),
         outcome,
         *[str(x) for x in list(pips)[:4]],  # type: ignore[call-overload]
-        str(pts[0]),
-        str(pts[1]),
-        str(hand["totals"][0]),
-        str(hand["totals"][1]),
+        signed(pts[0]),
+        signed(pts[1]),
+        signed(hand["totals"][0]),
+        signed(hand["totals"][1]),
         initials[n] if n < len(initials) else "",
         Para(esc(str(hand.get("explanation", ""))), _NOTE),
     ]

@@ -96,7 +96,8 @@ def k_factor(
 
 @dataclass(frozen=True)
 class RatedMatch:
-    """One finished tavla match between two members. ``sequence`` orders matches of the same day."""
+    """One finished tavla match between two members. Matches of the same day are rated in the order of
+    play: round, then table, then ``sequence`` (rule T12c)."""
 
     match_id: str
     played_on: date
@@ -105,6 +106,8 @@ class RatedMatch:
     match_length: int
     sequence: int = 0
     forfeit: bool = False
+    round_no: int = 0
+    table_no: int = 0
 
 
 @dataclass(frozen=True)
@@ -140,9 +143,37 @@ class RatingChange:
         return self.after - self.before
 
 
-def match_order_key(m: RatedMatch) -> tuple[date, int, str]:
-    """Date order, then the order entered that day, then the match id (a stable total order)."""
-    return (m.played_on, m.sequence, m.match_id)
+MatchOrder = tuple[date, int, int, int, str]
+
+
+def match_order_key(m: RatedMatch) -> MatchOrder:
+    """Rule T12c, the order of play: day, round, table, then ``sequence`` and the match id (a stable
+    total order whatever the order the results were entered in)."""
+    return (m.played_on, m.round_no, m.table_no, m.sequence, m.match_id)
+
+
+def play_day(
+    postponed_to: date | None,
+    round_day: date | None,
+    starts_on: date | None,
+    ends_on: date | None,
+    fallback: date,
+) -> date:
+    """The day a match was played (rule T12c orders ratings by it), never the day it was entered.
+
+    A postponed match (G20) was played on its new day. Otherwise the round's own day (its match start,
+    else its table call; ``fallback``, the day of confirmation, when it has neither) kept within the
+    event's days: an event with a first day and no last day is one day long, so a night whose results are
+    entered weeks later still counts on its own day."""
+    if postponed_to is not None:
+        return postponed_to
+    day = round_day or fallback
+    if starts_on is not None:
+        day = max(day, starts_on)
+    last = ends_on or starts_on
+    if last is not None:
+        day = min(day, last)
+    return day
 
 
 class RatingBook:
@@ -159,7 +190,7 @@ class RatingBook:
         self.provisional_matches = provisional_matches
         self._states: dict[str, RatingState] = dict(initial or {})
         self.changes: list[RatingChange] = []
-        self._last: tuple[date, int, str] | None = None
+        self._last: MatchOrder | None = None
 
     def state(self, member: str) -> RatingState:
         return self._states.get(member, RatingState())

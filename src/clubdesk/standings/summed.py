@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from clubdesk.i18n import _
 from clubdesk.standings.tiebreaks import (
+    SCHEDULED_KINDS,
     VUR_KINDS,
     EventData,
     Format,
@@ -137,10 +138,12 @@ class SummedCalculator:
             pts2, adj2 = self.pts2, self.adj2
             for e in self.entrants:
                 games = self.games[e]
-                if self.unplayed is Unplayed.NONE:  # rule T12b (none): the real opponents' points
+                if self.unplayed is Unplayed.NONE:  # rule T12b (none): every scheduled opponent's points
                     total = sum(n * pts2[o] for o, n in games.items())
                     total += sum(
-                        pts2[r.opponent] for r in self.recs[e] if r.kind is Kind.PLAYED and r.opponent in pts2
+                        pts2[r.opponent]
+                        for r in self.recs[e]
+                        if r.kind in SCHEDULED_KINDS and r.opponent in pts2
                     )
                 else:  # FIDE 2024: the opponent's adjusted score, the dummy's (own score) otherwise
                     own = pts2[e]

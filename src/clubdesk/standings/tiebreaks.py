@@ -81,6 +81,10 @@ class Kind(StrEnum):
     ZERO_BYE = "zero-bye"  # Z: zero-point bye, known absence, withdrawn
 
 
+#: Rounds with a scheduled opponent: a game, or a forfeit won or lost against him. With ``bh_unplayed = none``
+#: (rule T12b, the tavla preset) each adds that opponent's real score to Buchholz; only a bye adds nothing.
+SCHEDULED_KINDS = frozenset({Kind.PLAYED, Kind.FORFEIT_WIN, Kind.FORFEIT_LOSS})
+
 #: Voluntarily unplayed rounds (FIDE C.07): cut in preference when not worth less than the least
 #: significant value (art. 16.5.1, see ``TiebreakCalculator._cut``), and after an entrant's last
 #: appearance they count as a draw for his opponents' tie-breaks.
@@ -105,8 +109,9 @@ class Unplayed(StrEnum):
     """Buchholz / Sonneborn-Berger of a round without an opponent (parameter ``bh_unplayed``, rule T12b).
 
     ``fide``: FIDE's dummy opponent and VUR adjustments (REFERENCES.md; TRF files always use it).
-    ``none``: seed 003's plain sum of the opponents' points: an unplayed round (bye, forfeit) adds nothing
-    and every opponent counts with his real score."""
+    ``none``: seed 003's plain sum of the opponents' points: a bye adds nothing, a forfeit's scheduled
+    opponent counts like any opponent (rule T12b: seed 003 §8 writes the forfeit on the record as match
+    length–0), and every opponent counts with his real score."""
 
     FIDE = "fide"
     NONE = "none"
@@ -424,13 +429,13 @@ class TiebreakCalculator:
         out: dict[str, list[tuple[bool, int, int]]] = {}
         adj2 = self.adj2
         if self.unplayed is Unplayed.NONE:
-            # rule T12b (bh_unplayed = none): "the sum of the opponents' points": only played games count,
-            # each opponent with his real score; a bye or a forfeit adds nothing (no dummy, no VUR)
+            # rule T12b (bh_unplayed = none): "the sum of the opponents' points": every scheduled opponent
+            # (a forfeit's too) with his real score; a bye adds nothing (no dummy, no VUR)
             for e, recs in self._recs.items():
                 out[e] = [
                     (False, self.pts2[r.opponent], 2 * r.points)
                     for r in recs
-                    if r.kind is Kind.PLAYED and r.opponent in self.pts2
+                    if r.kind in SCHEDULED_KINDS and r.opponent in self.pts2
                 ]
             self._contrib = out
             return out
@@ -464,10 +469,13 @@ class TiebreakCalculator:
         pts2, adj2 = self.pts2, self.adj2
         res: dict[str, Value] = {}
         played = Kind.PLAYED
-        if self.unplayed is Unplayed.NONE:  # rule T12b (bh_unplayed = none): the real opponents' points
+        if (
+            self.unplayed is Unplayed.NONE
+        ):  # rule T12b (bh_unplayed = none): every scheduled opponent's points
+            scheduled = SCHEDULED_KINDS
             for e, recs in self._recs.items():
                 res[e] = Fraction(
-                    sum([pts2[o] for _r, k, _p, o, _f, _a in recs if k is played and o in pts2]), 2
+                    sum([pts2[o] for _r, k, _p, o, _f, _a in recs if k in scheduled and o in pts2]), 2
                 )
             return res
         rr = self.event.fmt is Format.ROUND_ROBIN

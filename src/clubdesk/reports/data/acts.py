@@ -93,3 +93,4 @@ class IncidentActData:
     substitutions: tuple[SubstitutionLine, ...] = ()
     decisions: tuple[ActDecision, ...] = ()  # rule E20
     family: str = ""  # gaple / domino / tavla: a tavla side is one player, not a pair
+    result: str = ""  # the encounter's result line: "Club A 3 – 1 Club B, won by Club A"

@@ -16,6 +16,7 @@ class PairingSide:
     city: str = ""
     number: str = ""  # member number or entrant id, printed small
     points: str = ""  # points before the round
+    players: tuple[str, ...] = ()  # a pair's or team's players: the list by name has the side under each
 
 
 @dataclass(frozen=True)

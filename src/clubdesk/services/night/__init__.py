@@ -125,7 +125,8 @@ if TYPE_CHECKING:
         substitute,
     )
     from clubdesk.services.night.ranking.event_end import final_places
-    from clubdesk.services.night.ranking.ratings import catch_up, rating_history, tavla_rulesets
+    from clubdesk.services.night.ranking.play_order import tavla_rulesets
+    from clubdesk.services.night.ranking.ratings import catch_up, rating_history
     from clubdesk.services.night.ranking.ratings_background import pending, rerate_in_background
     from clubdesk.services.night.ranking.standings import (
         EventStandings,
@@ -239,7 +240,7 @@ _HOMES = {
     "substitute": "clubdesk.services.night.play.table_sides",
     "swapped": "clubdesk.services.night.play.match_files",
     "table_entries": "clubdesk.services.night.play.results",
-    "tavla_rulesets": "clubdesk.services.night.ranking.ratings",
+    "tavla_rulesets": "clubdesk.services.night.ranking.play_order",
     "undo_hand": "clubdesk.services.night.play.hands",
     "undo_last_entry": "clubdesk.services.night.play.results",
     "unpublish_round": "clubdesk.services.night.play.rounds",

@@ -188,7 +188,7 @@ def member_history_report(
         rating=f"{info.rating:.1f}",
     )
     header = report_header(db, None, language=language, paper=paper, printed_on=printed_on)
-    return write_atomically(out, lambda p: member_history(p, header, data))
+    return write_atomically(out, lambda p: member_history(p, header, data), private=True)  # rule T14
 
 
 def contact_list_report(
@@ -225,7 +225,7 @@ def contact_list_report(
                 )
     header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)
     data = report_data.ContactList(event_id=str(event_id), rows=tuple(out_rows))
-    return write_atomically(out, lambda p: contact_list(p, header, data))
+    return write_atomically(out, lambda p: contact_list(p, header, data), private=True)  # rule T14
 
 
 # ------------------------------------------------------------------------ cross-table and player card

@@ -209,8 +209,20 @@ def report_header(
     )
 
 
-def write_atomically(out: str | Path, writer: Callable[[Path], int]) -> int:
-    """Write next to the target and move into place: a failed print leaves no half file behind."""
+def file_mode(private: bool = False) -> int:
+    """The mode a printed file gets: as any file the user saves (0666 less the umask: 0644 with the usual
+    022), not the owner-only 0600 of a temporary file; a private list (phones and e-mails, rule T14)
+    stays owner-only."""
+    if private:
+        return 0o600
+    mask = os.umask(0)  # read the umask: only os.umask tells it, by setting it (put back at once)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def write_atomically(out: str | Path, writer: Callable[[Path], int], *, private: bool = False) -> int:
+    """Write next to the target and move into place: a failed print leaves no half file behind. The file
+    gets :func:`file_mode`."""
     target = Path(out)
     if target.parent and not target.parent.is_dir():
         raise ServiceError(
@@ -220,6 +232,7 @@ def write_atomically(out: str | Path, writer: Callable[[Path], int]) -> int:
     os.close(fd)
     try:
         pages = writer(Path(tmp))
+        os.chmod(tmp, file_mode(private))
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

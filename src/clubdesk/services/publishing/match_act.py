@@ -32,6 +32,7 @@ from clubdesk.services.publishing.header import (
 )
 from clubdesk.services.publishing.score_sheets import all_entries, overrides_of, substitutions
 from clubdesk.storage import Database
+from clubdesk.text import score_text
 from clubdesk.timefmt import local_text
 
 # ------------------------------------------------------------------------------------------ match act
@@ -94,9 +95,12 @@ def incident_act_data(
         tables: dict[int, tuple[str, str, str, str, str, int | None]] = {}
         subs: list[report_data.SubstitutionLine] = []
         abandons: list[report_data.ActIncident] = []
+        result = ""
         for m in night.matches_of(s, ev.id, rnd.id):
             if table_no is not None and m.table_no != table_no:
                 continue
+            if m.side_b is None:
+                continue  # a bye is no encounter: the team that rests is not on the act
             referee = referee or m.referee
             captains = (names.get(m.captain_a, ""), names.get(m.captain_b, ""))
             abandons += _abandonments(s, m, who, bool(_params.get("abandon_ends_match")))
@@ -113,18 +117,18 @@ def incident_act_data(
                         captain=captain,
                     )
                 )
-            if m.side_b is not None:
-                tables[m.table_no] = (
-                    who[m.side_a].name,
-                    who[m.side_b].name,
-                    captains[0],
-                    captains[1],
-                    m.referee,
-                    m.match_length,
-                )
-                subs.extend(substitutions(s, m, who))
-            if table_no is not None and m.side_b is not None:
+            tables[m.table_no] = (
+                who[m.side_a].name,
+                who[m.side_b].name,
+                captains[0],
+                captains[1],
+                m.referee,
+                m.match_length,
+            )
+            subs.extend(substitutions(s, m, who))
+            if table_no is not None:
                 encounter = f"{who[m.side_a].name} – {who[m.side_b].name}"
+                result = result_line(m, who[m.side_a].name, who[m.side_b].name)
         ruleset = ev.ruleset
         entrant_names = {k: w.name for k, w in who.items()}
     acts: dict[int, _ActTable] = {}
@@ -138,10 +142,40 @@ def incident_act_data(
     listing = discipline.discipline_list(db, event_id, round_no=rno, table_no=table_no)
     data = _act_from(listing, str(event_id), rno, table_no, encounter, teams, referee, licences)
     act = _complete_act(data, listing, acts, entrant_names, subs, family)
-    if not abandons:
-        return act
+    return dataclasses.replace(act, incidents=(*act.incidents, *abandons), result=result)
 
-    return dataclasses.replace(act, incidents=(*act.incidents, *abandons))
+
+def incident_acts_data(
+    db: Database, event_id: int, round_no: int | None = None, table_no: int | None = None
+) -> tuple[report_data.IncidentActData, ...]:
+    """One act per encounter (seed 002: the Acta del Encuentro is the act of one encounter): the table
+    asked for, else every played table of the round in table order (a bye is no encounter); a round
+    without one gets one act of the round."""
+    if table_no is not None:
+        return (incident_act_data(db, event_id, round_no, table_no),)
+    with db.session() as s:
+        ev = report_event(s, event_id)
+        rno, rnd = report_round(s, ev, round_no, None)
+        tables = sorted(m.table_no for m in night.matches_of(s, ev.id, rnd.id) if m.side_b is not None)
+    if not tables:
+        return (incident_act_data(db, event_id, rno, None),)
+    return tuple(incident_act_data(db, event_id, rno, t) for t in tables)
+
+
+def result_line(m: Match, side_a: str, side_b: str) -> str:
+    """The encounter's result as the act states it: the score, and who won it (or that it is not over)."""
+    if m.kind != "played" and m.winner is not None:
+        winner = side_a if m.winner == m.side_a else side_b
+        return _("{winner} wins by forfeit").format(winner=winner)
+    score = _("{a} {x} – {y} {b}").format(a=side_a, x=m.score_a, y=m.score_b, b=side_b)
+    final = m.status in night.FINAL_STATUSES
+    if not (final or m.finished):
+        return score + ", " + _("not finished")
+    if m.winner is None:
+        line = score + ", " + _("a draw")
+    else:
+        line = score + ", " + _("won by {pair}").format(pair=side_a if m.winner == m.side_a else side_b)
+    return line if final else line + " " + _("(not approved yet)")
 
 
 def _game_text(act: _ActTable, game: int | None, validated: bool = False) -> str:
@@ -174,7 +208,7 @@ def _hand_text(act: _ActTable, game: int | None, hand: int | None) -> str:
         return ""
     h = hands[hand - 1]
     pts = h.get("points") or [0, 0]
-    text = _("hand {n}: {a}–{b}").format(n=hand, a=pts[0], b=pts[1])
+    text = _("hand {n}: {score}").format(n=hand, score=score_text(int(pts[0]), int(pts[1])))
     if h.get("explanation"):
         text += f" ({h['explanation']})"
     return text
@@ -371,8 +405,8 @@ def incident_act_report(
 
     header = report_header(db, event_id, language=language, paper=paper, printed_on=printed_on)
     with in_language(header.language):
-        data = incident_act_data(db, event_id, round_no, table_no)
+        acts = incident_acts_data(db, event_id, round_no, table_no)
     header = report_header(
-        db, event_id, round_no=data.round, language=language, paper=paper, printed_on=printed_on
+        db, event_id, round_no=acts[0].round, language=language, paper=paper, printed_on=printed_on
     )
-    return write_atomically(out, lambda p: incident_act(p, header, data))
+    return write_atomically(out, lambda p: incident_act(p, header, acts))

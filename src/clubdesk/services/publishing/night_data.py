@@ -79,6 +79,7 @@ def _pairings_of(
                 city=w.city,
                 number=w.number or str(entrant),
                 points=fraction_text(before.get(str(entrant), Fraction(0))),
+                players=tuple(nm for _num, nm in w.members),
             )
 
         result = ""

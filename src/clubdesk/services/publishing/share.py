@@ -30,7 +30,7 @@ from clubdesk.reports import site
 from clubdesk.reports.data import CrossRow, CrossTable, SiteData, SiteEvent
 from clubdesk.reports.frame import fmt_money
 from clubdesk.reports.images import Column, Sheet, bracket_tree, render
-from clubdesk.reports.pairings import name_key
+from clubdesk.reports.pairings import by_name_lines
 from clubdesk.reports.public import publicly
 from clubdesk.reports.words import crosstable_legend, standings_title
 from clubdesk.services import club as club_service
@@ -168,15 +168,7 @@ def _sheets(
             rows=tuple(rows),
             notes=(_("Tables are called at {time}.").format(time=pd.call_time),) if pd.call_time else (),
         )
-        entries: list[tuple[str, tuple[str, ...]]] = []
-        for t in pd.tables:
-            a, b = t.sides
-            for me, other in ((a, b), (b, a)):
-                if me is None:
-                    continue
-                opp = other.name if other is not None else _("BYE")
-                entries.append((me.name, (me.name, str(t.table), opp)))
-        entries.sort(key=lambda e: (name_key(e[0]), e[0]))
+        entries = [(line.name, str(line.table), line.opponent) for line in by_name_lines(pd)]
         by_name = Sheet(
             title=_("Pairings by name, round {n}").format(n=pd.round),
             columns=(
@@ -184,7 +176,7 @@ def _sheets(
                 Column(_("Table"), align="c", width=110),
                 Column(_("Opponent"), 1.0),
             ),
-            rows=tuple(r for _k, r in entries),
+            rows=tuple(entries),
         )
         return [by_table, by_name]
     if kind == "standings":

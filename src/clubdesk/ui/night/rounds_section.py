@@ -50,7 +50,7 @@ from clubdesk.ui.night.tables_model import (
     TABLE_ROLE,
     StateFilter,
     TablesModel,
-    state_label,
+    tables_in_state,
 )
 from clubdesk.ui.night.tables_view import tables_view
 from clubdesk.ui.shell.state import DeskState
@@ -285,7 +285,7 @@ class RoundsSection(QWidget):
             counts[t.status] = counts.get(t.status, 0) + 1
         self.counts.setText(
             _("Round {r}: ").format(r=self.round.round)
-            + ", ".join(f"{n} {state_label(s)}" for s, n in sorted(counts.items(), key=lambda x: -x[1]))
+            + ", ".join(tables_in_state(s, n) for s, n in sorted(counts.items(), key=lambda x: -x[1]))
         )
 
     def _changes(self, changes: Changes, origin: object) -> None:

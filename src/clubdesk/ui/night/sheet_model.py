@@ -14,6 +14,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 
 from clubdesk.games.words import describe_entry, side_name
 from clubdesk.i18n import _
+from clubdesk.text import elide_middle, signed
 from clubdesk.ui.shell.none_refs import kept_color, kept_font
 
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -22,6 +23,7 @@ ENTRY_ROLE = Qt.ItemDataRole.UserRole + 1  # the raw entry dict of the row
 
 COL_NO, COL_GAME, COL_ENTRY, COL_PTS_A, COL_PTS_B, COL_TOT_A, COL_TOT_B, COL_NOTE = range(8)
 N_COLUMNS = 8
+HEADER_CHARS = 14  # a side's name in a score column's header, cut in the middle past this
 
 
 @dataclass(frozen=True)
@@ -138,8 +140,8 @@ class SheetModel(QAbstractTableModel):
                 COL_ENTRY: row.label + (f"  [{row.marker}]" if row.marker else ""),
                 COL_PTS_A: _signed(row.points[0]),
                 COL_PTS_B: _signed(row.points[1]),
-                COL_TOT_A: str(row.totals[0]),
-                COL_TOT_B: str(row.totals[1]),
+                COL_TOT_A: signed(row.totals[0]),
+                COL_TOT_B: signed(row.totals[1]),
                 COL_NOTE: row.explanation,
             }[col]
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -183,25 +185,26 @@ class SheetModel(QAbstractTableModel):
                 COL_TOT_A: f"{a} {total}",
                 COL_TOT_B: f"{b} {total}",
             }.get(section)
-        # short in the header (the first name of a side), so the Entry column keeps the room
-        a, b = _short(a), _short(b)
+        # the side's letter over its whole name, cut in the middle when long (the tooltip has it whole):
+        # two teams whose names begin alike ("Equipo …") never get the same header; the totals by letter
+        a, b = side_header(a), side_header(b)
         return {
             COL_NO: "#",
             COL_GAME: _("Game"),
             COL_ENTRY: _("Entry"),
-            COL_PTS_A: f"+ {a}",
-            COL_PTS_B: f"+ {b}",
-            COL_TOT_A: f"Σ {a}",
-            COL_TOT_B: f"Σ {b}",
+            COL_PTS_A: f"+ A\n{a}",
+            COL_PTS_B: f"+ B\n{b}",
+            COL_TOT_A: "Σ A",  # the name is over the points column beside it (and in the tooltip)
+            COL_TOT_B: "Σ B",
             COL_NOTE: _("Explanation"),
         }[section]
 
 
-def _short(name: str, chars: int = 9) -> str:
-    """A side's name for a narrow header: its first word, shortened with … past ``chars``."""
-    first = name.split()[0] if name.split() else name
-    return first if len(first) <= chars else first[: chars - 1] + "…"
+def side_header(name: str, chars: int = HEADER_CHARS) -> str:
+    """A side's name under its letter in a narrow header: whole, or cut in the middle past ``chars``."""
+    return elide_middle(name, chars)
 
 
 def _signed(n: int) -> str:
-    return f"{n:+d}" if n else "0"
+    """A hand's points with their sign: +20, −50 (a true minus sign), 0."""
+    return "+" + str(n) if n > 0 else signed(n)

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
@@ -27,8 +26,12 @@ from clubdesk.i18n import _
 from clubdesk.services import events as events_service
 from clubdesk.services import night
 from clubdesk.services.kernel import Actor, ServiceError
+from clubdesk.text import side_label
 from clubdesk.ui.shell.state import DeskState
 from clubdesk.ui.shell.theme import themed
+from clubdesk.ui.widgets.fit import elided
+
+FORFEIT_NAME_CHARS = 18  # a side's name on its forfeit button, cut in the middle past this
 
 
 class TableHost(Protocol):
@@ -53,7 +56,8 @@ class TableDecisions(QWidget):
         super().__init__()
         self.host = host
         table = host.table
-        a, b = table.names[0], table.names[1] or _("bye")
+        # each side by its letter and whole name: two teams named alike stay apart (A · …, B · …)
+        a, b = side_label("A", str(table.names[0])), side_label("B", str(table.names[1] or _("bye")))
         # approvals (G13, E6, T8c)
         self.approve_a = QLineEdit()
         self.approve_a.setObjectName("approveA")
@@ -71,11 +75,11 @@ class TableDecisions(QWidget):
         self.dispute.clicked.connect(lambda: self.referee(False))
         self.forfeit_a = QPushButton()
         self.forfeit_a.setObjectName("forfeitA")
-        self._forfeit_text(self.forfeit_a, a)
+        self._forfeit_text(self.forfeit_a, "A", str(table.names[0]))
         self.forfeit_a.clicked.connect(lambda: self.forfeit(0))
         self.forfeit_b = QPushButton()
         self.forfeit_b.setObjectName("forfeitB")
-        self._forfeit_text(self.forfeit_b, b)
+        self._forfeit_text(self.forfeit_b, "B", str(table.names[1] or _("bye")))
         self.forfeit_b.clicked.connect(lambda: self.forfeit(1))
         # rule G15: a notice of lateness suspends the automatic walkover; the referee decides
         self.late_button = QPushButton(_("Notice of lateness…"))
@@ -116,13 +120,13 @@ class TableDecisions(QWidget):
         layout.addLayout(forfeit_row)
 
     @staticmethod
-    def _forfeit_text(button: QPushButton, side: str) -> None:
-        """ "<side> absent: forfeit" with a long side name shortened in its middle, so the action's words
-        stay whole (the whole text is the tooltip)."""
-        short = button.fontMetrics().elidedText(side, Qt.TextElideMode.ElideMiddle, 130)
-        button.setText(_("{side} absent: forfeit").format(side=short))
-        whole = _("{side} absent: forfeit").format(side=side)
-        button.setToolTip(whole if short != side else "")
+    def _forfeit_text(button: QPushButton, letter: str, name: str) -> None:
+        """The side's name cut in the middle so that what the button does stays readable; whole in the
+        tooltip."""
+        text = _("{side} absent: forfeit").format(side=side_label(letter, name, FORFEIT_NAME_CHARS))
+        elided(button, text, 260)
+        whole = _("{side} absent: forfeit").format(side=side_label(letter, name))
+        button.setToolTip(whole if whole != button.text() else "")
 
     def add_shortcuts(self, window: QWidget) -> None:
         """Alt+A and Alt+B to the sides' approvals, anywhere in ``window`` (the table panel)."""
@@ -234,15 +238,18 @@ class TableDecisions(QWidget):
         return ok
 
     def _ask_late_notice(self) -> None:
-        a, b = self.host.table.names[0], self.host.table.names[1] or ""
+        choices = [
+            side_label("A", str(self.host.table.names[0])),
+            side_label("B", str(self.host.table.names[1] or "")),
+        ]
         side, ok = QInputDialog.getItem(
-            self, _("Notice of lateness"), _("Which side will be late?"), [a, b], 0, False
+            self, _("Notice of lateness"), _("Which side will be late?"), choices, 0, False
         )
         if not ok:
             return
         who, ok = QInputDialog.getText(self, _("Notice of lateness"), _("Who gave the notice?"))
         if ok:
-            self.late_notice(0 if side == a else 1, who)
+            self.late_notice(choices.index(side), who)  # by its letter: two sides may share a name
 
     def late_notice(self, side: int, given_by: str) -> bool:
         h = self.host

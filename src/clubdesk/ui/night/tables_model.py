@@ -75,6 +75,21 @@ def state_label(status: str) -> str:
     return _(STATES.get(status, (status, "", ""))[0])
 
 
+def tables_in_state(status: str, n: int) -> str:
+    """ "2 tables confirmed": the count with its noun, so that each language makes the plural and the
+    agreement (es "2 mesas confirmadas", not "2 confirmado")."""
+    words = {
+        "waiting": ngettext("{n} table waiting", "{n} tables waiting", n),
+        "in_play": ngettext("{n} table in play", "{n} tables in play", n),
+        "pending": ngettext("{n} table awaiting confirmation", "{n} tables awaiting confirmation", n),
+        "confirmed": ngettext("{n} table confirmed", "{n} tables confirmed", n),
+        "disputed": ngettext("{n} table disputed", "{n} tables disputed", n),
+        "postponed": ngettext("{n} table postponed", "{n} tables postponed", n),
+        "bye": ngettext("{n} bye", "{n} byes", n),
+    }
+    return words.get(status, f"{{n}} {state_label(status)}").format(n=n)
+
+
 @dataclass(frozen=True)
 class TableColumn:
     """A column of the tables list: its place (``COL_*``) and its header, translated when shown."""

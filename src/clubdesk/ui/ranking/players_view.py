@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from clubdesk.collation import sort_string
-from clubdesk.i18n import _
+from clubdesk.i18n import _, ngettext
 from clubdesk.services import publishing
 from clubdesk.services.kernel import Changes, ServiceError
 from clubdesk.ui.shell.printing import ReportRunner
@@ -88,7 +88,8 @@ def rating_columns() -> list[Col]:
         Col(_("Number"), lambda p: p.number),
         Col(_("Club"), lambda p: p.club, lambda p: sort_string(p.club)),
         Col(_("Rating"), lambda p: f"{p.rating:.1f}", lambda p: p.rating, right=True),
-        Col(_("Matches"), lambda p: str(p.matches), lambda p: p.matches, right=True),
+        # rule T12c: the matches rated here, as many as the chart's points and the history's rows
+        Col(_("Rated matches"), lambda p: str(p.rated), lambda p: p.rated, right=True),
         Col(_("Experience"), lambda p: str(p.experience), lambda p: p.experience, right=True),
         Col(
             _("Status"),
@@ -260,11 +261,7 @@ class RatingsSection(QWidget):
             self.history_model.set_rows([])
             return
         points = publishing.rating_points(self.state.db, p.number)
-        self.player.setText(
-            _("{name}: {rating} after {n} rated matches").format(
-                name=p.name, rating=f"{p.rating:.1f}", n=p.matches
-            )
-        )
+        self.player.setText(rating_line(p, len(points)))
         self.chart.set_history(
             points[0].before if points else None,
             [x.after for x in points],
@@ -317,6 +314,20 @@ def incident_columns() -> list[Col]:
     ]
 
 
+def rating_line(p: publishing.PlayerRating, rated: int) -> str:
+    """The player's rating with the count of its chart's points (rule T12c); matches the register counted
+    before ClubDesk (they decide the newcomer boost, not the chart) are named apart."""
+    line = ngettext(
+        "{name}: {rating} after {n} rated match", "{name}: {rating} after {n} rated matches", rated
+    ).format(name=p.name, rating=f"{p.rating:.1f}", n=rated)
+    earlier = p.matches - rated
+    if earlier > 0:
+        line += " " + ngettext(
+            "(and {n} match before ClubDesk)", "(and {n} matches before ClubDesk)", earlier
+        ).format(n=earlier)
+    return line
+
+
 class PlayerCardDialog(QDialog):
     """A member's card: events, results, rating and (organiser and referee only) incidents; printable."""
 
@@ -328,6 +339,7 @@ class PlayerCardDialog(QDialog):
         c = self.card
         self.setWindowTitle(_("Player card: {name}").format(name=c.name))
         self.setObjectName("playerCardDialog")
+        points = publishing.rating_points(state.db, number)
         facts = QGridLayout()
         status = _("provisional (first 30 matches)") if c.provisional else _("established")
         pairs = (
@@ -335,7 +347,7 @@ class PlayerCardDialog(QDialog):
             (_("Club"), c.club),
             (_("City"), c.city),
             (_("Rating"), c.rating),
-            (_("Rated matches"), str(c.matches)),
+            (_("Rated matches"), str(len(points))),  # rule T12c: the chart's points
             (_("Experience"), str(c.experience)),
             (_("Rating status"), status),
         )
@@ -367,7 +379,6 @@ class PlayerCardDialog(QDialog):
         self.tabs.addTab(
             self._or_empty(self.results_view, bool(c.results), _("No result yet.")), _("Results")
         )
-        points = publishing.rating_points(state.db, number)
         self.chart = RatingChart()
         self.chart.set_history(
             points[0].before if points else None,

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QStringListModel, Qt
+from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QCompleter, QLineEdit, QWidget
 
 from clubdesk.services.desk import Choice
@@ -30,6 +31,9 @@ class NameField(QLineEdit):
         self.completer_.setWidget(self)
         self.completer_.activated[str].connect(self._chosen)  # type: ignore[index]
         self.textEdited.connect(self._offer)
+        popup = self.completer_.popup()  # made here, with the completer's own filter: ours sees keys first
+        if popup is not None:
+            popup.installEventFilter(self)
 
     def choices(self) -> list[str]:
         return self.names.stringList()
@@ -65,6 +69,29 @@ class NameField(QLineEdit):
 
     def _chosen(self, label: str) -> None:
         self.setText(label)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        """Enter on the list picks the highlighted name (the only one offered, when none is highlighted;
+        with several, the first is highlighted) and goes no further: the field's own Enter (register,
+        check in) is the next one, with the chosen name in the field, never the half-typed text."""
+        popup = self.completer_.popup()
+        if (
+            watched is popup
+            and event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+            and popup.isVisible()
+            and self.choices()
+        ):
+            picked = popup.selectionModel().selectedIndexes()  # highlighted with the arrows or the mouse
+            if not picked and len(self.choices()) > 1:  # several, none highlighted: the first is
+                popup.setCurrentIndex(self.completer_.completionModel().index(0, 0))
+                return True
+            label = str(picked[0].data()) if picked else self.choices()[0]
+            popup.hide()
+            self._chosen(label)
+            return True
+        return super().eventFilter(watched, event)
 
     def choose(self, label: str) -> None:
         """Pick an offered name (what clicking it or Enter on it does)."""

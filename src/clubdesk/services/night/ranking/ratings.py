@@ -9,20 +9,25 @@ import json
 import time as _time
 import uuid
 from collections.abc import Callable
-from datetime import date, datetime, time
+from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import and_, delete, func, or_, select
+from sqlalchemy import delete, func, select, tuple_
 from sqlalchemy.orm import Session
 
-from clubdesk.competition import formats
 from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
 from clubdesk.models.club import Setting
-from clubdesk.models.event import EntrantMember, Event
 from clubdesk.models.member import Member
 from clubdesk.models.result import Match, RatingEntry
 from clubdesk.services.kernel import ServiceError
+from clubdesk.services.night.ranking.play_order import (
+    ORDER_KEY,
+    ORDER_OF_PLAY,
+    RateKey,
+    play_key,
+    rated_since,
+)
 from clubdesk.services.night.ranking.ratings_background import (
     PENDING_KEY,
     in_background,
@@ -31,81 +36,6 @@ from clubdesk.services.night.ranking.ratings_background import (
 # the window's start-up needs these without the rating engine
 from clubdesk.standings.ratings import RatedMatch, RatingState, match_order_key, rate_matches
 from clubdesk.storage import Database
-
-# Rule T12c rates matches in order: day of confirmation, then match id. ``rating_history`` rows are written
-# in that order (their ids follow it), each with its match's day (``played_on``, migration 0011_speed), so
-# a change re-rates only the matches from the changed one on: a result of the latest round
-# re-rates one match, a correction of an old one what follows it.
-RateKey = tuple[date, int]
-
-
-def tavla_rulesets(s: Session) -> list[str]:
-    out: list[str] = []
-    for rs in s.scalars(select(Event.ruleset).distinct()):
-        try:
-            if formats.ruleset_params(rs)[0] == "tavla":
-                out.append(rs)
-        except Exception:  # noqa: BLE001 - an unknown preset is no tavla event
-            continue
-    return out
-
-
-def _rated_conditions(rulesets: list[str]) -> list[Any]:
-    tavla_events = select(Event.id).where(Event.ruleset.in_(rulesets))
-    return [
-        Match.status == "confirmed",
-        Match.kind == "played",
-        Match.side_b.is_not(None),
-        Match.winner.is_not(None),
-        Match.event_id.in_(tavla_events),
-    ]
-
-
-def _rated_since(s: Session, since: RateKey | None) -> list[tuple[RatedMatch, int]]:
-    """Played, confirmed tavla matches between single members from ``since`` on (all when None), in
-    rating order, with their event: set-based (one query for the matches, one for their players)."""
-    rulesets = tavla_rulesets(s)
-    if not rulesets:
-        return []
-    cond = _rated_conditions(rulesets)
-    if since is not None:
-        start = datetime.combine(since[0], time.min)
-        cond.append(or_(Match.confirmed_at.is_(None), Match.confirmed_at >= start))
-    rows = s.execute(
-        select(
-            Match.id,
-            Match.event_id,
-            Match.side_a,
-            Match.side_b,
-            Match.winner,
-            Match.confirmed_at,
-            Match.match_length,
-        ).where(*cond)
-    ).all()
-    if not rows:
-        return []
-    sides = select(Match.side_a).where(*cond).union(select(Match.side_b).where(*cond))
-    players: dict[int, list[int]] = {}
-    for ent, mem in s.execute(
-        select(EntrantMember.entrant_id, EntrantMember.member_id)
-        .join(Member, Member.id == EntrantMember.member_id)
-        .where(EntrantMember.left_at.is_(None), EntrantMember.entrant_id.in_(sides))
-        .order_by(EntrantMember.id)
-    ):
-        players.setdefault(ent, []).append(mem)
-    today = utcnow().date()
-    out: list[tuple[RatedMatch, int]] = []
-    for mid, ev_id, a, b, winner, confirmed_at, length in rows:
-        ma, mb = players.get(a, []), players.get(b or 0, [])
-        if len(ma) != 1 or len(mb) != 1:
-            continue
-        day = confirmed_at.date() if confirmed_at is not None else today
-        if since is not None and (day, mid) < since:
-            continue
-        w, lo = (ma[0], mb[0]) if winner == a else (mb[0], ma[0])
-        out.append((RatedMatch(str(mid), day, str(w), str(lo), length or 1, sequence=mid), ev_id))
-    out.sort(key=lambda x: match_order_key(x[0]))
-    return out
 
 
 def _begin(
@@ -130,7 +60,7 @@ def _begin(
     initial: dict[str, RatingState] = {}
     for mem_id, before, mb, xb in tail:  # the state before a member's first re-rated match
         initial.setdefault(str(mem_id), RatingState(before, mb, xb))
-    matches = _rated_since(s, since)
+    matches = rated_since(s, since)
     if cut is not None:
         s.execute(delete(RatingEntry).where(RatingEntry.id >= cut))
     missing = {int(p) for rm, _e in matches for p in (rm.winner, rm.loser) if p not in initial}
@@ -207,6 +137,26 @@ def recompute_ratings(s: Session) -> None:
     s.flush()
     _rerate(s, s.scalar(select(func.min(RatingEntry.id))), None)
     _set_pending(s, None)
+    marker = s.get(Setting, ORDER_KEY)
+    if marker is None:
+        s.add(Setting(key=ORDER_KEY, value=ORDER_OF_PLAY))
+    else:
+        marker.value = ORDER_OF_PLAY
+
+
+def _order_outdated(s: Session) -> bool:
+    """A history written before the days were stored (0011_speed), or by day of confirmation (before the
+    order of play): it is rated again in full once."""
+    marker = s.get(Setting, ORDER_KEY)
+    if marker is not None and marker.value == ORDER_OF_PLAY:
+        return s.scalar(select(RatingEntry.id).where(RatingEntry.played_on.is_(None)).limit(1)) is not None
+    if s.scalar(select(RatingEntry.id).limit(1)) is None:  # nothing rated yet: written in order from now
+        if marker is None:
+            s.add(Setting(key=ORDER_KEY, value=ORDER_OF_PLAY))
+        else:
+            marker.value = ORDER_OF_PLAY
+        return False
+    return True
 
 
 def _change_span(s: Session, m: Match) -> tuple[int | None, RateKey] | None:
@@ -220,29 +170,26 @@ def _change_span(s: Session, m: Match) -> tuple[int | None, RateKey] | None:
         .order_by(RatingEntry.id)
         .limit(1)
     ).first()
-    if old is not None:
+    if old is not None and old[1] is not None:  # every row has its day (else _order_outdated re-rates all)
         cuts.append(old[0])
-        keys.append((old[1], m.id))
+        keys.append((old[1], m.round_no, m.table_no, m.id))
     rated_now = (
         m.status == "confirmed" and m.kind == "played" and m.side_b is not None and m.winner is not None
     )
-    if rated_now:
-        new_key = ((m.confirmed_at or utcnow()).date(), m.id)
+    new_key = play_key(s, m.id) if rated_now else None
+    if new_key is not None:  # the first history row at or after the match's place in the order of play
         keys.append(new_key)
+        order = (RatingEntry.played_on, Match.round_no, Match.table_no, RatingEntry.match_id)
         nxt = s.execute(
-            select(RatingEntry.id, RatingEntry.played_on, RatingEntry.match_id)
-            .where(
-                or_(
-                    RatingEntry.played_on > new_key[0],
-                    and_(RatingEntry.played_on == new_key[0], RatingEntry.match_id >= new_key[1]),
-                )
-            )
-            .order_by(RatingEntry.played_on, RatingEntry.match_id, RatingEntry.id)
+            select(RatingEntry.id, *order)
+            .join(Match, Match.id == RatingEntry.match_id)
+            .where(tuple_(*order) >= tuple_(*new_key))
+            .order_by(*order, RatingEntry.id)
             .limit(1)
         ).first()
-        if nxt is not None:
+        if nxt is not None and nxt[1] is not None:
             cuts.append(nxt[0])
-            keys.append((nxt[1], nxt[2]))
+            keys.append((nxt[1], nxt[2], nxt[3], nxt[4]))
     if not keys:
         return None
     return (min(cuts) if cuts else None), min(keys)
@@ -258,8 +205,8 @@ def rerate_from(s: Session, m: Match, *, defer: bool = True) -> None:
     way, the change is only noted (:func:`pending`) and :func:`catch_up` does the work, from the earliest
     changed match. ``defer=False`` (the correction preview) always re-rates here."""
     s.flush()
-    if s.scalar(select(RatingEntry.id).where(RatingEntry.played_on.is_(None)).limit(1)) is not None:
-        recompute_ratings(s)  # history written before 0011_speed without its days: once in full
+    if _order_outdated(s):
+        recompute_ratings(s)  # a history in another order (or without its days): once in full
         return
     span = _change_span(s, m)
     if span is None:
@@ -323,7 +270,13 @@ def _set_pending(s: Session, data: dict[str, Any] | None) -> None:
 
 
 def _key_of(raw: Any) -> RateKey:
-    return date.fromisoformat(str(raw[0])), int(raw[1])
+    if len(raw) == 2:  # noted before the order of play: (day, match id) -> from that day's start
+        return date.fromisoformat(str(raw[0])), 0, 0, 0
+    return date.fromisoformat(str(raw[0])), int(raw[1]), int(raw[2]), int(raw[3])
+
+
+def _since_json(since: RateKey) -> list[Any]:
+    return [since[0].isoformat(), since[1], since[2], since[3]]
 
 
 def _merged(waiting: dict[str, Any], cut: int | None, since: RateKey) -> tuple[int | None, RateKey]:
@@ -339,7 +292,7 @@ def _note(s: Session, cut: int | None, since: RateKey) -> None:
         generation = int(waiting.get("generation", 0)) + 1
     _set_pending(
         s,
-        {**(waiting or {}), "cut": cut, "since": [since[0].isoformat(), since[1]], "generation": generation},
+        {**(waiting or {}), "cut": cut, "since": _since_json(since), "generation": generation},
     )
 
 
@@ -406,7 +359,8 @@ def catch_up(
                 start += len(part)
                 if start < total:
                     nxt = match_order_key(matches[start][0])
-                    _set_pending(s, {**now, "cut": None, "since": [nxt[0].isoformat(), nxt[1]]})
+                    since_next = (nxt[0], nxt[1], nxt[2], nxt[3])
+                    _set_pending(s, {**now, "cut": None, "since": _since_json(since_next)})
                 else:
                     _set_pending(s, None)
             done += len(part)

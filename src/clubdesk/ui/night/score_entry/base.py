@@ -209,6 +209,7 @@ class SheetEntryForm(SheetKeys):
             fit_combo(first, 24)  # the outcome list says what to type
         fit_combos(self)
         self.chain_tab_order()
+        self.undo_from_every_input()
         self._refresh()
 
     STACK_BELOW = 760  # narrower than this (pixels), the sheet goes under the inputs

@@ -14,11 +14,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from PySide6.QtGui import QIntValidator
-from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLineEdit, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QWidget
 
 from clubdesk.games import EntryError
 from clubdesk.games.gaple import MAX_HAND_PIPS
 from clubdesk.i18n import _
+from clubdesk.text import side_label, signed
 from clubdesk.ui.night.score_entry.base import SheetEntryForm
 from clubdesk.ui.night.score_entry.entries import Entry, InputProblem, add_no_choice, chosen
 from clubdesk.ui.night.score_entry.keys import KeyCombo
@@ -51,7 +52,8 @@ class _DominoFamilyForm(SheetEntryForm):
     OUT_TYPE = "out"
 
     def _seat_label(self, seat: int) -> str:
-        side = self.side_names[seat % 2]
+        """The player's name, or "Seat 1 (A · Budi / Agus)": the seat and its side's letter and name."""
+        side = side_label("AB"[seat % 2], self.side_names[seat % 2])
         if self.seat_names:
             return f"{seat + 1} — {self.seat_names[seat]} ({side})"
         return _("{n} — seat {n} ({side})").format(n=seat + 1, side=side)
@@ -75,8 +77,20 @@ class _DominoFamilyForm(SheetEntryForm):
         add_no_choice(combo, _("type the side 1 or 2"))
         return combo
 
+    def seat_words(self) -> tuple[str, str]:
+        """The seat row's label and what its refusal asks for: who the seat is for this outcome (the
+        player who went out, blocked or holds six doubles), never a bare "Seat"."""
+        k = self.kind()
+        if k == self.OUT_TYPE:
+            return _("&Went out"), _("who went out")
+        if k == "block":
+            return _("&Blocked by"), _("who blocked the game")
+        if k == "six_doubles":
+            return _("Six doubles &held by"), _("who holds the six doubles")
+        return _("&Seat"), _("the seat")
+
     def seat_no(self) -> int:
-        return int(chosen(self.seat, _("the seat")))
+        return int(chosen(self.seat, self.seat_words()[1]))
 
     def side_no(self) -> int:
         return int(chosen(self.side, _("the side")))
@@ -128,6 +142,9 @@ class _DominoFamilyForm(SheetEntryForm):
     def _outcome_changed(self, *_args: object) -> None:
         for widget, visible in self._visible().items():
             self.inputs.setRowVisible(widget, visible)
+        label = self.inputs.labelForField(self.seat)
+        if isinstance(label, QLabel):
+            label.setText(self.seat_words()[0])
         self._seat_changed()
 
     def _seat_changed(self, *_args: object) -> None:
@@ -185,7 +202,7 @@ class _DominoFamilyForm(SheetEntryForm):
         totals = games[-1]["totals"] if games and games[-1].get("winner") is None else [0, 0]
         gno = len(games) if games and games[-1].get("winner") is None else len(games) + 1
         return _("Games {x}–{y} · game {g}: {a} {ta} – {tb} {b}").format(
-            x=won[0], y=won[1], g=gno, a=a, ta=totals[0], tb=totals[1], b=b
+            x=won[0], y=won[1], g=gno, a=a, ta=signed(totals[0]), tb=signed(totals[1]), b=b
         )
 
 

@@ -6,10 +6,12 @@ confirmation or a correction; on the sheet, Enter corrects the selected entry an
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QAbstractSpinBox,
     QApplication,
     QFormLayout,
+    QLineEdit,
     QPushButton,
     QTableView,
     QWidget,
@@ -18,6 +20,15 @@ from PySide6.QtWidgets import (
 from clubdesk.ui.night.score_entry.entries import (
     Entry,
 )
+
+# Ctrl+Z and Ctrl+Shift+Z / Ctrl+Y undo and redo the sheet's last change from every input of the form: the
+# form says "Undo last (Ctrl+Z)", so a text or number field's own undo of the typing does not take the key
+UNDO_KEYS = tuple(QKeySequence(k) for k in ("Ctrl+Z", "Ctrl+Shift+Z", "Ctrl+Y"))
+
+
+def undo_key(event: QKeyEvent) -> bool:
+    combo = QKeySequence(event.keyCombination())
+    return any(combo.matches(k) == QKeySequence.SequenceMatch.ExactMatch for k in UNDO_KEYS)
 
 
 class SheetKeys(QWidget):
@@ -55,6 +66,12 @@ class SheetKeys(QWidget):
         chain = self.tab_chain()
         for a, b in zip(chain, chain[1:], strict=False):
             QWidget.setTabOrder(a, b)
+
+    def undo_from_every_input(self) -> None:
+        """The fields' own undo gives way to the sheet's (see :data:`UNDO_KEYS`)."""
+        for w in self.findChildren(QWidget):
+            if isinstance(w, (QLineEdit, QAbstractSpinBox)):
+                w.installEventFilter(self)
 
     def tab_chain(self) -> list[QWidget]:
         chain: list[QWidget] = []
@@ -98,6 +115,14 @@ class SheetKeys(QWidget):
         super().keyPressEvent(event)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        if (
+            event.type() == QEvent.Type.ShortcutOverride
+            and isinstance(event, QKeyEvent)
+            and isinstance(watched, (QLineEdit, QAbstractSpinBox))
+            and undo_key(event)
+        ):
+            event.ignore()  # not the field's: the form's Undo/Redo action takes the key
+            return True
         if watched is self.view and event.type() == QEvent.Type.KeyPress:
             assert isinstance(event, QKeyEvent)
             row = self.view.currentIndex().row()
