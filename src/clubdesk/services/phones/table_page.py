@@ -44,6 +44,7 @@ class TableStatus:
     version: int = 0
     confirmed_by: str = ""
     match_status: str = ""
+    approved_how: tuple[str, str] = ("", "")  # each side: "phone", "phone-code", "desk", "" (not yet)
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,7 @@ class TablePage:
     game_hands: int = 0  # the hands of that game so far
     hands: int = 0  # every stored hand or game of the table (all games of an encounter)
     entered_at_desk: bool = False  # the result stands without hands: a final score or a forfeit (desk)
+    approved: tuple[bool, bool] = (False, False)  # each side has approved the result (G13, E6, T8c)
 
     @property
     def live_key(self) -> str:
@@ -298,6 +300,7 @@ def page_in(
         game_hands=game_hands,
         hands=n_hands,
         entered_at_desk=at_desk,
+        approved=(bool(m.scorer), bool(m.counter)),
     )
 
 

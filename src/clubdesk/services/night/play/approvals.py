@@ -5,9 +5,13 @@ transaction."""
 
 from __future__ import annotations
 
+import json
+
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from clubdesk.i18n import _
+from clubdesk.models.audit import AuditEntry
 from clubdesk.models.base import utcnow
 from clubdesk.models.member import Member
 from clubdesk.models.result import Match
@@ -15,7 +19,14 @@ from clubdesk.models.table_entry import TableState
 from clubdesk.services.kernel import Actor, ServiceError
 from clubdesk.services.night.data import reads
 from clubdesk.services.night.play.followups import after_change
-from clubdesk.services.night.play.hand_guard import PhoneGuard, remember_post, set_table_state, side_names
+from clubdesk.services.night.play.hand_guard import (
+    APPROVED_AT_DESK,
+    PhoneGuard,
+    phone_approval,
+    remember_post,
+    set_table_state,
+    side_names,
+)
 from clubdesk.services.night.play.table_change import (
     HandResult,
     TableId,
@@ -98,9 +109,11 @@ def approve_in(
         return repeated_result(s, t, o)
     m = o.m
     sides = ("", "")
+    how = APPROVED_AT_DESK
     if guard is not None:
         sides = guard.sides if guard.sides is not None else side_names(s, m)
         _phone_may_confirm(s, m, side, sides)
+        how = phone_approval(s, guard, side, sides[side])  # only with the side's own code (G13, E6, T8c)
         initials = sides[side]  # the side's name as its page shows it is the approval
     if member:
         player = side_member(s, m, side, member, _("scorer") if side == 0 else _("counter"))
@@ -124,7 +137,8 @@ def approve_in(
     if m.scorer and m.counter:
         m.status = "confirmed"
         m.confirmed_at = utcnow()
-    reads.audit_match(s, actor, "confirm", o.ev, m, before=before, after={**match_snapshot(m), "side": side})
+    after = {**match_snapshot(m), "side": side, "how": how}
+    reads.audit_match(s, actor, "confirm", o.ev, m, before=before, after=after)
     answer = ""
     if guard is not None:  # the table's state and the post id in the approval's own transaction
         if m.status != "confirmed":
@@ -145,8 +159,36 @@ def _phone_may_confirm(s: Session, m: Match, side: int, sides: tuple[str, str]) 
     if not m.finished or m.status != "pending":
         raise ServiceError("sheet-incomplete", _("The match is not finished, it cannot be confirmed."))
     ts = s.get(TableState, m.id)
-    if ts is not None and ts.state == "awaiting" and ts.finished_side == side:
+    approved = (m.scorer, m.counter)[side]
+    if approved or (ts is not None and ts.state == "awaiting" and ts.finished_side == side):
         raise ServiceError(
             "same-side",
             _("{other} confirms the result, not the side that entered it.").format(other=sides[1 - side]),
         )
+
+
+def approval_ways(s: Session, m: Match) -> tuple[str, str]:
+    """How each side approved the match's result as it stands (``phone``: its own phone, ``phone-code``:
+    the other side's phone with its code, ``desk``; "" not approved), read from the newest approval rows
+    of its audit (an approval given before an undo is gone with the undo and not read)."""
+    if not (m.scorer or m.counter):
+        return ("", "")
+    ways = ["", ""]
+    rows = s.execute(
+        select(AuditEntry.after)
+        .where(AuditEntry.entity == "match", AuditEntry.entity_id == str(m.id))
+        .where(AuditEntry.action == "confirm")
+        .order_by(AuditEntry.id.desc())
+        .limit(20)
+    ).all()
+    for (after,) in rows:
+        try:
+            data = json.loads(after or "{}")
+        except ValueError:
+            continue
+        side = data.get("side") if isinstance(data, dict) else None
+        if side in (0, 1) and not ways[side]:
+            ways[side] = str(data.get("how") or APPROVED_AT_DESK)
+    return tuple(  # type: ignore[return-value]
+        (ways[k] or APPROVED_AT_DESK) if (m.scorer, m.counter)[k] else "" for k in (0, 1)
+    )
