@@ -69,9 +69,11 @@ def _top(
     sheet: ScoreSheetData,
     st: Styles,
     width: float,
+    sides: tuple[str, str] = ("", ""),
 ) -> list[Flowable]:
     """Title, the information block on the left (the table and round, then ``info``; ``info_columns``:
-    each column's share of it) and the table's QR code on the right."""
+    each column's share of it) and the table's QR code on the right; while table entry is on, each
+    side's box with its own approval code (text and a small QR) under them."""
     payload = sheet.qr or table_payload(sheet.event_id, sheet.round, sheet.table)
     iw = width - QR_SIZE - 8 * mm
     info = [[_("Table"), str(sheet.table), _("Round"), str(sheet.round)], *info]
@@ -104,7 +106,43 @@ def _top(
             ]
         )
     )
-    return [Para(esc(title), st.title), outer, Spacer(1, 3 * mm)]
+    story: list[Flowable] = [Para(esc(title), st.title), outer, Spacer(1, 3 * mm)]
+    if sheet.side_codes[0] and sheet.side_codes[1]:
+        story.extend([_side_boxes(sheet, sides, st, width), Spacer(1, 2 * mm)])
+    return story
+
+
+SIDE_QR = 14 * mm
+
+
+def _side_boxes(sheet: ScoreSheetData, sides: tuple[str, str], st: Styles, width: float) -> Table:
+    """Rules G13, E6, T8c: each side approves on the phones for itself, with the code in its own box
+    (scanned, or typed when one phone is handed from side to side); the table's QR stays the way in."""
+    cells = []
+    for k in (0, 1):
+        code = sheet.side_codes[k]
+        spaced = f"{code[:3]} {code[3:]}"
+        text = [
+            Para(esc(_("Approval code of {side}").format(side=sides[k] or str(k + 1))), st.small),
+            Para(f"<b>{esc(spaced)}</b>", st.title),
+            Para(esc(_("Scan it, or type it on the table's page, to approve the result.")), st.small),
+        ]
+        qr = qr_drawing(sheet.side_qr[k], SIDE_QR) if sheet.side_qr[k] else ""
+        cells += [qr, text]
+    half = width / 2
+    box = MemoTable([cells], colWidths=[SIDE_QR + 3 * mm, half - SIDE_QR - 3 * mm] * 2)
+    box.setStyle(
+        TableStyle(
+            [
+                ("BOX", (0, 0), (1, 0), 0.6, INK),
+                ("BOX", (2, 0), (3, 0), 0.6, INK),
+                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                ("LEFTPADDING", (0, 0), (-1, -1), 3),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+            ]
+        )
+    )
+    return box
 
 
 def _signatures(labels: Sequence[str], st: Styles, width: float) -> Table:
@@ -246,6 +284,7 @@ def _gaple(sheet: GapleSheetData, st: Styles, width: float) -> list[Flowable]:
         sheet,
         st,
         width,
+        (pair_a, pair_b),
     )
     # rule G5: play goes counter-clockwise; seat k+1 plays right after seat k
     rules = [_("Seats in playing order, counter-clockwise (G5).")]
@@ -488,6 +527,7 @@ def _domino(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
         sheet,
         st,
         width,
+        (pair1, pair2),
     )
     story.extend(
         _intro(
@@ -752,6 +792,7 @@ def _tavla(sheet: TavlaSheetData, st: Styles, width: float) -> list[Flowable]:
         sheet,
         st,
         width,
+        (a, b),
     )
     story.extend(
         _intro(

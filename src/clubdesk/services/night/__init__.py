@@ -63,7 +63,12 @@ if TYPE_CHECKING:
         SeatsResult,
         WithdrawalResult,
     )
-    from clubdesk.services.night.play.approvals import approval_ways, approve
+    from clubdesk.services.night.play.approvals import (
+        approval_way_label,
+        approval_ways,
+        approval_with_way,
+        approve,
+    )
     from clubdesk.services.night.play.explain import explain_pairing
     from clubdesk.services.night.play.followups import after_change
     from clubdesk.services.night.play.forfeits import (
@@ -163,7 +168,9 @@ _HOMES = {
     "after_change": "clubdesk.services.night.play.followups",
     "apply_forfeit": "clubdesk.services.night.play.forfeits",
     "apply_readings": "clubdesk.services.night.play.readings",
+    "approval_way_label": "clubdesk.services.night.play.approvals",
     "approval_ways": "clubdesk.services.night.play.approvals",
+    "approval_with_way": "clubdesk.services.night.play.approvals",
     "approve": "clubdesk.services.night.play.approvals",
     "bracket_data": "clubdesk.services.night.ranking.standings",
     "catch_up": "clubdesk.services.night.ranking.ratings",
@@ -279,7 +286,9 @@ __all__ = [
     "after_change",
     "apply_forfeit",
     "apply_readings",
+    "approval_way_label",
     "approval_ways",
+    "approval_with_way",
     "approve",
     "bracket_data",
     "catch_up",

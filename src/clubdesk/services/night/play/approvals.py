@@ -21,6 +21,8 @@ from clubdesk.services.night.data import reads
 from clubdesk.services.night.play.followups import after_change
 from clubdesk.services.night.play.hand_guard import (
     APPROVED_AT_DESK,
+    APPROVED_OWN_PHONE,
+    APPROVED_WITH_CODE,
     PhoneGuard,
     phone_approval,
     remember_post,
@@ -192,3 +194,18 @@ def approval_ways(s: Session, m: Match) -> tuple[str, str]:
     return tuple(  # type: ignore[return-value]
         (ways[k] or APPROVED_AT_DESK) if (m.scorer, m.counter)[k] else "" for k in (0, 1)
     )
+
+
+def approval_way_label(how: str) -> str:
+    """How a side approved, as the desk, the act and the sheet say it ("" for none)."""
+    return {
+        APPROVED_OWN_PHONE: _("own phone"),
+        APPROVED_WITH_CODE: _("same phone with code"),
+        APPROVED_AT_DESK: _("at the desk"),
+    }.get(how, "")
+
+
+def approval_with_way(name: str, how: str) -> str:
+    """A side's approval as shown: its name, and how it was given (G13, E6, T8c)."""
+    label = approval_way_label(how)
+    return f"{name} ({label})" if name and label else name
