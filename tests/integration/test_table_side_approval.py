@@ -167,7 +167,9 @@ def test_a_forged_side_cookie_gives_nothing(db: Database, server: TableServer) -
     assert approvals(db, ev) == ("pending", "", "")
 
 
-def test_wrong_codes_are_counted_then_the_side_approves_at_the_desk(db: Database, server: TableServer) -> None:
+def test_wrong_codes_are_counted_then_the_side_approves_at_the_desk(
+    db: Database, server: TableServer
+) -> None:
     ev = tavla_night(db, 1)
     token = round_tokens(db, ev, 1)[1]
     codes = night.side_codes(db, ev, 1)[1]
