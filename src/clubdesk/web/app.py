@@ -49,9 +49,11 @@ def _int(form: Any, name: str, what: str, default: int | None = None) -> int:
     try:
         value = int(raw)
     except ValueError:
-        raise ServiceError("bad-number", _("{what}: type a whole number").format(what=what)) from None
+        raise ServiceError(
+            "bad-number", _("{what}: type a whole number").format(what=what), field=name
+        ) from None
     if not -100000 <= value <= 100000:
-        raise ServiceError("bad-number", _("{what}: type a whole number").format(what=what))
+        raise ServiceError("bad-number", _("{what}: type a whole number").format(what=what), field=name)
     return value
 
 
@@ -67,42 +69,63 @@ def _seat_or_none(form: Any, name: str) -> int | None:
     if raw in ("", "none"):
         return None
     if raw not in ("0", "1", "2", "3"):
-        raise ServiceError("bad-seat", _("Choose a seat."))
+        raise ServiceError("bad-seat", _("Choose a seat."), field=name)
     return int(raw)
 
 
-def entry_from_form(family: str, form: Any) -> dict[str, Any]:
+def seat_words(page: phones.TablePage | None) -> list[str]:
+    """Each seat as the form shows it: the player's name, else "Seat n (side)" (refusals name players)."""
+    if page is not None and page.seats:
+        return [str(x) for x in page.seats]
+    sides = page.sides if page is not None else ("1", "2")
+    return [_("Seat {n} ({side})").format(n=i + 1, side=sides[i % 2]) for i in range(4)]
+
+
+def tavla_cube(form: Any) -> tuple[int, bool]:
+    """The cube field as players say it (T7c): "1" no double, "N" doubled to N (taken and played), "dropN"
+    a double to N refused; the entry's ``cube`` is the value the game is lost at: a refused double to N
+    loses at N / 2 (the natural entry of a refused first double, to 2, scores 1)."""
+    raw = str(form.get("cube", "1") or "1").strip()
+    dropped = raw.startswith("drop")
+    digits = raw[4:] if dropped else raw
+    value = int(digits) if digits.isdigit() and len(digits) <= 2 else 0
+    if value not in CUBES or (dropped and value < 2):
+        raise ServiceError("bad-entry", _("The cube shows 1, 2, 4, 8, 16, 32 or 64."), field="cube")
+    return (value // 2, True) if dropped else (value, False)
+
+
+def entry_from_form(family: str, form: Any, page: phones.TablePage | None = None) -> dict[str, Any]:
     """The entry of CONTRACTS.md §1 that the phone's form describes (the engine judges whether it is
-    possible; this only reads the fields)."""
+    possible; this reads the fields, and names the players in what it refuses, with the field at
+    fault)."""
     kind = str(form.get("type", "") or "")
     if family == "tavla":  # rules T7a-T7c: one game, its winner, single/gammon/backgammon, the cube
         winner = str(form.get("winner", ""))
         if winner not in ("0", "1"):
-            raise ServiceError("bad-entry", _("Choose who won the game."))
+            raise ServiceError("bad-entry", _("Choose who won the game."), field="winner")
         how = str(form.get("kind", "single"))
         if how not in ("single", "gammon", "backgammon"):
-            raise ServiceError("bad-entry", _("Choose single, gammon or backgammon."))
-        cube = _int(form, "cube", _("cube"), 1)
-        if cube not in CUBES:
-            raise ServiceError("bad-entry", _("The cube shows 1, 2, 4, 8, 16, 32 or 64."))
-        return {
-            "type": "game",
-            "winner": int(winner),
-            "kind": how,
-            "cube": cube,
-            "dropped": form.get("dropped") == "1",
-        }
+            raise ServiceError("bad-entry", _("Choose single, gammon or backgammon."), field="kind")
+        cube, dropped = tavla_cube(form)
+        return {"type": "game", "winner": int(winner), "kind": how, "cube": cube, "dropped": dropped}
     if kind == "redeal":
         return {"type": "redeal"}
     if kind == "annulled":
         return {"type": "annulled", "lead_lost": form.get("lead_lost") == "1"}
-    pips = [_int(form, f"pips{i}", _("pips of seat {n}").format(n=i + 1), 0) for i in range(4)]
+    who = seat_words(page)
+    pips = [_int(form, f"pips{i}", _("pips of {who}").format(who=who[i]), 0) for i in range(4)]
     if kind in ("out", "domino", "block"):
         seat = _seat_or_none(form, "seat")
         if seat is None and not (family == "domino" and kind == "block"):
-            raise ServiceError("bad-seat", _("Choose a seat."))
+            raise ServiceError("bad-seat", _("Choose who went out or blocked."), field="seat")
     else:
-        raise ServiceError("bad-entry", _("Choose what happened in the hand."))
+        raise ServiceError("bad-entry", _("Choose what happened in the hand."), field="type")
+    if kind in ("out", "domino") and seat is not None and pips[seat] != 0:  # G9, E18: out holds nothing
+        raise ServiceError(
+            "pips-with-player-out",
+            _("{who} went out, so {who} has 0 pips left, not {pips}.").format(who=who[seat], pips=pips[seat]),
+            field=f"pips{seat}",
+        )
     if family == "domino":
         return (
             {"type": "domino", "seat": seat, "pips": pips}
@@ -123,13 +146,18 @@ def entry_from_form(family: str, form: Any) -> dict[str, Any]:
     }
 
 
+def named_reason(text: str, page: phones.TablePage | None) -> str:
+    """A refusal as the form shows the table: the engine's "seat n" become the players' names."""
+    if page is None or not page.seats:
+        return text
+    for i in range(3, -1, -1):
+        text = text.replace(_("seat {seat}").format(seat=i + 1), page.seats[i])
+    return text
+
+
 def fault_field(exc: ServiceError) -> str:
     """The form field a refused hand's reason is about (marked on the page), "" when none is."""
-    field = str(exc.params.get("field", "") or "")
-    if field:
-        return field
-    seat = exc.params.get("seat")
-    return f"pips{seat}" if isinstance(seat, int) and 0 <= seat <= 3 else ""
+    return str(exc.params.get("field", "") or "")
 
 
 _ROWS: dict[tuple[str, str, phones.HandRow], str] = {}  # a hand's line as shown: rendered once, not per page
@@ -346,7 +374,7 @@ class TableApp:
         def act() -> phones.PostOutcome:
             with i18n.language_context(lang):
                 if action == "entry":  # the table's rules are checked in the hand's transaction
-                    entry = entry_from_form(phones.family_of(self.db, ref), form)
+                    entry = entry_from_form(phones.family_of(self.db, ref), form, shown)
                     return phones.post_entry(
                         self.db,
                         ref,
@@ -376,6 +404,9 @@ class TableApp:
                     self.db, ref, client_id=client_id, version=version, address=address
                 )
 
+        before = await self._current(token, lang)
+        shown = before.page if before is not None else None  # the page the post was made on
+
         def work() -> tuple[dict[str, str], str, phones.CachedPage | None]:
             """The change and the page after it, in one worker thread (the page is the one the change
             primed: one small read)."""
@@ -383,7 +414,9 @@ class TableApp:
             try:
                 flash = {"kind": "ok", "text": act().message}
             except (ServiceError, DatabaseError) as exc:
-                flash = {"kind": "err", "text": exc.message if isinstance(exc, ServiceError) else str(exc)}
+                text = exc.message if isinstance(exc, ServiceError) else str(exc)
+                with i18n.language_context(lang):
+                    flash = {"kind": "err", "text": named_reason(text, shown)}
                 fault = fault_field(exc) if isinstance(exc, ServiceError) else ""
             with i18n.language_context(lang):
                 return flash, fault, phones.cached_page(self.db, token)
