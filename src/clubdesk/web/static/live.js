@@ -81,7 +81,7 @@
       .then(function (html) {
         if (!html || !window.DOMParser) { return; }
         var fresh = new window.DOMParser().parseFromString(html, "text/html");
-        ["score", "hands", "state", "called", "entered"].forEach(function (id) {
+        ["score", "facts", "banners", "handsbox"].forEach(function (id) {
           var now = document.getElementById(id);
           var next = fresh.getElementById(id);
           if (now && next) { now.innerHTML = next.innerHTML; }
