@@ -6,18 +6,22 @@ and the desk told how each side approved. A real server on 127.0.0.1; phones wit
 from __future__ import annotations
 
 import os
+import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtCore import Qt
 
 from clubdesk.models.audit import AuditEntry
 from clubdesk.services import night
 from clubdesk.services.night.data import reads
 from clubdesk.services.night.data.tokens import round_tokens
 from clubdesk.services.phones import posts
+from clubdesk.services.publishing import documents, header
 from clubdesk.storage import Database
+from clubdesk.ui.night.tables_model import COL_APPROVED, TablesModel
 from clubdesk.web.server import TableServer
 from clubdesk.web.side_cookie import SIDE_COOKIE
 from tests.integration.test_table_entry_web import (
@@ -75,7 +79,7 @@ def approvals(db: Database, ev: int) -> tuple[str, str, str]:
 
 
 def test_one_phone_cannot_approve_the_other_side_without_its_code_and_can_with_it(
-    db: Database, server: TableServer
+    db: Database, server: TableServer, tmp_path: Path
 ) -> None:
     ev = gaple_night(db)
     token = round_tokens(db, ev, 1)[1]
@@ -115,6 +119,17 @@ def test_one_phone_cannot_approve_the_other_side_without_its_code_and_can_with_i
     with db.session() as s:
         rows = [r.after for r in s.query(AuditEntry).filter(AuditEntry.action == "confirm")]
     assert any('"how":"phone-code"' in (r or "") for r in rows)
+    # the act says it too, and the Rounds screen's approvals column
+    act = tmp_path / "act.pdf"
+    documents.generate(db, header.ReportRequest("incident-act", ev, round=1, table=1), act)
+    read = subprocess.run(["pdftotext", str(act), "-"], check=True, capture_output=True, text=True)
+    text = " ".join(read.stdout.split())
+    assert "Approvals of the result" in text
+    assert "E1 E1 own phone" in text and "E2 E2 same phone with code" in text
+    model = TablesModel()
+    model.set_rows(reads.get_round(db, ev, 1).tables, posts.table_status(db, ev, 1))
+    shown = model.data(model.index(0, COL_APPROVED), Qt.ItemDataRole.DisplayRole)
+    assert shown == "E1 (own phone) / E2 (same phone with code)"
 
 
 def test_each_side_on_its_own_phone_and_a_code_typed_for_the_other_side_is_refused(

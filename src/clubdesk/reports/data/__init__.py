@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from clubdesk.reports.data.acts import (
     ActAppeal,
+    ActApproval,
     ActDecision,
     ActIncident,
     ActPenalty,
@@ -57,6 +58,7 @@ from clubdesk.reports.data.site import SiteData, SiteEvent
 
 __all__ = [
     "ActAppeal",
+    "ActApproval",
     "ActDecision",
     "ActIncident",
     "ActPenalty",
