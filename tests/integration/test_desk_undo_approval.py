@@ -32,10 +32,15 @@ def test_undo_from_the_desk_takes_back_the_approval_given_with_the_hand(tmp_path
         assert not done.duplicate
         table = reads.get_round(db, ev, 1).tables[0]
         assert table.status == "pending" and table.scorer  # the finishing hand approved for side 0
+        assert posts.table_status(db, ev, 1)[1].approved_how == ("phone", "")  # on its own phone (G13)
         results.undo_last_entry(db, DESK, ev, 1, 1)
         table = reads.get_round(db, ev, 1).tables[0]
         assert table.status == "waiting" and table.score == (0, 0)
         assert (table.scorer, table.counter) == ("", "")  # the approval went with the undone hand
         assert posts.table_status(db, ev, 1)[1].state == "not_started"
+        # the same result entered again and approved at the desk is "at the desk", not the phone's
+        results.add_entry(db, DESK, ev, 1, 1, GAME)
+        results.confirm(db, DESK, ev, 1, 1, 0, "E1")
+        assert posts.table_status(db, ev, 1)[1].approved_how == ("desk", "")
     finally:
         db.close()

@@ -5,17 +5,14 @@ transaction."""
 
 from __future__ import annotations
 
-import json
-
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from clubdesk.i18n import _
-from clubdesk.models.audit import AuditEntry
 from clubdesk.models.base import utcnow
 from clubdesk.models.member import Member
-from clubdesk.models.result import Match
-from clubdesk.models.table_entry import TableState
+from clubdesk.models.result import Match, ResultEntry
+from clubdesk.models.table_entry import TablePost, TableState, TableToken
 from clubdesk.services.kernel import Actor, ServiceError
 from clubdesk.services.night.data import reads
 from clubdesk.services.night.play.followups import after_change
@@ -24,6 +21,7 @@ from clubdesk.services.night.play.hand_guard import (
     APPROVED_OWN_PHONE,
     APPROVED_WITH_CODE,
     PhoneGuard,
+    approval_post,
     phone_approval,
     remember_post,
     set_table_state,
@@ -149,7 +147,7 @@ def approve_in(
         else:
             set_table_state(s, m, "confirmed", side, sides[side])
             answer = guard.finished_answer.format(name=sides[side])
-        remember_post(s, guard, answer)
+        remember_post(s, guard, answer, approval_post(side, how))
     after_change(s, o.ev, m)
     s.flush()
     return HandResult(table_result(s, m), changes_of(o, entries=False, approvals=True), m.version, answer)
@@ -171,29 +169,37 @@ def _phone_may_confirm(s: Session, m: Match, side: int, sides: tuple[str, str]) 
 
 def approval_ways(s: Session, m: Match) -> tuple[str, str]:
     """How each side approved the match's result as it stands (``phone``: its own phone, ``phone-code``:
-    the other side's phone with its code, ``desk``; "" not approved), read from the newest approval rows
-    of its audit (an approval given before an undo is gone with the undo and not read)."""
+    the other side's phone with its code, ``desk``; "" not approved). A phone's approval is stored with
+    its post (``approve<side>-<how>``, read by the table's token: two indexed reads, no audit scan); one
+    older than the table's last hand was taken back with that hand, and a side approved without a phone
+    approved at the desk. The audit row of each approval says the same."""
     if not (m.scorer or m.counter):
         return ("", "")
-    ways = ["", ""]
-    rows = s.execute(
-        select(AuditEntry.after)
-        .where(AuditEntry.entity == "match", AuditEntry.entity_id == str(m.id))
-        .where(AuditEntry.action == "confirm")
-        .order_by(AuditEntry.id.desc())
-        .limit(20)
-    ).all()
-    for (after,) in rows:
-        try:
-            data = json.loads(after or "{}")
-        except ValueError:
-            continue
-        side = data.get("side") if isinstance(data, dict) else None
-        if side in (0, 1) and not ways[side]:
-            ways[side] = str(data.get("how") or APPROVED_AT_DESK)
-    return tuple(  # type: ignore[return-value]
-        (ways[k] or APPROVED_AT_DESK) if (m.scorer, m.counter)[k] else "" for k in (0, 1)
+    ways = [APPROVED_AT_DESK if m.scorer else "", APPROVED_AT_DESK if m.counter else ""]
+    token = s.scalar(
+        select(TableToken.token).where(
+            TableToken.event_id == m.event_id,
+            TableToken.round_no == m.round_no,
+            TableToken.table_no == m.table_no,
+        )
     )
+    if token is None:
+        return ways[0], ways[1]
+    last_hand = s.scalar(select(func.max(ResultEntry.entered_at)).where(ResultEntry.match_id == m.id))
+    seen: set[int] = set()
+    posts = s.execute(
+        select(TablePost.action, TablePost.at)
+        .where(TablePost.token == token, TablePost.action.like("approve%"))
+        .order_by(TablePost.id.desc())
+    ).all()
+    for action, at in posts:
+        side = int(action[7]) if action[7:8] in ("0", "1") else -1
+        if side not in (0, 1) or side in seen:
+            continue
+        seen.add(side)
+        if ways[side] and (last_hand is None or at >= last_hand):
+            ways[side] = action[9:]
+    return ways[0], ways[1]
 
 
 def approval_way_label(how: str) -> str:

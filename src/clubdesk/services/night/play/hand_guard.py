@@ -167,9 +167,17 @@ def set_table_state(s: Session, m: Match, state: str, side: int | None, name: st
     return ts  # held by the caller: the session keeps only weak references to unchanged rows
 
 
-def remember_post(s: Session, guard: PhoneGuard, answer: str) -> None:
-    """The post id stored with its change, and the answer a repeated post gets."""
-    s.add(TablePost(client_id=guard.post_id, token=guard.token, action=guard.action, outcome=answer))
+def remember_post(s: Session, guard: PhoneGuard, answer: str, action: str = "") -> None:
+    """The post id stored with its change, and the answer a repeated post gets; ``action``: what the post
+    is stored as, when not the guard's (a side's approval and how it was given)."""
+    kind = action or guard.action
+    s.add(TablePost(client_id=guard.post_id, token=guard.token, action=kind, outcome=answer))
+
+
+def approval_post(side: int, how: str) -> str:
+    """What a phone's approval post is stored as (its side and how it was given), read back by
+    :func:`clubdesk.services.night.play.approvals.approval_ways`."""
+    return f"approve{side}-{how}"
 
 
 def stored_answer(s: Session, post_id: str) -> str | None:

@@ -31,6 +31,7 @@ from clubdesk.services.night.data import reads
 from clubdesk.services.night.play.followups import after_change
 from clubdesk.services.night.play.hand_guard import (
     PhoneGuard,
+    approval_post,
     check_phone_entry,
     game_in_play,
     holds_side_code,
@@ -168,7 +169,7 @@ def _phone_hand(s: Session, actor: Actor, o: OpenTable, guard: PhoneGuard, numbe
     reads.audit_match(s, actor, "confirm", o.ev, m, before=before, after=after)
     set_table_state(s, m, "awaiting", guard.side, name)
     answer = guard.finished_answer.format(other=other)
-    remember_post(s, guard, answer)
+    remember_post(s, guard, answer, approval_post(guard.side, how))
     return answer
 
 
