@@ -30,6 +30,7 @@ from tests.integration.test_table_entry_web import (
     flash,
     gaple_night,
     page_text,
+    small_targets,
     submit,
     tavla_night,
     wait_loaded,
@@ -200,6 +201,15 @@ def test_wrong_codes_are_counted_then_the_side_approves_at_the_desk(
     assert approvals(db, ev) == ("pending", "", "")
 
 
+def fits(driver: Any) -> None:
+    """The page fits the phone's width (no sideways scroll) and every touch target is 44 px high."""
+    width, inner = driver.execute_script(
+        "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert width <= inner, f"the page is {width} px wide on a {inner} px screen"
+    assert small_targets(driver) == []
+
+
 def shot(driver: Any, tmp_path: Path, name: str) -> None:
     """A screenshot to look at: in ``CLUBDESK_SHOTS`` when set, else in the test's own folder."""
     folder = Path(os.environ.get("CLUBDESK_SHOTS") or tmp_path)
@@ -230,6 +240,7 @@ def test_the_hand_over_step_on_a_phone(
     submit(d, "handto")
     text = page_text(d)
     assert "Hand the phone to E2" in text and "E2: type your side's code" in text
+    fits(d)  # no sideways scroll, touch targets of 44 px at least
     shot(d, tmp_path, "handover")
     fill(d, "handcode", "123")
     submit(d, "handover-ok")

@@ -30,7 +30,7 @@ from tests.integration.test_table_entry_web import (
     wait_for_text,
     wait_loaded,
 )
-from tests.integration.test_table_side_approval import shot
+from tests.integration.test_table_side_approval import fits, shot
 from tests.phone_browser import phone_browsers
 from tests.waits import READY_S
 
@@ -121,6 +121,7 @@ def test_a_half_typed_hand_survives_the_other_phones_hand_and_a_referee_call(
     assert d.execute_script("return window.__sameDocument === true")  # not reloaded
     assert [value(d, f"pips{i}") for i in range(3)] == ["0", "60", "40"] and value(d, "seat") == "0"
     assert "The table changed — reload" in page_text(d)
+    fits(d)
     shot(d, tmp_path, "typing-banner")
     # a referee call from the other phone: still the same document, still typed
     assert "The referee has been called" in flash(post(b, token, "referee", {}))
@@ -192,6 +193,7 @@ def test_a_refused_first_double_entered_the_natural_way_scores_1(
     assert "refused a double to 2" in options
     click(d, "winner0")
     choose(d, "cube", "drop2")
+    fits(d)
     shot(d, tmp_path, "tavla-form")
     submit(d, "save")
     assert d.find_element("id", "total0").text == "1"
