@@ -36,6 +36,7 @@ from clubdesk.reports.qr import qr_drawing, table_payload
 QR_SIZE = 27 * mm
 SEP_BG = "#e9eef3"
 RECORDED_ROWS_SAVED = 6  # blank hand rows left out to make room for a recorded final score
+SIDE_ROWS_SAVED = 3  # blank hand rows left out to make room for the sides' approval boxes (phones)
 
 
 def score_sheets(out: str | Path | IO[bytes], header: ReportHeader, sheets: Sequence[ScoreSheetData]) -> int:
@@ -239,9 +240,18 @@ def _recorded_note(rec: RecordedScore, st: Styles) -> Para:
     return Para(esc(text), st.note)
 
 
+def _tavla_rows(sheet: TavlaSheetData, length: int) -> int:
+    """A match's longest run of games (2 x length - 1); a long match under the sides' approval boxes
+    gives up the last rows it will hardly need, so that the sheet stays one page."""
+    rows = 2 * length - 1
+    return rows - SIDE_ROWS_SAVED if sheet.side_codes[0] and rows > 17 else rows
+
+
 def _blank_rows(sheet: GapleSheetData | DominoSheetData) -> int:
-    """Hand rows to fill by hand; fewer under a recorded final score, so that the sheet stays one page."""
-    return sheet.blank_rows if sheet.recorded is None else max(0, sheet.blank_rows - RECORDED_ROWS_SAVED)
+    """Hand rows to fill by hand; fewer under a recorded final score and under the sides' approval boxes,
+    so that the sheet stays one page."""
+    rows = sheet.blank_rows if sheet.recorded is None else max(0, sheet.blank_rows - RECORDED_ROWS_SAVED)
+    return max(0, rows - SIDE_ROWS_SAVED) if sheet.side_codes[0] else rows
 
 
 def _winner_name(rec: RecordedScore | None, names: tuple[str, str]) -> str:
@@ -824,7 +834,9 @@ def _tavla(sheet: TavlaSheetData, st: Styles, width: float) -> list[Flowable]:
     entries = list(sheet.entries)
     if not entries:
         story.append(
-            _blank_table(rows, 2 * p.match_length - 1, widths, 7 * mm, font_size=8.5, center=range(2, 11))
+            _blank_table(
+                rows, _tavla_rows(sheet, p.match_length), widths, 7 * mm, font_size=8.5, center=range(2, 11)
+            )
         )
         rec = sheet.recorded
         if rec is None:
