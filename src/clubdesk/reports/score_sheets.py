@@ -113,7 +113,7 @@ def _top(
     return story
 
 
-SIDE_QR = 14 * mm
+SIDE_QR = 13 * mm
 
 
 def _side_boxes(sheet: ScoreSheetData, sides: tuple[str, str], st: Styles, width: float) -> Table:
@@ -123,9 +123,9 @@ def _side_boxes(sheet: ScoreSheetData, sides: tuple[str, str], st: Styles, width
     for k in (0, 1):
         code = sheet.side_codes[k]
         spaced = f"{code[:3]} {code[3:]}"
+        label = esc(_("Approval code of {side}").format(side=sides[k] or str(k + 1)))
         text = [
-            Para(esc(_("Approval code of {side}").format(side=sides[k] or str(k + 1))), st.small),
-            Para(f"<b>{esc(spaced)}</b>", st.title),
+            Para(f"{label}: <b>{esc(spaced)}</b>", st.body),
             Para(esc(_("Scan it, or type it on the table's page, to approve the result.")), st.small),
         ]
         qr = qr_drawing(sheet.side_qr[k], SIDE_QR) if sheet.side_qr[k] else ""
