@@ -5,6 +5,7 @@ phone without a browser."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -125,7 +126,11 @@ def test_a_half_typed_hand_survives_the_other_phones_hand_and_a_referee_call(
     shot(d, tmp_path, "typing-banner")
     # a referee call from the other phone: still the same document, still typed
     assert "The referee has been called" in flash(post(b, token, "referee", {}))
-    time.sleep(1.2)  # two polls: the page must not reload on its own (it would lose the typing)
+    live = json.loads(b.get(f"/t/{token}/live")[1])["key"]
+    end = time.monotonic() + READY_S  # the page has seen the call, and kept its form (no reload)
+    while d.find_element("id", "score").get_attribute("data-seen") != live and time.monotonic() < end:
+        time.sleep(0.05)
+    assert d.find_element("id", "score").get_attribute("data-seen") == live
     assert d.execute_script("return window.__sameDocument === true")
     assert [value(d, f"pips{i}") for i in range(3)] == ["0", "60", "40"]
     # the player reloads with the banner's button: the page is current and the typing comes back
@@ -244,3 +249,23 @@ def test_the_crawford_game_is_marked_before_it_is_played_with_its_cube_disabled(
     assert "post-Crawford game" in d.find_element("id", "postcrawford").text
     assert d.find_element("id", "cube").is_enabled()
     assert "Crawford game" in d.find_element("id", "hands").text  # the game played as Crawford, named
+
+
+def test_a_half_typed_hand_survives_a_referee_call_from_the_same_phone(
+    db: Database, server: TableServer, phone: Callable[[], Any]
+) -> None:
+    """The page's own post (the referee called mid-hand) is answered with a new page: the typing returns."""
+    ev = gaple_night(db)
+    token = round_tokens(db, ev, 1)[1]
+    d = phone()
+    d.get(f"{server.urls[0]}t/{token}")
+    wait_loaded(d)
+    submit(d, "side0")
+    half_type(d)
+    submit(d, "referee")
+    assert "The referee has been called" in page_text(d)
+    assert [value(d, f"pips{i}") for i in range(3)] == ["0", "60", "40"] and value(d, "seat") == "0"
+    fill(d, "pips3", "60")
+    submit(d, "save")
+    assert "Hand 1 saved." in page_text(d)
+    assert results.table_entries(db, ev, 1, 1)[1][0]["pips"] == [0, 60, 40, 60]

@@ -102,6 +102,7 @@
         if (!d || d.key === key || leaving) { return; }
         if (!dirty()) { window.location.replace(page); return; }
         key = d.key;
+        box.setAttribute("data-seen", key); // the change this page has seen (and kept its form through)
         if (banner) { banner.hidden = false; }
         inPlace();
       })
