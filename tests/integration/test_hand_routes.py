@@ -6,6 +6,7 @@ which the desk gives by approving for that side; an undone hand takes its approv
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 import tempfile
@@ -15,6 +16,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from clubdesk.services import night
 from clubdesk.services.kernel.base import ServiceError
 from clubdesk.services.night.data import reads
 from clubdesk.services.night.data.tokens import round_tokens
@@ -57,6 +59,15 @@ def _night(folder: Path, ruleset: str) -> tuple[Database, int]:
     return db, ev
 
 
+def _without_how(after: str | None) -> Any:
+    """An audit row's after without how an approval was given (own phone, at the desk: G13), which
+    says which face approved, as the actor does."""
+    data = json.loads(after) if after else None
+    if isinstance(data, dict):
+        data.pop("how", None)
+    return data
+
+
 def _rows(db: Database) -> dict[str, list[tuple[Any, ...]]]:
     """Every stored row a hand touches, without who (the desk or a phone) and when."""
     con = sqlite3.connect(db.path)
@@ -73,10 +84,13 @@ def _rows(db: Database) -> dict[str, list[tuple[Any, ...]]]:
             "entries": con.execute(
                 "SELECT id, match_id, game_no, seq, data FROM result_entries ORDER BY id"
             ).fetchall(),
-            "audit": con.execute(
-                "SELECT action, entity, entity_id, event_id, round_no, table_no, before, after, reason"
-                " FROM audit_log WHERE action NOT LIKE 'referee-call%' ORDER BY id"
-            ).fetchall(),
+            "audit": [
+                (*r[:7], _without_how(r[7]), r[8])
+                for r in con.execute(
+                    "SELECT action, entity, entity_id, event_id, round_no, table_no, before, after, reason"
+                    " FROM audit_log WHERE action NOT LIKE 'referee-call%' ORDER BY id"
+                )
+            ],
         }
     finally:
         con.close()
@@ -94,11 +108,14 @@ def _phone(db: Database, ev: int, table: int, side: int, what: str, hand: Any, n
     assert ref is not None
     version = posts.table_status(db, ev, 1)[table].version  # the page the phone shows is current
     post = f"{what}-{n}"
+    code = night.side_codes(db, ev, 1)[table][side]  # each side's phone scanned its box (G13)
     if what == "hand":
-        return posts.post_entry(db, ref, hand, client_id=post, version=version, side=side, address="10.0.0.9")
+        return posts.post_entry(
+            db, ref, hand, client_id=post, version=version, side=side, address="10.0.0.9", code=code
+        )
     if what == "undo":
         return posts.undo(db, ref, client_id=post, version=version, address="10.0.0.9")
-    return posts.confirm(db, ref, client_id=post, version=version, side=side, address="10.0.0.9")
+    return posts.confirm(db, ref, client_id=post, version=version, side=side, address="10.0.0.9", code=code)
 
 
 def _desk(db: Database, ev: int, table: int, side: int, what: str, hand: Any) -> object:

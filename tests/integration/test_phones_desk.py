@@ -18,6 +18,7 @@ import pytest
 
 from clubdesk.cli.core import main
 from clubdesk.models.member import Member
+from clubdesk.services import night
 from clubdesk.services.night.data import reads
 from clubdesk.services.night.data.tokens import round_tokens
 from clubdesk.services.night.play import results, rounds
@@ -205,12 +206,23 @@ def test_printed_sheet_qr_opens_its_table_on_a_phone_while_table_entry_is_on(
     (tmp_path / "b").mkdir()
     found = qr_texts(on, 2, tmp_path / "b")
     token = round_tokens(db, ev, 1)[second.table]
-    assert found == [f"{base(server)}/t/{token}"]
+    url = f"{base(server)}/t/{token}"
+    # the table's QR stays the way in; each side's box has its own code and QR (G13, E6, T8c)
+    codes = night.side_codes(db, ev, 1)[second.table]
+    assert codes[0] != codes[1] and all(len(c) == 6 and c.isdigit() for c in codes)
+    assert sorted(found) == sorted([url, f"{url}?side=0&code={codes[0]}", f"{url}?side=1&code={codes[1]}"])
+    text = subprocess.run(
+        ["pdftotext", "-f", "2", "-l", "2", str(on), "-"], check=True, capture_output=True, text=True
+    ).stdout
+    for k in (0, 1):
+        assert f"Approval code of {second.names[k]}" in text and f"{codes[k][:3]} {codes[k][3:]}" in text
     ref = table_page.table_for_token(db, token)
     assert ref is not None and (ref.event_id, ref.round_no, ref.table_no) == (ev, 1, second.table)
     d = browser("en")
-    d.get(found[0])
+    d.get(url)
     assert second.names[0] in d.page_source and second.names[1] in d.page_source
+    d.get(f"{url}?side=1&code={codes[1]}")  # side B's box: the page opens as side B, the code off the URL
+    assert d.current_url == url and f"You are: {second.names[1]}" in d.find_element("tag name", "body").text
     other = rv.tables[0]
     assert other.names[0] not in d.page_source  # a token opens only its own table
     desk_side.set_base_url(db, DESK, None)

@@ -275,9 +275,11 @@ def test_publishing_gives_every_table_a_long_random_token(db: Database) -> None:
 def test_a_whole_gaple_match_on_two_phones_confirmed_by_the_other_side(
     db: Database, server: TableServer, browsers: Callable[..., Browser]
 ) -> None:
-    """Rules G13 (both sides approve): side A enters six hands, side B confirms on its own phone."""
+    """Rules G13 (both sides approve): side A, its box's QR scanned, enters six hands (the last one its
+    approval); side B, in by the table's QR, confirms on its own phone with its code."""
     ev = gaple_night(db)
     token = round_tokens(db, ev, 1)[1]
+    codes = night.side_codes(db, ev, 1)[1]
     url = f"{server.urls[0]}t/{token}"
     a = browsers()
     a.get(url)
@@ -286,7 +288,9 @@ def test_a_whole_gaple_match_on_two_phones_confirmed_by_the_other_side(
     assert "E1" in page_text(a) and "E2" in page_text(a)
     assert "Player 1a" in page_text(a)  # the seats by name
     check_page(a)
-    submit(a, "side0")
+    a.get(f"{url}?side=0&code={codes[0]}")  # side A's box QR on the score sheet
+    wait_loaded(a)
+    assert a.current_url == url and "You are: E1" in page_text(a)
     pips = [a.find_element("id", f"pips{i}") for i in range(4)]
     assert [x.get_attribute("inputmode") for x in pips] == ["numeric"] * 4  # the phone's number keypad
     for n in range(1, 7):
@@ -307,6 +311,7 @@ def test_a_whole_gaple_match_on_two_phones_confirmed_by_the_other_side(
     wait_loaded(b)
     submit(b, "side1")
     check_page(b)
+    fill(b, "code", codes[1])
     submit(b, "confirm")
     assert "Confirmed at the table by E2." in page_text(b)
     st = posts.table_status(db, ev, 1)[1]
@@ -474,7 +479,7 @@ def test_a_tavla_match_in_turkish_with_a_cube_and_a_gammon(
     submit(d, "save")  # 2 x gammon = 4 points
     check_page(d)
     assert d.find_element("id", "total1").text == "4"
-    assert "mars" in page_text(d) and "küp 2" in page_text(d)
+    assert "mars" in page_text(d) and "katlama 2" in page_text(d)
     click(d, "winner0")
     submit(d, "save")  # a single game: 1-4
     click(d, "winner1")
@@ -487,7 +492,13 @@ def test_a_tavla_match_in_turkish_with_a_cube_and_a_gammon(
         "cube": 2,
         "dropped": False,
     }
-    submit(d, "switchside")
+    # one phone for both sides (T8c): each approves with its own code, the phone handed over between
+    codes = night.side_codes(db, ev, 1)[1]
+    fill(d, "code", codes[1])
+    submit(d, "confirm")
+    submit(d, "handto")
+    fill(d, "handcode", codes[0])
+    submit(d, "handover-ok")
     submit(d, "confirm")
     assert "Masada E1 tarafından teyit edildi." in page_text(d)
     view = reads.get_round(db, ev, 1).tables[0]
@@ -678,9 +689,10 @@ def test_a_spanish_dominoes_table_hand_by_hand_with_both_approvals(db: Database,
     seats = reads.get_round(db, ev, 1).tables[0].seats
     assert seats  # the seat draw (E7): the page names the players at their seats
     home, away = Client(server), Client(server)
-    for client, side in ((home, "0"), (away, "1")):
-        _s, html = client.get(f"/t/{token}")
-        client.post(f"/t/{token}/side", {**client.form_fields(html), "side": side})
+    codes = night.side_codes(db, ev, 1)[1]
+    for client, side in ((home, 0), (away, 1)):  # each side's own box QR on the score sheet
+        status, _html = client.get(f"/t/{token}?side={side}&code={codes[side]}")
+        assert status == 303
     hand = {"type": "domino", "seat": "1", "pips0": "30", "pips1": "0", "pips2": "20", "pips3": "10"}
     for n in (1, 2):  # 60 points a hand to side 2 (seat 2 went out): 120 >= 100 ends the match
         _s, html = away.get(f"/t/{token}")
@@ -707,9 +719,10 @@ def test_a_spanish_team_encounter_game_by_game_with_the_seats_swapped(
     rounds.publish_round(db, DESK, ev)
     token = round_tokens(db, ev, 1)[1]
     home, away = Client(server), Client(server)
-    for client, side in ((home, "0"), (away, "1")):
-        _s, html = client.get(f"/t/{token}")
-        client.post(f"/t/{token}/side", {**client.form_fields(html), "side": side})
+    codes = night.side_codes(db, ev, 1)[1]
+    for client, side in ((home, 0), (away, 1)):  # each side's own box QR on the score sheet
+        status, _html = client.get(f"/t/{token}?side={side}&code={codes[side]}")
+        assert status == 303
     _s, html = home.get(f"/t/{token}")
     assert "Game 1 of 2, hand 1" in html and 'name="game" value="1"' in html
     # seat 1 goes out, 30 + 20 + 25 = 75 left in the others' hands: 75, then 150 >= 100 ends game 1

@@ -415,17 +415,33 @@ def test_tavla_drop_says_the_double_refused_and_its_points_before_saving(qtbot) 
     qtbot.addWidget(form)
     form.outcome.setCurrentIndex(form.outcome.findData("game"))
     form.side.setCurrentIndex(form.side.findData(1))
-    form.cube.setValue(2)
-    # the drop is worded as the table says it: "refused a double to 4"
-    assert "double to 4" in form.dropped.text()
+    assert form.cube.text() == "no double" and "Doubled to" in form.inputs.labelForField(form.cube).text()
+    form.cube.setValue(4)
     form.dropped.setChecked(True)
-    # the field says it holds the cube before the double (the engine's contract, rule T7a)
-    assert "before the double" in form.inputs.labelForField(form.cube).text()
-    # the points are explained before anything is saved: the game scores the cube before the double = 2
+    # the field reads as the table says it: "refused a double to 4" (as on the phones)
+    assert "Refused a double" in form.inputs.labelForField(form.cube).text().replace("&", "")
+    assert form.cube.value() == 4
+    # the points are explained before anything is saved: lost at the cube before the double = 2 (T7a)
     assert saved == []
     assert "2" in form.preview.text() and "dropped" in form.preview.text()
     assert form.submit()
     assert saved and form.result["score"] == [0, 2]
+    assert saved[0].entry["cube"] == 2 and saved[0].entry["dropped"] is True  # type: ignore[attr-defined]
+
+
+def test_tavla_desk_a_refused_first_double_scores_1(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Rule T7a: the natural entry of a refused first double, "refused a double to 2", scores 1."""
+    from clubdesk.ui.night.score_entry import TavlaEntryForm
+
+    saved: list[object] = []
+    form = TavlaEntryForm("tavla", params={"match_length": 7}, save=saved.append, side_names=("Ayşe", "Can"))
+    qtbot.addWidget(form)
+    form.outcome.setCurrentIndex(form.outcome.findData("game"))
+    form.side.setCurrentIndex(form.side.findData(0))
+    form.dropped.setChecked(True)
+    assert form.cube.value() == 2  # a refused double is to 2 at least
+    assert form.submit()
+    assert form.result["score"] == [1, 0]
 
 
 def test_an_open_table_follows_a_change_made_elsewhere(qtbot, active, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

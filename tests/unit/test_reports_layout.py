@@ -3,6 +3,7 @@ long names wrap inside their cells, in English and under a translation with much
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import gettext
 from pathlib import Path
@@ -89,3 +90,19 @@ def test_sheets_under_long_translations_keep_whole_words_and_one_page(
         assert word + "ungs" in text  # printed whole, never split over two lines
     for name in ("Kusumawardhani", "Setyaningrum", "Chamberí"):
         assert name in text
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "id", "tr"])
+def test_sheets_with_the_sides_approval_boxes_stay_one_page(tmp_path: Path, lang: str) -> None:
+    """Rules G13, E6, T8c: while table entry is on each side's box carries its approval code and QR; the
+    gaple, Spanish and tavla sheets (a match to 11) still print on one page each, codes readable."""
+    codes = {"side_codes": ("123456", "654321"), "side_qr": ("http://h/t/x?side=0", "http://h/t/x?side=1")}
+    sheets = [
+        d.GapleSheetData("9", 2, 1, NAMES, ("Kusumawardhani Setyaningrum / Bambang", "Budi"), **codes),
+        d.DominoSheetData("9", 2, 2, NAMES, ("Peña Dominó Chamberí de Madrid", "Club"), **codes),
+        d.TavlaSheetData("9", 2, 3, (NAMES[0], NAMES[1]), params={"match_length": 11}, **codes),
+    ]
+    f = tmp_path / "codes.pdf"
+    assert score_sheets(f, dataclasses.replace(header(), language=lang), sheets) == 3
+    text = flat(f)
+    assert text.count("123 456") == 3 and text.count("654 321") == 3

@@ -77,6 +77,29 @@ def _substitutions(data: IncidentActData, st: Styles, width: float) -> list[Flow
     return story
 
 
+def _approvals(data: IncidentActData, st: Styles, width: float) -> list[Flowable]:
+    """Rules G13, E6, T8c: who approved each table's result for each side, and how (own phone, the
+    same phone with the side's code, at the desk)."""
+    if not data.approvals:
+        return []
+    story: list[Flowable] = [Paragraph(esc(_("Approvals of the result")), st.h2)]
+    rows: list[list[Any]] = [[_("Table"), _("Side"), _("Approved by"), _("How")]]
+    for a in data.approvals:
+        rows.append(
+            [
+                str(a.table),
+                Paragraph(esc(a.side), st.cell),
+                Paragraph(esc(a.approved_by), st.cell),
+                Paragraph(esc(a.how), st.cell),
+            ]
+        )
+    rest = width - 14 * mm
+    w = [14 * mm, rest * 0.34, rest * 0.34, rest * 0.32]
+    rows[0] = heads(rows[0], w)
+    story.append(grid(rows, w, center=(0,), font_size=8))
+    return story
+
+
 def _decisions(data: IncidentActData, st: Styles, width: float) -> list[Flowable]:
     """Rule E20: every decision of the competent body with its reason and the result it produced."""
     story: list[Flowable] = [Paragraph(esc(_("Decisions (art. 20)")), st.h2)]
@@ -209,6 +232,7 @@ def _one_act(data: IncidentActData, header: ReportHeader, st: Styles) -> list[Fl
 
     story.extend(_substitutions(data, st, width))
     story.extend(_decisions(data, st, width))
+    story.extend(_approvals(data, st, width))
 
     story.append(Paragraph(esc(_("Penalties")), st.h2))
     if data.penalties:

@@ -37,6 +37,7 @@ from clubdesk.text import score_text, signed
 QR_SIZE = 27 * mm
 SEP_BG = "#e9eef3"
 RECORDED_ROWS_SAVED = 6  # blank hand rows left out to make room for a recorded final score
+SIDE_ROWS_SAVED = 3  # blank hand rows left out to make room for the sides' approval boxes (phones)
 
 
 def score_sheets(out: str | Path | IO[bytes], header: ReportHeader, sheets: Sequence[ScoreSheetData]) -> int:
@@ -70,9 +71,11 @@ def _top(
     sheet: ScoreSheetData,
     st: Styles,
     width: float,
+    sides: tuple[str, str] = ("", ""),
 ) -> list[Flowable]:
     """Title, the information block on the left (the table and round, then ``info``; ``info_columns``:
-    each column's share of it) and the table's QR code on the right."""
+    each column's share of it) and the table's QR code on the right; while table entry is on, each
+    side's box with its own approval code (text and a small QR) under them."""
     payload = sheet.qr or table_payload(sheet.event_id, sheet.round, sheet.table)
     iw = width - QR_SIZE - 8 * mm
     info = [[_("Table"), str(sheet.table), _("Round"), str(sheet.round)], *info]
@@ -105,7 +108,43 @@ def _top(
             ]
         )
     )
-    return [Para(esc(title), st.title), outer, Spacer(1, 3 * mm)]
+    story: list[Flowable] = [Para(esc(title), st.title), outer, Spacer(1, 3 * mm)]
+    if sheet.side_codes[0] and sheet.side_codes[1]:
+        story.extend([_side_boxes(sheet, sides, st, width), Spacer(1, 2 * mm)])
+    return story
+
+
+SIDE_QR = 13 * mm
+
+
+def _side_boxes(sheet: ScoreSheetData, sides: tuple[str, str], st: Styles, width: float) -> Table:
+    """Rules G13, E6, T8c: each side approves on the phones for itself, with the code in its own box
+    (scanned, or typed when one phone is handed from side to side); the table's QR stays the way in."""
+    cells = []
+    for k in (0, 1):
+        code = sheet.side_codes[k]
+        spaced = f"{code[:3]} {code[3:]}"
+        label = esc(_("Approval code of {side}").format(side=sides[k] or str(k + 1)))
+        text = [
+            Para(f"{label}: <b>{esc(spaced)}</b>", st.body),
+            Para(esc(_("Scan it, or type it on the table's page, to approve the result.")), st.small),
+        ]
+        qr = qr_drawing(sheet.side_qr[k], SIDE_QR) if sheet.side_qr[k] else ""
+        cells += [qr, text]
+    half = width / 2
+    box = MemoTable([cells], colWidths=[SIDE_QR + 3 * mm, half - SIDE_QR - 3 * mm] * 2)
+    box.setStyle(
+        TableStyle(
+            [
+                ("BOX", (0, 0), (1, 0), 0.6, INK),
+                ("BOX", (2, 0), (3, 0), 0.6, INK),
+                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                ("LEFTPADDING", (0, 0), (-1, -1), 3),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+            ]
+        )
+    )
+    return box
 
 
 def _signatures(labels: Sequence[str], st: Styles, width: float) -> Table:
@@ -205,9 +244,18 @@ def _recorded_note(rec: RecordedScore, st: Styles) -> Para:
     return Para(esc(text), st.note)
 
 
+def _tavla_rows(sheet: TavlaSheetData, length: int) -> int:
+    """A match's longest run of games (2 x length - 1); a long match under the sides' approval boxes
+    gives up the last rows it will hardly need, so that the sheet stays one page."""
+    rows = 2 * length - 1
+    return rows - SIDE_ROWS_SAVED if sheet.side_codes[0] and rows > 17 else rows
+
+
 def _blank_rows(sheet: GapleSheetData | DominoSheetData) -> int:
-    """Hand rows to fill by hand; fewer under a recorded final score, so that the sheet stays one page."""
-    return sheet.blank_rows if sheet.recorded is None else max(0, sheet.blank_rows - RECORDED_ROWS_SAVED)
+    """Hand rows to fill by hand; fewer under a recorded final score and under the sides' approval boxes,
+    so that the sheet stays one page."""
+    rows = sheet.blank_rows if sheet.recorded is None else max(0, sheet.blank_rows - RECORDED_ROWS_SAVED)
+    return max(0, rows - SIDE_ROWS_SAVED) if sheet.side_codes[0] else rows
 
 
 def _winner_name(rec: RecordedScore | None, names: tuple[str, str]) -> str:
@@ -250,6 +298,7 @@ def _gaple(sheet: GapleSheetData, st: Styles, width: float) -> list[Flowable]:
         sheet,
         st,
         width,
+        (pair_a, pair_b),
     )
     # rule G5: play goes counter-clockwise; seat k+1 plays right after seat k
     rules = [_("Seats in playing order, counter-clockwise (G5).")]
@@ -492,6 +541,7 @@ def _domino(sheet: DominoSheetData, st: Styles, width: float) -> list[Flowable]:
         sheet,
         st,
         width,
+        (pair1, pair2),
     )
     story.extend(
         _intro(
@@ -756,6 +806,7 @@ def _tavla(sheet: TavlaSheetData, st: Styles, width: float) -> list[Flowable]:
         sheet,
         st,
         width,
+        (a, b),
     )
     story.extend(
         _intro(
@@ -787,7 +838,9 @@ def _tavla(sheet: TavlaSheetData, st: Styles, width: float) -> list[Flowable]:
     entries = list(sheet.entries)
     if not entries:
         story.append(
-            _blank_table(rows, 2 * p.match_length - 1, widths, 7 * mm, font_size=8.5, center=range(2, 11))
+            _blank_table(
+                rows, _tavla_rows(sheet, p.match_length), widths, 7 * mm, font_size=8.5, center=range(2, 11)
+            )
         )
         rec = sheet.recorded
         if rec is None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from clubdesk.reports.data.acts import (
     ActAppeal,
+    ActApproval,
     ActDecision,
     ActIncident,
     ActPenalty,
@@ -64,6 +65,7 @@ from clubdesk.reports.data.site import SiteData, SiteEvent
 
 __all__ = [
     "ActAppeal",
+    "ActApproval",
     "ActDecision",
     "ActIncident",
     "ActPenalty",

@@ -78,6 +78,17 @@ class ActDecision:
 
 
 @dataclass(frozen=True)
+class ActApproval:
+    """Rules G13, E6, T8c: a side's approval of its table's result, and how it was given ("own phone",
+    "same phone with code", "at the desk"; already translated)."""
+
+    table: int
+    side: str
+    approved_by: str
+    how: str = ""
+
+
+@dataclass(frozen=True)
 class IncidentActData:
     """The match act, Acta del Encuentro (rules E8-E20, G2, G3, G16, T1, T9d, T10, T11)."""
 
@@ -94,3 +105,4 @@ class IncidentActData:
     decisions: tuple[ActDecision, ...] = ()  # rule E20
     family: str = ""  # gaple / domino / tavla: a tavla side is one player, not a pair
     result: str = ""  # the encounter's result line: "Club A 3 – 1 Club B, won by Club A"
+    approvals: tuple[ActApproval, ...] = ()  # each side's approval of each table, and how (G13, E6, T8c)

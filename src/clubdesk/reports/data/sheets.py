@@ -40,6 +40,8 @@ class GapleSheetData:
     blank_rows: int = 20  # one page even with long names and longer translations
     recorded: RecordedScore | None = None  # a final-score-only result (no entries)
     qr: str = ""  # the table's address on the phones while table entry is on ("": CONTRACTS §4)
+    side_codes: tuple[str, str] = ("", "")  # each side's approval code on the phones (G13, E6, T8c)
+    side_qr: tuple[str, str] = ("", "")  # each side's own address: the table's, its side and its code
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,8 @@ class DominoSheetData:
     referee: str = ""
     substitutions: tuple[SubstitutionLine, ...] = ()
     qr: str = ""  # the table's address on the phones while table entry is on ("": CONTRACTS §4)
+    side_codes: tuple[str, str] = ("", "")  # each side's approval code on the phones (G13, E6, T8c)
+    side_qr: tuple[str, str] = ("", "")  # each side's own address: the table's, its side and its code
 
 
 @dataclass(frozen=True)
@@ -103,6 +107,8 @@ class TavlaSheetData:
     entries: tuple[Mapping[str, object], ...] = ()
     recorded: RecordedScore | None = None  # a final-score-only result (no entries)
     qr: str = ""  # the table's address on the phones while table entry is on ("": CONTRACTS §4)
+    side_codes: tuple[str, str] = ("", "")  # each side's approval code on the phones (G13, E6, T8c)
+    side_qr: tuple[str, str] = ("", "")  # each side's own address: the table's, its side and its code
 
 
 ScoreSheetData = GapleSheetData | DominoSheetData | TavlaSheetData

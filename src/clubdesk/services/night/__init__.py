@@ -49,7 +49,13 @@ if TYPE_CHECKING:
         requested_byes,
         setting_locks,
     )
-    from clubdesk.services.night.data.tokens import ensure_tokens, round_tokens
+    from clubdesk.services.night.data.tokens import (
+        ensure_tokens,
+        round_tokens,
+        side_code_matches,
+        side_code_valid,
+        side_codes,
+    )
     from clubdesk.services.night.play.answers import (
         CaptainsResult,
         RoundDiscarded,
@@ -57,7 +63,12 @@ if TYPE_CHECKING:
         SeatsResult,
         WithdrawalResult,
     )
-    from clubdesk.services.night.play.approvals import approve
+    from clubdesk.services.night.play.approvals import (
+        approval_way_label,
+        approval_ways,
+        approval_with_way,
+        approve,
+    )
     from clubdesk.services.night.play.explain import explain_pairing
     from clubdesk.services.night.play.followups import after_change
     from clubdesk.services.night.play.forfeits import (
@@ -158,6 +169,9 @@ _HOMES = {
     "after_change": "clubdesk.services.night.play.followups",
     "apply_forfeit": "clubdesk.services.night.play.forfeits",
     "apply_readings": "clubdesk.services.night.play.readings",
+    "approval_way_label": "clubdesk.services.night.play.approvals",
+    "approval_ways": "clubdesk.services.night.play.approvals",
+    "approval_with_way": "clubdesk.services.night.play.approvals",
     "approve": "clubdesk.services.night.play.approvals",
     "bracket_data": "clubdesk.services.night.ranking.standings",
     "catch_up": "clubdesk.services.night.ranking.ratings",
@@ -224,6 +238,9 @@ _HOMES = {
     "rerate_in_background": "clubdesk.services.night.ranking.ratings_background",
     "reset_confirmation": "clubdesk.services.night.play.table_result",
     "round_tokens": "clubdesk.services.night.data.tokens",
+    "side_code_matches": "clubdesk.services.night.data.tokens",
+    "side_code_valid": "clubdesk.services.night.data.tokens",
+    "side_codes": "clubdesk.services.night.data.tokens",
     "rounds_of": "clubdesk.services.night.data.reads",
     "save_hand_change": "clubdesk.services.night.play.hands",
     "season_scale_from": "clubdesk.services.night.data.prize_plans",
@@ -270,6 +287,9 @@ __all__ = [
     "after_change",
     "apply_forfeit",
     "apply_readings",
+    "approval_way_label",
+    "approval_ways",
+    "approval_with_way",
     "approve",
     "bracket_data",
     "catch_up",
@@ -336,6 +356,9 @@ __all__ = [
     "rerate_in_background",
     "reset_confirmation",
     "round_tokens",
+    "side_code_matches",
+    "side_code_valid",
+    "side_codes",
     "rounds_of",
     "save_hand_change",
     "season_scale_from",

@@ -30,16 +30,18 @@ if TYPE_CHECKING:
         post_entry,
         posted_table,
         referee_calls,
+        side_code_ok,
         table_status,
         undo,
     )
-    from clubdesk.services.phones.table_page import HandRow, TablePage, table_for_token
+    from clubdesk.services.phones.table_page import HandRow, TablePage, TableRef, table_for_token
 
 _HOMES = {
     "CachedPage": "clubdesk.services.phones.page_cache",
     "HandRow": "clubdesk.services.phones.table_page",
     "PostOutcome": "clubdesk.services.phones.posts",
     "TablePage": "clubdesk.services.phones.table_page",
+    "TableRef": "clubdesk.services.phones.table_page",
     "base_url": "clubdesk.services.phones.desk_side",
     "cached_page": "clubdesk.services.phones.page_cache",
     "call_referee": "clubdesk.services.phones.posts",
@@ -56,6 +58,7 @@ _HOMES = {
     "posted_table": "clubdesk.services.phones.posts",
     "referee_calls": "clubdesk.services.phones.posts",
     "set_base_url": "clubdesk.services.phones.desk_side",
+    "side_code_ok": "clubdesk.services.phones.posts",
     "table_for_token": "clubdesk.services.phones.table_page",
     "table_links": "clubdesk.services.phones.desk_side",
     "table_status": "clubdesk.services.phones.posts",
@@ -68,6 +71,7 @@ __all__ = [
     "HandRow",
     "PostOutcome",
     "TablePage",
+    "TableRef",
     "base_url",
     "cached_page",
     "call_referee",
@@ -84,6 +88,7 @@ __all__ = [
     "posted_table",
     "referee_calls",
     "set_base_url",
+    "side_code_ok",
     "table_for_token",
     "table_links",
     "table_status",

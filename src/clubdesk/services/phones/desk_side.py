@@ -1,5 +1,6 @@
 """Table entry on phones, the desk's side: the address the desk serves the hall on, every table's
-link, and the score sheets' QR codes that carry a table's link while table entry is on.
+link, and the score sheets' QR codes that carry a table's link while table entry is on (and each side's
+approval code, in its own box with its own QR).
 
 The address is stored in the settings (``table_entry.base_url``) when the Desk's "Table entry on phones" is
 switched on, and removed when it is switched off: a score sheet printed meanwhile carries its table's
@@ -106,13 +107,22 @@ def with_table_urls(db: Database, event_id: int, round_no: int, sheets: Sequence
         tokens = night.round_tokens(db, event_id, round_no) or night.ensure_tokens(
             db, DEFAULT_ACTOR, event_id, round_no
         )
+        codes = night.side_codes(db, event_id, round_no)
         root = check_base(base)
     except ServiceError:
         return list(sheets)
     out: list[_S] = []
     for sheet in sheets:
-        token = tokens.get(int(getattr(sheet, "table", 0)))
-        out.append(dataclasses.replace(sheet, qr=root + TABLE_PATH + token) if token else sheet)  # type: ignore[type-var]
+        table = int(getattr(sheet, "table", 0))
+        token = tokens.get(table)
+        if not token:
+            out.append(sheet)
+            continue
+        url = root + TABLE_PATH + token
+        pair = codes.get(table, ("", ""))
+        # each side's box: its approval code, and a QR opening the table as that side with it (G13)
+        side_qr = tuple(f"{url}?side={k}&code={pair[k]}" if pair[k] else "" for k in (0, 1))
+        out.append(dataclasses.replace(sheet, qr=url, side_codes=pair, side_qr=side_qr))  # type: ignore[type-var]
     return out
 
 

@@ -127,6 +127,7 @@ def table_status(
                 m.version or 0,
                 ts.confirmed_by if ts is not None else "",
                 m.status,
+                night.approval_ways(s, m),
             )
         return out
 
@@ -208,6 +209,39 @@ def _after_post(db: Database, ref: TableRef, res: HandResult) -> PostOutcome:
     return PostOutcome(res.answer, duplicate=res.repeated)
 
 
+CODE_TRIES = 8  # wrong approval codes a table's side may be sent before its phones are refused codes
+_wrong_codes: dict[tuple[str, int], int] = {}
+
+
+def _counting_codes(ref: TableRef, side: int, work: Any) -> HandResult:
+    """``work()`` with the wrong approval codes of this table's side counted: a six-digit code is not
+    guessed by trying (after :data:`CODE_TRIES` wrong ones the side approves at the desk)."""
+    key = (ref.token, side)
+    if _wrong_codes.get(key, 0) >= CODE_TRIES:
+        raise ServiceError(
+            "side-code-locked", _("Too many wrong codes: this side approves at the desk or with the referee.")
+        )
+    try:
+        res: HandResult = work()
+    except ServiceError as exc:
+        if exc.code == "side-code-wrong":
+            _wrong_codes[key] = _wrong_codes.get(key, 0) + 1
+        raise
+    return res
+
+
+def side_code_ok(db: Database, ref: TableRef, side: int, code: str) -> bool:
+    """A phone shows ``side``'s approval code (its box's QR scanned, or typed at the hand-over): True when
+    it is that side's code of this table; wrong ones count against the side's tries."""
+    key = (ref.token, side)
+    if _wrong_codes.get(key, 0) >= CODE_TRIES:
+        return False
+    ok = night.side_code_matches(db, ref.token, side, code)
+    if not ok:
+        _wrong_codes[key] = _wrong_codes.get(key, 0) + 1
+    return ok
+
+
 def _table(ref: TableRef) -> TableId:
     return TableId(ref.event_id, ref.round_no, ref.table_no)
 
@@ -222,11 +256,14 @@ def post_entry(
     side: int,
     address: str,
     game_no: int = 1,
+    code: str = "",
+    handed_over: bool = False,
 ) -> PostOutcome:
     """One hand (dominoes) or game (tavla) from a phone, in one transaction with its page's rules, its
     post id and, when it ends the match, the entering side's approval (G13, E6, T8c). The engine refuses
     an impossible one (its reason, nothing stored). ``game_no``: the game of a team encounter the page
-    entered it in (rule E7b)."""
+    entered it in (rule E7b). ``code``: the side's approval code the phone holds (a hand that ends the
+    match approves for its side only with it); ``handed_over``: the phone acted for the other side."""
     if side not in (0, 1):
         raise ServiceError("bad-side", _("Say which side you are first."))
     guard = PhoneGuard(
@@ -237,16 +274,22 @@ def post_entry(
         sides=_shown_sides(db, ref, version),
         answer=_("Game {n} saved.") if family_of(db, ref) == "tavla" else _("Hand {n} saved."),
         finished_answer=_("The match is finished. {other} now confirms the result."),
+        code=code,
+        handed_over=handed_over,
     )
     with _lock_for(ref.token):
-        res = night.enter_hand(
-            db,
-            phone_actor(ref, address),
-            _table(ref),
-            entry,
-            seen_version=version,
-            game_no=game_no,
-            guard=guard,
+        res = _counting_codes(
+            ref,
+            side,
+            lambda: night.enter_hand(
+                db,
+                phone_actor(ref, address),
+                _table(ref),
+                entry,
+                seen_version=version,
+                game_no=game_no,
+                guard=guard,
+            ),
         )
     return _after_post(db, ref, res)
 
@@ -266,10 +309,20 @@ def undo(db: Database, ref: TableRef, *, client_id: str, version: int | None, ad
 
 
 def confirm(
-    db: Database, ref: TableRef, *, client_id: str, version: int | None, side: int, address: str
+    db: Database,
+    ref: TableRef,
+    *,
+    client_id: str,
+    version: int | None,
+    side: int,
+    address: str,
+    code: str = "",
+    handed_over: bool = False,
 ) -> PostOutcome:
-    """The other side confirms the finished match: the result is confirmed at the table (G13, E6, T8c).
-    Finished at the desk (no side recorded): the side on the phone approves first, the other confirms."""
+    """A side approves the finished match with its own approval code (G13, E6, T8c: each side for
+    itself); once both have, the result is confirmed at the table. ``code``: the side's code from its
+    box on the score sheet (held since its QR was scanned, or typed now); ``handed_over``: this phone
+    entered or approved for the other side, and was handed over (recorded as "same phone with code")."""
     if side not in (0, 1):
         raise ServiceError("bad-side", _("Say which side you are first."))
     sides = _shown_sides(db, ref, version)
@@ -281,16 +334,22 @@ def confirm(
         sides=sides,
         answer=_("Approved. {other} now confirms the result."),
         finished_answer=_("Confirmed at the table by {name}."),
+        code=code,
+        handed_over=handed_over,
     )
     with _lock_for(ref.token):
-        res = night.approve(
-            db,
-            phone_actor(ref, address),
-            _table(ref),
+        res = _counting_codes(
+            ref,
             side,
-            "",  # the side's name, as its page shows it, is the approval
-            seen_version=version,
-            guard=guard,
+            lambda: night.approve(
+                db,
+                phone_actor(ref, address),
+                _table(ref),
+                side,
+                "",  # the side's name, as its page shows it, is the approval
+                seen_version=version,
+                guard=guard,
+            ),
         )
     return _after_post(db, ref, res)
 

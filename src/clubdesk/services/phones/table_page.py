@@ -44,6 +44,7 @@ class TableStatus:
     version: int = 0
     confirmed_by: str = ""
     match_status: str = ""
+    approved_how: tuple[str, str] = ("", "")  # each side: "phone", "phone-code", "desk", "" (not yet)
 
 
 @dataclass(frozen=True)
@@ -91,7 +92,7 @@ class TablePage:
     finished: bool
     winner: int | None
     match_length: int | None
-    crawford: bool
+    crawford: bool  # tavla (T7b): the next game is the Crawford game
     finished_side: int | None
     confirmed_by: str
     referee: str
@@ -102,6 +103,8 @@ class TablePage:
     game_hands: int = 0  # the hands of that game so far
     hands: int = 0  # every stored hand or game of the table (all games of an encounter)
     entered_at_desk: bool = False  # the result stands without hands: a final score or a forfeit (desk)
+    approved: tuple[bool, bool] = (False, False)  # each side has approved the result (G13, E6, T8c)
+    post_crawford: bool = False  # tavla (T7b): the Crawford game is played, the next game is after it
 
     @property
     def live_key(self) -> str:
@@ -137,8 +140,15 @@ def _describe(
         how = {"single": _("single"), "gammon": _("gammon"), "backgammon": _("backgammon")}.get(
             str(entry.get("kind")), str(entry.get("kind"))
         )
-        text = _("{name} wins: {how}, cube {cube}").format(name=name, how=how, cube=entry.get("cube", 1))
-        return text + (" · " + _("double refused") if entry.get("dropped") else "")
+        cube = entry.get("cube", 1)
+        cube = cube if isinstance(cube, int) else 1
+        if entry.get("dropped"):  # T7a: the cube is its value before the refused double
+            return _("{name} wins: {other} refused a double to {n}").format(
+                name=name, other=sides[1 - w] if w in (0, 1) else "?", n=cube * 2
+            )
+        if cube > 1:
+            return _("{name} wins: {how}, doubled to {n}").format(name=name, how=how, n=cube)
+        return _("{name} wins: {how}").format(name=name, how=how)
     if kind in ("out", "domino"):
         return _("{who} went out").format(who=seat(entry.get("seat")))
     if kind == "block":
@@ -232,7 +242,7 @@ def page_in(
     rows: list[HandRow] = []
     totals = (0, 0)
     games_won = (0, 0)
-    crawford = False
+    crawford = post_crawford = False
     game_no, game_hands = 1, len(entries)
     if encounter > 0:  # rule E7b: the encounter's games one after another, each its own sheet
         rows, totals, games_won, game_no, game_hands = _encounter_rows(
@@ -247,10 +257,19 @@ def page_in(
         except EntryError:
             res = None
     if res is not None and family == "tavla":
+        after = False  # rule T7b: the Crawford game and the post-Crawford games are named on their rows
         for i, (e, g) in enumerate(zip(entries, res["games"], strict=False), start=1):
-            rows.append(HandRow(i, _describe(family, e, sides, seats), _pair(g["points"]), _pair(g["score"])))
+            text = _describe(family, e, sides, seats)
+            if g.get("crawford"):
+                text, after = text + " · " + _("Crawford game"), True
+            elif after:
+                text += " · " + _("post-Crawford game")
+            rows.append(HandRow(i, text, _pair(g["points"]), _pair(g["score"])))
         totals = _pair(res["score"])
-        crawford = bool(res["games"][-1].get("crawford")) if res["games"] else False
+        # rule T7b: the game to be played next is the Crawford game (marked before it is played, its cube
+        # refused); after it, the games to the end are post-Crawford
+        crawford = bool(res.get("crawford_next"))
+        post_crawford = not res.get("finished") and any(g.get("crawford") for g in res["games"])
     elif res is not None:
         k = 0
         for g, gm in enumerate(res["games"], start=1):  # the match's games (not an encounter's)
@@ -298,6 +317,8 @@ def page_in(
         game_hands=game_hands,
         hands=n_hands,
         entered_at_desk=at_desk,
+        approved=(bool(m.scorer), bool(m.counter)),
+        post_crawford=post_crawford,
     )
 
 

@@ -96,6 +96,7 @@ def incident_act_data(
         subs: list[report_data.SubstitutionLine] = []
         abandons: list[report_data.ActIncident] = []
         result = ""
+        approvals: list[report_data.ActApproval] = []
         for m in night.matches_of(s, ev.id, rnd.id):
             if table_no is not None and m.table_no != table_no:
                 continue
@@ -117,6 +118,14 @@ def incident_act_data(
                         captain=captain,
                     )
                 )
+            for k, (by, how) in enumerate(
+                zip((m.scorer, m.counter), night.approval_ways(s, m), strict=True)
+            ):  # G13, E6, T8c: each side's approval and how it was given
+                if by:
+                    side = who[m.side_a if k == 0 else m.side_b].name
+                    approvals.append(
+                        report_data.ActApproval(m.table_no, side, by, night.approval_way_label(how))
+                    )
             tables[m.table_no] = (
                 who[m.side_a].name,
                 who[m.side_b].name,
@@ -142,7 +151,9 @@ def incident_act_data(
     listing = discipline.discipline_list(db, event_id, round_no=rno, table_no=table_no)
     data = _act_from(listing, str(event_id), rno, table_no, encounter, teams, referee, licences)
     act = _complete_act(data, listing, acts, entrant_names, subs, family)
-    return dataclasses.replace(act, incidents=(*act.incidents, *abandons), result=result)
+    return dataclasses.replace(
+        act, incidents=(*act.incidents, *abandons), result=result, approvals=tuple(approvals)
+    )
 
 
 def incident_acts_data(

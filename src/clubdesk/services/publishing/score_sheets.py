@@ -90,6 +90,7 @@ def score_sheets_data(
         tables = [
             (m.table_no, m.side_a, m.side_b, m.match_length, m.scorer, m.counter, m.seats) for m in matches
         ]
+        ways = {m.table_no: night.approval_ways(s, m) for m in matches}  # G13, E6: how each side approved
         # rule E6: the players named as scorer and counter (or the referee who scored, with their approval)
         named = {
             m.table_no: (
@@ -171,7 +172,10 @@ def score_sheets_data(
                         pair_names=(wa.name, wb.name),
                         scorer=scorer_name,
                         counter=counter_name,
-                        approvals=(scorer, counter),
+                        approvals=(
+                            night.approval_with_way(scorer, ways[table][0]),
+                            night.approval_with_way(counter, ways[table][1]),
+                        ),
                         referee_scored=by_referee,
                         referee=referee,
                         game=g,

@@ -12,6 +12,7 @@ from typing import Any
 from PySide6.QtCore import QSortFilterProxyModel, Qt
 
 from clubdesk.i18n import N_, _, ngettext
+from clubdesk.services import night
 from clubdesk.ui.shell.none_refs import kept_color, kept_font
 from clubdesk.ui.shell.theme import icon
 from clubdesk.ui.widgets.tables import ModelIndex, PlainRowsModel
@@ -173,8 +174,10 @@ class TablesModel(PlainRowsModel[TableColumn]):
                 return "" if t.status in ("waiting", "bye") else f"{t.score[0]} – {t.score[1]}"
             if col == COL_STATE:
                 return state_label(t.status)  # a locked table shows the lock icon (an SVG, not an emoji)
-            if col == COL_APPROVED:
-                parts = [p for p in (t.scorer, t.counter) if p]
+            if col == COL_APPROVED:  # each side's approval and how it was given (G13, E6, T8c)
+                hows = getattr(self.phones.get(t.table), "approved_how", ("", ""))
+                pairs = zip((t.scorer, t.counter), hows, strict=True)
+                parts = [night.approval_with_way(p, h) for p, h in pairs if p]
                 ref = getattr(t, "ref", "")
                 return " / ".join(parts) + (f"  [{ref}]" if ref else "")
         if role == Qt.ItemDataRole.DecorationRole and col == COL_STATE and t.locked:

@@ -21,6 +21,7 @@ from clubdesk.models.round import Round
 from clubdesk.models.table_entry import TablePost, TableState, TableToken
 from clubdesk.services.kernel import ServiceError
 from clubdesk.services.night.data import reads
+from clubdesk.services.night.data.tokens import side_code_valid
 from clubdesk.services.night.play.table_result import changed_elsewhere, check_version, match_params
 
 
@@ -33,7 +34,10 @@ class PhoneGuard:
     entering (0 home, 1 rival); its hand that ends the match is its approval. ``sides``: the sides' names
     as the page showed them a moment ago (None: read here). ``answer``: the answer stored with the post,
     translated by the phone; ``{n}`` is the hand's number in its game. ``finished_answer``: the answer
-    when the hand ends the match; ``{other}`` is the side that confirms next.
+    when the hand ends the match; ``{other}`` is the side that confirms next. ``code``: the approval code
+    of ``side`` the phone holds or had typed (rules G13, E6, T8c: a phone approves for a side only with
+    that side's code from the score sheet). ``handed_over``: this phone entered or approved for the other
+    side before (one phone handed from side to side, approving with the code typed after the hand-over).
     """
 
     post_id: str
@@ -43,6 +47,39 @@ class PhoneGuard:
     sides: tuple[str, str] | None = None
     answer: str = ""
     finished_answer: str = ""
+    code: str = ""
+    handed_over: bool = False
+
+
+# how a side approved a result: on its own phone, on the other side's phone with its code, at the desk
+APPROVED_OWN_PHONE = "phone"
+APPROVED_WITH_CODE = "phone-code"
+APPROVED_AT_DESK = "desk"
+
+
+def phone_approval(s: Session, guard: PhoneGuard, side: int, name: str) -> str:
+    """How the phone approves for ``side`` (G13, E6, T8c): its own phone, or the other side's phone after
+    the hand-over with this side's code. Refused without the side's valid code (named in the reason)."""
+    if not guard.code.strip():
+        raise ServiceError(
+            "side-code-required",
+            _("To approve as {name}, type {name}'s code from its box on the score sheet.").format(name=name),
+            side=side,
+        )
+    if not side_code_valid(s, guard.token, side, guard.code):
+        raise ServiceError(
+            "side-code-wrong",
+            _("That is not {name}'s code: it is printed in {name}'s box on the score sheet.").format(
+                name=name
+            ),
+            side=side,
+        )
+    return APPROVED_WITH_CODE if guard.handed_over else APPROVED_OWN_PHONE
+
+
+def holds_side_code(s: Session, guard: PhoneGuard, side: int) -> bool:
+    """The phone holds ``side``'s valid approval code (a finishing hand approves for its side only then)."""
+    return bool(guard.code.strip()) and side_code_valid(s, guard.token, side, guard.code)
 
 
 # the kinds of entry a phone's form makes, per game family (the engine judges the rest)
@@ -130,9 +167,17 @@ def set_table_state(s: Session, m: Match, state: str, side: int | None, name: st
     return ts  # held by the caller: the session keeps only weak references to unchanged rows
 
 
-def remember_post(s: Session, guard: PhoneGuard, answer: str) -> None:
-    """The post id stored with its change, and the answer a repeated post gets."""
-    s.add(TablePost(client_id=guard.post_id, token=guard.token, action=guard.action, outcome=answer))
+def remember_post(s: Session, guard: PhoneGuard, answer: str, action: str = "") -> None:
+    """The post id stored with its change, and the answer a repeated post gets; ``action``: what the post
+    is stored as, when not the guard's (a side's approval and how it was given)."""
+    kind = action or guard.action
+    s.add(TablePost(client_id=guard.post_id, token=guard.token, action=kind, outcome=answer))
+
+
+def approval_post(side: int, how: str) -> str:
+    """What a phone's approval post is stored as (its side and how it was given), read back by
+    :func:`clubdesk.services.night.play.approvals.approval_ways`."""
+    return f"approve{side}-{how}"
 
 
 def stored_answer(s: Session, post_id: str) -> str | None:

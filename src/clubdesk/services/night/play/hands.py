@@ -31,8 +31,11 @@ from clubdesk.services.night.data import reads
 from clubdesk.services.night.play.followups import after_change
 from clubdesk.services.night.play.hand_guard import (
     PhoneGuard,
+    approval_post,
     check_phone_entry,
     game_in_play,
+    holds_side_code,
+    phone_approval,
     remember_post,
     set_table_state,
     side_names,
@@ -149,17 +152,24 @@ def _phone_hand(s: Session, actor: Actor, o: OpenTable, guard: PhoneGuard, numbe
     name, other = sides[guard.side], sides[1 - guard.side]
     if m.status == "disputed":
         raise ServiceError("disputed", _("Table {t} is disputed: the referee decides.").format(t=m.table_no))
+    if not holds_side_code(s, guard, guard.side):
+        # the hand is stored; without its side's code it approves nothing (G13, E6, T8c): each side
+        # confirms on the page with its own code
+        set_table_state(s, m, "awaiting", None, "")
+        answer = _("The match is finished. Each side confirms the result with its code from the score sheet.")
+        remember_post(s, guard, answer)
+        return answer
+    how = phone_approval(s, guard, guard.side, name)
     before = match_snapshot(m)
     if guard.side == 0:
         m.scorer = name.strip()
     else:
         m.counter = name.strip()
-    reads.audit_match(
-        s, actor, "confirm", o.ev, m, before=before, after={**match_snapshot(m), "side": guard.side}
-    )
+    after = {**match_snapshot(m), "side": guard.side, "how": how}
+    reads.audit_match(s, actor, "confirm", o.ev, m, before=before, after=after)
     set_table_state(s, m, "awaiting", guard.side, name)
     answer = guard.finished_answer.format(other=other)
-    remember_post(s, guard, answer)
+    remember_post(s, guard, answer, approval_post(guard.side, how))
     return answer
 
 

@@ -3,7 +3,8 @@ marked on the sheet and announced before it is played (rule T7b); penalties (gam
 (T9a, T8b).
 
 Keyboard: the outcome (G game, L game loss, F forfeit), Tab, the side (type 1 or 2), Tab, the kind (S single,
-G gammon, B backgammon), Tab, the cube's value, Tab, Space for a drop, Enter.
+G gammon, B backgammon), Tab, the cube as players say it ("doubled to 4"; 1 is no double), Tab, Space when
+the double was refused (the field then reads "refused a double to 4"), Enter.
 """
 
 from __future__ import annotations
@@ -52,11 +53,14 @@ class TavlaEntryForm(SheetEntryForm):
             ("backgammon", _("backgammon / üç mars (x3)")),
         ):
             self.kind.addItem(label, code)
+        # the cube as players say it, as on the phones: "doubled to N" (1: no double) or, with the drop
+        # ticked, "refused a double to N"; the entry stores the cube the game is lost at (T7a: N / 2)
         self.cube = QSpinBox()
         self.cube.setObjectName("cube")
         self.cube.setRange(1, 64)
         self.cube.setValue(1)
-        self.dropped = QCheckBox()
+        self.cube.setSpecialValueText(_("no double"))
+        self.dropped = QCheckBox(_("the double was &refused"))
         self.dropped.setObjectName("dropped")
         self.dropped.setToolTip(
             _("The loser refused a double: the game ends at the cube's value before the double (T7a).")
@@ -72,7 +76,7 @@ class TavlaEntryForm(SheetEntryForm):
         self.inputs.addRow(_("&Outcome"), self.outcome)
         self.inputs.addRow(_("&Winner"), self.side)
         self.inputs.addRow(_("&Kind"), self.kind)
-        self.inputs.addRow(_("&Cube"), self.cube)
+        self.inputs.addRow(_("&Doubled to"), self.cube)
         self.inputs.addRow("", self.dropped)
         self.inputs.addRow(_("&Reason"), self.reason)
         self.outcome.currentIndexChanged.connect(self._outcome_changed)
@@ -91,13 +95,13 @@ class TavlaEntryForm(SheetEntryForm):
         self.confirm_import: Callable[[str], bool] = self._ask_import
 
     def _drop_wording(self, *_args: object) -> None:
-        """The drop in the words of the table: "refused a double to N"; the engine's contract stores the
-        cube's value before the double (rule T7a: the game scores that value), so the field says so."""
-        cube = self.cube.value()
-        self.dropped.setText(_("refused a &double to {n} (dropped)").format(n=cube * 2))
+        """The cube in the words of the table: "doubled to N", or "refused a double to N" (a refused
+        double is to 2 at least); the entry stores the cube before the double (rule T7a)."""
+        dropped = self.dropped.isChecked()
+        self.cube.setMinimum(2 if dropped else 1)
         label = self.inputs.labelForField(self.cube)
         if label is not None and hasattr(label, "setText"):
-            label.setText(_("&Cube before the double") if self.dropped.isChecked() else _("&Cube"))
+            label.setText(_("Refused a double &to") if dropped else _("&Doubled to"))
 
     def _outcome_changed(self, *_args: object) -> None:
         k = str(self.outcome.currentData())
@@ -201,7 +205,7 @@ class TavlaEntryForm(SheetEntryForm):
             "type": "game",
             "winner": side,
             "kind": str(self.kind.currentData()),
-            "cube": self.cube.value(),
+            "cube": self.cube.value() // 2 if self.dropped.isChecked() else self.cube.value(),
             "dropped": self.dropped.isChecked(),
         }
 
@@ -211,8 +215,9 @@ class TavlaEntryForm(SheetEntryForm):
         self.side.setCurrentIndex(max(0, self.side.findData(side)))
         self.kind.setCurrentIndex(max(0, self.kind.findData(entry.get("kind", "single"))))
         cube = entry.get("cube", 1)
-        self.cube.setValue(int(cube) if isinstance(cube, int) else 1)
+        cube = int(cube) if isinstance(cube, int) else 1
         self.dropped.setChecked(bool(entry.get("dropped")))
+        self.cube.setValue(cube * 2 if entry.get("dropped") else cube)  # the double refused (T7a)
         self.reason.setCurrentIndex(max(0, self.reason.findData(entry.get("reason", "absent"))))
 
     def clear_inputs(self) -> None:
