@@ -1,5 +1,5 @@
 """Issue 23: hands typed at the same instant at two desks (processes) on one table get distinct order numbers,
-and no hand is accepted after the match has ended."""
+no hand is accepted after the match has ended, and a hand typed on a table changed meanwhile is refused."""
 
 from __future__ import annotations
 
@@ -19,10 +19,19 @@ def test_racing_hands_get_distinct_order_numbers_and_none_after_the_end(tmp_path
     path = Path(db.path)
     db.close()
     game = json.dumps({"type": "game", "winner": 0, "kind": "single", "cube": 1, "dropped": False})
-    runs = _race(tmp_path, path, [["result", str(ev), "--round", "1", "--table", "1", "--entry", game]] * 6)
-    codes = sorted(code for code, _err in runs)
-    # a match to 3 ends after three single games: exactly three are stored, the others refused in one line
-    assert codes == [0, 0, 0, 1, 1, 1], runs
+    argv = ["result", str(ev), "--round", "1", "--table", "1", "--entry", game]
+    runs: list[tuple[int, str]] = []
+    # each process reads the table's version as it starts: of those that read the same version one hand
+    # is stored and the others are refused (a table changed meanwhile), so every race stores at least one
+    # hand; once the match to 3 has ended (after three single games) every further hand is refused
+    for _race_no in range(3):
+        runs += _race(tmp_path, path, [argv] * 6)
+        if _count(path, "SELECT count(*) FROM result_entries") >= 3:
+            break
+    after_end = _race(tmp_path, path, [argv] * 3)
+    assert [code for code, _err in after_end] == [1, 1, 1], after_end
+    codes = [code for code, _err in runs + after_end]
+    assert codes.count(0) == 3, runs  # exactly three hands stored, none after the end
     assert all(
         len(err.strip().splitlines()) == 1 and "Traceback" not in err for code, err in runs if code == 1
     )

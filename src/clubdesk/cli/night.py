@@ -95,6 +95,60 @@ def _json_arg(text: str, what: str) -> Any:
         raise Refused(_("{what} is not JSON: {e}").format(what=what, e=exc.msg)) from exc
 
 
+def _version_arg(p: Any) -> None:
+    p.add_argument(
+        "--version",
+        dest="seen_version",
+        type=int,
+        metavar="N",
+        default=None,
+        help=_(
+            "the table's version this change is based on (as `round --json` shows it); default: the version "
+            "read when the command starts. A table changed since by anyone is refused"
+        ),
+    )
+
+
+def _seen_version(ctx: Context, args: argparse.Namespace) -> int:
+    """The version of the table this command changes: ``--version``, else the one read as the command
+    starts. Whoever changes the table before this command writes (another desk, a phone, another command)
+    makes it refuse, naming who and when, with nothing saved: no lost update."""
+    from clubdesk.services import night
+
+    if args.seen_version is not None:
+        return int(args.seen_version)
+    return night.get_table(ctx.database(), args.event, args.round, args.table).version
+
+
+def _versioned(ctx: Context, args: argparse.Namespace, change: Any) -> Any:
+    """Run ``change(seen_version)``; a table changed meanwhile becomes the CLI's own refusal, which says
+    how to look at the table again."""
+    from clubdesk.services.kernel import ServiceError
+
+    seen = _seen_version(ctx, args)
+    try:
+        return change(seen)
+    except ServiceError as exc:
+        if exc.code != "changed-elsewhere":
+            raise
+        who, when, now = exc.params.get("who"), exc.params.get("when"), exc.params.get("version")
+        if who and when:
+            text = _(
+                "Table {t} was changed by {who} at {when} (version {seen} -> {now}) after this command read "
+                "it; nothing was saved. Look at it again with `round {e} --round {r}` and repeat if it "
+                "still applies."
+            )
+        else:
+            text = _(
+                "Table {t} has changed (version {seen} -> {now}) since this command read it; nothing was "
+                "saved. Look at it again with `round {e} --round {r}` and repeat if it still applies."
+            )
+        message = text.format(
+            t=args.table, who=who, when=when, seen=seen, now=now, e=args.event, r=args.round
+        )
+        raise Refused(message) from exc
+
+
 def register(sub: Any) -> None:
     p = add_command(sub, "pair", cmd_pair, _("propose the next round (nothing is final)"))
     p.add_argument("event", type=int)
@@ -162,6 +216,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--reason", help=_("why a confirmed result is corrected"))
     p.add_argument("--override", help=_("referee: written reason to change a locked result (T10)"))
+    _version_arg(p)
 
     p = add_command(sub, "match-file", cmd_match_file, _("read a backgammon match record (.mat)"))
     p.add_argument("file", type=Path)
@@ -176,6 +231,7 @@ def register(sub: Any) -> None:
         "--member",
         help=_("member number of the player of this side who approves: the scorer or the counter (E6)"),
     )
+    _version_arg(p)
 
     p = add_command(sub, "captains", cmd_captains, _("name the captains of a table's sides (match act)"))
     p.add_argument("event", type=int)
@@ -190,6 +246,7 @@ def register(sub: Any) -> None:
     p.add_argument("--table", type=int, required=True)
     p.add_argument("--dispute", action="store_true")
     p.add_argument("--note", default="")
+    _version_arg(p)
 
     p = add_command(sub, "round", cmd_round, _("show a round's tables"))
     p.add_argument("event", type=int)
@@ -306,6 +363,10 @@ def cmd_late_decision(ctx: Context, args: argparse.Namespace) -> Output:
 
 
 def cmd_result(ctx: Context, args: argparse.Namespace) -> Output:
+    return _versioned(ctx, args, lambda seen: _result(ctx, args, seen))
+
+
+def _result(ctx: Context, args: argparse.Namespace, seen: int) -> Output:
     from clubdesk.services import night
 
     db, actor = ctx.database(), ctx.actor()
@@ -315,7 +376,15 @@ def cmd_result(ctx: Context, args: argparse.Namespace) -> Output:
         except json.JSONDecodeError as exc:
             raise Refused(_("--entry is not JSON: {e}").format(e=exc.msg)) from exc
         res = night.add_entry(
-            db, actor, args.event, args.round, args.table, entry, game_no=args.game, override=args.override
+            db,
+            actor,
+            args.event,
+            args.round,
+            args.table,
+            entry,
+            game_no=args.game,
+            override=args.override,
+            expected_version=seen,
         )
         return Output(res.as_json())
     if args.match_file is not None:
@@ -331,6 +400,7 @@ def cmd_result(ctx: Context, args: argparse.Namespace) -> Output:
             swap_sides=args.swap_sides,
             reason=args.reason,
             override=args.override,
+            expected_version=seen,
         )
         if args.confirm:
             night.confirm(
@@ -371,6 +441,7 @@ def cmd_result(ctx: Context, args: argparse.Namespace) -> Output:
         scorer=args.scorer,
         counter=args.counter,
         referee_scores=args.referee_scores,
+        expected_version=seen,
     )
     return Output(recorded.table.as_json())
 
@@ -398,15 +469,20 @@ def cmd_match_file(ctx: Context, args: argparse.Namespace) -> Output:
 def cmd_confirm(ctx: Context, args: argparse.Namespace) -> Output:
     from clubdesk.services import night
 
-    res = night.confirm(
-        ctx.database(),
-        ctx.actor(),
-        args.event,
-        args.round,
-        args.table,
-        args.side,
-        args.initials,
-        member=args.member,
+    res = _versioned(
+        ctx,
+        args,
+        lambda seen: night.confirm(
+            ctx.database(),
+            ctx.actor(),
+            args.event,
+            args.round,
+            args.table,
+            args.side,
+            args.initials,
+            member=args.member,
+            expected_version=seen,
+        ),
     )
     return Output(res.as_json())
 
@@ -426,14 +502,19 @@ def cmd_captains(ctx: Context, args: argparse.Namespace) -> Output:
 def cmd_referee(ctx: Context, args: argparse.Namespace) -> Output:
     from clubdesk.services import night
 
-    res = night.referee_decision(
-        ctx.database(),
-        ctx.actor(),
-        args.event,
-        args.round,
-        args.table,
-        approve=not args.dispute,
-        note=args.note,
+    res = _versioned(
+        ctx,
+        args,
+        lambda seen: night.referee_decision(
+            ctx.database(),
+            ctx.actor(),
+            args.event,
+            args.round,
+            args.table,
+            approve=not args.dispute,
+            note=args.note,
+            expected_version=seen,
+        ),
     )
     return Output(res.table.as_json())
 
@@ -461,6 +542,7 @@ def cmd_round(ctx: Context, args: argparse.Namespace) -> Output:
                 "ref": t.ref,
                 "locked": t.locked,
                 "seats": t.seats,
+                "version": t.version,  # give it back as `result --version N` (no lost update)
             }
             for t in rv.tables
         ],
