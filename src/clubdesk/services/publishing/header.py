@@ -6,8 +6,6 @@ the paper, the language, the header and writing a finished file in one move.
 from __future__ import annotations
 
 import datetime as dt
-import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +26,8 @@ from clubdesk.services import club as club_service
 from clubdesk.services import night
 from clubdesk.services.events import event_language
 from clubdesk.services.kernel import Actor, ServiceError
-from clubdesk.storage import Database
+from clubdesk.storage import Database, DatabaseError
+from clubdesk.storage import write_atomically as write_whole
 
 KINDS: tuple[str, ...] = (
     "score-sheets",
@@ -210,21 +209,17 @@ def report_header(
 
 
 def write_atomically(out: str | Path, writer: Callable[[Path], int]) -> int:
-    """Write next to the target and move into place: a failed print leaves no half file behind."""
+    """Write next to the target and move into place: a failed print (a full disk, a read-only folder)
+    leaves no half file behind and is one clear refusal naming the file."""
     target = Path(out)
     if target.parent and not target.parent.is_dir():
         raise ServiceError(
             "no-folder", _("The folder does not exist: {path}").format(path=target.parent), path=str(target)
         )
-    fd, tmp = tempfile.mkstemp(prefix=".clubdesk-", suffix=".pdf", dir=target.parent)
-    os.close(fd)
     try:
-        pages = writer(Path(tmp))
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return pages
+        return write_whole(target, writer, suffix=".pdf")
+    except DatabaseError as exc:
+        raise ServiceError(exc.code, str(exc), path=str(target)) from exc
 
 
 _T = TypeVar("_T")
