@@ -35,7 +35,7 @@ def busy_seconds() -> float:
     return BUSY_TIMEOUT_MS / 1000
 
 
-def _set_pragmas(dbapi_connection: Any, _record: Any) -> None:
+def set_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # The driver's implicit transactions leave DDL outside any transaction; we begin them ourselves.
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
@@ -70,7 +70,7 @@ def make_engine(path: Path, *, reading_only: bool = False) -> Engine:
         event.listen(engine, "connect", _set_read_pragmas)
     else:
         engine = create_engine(f"sqlite:///{path}", future=True)
-        event.listen(engine, "connect", _set_pragmas)
+        event.listen(engine, "connect", set_pragmas)
     event.listen(engine, "begin", _begin_immediate)
     return engine
 
