@@ -166,6 +166,13 @@ def _run(argv: Sequence[str]) -> int:
         log.warning("%s", missing)
         print(missing, file=sys.stderr)
         window.statusBar().showMessage(missing)
+    if db.read_only:  # a club file on a read-only medium: said for as long as it is open
+        from PySide6.QtWidgets import QLabel
+
+        text = _("{path} is read-only: it is open for reading only; nothing can be saved.").format(
+            path=db.path
+        )
+        window.statusBar().addPermanentWidget(QLabel(text))
     from clubdesk.services import club
     from clubdesk.ui.club.safety_panel import AutoBackup, PinDialog
     from clubdesk.ui.shell.state import DeskState
