@@ -26,8 +26,7 @@ from clubdesk.services.kernel import Actor, Role
 from clubdesk.services.members import edit, records
 from clubdesk.services.night.play import rounds
 from clubdesk.services.publishing import documents
-from clubdesk.storage import Database, DatabaseError
-from clubdesk.storage import migrate
+from clubdesk.storage import Database, DatabaseError, migrate
 from clubdesk.storage import sqlite as storage_sqlite
 from clubdesk.storage.checks import check_file
 from clubdesk.storage.revisions import head_revision

@@ -1,7 +1,7 @@
-"""Versions on every change of a table from the command line: `result`, `confirm` and `referee` read the
-table's version when they start (or take `--version N`) and refuse, naming who changed the table and when,
-when anyone changed it in between; nothing is saved then. Eight processes setting different final scores
-on one table at once: exactly one wins and its score is the one stored (no lost update)."""
+"""Versions on every change of a table from the command line: `result`, `confirm`, `referee` and `penalty`
+read the table's version when they start (or take `--version N`) and refuse, naming who changed the table
+and when, when anyone changed it in between; nothing is saved then. Eight processes setting different
+final scores on one table at once: exactly one wins and its score is the one stored (no lost update)."""
 
 from __future__ import annotations
 
@@ -158,6 +158,8 @@ def test_a_stale_version_is_refused_by_result_confirm_and_referee(
         _score_argv(ev, (1, 3), *stale),
         ["confirm", str(ev), "--round", "1", "--table", "1", "--side", "0", "--initials", "B", *stale],
         ["referee", str(ev), "--round", "1", "--table", "1", "--dispute", *stale],
+        ["penalty", str(ev), "--round", "1", "--table", "1", "--side", "0", "--kind", "warning"]
+        + ["--reason", "B7", *stale],
     ):
         assert cli([*base, *argv]) == 1
         err = capsys.readouterr().err
@@ -165,6 +167,7 @@ def test_a_stale_version_is_refused_by_result_confirm_and_referee(
         assert f"version {seen} -> {seen + 1}" in err
     assert _stored(path) == (3, 1)
     assert _count(path, "SELECT count(*) FROM audit_log WHERE action LIKE 'referee%'") == 0
+    assert _count(path, "SELECT count(*) FROM penalties") == 0
 
 
 def test_a_change_between_the_read_and_the_write_is_refused(

@@ -95,7 +95,7 @@ def _json_arg(text: str, what: str) -> Any:
         raise Refused(_("{what} is not JSON: {e}").format(what=what, e=exc.msg)) from exc
 
 
-def _version_arg(p: Any) -> None:
+def version_arg(p: Any) -> None:
     p.add_argument(
         "--version",
         dest="seen_version",
@@ -109,23 +109,17 @@ def _version_arg(p: Any) -> None:
     )
 
 
-def _seen_version(ctx: Context, args: argparse.Namespace) -> int:
-    """The version of the table this command changes: ``--version``, else the one read as the command
-    starts. Whoever changes the table before this command writes (another desk, a phone, another command)
-    makes it refuse, naming who and when, with nothing saved: no lost update."""
+def versioned(ctx: Context, seen: int | None, table: tuple[int, int, int], change: Any) -> Any:
+    """Run ``change(version)`` on the table (event, round, table number) at the version this command
+    changes: ``seen`` (``--version``), else the one read as the command starts. Whoever changes the table
+    before this command writes (another desk, a phone, another command) makes it refuse, naming who and
+    when, with nothing saved: no lost update. The refusal says how to look at the table again."""
     from clubdesk.services import night
-
-    if args.seen_version is not None:
-        return int(args.seen_version)
-    return night.get_table(ctx.database(), args.event, args.round, args.table).version
-
-
-def _versioned(ctx: Context, args: argparse.Namespace, change: Any) -> Any:
-    """Run ``change(seen_version)``; a table changed meanwhile becomes the CLI's own refusal, which says
-    how to look at the table again."""
     from clubdesk.services.kernel import ServiceError
 
-    seen = _seen_version(ctx, args)
+    event_id, round_no, table_no = table
+    if seen is None:
+        seen = night.get_table(ctx.database(), event_id, round_no, table_no).version
     try:
         return change(seen)
     except ServiceError as exc:
@@ -143,10 +137,12 @@ def _versioned(ctx: Context, args: argparse.Namespace, change: Any) -> Any:
                 "Table {t} has changed (version {seen} -> {now}) since this command read it; nothing was "
                 "saved. Look at it again with `round {e} --round {r}` and repeat if it still applies."
             )
-        message = text.format(
-            t=args.table, who=who, when=when, seen=seen, now=now, e=args.event, r=args.round
-        )
+        message = text.format(t=table_no, who=who, when=when, seen=seen, now=now, e=event_id, r=round_no)
         raise Refused(message) from exc
+
+
+def _versioned(ctx: Context, args: argparse.Namespace, change: Any) -> Any:
+    return versioned(ctx, args.seen_version, (args.event, args.round, args.table), change)
 
 
 def register(sub: Any) -> None:
@@ -216,7 +212,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--reason", help=_("why a confirmed result is corrected"))
     p.add_argument("--override", help=_("referee: written reason to change a locked result (T10)"))
-    _version_arg(p)
+    version_arg(p)
 
     p = add_command(sub, "match-file", cmd_match_file, _("read a backgammon match record (.mat)"))
     p.add_argument("file", type=Path)
@@ -231,7 +227,7 @@ def register(sub: Any) -> None:
         "--member",
         help=_("member number of the player of this side who approves: the scorer or the counter (E6)"),
     )
-    _version_arg(p)
+    version_arg(p)
 
     p = add_command(sub, "captains", cmd_captains, _("name the captains of a table's sides (match act)"))
     p.add_argument("event", type=int)
@@ -246,7 +242,7 @@ def register(sub: Any) -> None:
     p.add_argument("--table", type=int, required=True)
     p.add_argument("--dispute", action="store_true")
     p.add_argument("--note", default="")
-    _version_arg(p)
+    version_arg(p)
 
     p = add_command(sub, "round", cmd_round, _("show a round's tables"))
     p.add_argument("event", type=int)
