@@ -10,6 +10,7 @@ test may mount one (root), a real 1 MB tmpfs filled up. A read-only medium is a 
 
 from __future__ import annotations
 
+import csv as csv_module
 import errno
 import os
 import shutil
@@ -245,6 +246,29 @@ def test_a_print_and_an_export_on_a_full_disk_leave_no_file(
     code, _o, err = _run(capsys, "--db", str(path), "member", "export", str(csv))
     line = _one_clear_line(code, err)
     assert "The disk is full" in line and str(csv) in line
+    monkeypatch.undo()
+
+    real_writer = csv_module.writer
+
+    def filling(handle: Any, *args: Any, **kwargs: Any) -> Any:
+        rows = real_writer(handle, *args, **kwargs)
+
+        class Filling:
+            written = 0
+
+            def writerow(self, row: Any) -> Any:
+                if self.written:  # the header is written, then the disk is full
+                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+                self.written += 1
+                return rows.writerow(row)
+
+        return Filling()
+
+    monkeypatch.setattr(csv_module, "writer", filling)
+    log = out / "audit.csv"
+    code, _o, err = _run(capsys, "--db", str(path), "audit", "--csv", str(log))
+    line = _one_clear_line(code, err)
+    assert "The disk is full" in line and str(log) in line
     assert list(out.iterdir()) == []  # neither the half files nor their temporary names
 
 
