@@ -182,6 +182,7 @@ def register(sub: Any) -> None:
     g.add_argument("--walkover", action="store_true", help=_("the late side loses by walkover"))
     g.add_argument("--wait", action="store_true", help=_("the match waits for the late side"))
     p.add_argument("--reason", required=True)
+    version_arg(p)
 
     p = add_command(sub, "result", cmd_result, _("enter a table's result"))
     p.add_argument("event", type=int)
@@ -346,14 +347,19 @@ def cmd_late_notice(ctx: Context, args: argparse.Namespace) -> Output:
 def cmd_late_decision(ctx: Context, args: argparse.Namespace) -> Output:
     from clubdesk.services import night
 
-    res = night.decide_late_notice(
-        ctx.database(),
-        ctx.actor(),
-        args.event,
-        args.round,
-        args.table,
-        walkover=args.walkover,
-        reason=args.reason,
+    res = _versioned(
+        ctx,
+        args,
+        lambda seen: night.decide_late_notice(
+            ctx.database(),
+            ctx.actor(),
+            args.event,
+            args.round,
+            args.table,
+            walkover=args.walkover,
+            reason=args.reason,
+            expected_version=seen,
+        ),
     )
     return Output(res.table.as_json())
 
