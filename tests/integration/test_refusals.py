@@ -108,25 +108,27 @@ def _fill(disk: Path, leave: int) -> None:
 
 @pytest.fixture
 def read_only_copy(tmp_path: Path) -> Iterator[Any]:
-    """``make(path)``: a copy of the club file at ``path`` on a read-only medium (a tmpfs remounted
-    read-only as root; else a folder and a file without write permission); returns the copy."""
+    """``make(*paths)``: copies of the files at ``paths`` on a read-only medium (a tmpfs remounted read-only
+    as root; else a folder and files without write permission); returns the copies."""
     medium = tmp_path / "medium"
     medium.mkdir()
     mounted = False
 
-    def make(path: Path) -> Path:
+    def make(*paths: Path) -> list[Path]:
         nonlocal mounted
-        mounted = os.geteuid() == 0 and _mount(medium, "size=4m")
-        copy = medium / path.name
-        shutil.copy2(path, copy)
+        mounted = os.geteuid() == 0 and _mount(medium, "size=8m")
+        copies = [medium / path.name for path in paths]
+        for path, copy in zip(paths, copies, strict=True):
+            shutil.copy2(path, copy)
         if mounted:
             subprocess.run(["mount", "-o", "remount,ro", str(medium)], check=True, capture_output=True)
         else:
-            copy.chmod(0o444)
+            for copy in copies:
+                copy.chmod(0o444)
             medium.chmod(0o555)
-            if os.access(copy, os.W_OK):  # root, who may write anyway, and no mount to refuse him
+            if os.access(copies[0], os.W_OK):  # root, who may write anyway, and no mount to refuse him
                 pytest.skip("no read-only medium can be made here")
-        return copy
+        return copies
 
     try:
         yield make
@@ -308,7 +310,7 @@ def test_a_real_full_disk(small_disk: Path, tmp_path: Path, capsys: pytest.Captu
 def test_a_club_file_on_a_read_only_medium_opens_for_reading(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], read_only_copy: Any
 ) -> None:
-    copy = read_only_copy(_club(tmp_path))
+    [copy] = read_only_copy(_club(tmp_path))
     before = copy.read_bytes()
     code, out, err = _run(capsys, "--db", str(copy), "member", "list")
     assert code == 0, err
@@ -334,6 +336,30 @@ def test_a_club_file_on_a_read_only_medium_opens_for_reading(
         assert db.read_only
     finally:
         db.close()
+
+
+def test_a_read_only_file_that_needs_an_upgrade_or_its_log_is_refused_with_what_to_do(
+    tmp_path: Path, read_only_copy: Any
+) -> None:
+    old = tmp_path / "old.sqlite3"
+    migrate.upgrade(old, "0017_standings_stamp")  # a file of the previous ClubDesk
+    unfinished = tmp_path / "unfinished.sqlite3"
+    Database(unfinished).close()
+    con = sqlite3.connect(unfinished)
+    con.execute("PRAGMA wal_autocheckpoint=0")
+    con.execute("INSERT INTO settings(key, value) VALUES ('x', 'y')")
+    con.commit()
+    wal = tmp_path / "unfinished.sqlite3-wal"
+    shutil.copy2(wal, tmp_path / "kept-wal")  # as a desk killed before its checkpoint left it
+    con.close()
+    shutil.copy2(tmp_path / "kept-wal", wal)
+    copies = read_only_copy(old, unfinished, wal)
+    with pytest.raises(DatabaseError) as info:
+        Database(copies[0])
+    assert info.value.code == "read-only-old" and "Copy it to a writable folder" in str(info.value)
+    with pytest.raises(DatabaseError) as info:
+        Database(copies[1])
+    assert info.value.code == "read-only-unfinished" and "unfinished.sqlite3-wal" in str(info.value)
 
 
 # ----------------------------------------------------------------------------- what --db names

@@ -166,6 +166,15 @@ class Database:
         and opened for reading only; nothing is written beside it (no marks, no upgrade), and a write is
         refused with :func:`read_only_error`. A file of an older schema cannot be upgraded here, so it is
         refused with what to do."""
+        wal = self.path.with_name(self.path.name + "-wal")
+        if wal.exists() and wal.stat().st_size:  # read as immutable, the file would hide these changes
+            raise DatabaseError(
+                "read-only-unfinished",
+                _(
+                    "{path} is read-only and its last changes are still in {wal}, which cannot be merged "
+                    "where it is. Copy both files to a writable folder and open the copy."
+                ).format(path=self.path, wal=wal.name),
+            )
         revision = check_file(self.path, pages=True)
         if revision != head_revision():
             raise DatabaseError(
