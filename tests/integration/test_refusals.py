@@ -166,6 +166,26 @@ def test_a_write_to_the_club_file_on_a_full_disk_is_refused_and_the_file_stays_w
     assert _count(path, "SELECT count(*) FROM members WHERE name = 'Ayşe Çelik'") == 1
 
 
+def test_an_upgrade_on_a_full_disk_is_refused_and_the_file_keeps_its_schema(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "old.sqlite3"
+    migrate.upgrade(path, "0013_table_entry")  # an older ClubDesk's file: the upgrade adds tables
+    pages = _count(path, "PRAGMA page_count")
+    real = storage_sqlite.set_pragmas
+
+    def full_disk(dbapi_connection: Any, record: Any) -> None:
+        real(dbapi_connection, record)
+        dbapi_connection.execute(f"PRAGMA max_page_count={pages}")
+
+    monkeypatch.setattr(storage_sqlite, "set_pragmas", full_disk)
+    code, _out, err = _run(capsys, "--db", str(path), "member", "list")
+    line = _one_clear_line(code, err)
+    assert "The disk is full" in line and str(path) in line
+    monkeypatch.undo()
+    assert check_file(path, full=True) == "0013_table_entry"  # the one transaction was rolled back
+
+
 def test_a_backup_on_a_full_disk_leaves_no_part_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

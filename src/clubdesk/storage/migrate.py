@@ -17,7 +17,7 @@ from pathlib import Path
 
 from sqlalchemy.exc import OperationalError
 
-from clubdesk.storage.errors import busy_error, write_refusal
+from clubdesk.storage.errors import busy_error, disk_full_error, is_disk_full, write_refusal
 from clubdesk.storage.revisions import MIGRATIONS_DIR, head_revision
 from clubdesk.storage.sqlite import (
     FILE_MODE,
@@ -99,6 +99,10 @@ def upgrade_in_place(path: Path, backups_dir: Path) -> Path | None:
                 cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
                 cfg.attributes["connection"] = connection
                 command.upgrade(cfg, "head")
+    except OperationalError as exc:  # the upgrade's one transaction was rolled back: the file is as it was
+        if is_disk_full(exc):
+            raise disk_full_error(path) from exc
+        raise
     finally:
         engine.dispose()
     return backup
