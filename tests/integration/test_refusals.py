@@ -356,6 +356,11 @@ def test_a_club_file_on_a_read_only_medium_opens_for_reading(
         assert db.read_only
     finally:
         db.close()
+    new = copy.with_name("new.sqlite3")  # a new club file cannot be made there either
+    code, _o, err = _run(capsys, "--db", str(new), "member", "list")
+    line = _one_clear_line(code, err)
+    assert "is read-only: no club file can be created there" in line
+    assert sorted(p.name for p in copy.parent.iterdir()) == [copy.name]
 
 
 def test_a_read_only_file_that_needs_an_upgrade_or_its_log_is_refused_with_what_to_do(

@@ -17,7 +17,15 @@ from pathlib import Path
 
 from sqlalchemy.exc import OperationalError
 
-from clubdesk.storage.errors import busy_error, disk_full_error, is_disk_full, write_refusal
+from clubdesk.i18n import _
+from clubdesk.storage.errors import (
+    DatabaseError,
+    busy_error,
+    disk_full_error,
+    is_disk_full,
+    is_read_only,
+    write_refusal,
+)
 from clubdesk.storage.revisions import MIGRATIONS_DIR, head_revision
 from clubdesk.storage.sqlite import (
     FILE_MODE,
@@ -59,6 +67,14 @@ def create_file(path: Path) -> None:
                 os.replace(partial, path)
     except BaseException as exc:
         remove_with_side_files(partial)
+        if is_read_only(exc) or (isinstance(exc, PermissionError) and not os.access(path.parent, os.W_OK)):
+            raise DatabaseError(
+                "read-only-folder",
+                _(
+                    "The folder {folder} is read-only: no club file can be created there; "
+                    "nothing was created."
+                ).format(folder=path.parent),
+            ) from exc
         refused = write_refusal(exc, path)
         if refused is None or is_busy(exc):
             raise
