@@ -349,6 +349,12 @@ def test_a_club_file_on_a_read_only_medium_opens_for_reading(
         capsys, "--db", str(copy), "result", "1", "--round", "1", "--table", "1", "--score", "3-0"
     )
     assert "is read-only" in _one_clear_line(code, err)
+    backup = tmp_path / "backups"
+    code, _o, err = _run(capsys, "--db", str(copy), "backup", "--to", str(backup))
+    assert code == 0, err  # a copy out to a writable folder
+    [copied] = backup.iterdir()
+    code, _o, err = _run(capsys, "--db", str(copy), "restore", str(copied))
+    assert "is read-only" in _one_clear_line(code, err)
     assert copy.read_bytes() == before
     assert sorted(p.name for p in copy.parent.iterdir()) == [copy.name]  # nothing beside it
     db = Database(copy)
