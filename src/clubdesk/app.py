@@ -172,7 +172,9 @@ def _run(argv: Sequence[str]) -> int:
         text = _("{path} is read-only: it is open for reading only; nothing can be saved.").format(
             path=db.path
         )
-        window.statusBar().addPermanentWidget(QLabel(text))
+        label = QLabel(text)
+        label.setToolTip(text)  # whole even when a narrow window cuts the status bar short
+        window.statusBar().addPermanentWidget(label)
     from clubdesk.services import club
     from clubdesk.ui.club.safety_panel import AutoBackup, PinDialog
     from clubdesk.ui.shell.state import DeskState
