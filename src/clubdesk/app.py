@@ -141,7 +141,8 @@ def _run(argv: Sequence[str]) -> int:
 
     load_fonts()  # the bundled DejaVu fonts: every glyph the screens use exists (✔, –, ş, ñ …)
     i18n.set_language(args.lang or "en")
-    if isinstance(args.db, Path) and not args.db.exists() and not confirm_new_file(args.db):
+    dangling = isinstance(args.db, Path) and args.db.is_symlink()  # refused by name when opened, below
+    if isinstance(args.db, Path) and not args.db.exists() and not dangling and not confirm_new_file(args.db):
         return 1  # a mistyped --db does not silently start a new club
     from clubdesk.ui.shell.main_window import MainWindow
 
