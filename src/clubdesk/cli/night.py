@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from clubdesk import labels
 from clubdesk.cli.core import Context, Output, Refused, add_command
 from clubdesk.i18n import _
+
+_T = TypeVar("_T")
 
 
 def _pair_arg(text: str) -> tuple[int, int]:
@@ -109,7 +112,7 @@ def version_arg(p: Any) -> None:
     )
 
 
-def versioned(ctx: Context, seen: int | None, table: tuple[int, int, int], change: Any) -> Any:
+def versioned(ctx: Context, seen: int | None, table: tuple[int, int, int], change: Callable[[int], _T]) -> _T:
     """Run ``change(version)`` on the table (event, round, table number) at the version this command
     changes: ``seen`` (``--version``), else the one read as the command starts. Whoever changes the table
     before this command writes (another desk, a phone, another command) makes it refuse, naming who and
@@ -141,7 +144,7 @@ def versioned(ctx: Context, seen: int | None, table: tuple[int, int, int], chang
         raise Refused(message) from exc
 
 
-def _versioned(ctx: Context, args: argparse.Namespace, change: Any) -> Any:
+def _versioned(ctx: Context, args: argparse.Namespace, change: Callable[[int], _T]) -> _T:
     return versioned(ctx, args.seen_version, (args.event, args.round, args.table), change)
 
 
