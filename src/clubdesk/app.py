@@ -143,7 +143,8 @@ def _run(argv: Sequence[str]) -> int:
     use_whole_letters(app)  # no clipped İ, Ö, Ñ in tabs
     load_fonts()  # the bundled DejaVu fonts: every glyph the screens use exists (✔, –, ş, ñ …)
     i18n.set_language(args.lang or "en")
-    if isinstance(args.db, Path) and not args.db.exists() and not confirm_new_file(args.db):
+    dangling = isinstance(args.db, Path) and args.db.is_symlink()  # refused by name when opened, below
+    if isinstance(args.db, Path) and not args.db.exists() and not dangling and not confirm_new_file(args.db):
         return 1  # a mistyped --db does not silently start a new club
     from clubdesk.ui.shell.main_window import MainWindow
 
@@ -168,6 +169,15 @@ def _run(argv: Sequence[str]) -> int:
         log.warning("%s", missing)
         print(missing, file=sys.stderr)
         window.statusBar().showMessage(missing)
+    if db.read_only:  # a club file on a read-only medium: said for as long as it is open
+        from PySide6.QtWidgets import QLabel
+
+        text = _("{path} is read-only: it is open for reading only; nothing can be saved.").format(
+            path=db.path
+        )
+        label = QLabel(text)
+        label.setToolTip(text)  # whole even when a narrow window cuts the status bar short
+        window.statusBar().addPermanentWidget(label)
     from clubdesk.services import club
     from clubdesk.ui.club.safety_panel import AutoBackup, PinDialog
     from clubdesk.ui.shell.state import DeskState

@@ -90,6 +90,13 @@ class Context:
                 )
             else:
                 self._db = Database(path, backups_dir=None if self.db_path else paths.backups_dir())
+                if self._db.read_only:  # said once, before what is read; a write is refused clearly
+                    print(
+                        _("{path} is read-only: it is open for reading only; nothing can be saved.").format(
+                            path=self._db.path
+                        ),
+                        file=sys.stderr,
+                    )
         return self._db
 
     def actor(self) -> Any:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from clubdesk.cli.core import Context, Output, add_command, event_currency, major, parse_money
+from clubdesk.cli.night import version_arg, versioned
 from clubdesk.i18n import _, ngettext
 from clubdesk.timefmt import local_text
 
@@ -51,6 +52,7 @@ def register(sub: Any) -> None:
     pen.add_argument("--game", type=int, default=None, help=_("game of the encounter"))
     pen.add_argument("--cube", type=int, default=1, help=_("tavla: the cube's value for a game loss"))
     pen.add_argument("--incident", type=int, default=None, help=_("the incident it answers"))
+    version_arg(pen)  # a score-changing penalty is a change of the table like any other
 
     ap = add_command(sub, "appeal", cmd_appeal, _("file an appeal (within the window after the match)"))
     ap.add_argument("event", type=int)
@@ -127,21 +129,27 @@ def cmd_incident(ctx: Context, args: argparse.Namespace) -> Output:
 def cmd_penalty(ctx: Context, args: argparse.Namespace) -> Output:
     from clubdesk.services import discipline
 
-    view = discipline.impose_penalty(
-        ctx.database(),
-        ctx.actor(),
-        args.event,
-        round_no=args.round_no,
-        table_no=args.table_no,
-        side=args.side,
-        kind=args.kind,
-        points=args.points,
-        reason=args.reason,
-        override=args.override,
-        after_hand=args.after_hand,
-        game_no=args.game,
-        cube=args.cube,
-        incident_id=args.incident,
+    view = versioned(
+        ctx,
+        args.seen_version,
+        (args.event, args.round_no, args.table_no),
+        lambda seen: discipline.impose_penalty(
+            ctx.database(),
+            ctx.actor(),
+            args.event,
+            round_no=args.round_no,
+            table_no=args.table_no,
+            side=args.side,
+            kind=args.kind,
+            points=args.points,
+            reason=args.reason,
+            override=args.override,
+            after_hand=args.after_hand,
+            game_no=args.game,
+            cube=args.cube,
+            incident_id=args.incident,
+            expected_version=seen,
+        ),
     )
     return Output({"penalty": view.id}, _("Penalty {id}: {kind}.").format(id=view.id, kind=view.kind_label))
 

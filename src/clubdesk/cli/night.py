@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from clubdesk import labels
 from clubdesk.cli.core import Context, Output, Refused, add_command
 from clubdesk.i18n import _
+
+_T = TypeVar("_T")
 
 
 def _pair_arg(text: str) -> tuple[int, int]:
@@ -95,6 +98,56 @@ def _json_arg(text: str, what: str) -> Any:
         raise Refused(_("{what} is not JSON: {e}").format(what=what, e=exc.msg)) from exc
 
 
+def version_arg(p: Any) -> None:
+    p.add_argument(
+        "--version",
+        dest="seen_version",
+        type=int,
+        metavar="N",
+        default=None,
+        help=_(
+            "the table's version this change is based on (as `round --json` shows it); default: the version "
+            "read when the command starts. A table changed since by anyone is refused"
+        ),
+    )
+
+
+def versioned(ctx: Context, seen: int | None, table: tuple[int, int, int], change: Callable[[int], _T]) -> _T:
+    """Run ``change(version)`` on the table (event, round, table number) at the version this command
+    changes: ``seen`` (``--version``), else the one read as the command starts. Whoever changes the table
+    before this command writes (another desk, a phone, another command) makes it refuse, naming who and
+    when, with nothing saved: no lost update. The refusal says how to look at the table again."""
+    from clubdesk.services import night
+    from clubdesk.services.kernel import ServiceError
+
+    event_id, round_no, table_no = table
+    if seen is None:
+        seen = night.get_table(ctx.database(), event_id, round_no, table_no).version
+    try:
+        return change(seen)
+    except ServiceError as exc:
+        if exc.code != "changed-elsewhere":
+            raise
+        who, when, now = exc.params.get("who"), exc.params.get("when"), exc.params.get("version")
+        if who and when:
+            text = _(
+                "Table {t} was changed by {who} at {when} (version {seen} -> {now}) after this command read "
+                "it; nothing was saved. Look at it again with `round {e} --round {r}` and repeat if it "
+                "still applies."
+            )
+        else:
+            text = _(
+                "Table {t} has changed (version {seen} -> {now}) since this command read it; nothing was "
+                "saved. Look at it again with `round {e} --round {r}` and repeat if it still applies."
+            )
+        message = text.format(t=table_no, who=who, when=when, seen=seen, now=now, e=event_id, r=round_no)
+        raise Refused(message) from exc
+
+
+def _versioned(ctx: Context, args: argparse.Namespace, change: Callable[[int], _T]) -> _T:
+    return versioned(ctx, args.seen_version, (args.event, args.round, args.table), change)
+
+
 def register(sub: Any) -> None:
     p = add_command(sub, "pair", cmd_pair, _("propose the next round (nothing is final)"))
     p.add_argument("event", type=int)
@@ -132,6 +185,7 @@ def register(sub: Any) -> None:
     g.add_argument("--walkover", action="store_true", help=_("the late side loses by walkover"))
     g.add_argument("--wait", action="store_true", help=_("the match waits for the late side"))
     p.add_argument("--reason", required=True)
+    version_arg(p)
 
     p = add_command(sub, "result", cmd_result, _("enter a table's result"))
     p.add_argument("event", type=int)
@@ -162,6 +216,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--reason", help=_("why a confirmed result is corrected"))
     p.add_argument("--override", help=_("referee: written reason to change a locked result (T10)"))
+    version_arg(p)
 
     p = add_command(sub, "match-file", cmd_match_file, _("read a backgammon match record (.mat)"))
     p.add_argument("file", type=Path)
@@ -176,6 +231,7 @@ def register(sub: Any) -> None:
         "--member",
         help=_("member number of the player of this side who approves: the scorer or the counter (E6)"),
     )
+    version_arg(p)
 
     p = add_command(sub, "captains", cmd_captains, _("name the captains of a table's sides (match act)"))
     p.add_argument("event", type=int)
@@ -190,6 +246,7 @@ def register(sub: Any) -> None:
     p.add_argument("--table", type=int, required=True)
     p.add_argument("--dispute", action="store_true")
     p.add_argument("--note", default="")
+    version_arg(p)
 
     p = add_command(sub, "round", cmd_round, _("show a round's tables"))
     p.add_argument("event", type=int)
@@ -293,19 +350,28 @@ def cmd_late_notice(ctx: Context, args: argparse.Namespace) -> Output:
 def cmd_late_decision(ctx: Context, args: argparse.Namespace) -> Output:
     from clubdesk.services import night
 
-    res = night.decide_late_notice(
-        ctx.database(),
-        ctx.actor(),
-        args.event,
-        args.round,
-        args.table,
-        walkover=args.walkover,
-        reason=args.reason,
+    res = _versioned(
+        ctx,
+        args,
+        lambda seen: night.decide_late_notice(
+            ctx.database(),
+            ctx.actor(),
+            args.event,
+            args.round,
+            args.table,
+            walkover=args.walkover,
+            reason=args.reason,
+            expected_version=seen,
+        ),
     )
     return Output(res.table.as_json())
 
 
 def cmd_result(ctx: Context, args: argparse.Namespace) -> Output:
+    return _versioned(ctx, args, lambda seen: _result(ctx, args, seen))
+
+
+def _result(ctx: Context, args: argparse.Namespace, seen: int) -> Output:
     from clubdesk.services import night
 
     db, actor = ctx.database(), ctx.actor()
@@ -315,7 +381,15 @@ def cmd_result(ctx: Context, args: argparse.Namespace) -> Output:
         except json.JSONDecodeError as exc:
             raise Refused(_("--entry is not JSON: {e}").format(e=exc.msg)) from exc
         res = night.add_entry(
-            db, actor, args.event, args.round, args.table, entry, game_no=args.game, override=args.override
+            db,
+            actor,
+            args.event,
+            args.round,
+            args.table,
+            entry,
+            game_no=args.game,
+            override=args.override,
+            expected_version=seen,
         )
         return Output(res.as_json())
     if args.match_file is not None:
@@ -331,6 +405,7 @@ def cmd_result(ctx: Context, args: argparse.Namespace) -> Output:
             swap_sides=args.swap_sides,
             reason=args.reason,
             override=args.override,
+            expected_version=seen,
         )
         if args.confirm:
             night.confirm(
@@ -371,6 +446,7 @@ def cmd_result(ctx: Context, args: argparse.Namespace) -> Output:
         scorer=args.scorer,
         counter=args.counter,
         referee_scores=args.referee_scores,
+        expected_version=seen,
     )
     return Output(recorded.table.as_json())
 
@@ -398,15 +474,20 @@ def cmd_match_file(ctx: Context, args: argparse.Namespace) -> Output:
 def cmd_confirm(ctx: Context, args: argparse.Namespace) -> Output:
     from clubdesk.services import night
 
-    res = night.confirm(
-        ctx.database(),
-        ctx.actor(),
-        args.event,
-        args.round,
-        args.table,
-        args.side,
-        args.initials,
-        member=args.member,
+    res = _versioned(
+        ctx,
+        args,
+        lambda seen: night.confirm(
+            ctx.database(),
+            ctx.actor(),
+            args.event,
+            args.round,
+            args.table,
+            args.side,
+            args.initials,
+            member=args.member,
+            expected_version=seen,
+        ),
     )
     return Output(res.as_json())
 
@@ -426,14 +507,19 @@ def cmd_captains(ctx: Context, args: argparse.Namespace) -> Output:
 def cmd_referee(ctx: Context, args: argparse.Namespace) -> Output:
     from clubdesk.services import night
 
-    res = night.referee_decision(
-        ctx.database(),
-        ctx.actor(),
-        args.event,
-        args.round,
-        args.table,
-        approve=not args.dispute,
-        note=args.note,
+    res = _versioned(
+        ctx,
+        args,
+        lambda seen: night.referee_decision(
+            ctx.database(),
+            ctx.actor(),
+            args.event,
+            args.round,
+            args.table,
+            approve=not args.dispute,
+            note=args.note,
+            expected_version=seen,
+        ),
     )
     return Output(res.table.as_json())
 
@@ -461,6 +547,7 @@ def cmd_round(ctx: Context, args: argparse.Namespace) -> Output:
                 "ref": t.ref,
                 "locked": t.locked,
                 "seats": t.seats,
+                "version": t.version,  # give it back as `result --version N` (no lost update)
             }
             for t in rv.tables
         ],

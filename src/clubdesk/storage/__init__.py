@@ -6,7 +6,8 @@ transaction changed, ``data_version``), ``server`` (a club server's address, err
 locks, ``NOTIFY``), ``migrate`` (building and upgrading a file's schema), ``checks`` (the one full check
 of a club file: pages, and every table, column, index and trigger of its revision), ``database``
 (:class:`Database` and ClubDesk's session class), ``backup`` (backups and their keeping rule),
-``restore`` (a restore under the writers' lock).
+``restore`` (a restore under the writers' lock), ``files`` (prints and exports written whole or not at
+all).
 
 This face lists what code outside storage uses; tests may reach the modules themselves.
 """
@@ -20,6 +21,7 @@ from clubdesk.storage.backup import (
 from clubdesk.storage.changes import DataVersion
 from clubdesk.storage.database import Database
 from clubdesk.storage.errors import DatabaseError
+from clubdesk.storage.files import write_atomically
 from clubdesk.storage.restore import restore_database
 from clubdesk.storage.revisions import known_revisions
 from clubdesk.storage.server import (
@@ -50,4 +52,5 @@ __all__ = [
     "list_backups",
     "read_only",
     "restore_database",
+    "write_atomically",
 ]

@@ -24,7 +24,7 @@ from clubdesk.i18n import _
 from clubdesk.paths import data_dir
 from clubdesk.storage.errors import DatabaseError, busy_error
 from clubdesk.storage.migrate import upgrade
-from clubdesk.storage.revisions import MIGRATIONS_DIR, known_revisions
+from clubdesk.storage.revisions import MIGRATIONS_DIR, known_revisions, unknown_revision_error
 from clubdesk.storage.sqlite import is_busy, not_a_database, read_only
 
 CLUBDESK_TABLES = {"alembic_version", "settings", "audit_log"}
@@ -143,12 +143,15 @@ def revision_schema(revision: str) -> Schema:
         kept = data_dir() / "schemas" / f"{revision}-{_digest()}.json"
         return _from_json(kept.read_text(encoding="utf-8"))  # a damaged copy is built again
     schema = _built(revision)
-    if kept is not None:
-        with suppress(OSError):
+    if kept is not None:  # a cache only: a full disk or read-only folder leaves it out, and no .part
+        part = kept.with_name(kept.name + ".part")
+        try:
             kept.parent.mkdir(parents=True, exist_ok=True)
-            part = kept.with_name(kept.name + ".part")
             part.write_text(_to_json(schema), encoding="utf-8")
             part.replace(kept)
+        except OSError:
+            with suppress(OSError):
+                part.unlink(missing_ok=True)
     return schema
 
 
@@ -236,13 +239,7 @@ def _check(path: Path, *, full: bool, pages: bool) -> str:
     if revision is None:
         raise not_a_database(path)
     if revision not in known_revisions():
-        raise DatabaseError(
-            "schema-too-new",
-            _(
-                "{path} was written by a newer ClubDesk (schema {rev}). "
-                "Install the newer ClubDesk to open it; nothing was changed."
-            ).format(path=path, rev=revision),
-        )
+        raise unknown_revision_error(path, revision)
     gaps = revision_schema(revision).missing(found)
     if gaps:
         raise _missing_error(path, revision, gaps)

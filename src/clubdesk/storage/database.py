@@ -24,7 +24,14 @@ from clubdesk.i18n import _
 from clubdesk.paths import data_dir
 from clubdesk.storage.changes import forget_changes, note_changes, notify_changes
 from clubdesk.storage.checks import check_file
-from clubdesk.storage.errors import DatabaseError, busy_error
+from clubdesk.storage.errors import (
+    DatabaseError,
+    busy_error,
+    disk_full_error,
+    is_disk_full,
+    is_read_only,
+    read_only_error,
+)
 from clubdesk.storage.migrate import create_file, upgrade_in_place
 from clubdesk.storage.revisions import head_revision
 from clubdesk.storage.server import (
@@ -45,6 +52,7 @@ from clubdesk.storage.sqlite import (
     mark_closed,
     mark_open,
     not_a_database,
+    on_read_only_medium,
     sidecar,
 )
 
@@ -96,6 +104,7 @@ class Database:
 
     backend: str = "sqlite"
     url: str | None = None  # the server URL without its password; None for a file
+    read_only: bool = False  # a club file on a read-only medium: opened for reading only
 
     def __init__(
         self,
@@ -115,6 +124,13 @@ class Database:
             self._open_server(str(path), backups_dir, password)
             return
         self.path = Path(path).expanduser().absolute()
+        if self.path.is_symlink() and not self.path.exists():
+            raise DatabaseError(
+                "dangling-link",
+                _(
+                    "{path} is a link to {target}, which does not exist; nothing was opened or created."
+                ).format(path=self.path, target=self.path.readlink()),
+            )
         if self.path.exists():
             self.path = self.path.resolve()
         self.backups_dir = backups_dir if backups_dir is not None else self.path.parent / "backups"
@@ -128,6 +144,10 @@ class Database:
         if self.path.exists():
             if self.path.is_dir() or not self.path.is_file():
                 raise not_a_database(self.path)
+            self.read_only = on_read_only_medium(self.path)
+            if self.read_only:
+                self._open_for_reading()
+                return
             self.unclean_shutdown = sidecar(self.path).exists()
             clean = not self.unclean_shutdown and closed_clean(self.path)
             forget_clean_close(self.path)
@@ -140,6 +160,32 @@ class Database:
         self.engine: Engine = make_engine(self.path)
         self._sessions = sessionmaker(self.engine, class_=ClubSession, expire_on_commit=False)
         mark_open(self.path)
+
+    def _open_for_reading(self) -> None:
+        """A sound club file ClubDesk cannot write (a read-only medium, folder or file): checked in full
+        and opened for reading only; nothing is written beside it (no marks, no upgrade), and a write is
+        refused with :func:`read_only_error`. A file of an older schema cannot be upgraded here, so it is
+        refused with what to do."""
+        wal = self.path.with_name(self.path.name + "-wal")
+        if wal.exists() and wal.stat().st_size:  # read as immutable, the file would hide these changes
+            raise DatabaseError(
+                "read-only-unfinished",
+                _(
+                    "{path} is read-only and its last changes are still in {wal}, which cannot be merged "
+                    "where it is. Copy both files to a writable folder and open the copy."
+                ).format(path=self.path, wal=wal.name),
+            )
+        revision = check_file(self.path, pages=True)
+        if revision != head_revision():
+            raise DatabaseError(
+                "read-only-old",
+                _(
+                    "{path} is read-only and of an older ClubDesk (schema {rev}): it cannot be upgraded "
+                    "where it is. Copy it to a writable folder and open the copy."
+                ).format(path=self.path, rev=revision),
+            )
+        self.engine = make_engine(self.path, reading_only=True)
+        self._sessions = sessionmaker(self.engine, class_=ClubSession, expire_on_commit=False)
 
     # --- the club server -------------------------------------------------------------------------------
     @property
@@ -205,6 +251,10 @@ class Database:
             if not self.is_server:
                 if isinstance(exc, OperationalError) and is_busy(exc):
                     raise busy_error() from exc
+                if is_read_only(exc):
+                    raise read_only_error(self.path) from exc
+                if is_disk_full(exc):  # SQLite rolled the transaction back: nothing half-written
+                    raise disk_full_error(self.path) from exc
                 raise
             refused = refusal(exc, self.url)
             if refused is not None:
@@ -271,6 +321,6 @@ class Database:
 
     def close(self) -> None:
         self.engine.dispose()
-        if self.is_server:
+        if self.is_server or self.read_only:
             return
         mark_closed(self.path)

@@ -17,9 +17,25 @@ from pathlib import Path
 
 from sqlalchemy.exc import OperationalError
 
-from clubdesk.storage.errors import busy_error
+from clubdesk.i18n import _
+from clubdesk.storage.errors import (
+    DatabaseError,
+    busy_error,
+    disk_full_error,
+    is_disk_full,
+    is_read_only,
+    write_refusal,
+)
 from clubdesk.storage.revisions import MIGRATIONS_DIR, head_revision
-from clubdesk.storage.sqlite import FILE_MODE, backup_file, is_busy, make_engine, restrict
+from clubdesk.storage.sqlite import (
+    FILE_MODE,
+    backup_file,
+    is_busy,
+    make_engine,
+    remove_with_side_files,
+    restrict,
+    side_files,
+)
 
 log = logging.getLogger("clubdesk.storage")
 
@@ -27,27 +43,42 @@ UPGRADE_WAIT_MS = 120_000  # a second opener waits this long for another process
 
 
 def create_file(path: Path) -> None:
-    """Build a new database beside ``path`` and move it into place only when every migration has run."""
+    """Build a new database beside ``path`` and move it into place only when every migration has run.
+    A failure (a full disk, a read-only folder) leaves nothing behind and is one clear refusal."""
     partial = path.with_name(path.name + ".creating")
-    for suffix in ("", "-wal", "-shm"):
-        partial.with_name(partial.name + suffix).unlink(missing_ok=True)
-    fd = os.open(partial, os.O_CREAT | os.O_WRONLY, FILE_MODE)
-    os.close(fd)
-    upgrade(partial)
-    con = sqlite3.connect(partial)
     try:
-        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    finally:
-        con.close()
-    for side in ("-wal", "-shm"):
-        partial.with_name(partial.name + side).unlink(missing_ok=True)
-    try:
-        os.link(partial, path)  # fails if another process created the file meanwhile: theirs wins
-    except FileExistsError:
-        pass
-    except OSError:
-        if not path.exists():
-            os.replace(partial, path)
+        remove_with_side_files(partial)
+        fd = os.open(partial, os.O_CREAT | os.O_WRONLY, FILE_MODE)
+        os.close(fd)
+        upgrade(partial)
+        con = sqlite3.connect(partial)
+        try:
+            con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            con.close()
+        for side in side_files(partial):
+            side.unlink(missing_ok=True)
+        try:
+            os.link(partial, path)  # fails if another process created the file meanwhile: theirs wins
+        except FileExistsError:
+            pass
+        except OSError:
+            if not path.exists():
+                os.replace(partial, path)
+    except BaseException as exc:
+        remove_with_side_files(partial)
+        if is_read_only(exc) or (isinstance(exc, PermissionError) and not os.access(path.parent, os.W_OK)):
+            raise DatabaseError(
+                "read-only-folder",
+                _(
+                    "The folder {folder} is read-only: no club file can be created there; "
+                    "nothing was created."
+                ).format(folder=path.parent),
+            ) from exc
+        refused = write_refusal(exc, path)
+        if refused is None or is_busy(exc):
+            raise
+        raise refused from exc
     partial.unlink(missing_ok=True)
     restrict(path)
 
@@ -84,6 +115,10 @@ def upgrade_in_place(path: Path, backups_dir: Path) -> Path | None:
                 cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
                 cfg.attributes["connection"] = connection
                 command.upgrade(cfg, "head")
+    except OperationalError as exc:  # the upgrade's one transaction was rolled back: the file is as it was
+        if is_disk_full(exc):
+            raise disk_full_error(path) from exc
+        raise
     finally:
         engine.dispose()
     return backup

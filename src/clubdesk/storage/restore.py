@@ -24,10 +24,10 @@ from clubdesk.storage.backup import (
 )
 from clubdesk.storage.checks import check_file
 from clubdesk.storage.database import Database
-from clubdesk.storage.errors import DatabaseError, busy_error
+from clubdesk.storage.errors import DatabaseError, busy_error, read_only_error
 from clubdesk.storage.migrate import upgrade_in_place
 from clubdesk.storage.revisions import head_revision
-from clubdesk.storage.sqlite import busy_seconds, current_revision, is_busy
+from clubdesk.storage.sqlite import busy_seconds, current_revision, is_busy, read_only_uri
 
 SOURCE = "restored"  # the schema name the backup is attached under
 
@@ -111,6 +111,8 @@ def restore_database(db: Database, file: Path) -> BackupInfo:
     the backup copied in, in one transaction. An older schema is then upgraded as on opening. A failure
     after the copy says where the copy is.
     """
+    if db.read_only:  # nothing can be copied into a club file on a read-only medium
+        raise read_only_error(db.path)
     file = Path(file).expanduser()
     check_file(file, full=True)
     if file.resolve() == db.path:
@@ -122,7 +124,7 @@ def restore_database(db: Database, file: Path) -> BackupInfo:
         con = sqlite3.connect(db.path, timeout=busy_seconds(), isolation_level=None, uri=True)
         try:
             con.execute("PRAGMA foreign_keys=OFF")  # tables are dropped and filled in any order
-            con.execute(f"ATTACH DATABASE ? AS {SOURCE}", (f"{file.resolve().as_uri()}?mode=ro",))
+            con.execute(f"ATTACH DATABASE ? AS {SOURCE}", (read_only_uri(file),))
             _take_lock(con)
             try:
                 # read by a second connection (SQLite refuses to copy through one that holds the write

@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 from clubdesk.i18n import _
 from clubdesk.storage.changes import CHANGES_CHANNEL, changed_events
 from clubdesk.storage.errors import DatabaseError, busy_error
-from clubdesk.storage.revisions import MIGRATIONS_DIR, head_revision, known_revisions
+from clubdesk.storage.revisions import MIGRATIONS_DIR, head_revision, known_revisions, unknown_revision_error
 
 # advisory lock classes (pg_advisory_xact_lock(class, key)); one number space for ClubDesk
 LOCK_MIGRATE = 2500
@@ -154,13 +154,7 @@ def migrate_server(engine: Engine, where: str | None) -> None:
                     ),
                 )
             if current is not None and current not in known_revisions():
-                raise DatabaseError(
-                    "schema-too-new",
-                    _(
-                        "{path} was written by a newer ClubDesk (schema {rev}). "
-                        "Install the newer ClubDesk to open it; nothing was changed."
-                    ).format(path=where, rev=current),
-                )
+                raise unknown_revision_error(where, current)
             if current == head_revision():
                 return
             cfg = Config()

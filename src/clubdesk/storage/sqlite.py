@@ -24,7 +24,7 @@ from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine
 
 from clubdesk.i18n import _
-from clubdesk.storage.errors import DatabaseError
+from clubdesk.storage.errors import DatabaseError, write_refusal
 
 BUSY_TIMEOUT_MS = 5000
 FILE_MODE = 0o600
@@ -35,7 +35,7 @@ def busy_seconds() -> float:
     return BUSY_TIMEOUT_MS / 1000
 
 
-def _set_pragmas(dbapi_connection: Any, _record: Any) -> None:
+def set_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # The driver's implicit transactions leave DDL outside any transaction; we begin them ourselves.
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
@@ -53,12 +53,45 @@ def _begin_immediate(connection: Any) -> None:
     connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
-def make_engine(path: Path) -> Engine:
-    """An engine on ``path`` whose transactions take the write lock at their start (``BEGIN IMMEDIATE``)."""
-    engine = create_engine(f"sqlite:///{path}", future=True)
-    event.listen(engine, "connect", _set_pragmas)
+def _set_read_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    cursor.close()
+
+
+def make_engine(path: Path, *, reading_only: bool = False) -> Engine:
+    """An engine on ``path`` whose transactions take the write lock at their start (``BEGIN IMMEDIATE``).
+    ``reading_only``: a file on a read-only medium (:func:`on_read_only_medium`), opened as immutable
+    (SQLite then needs no ``-shm`` beside it); any write is refused by SQLite (SQLITE_READONLY)."""
+    if reading_only:
+        engine = create_engine(f"sqlite:///{read_only_uri(path)}&uri=true", future=True)
+        event.listen(engine, "connect", _set_read_pragmas)
+    else:
+        engine = create_engine(f"sqlite:///{path}", future=True)
+        event.listen(engine, "connect", set_pragmas)
     event.listen(engine, "begin", _begin_immediate)
     return engine
+
+
+def on_read_only_medium(path: Path) -> bool:
+    """Whether ClubDesk cannot write ``path`` or its folder (a read-only medium, a write-protected card, a
+    folder or file without write permission). SQLite then could not make the ``-wal``/``-shm`` files it
+    reads a WAL-mode file with, so such a file is read as immutable: nobody is writing it."""
+    try:
+        st = os.statvfs(path)
+        if st.f_flag & os.ST_RDONLY:
+            return True
+    except (OSError, AttributeError):
+        pass
+    return not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK))
+
+
+def read_only_uri(path: Path) -> str:
+    """The URI that opens ``path`` for reading only, never creating it (immutable on a read-only medium)."""
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    return uri + "&immutable=1" if on_read_only_medium(path) else uri
 
 
 def is_busy(exc: BaseException) -> bool:
@@ -73,7 +106,7 @@ def not_a_database(path: Path) -> DatabaseError:
 
 def read_only(path: Path) -> sqlite3.Connection:
     """A connection that can never write to ``path`` (nor create it)."""
-    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=busy_seconds())
+    return sqlite3.connect(read_only_uri(path), uri=True, timeout=busy_seconds())
 
 
 def current_revision(path: Path) -> str | None:
@@ -114,22 +147,51 @@ def restrict(path: Path) -> None:
         os.chmod(path, FILE_MODE)
 
 
+def side_files(path: Path) -> list[Path]:
+    """The files SQLite may keep beside ``path``: its write-ahead log, shared memory and rollback journal."""
+    return [path.with_name(path.name + side) for side in ("-wal", "-shm", "-journal")]
+
+
+def remove_with_side_files(path: Path) -> None:
+    for leftover in (path, *side_files(path)):
+        with suppress(OSError):
+            leftover.unlink(missing_ok=True)
+
+
 def backup_file(source: Path, target: Path) -> Path:
-    """A consistent copy of a (possibly live) SQLite file, made with sqlite3's backup API; owner-only."""
-    target.parent.mkdir(parents=True, exist_ok=True)
+    """A consistent copy of a (possibly live) SQLite file, made with sqlite3's backup API; owner-only.
+    The copy is made beside the target and moved into place when whole: a failure (a full disk, a
+    read-only folder) leaves no partial file and is one clear refusal (a busy source is left to the
+    caller)."""
     partial = target.with_name(target.name + ".part")
-    partial.unlink(missing_ok=True)
-    fd = os.open(partial, os.O_CREAT | os.O_WRONLY, FILE_MODE)
-    os.close(fd)
-    src = sqlite3.connect(source, timeout=busy_seconds())
-    dst = sqlite3.connect(partial)
     try:
-        src.backup(dst)
-        dst.execute("PRAGMA journal_mode=DELETE")  # the copy is one self-contained file
-    finally:
-        dst.close()
-        src.close()
-    os.replace(partial, target)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        remove_with_side_files(partial)
+        fd = os.open(partial, os.O_CREAT | os.O_WRONLY, FILE_MODE)
+        os.close(fd)
+        if on_read_only_medium(source):  # a file on a read-only medium is copied out as it is
+            src = sqlite3.connect(read_only_uri(source), uri=True, timeout=busy_seconds())
+        else:
+            src = sqlite3.connect(source, timeout=busy_seconds())
+        try:
+            dst = sqlite3.connect(partial)
+            try:
+                src.backup(dst)
+                dst.execute("PRAGMA journal_mode=DELETE")  # the copy is one self-contained file
+            finally:
+                dst.close()
+        finally:
+            src.close()
+        os.replace(partial, target)
+    except (OSError, sqlite3.Error) as exc:
+        remove_with_side_files(partial)
+        refused = write_refusal(exc, target)
+        if refused is None or is_busy(exc):
+            raise
+        raise refused from exc
+    except BaseException:
+        remove_with_side_files(partial)
+        raise
     restrict(target)
     return target
 

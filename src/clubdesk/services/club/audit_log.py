@@ -24,8 +24,8 @@ from clubdesk import labels
 from clubdesk.i18n import N_, _, current_language
 from clubdesk.models.audit import AuditEntry
 from clubdesk.models.result import ResultEntry
-from clubdesk.services.kernel import Actor, allowed, audit_json, mask_contacts
-from clubdesk.storage import Database
+from clubdesk.services.kernel import Actor, ServiceError, allowed, audit_json, mask_contacts
+from clubdesk.storage import Database, DatabaseError, write_atomically
 from clubdesk.text import excel_safe, fold
 from clubdesk.timefmt import local_text
 
@@ -214,9 +214,16 @@ def export_audit_csv(
     the log is streamed; ``progress`` gets the rows written so far every 1,000 rows."""
 
     data = rows if rows is not None else iter_audit_rows(db, **filters)
-    count = 0
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    try:  # whole or not at all: a full disk leaves neither a half file nor a temporary one
+        return write_atomically(path, lambda tmp: _write_audit_csv(tmp, data, progress), suffix=".csv")
+    except DatabaseError as exc:
+        raise ServiceError(exc.code, str(exc)) from exc
+
+
+def _write_audit_csv(path: Path, data: Iterable[AuditRow], progress: Callable[[int], object] | None) -> int:
+    count = 0
     with path.open("w", encoding="utf-8-sig", newline="") as fh:
         w = csv.writer(fh)
         # English keeps the column keys and stored actions (scripts read them); other languages get the

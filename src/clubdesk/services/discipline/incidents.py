@@ -276,11 +276,13 @@ def impose_penalty(
     game_no: int | None = None,
     cube: int = 1,
     after_hand: int | None = None,
+    expected_version: int | None = None,
 ) -> PenaltyView:
     """A referee's decision on a table. Score-changing penalties become entries of the sheet, so the sheet
     and the standings follow; a penalty on a locked result needs an override reason (T10). ``after_hand``
     places the entry after that hand of the game's sheet (at the breach; needed once the match has ended),
-    else it goes at the end."""
+    else it goes at the end. ``expected_version``: the table's version the face saw (a table changed
+    since is refused, naming who and when)."""
     night.require_referee(actor, _("impose a penalty"))
     reason = require_text(reason, "reason-required", _("Write the reason for the penalty."))
     if side not in (0, 1):
@@ -290,6 +292,8 @@ def impose_penalty(
         ev = night.get_event(s, event_id)
         family = event_family(ev)
         m = table_of(s, ev, round_no, table_no)
+        if expected_version is not None and expected_version != m.version:
+            raise night.changed_elsewhere(m)
         if m.side_b is None:
             raise ServiceError("bye-table", _("Table {t} is a bye: nobody to penalise.").format(t=table_no))
         try:
@@ -347,6 +351,7 @@ def impose_penalty(
                         t=table_no
                     ),
                 )
+            m.changed_by, m.changed_at = actor.name, utcnow()  # named if another desk's change is refused
             games.setdefault(g, []).insert(pos, dict(effect.entry))
             night.recompute_from_entries(s, ev, m, games)  # refuses an entry the engine cannot take
             if m.finished and (was_confirmed or kind in ("game-loss", "match-loss", "award-leader")):

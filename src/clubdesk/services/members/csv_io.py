@@ -33,7 +33,7 @@ from clubdesk.services.kernel import Actor, ServiceError, audit, require
 from clubdesk.services.members.edit import apply, next_number, refuse_taken
 from clubdesk.services.members.records import DEFAULT_RATING, MemberData, clean, field_errors
 from clubdesk.services.members.search import list_members
-from clubdesk.storage import Database
+from clubdesk.storage import Database, DatabaseError, write_atomically
 from clubdesk.text import excel_safe, fold
 
 # CSV columns, in export order. Header names are compared folded; a few spellings are accepted.
@@ -441,6 +441,14 @@ def export_csv(db: Database, actor: Actor, path: Path, *, delimiter: str = ",") 
     """The organiser's export: every member not merged away, all columns (phone and e-mail included, T14:
     this file is for the organiser only). UTF-8 with BOM so Excel shows the accents right. Audited."""
     require(actor, "members.export", db)  # permission table
+    if db.read_only:  # T14: this export is recorded in the audit log, which a read-only file cannot take
+        raise ServiceError(
+            "read-only",
+            _(
+                "{path} is read-only: an export of the members' contact data is recorded in its audit log, "
+                "so it cannot be made from it. Copy the file to a writable folder first."
+            ).format(path=db.location),
+        )
     members = list_members(db, include_inactive=True)
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, delimiter=delimiter, lineterminator="\r\n")
@@ -467,13 +475,11 @@ def export_csv(db: Database, actor: Actor, path: Path, *, delimiter: str = ",") 
                 )
             ]
         )
-    try:
-        Path(path).write_bytes(buffer.getvalue().encode("utf-8-sig"))
-    except OSError as exc:
-        raise ServiceError(
-            "file-unwritable",
-            _("Cannot write {file}: {reason}").format(file=path, reason=exc.strerror or exc),
-        ) from exc
+    content = buffer.getvalue().encode("utf-8-sig")
+    try:  # whole or not at all: a full disk leaves neither a half file nor a temporary one
+        write_atomically(Path(path), lambda tmp: tmp.write_bytes(content), suffix=".csv")
+    except DatabaseError as exc:
+        raise ServiceError("file-unwritable", str(exc)) from exc
     with db.session() as s:
         audit(s, actor, "member.export", "member", None, after={"count": len(members), "file": str(path)})
     return len(members)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +27,8 @@ from clubdesk.services import club as club_service
 from clubdesk.services import night
 from clubdesk.services.events import event_language
 from clubdesk.services.kernel import Actor, ServiceError
-from clubdesk.storage import Database
+from clubdesk.storage import Database, DatabaseError
+from clubdesk.storage import write_atomically as write_whole
 
 KINDS: tuple[str, ...] = (
     "score-sheets",
@@ -221,23 +221,23 @@ def file_mode(private: bool = False) -> int:
 
 
 def write_atomically(out: str | Path, writer: Callable[[Path], int], *, private: bool = False) -> int:
-    """Write next to the target and move into place: a failed print leaves no half file behind. The file
-    gets :func:`file_mode`."""
+    """Write next to the target and move into place: a failed print (a full disk, a read-only folder)
+    leaves no half file behind and is one clear refusal naming the file. The file gets :func:`file_mode`."""
     target = Path(out)
     if target.parent and not target.parent.is_dir():
         raise ServiceError(
             "no-folder", _("The folder does not exist: {path}").format(path=target.parent), path=str(target)
         )
-    fd, tmp = tempfile.mkstemp(prefix=".clubdesk-", suffix=".pdf", dir=target.parent)
-    os.close(fd)
-    try:
-        pages = writer(Path(tmp))
+
+    def with_mode(tmp: Path) -> int:
+        pages = writer(tmp)
         os.chmod(tmp, file_mode(private))
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return pages
+        return pages
+
+    try:
+        return write_whole(target, with_mode, suffix=".pdf")
+    except DatabaseError as exc:
+        raise ServiceError(exc.code, str(exc), path=str(target)) from exc
 
 
 _T = TypeVar("_T")

@@ -271,6 +271,7 @@ class TableDecisions(QWidget):
                 h.table.table,
                 walkover=walkover,
                 reason=reason,
+                expected_version=h.table.version or None,  # a walkover changes the final score
             ),
             _("Referee's decision recorded (G15)."),
         )

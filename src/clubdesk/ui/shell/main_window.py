@@ -479,6 +479,7 @@ class MainWindow(QMainWindow):
             from clubdesk.ui.phones.phones_view import stop_table_entry
 
             stop_table_entry(self.state)  # the table server stops with the window
-            data = base64.b64encode(bytes(self.saveGeometry().data())).decode("ascii")
-            club_service.put(self.state.db, self.state.actor, GEOMETRY_KEY, data, audited=False)
+            if not self.state.db.read_only:  # a club file on a read-only medium keeps its geometry
+                data = base64.b64encode(bytes(self.saveGeometry().data())).decode("ascii")
+                club_service.put(self.state.db, self.state.actor, GEOMETRY_KEY, data, audited=False)
         super().closeEvent(event)

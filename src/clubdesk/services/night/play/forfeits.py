@@ -199,15 +199,17 @@ def decide_late_notice(
     walkover: bool,
     reason: str,
     now: datetime | None = None,
+    expected_version: int | None = None,
 ) -> HandResult:
     """Rule G15: the referee's decision on a side that gave notice of lateness: the walkover after all
-    (``walkover``), or the match waits for it. Referee only, with a written reason; recorded and audited."""
+    (``walkover``), or the match waits for it. Referee only, with a written reason; recorded and audited.
+    ``expected_version`` as for :func:`forfeit`."""
     if actor.role is not Role.REFEREE:
         raise ServiceError("referee-only", _("Only the referee decides on a notice of lateness (rule G15)."))
     if not reason.strip():
         raise ServiceError("reason-required", _("Write the reason for the decision."))
     with db.session() as s:
-        o = _open(s, actor, TableId(event_id, round_no, table_no), None, None)
+        o = _open(s, actor, TableId(event_id, round_no, table_no), None, expected_version)
         ev, m = o.ev, o.m
         if not m.late_notice_by or m.late_notice_side is None:
             raise ServiceError("no-late-notice", _("Table {t} has no notice of lateness.").format(t=table_no))

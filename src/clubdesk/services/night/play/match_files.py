@@ -71,10 +71,12 @@ def import_match_file(
     swap_sides: bool = False,
     reason: str | None = None,
     override: str | None = None,
+    expected_version: int | None = None,
 ) -> table_result.TableResult:
     """Save a match file's games as the table's sheet (replacing it). The file's left-hand player is the
     home side (0) unless ``swap_sides``. Refused, nothing written: not a tavla event, a match length other
-    than the table's (T8a), a record that does not begin at 0-0, or what the sheet itself refuses."""
+    than the table's (T8a), a record that does not begin at 0-0, what the sheet itself refuses, or a table
+    changed since ``expected_version`` (the version the caller saw)."""
     with db.session() as s:
         ev = reads.get_event(s, event_id)
         family, _params = reads.params_of(ev)
@@ -103,5 +105,13 @@ def import_match_file(
         )
     entries = swapped(rec.entries) if swap_sides else [dict(e) for e in rec.entries]
     return results.replace_entries(
-        db, actor, event_id, round_no, table_no, {1: entries}, reason=reason, override=override
+        db,
+        actor,
+        event_id,
+        round_no,
+        table_no,
+        {1: entries},
+        reason=reason,
+        override=override,
+        expected_version=expected_version,
     )

@@ -300,11 +300,17 @@ def record_result(
     scorer: str | None = None,
     counter: str | None = None,
     referee_scores: bool = False,
+    expected_version: int | None = None,
 ) -> HandResult:
     """The CLI's ``result`` command: a score, a sheet of entries (a list, or ``{"1": [...], "2": [...]}``
     per game of an encounter) or a forfeit; ``confirm_both`` approves for both sides: by the named
     ``scorer`` (a player of side 0) and ``counter`` (side 1) when given (rule E6), else by the operator.
-    The answer is the table's last result and everything its steps changed."""
+    The answer is the table's last result and everything its steps changed.
+
+    ``expected_version``: the table's version when the command started; a table changed since by anyone
+    is refused naming who changed it and when, nothing written (no lost update between desks). The later
+    steps (approvals, scorers) carry the version the first step wrote, so nobody's change slips between
+    them either."""
     if scorer is not None or counter is not None:
         if not (scorer and counter):
             raise ServiceError("scorers-required", _("Name both the scorer and the counter (rule E6)."))
@@ -328,6 +334,7 @@ def record_result(
             reason=reason,
             override=override,
             now=now,
+            expected_version=expected_version,
         )
         named = name_scorers(
             db,
@@ -340,20 +347,37 @@ def record_result(
             referee_scores=referee_scores,
             approve=confirm_both,
             override=override,
+            expected_version=res.version,
         )
         return replace(named, changes=res.changes.merged(named.changes))
     if forfeit_side is not None:
-        return forfeit(db, actor, event_id, round_no, table_no, forfeit_side, now=now, override=override)
+        return forfeit(
+            db,
+            actor,
+            event_id,
+            round_no,
+            table_no,
+            forfeit_side,
+            now=now,
+            override=override,
+            expected_version=expected_version,
+        )
     if entries is not None:
         table = TableId(event_id, round_no, table_no)
         res = replace_sheet(
-            db, actor, table, sheet_games(entries), seen_version=None, reason=reason, override=override
+            db,
+            actor,
+            table,
+            sheet_games(entries),
+            seen_version=expected_version,
+            reason=reason,
+            override=override,
         )
         if not confirm_both:
             return res
         changes = res.changes
         for side in (0, 1):
-            res = approve(db, actor, table, side, actor.name, override=override)
+            res = approve(db, actor, table, side, actor.name, override=override, seen_version=res.version)
             changes = changes.merged(res.changes)
         return replace(res, changes=changes)
     if score is None:
@@ -369,4 +393,5 @@ def record_result(
         confirm=confirm_both,
         reason=reason,
         override=override,
+        expected_version=expected_version,
     )

@@ -144,7 +144,10 @@ def changed_elsewhere(m: Match) -> ServiceError:
             "Table {t} has changed since this page was shown; nothing was saved. "
             "The screen shows the table as it is now."
         ).format(t=m.table_no)
-    return ServiceError("changed-elsewhere", text, table=m.table_no, version=m.version)
+    when = local_text(m.changed_at, "%H:%M:%S") if m.changed_at else ""
+    return ServiceError(
+        "changed-elsewhere", text, table=m.table_no, version=m.version, who=m.changed_by, when=when
+    )
 
 
 def check_version(m: Match, expected_version: int | None) -> None:

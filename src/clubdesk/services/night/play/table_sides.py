@@ -80,16 +80,18 @@ def name_scorers(
     referee_scores: bool = False,
     approve: bool = False,
     override: str | None = None,
+    expected_version: int | None = None,
 ) -> HandResult:
     """Rule E6: the home pair names its scorer (anotador), the rival pair its counter (recuento), each a
     player of that side (member numbers). ``referee_scores``: the referee scores and counts himself, and
     ``scorer``/``counter`` are the players of each pair who approve in their place. ``approve``: both
-    approve the finished result now (their names are the approvals, the result is confirmed)."""
+    approve the finished result now (their names are the approvals, the result is confirmed).
+    ``expected_version``: the table's version the caller saw (a table changed since is refused)."""
     if referee_scores:
         reads.require_referee(actor, _("score and count a table"))
     with db.session() as s:
         o = open_for_change(
-            s, actor, TableId(event_id, round_no, table_no), override=override, seen_version=None
+            s, actor, TableId(event_id, round_no, table_no), override=override, seen_version=expected_version
         )
         assert not isinstance(o, str)  # no guard, no stored post
         ev, m = o.ev, o.m
