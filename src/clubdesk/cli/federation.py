@@ -23,6 +23,7 @@ def register(sub: Any) -> None:
     exp = add_command(actions, "export", cmd_export, _("write the signed file of a finished event"))
     exp.add_argument("event", type=int, help=_("event id"))
     exp.add_argument("--out", type=Path, required=True, help=_("the file to write"))
+    register_hub(actions)
 
 
 def cmd_key(ctx: Context, args: argparse.Namespace) -> Output:
@@ -64,3 +65,159 @@ def hub_url(args: argparse.Namespace) -> str:
     if not url:
         raise Refused(_("Name the federation hub with --hub URL or CLUBDESK_HUB_URL."))
     return str(url)
+
+
+def _hub(args: argparse.Namespace) -> Any:
+    from clubdesk.storage.hub import HubError, open_hub
+
+    try:
+        return open_hub(hub_url(args))
+    except HubError as exc:
+        raise Refused(str(exc)) from None
+
+
+def register_hub(actions: Any) -> None:
+    init = add_command(actions, "init", cmd_init, _("make a PostgreSQL database the federation's hub"))
+    init.add_argument("url", help=_("the hub's PostgreSQL URL"))
+    club = actions.add_parser("club", help=_("the clubs of the federation"))
+    club_actions = club.add_subparsers(dest="club_action", metavar="ACTION")
+    club_actions.required = True
+    add = add_command(club_actions, "add", cmd_club_add, _("add a club with its public key"))
+    add.add_argument("name")
+    add.add_argument("--key", required=True, help=_("the club's public key (federation key at its desk)"))
+    add.add_argument("--hub", default=None, help=_("the hub's PostgreSQL URL"))
+    imp = add_command(actions, "import", cmd_import, _("take signed event files into the hub"))
+    imp.add_argument("files", nargs="+", type=Path)
+    imp.add_argument("--hub", default=None, help=_("the hub's PostgreSQL URL"))
+    que = add_command(actions, "queue", cmd_queue, _("players the federation secretary has to settle"))
+    que.add_argument("--hub", default=None, help=_("the hub's PostgreSQL URL"))
+    que.add_argument("--apart", type=int, default=None, metavar="ITEM", help=_("settle an item: two people"))
+    mrg = add_command(
+        actions, "merge", cmd_merge, _("one player, one ID: merge player A into player B (T2a)")
+    )
+    mrg.add_argument("a", type=int)
+    mrg.add_argument("b", type=int)
+    mrg.add_argument("--hub", default=None, help=_("the hub's PostgreSQL URL"))
+
+
+def cmd_init(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.storage.hub import HubError, init_hub
+
+    try:
+        revision = init_hub(args.url)
+    except HubError as exc:
+        raise Refused(str(exc)) from None
+    return Output(
+        {"revision": revision}, _("The federation hub is ready (revision {rev}).").format(rev=revision)
+    )
+
+
+def cmd_club_add(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import federation
+
+    hub = _hub(args)
+    try:
+        club = federation.add_club(hub, args.name, args.key)
+    finally:
+        hub.close()
+    data = {"id": club.id, "name": club.name, "public_key": club.public_key, "token": club.token}
+    return Output(
+        data,
+        _("Club {name} added. Its push token (shown once): {token}").format(name=club.name, token=club.token),
+    )
+
+
+def cmd_import(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import federation
+    from clubdesk.services.kernel import ServiceError
+
+    hub = _hub(args)
+    done: list[dict[str, Any]] = []
+    refused: list[str] = []
+    lines: list[str] = []
+    try:
+        for path in args.files:
+            try:
+                got = federation.import_file(hub, path.read_bytes())
+            except ServiceError as exc:
+                refused.append(f"{path}: {exc.message}")
+                continue
+            done.append(
+                {
+                    "file": str(path),
+                    "status": got.status,
+                    "event": got.event_uid,
+                    "version": got.version,
+                    "diff": got.diff,
+                }
+            )
+            lines.append(import_line(str(path), got))
+    finally:
+        hub.close()
+    if refused:
+        raise Refused(
+            _("{n} of {total} files refused; nothing of them was stored.").format(
+                n=len(refused), total=len(args.files)
+            ),
+            lines + refused,
+        )
+    return Output(done, "\n".join(lines))
+
+
+def import_line(name: str, got: Any) -> str:
+    if got.status == "new":
+        return _("{file}: {event} of {club} stored.").format(file=name, event=got.event_name, club=got.club)
+    if got.status == "corrected":
+        return _("{file}: {event} corrected (version {v}): {t} tables and {p} places moved.").format(
+            file=name,
+            event=got.event_name,
+            v=got.version,
+            t=len(got.diff["tables"]),
+            p=len(got.diff["places"]),
+        )
+    if got.status == "same":
+        return _("{file}: {event} is already stored.").format(file=name, event=got.event_name)
+    return _("{file}: {event}: an older version, already corrected.").format(file=name, event=got.event_name)
+
+
+def cmd_queue(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import federation
+
+    hub = _hub(args)
+    try:
+        if args.apart is not None:
+            federation.keep_apart(hub, args.apart)
+        lines = federation.queue(hub)
+    finally:
+        hub.close()
+    data = [
+        {"item": q.id, "reason": q.reason, "detail": q.detail, "player": q.player, "candidate": q.candidate}
+        for q in lines
+    ]
+    if not lines:
+        return Output(data, _("Nothing waits for the federation secretary."))
+    text = [
+        _("#{item} player {player}: {detail}").format(item=q.id, player=q.player, detail=q.detail)
+        + (
+            " " + _("(maybe player {c}: federation merge {p} {c})").format(c=q.candidate, p=q.player)
+            if q.candidate
+            else ""
+        )
+        for q in lines
+    ]
+    return Output(data, "\n".join(text))
+
+
+def cmd_merge(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import federation
+
+    hub = _hub(args)
+    try:
+        done = federation.merge_players(hub, args.a, args.b)
+    finally:
+        hub.close()
+    data = {"kept": done.kept, "merged": done.gone, "identities": done.identities, "resolved": done.resolved}
+    return Output(
+        data,
+        _("Player {a} is now player {b}: their results are combined.").format(a=done.gone, b=done.kept),
+    )

@@ -129,6 +129,34 @@ def check_tables(payload: Mapping[str, Any]) -> None:
             )
 
 
+def check_complete(payload: Mapping[str, Any]) -> None:
+    """Every table the event's schedule holds is in the file with its final result (a round robin's Berger
+    table, T4f; a bracket is checked by its own places): a row taken out is missed here even where the
+    places would not move."""
+    state = payload.get("night", {}).get("state") or {}
+    schedule = state.get("schedule")
+    if not isinstance(schedule, list):
+        return
+    final = {
+        (int(t["round"]), frozenset({str(t["a"]), str(t["b"])}))
+        for t in payload["tables"]
+        if t.get("status") in FINAL_STATUSES and t.get("b") is not None
+    }
+    regular = sorted(
+        int(r["number"]) for r in payload.get("rounds", []) if r.get("kind", "regular") == "regular"
+    )
+    for number, pairs in zip(regular, schedule, strict=False):
+        for pair in pairs:
+            if len(pair) == 2 and pair[0] is not None and pair[1] is not None:
+                if (number, frozenset({str(pair[0]), str(pair[1])})) not in final:
+                    raise ReplayError(
+                        "table-missing",
+                        _("Round {r}: the table of {a} and {b} is missing from the file.").format(
+                            r=number, a=pair[0], b=pair[1]
+                        ),
+                    )
+
+
 def event_standings(payload: Mapping[str, Any], played: Sequence[formats.Played]) -> Standings:
     """The event's standings from its final tables, as the desk computes them (tie-breaks, T9c, BC2)."""
     event = payload["event"]
@@ -223,6 +251,7 @@ def check(payload: Mapping[str, Any]) -> None:
     """The whole file agrees with itself, else :class:`ReplayError` naming the first difference."""
     try:
         check_tables(payload)
+        check_complete(payload)
         got = place_ranges(payload)
     except ReplayError:
         raise

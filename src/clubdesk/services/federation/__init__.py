@@ -17,23 +17,60 @@ if TYPE_CHECKING:
         public_key,
         sent_records,
     )
+    from clubdesk.services.federation.hub_import import (
+        AddedClub,
+        Imported,
+        add_club,
+        import_file,
+        token_hash,
+    )
+    from clubdesk.services.federation.hub_players import (
+        Merged,
+        QueueLine,
+        keep_apart,
+        merge_players,
+        queue,
+        root_players,
+    )
 
 _HOMES = {
+    "AddedClub": "clubdesk.services.federation.hub_import",
     "ClubKey": "clubdesk.services.federation.export",
     "Export": "clubdesk.services.federation.export",
+    "Imported": "clubdesk.services.federation.hub_import",
+    "Merged": "clubdesk.services.federation.hub_players",
+    "QueueLine": "clubdesk.services.federation.hub_players",
+    "add_club": "clubdesk.services.federation.hub_import",
     "club_key": "clubdesk.services.federation.export",
     "export_event": "clubdesk.services.federation.export",
+    "import_file": "clubdesk.services.federation.hub_import",
+    "keep_apart": "clubdesk.services.federation.hub_players",
+    "merge_players": "clubdesk.services.federation.hub_players",
     "public_key": "clubdesk.services.federation.export",
+    "queue": "clubdesk.services.federation.hub_players",
+    "root_players": "clubdesk.services.federation.hub_players",
     "sent_records": "clubdesk.services.federation.export",
+    "token_hash": "clubdesk.services.federation.hub_import",
 }
 
 __all__ = [
+    "AddedClub",
     "ClubKey",
     "Export",
+    "Imported",
+    "Merged",
+    "QueueLine",
+    "add_club",
     "club_key",
     "export_event",
+    "import_file",
+    "keep_apart",
+    "merge_players",
     "public_key",
+    "queue",
+    "root_players",
     "sent_records",
+    "token_hash",
 ]
 
 
