@@ -15,9 +15,11 @@ from sqlalchemy import func, select
 
 from clubdesk.cli.core import main as cli
 from clubdesk.federation import eventfile
+from clubdesk.models import Event as EventRow
 from clubdesk.services import federation
 from clubdesk.services.kernel import Actor, Role, ServiceError
 from clubdesk.services.night.play import results
+from clubdesk.services.publishing import season_ranking
 from clubdesk.storage import Database
 from clubdesk.storage.hub import Hub, HubEvent, HubPlacing, HubVersion, init_hub, open_hub
 from tests.conftest import BACKENDS, _pg_admin, _pg_url
@@ -216,3 +218,93 @@ def test_identity_conflicts_wait_in_the_queue_until_merged(tmp_path: Path, hub: 
     assert sorted(q.reason for q in left) == ["licence-name"]
     federation.keep_apart(hub, left[0].id)
     assert federation.queue(hub) == []
+
+
+SEASON_PEOPLE = {
+    "Izmir": [
+        ("I1", "Ali Kaya", "TR-001"),
+        ("I2", "Berk Can", "TR-002"),
+        ("I3", "Cem Ak", "TR-003"),
+        ("I4", "Gül Ay", "TR-006"),
+    ],
+    "Ankara": [
+        ("A1", "Ali Kaya", "TR-001"),
+        ("A2", "Deniz Er", "TR-004"),
+        ("A3", "Cem Ak", "TR-003"),
+        ("A4", "Fatma Oz", "TR-005"),
+    ],
+}
+NIGHTS = [("Izmir", 1, "local"), ("Ankara", 2, "regional"), ("Izmir", 3, "regional"), ("Ankara", 4, "local")]
+
+
+def test_the_hubs_season_equals_one_database_holding_every_event(tmp_path: Path, hub: Hub) -> None:
+    clubs = {
+        name: Database(tmp_path / f"{name}.sqlite3", backups_dir=tmp_path / "b") for name in SEASON_PEOPLE
+    }
+    single = Database(tmp_path / "all.sqlite3", backups_dir=tmp_path / "b")
+    for name, db in clubs.items():
+        federation.add_club(hub, name, federation.public_key(db).public_key)
+    last = 0
+    for club, k, tier in NIGHTS:
+        people = SEASON_PEOPLE[club]
+        day = dt.date(2026, 3, k)
+        ev = tavla_night(clubs[club], people, name=f"{club} {k}", day=day, tier=tier, seed=k)
+        out = federation.export_event(clubs[club], DESK, ev, tmp_path / f"{club}{k}.json")
+        assert federation.import_file(hub, out.file.read_bytes()).status == "new"
+        # the same night in one database holding every event: one member per licence
+        last = tavla_night(
+            single,
+            [(lic, who, lic) for _n, who, lic in people],
+            name=f"{club} {k}",
+            day=day,
+            tier=tier,
+            seed=k,
+        )
+    with single.session() as s:
+        one = season_ranking.season_ranking(s, s.get(EventRow, last))
+        licence = {mid: m.licence for mid, m in one.people.items()}
+        expected = [(licence[int(r.entrant)], r.points, len(r.counted), len(r.dropped)) for r in one.rows]
+        decided = [r.decided_by for r in one.rows]
+    cs = federation.circuit_season(hub, "2026")
+    got = [(r.licence, r.points, len(r.counted), len(r.dropped)) for r in cs.rows]
+    assert sorted(got) == sorted(expected)
+    # the same order wherever the season's points and tie-breaks decide (not the lot, which draws by id)
+    assert [g for g, d in zip(got, decided, strict=True) if d != "LOT"] == [
+        x for x, d in zip(expected, decided, strict=True) if d != "LOT"
+    ]
+    assert {r.licence for r in cs.rows if len(r.clubs) == 2} == {"TR-001", "TR-003"}  # every venue, one line
+    assert cs.best_of == 2 and any(r.dropped for r in cs.rows)
+    assert len(cs.finalists) == min(8, len(cs.rows)) and cs.finalists[0].rank == 1
+    assert all(r.rating is not None for r in cs.rows)  # every player rated over all clubs' matches (T12c)
+    pdf = tmp_path / "season.pdf"
+    assert federation.circuit_pdf(hub, "2026", pdf) >= 1 and pdf.read_bytes().startswith(b"%PDF")
+    files = federation.circuit_site(hub, "2026", tmp_path / "site")
+    index = files[0].read_text(encoding="utf-8")
+    assert files[0].name == "index.html" and "Ali Kaya" in index and "Ankara" in index
+
+
+def test_the_secretary_works_the_hub_from_the_command_line(
+    tmp_path: Path, hub_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    izmir = Database(tmp_path / "izmir.sqlite3", backups_dir=tmp_path / "b")
+    ev = tavla_night(izmir, IZMIR, name="Izmir 1", day=dt.date(2026, 3, 1), seed=1)
+    assert cli(["--db", str(tmp_path / "izmir.sqlite3"), "--json", "federation", "key"]) == 0
+    key = json.loads(capsys.readouterr().out)["public_key"]
+    assert cli(["federation", "club", "add", "Izmir", "--key", key, "--hub", hub_url]) == 0
+    capsys.readouterr()
+    out = tmp_path / "izmir1.json"
+    assert (
+        cli(["--db", str(tmp_path / "izmir.sqlite3"), "federation", "export", str(ev), "--out", str(out)])
+        == 0
+    )
+    assert cli(["federation", "import", str(out), str(out), "--hub", hub_url]) == 0
+    said = capsys.readouterr().out
+    assert "stored" in said and "already stored" in said
+    assert cli(["federation", "queue", "--hub", hub_url]) == 0
+    assert "Ece Su" in capsys.readouterr().out  # no licence: waits for the secretary
+    assert cli(["federation", "season", "2026", "--hub", hub_url, "--pdf", str(tmp_path / "s.pdf")]) == 0
+    assert "Ali Kaya" in capsys.readouterr().out and (tmp_path / "s.pdf").is_file()
+    broken = tmp_path / "broken.json"
+    broken.write_bytes(out.read_bytes().replace(b'"winner":0', b'"winner":1', 1))
+    assert cli(["federation", "import", str(broken), "--hub", hub_url]) == 1
+    assert "signature" in capsys.readouterr().err

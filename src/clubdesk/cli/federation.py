@@ -24,6 +24,7 @@ def register(sub: Any) -> None:
     exp.add_argument("event", type=int, help=_("event id"))
     exp.add_argument("--out", type=Path, required=True, help=_("the file to write"))
     register_hub(actions)
+    register_season(actions)
 
 
 def cmd_key(ctx: Context, args: argparse.Namespace) -> Output:
@@ -221,3 +222,65 @@ def cmd_merge(ctx: Context, args: argparse.Namespace) -> Output:
         data,
         _("Player {a} is now player {b}: their results are combined.").format(a=done.gone, b=done.kept),
     )
+
+
+def register_season(actions: Any) -> None:
+    sea = add_command(actions, "season", cmd_season, _("the season across every club of the hub (T12d)"))
+    sea.add_argument("season")
+    sea.add_argument("--hub", default=None, help=_("the hub's PostgreSQL URL"))
+    sea.add_argument(
+        "--super-final", type=int, default=None, help=_("how many are invited to the Super Final")
+    )
+    sea.add_argument("--pdf", type=Path, default=None, help=_("also write the season's ranking as a PDF"))
+    sea.add_argument("--site", type=Path, default=None, help=_("also write the circuit's static site here"))
+    sea.add_argument("--name", default="", help=_("the federation's name on the PDF and the site"))
+
+
+def cmd_season(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.reports.words import centi_text
+    from clubdesk.services import federation
+
+    hub = _hub(args)
+    try:
+        cs = federation.circuit_season(hub, args.season, super_final=args.super_final)
+        if args.pdf is not None:
+            federation.circuit_pdf(hub, args.season, args.pdf, federation_name=args.name, language=ctx.lang)
+        if args.site is not None:
+            federation.circuit_site(hub, args.season, args.site, federation_name=args.name, language=ctx.lang)
+    finally:
+        hub.close()
+    lives = {f.player: f.lives for f in cs.finalists}
+    data = {
+        "season": cs.season,
+        "events": [{"uid": e.uid, "name": e.name, "club": e.club, "tier": e.tier} for e in cs.events],
+        "rows": [
+            {
+                "rank": r.rank,
+                "player": r.player,
+                "name": r.name,
+                "licence": r.licence,
+                "clubs": list(r.clubs),
+                "points": r.points / 100,
+                "rating": r.rating,
+                "lives": lives.get(r.player),
+            }
+            for r in cs.rows
+        ],
+        "super_final": cs.super_final,
+        "cut_decided_by": cs.cut_decided_by,
+    }
+    lines = [
+        _("Season {season}: {n} events, {p} players").format(
+            season=cs.season, n=len(cs.events), p=len(cs.rows)
+        )
+    ]
+    for r in cs.rows:
+        rating = f"{r.rating:.1f}" if r.rating is not None else "-"
+        lines.append(
+            f"{r.rank:>4}  {r.name:<30} {centi_text(r.points):>8}  {rating:>7}  {', '.join(r.clubs)}"
+        )
+        if r.rank == cs.super_final:
+            lines.append("-" * 60 + " " + _("Super Final cut-off"))
+    if cs.cut_decided_by:
+        lines.append(_("A tie at the cut-off was decided by {what}.").format(what=cs.cut_decided_by))
+    return Output(data, "\n".join(lines))

@@ -32,16 +32,36 @@ if TYPE_CHECKING:
         queue,
         root_players,
     )
+    from clubdesk.services.federation.hub_season import (
+        CircuitEvent,
+        CircuitLine,
+        CircuitSeason,
+        Finalist,
+        circuit_season,
+        event_places,
+    )
+    from clubdesk.services.federation.hub_site import (
+        circuit_pdf,
+        circuit_site,
+    )
 
 _HOMES = {
     "AddedClub": "clubdesk.services.federation.hub_import",
+    "CircuitEvent": "clubdesk.services.federation.hub_season",
+    "CircuitLine": "clubdesk.services.federation.hub_season",
+    "CircuitSeason": "clubdesk.services.federation.hub_season",
     "ClubKey": "clubdesk.services.federation.export",
     "Export": "clubdesk.services.federation.export",
+    "Finalist": "clubdesk.services.federation.hub_season",
     "Imported": "clubdesk.services.federation.hub_import",
     "Merged": "clubdesk.services.federation.hub_players",
     "QueueLine": "clubdesk.services.federation.hub_players",
     "add_club": "clubdesk.services.federation.hub_import",
+    "circuit_pdf": "clubdesk.services.federation.hub_site",
+    "circuit_season": "clubdesk.services.federation.hub_season",
+    "circuit_site": "clubdesk.services.federation.hub_site",
     "club_key": "clubdesk.services.federation.export",
+    "event_places": "clubdesk.services.federation.hub_season",
     "export_event": "clubdesk.services.federation.export",
     "import_file": "clubdesk.services.federation.hub_import",
     "keep_apart": "clubdesk.services.federation.hub_players",
@@ -55,13 +75,21 @@ _HOMES = {
 
 __all__ = [
     "AddedClub",
+    "CircuitEvent",
+    "CircuitLine",
+    "CircuitSeason",
     "ClubKey",
     "Export",
+    "Finalist",
     "Imported",
     "Merged",
     "QueueLine",
     "add_club",
+    "circuit_pdf",
+    "circuit_season",
+    "circuit_site",
     "club_key",
+    "event_places",
     "export_event",
     "import_file",
     "keep_apart",
