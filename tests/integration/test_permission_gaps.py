@@ -27,7 +27,9 @@ from clubdesk.services.publishing import documents
 from clubdesk.storage import Database
 from tests.integration.test_night_helpers import DESK, REF, make_event
 
-SERVICE_PACKAGES = "kernel club members events desk night money discipline phones publishing federation demo".split()
+SERVICE_PACKAGES = (
+    "kernel club members events desk night money discipline phones publishing federation demo".split()
+)
 
 # not an action of the table: why such a use case is open to every desk role (or is no use case)
 HELPER = "not a use case: the table itself, the audit row, or a step inside a use case's own transaction"
