@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import socket
+import subprocess
+import sys
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,6 +28,7 @@ from clubdesk.storage import Database
 from clubdesk.storage.hub import Hub, HubEvent, HubPlacing, HubVersion, init_hub, open_hub
 from tests.conftest import BACKENDS, _pg_admin, _pg_url
 from tests.federation_helpers import DESK, tavla_night
+from tests.waits import Processes, wait_for
 
 REF = Actor("Referee", Role.REFEREE)
 pytestmark = pytest.mark.skipif("postgresql" not in BACKENDS, reason="no test server (CLUBDESK_TEST_PG_URL)")
@@ -308,3 +313,48 @@ def test_the_secretary_works_the_hub_from_the_command_line(
     broken.write_bytes(out.read_bytes().replace(b'"winner":0', b'"winner":1', 1))
     assert cli(["federation", "import", str(broken), "--hub", hub_url]) == 1
     assert "signature" in capsys.readouterr().err
+
+
+def test_push_to_a_hub_on_loopback_lands_in_the_same_import(
+    tmp_path: Path, hub_url: str, hub: Hub, processes: Processes
+) -> None:
+    izmir = Database(tmp_path / "izmir.sqlite3", backups_dir=tmp_path / "b")
+    ev = tavla_night(izmir, IZMIR, name="Izmir 1", day=dt.date(2026, 3, 1), seed=1)
+    token = federation.add_club(hub, "Izmir", federation.public_key(izmir).public_key).token
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    cmd = [sys.executable, "-c", "from clubdesk.cli import main; raise SystemExit(main())"]
+    server = processes.start(
+        [*cmd, "federation", "serve", "--hub", hub_url, "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert server.stdout is not None and f"http://127.0.0.1:{port}/" in server.stdout.readline()
+
+    def answers() -> bool:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as page:  # noqa: S310
+                return page.status == 200
+        except OSError:
+            return server.poll() is not None  # ended: the assertion below says why
+
+    wait_for(answers, "the hub's server did not answer")
+    assert server.poll() is None
+    # a wrong token is refused and nothing is stored
+    federation.set_hub(izmir, DESK, f"http://127.0.0.1:{port}", "not-the-token")
+    refused = federation.push_event(izmir, DESK, ev, tmp_path / "sent")
+    assert not refused.accepted and refused.status == "bad-token" and _counts(hub) == (0, 0, 0)
+    # the club's own token: accepted, then the same push again is stored once
+    federation.set_hub(izmir, DESK, f"http://127.0.0.1:{port}", token)
+    got = federation.push_event(izmir, DESK, ev, tmp_path / "sent")
+    assert got.accepted and got.status == "new" and _counts(hub) == (1, 1, 4)
+    assert federation.push_event(izmir, DESK, ev, tmp_path / "sent").status == "same"
+    with hub.session() as s:
+        assert s.scalar(select(HubVersion.via)) == "push"
+    sent = federation.sent_events(izmir)
+    assert [(x.event, x.accepted, x.answer) for x in sent] == [(ev, True, "same")]
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as page:  # noqa: S310
+        assert "Izmir" in page.read().decode("utf-8")  # the hub's status page
+    with pytest.raises(ServiceError, match="HTTPS"):
+        federation.set_hub(izmir, DESK, "http://hub.example.org", token)

@@ -25,6 +25,7 @@ def register(sub: Any) -> None:
     exp.add_argument("--out", type=Path, required=True, help=_("the file to write"))
     register_hub(actions)
     register_season(actions)
+    register_push(actions)
 
 
 def cmd_key(ctx: Context, args: argparse.Namespace) -> Output:
@@ -284,3 +285,132 @@ def cmd_season(ctx: Context, args: argparse.Namespace) -> Output:
     if cs.cut_decided_by:
         lines.append(_("A tie at the cut-off was decided by {what}.").format(what=cs.cut_decided_by))
     return Output(data, "\n".join(lines))
+
+
+def register_push(actions: Any) -> None:
+    hub = add_command(actions, "hub", cmd_set_hub, _("where this club pushes its events, with its token"))
+    hub.add_argument("url", help=_("the hub's https:// address"))
+    hub.add_argument("--token", required=True, help=_("the club's push token from the federation secretary"))
+    hub.add_argument("--cafile", default="", help=_("the hub's certificate authority, if it has its own"))
+    push = add_command(actions, "push", cmd_push, _("send a finished event's signed file to the hub"))
+    push.add_argument("event", type=int, help=_("event id"))
+    push.add_argument("--folder", type=Path, default=None, help=_("where the sent file is kept"))
+    add_command(actions, "sent", cmd_sent, _("what this club sent to the federation and the hub's answers"))
+    serve = add_command(actions, "serve", cmd_serve, _("serve the hub: pushes from the clubs, a status page"))
+    serve.add_argument("--hub", default=None, help=_("the hub's PostgreSQL URL"))
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8443)
+    serve.add_argument("--cert", default=os.environ.get("CLUBDESK_HUB_CERT", ""), help=_("TLS certificate"))
+    serve.add_argument("--key", default=os.environ.get("CLUBDESK_HUB_KEY", ""), help=_("TLS private key"))
+    status = add_command(actions, "status", cmd_status, _("the hub's clubs, events and queue"))
+    status.add_argument("--hub", default=None, help=_("the hub's PostgreSQL URL"))
+
+
+def cmd_set_hub(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import federation
+
+    got = federation.set_hub(ctx.database(), ctx.actor(), args.url, args.token, args.cafile)
+    return Output({"url": got.url}, _("This club pushes its events to {url}.").format(url=got.url))
+
+
+def cmd_push(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk import paths
+    from clubdesk.services import federation
+
+    folder = args.folder or paths.data_dir() / "federation"
+    got = federation.push_event(ctx.database(), ctx.actor(), args.event, folder)
+    data = {
+        "event": got.event,
+        "digest": got.digest,
+        "accepted": got.accepted,
+        "status": got.status,
+        "message": got.message,
+        "version": got.version,
+    }
+    if not got.accepted:
+        raise Refused(_("The hub refused the event: {why}").format(why=got.message))
+    return Output(
+        data, _("The hub accepted event {event} ({status}).").format(event=got.event, status=got.status)
+    )
+
+
+def cmd_sent(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import federation
+
+    lines = federation.sent_events(ctx.database())
+    data = [
+        {
+            "event": x.event,
+            "name": x.name,
+            "digest": x.digest,
+            "file": x.file,
+            "pushed": x.pushed,
+            "accepted": x.accepted,
+            "answer": x.answer,
+        }
+        for x in lines
+    ]
+    if not lines:
+        return Output(data, _("Nothing was sent to the federation yet."))
+    text = []
+    for x in lines:
+        if x.pushed is None:
+            state = _("written to {file}").format(file=x.file)
+        elif x.accepted:
+            state = _("accepted by the hub ({when})").format(when=x.pushed)
+        else:
+            state = _("refused by the hub ({when}): {why}").format(when=x.pushed, why=x.answer)
+        text.append(f"{x.event}  {x.name}: {state}")
+    return Output(data, "\n".join(text))
+
+
+def cmd_serve(ctx: Context, args: argparse.Namespace) -> Output:
+    import uvicorn
+
+    from clubdesk.web.hub import hub_app
+
+    if bool(args.cert) != bool(args.key):
+        raise Refused(_("TLS needs both the certificate (--cert) and its key (--key)."))
+    if not args.cert and args.host not in ("127.0.0.1", "::1", "localhost"):
+        raise Refused(_("A hub served beyond this computer needs TLS: give --cert and --key."))
+    hub = _hub(args)
+    scheme = "https" if args.cert else "http"
+    print(
+        _("The federation hub is served at: {url}").format(url=f"{scheme}://{args.host}:{args.port}/"),
+        flush=True,
+    )
+    try:
+        uvicorn.run(
+            hub_app(hub),
+            host=args.host,
+            port=args.port,
+            ssl_certfile=args.cert or None,
+            ssl_keyfile=args.key or None,
+            log_level="warning",
+        )
+    finally:
+        hub.close()
+    return Output({"stopped": True}, _("The server has stopped."))
+
+
+def cmd_status(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import federation
+
+    hub = _hub(args)
+    try:
+        info = federation.hub_status(hub)
+    finally:
+        hub.close()
+    data = {
+        "events": info.events,
+        "players": info.players,
+        "queue": info.queue,
+        "clubs": [{"name": c.name, "events": c.events, "last": c.last} for c in info.clubs],
+    }
+    text = [
+        _("{e} events, {p} players, {q} waiting for the secretary.").format(
+            e=info.events, p=info.players, q=info.queue
+        )
+    ]
+    text += [f"{c.name}: {c.events} ({c.last or '-'})" for c in info.clubs]
+    return Output(data, "\n".join(text))
