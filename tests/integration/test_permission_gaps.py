@@ -60,6 +60,8 @@ USE_CASES: dict[str, str] = {
     "members.update_member": "members.edit",
     "events.copy_event": "events.edit",
     "federation.export_event": "federation.send",  # public results leave the club (T12d, T14)
+    "federation.push_event": "federation.send",
+    "federation.set_hub": "federation.send",
     "events.create_event": "events.edit",
     "events.draw_league_pairs": "rounds.edit",
     "events.set_event_language": "events.edit",
