@@ -14,7 +14,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, select, text
+from sqlalchemy import delete, insert, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -26,7 +26,7 @@ from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
 from clubdesk.services.federation.hub_players import identity_for
 from clubdesk.services.kernel import ServiceError
-from clubdesk.storage.hub import Hub, HubClub, HubEvent, HubMatch, HubPlacing, HubVersion
+from clubdesk.storage.hub import Hub, HubClub, HubEvent, HubIdentity, HubMatch, HubPlacing, HubVersion
 
 HUB_LOCK = 0x46454431  # one import at a time decides an event's versions (pg advisory lock)
 
@@ -129,31 +129,46 @@ def _store_results(s: Session, club: HubClub, ev: HubEvent, payload: dict[str, A
     s.execute(delete(HubMatch).where(HubMatch.event_id == ev.id))
     people = {str(p["number"]): p for p in payload.get("people", [])}
     idents: dict[str, int] = {}
+    known = {
+        i.number: i
+        for i in s.scalars(
+            select(HubIdentity).where(HubIdentity.club_id == club.id, HubIdentity.number.in_(list(people)))
+        )
+    }
     for number, person in people.items():
-        idents[number] = identity_for(s, club, person).id
+        ident = known.get(number)
+        licence = str(person.get("licence") or "").strip().upper()
+        if ident is None or (licence and licence != ident.licence):
+            ident = identity_for(s, club, person)  # a new member, or a new licence: matched and queued
+        else:  # the member as the hub knows him: his name and city as his club has them now
+            ident.name, ident.city = str(person.get("name", "")), str(person.get("city") or "")
+        idents[number] = ident.id
     members = {
         str(e["id"]): [str(m["member"]) for m in e.get("members", []) if not m.get("left")]
         for e in payload["entrants"]
     }
     dq = {str(e["id"]) for e in payload["entrants"] if e.get("status") == "disqualified"}
-    for p in payload["placings"]:
-        entrant = str(p["entrant"])
-        for number in members.get(entrant, []):
-            s.add(
-                HubPlacing(
-                    event_id=ev.id,
-                    entrant=entrant,
-                    identity_id=idents[number],
-                    place_from=int(p["from"]),
-                    place_to=int(p["to"]),
-                    season_points=int(p.get("season_points", 0)),
-                    disqualified=entrant in dq,
-                )
-            )
+    placings = [
+        {
+            "event_id": ev.id,
+            "entrant": str(p["entrant"]),
+            "identity_id": idents[number],
+            "place_from": int(p["from"]),
+            "place_to": int(p["to"]),
+            "season_points": int(p.get("season_points", 0)),
+            "disqualified": str(p["entrant"]) in dq,
+        }
+        for p in payload["placings"]
+        for number in members.get(str(p["entrant"]), [])
+    ]
+    if placings:  # one statement for the event's placings (a 16-player night: 16 rows)
+        s.execute(insert(HubPlacing), placings)
     family, params = event_params(payload["event"])
     if family != "tavla":
         return
     lengths = [int(x) for x in payload["event"].get("match_lengths") or []]
+    played_on = _day(payload["event"].get("starts_on"))
+    matches = []
     for t in payload["tables"]:
         a, b = members.get(str(t["a"]), []), members.get(str(t.get("b")), [])
         if t.get("kind") != "played" or t.get("winner") is None or len(a) != 1 or len(b) != 1:
@@ -161,18 +176,20 @@ def _store_results(s: Session, club: HubClub, ev: HubEvent, payload: dict[str, A
         length = t.get("match_length") or (
             lengths[min(int(t["round"]), len(lengths)) - 1] if lengths else None
         )
-        s.add(
-            HubMatch(
-                event_id=ev.id,
-                round_no=int(t["round"]),
-                table_no=int(t["table"]),
-                identity_a=idents[a[0]],
-                identity_b=idents[b[0]],
-                a_won=str(t["winner"]) == str(t["a"]),
-                match_length=int(length or params.get("match_length", 5)),
-                played_on=_day(payload["event"].get("starts_on")),
-            )
+        matches.append(
+            {
+                "event_id": ev.id,
+                "round_no": int(t["round"]),
+                "table_no": int(t["table"]),
+                "identity_a": idents[a[0]],
+                "identity_b": idents[b[0]],
+                "a_won": str(t["winner"]) == str(t["a"]),
+                "match_length": int(length or params.get("match_length", 5)),
+                "played_on": played_on,
+            }
         )
+    if matches:  # one statement for the event's rated matches
+        s.execute(insert(HubMatch), matches)
 
 
 def import_file(hub: Hub, data: bytes, *, via: str = "file", club_token: str | None = None) -> Imported:
