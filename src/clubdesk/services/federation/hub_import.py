@@ -14,7 +14,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, insert, select, text
+from sqlalchemy import delete, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -26,8 +26,36 @@ from clubdesk.i18n import _
 from clubdesk.models.base import utcnow
 from clubdesk.services.federation.hub_players import identity_for
 from clubdesk.services.kernel import ServiceError
-from clubdesk.storage.hub import Hub, HubClub, HubEvent, HubIdentity, HubMatch, HubPlacing, HubVersion
+from clubdesk.storage.hub import (
+    Hub,
+    HubClub,
+    HubEvent,
+    HubIdentity,
+    HubMatch,
+    HubPlacing,
+    HubVersion,
+    copy_rows,
+)
 
+PLACING_COLUMNS = (
+    "event_id",
+    "entrant",
+    "identity_id",
+    "place_from",
+    "place_to",
+    "season_points",
+    "disqualified",
+)
+MATCH_COLUMNS = (
+    "event_id",
+    "round_no",
+    "table_no",
+    "identity_a",
+    "identity_b",
+    "a_won",
+    "match_length",
+    "played_on",
+)
 HUB_LOCK = 0x46454431  # one import at a time decides an event's versions (pg advisory lock)
 
 
@@ -149,20 +177,20 @@ def _store_results(s: Session, club: HubClub, ev: HubEvent, payload: dict[str, A
     }
     dq = {str(e["id"]) for e in payload["entrants"] if e.get("status") == "disqualified"}
     placings = [
-        {
-            "event_id": ev.id,
-            "entrant": str(p["entrant"]),
-            "identity_id": idents[number],
-            "place_from": int(p["from"]),
-            "place_to": int(p["to"]),
-            "season_points": int(p.get("season_points", 0)),
-            "disqualified": str(p["entrant"]) in dq,
-        }
+        (
+            ev.id,
+            str(p["entrant"]),
+            idents[number],
+            int(p["from"]),
+            int(p["to"]),
+            int(p.get("season_points", 0)),
+            str(p["entrant"]) in dq,
+        )
         for p in payload["placings"]
         for number in members.get(str(p["entrant"]), [])
     ]
-    if placings:  # one statement for the event's placings (a 16-player night: 16 rows)
-        s.execute(insert(HubPlacing), placings)
+    s.flush()  # the identities above are in the transaction before COPY reads them
+    copy_rows(s, "placings", PLACING_COLUMNS, placings)
     family, params = event_params(payload["event"])
     if family != "tavla":
         return
@@ -177,19 +205,18 @@ def _store_results(s: Session, club: HubClub, ev: HubEvent, payload: dict[str, A
             lengths[min(int(t["round"]), len(lengths)) - 1] if lengths else None
         )
         matches.append(
-            {
-                "event_id": ev.id,
-                "round_no": int(t["round"]),
-                "table_no": int(t["table"]),
-                "identity_a": idents[a[0]],
-                "identity_b": idents[b[0]],
-                "a_won": str(t["winner"]) == str(t["a"]),
-                "match_length": int(length or params.get("match_length", 5)),
-                "played_on": played_on,
-            }
+            (
+                ev.id,
+                int(t["round"]),
+                int(t["table"]),
+                idents[a[0]],
+                idents[b[0]],
+                str(t["winner"]) == str(t["a"]),
+                int(length or params.get("match_length", 5)),
+                played_on,
+            )
         )
-    if matches:  # one statement for the event's rated matches
-        s.execute(insert(HubMatch), matches)
+    copy_rows(s, "matches", MATCH_COLUMNS, matches)  # one exchange for the event's rated matches
 
 
 def import_file(hub: Hub, data: bytes, *, via: str = "file", club_token: str | None = None) -> Imported:

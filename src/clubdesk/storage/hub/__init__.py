@@ -4,7 +4,7 @@
 Not part of a club's database: ``clubdesk.storage`` does not import it; the hub's use cases
 (``services.federation``) do."""
 
-from clubdesk.storage.hub.database import Hub, HubError, init_hub, open_hub
+from clubdesk.storage.hub.database import Hub, HubError, copy_rows, init_hub, open_hub
 from clubdesk.storage.hub.models import (
     SCHEMA,
     HubBase,
@@ -31,6 +31,7 @@ __all__ = [
     "HubPlayer",
     "HubQueueItem",
     "HubVersion",
+    "copy_rows",
     "init_hub",
     "open_hub",
 ]

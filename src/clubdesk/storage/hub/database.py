@@ -97,3 +97,18 @@ def open_hub(url: str) -> Hub:
         engine.dispose()
         raise HubError(_("This database is not a federation hub yet: run federation init first."))
     return Hub(engine)
+
+
+def copy_rows(session: Session, table: str, columns: tuple[str, ...], rows: list[tuple[object, ...]]) -> None:
+    """Rows written with PostgreSQL's COPY inside the session's transaction: an event's 120 matches in
+    one exchange with the server, without building an INSERT per row (the import's bulk of work)."""
+    if not rows:
+        return
+    raw = session.connection().connection.driver_connection
+    assert raw is not None
+    with (
+        raw.cursor() as cursor,
+        cursor.copy(f"COPY {SCHEMA}.{table} ({', '.join(columns)}) FROM STDIN") as copy,
+    ):
+        for row in rows:
+            copy.write_row(row)
