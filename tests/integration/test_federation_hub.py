@@ -144,6 +144,14 @@ def test_a_correction_moves_exactly_the_places_it_changed(tmp_path: Path, hub: H
     assert stored == {(e, now[e][0]) for e in now}
     # the first version arriving late changes nothing; a fork of the chain is refused
     assert federation.import_file(hub, first.file.read_bytes()).status == "older"
+    # a fork: another correction of the first version, while the hub holds the second
+    _uid, key = federation.club_key(izmir)
+    fork = _tampered(second.file, lambda p: p["event"].update(name="Izmir night, again"), key)
+    with pytest.raises(ServiceError) as refused:
+        federation.import_file(hub, fork)
+    assert refused.value.code == "broken-chain"
+    with hub.session() as s:
+        assert s.scalar(select(func.count(HubVersion.id))) == 2
 
 
 def _tampered(path: Path, change: object, key: bytes | None = None) -> bytes:
