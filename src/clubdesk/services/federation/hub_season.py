@@ -132,39 +132,64 @@ def circuit_season(hub: Hub, season: str, *, super_final: int | None = None) -> 
                 break
         scale = scale or SeasonScale((), {})
         roots = root_players(s)
-        players = {p.id: p for p in s.scalars(select(HubPlayer))}
-        idents = {i.id: i for i in s.scalars(select(HubIdentity))}
+        players = {
+            pid: (name, licence)
+            for pid, name, licence in s.execute(select(HubPlayer.id, HubPlayer.name, HubPlayer.licence)).all()
+        }
+        # plain rows, not ORM objects: a season of 8,000 events has a million matches
+        who_is = {
+            iid: (roots[pid], club_id)
+            for iid, pid, club_id in s.execute(
+                select(HubIdentity.id, HubIdentity.player_id, HubIdentity.club_id)
+            ).all()
+        }
         clubs = dict(s.execute(select(HubClub.id, HubClub.name)).all())
-        ids = [ev.id for ev, _club in events]
-        by_id = {ev.id: ev for ev, _club in events}
+        by_id = {ev.id: (ev.uid, ev.starts_on or dt.date.min) for ev, _club in events}
         scores: list[EventScore] = []
         venues: dict[int, set[str]] = {}
-        for p in s.scalars(select(HubPlacing).where(HubPlacing.event_id.in_(ids))):
-            ident = idents[p.identity_id]
-            who = roots[ident.player_id]
-            ev = by_id[p.event_id]
-            venues.setdefault(who, set()).add(clubs[ident.club_id])
-            scores.append(
-                EventScore(
-                    event_id=ev.uid,
-                    held_on=ev.starts_on or dt.date.min,
-                    entrant=str(who),
-                    place_from=p.place_from,
-                    place_to=p.place_to,
-                    points=p.season_points,
-                    disqualified=p.disqualified,
+        placed = s.execute(
+            select(
+                HubPlacing.event_id,
+                HubPlacing.identity_id,
+                HubPlacing.place_from,
+                HubPlacing.place_to,
+                HubPlacing.season_points,
+                HubPlacing.disqualified,
+            )
+            .join(HubEvent, HubEvent.id == HubPlacing.event_id)
+            .where(HubEvent.season == season.strip())
+        ).all()
+        for event_id, identity_id, place_from, place_to, points, disqualified in placed:
+            who, club_id = who_is[identity_id]
+            uid, held_on = by_id[event_id]
+            venues.setdefault(who, set()).add(clubs[club_id])
+            scores.append(EventScore(uid, held_on, str(who), place_from, place_to, points, disqualified))
+        rated = []
+        played = s.execute(
+            select(
+                HubMatch.event_id,
+                HubMatch.round_no,
+                HubMatch.table_no,
+                HubMatch.identity_a,
+                HubMatch.identity_b,
+                HubMatch.a_won,
+                HubMatch.match_length,
+                HubMatch.played_on,
+            )
+            .join(HubEvent, HubEvent.id == HubMatch.event_id)
+            .where(HubEvent.season == season.strip())
+        ).all()
+        for event_id, round_no, table_no, ident_a, ident_b, a_won, length, played_on in played:
+            a, b = who_is[ident_a][0], who_is[ident_b][0]
+            rated.append(
+                RatedMatch(
+                    match_id=f"{by_id[event_id][0]}/{round_no:04d}/{table_no:04d}",
+                    played_on=played_on or dt.date.min,
+                    winner=str(a if a_won else b),
+                    loser=str(b if a_won else a),
+                    match_length=length,
                 )
             )
-        rated = [
-            RatedMatch(
-                match_id=f"{by_id[m.event_id].uid}/{m.round_no:04d}/{m.table_no:04d}",
-                played_on=m.played_on or dt.date.min,
-                winner=str(roots[idents[m.identity_a if m.a_won else m.identity_b].player_id]),
-                loser=str(roots[idents[m.identity_b if m.a_won else m.identity_a].player_id]),
-                match_length=m.match_length,
-            )
-            for m in s.scalars(select(HubMatch).where(HubMatch.event_id.in_(ids)))
-        ]
         circuit = tuple(
             CircuitEvent(
                 ev.uid,
@@ -183,8 +208,8 @@ def circuit_season(hub: Hub, season: str, *, super_final: int | None = None) -> 
         CircuitLine(
             rank=r.rank,
             player=int(r.entrant),
-            name=players[int(r.entrant)].name,
-            licence=players[int(r.entrant)].licence or "",
+            name=players[int(r.entrant)][0],
+            licence=players[int(r.entrant)][1] or "",
             clubs=tuple(sorted(venues.get(int(r.entrant), ()))),
             points=r.points,
             counted=tuple((x.event_id, x.points) for x in r.counted),
@@ -207,7 +232,7 @@ def circuit_season(hub: Hub, season: str, *, super_final: int | None = None) -> 
         table = LivesTable((), default_lives=DEFAULT_LIVES)
     lives = starting_lives(invited, table)  # rule T4g: starting lives by season rank
     finalists = tuple(
-        Finalist(r.rank, int(r.entrant), players[int(r.entrant)].name, lives[r.entrant]) for r in invited
+        Finalist(r.rank, int(r.entrant), players[int(r.entrant)][0], lives[r.entrant]) for r in invited
     )
     return CircuitSeason(season.strip(), circuit, rows, len(invited), finalists, cut, scale.best_of)
 
