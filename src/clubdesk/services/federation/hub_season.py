@@ -100,8 +100,12 @@ def _lives_table(settings: dict[str, Any]) -> LivesTable:
     return LivesTable(bands, default_lives=int(raw.get("default", DEFAULT_LIVES)))
 
 
-def circuit_season(hub: Hub, season: str, *, super_final: int | None = None) -> CircuitSeason:
-    """The season ``season`` across every club of the hub (T12d, T4g, T12c)."""
+def circuit_season(
+    hub: Hub, season: str, *, super_final: int | None = None, ratings: bool = True
+) -> CircuitSeason:
+    """The season ``season`` across every club of the hub (T12d, T4g); with ``ratings`` also every
+    player's FIBS rating over the season's tavla matches (T12c: a million matches rate in Python for
+    tens of seconds, so the ranking alone can be asked for)."""
     with hub.session() as s:
         events = list(
             s.execute(
@@ -165,20 +169,24 @@ def circuit_season(hub: Hub, season: str, *, super_final: int | None = None) -> 
             venues.setdefault(who, set()).add(clubs[club_id])
             scores.append(EventScore(uid, held_on, str(who), place_from, place_to, points, disqualified))
         rated = []
-        played = s.execute(
-            select(
-                HubMatch.event_id,
-                HubMatch.round_no,
-                HubMatch.table_no,
-                HubMatch.identity_a,
-                HubMatch.identity_b,
-                HubMatch.a_won,
-                HubMatch.match_length,
-                HubMatch.played_on,
-            )
-            .join(HubEvent, HubEvent.id == HubMatch.event_id)
-            .where(HubEvent.season == season.strip())
-        ).all()
+        played = (
+            []
+            if not ratings
+            else s.execute(
+                select(
+                    HubMatch.event_id,
+                    HubMatch.round_no,
+                    HubMatch.table_no,
+                    HubMatch.identity_a,
+                    HubMatch.identity_b,
+                    HubMatch.a_won,
+                    HubMatch.match_length,
+                    HubMatch.played_on,
+                )
+                .join(HubEvent, HubEvent.id == HubMatch.event_id)
+                .where(HubEvent.season == season.strip())
+            ).all()
+        )
         for event_id, round_no, table_no, ident_a, ident_b, a_won, length, played_on in played:
             a, b = who_is[ident_a][0], who_is[ident_b][0]
             rated.append(

@@ -52,7 +52,7 @@ def season_data(cs: CircuitSeason) -> report_data.SeasonData:
 
 def circuit_pdf(hub: Hub, season: str, out: Path, *, federation_name: str = "", language: str = "en") -> int:
     """The circuit's season ranking as a PDF (the club desk's season report); pages written."""
-    cs = circuit_season(hub, season)
+    cs = circuit_season(hub, season, ratings=False)  # the PDF and the site show no ratings
     with language_context(language):
         header = report_data.ReportHeader(
             club_name=federation_name or _("Federation"),
@@ -73,7 +73,7 @@ def circuit_site(
 ) -> list[Path]:
     """The circuit's static site: the season ranking with the Super Final line and each venue's events with
     their final places (T12a); the files written (``index.html`` first)."""
-    cs = circuit_season(hub, season)
+    cs = circuit_season(hub, season, ratings=False)  # the PDF and the site show no ratings
     with language_context(language):
         events = []
         for n, ev in enumerate(cs.events, start=1):
