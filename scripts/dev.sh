@@ -135,7 +135,7 @@ run_tests() {
   "$VENV/bin/ruff" check src tests benchmarks
   "$VENV/bin/ruff" format --check src tests benchmarks
   echo "== mypy --strict (pure engines)"
-  "$VENV/bin/mypy" --strict src/clubdesk/games src/clubdesk/pairing src/clubdesk/standings src/clubdesk/competition src/clubdesk/i18n.py
+  "$VENV/bin/mypy" --strict src/clubdesk/games src/clubdesk/pairing src/clubdesk/standings src/clubdesk/competition src/clubdesk/federation src/clubdesk/i18n.py
   echo "== pytest"
   set +e
   # every core (pytest-xdist); a test file's tests stay on one worker (--dist loadfile: their module fixtures

@@ -27,7 +27,9 @@ from clubdesk.services.publishing import documents
 from clubdesk.storage import Database
 from tests.integration.test_night_helpers import DESK, REF, make_event
 
-SERVICE_PACKAGES = "kernel club members events desk night money discipline phones publishing demo".split()
+SERVICE_PACKAGES = (
+    "kernel club members events desk night money discipline phones publishing federation demo".split()
+)
 
 # not an action of the table: why such a use case is open to every desk role (or is no use case)
 HELPER = "not a use case: the table itself, the audit row, or a step inside a use case's own transaction"
@@ -59,6 +61,9 @@ USE_CASES: dict[str, str] = {
     "members.save_club": "members.edit",
     "members.update_member": "members.edit",
     "events.copy_event": "events.edit",
+    "federation.export_event": "federation.send",  # public results leave the club (T12d, T14)
+    "federation.push_event": "federation.send",
+    "federation.set_hub": "federation.send",
     "events.create_event": "events.edit",
     "events.draw_league_pairs": "rounds.edit",
     "events.set_event_language": "events.edit",

@@ -34,6 +34,7 @@ ORDER = [
     "discipline",
     "phones",
     "publishing",
+    "federation",
     "demo",
 ]
 NIGHT_ORDER = ["data", "ranking", "play"]

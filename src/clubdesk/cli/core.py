@@ -43,6 +43,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "clubdesk.cli.share",
     "clubdesk.cli.phones",  # table-links
     "clubdesk.cli.web",  # serve
+    "clubdesk.cli.federation",  # signed event files, the hub
 )
 
 

@@ -53,6 +53,8 @@ PERMISSIONS: dict[str, tuple[frozenset[Role], str]] = {
     "night.configure": (frozenset({S, R}), N_("change the night's settings")),
     "prizes.pay": (frozenset({S}), N_("pay prizes")),  # money leaves the cash box, as a refund does (T13e)
     "demo.fill": (frozenset({S}), N_("fill the demo club")),
+    # rules T12d, T14: a finished event's public results leave the club, signed with its key
+    "federation.send": (frozenset({S}), N_("send results to the federation")),
 }
 
 

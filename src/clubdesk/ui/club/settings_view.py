@@ -71,6 +71,11 @@ class SettingsSection(QWidget):
         self.safety = DataSafetyPanel(state)  # backups, restore, staff accounts
         self.safety.setMaximumWidth(900)
         layout.addWidget(self.safety)
+        from clubdesk.ui.club.federation_panel import FederationPanel
+
+        self.federation = FederationPanel(state)  # the club's key, its hub, what was sent (T12d)
+        self.federation.setMaximumWidth(900)
+        layout.addWidget(self.federation)
         from clubdesk.ui.club.about_panel import AboutPanel
 
         self.about = AboutPanel(state)  # version, database, schema, licences

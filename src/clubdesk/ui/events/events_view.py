@@ -138,6 +138,13 @@ class EventsSection(QWidget):
             _("Ctrl+Shift+N: the selected event's settings and prize plan, next week")
         )
         self.copy_button.clicked.connect(self.copy_selected)
+        self.send_button = QPushButton(_("Send to federation"))
+        self.send_button.setObjectName("sendFederation")
+        self.send_button.setToolTip(
+            _("A finished event's results, signed with the club's key, to the federation's hub")
+        )
+        self.send_button.setEnabled(False)
+        self.send_button.clicked.connect(self.send_selected)
         self.week_first = QCheckBox(_("This wee&k's night first"))
         self.week_first.setObjectName("weekFirst")
         self.week_first.setChecked(True)
@@ -171,6 +178,7 @@ class EventsSection(QWidget):
         row = QHBoxLayout()
         row.addWidget(self.new_button)
         row.addWidget(self.copy_button)
+        row.addWidget(self.send_button)
         row.addStretch(1)
         left_layout.addLayout(row)
         splitter = QSplitter()
@@ -225,6 +233,7 @@ class EventsSection(QWidget):
         if not rows:
             return
         info: ev_service.EventInfo = self.model.data(rows[0], ROW_ROLE)
+        self.send_button.setEnabled(info.status == "finished")  # rule T12d: only final places travel
         if info.id != self.editor.event_id or info.id != self.settings.event_id:
             if not self.editor.confirm_discard() or not self.settings.confirm_discard():
                 self._reselect(self.editor.event_id)  # stay on the event being edited
@@ -232,6 +241,13 @@ class EventsSection(QWidget):
             if info.id != self.editor.event_id:
                 self.editor.load(info.data(), info)
             self.settings.load(info.id)
+
+    def send_selected(self) -> None:
+        rows = self.table.selectionModel().selectedRows()
+        if rows:
+            from clubdesk.ui.club.federation_panel import send_event
+
+            send_event(self, self.state, self.model.data(rows[0], ROW_ROLE).id)
 
     def _reselect(self, event_id: int | None) -> None:
         self.table.selectionModel().blockSignals(True)
