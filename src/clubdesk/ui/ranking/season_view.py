@@ -63,7 +63,7 @@ class SeasonSection(QWidget):
                 Column(_("Event"), lambda e: e.name),
                 Column(_("Date"), lambda e: e.starts_on.isoformat() if e.starts_on else ""),
                 Column(_("Status"), lambda e: labels.event_status_label(e.status)),
-                Column(_("Class"), lambda e: e.coefficient_class or "—"),
+                Column(_("Class"), lambda e: labels.class_label(e.coefficient_class) or "—"),
                 Column(_("Coefficient"), lambda e: _coefficient(e.coefficient), True),
             ]
         )
