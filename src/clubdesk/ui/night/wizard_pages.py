@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
+from clubdesk import labels
 from clubdesk.i18n import _, ngettext
 from clubdesk.services import desk, night
 from clubdesk.services.kernel import ServiceError
@@ -115,7 +116,7 @@ class AttendancePage(QWizardPage):
             self.table.setItem(i, 3, read_only_item(_("round {r}").format(r=bye) if bye else ""))
             present += here and bye is None
             self.table.setItem(i, 0, read_only_item(e.name))
-            self.table.setItem(i, 1, read_only_item(e.status))
+            self.table.setItem(i, 1, read_only_item(labels.entrant_status_label(e.status)))
             item = read_only_item(_("yes") if here else _("no"))
             item.setForeground(Qt.GlobalColor.darkGreen if here else Qt.GlobalColor.darkRed)
             self.table.setItem(i, 2, item)
