@@ -214,6 +214,7 @@ def switch_live(window, qtbot, lang: str) -> None:  # type: ignore[no-untyped-de
     qtbot.waitUntil(
         lambda: i18n.current_language() == lang and window.pages["settings"] is not page, timeout=READY_MS
     )
+    QApplication.processEvents()  # Qt's LanguageChange, posted to the windows by the switch
 
 
 def everything_shown(window) -> set[tuple[str, str]]:  # type: ignore[no-untyped-def]
@@ -238,6 +239,9 @@ def everything_shown(window) -> set[tuple[str, str]]:  # type: ignore[no-untyped
 @pytest.mark.parametrize("lang", [*LANGS, "en"])
 def test_a_live_switch_leaves_no_word_of_another_language(window, qtbot, lang: str) -> None:  # type: ignore[no-untyped-def]
     window.resize(1366, 768)
+    from clubdesk.ui.publishing.projector import open_projector
+
+    open_projector(window, ask_screen=False)  # open while the language switches: it follows
     try:
         switch_live(window, qtbot, "tr" if lang == "en" else lang)
         if lang == "en":  # and back to English, live too
