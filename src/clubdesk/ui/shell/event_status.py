@@ -3,7 +3,8 @@ named as every selector names it; clicking it opens the desk of that event."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtGui import QPaintEvent
 from PySide6.QtWidgets import QPushButton
 
 from clubdesk.i18n import _
@@ -24,10 +25,18 @@ class EventInUse(QPushButton):
         self.setObjectName("eventInUse")
         self.setFlat(True)
         self.clicked.connect(self.openDesk.emit)
+        # filled once the window has painted: the first section's data comes before the events' engines
+        # (money, games) are imported for this line
+        self.ready = False
         state.eventChanged.connect(self._event_changed)
         state.dataChanged.connect(self._data_changed)
         state.changed.connect(self._changes)
-        self.refresh()
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt's name
+        super().paintEvent(event)
+        if not self.ready:
+            self.ready = True
+            QTimer.singleShot(0, self.refresh)  # after this paint of the whole window
 
     def _event_changed(self, _event_id: object) -> None:
         self.refresh()
@@ -41,6 +50,8 @@ class EventInUse(QPushButton):
             self.refresh()
 
     def refresh(self) -> None:
+        if not self.ready:
+            return
         if self.state.event_in_use is None:  # a new window (or club file) starts on the first of the order
             first = events_service.events_in_order(self.state.db)
             if first:
