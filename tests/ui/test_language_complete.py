@@ -262,3 +262,30 @@ def test_the_check_finds_the_words_of_another_language(window) -> None:  # type:
     assert strangers({("x", "Event in use: Demo · Tavla — tournament · 2026-12-07")}, "en") == set()
     assert strangers({("x", "Demo · Tavla — turnuva")}, "en")  # a Turkish preset name in English
     assert strangers({("x", "Liguilla · Turnamen")}, "tr")  # Spanish and Indonesian words in a Turkish window
+
+
+def test_qt_words_in_indonesian_come_from_our_own_catalog(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """PySide6 ships no qtbase_id: the wizard's and the button boxes' words come from ClubDesk's catalog,
+    and go when the window goes back to English."""
+    from PySide6.QtWidgets import QDialogButtonBox, QWizardPage
+
+    app = QApplication.instance()
+    try:
+        assert install_qt_translator(app, "id") is True
+        wizard = QWizard()
+        qtbot.addWidget(wizard)
+        wizard.addPage(QWizardPage())
+        wizard.addPage(QWizardPage())
+        wizard.show()
+        shown = {
+            wizard.button(b).text()
+            for b in (QWizard.WizardButton.BackButton, QWizard.WizardButton.NextButton)
+        }
+        assert shown == {"< &Kembali", "&Lanjut >"}
+        assert wizard.button(QWizard.WizardButton.CancelButton).text() == "Batal"
+        box = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        qtbot.addWidget(box)
+        assert {b.text() for b in box.buttons()} == {"Simpan", "Batal"}
+    finally:
+        install_qt_translator(app, "en")
+    assert QApplication.translate("QPlatformTheme", "Cancel") == "Cancel"
