@@ -90,6 +90,26 @@ def foreign_words(lang: str) -> frozenset[str]:
     return frozenset(t for t in found - own if len(t) > 3 and "{" not in t and "%" not in t and t.strip())
 
 
+PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
+@cache
+def foreign_templates(lang: str) -> re.Pattern[str] | None:
+    """The English texts with a placeholder ("Event in use: {event}") that ``lang`` words otherwise, as one
+    pattern matching a whole text shown untranslated."""
+    if lang == "en":
+        return None
+    own = _catalog(lang)
+    branches = []
+    for msgid, msgstr in own.items():
+        literal = PLACEHOLDER.sub("", msgid)
+        if "{" not in msgid or msgstr == msgid or len(literal.strip()) < 6:
+            continue
+        parts = PLACEHOLDER.split(msgid)
+        branches.append(".+?".join(re.escape(part) for part in parts))
+    return re.compile("|".join(f"(?:{b})" for b in branches)) if branches else None
+
+
 def texts_of(root: QWidget) -> set[str]:
     """Every text a person sees in ``root`` (visible widgets, list headers and first cells, combo items)."""
     out: set[str] = set()
@@ -128,9 +148,12 @@ def texts_of(root: QWidget) -> set[str]:
 def strangers(texts: Iterable[tuple[str, str]], lang: str) -> set[str]:
     """The texts (or pieces of them) that are words of another language than ``lang``, with where."""
     foreign = foreign_words(lang)
+    templates = foreign_templates(lang)
     found = set()
     for where, text in texts:
         plain = _plain(text)
+        if templates is not None and templates.fullmatch(plain):
+            found.add(f"{where}: untranslated {plain[:90]!r}")
         parts = MAJOR.split(plain)
         for piece in [plain, *parts, *(p for part in parts for p in SPLIT.split(part))]:
             if piece.strip() in foreign:
@@ -262,6 +285,7 @@ def test_the_check_finds_the_words_of_another_language(window) -> None:  # type:
     assert strangers({("x", "Event in use: Demo · Tavla — tournament · 2026-12-07")}, "en") == set()
     assert strangers({("x", "Demo · Tavla — turnuva")}, "en")  # a Turkish preset name in English
     assert strangers({("x", "Liguilla · Turnamen")}, "tr")  # Spanish and Indonesian words in a Turkish window
+    assert strangers({("x", "Event in use: Demo · Tavla — tournament")}, "es")  # a filled-in English text
 
 
 def test_qt_words_in_indonesian_come_from_our_own_catalog(qtbot) -> None:  # type: ignore[no-untyped-def]
