@@ -33,6 +33,7 @@ from clubdesk.ui.phones.phones_view import PhonesView
 from clubdesk.ui.shell.state import DeskState
 from clubdesk.ui.shell.theme import themed
 from clubdesk.ui.widgets.event_choice import EventChoice
+from clubdesk.ui.widgets.fit import fit_combo
 from clubdesk.ui.widgets.money import money
 
 
@@ -76,7 +77,7 @@ class DeskSection(QWidget):
         self.state = state
         self._info: events_service.EventInfo | None = None
         self.event_combo = EventChoice(state, "deskEvent")  # the window's event in use
-        self.event_combo.setMinimumWidth(200)
+        fit_combo(self.event_combo, 40)  # the header has room for the whole name, game and date
         self.event_combo.currentIndexChanged.connect(self._event_changed)
         self.title = QLabel(_("Registration desk"))
         self.title.setStyleSheet("font-size: 16pt; font-weight: 600;")

@@ -45,6 +45,7 @@ class EventChoice(QComboBox):
         index = self.findData(wanted) if wanted is not None else -1
         self.setCurrentIndex(index if index >= 0 else (0 if self.events else -1))
         self.blockSignals(False)
+        self.setToolTip(self.currentText())
         self.state.use_event(self.event_id())
 
     def event_id(self) -> int | None:
@@ -64,6 +65,7 @@ class EventChoice(QComboBox):
         return True
 
     def _chosen(self, _index: int) -> None:
+        self.setToolTip(self.currentText())  # the whole name where the box is narrow
         self.state.use_event(self.event_id())
 
     def _follow(self, _event_id: object) -> None:
