@@ -246,6 +246,11 @@ def everything_shown(window) -> set[tuple[str, str]]:  # type: ignore[no-untyped
     for key in list(window.pages):
         window.show_section(key)
         seen |= _every_tab(window, key)
+    season = window.pages["season"]  # every season: the demo's 2026 one has classes (local, regional)
+    window.show_section("season")
+    for k in range(season.season_box.count()):
+        season.season_box.setCurrentIndex(k)
+        seen |= {(f"season {k}", t) for t in texts_of(season)}
     seen |= {("status bar", t) for t in texts_of(window.statusBar())}
     for action in window.menuBar().actions():
         seen.add(("menu", action.text()))
