@@ -26,6 +26,13 @@ FORMAT_LABELS: dict[str, str] = {
     "single-elimination": N_("single elimination"),
     "double-elimination": N_("double elimination"),
 }
+# The season's event classes of rule T12d (standings.season.Tier); a club's own class is shown as typed
+CLASS_LABELS: dict[str, str] = {
+    "local": N_("local"),
+    "regional": N_("regional"),
+    "national": N_("national"),
+    "major": N_("major"),
+}
 ENTRY_TYPE_LABELS: dict[str, str] = {
     "single": N_("single players"),
     "pair": N_("pairs"),
@@ -204,6 +211,11 @@ def format_label(key: str) -> str:
     return _label(FORMAT_LABELS, key)
 
 
+def class_label(key: str) -> str:
+    """A season class (T12d) in the language in force; a class of the club's own as it was typed."""
+    return _label(CLASS_LABELS, key)
+
+
 def entry_type_label(key: str) -> str:
     return _label(ENTRY_TYPE_LABELS, key)
 
@@ -252,8 +264,19 @@ def _preset_texts(ruleset_id: str) -> tuple[str, str]:
     return rs.name or ruleset_id, rs.description or ""
 
 
+# Presets whose file names them in the game's home language ("Tavla — turnuva"): the screens show their
+# name in the UI language, English included, from these words (the file's name stays for what it prints)
+RULESET_NAMES: dict[str, str] = {
+    "tavla": N_("Tavla — tournament"),
+    "domino-es": N_("Dominoes — Spanish federation"),
+}
+
+
 def ruleset_label(ruleset_id: str) -> str:
-    """The preset's name from its TOML file, translated (``tavla`` → "Tavla — turnuva")."""
+    """The preset's name in the language in force (``tavla`` → "Tavla — tournament", "Tavla — turnuva" in
+    Turkish): its English name here, else its TOML file's name, translated."""
+    if ruleset_id in RULESET_NAMES:
+        return _(RULESET_NAMES[ruleset_id])
     name = _preset_texts(ruleset_id)[0]
     return _(name) if name != ruleset_id else ruleset_id
 

@@ -344,3 +344,38 @@ def test_wizard_publishes_the_match_start_for_g15(qtbot, tmp_path: Path) -> None
     rv = reads.get_round(db, ev, 1)
     assert rv.start_at == datetime(2026, 5, 1, 19, 30)
     assert rv.forfeit_due == datetime(2026, 5, 1, 19, 30) - timedelta(minutes=10)
+
+
+def test_the_proposal_page_shows_the_tables_sides_and_why(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = open_db(tmp_path)
+    ev, ids = make_event(db, ruleset="tavla", fmt="swiss", players=7, rounds=3)
+    wizard = PairingWizard(DeskState(db, REF), ev)
+    qtbot.addWidget(wizard)
+    wizard.show()
+    wizard.next()
+    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=READY_MS)
+    page = wizard.proposal.table
+    assert page.isVisibleTo(wizard)
+    rows = [[page.item(r, c).text() for c in range(4)] for r in range(page.rowCount())]
+    proposed = reads.get_round(db, ev)
+    # every table of the proposal in table order, with both sides by name and the reason they meet
+    assert [row[0] for row in rows] == [str(t.table) for t in proposed.tables] == ["1", "2", "3", "4"]
+    for row, t in zip(rows, proposed.tables, strict=True):
+        assert row[1] == t.names[0]
+        assert row[2] == (t.names[1] or "— bye —")
+        assert t.names[0] in row[3]
+        assert row[2] in row[3] if t.names[1] else "bye" in row[3]
+    assert not wizard.proposal.notes.isVisibleTo(wizard)  # every line belongs to one table
+
+
+def test_a_round_robin_proposal_says_why_for_the_whole_round(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = open_db(tmp_path)
+    ev, ids = make_event(db, ruleset="tavla", fmt="round-robin", players=4, rounds=3)
+    wizard = PairingWizard(DeskState(db, REF), ev)
+    qtbot.addWidget(wizard)
+    wizard.show()
+    wizard.next()
+    qtbot.waitUntil(lambda: wizard.proposal.isComplete(), timeout=READY_MS)
+    assert wizard.proposal.table.rowCount() == 2  # 4 entrants: 2 tables, each listed
+    assert wizard.proposal.notes.isVisibleTo(wizard)
+    assert "Berger" in wizard.proposal.notes.text()  # rule T4f: the schedule says why

@@ -18,7 +18,8 @@ def test_every_stored_key_has_a_word() -> None:
 def test_labels_are_translated_when_shown() -> None:
     i18n.set_language("xx")
     assert L.format_label("swiss") == "⟦Swiss system⟧"
-    assert L.ruleset_label("tavla") == "⟦Tavla — turnuva⟧"  # the preset's name from its TOML file
+    assert L.ruleset_label("tavla") == "⟦Tavla — tournament⟧"  # in the UI language, English included
+    assert L.ruleset_label("gaple-club") == "⟦Gaple — club league⟧"  # the preset's name from its TOML file
     assert L.audit_action_label("publish") == "⟦round published⟧"
     assert L.role_label("referee") == "⟦Referee⟧"
     assert L.status_label("no_show") == "⟦No-show⟧"

@@ -10,6 +10,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from clubdesk.services.events.choice import EventGroup, event_group, events_in_order, order_events
     from clubdesk.services.events.events import (
         MAX_CAPACITY,
         MAX_ROUNDS,
@@ -27,6 +28,10 @@ if TYPE_CHECKING:
     from clubdesk.services.events.status import set_status
 
 _HOMES = {
+    "EventGroup": "clubdesk.services.events.choice",
+    "event_group": "clubdesk.services.events.choice",
+    "events_in_order": "clubdesk.services.events.choice",
+    "order_events": "clubdesk.services.events.choice",
     "EventData": "clubdesk.services.events.events",
     "EventInfo": "clubdesk.services.events.events",
     "MAX_CAPACITY": "clubdesk.services.events.events",
@@ -44,6 +49,10 @@ _HOMES = {
 }
 
 __all__ = [
+    "EventGroup",
+    "event_group",
+    "events_in_order",
+    "order_events",
     "EventData",
     "EventInfo",
     "MAX_CAPACITY",

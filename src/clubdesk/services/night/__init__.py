@@ -90,6 +90,7 @@ if TYPE_CHECKING:
     from clubdesk.services.night.play.hands import enter_hand, save_hand_change, undo_hand
     from clubdesk.services.night.play.match_files import import_match_file, read_match_file, swapped
     from clubdesk.services.night.play.proposal import set_tables
+    from clubdesk.services.night.play.proposal_view import ProposalSummary, ProposedTable, proposal_summary
     from clubdesk.services.night.play.readings import (
         ReadingsPreview,
         apply_readings,
@@ -248,6 +249,9 @@ _HOMES = {
     "seats_for": "clubdesk.services.night.play.table_sides",
     "set_score": "clubdesk.services.night.play.results",
     "set_tables": "clubdesk.services.night.play.proposal",
+    "ProposalSummary": "clubdesk.services.night.play.proposal_view",
+    "ProposedTable": "clubdesk.services.night.play.proposal_view",
+    "proposal_summary": "clubdesk.services.night.play.proposal_view",
     "setting_locks": "clubdesk.services.night.data.settings",
     "side_names": "clubdesk.services.night.play.hand_guard",
     "side_players": "clubdesk.services.night.play.table_sides",
@@ -266,6 +270,9 @@ _HOMES = {
 }
 
 __all__ = [
+    "ProposalSummary",
+    "ProposedTable",
+    "proposal_summary",
     "BYE_FORMATS",
     "CATEGORIES",
     "CaptainsResult",

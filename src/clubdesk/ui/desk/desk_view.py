@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QComboBox,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
@@ -33,6 +32,8 @@ from clubdesk.ui.money.cashbox_view import CashBoxView
 from clubdesk.ui.phones.phones_view import PhonesView
 from clubdesk.ui.shell.state import DeskState
 from clubdesk.ui.shell.theme import themed
+from clubdesk.ui.widgets.event_choice import EventChoice
+from clubdesk.ui.widgets.fit import fit_combo
 from clubdesk.ui.widgets.money import money
 
 
@@ -75,9 +76,8 @@ class DeskSection(QWidget):
         super().__init__()
         self.state = state
         self._info: events_service.EventInfo | None = None
-        self.event_combo = QComboBox()
-        self.event_combo.setObjectName("deskEvent")
-        self.event_combo.setMinimumWidth(200)
+        self.event_combo = EventChoice(state, "deskEvent")  # the window's event in use
+        fit_combo(self.event_combo, 40)  # the header has room for the whole name, game and date
         self.event_combo.currentIndexChanged.connect(self._event_changed)
         self.title = QLabel(_("Registration desk"))
         self.title.setStyleSheet("font-size: 16pt; font-weight: 600;")
@@ -114,16 +114,8 @@ class DeskSection(QWidget):
         self.load_events()
 
     def load_events(self) -> None:
-        current = self.event_id()
-        self.event_combo.blockSignals(True)
-        self.event_combo.clear()
-        events = [e for e in events_service.list_events(self.state.db) if e.status != "finished"]
-        events.sort(key=lambda e: (e.parent_event_id is not None, e.id))
-        for e in events:
-            self.event_combo.addItem(f"{e.name} ({e.id})", e.id)
-        index = self.event_combo.findData(current) if current is not None else 0
-        self.event_combo.setCurrentIndex(max(index, 0))
-        self.event_combo.blockSignals(False)
+        """The club's events in the shared order, on the window's event in use."""
+        self.event_combo.reload()
         self._event_changed()
 
     def event_id(self) -> int | None:
@@ -134,9 +126,7 @@ class DeskSection(QWidget):
         return self._info
 
     def set_event(self, event_id: int) -> None:
-        index = self.event_combo.findData(event_id)
-        if index >= 0:
-            self.event_combo.setCurrentIndex(index)
+        self.event_combo.select(event_id)
 
     def _event_changed(self, *args: object) -> None:
         event_id = self.event_id()

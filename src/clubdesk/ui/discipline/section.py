@@ -38,7 +38,7 @@ from clubdesk.competition.discipline import (
     ordinal,
 )
 from clubdesk.i18n import _, ngettext
-from clubdesk.services import club, discipline, events
+from clubdesk.services import club, discipline
 from clubdesk.services.kernel import Changes, ServiceError, verify_chain
 from clubdesk.timefmt import local_text
 from clubdesk.ui.discipline.appeal_dialog import AppealDialog
@@ -47,6 +47,8 @@ from clubdesk.ui.discipline.incident_form import IncidentDialog
 from clubdesk.ui.discipline.penalty_form import PenaltyDialog
 from clubdesk.ui.shell.state import DeskState
 from clubdesk.ui.shell.theme import themed
+from clubdesk.ui.widgets.event_choice import EventChoice
+from clubdesk.ui.widgets.fit import DropColumns
 from clubdesk.ui.widgets.money import money
 from clubdesk.ui.widgets.rows import ROW_ROLE, Column, RowsModel, set_message
 from clubdesk.ui.widgets.tables import row_table
@@ -71,8 +73,7 @@ class DisciplineSection(QWidget):
     def __init__(self, state: DeskState) -> None:
         super().__init__()
         self.state = state
-        self.event_box = QComboBox()
-        self.event_box.setObjectName("disciplineEvent")
+        self.event_box = EventChoice(state, "disciplineEvent")  # the window's event in use
         self.round_filter = spin_box(None, 0, 999, _("all rounds"))
         self.table_filter = spin_box(None, 0, 999, _("all tables"))
         self.message = QLabel()
@@ -202,6 +203,10 @@ class DisciplineSection(QWidget):
             ]
         )
         self.audit_view = _table(self.audit, "auditTable")
+        # a busy event's log (long before/after values) never widens the screen: cells elide, with their
+        # text as tooltip, and a narrow screen drops what the filters above say already
+        self.audit_view.horizontalHeader().setMaximumSectionSize(170)
+        self.audit_drop = DropColumns(self.audit_view, 8, [3, 5, 4], min_stretch=80)
         # the hash chain tells whether the log was edited outside ClubDesk
         self.verify_button = QPushButton(_("Check the log's chain"))
         self.verify_button.setObjectName("auditVerify")
@@ -256,18 +261,9 @@ class DisciplineSection(QWidget):
 
     # ------------------------------------------------------------------------------------------- data
     def reload(self) -> None:
-
-        current = self.event_id()
-        self.event_box.blockSignals(True)
-        self.event_box.clear()
-        self._events = {e.id: e for e in events.list_events(self.state.db)}
-        for e in self._events.values():
-            self.event_box.addItem(f"{e.id} · {e.name}", e.id)
-        if current is not None:
-            idx = self.event_box.findData(current)
-            if idx >= 0:
-                self.event_box.setCurrentIndex(idx)
-        self.event_box.blockSignals(False)
+        """The club's events in the shared order, on the window's event in use."""
+        self.event_box.reload()
+        self._events = {e.id: e for e in self.event_box.events}
         self.refresh()
 
     def event_id(self) -> int | None:

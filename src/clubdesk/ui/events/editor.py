@@ -374,6 +374,9 @@ class EventEditor(EventEditorView):
             self.apply_readings()
 
     def _open_desk(self) -> None:
+        """The desk of THIS event: it becomes the window's event in use, which the desk shows."""
+        if self.event_id is not None:
+            self.section.state.use_event(self.event_id)
         window = self.window()
         show = getattr(window, "show_section", None)
         if callable(show):

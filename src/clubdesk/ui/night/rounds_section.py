@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer
-from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -31,7 +31,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clubdesk import labels
 from clubdesk.i18n import _
 from clubdesk.services import events as events_service
 from clubdesk.services import night
@@ -55,6 +54,7 @@ from clubdesk.ui.night.tables_model import (
 from clubdesk.ui.night.tables_view import tables_view
 from clubdesk.ui.shell.state import DeskState
 from clubdesk.ui.shell.theme import themed
+from clubdesk.ui.widgets.event_choice import EventChoice
 from clubdesk.ui.widgets.fit import DropColumns, FitHeightLayout, fit_combo, fit_combos
 
 
@@ -70,8 +70,7 @@ class RoundsSection(QWidget):
         self.panels: dict[tuple[int, int, int], TablePanel] = {}
         self._split_set = False
 
-        self.event_box = QComboBox()
-        self.event_box.setObjectName("event")
+        self.event_box = EventChoice(state, "event")  # the window's event in use
         self.round_box = QComboBox()
         self.round_box.setObjectName("round")
         self.filter_box = QComboBox()
@@ -185,30 +184,16 @@ class RoundsSection(QWidget):
 
     # ------------------------------------------------------------------ loading
     def current_event(self) -> events_service.EventInfo | None:
-        i = self.event_box.currentIndex()
-        return self.events[i] if 0 <= i < len(self.events) else None
+        return self.event_box.current_event()
 
     def reload_events(self) -> None:
-        current = self.current_event()
-        self.events = events_service.list_events(self.state.db, include_finished=True)
-        self.event_box.blockSignals(True)
-        self.event_box.clear()
-        for ev in self.events:
-            self.event_box.addItem(
-                f"{ev.name} ({labels.ruleset_label(ev.ruleset)}, {labels.format_label(ev.format)})", ev.id
-            )
-        if current is not None:
-            self.event_box.setCurrentIndex(max(0, self.event_box.findData(current.id)))
-        else:  # first opening: the event in use at the desk, else the running one with the latest round
-            first = self.state.event_in_use
-            if first is None or self.event_box.findData(first) < 0:
-                first = night.default_event(self.state.db)
-            self.event_box.setCurrentIndex(max(0, self.event_box.findData(first)))
-        self.event_box.blockSignals(False)
+        """The club's events in the shared order, on the window's event in use."""
+        self.event_box.reload()
+        self.events = self.event_box.events
         self._event_changed()
 
     def select_event(self, event_id: int) -> None:
-        self.event_box.setCurrentIndex(self.event_box.findData(event_id))
+        self.event_box.select(event_id)
 
     def close_table(self) -> None:
         """No table open: the panel of another event or round never stays on screen."""
@@ -217,21 +202,8 @@ class RoundsSection(QWidget):
             self.panel = None
         self.placeholder.setVisible(True)
 
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
-        """Shown again: the event another section chose meanwhile is the one shown here too."""
-        super().showEvent(event)
-        wanted, current = self.state.event_in_use, self.current_event()
-        if (
-            wanted is not None
-            and (current is None or current.id != wanted)
-            and self.event_box.findData(wanted) >= 0
-        ):
-            self.select_event(wanted)
-
     def _event_changed(self, *_args: object) -> None:
         ev = self.current_event()
-        if ev is not None:
-            self.state.use_event(ev.id)
         self.round_box.blockSignals(True)
         self.round_box.clear()
         latest = None

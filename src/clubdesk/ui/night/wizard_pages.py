@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
+from clubdesk import labels
 from clubdesk.i18n import _, ngettext
 from clubdesk.services import desk, night
 from clubdesk.services.kernel import ServiceError
@@ -115,7 +116,7 @@ class AttendancePage(QWizardPage):
             self.table.setItem(i, 3, read_only_item(_("round {r}").format(r=bye) if bye else ""))
             present += here and bye is None
             self.table.setItem(i, 0, read_only_item(e.name))
-            self.table.setItem(i, 1, read_only_item(e.status))
+            self.table.setItem(i, 1, read_only_item(labels.entrant_status_label(e.status)))
             item = read_only_item(_("yes") if here else _("no"))
             item.setForeground(Qt.GlobalColor.darkGreen if here else Qt.GlobalColor.darkRed)
             self.table.setItem(i, 2, item)
@@ -227,6 +228,19 @@ class ProposalPage(QWizardPage):
         self.message.setWordWrap(True)
         self.message.setStyleSheet(themed("color: #b00020;"))
         self.busy = False
+        # the pairing itself: each table, its sides by name and why they meet
+        self.table = QTableWidget(0, 4)
+        self.table.setObjectName("proposalTables")
+        self.table.setHorizontalHeaderLabels([_("Table"), _("Side A"), _("Side B"), _("Why")])
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setWordWrap(True)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.notes = QLabel()
+        self.notes.setObjectName("proposalNotes")
+        self.notes.setWordWrap(True)
         form = QFormLayout()
         form.addRow(_("Seed"), self.seed)
         layout = QVBoxLayout(self)
@@ -235,7 +249,8 @@ class ProposalPage(QWizardPage):
         layout.addWidget(self.progress)
         layout.addWidget(self.seed_label)
         layout.addWidget(self.message)
-        layout.addStretch(1)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.notes)
         QShortcut(QKeySequence("Ctrl+R"), self, self.repair)
         # a seed typed and Enter pairs again with it, and stays on this page
         EnterActs(
@@ -303,6 +318,17 @@ class ProposalPage(QWizardPage):
                 "Round {r}: {n} table, seed {seed}", "Round {r}: {n} tables, seed {seed}", len(rv.tables)
             ).format(r=rv.round, n=len(rv.tables), seed=rv.seed)
         )
+        summary = night.proposal_summary(rv)
+        self.table.setRowCount(len(summary.tables))
+        for row, t in enumerate(summary.tables):
+            side_b = t.sides[1] if t.sides[1] is not None else _("— bye —")
+            for col, text in enumerate((str(t.table), t.sides[0], side_b, t.reason)):
+                item = read_only_item(text)
+                item.setToolTip(text)
+                self.table.setItem(row, col, item)
+        self.table.resizeRowsToContents()
+        self.notes.setText("\n".join(summary.notes))
+        self.notes.setVisible(bool(summary.notes))
 
     def isComplete(self) -> bool:  # noqa: N802
         return not self.busy and self.w.proposed is not None

@@ -28,6 +28,7 @@ from clubdesk.services.kernel import Changes
 from clubdesk.ui.shell.printing import JobResult, ReportRunner, open_in_viewer
 from clubdesk.ui.shell.state import DeskState
 from clubdesk.ui.shell.theme import themed
+from clubdesk.ui.widgets.event_choice import EventChoice
 
 
 class ReportsSection(QWidget):
@@ -38,8 +39,7 @@ class ReportsSection(QWidget):
 
         title = QLabel(_("Reports"))
         title.setStyleSheet("font-size: 16pt; font-weight: 600;")
-        self.event_box = QComboBox()
-        self.event_box.setObjectName("reportEvent")
+        self.event_box = EventChoice(state, "reportEvent")  # the window's event in use
         self.kind = QComboBox()
         self.kind.setObjectName("reportKind")
         for kind in publishing.KINDS:
@@ -132,12 +132,10 @@ class ReportsSection(QWidget):
 
     # ------------------------------------------------------------------------------------------ choices
     def reload_events(self) -> None:
-        current = self.event_box.currentData()
-        self.event_box.clear()
-        for ev in events.list_events(self.state.db):
-            self.event_box.addItem(f"{ev.name} ({ev.id})", ev.id)
-        if current is not None:
-            self.event_box.setCurrentIndex(max(0, self.event_box.findData(current)))
+        """The club's events in the shared order, on the window's event in use (kept across a language
+        switch: the window's state holds it)."""
+        self.event_box.reload()
+        self._event_language()
 
     def _event_language(self) -> None:
         """A report prints in its event's language (Events), else the club's: never the window's."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
 from clubdesk import labels
 from clubdesk.i18n import _
 from clubdesk.reports import data as report_data
+from clubdesk.services import events as events_service
 from clubdesk.services import publishing
 from clubdesk.services.kernel import Changes, ServiceError
 from clubdesk.ui.shell.printing import JobResult, ReportRunner
@@ -61,7 +63,7 @@ class SeasonSection(QWidget):
                 Column(_("Event"), lambda e: e.name),
                 Column(_("Date"), lambda e: e.starts_on.isoformat() if e.starts_on else ""),
                 Column(_("Status"), lambda e: labels.event_status_label(e.status)),
-                Column(_("Class"), lambda e: e.coefficient_class or "—"),
+                Column(_("Class"), lambda e: labels.class_label(e.coefficient_class) or "—"),
                 Column(_("Coefficient"), lambda e: _coefficient(e.coefficient), True),
             ]
         )
@@ -139,6 +141,7 @@ class SeasonSection(QWidget):
         self.season_box.currentIndexChanged.connect(lambda _i: self.refresh())
         state.dataChanged.connect(self._data_changed)
         state.changed.connect(self._changes)
+        state.eventChanged.connect(self._follow)
         fit_combos(self)
         self.reload()
 
@@ -164,10 +167,43 @@ class SeasonSection(QWidget):
         self.season_box.clear()
         for name in publishing.seasons(self.state.db):
             self.season_box.addItem(name, name)
+        if current is None:  # first opening: the season of the window's event in use
+            current = self._season_in_use()
         if current is not None and self.season_box.findData(current) >= 0:
             self.season_box.setCurrentIndex(self.season_box.findData(current))
         self.season_box.blockSignals(False)
         self.refresh()
+
+    def _season_in_use(self) -> str | None:
+        event_id = self.state.event_in_use
+        if event_id is None:
+            return None
+        try:
+            return events_service.get_event(self.state.db, event_id).season or None
+        except ServiceError:
+            return None
+
+    def _follow(self, _event_id: object = None) -> None:
+        """The window's event in use chosen elsewhere: its season is shown (when it has one), with the
+        event's line selected; a hidden screen follows when shown."""
+        if not self.isVisible():
+            return
+        season = self._season_in_use()
+        if season is not None and season != self.season_box.currentData():
+            self.select_season(season)
+        self._mark_event_in_use()
+
+    def _mark_event_in_use(self) -> None:
+        rows = self.overview.events if self.overview is not None else []
+        row = next((i for i, e in enumerate(rows) if e.id == self.state.event_in_use), None)
+        if row is not None:
+            self.events.selectRow(row)
+        else:
+            self.events.clearSelection()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        self._follow()
 
     def select_season(self, season: str) -> None:
         self.season_box.setCurrentIndex(self.season_box.findData(season))
@@ -194,6 +230,7 @@ class SeasonSection(QWidget):
         d = ov.data
         self.title.setText(_("Season {season}").format(season=ov.season))
         self.events_model.set_rows(ov.events)
+        self._mark_event_in_use()
         columns = [
             Column(_("Rank"), lambda r: r.rank, True),
             Column(_("Name"), lambda r: r.name),

@@ -10,10 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QSortFilterProxyModel, Qt
-from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -24,13 +23,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clubdesk import labels
 from clubdesk.i18n import _
 from clubdesk.services import events, night
 from clubdesk.services.kernel import Changes, ServiceError
 from clubdesk.ui.ranking.standings_model import COL_NAME, SORT_ROLE, StandingsModel, lines_from_service
 from clubdesk.ui.shell.state import DeskState
 from clubdesk.ui.widgets.bracket_view import BracketView
+from clubdesk.ui.widgets.event_choice import EventChoice
 
 ELIMINATION = ("single-elimination", "double-elimination")
 
@@ -46,8 +45,7 @@ class StandingsSection(QWidget):
         super().__init__()
         self.state = state
         self.events: list[events.EventInfo] = []
-        self.event_box = QComboBox()
-        self.event_box.setObjectName("event")
+        self.event_box = EventChoice(state, "event")  # the window's event in use
         self.title = QLabel()
         self.title.setObjectName("standingsTitle")
         self.title.setStyleSheet("font-size: 14pt; font-weight: 700;")
@@ -109,7 +107,7 @@ class StandingsSection(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.title)
         layout.addWidget(self.tabs, 1)
-        self.event_box.currentIndexChanged.connect(lambda _i: self._event_chosen())
+        self.event_box.currentIndexChanged.connect(lambda _i: self.refresh())
         self.view.selectionModel().currentRowChanged.connect(
             lambda cur, _prev: self._show_explanation(cur.row())
         )
@@ -129,40 +127,14 @@ class StandingsSection(QWidget):
         return (self.event_box.currentData(), None, kind or "standings")
 
     def reload_events(self) -> None:
-        current = self.event_box.currentData()
-        self.events = events.list_events(self.state.db, include_finished=True)
-        self.event_box.blockSignals(True)
-        self.event_box.clear()
-        for ev in self.events:
-            kind = f"{labels.ruleset_label(ev.ruleset)}, {labels.format_label(ev.format)}"
-            self.event_box.addItem(f"{ev.name} ({kind})", ev.id)
-        if current is None:  # first opening: the event in use at the desk, else the running one
-            current = self.state.event_in_use
-            if current is None or self.event_box.findData(current) < 0:
-                current = night.default_event(self.state.db)
-        if current is not None:
-            self.event_box.setCurrentIndex(max(0, self.event_box.findData(current)))
-        self.event_box.blockSignals(False)
+        """The club's events in the shared order, on the window's event in use."""
+        self.event_box.reload()
+        self.events = self.event_box.events
         self.refresh()
 
     def select_event(self, event_id: int) -> None:
-        self.event_box.setCurrentIndex(self.event_box.findData(event_id))
-        self.refresh()
-
-    def _event_chosen(self) -> None:
-        self.state.use_event(self.event_box.currentData())
-        self.refresh()
-
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
-        """Shown again: the event Rounds (or another section) chose meanwhile is the one shown here too."""
-        super().showEvent(event)
-        wanted = self.state.event_in_use
-        if (
-            wanted is not None
-            and self.event_box.currentData() != wanted
-            and self.event_box.findData(wanted) >= 0
-        ):
-            self.event_box.setCurrentIndex(self.event_box.findData(wanted))  # refreshes
+        if self.event_box.currentData() == event_id or not self.event_box.select(event_id):
+            self.refresh()
 
     def _data_changed(self, section: str) -> None:
         if section in ("events",):

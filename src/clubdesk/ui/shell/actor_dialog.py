@@ -27,7 +27,7 @@ class ActorDialog(QDialog):
 
     def __init__(self, state: DeskState, parent: QWidget | None = None) -> None:
         from clubdesk.labels import ROLE_LABELS
-        from clubdesk.services.kernel import DESK_ROLES
+        from clubdesk.services.kernel import DEFAULT_ACTOR, DESK_ROLES
 
         super().__init__(parent)
         self.setWindowTitle(_("Who is acting?"))
@@ -39,8 +39,8 @@ class ActorDialog(QDialog):
         recent = state.recent_actors()
         others = [a for a in recent if a != state.actor]
         self._choices = others + [state.actor]
-        for a in self._choices:
-            self.name.addItem(a.name, a)
+        for a in self._choices:  # the unnamed default person in the window's language (stored as "Desk")
+            self.name.addItem(_(a.name) if a.name == DEFAULT_ACTOR.name else a.name, a)
         self.name.currentIndexChanged.connect(self._sync_role)
         self._sync_role(0)
         form = QFormLayout()
@@ -75,4 +75,8 @@ class ActorDialog(QDialog):
     def chosen(self) -> Actor:
         from clubdesk.services.kernel import Actor, Role
 
-        return Actor(self.name.currentText().strip(), Role(self.role.currentData()))
+        text = self.name.currentText().strip()
+        listed = self.name.itemData(self.name.currentIndex())
+        if isinstance(listed, Actor) and text == self.name.itemText(self.name.currentIndex()):
+            text = listed.name  # a listed person keeps the name stored (the default one's key)
+        return Actor(text, Role(self.role.currentData()))

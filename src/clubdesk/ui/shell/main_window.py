@@ -192,6 +192,11 @@ class MainWindow(QMainWindow):
         state.actorChanged.connect(lambda _a: self._apply_role())
         state.dataChanged.connect(self._data_changed)
         state.databaseChanged.connect(self._database_changed)
+        from clubdesk.ui.shell.event_status import EventInUse  # the one event the window works on
+
+        self.event_in_use = EventInUse(state)
+        self.event_in_use.openDesk.connect(lambda: self.show_section("desk"))
+        self.statusBar().insertPermanentWidget(1, self.event_in_use)  # after the database
         self._refresh_status()
         # the shell paints first; the first section's screen is built right after
         self._apply_role()
@@ -409,8 +414,8 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(_("ClubDesk — {club}").format(club=club))
         self.db_label.setText(_("Database: {path}").format(path=self.state.db.location))
         self.actor_label.setText(_("Acting: {actor}  (F2 to switch)").format(actor=self.state.actor.label()))
-        from clubdesk.services import club as club_service
-
+        self.staff_offer.setText(_("Create the first staff account…"))  # in the language in force
+        self.event_in_use.refresh()
         self.staff_offer.setVisible(not club_service.has_accounts(self.state.db))
 
     def offer_staff_accounts(self) -> None:

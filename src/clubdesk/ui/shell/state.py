@@ -19,6 +19,7 @@ class DeskState(QObject):
     dataChanged = Signal(str)
     changed = Signal(object, object)  # (Changes, the screen that made the change): see announce
     databaseChanged = Signal(object)  # the Database now open (file <-> club server, no restart)
+    eventChanged = Signal(object)  # the id of the event in use, chosen in any selector (or None: no event)
 
     def __init__(self, db: Database, actor: Actor = DEFAULT_ACTOR) -> None:
         super().__init__()
@@ -27,10 +28,12 @@ class DeskState(QObject):
         self.event_in_use: int | None = None
 
     def use_event(self, event_id: int | None) -> None:
-        """The event chosen in one section is the one the others show when they are shown next (no second
-        choice per screen; read when a section is shown, not sent to every screen)."""
-        if event_id is not None:
-            self.event_in_use = event_id
+        """The event in use for the whole window: chosen once (in any selector, or by Open the desk), shown
+        in the status bar and followed by every section that works on an event (``eventChanged``)."""
+        if event_id is None or event_id == self.event_in_use:
+            return
+        self.event_in_use = event_id
+        self.eventChanged.emit(event_id)
 
     def announce(self, changes: Changes, origin: object | None = None) -> None:
         """A use case's typed result to every screen (Anki's ``operation_did_execute(changes, handler)``):
@@ -53,6 +56,7 @@ class DeskState(QObject):
         for the caller to close."""
         old = self.db
         self.db = db
+        self.event_in_use = None  # an event of the other club file is not this one's
         self.databaseChanged.emit(db)
         return old
 

@@ -82,6 +82,15 @@ def named(
     return out
 
 
+def with_names(line: str, ids: Sequence[str], names: Mapping[str, str]) -> str:
+    """``line`` of an engine that writes entrant ids (a league's or a bracket's match) with the names of
+    ``ids`` written in, whole words only ("64 vs 65" → "Ayu / Budi vs Eko / Sri"; "164" stays)."""
+    for e in ids:
+        if e in names:
+            line = re.sub(rf"(?<![\w]){re.escape(e)}(?![\w])", lambda _m, e=e: names[e], line)
+    return line
+
+
 def explain_round(
     s: Session,
     ev: Event,

@@ -53,7 +53,7 @@ from clubdesk.services.night.data.tokens import drop_tokens, ensure_in
 from clubdesk.services.night.play.answers import RoundDiscarded, RoundResult
 from clubdesk.services.night.play.followups import after_change
 from clubdesk.services.night.play.forfeits import apply_forfeit
-from clubdesk.services.night.play.pair_names import club_names, named
+from clubdesk.services.night.play.pair_names import club_names, named, with_names
 from clubdesk.services.night.play.proposal import (
     fixed_tables_of,
     new_match,
@@ -127,7 +127,7 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
                         continue
                     pairs.append((a, b))
                     refs.append(bm.id)
-                    lines.append(f"{bm.id}: " + " / ".join(br.explain(bm.id)))
+                    lines.append(with_names(f"{bm.id}: " + " / ".join(br.explain(bm.id)), (a, b), names))
             elif ev.format in formats.ROUND_ROBIN:
                 if "schedule" not in st:
                     st["schedule"] = formats.round_robin_plan(
@@ -156,7 +156,7 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
                         ref = next(m.id for m in lg.pending() if {m.home, m.away} == {a, b})
                         pairs.append((a, b))
                         refs.append(ref)
-                        lines.append(lg.explain(ref))
+                        lines.append(with_names(lg.explain(ref), (a, b), names))  # in names
                     if not pairs:
                         raise ServiceError("nothing-to-pair", _("No pending match has both sides free."))
             elif ev.format == "lives":

@@ -81,7 +81,26 @@ class _Retitle(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
         if event.type() == QEvent.Type.LanguageChange:
             self.retitle()
+            if isinstance(watched, QMainWindow):
+                renew_control(watched)
         return False
+
+
+def renew_control(window: QMainWindow) -> None:
+    """The projector's control built again in the window's new language, on the same hall window (which
+    keeps showing: it follows the language itself)."""
+    from clubdesk.ui.publishing.projector.control import ProjectorControl
+
+    old: ProjectorControl | None = getattr(window, "projector_control", None)
+    if old is None:
+        return
+    shown, geometry = old.isVisible(), old.geometry()
+    fresh = ProjectorControl(old.state, old.projector, window)
+    window.projector_control = fresh  # type: ignore[attr-defined]
+    old.hide()  # not closed: closing the control closes the hall's window
+    old.deleteLater()
+    fresh.setGeometry(geometry)
+    fresh.setVisible(shown)
 
 
 def install_projector_menu(window: QMainWindow) -> QAction:

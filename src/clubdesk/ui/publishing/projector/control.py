@@ -24,13 +24,13 @@ from PySide6.QtWidgets import (
 )
 
 from clubdesk.i18n import _
-from clubdesk.services import club, night, publishing
-from clubdesk.services import events as events_service
+from clubdesk.services import club, publishing
 from clubdesk.services.kernel import ServiceError
 from clubdesk.ui.publishing.projector.pages import KIND_LABELS, KINDS
 from clubdesk.ui.publishing.projector.window import DEFAULT_SECONDS, ProjectorWindow
 from clubdesk.ui.shell.state import DeskState
 from clubdesk.ui.shell.theme import themed
+from clubdesk.ui.widgets.event_choice import EventChoice
 
 SECONDS_KEY = "projector.seconds"
 
@@ -116,8 +116,7 @@ class ProjectorControl(QWidget):
         self.projector = projector
         self.setObjectName("projectorControl")
         self.setWindowTitle(_("Projector control"))
-        self.event_box = QComboBox()
-        self.event_box.setObjectName("projectorEvent")
+        self.event_box = EventChoice(state, "projectorEvent")  # the window's event in use
         self.show_box = QComboBox()
         self.show_box.setObjectName("projectorShow")
         self.show_box.addItem(_("Everything in turn"), None)
@@ -194,24 +193,21 @@ class ProjectorControl(QWidget):
         self.close_button.clicked.connect(self.close)
         projector.pageChanged.connect(self._now_showing)
         state.dataChanged.connect(self._data_changed)
+        state.eventChanged.connect(self._event_in_use)
         projector.set_seconds(self.seconds.value())
         self.reload_events()
         self.resize(460, 420)
 
     def reload_events(self) -> None:
-        current = self.event_box.currentData()
-        events = events_service.list_events(self.state.db, include_finished=True)
-        self.empty.setVisible(not events)
-        self.event_box.blockSignals(True)
-        self.event_box.clear()
-        for ev in events:
-            self.event_box.addItem(ev.name, ev.id)
-        if current is None:
-            current = night.default_event(self.state.db)
-        if current is not None and self.event_box.findData(current) >= 0:
-            self.event_box.setCurrentIndex(self.event_box.findData(current))
-        self.event_box.blockSignals(False)
+        """The club's events in the shared order, on the window's event in use."""
+        self.event_box.reload()
+        self.empty.setVisible(not self.event_box.events)
         self.projector.set_event(self.event_box.currentData())
+
+    def _event_in_use(self, event_id: object) -> None:
+        """The hall shows the window's event in use, even while this control is closed."""
+        if event_id != self.projector.event_id:
+            self.projector.set_event(event_id)  # type: ignore[arg-type]
 
     def _data_changed(self, what: str) -> None:
         if what == "events" and self.isVisible():
