@@ -17,7 +17,8 @@ from typing import Any
 from clubdesk.cli.core import main as cli
 from clubdesk.services.club import audit_log, safety
 from clubdesk.services.kernel import audit_chain
-from clubdesk.services.kernel.audit_chain import hand_digest, verify_chain
+from clubdesk.services.kernel.audit_chain import hand_digest
+from clubdesk.services.kernel.audit_verify import ChainReport, verify_chain
 from clubdesk.services.members import edit, records
 from clubdesk.services.night.play import results, rounds
 from clubdesk.storage import Database, known_revisions
@@ -129,7 +130,7 @@ def _three_hands(tmp_path: Path) -> tuple[Path, list[int], list[int]]:
     return path, audit_ids, entry_ids
 
 
-def _verify_copy(path: Path, name: str, *sql: str) -> audit_chain.ChainReport:
+def _verify_copy(path: Path, name: str, *sql: str) -> ChainReport:
     copy = path.with_name(name)
     shutil.copy(path, copy)
     con = sqlite3.connect(copy)
@@ -226,7 +227,7 @@ def test_an_old_database_upgrades_and_its_rows_verify_as_before(tmp_path: Path) 
         old = _rows(db, "add-entry")
     finally:
         db.close()
-    assert report.ok and report.rows == 4
+    assert report.ok and report.rows == 5  # + the row where the log began to be signed with the key
     assert [json.loads(r.after or "")["entry"] for r in old] == HANDS  # the snapshots, as written
     assert old[0].at.microsecond == 123456
     indexes = {r[0] for r in _raw(path, "SELECT name FROM sqlite_master WHERE tbl_name = 'audit_log'")}

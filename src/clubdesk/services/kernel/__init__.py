@@ -10,7 +10,10 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from clubdesk.services.kernel.audit_chain import ChainReport, audit_head, hand_ref, verify_chain
+    from clubdesk.services.kernel.audit_anchor import Anchor, record_anchor
+    from clubdesk.services.kernel.audit_chain import audit_head, hand_ref
+    from clubdesk.services.kernel.audit_seal import unsealed
+    from clubdesk.services.kernel.audit_verify import ChainReport, verify_chain
     from clubdesk.services.kernel.base import (
         DEFAULT_ACTOR,
         DESK_ROLES,
@@ -30,7 +33,8 @@ if TYPE_CHECKING:
 
 _HOMES = {
     "Actor": "clubdesk.services.kernel.base",
-    "ChainReport": "clubdesk.services.kernel.audit_chain",
+    "Anchor": "clubdesk.services.kernel.audit_anchor",
+    "ChainReport": "clubdesk.services.kernel.audit_verify",
     "CLUB_UID_KEY": "clubdesk.services.kernel.identity",
     "Changes": "clubdesk.services.kernel.changes",
     "DEFAULT_ACTOR": "clubdesk.services.kernel.base",
@@ -51,12 +55,15 @@ _HOMES = {
     "money_text": "clubdesk.services.kernel.lookups",
     "refusal": "clubdesk.services.kernel.base",
     "require": "clubdesk.services.kernel.permissions",
-    "verify_chain": "clubdesk.services.kernel.audit_chain",
+    "record_anchor": "clubdesk.services.kernel.audit_anchor",
+    "unsealed": "clubdesk.services.kernel.audit_seal",
+    "verify_chain": "clubdesk.services.kernel.audit_verify",
 }
 
 __all__ = [
     "CLUB_UID_KEY",
     "Actor",
+    "Anchor",
     "ChainReport",
     "Changes",
     "DEFAULT_ACTOR",
@@ -75,8 +82,10 @@ __all__ = [
     "load_event",
     "mask_contacts",
     "money_text",
+    "record_anchor",
     "refusal",
     "require",
+    "unsealed",
     "verify_chain",
 ]
 
