@@ -27,13 +27,18 @@ def cmd_backup(ctx: Context, args: argparse.Namespace) -> Output:
         "integrity": info.integrity,
         "schema": info.revision,
         "audit_head": info.audit_head,
+        "audit_rows": info.audit_rows,
+        "audit_key": info.audit_key,
+        "audit_anchor": info.audit_anchor,
     }
-    return Output(
-        data,
-        _("Backup written to {file} ({size} bytes, check: {check}).").format(
-            file=info.file, size=info.bytes, check=info.integrity
-        ),
+    text = _("Backup written to {file} ({size} bytes, check: {check}).").format(
+        file=info.file, size=info.bytes, check=info.integrity
     )
+    if info.audit_anchor:
+        text += "\n" + _("Audit log: {n} rows, head {head}; anchor recorded in {anchor}.").format(
+            n=info.audit_rows, head=(info.audit_head or "")[:12], anchor=info.audit_anchor
+        )
+    return Output(data, text)
 
 
 def cmd_restore(ctx: Context, args: argparse.Namespace) -> Output:

@@ -10,7 +10,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from clubdesk.services.kernel.audit_anchor import Anchor, record_anchor
+    from clubdesk.services.kernel.audit_anchor import Anchor, audit_state, record_anchor
     from clubdesk.services.kernel.audit_chain import audit_head, hand_ref
     from clubdesk.services.kernel.audit_seal import unsealed
     from clubdesk.services.kernel.audit_verify import ChainReport, verify_chain
@@ -47,6 +47,7 @@ _HOMES = {
     "audit": "clubdesk.services.kernel.base",
     "audit_head": "clubdesk.services.kernel.audit_chain",
     "audit_json": "clubdesk.services.kernel.base",
+    "audit_state": "clubdesk.services.kernel.audit_anchor",
     "club_uid": "clubdesk.services.kernel.identity",
     "entry_refusal": "clubdesk.services.kernel.base",
     "hand_ref": "clubdesk.services.kernel.audit_chain",
@@ -76,6 +77,7 @@ __all__ = [
     "audit",
     "audit_head",
     "audit_json",
+    "audit_state",
     "club_uid",
     "entry_refusal",
     "hand_ref",

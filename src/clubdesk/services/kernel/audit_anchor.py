@@ -29,7 +29,7 @@ from clubdesk.i18n import _
 from clubdesk.services.kernel import audit_key
 from clubdesk.services.kernel.audit_chain import hash_text
 from clubdesk.services.kernel.identity import club_uid
-from clubdesk.storage import Database
+from clubdesk.storage import Database, read_only
 
 ANCHOR_SUFFIX = ".anchors.jsonl"
 
@@ -50,6 +50,11 @@ class Anchor:
     keyed_after: int | None
     key: str | None
     backup: str = ""
+
+    @property
+    def path(self) -> str:
+        """The anchors file it was written to."""
+        return str(anchors_file(self.uid))
 
     def when(self) -> str:
         """The occasion, for a message: "the backup of 2026-12-04 13:05:12 UTC"."""
@@ -123,6 +128,27 @@ def record_anchor(db: Database, reason: str, backup: str = "") -> Anchor | None:
     with contextlib.suppress(OSError):
         path.chmod(0o600)
     return anchor
+
+
+def audit_state(db: Database, backup: Path) -> tuple[int | None, str | None]:
+    """What a backup carries to be checked with: its log's rows and the name of the key its newer rows
+    are signed with (never the key). A club server's dump is not read here: its rows are counted on the
+    server right after the dump."""
+    if db.is_server:
+        with db.engine.connect() as c:
+            rows = c.exec_driver_sql("SELECT count(*) FROM audit_log").scalar()
+        return int(rows or 0), None
+    con = read_only(backup)
+    try:
+        rows = con.execute("SELECT count(*) FROM audit_log").fetchone()
+        mark = con.execute("SELECT value FROM settings WHERE key = ?", (audit_key.MARKER_KEY,)).fetchone()
+    finally:
+        con.close()
+    try:
+        key = None if mark is None else str(json.loads(mark[0]).get("key") or "") or None
+    except (ValueError, AttributeError):
+        key = None
+    return int(rows[0]) if rows else 0, key
 
 
 def _read(path: Path) -> list[Anchor]:

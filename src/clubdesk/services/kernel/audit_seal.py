@@ -191,7 +191,7 @@ class Seals:
     def see(self, audit_id: int, after: str | None, at: str) -> None:
         if not after or '"~seal"' not in after:
             return
-        self.at[audit_id] = at
+        self.at[audit_id] = at[:19]  # to the second, as a person reads it
         found = json.loads(after).get(SEAL)
         if not isinstance(found, dict):
             return
