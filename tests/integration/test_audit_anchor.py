@@ -242,3 +242,30 @@ def test_a_club_file_on_a_pc_without_its_key(
     finally:
         db.close()
     club.db = Database(club.path, backups_dir=tmp_path / "backups")
+
+
+def test_signed_sheets_and_the_act_print_the_head_and_anchor_it(club: Club, tmp_path: Path) -> None:
+    from pypdf import PdfReader
+
+    from clubdesk.services.publishing.match_act import incident_act_report
+    from clubdesk.services.publishing.score_sheets import score_sheets_report
+
+    report = verify_chain(club.db)
+    assert report.head is not None
+    for name, write in (
+        ("sheets.pdf", lambda out: score_sheets_report(club.db, club.event, out, round_no=1, language="es")),
+        (
+            "act.pdf",
+            lambda out: incident_act_report(club.db, club.event, out, round_no=1, table_no=1, language="es"),
+        ),
+    ):
+        out = tmp_path / name
+        write(out)
+        text = " ".join(page.extract_text() or "" for page in PdfReader(out).pages)
+        assert f"{report.head[:12]}" in text and f"{report.rows}" in text, name
+    anchor = verify_chain(club.db).anchor
+    assert anchor is not None and anchor.reason == "sheet" and anchor.rows == report.rows
+    _outside(
+        club.path, "DELETE FROM audit_log WHERE id IN (SELECT id FROM audit_log ORDER BY id DESC LIMIT 2)"
+    )
+    assert "the sheet printed at" in _verify(club)

@@ -16,7 +16,6 @@ from typing import Any
 
 from clubdesk.cli.core import main as cli
 from clubdesk.services.club import audit_log, safety
-from clubdesk.services.kernel import audit_chain
 from clubdesk.services.kernel.audit_chain import hand_digest
 from clubdesk.services.kernel.audit_verify import ChainReport, verify_chain
 from clubdesk.services.members import edit, records
@@ -234,7 +233,7 @@ def test_an_old_database_upgrades_and_its_rows_verify_as_before(tmp_path: Path) 
     assert "ix_audit_log_event_id_id" in indexes
     assert not indexes & {"ix_audit_log_at_id", "ix_audit_log_event_at"}
     kinds = _raw(path, "SELECT typeof(prev_hash), typeof(row_hash), typeof(at) FROM audit_log ORDER BY id")
-    assert kinds == [("text", "text", "text")] * 3 + [("null", "blob", "integer")] * 2  # (keyed start, member)
+    assert kinds == [("text", "text", "text")] * 3 + [("null", "blob", "integer")] * 2  # keyed start, member
 
     # an old row edited or deleted after the upgrade is still caught
     edited = _verify_copy(path, "x.sqlite3", "UPDATE audit_log SET after = '99' WHERE id = 2")

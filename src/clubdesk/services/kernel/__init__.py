@@ -10,7 +10,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from clubdesk.services.kernel.audit_anchor import Anchor, audit_state, record_anchor
+    from clubdesk.services.kernel.audit_anchor import Anchor, anchor_for_print, audit_state, record_anchor
     from clubdesk.services.kernel.audit_chain import audit_head, hand_ref
     from clubdesk.services.kernel.audit_seal import unsealed
     from clubdesk.services.kernel.audit_verify import ChainReport, verify_chain
@@ -44,6 +44,7 @@ _HOMES = {
     "Role": "clubdesk.services.kernel.base",
     "ServiceError": "clubdesk.services.kernel.base",
     "allowed": "clubdesk.services.kernel.permissions",
+    "anchor_for_print": "clubdesk.services.kernel.audit_anchor",
     "audit": "clubdesk.services.kernel.base",
     "audit_head": "clubdesk.services.kernel.audit_chain",
     "audit_json": "clubdesk.services.kernel.base",
@@ -74,6 +75,7 @@ __all__ = [
     "Role",
     "ServiceError",
     "allowed",
+    "anchor_for_print",
     "audit",
     "audit_head",
     "audit_json",

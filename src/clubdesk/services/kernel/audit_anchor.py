@@ -151,6 +151,16 @@ def audit_state(db: Database, backup: Path) -> tuple[int | None, str | None]:
     return int(rows[0]) if rows else 0, key
 
 
+def anchor_for_print(db: Database) -> Anchor | None:
+    """The log's state for a sheet people sign, anchored outside the file like a backup's (when the key
+    folder cannot be written, the state is still printed)."""
+    try:
+        return record_anchor(db, "sheet")
+    except keys.KeyStoreError:
+        with db.read_session() as s:
+            return take_anchor(s, place_of(db), "sheet")
+
+
 def _read(path: Path) -> list[Anchor]:
     found: list[Anchor] = []
     try:
