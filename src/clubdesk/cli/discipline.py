@@ -233,9 +233,11 @@ def cmd_audit(ctx: Context, args: argparse.Namespace) -> Output:
             anchor = record_anchor(db, "verify")
             if anchor is not None:
                 data["anchored"] = anchor.path
-                text += "\n" + _("Its head {head} and {n} rows are recorded in {file}.").format(
-                    head=anchor.head[:12], n=anchor.rows, file=anchor.path
-                )
+                text += "\n" + ngettext(
+                    "Its head {head} and {n} row are recorded in {file}.",
+                    "Its head {head} and {n} rows are recorded in {file}.",
+                    anchor.rows,
+                ).format(head=anchor.head[:12], n=anchor.rows, file=anchor.path)
         return Output(data, text)
 
     rows = club.audit_rows(

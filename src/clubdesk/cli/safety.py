@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from clubdesk.cli.core import Context, Output, add_command
-from clubdesk.i18n import _
+from clubdesk.i18n import _, ngettext
 
 
 def register(sub: Any) -> None:
@@ -35,9 +35,11 @@ def cmd_backup(ctx: Context, args: argparse.Namespace) -> Output:
         file=info.file, size=info.bytes, check=info.integrity
     )
     if info.audit_anchor:
-        text += "\n" + _("Audit log: {n} rows, head {head}; anchor recorded in {anchor}.").format(
-            n=info.audit_rows, head=(info.audit_head or "")[:12], anchor=info.audit_anchor
-        )
+        text += "\n" + ngettext(
+            "Audit log: {n} row, head {head}; anchor recorded in {anchor}.",
+            "Audit log: {n} rows, head {head}; anchor recorded in {anchor}.",
+            info.audit_rows or 0,
+        ).format(n=info.audit_rows, head=(info.audit_head or "")[:12], anchor=info.audit_anchor)
     return Output(data, text)
 
 

@@ -25,7 +25,7 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from clubdesk import keys
-from clubdesk.i18n import _
+from clubdesk.i18n import _, ngettext
 from clubdesk.services.kernel import audit_key
 from clubdesk.services.kernel.audit_chain import hash_text
 from clubdesk.services.kernel.identity import club_uid
@@ -204,16 +204,17 @@ def check_anchor(session: Session, anchor: Anchor) -> list[str]:
     )
     if head is None or upto < anchor.rows:
         found.append(
-            _(
-                "The audit log had {n} rows at {when}; it now has {m}: rows were removed outside ClubDesk "
-                "(row {row}, the last one then, is {state})."
-            ).format(
-                n=anchor.rows,
-                when=when,
-                m=now,
-                row=anchor.last_id,
-                state=_("gone") if head is None else _("still there"),
-            )
+            ngettext(
+                "The audit log had {n} row at {when}; it now has {m}: rows were removed outside ClubDesk.",
+                "The audit log had {n} rows at {when}; it now has {m}: rows were removed outside ClubDesk.",
+                anchor.rows,
+            ).format(n=anchor.rows, when=when, m=now)
+            + " "
+            + (
+                _("Row {row}, the last one then, is gone.")
+                if head is None
+                else _("Rows before row {row}, the last one then, are gone.")
+            ).format(row=anchor.last_id)
         )
     elif hash_text(head) != anchor.head or upto != anchor.rows:
         found.append(

@@ -243,4 +243,4 @@ def check_seals(session: Session, seals: Seals, key: bytes, bounds: dict[str, An
                         row=_row_label(table, None, row_id), audit=audit_id
                     )
                 )
-    return found
+    return [line[:1].upper() + line[1:] for line in found]  # each begins with the row it names

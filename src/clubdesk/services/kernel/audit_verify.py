@@ -238,7 +238,7 @@ def verify_session(session: Session) -> ChainReport:  # noqa: C901, PLR0912 - on
         found.append(
             _(
                 "The log was signed with the club's key from row {row} on, and no such row is left: its "
-                "end was cut off outside ClubDesk ({n} rows are left)."
+                "end was cut off outside ClubDesk (rows left: {n})."
             ).format(row=(keyed_after or 0) + 1, n=n)
         )
     if key is not None and mark is not None and not server:
