@@ -133,10 +133,15 @@ def chain_state(session: Session, values: dict[str, Any] | None = None) -> Chain
     if isinstance(state, ChainState):
         return state
     lock_audit_chain(session)  # on a server, one desk's transaction at a time extends the chain
-    last = session.execute(
-        text("SELECT row_hash FROM audit_log WHERE row_hash IS NOT NULL ORDER BY id DESC LIMIT 1")
-    ).scalar()
-    key, mark = audit_key.chain_key(session)
+    # the head and the keying marker in one statement: a hand's transaction reads no more than before
+    last, marked = session.execute(
+        text(
+            "SELECT (SELECT row_hash FROM audit_log WHERE row_hash IS NOT NULL ORDER BY id DESC LIMIT 1), "
+            "(SELECT value FROM settings WHERE key = :marker)"
+        ),
+        {"marker": audit_key.MARKER_KEY},
+    ).one()
+    key, mark = audit_key.chain_key(session, marked)
     state = ChainState(hash_text(last) or GENESIS, key, mark)
     session.info[HEAD_KEY] = state
     if key is None and values is not None and not audit_key.is_server(session):

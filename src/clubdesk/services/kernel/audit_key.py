@@ -56,11 +56,15 @@ def is_server(session: Session) -> bool:
 def marker(session: Session) -> dict[str, Any] | None:
     """Where keying began (``after``: the last plain row's id, ``key``: the key's name, ``from``: the
     watched tables' highest ids then), or None for a log that is not keyed."""
-    row = session.get(Setting, MARKER_KEY)
-    if row is None:
+    stored = session.execute(text("SELECT value FROM settings WHERE key = :k"), {"k": MARKER_KEY}).scalar()
+    return parse_marker(stored)
+
+
+def parse_marker(stored: str | None) -> dict[str, Any] | None:
+    if stored is None:
         return None
     try:
-        value = json.loads(row.value)
+        value = json.loads(stored)
     except ValueError:
         return {"after": -1, "key": "", "from": {}}  # unreadable: no row will match it
     return value if isinstance(value, dict) else {"after": -1, "key": "", "from": {}}
@@ -82,12 +86,12 @@ def read_audit_key(name: str) -> bytes:
     return found
 
 
-def chain_key(session: Session) -> tuple[bytes | None, dict[str, Any] | None]:
-    """The key new rows of this transaction are linked with, and the marker (both None when the log is not
-    keyed yet, or on a club server)."""
+def chain_key(session: Session, stored: str | None) -> tuple[bytes | None, dict[str, Any] | None]:
+    """The key new rows of this transaction are linked with, and the marker (``stored``: the setting's
+    text); both None when the log is not keyed yet, or on a club server."""
     if is_server(session):
         return None, None
-    mark = marker(session)
+    mark = parse_marker(stored)
     if mark is None:
         return None, None
     return read_audit_key(str(mark.get("key", ""))), mark
