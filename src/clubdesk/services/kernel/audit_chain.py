@@ -110,9 +110,17 @@ def row_hash(prev: str, values: dict[str, Any]) -> str:
     return hashlib.sha256(row_content(prev, values)).hexdigest()
 
 
+_MACS: dict[bytes, hmac.HMAC] = {}  # the key's HMAC state, made once and copied for each row
+
+
 def keyed_hash(key: bytes, prev: str, values: dict[str, Any]) -> str:
     """A keyed row's hash: HMAC-SHA256 under the club's audit key (kept outside the file, audit_key)."""
-    return hmac.new(key, row_content(prev, values), hashlib.sha256).hexdigest()
+    mac = _MACS.get(key)
+    if mac is None:
+        mac = _MACS[key] = hmac.new(key, digestmod=hashlib.sha256)
+    row = mac.copy()
+    row.update(row_content(prev, values))
+    return row.hexdigest()
 
 
 @dataclass
