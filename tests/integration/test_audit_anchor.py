@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 
 from clubdesk.cli.core import main as cli
 from clubdesk.models.event import Entrant
@@ -269,3 +270,20 @@ def test_signed_sheets_and_the_act_print_the_head_and_anchor_it(club: Club, tmp_
         club.path, "DELETE FROM audit_log WHERE id IN (SELECT id FROM audit_log ORDER BY id DESC LIMIT 2)"
     )
     assert "the sheet printed at" in _verify(club)
+
+
+def test_a_whole_demo_club_written_by_clubdesk_is_intact(tmp_path: Path) -> None:
+    """Every use case the demo runs (members, entries, payments, nights, penalties, appeals, prizes) seals
+    what it writes: the check finds nothing to report on a club only ClubDesk wrote."""
+    from clubdesk.services.demo.demo_club import fill_demo
+
+    db = Database(tmp_path / "demo.club.sqlite3", backups_dir=tmp_path / "backups")
+    try:
+        fill_demo(db)
+        report = verify_chain(db)
+        with db.read_session() as s:
+            sealed = s.execute(text("SELECT count(*) FROM audit_log WHERE after LIKE '%\"~seal\"%'")).scalar()
+    finally:
+        db.close()
+    assert report.ok and report.keyed, report.message()
+    assert sealed and sealed > 20  # payments, members, final scores, penalties… were sealed as written
