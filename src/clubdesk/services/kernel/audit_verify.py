@@ -229,8 +229,8 @@ def verify_session(session: Session) -> ChainReport:  # noqa: C901, PLR0912 - on
         last_id = row_id
     bad = hands.finish()
     if bad is not None:
-        at = session.execute(text("SELECT at FROM audit_log WHERE id = :i"), {"i": bad[0]}).scalar()
-        return ChainReport(False, n, None, bad[0], at_text(at or ""), bad[1])
+        bad_at = session.execute(text("SELECT at FROM audit_log WHERE id = :i"), {"i": bad[0]}).scalar()
+        return ChainReport(False, n, None, bad[0], at_text(bad_at or ""), bad[1])
     found: list[str] = []
     if missing is not None:
         found.append(missing)
