@@ -234,6 +234,11 @@ def test_a_club_file_on_a_pc_without_its_key(
         with pytest.raises(ServiceError) as refused:
             edit.update_member(db, DESK, "0202", records.MemberData(name="Budi S.", number="0202"))
         assert "Copy the key file" in refused.value.message
+        backup = next((tmp_path / "backups").glob("*.sqlite3"))
+        before = copy.read_bytes()
+        with pytest.raises(ServiceError) as refused:  # checked before anything is replaced
+            safety.restore(db, DESK, backup)
+        assert refused.value.code == "audit-key-missing" and copy.read_bytes() == before
         key = next(club.keys.glob("audit-*.key"))
         (other / "keys").mkdir(exist_ok=True)
         shutil.copy(key, other / "keys" / key.name)  # what a restore onto another PC needs: the key file

@@ -11,6 +11,7 @@ anchor of the log (its last row, link and length) to a file outside the club fil
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -20,7 +21,15 @@ from sqlalchemy import func, select
 from clubdesk.i18n import _
 from clubdesk.keys import KeyStoreError
 from clubdesk.models.audit import AuditEntry
-from clubdesk.services.kernel import Actor, audit, audit_head, audit_state, record_anchor, require
+from clubdesk.services.kernel import (
+    Actor,
+    audit,
+    audit_head,
+    audit_state,
+    record_anchor,
+    require,
+    require_audit_key,
+)
 from clubdesk.storage import (
     BackupInfo,
     Database,
@@ -82,6 +91,7 @@ def restore(db: Database, actor: Actor, file: Path) -> BackupInfo:
                 "file is copied into a new server database with 'clubdesk-cli db copy'; nothing was changed."
             ),
         )
+    _key_here(db, Path(file))
     kept = restore_database(db, Path(file))
     kept = replace(kept, audit_head=audit_head(db, kept.file))
     with db.session() as s:
@@ -95,6 +105,17 @@ def restore(db: Database, actor: Actor, file: Path) -> BackupInfo:
         )
     _anchored(db, kept, "restore", Path(file).name)  # the log as restored is the one to check from now on
     return kept
+
+
+def _key_here(db: Database, file: Path) -> None:
+    """A backup whose audit log is signed with a key not on this PC is refused before anything is replaced
+    (every change after the restore would be refused); what the key is and where it goes is said."""
+    try:
+        _rows, key = audit_state(db, file)
+    except (sqlite3.Error, OSError):
+        return  # not a readable club file: restore_database refuses it with its own message
+    if key:
+        require_audit_key(key)
 
 
 def backup_quietly(db: Database, *, reason: str = "auto") -> BackupInfo:

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
         audit_json,
         entry_refusal,
         refusal,
+        require_audit_key,
     )
     from clubdesk.services.kernel.changes import Changes
     from clubdesk.services.kernel.clock import DESK_CLOCK
@@ -57,6 +58,7 @@ _HOMES = {
     "money_text": "clubdesk.services.kernel.lookups",
     "refusal": "clubdesk.services.kernel.base",
     "require": "clubdesk.services.kernel.permissions",
+    "require_audit_key": "clubdesk.services.kernel.base",
     "record_anchor": "clubdesk.services.kernel.audit_anchor",
     "unsealed": "clubdesk.services.kernel.audit_seal",
     "verify_chain": "clubdesk.services.kernel.audit_verify",
@@ -89,6 +91,7 @@ __all__ = [
     "record_anchor",
     "refusal",
     "require",
+    "require_audit_key",
     "unsealed",
     "verify_chain",
 ]

@@ -145,11 +145,25 @@ def audit(
     try:
         audit_chain.add_row(session, values)
     except audit_key.AuditKeyMissing as exc:
-        raise ServiceError(
-            "audit-key-missing",
-            _(
-                "This club file's audit log is signed with a key that is not on this PC ({name}, looked "
-                "for in {where}). Copy the key file {name}.key from the PC that kept the club into that "
-                "folder; nothing was changed."
-            ).format(name=exc.name, where=exc.where),
-        ) from exc
+        raise key_missing(exc) from exc
+
+
+def key_missing(exc: audit_key.AuditKeyMissing) -> ServiceError:
+    """The refusal of a change to a club file whose audit key is not on this PC."""
+    return ServiceError(
+        "audit-key-missing",
+        _(
+            "This club file's audit log is signed with a key that is not on this PC ({name}, looked "
+            "for in {where}). Copy the key file {name}.key from the PC that kept the club into that "
+            "folder; nothing was changed."
+        ).format(name=exc.name, where=exc.where),
+    )
+
+
+def require_audit_key(name: str) -> None:
+    """Refuse (ServiceError) unless the audit key ``name`` is on this PC: before a restore replaces the
+    club file with one whose log is signed with it, since every change after would be refused."""
+    try:
+        audit_key.read_audit_key(name)
+    except audit_key.AuditKeyMissing as exc:
+        raise key_missing(exc) from exc
