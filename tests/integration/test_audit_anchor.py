@@ -132,6 +132,22 @@ def test_a_row_edited_and_the_chain_recomputed_with_the_plain_function_is_seen(c
     assert f"row {target['id']}" in message and "edited" in message
 
 
+def test_the_keying_taken_away_and_a_plain_chain_recomputed_is_seen_without_any_anchor(club: Club) -> None:
+    for anchors in club.keys.glob("*.anchors.jsonl"):
+        anchors.unlink()  # (the file's owner may not reach the keys folder; here nothing anchors it)
+    con = sqlite3.connect(club.path)
+    con.row_factory = sqlite3.Row
+    con.execute("DELETE FROM settings WHERE key = 'audit.keyed'")
+    prev = "0" * 64
+    for r in [dict(r) for r in con.execute(f"SELECT id, {', '.join(COLUMNS)} FROM audit_log ORDER BY id")]:
+        link = link_of(prev, r)
+        con.execute("UPDATE audit_log SET row_hash = ? WHERE id = ?", (bytes.fromhex(link), r["id"]))
+        prev = link
+    con.commit()
+    con.close()
+    assert "no longer says it is signed" in _verify(club)
+
+
 def test_the_last_five_rows_cut_are_seen(club: Club) -> None:
     n = verify_chain(club.db).rows
     _outside(

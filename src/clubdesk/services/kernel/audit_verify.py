@@ -32,6 +32,7 @@ from clubdesk.services.kernel.audit_chain import (
     row_hash,
 )
 from clubdesk.services.kernel.audit_seal import Seals, check_seals
+from clubdesk.services.kernel.identity import club_uid
 from clubdesk.storage import Database
 
 COLUMNS_SQL = ", ".join(COLUMNS)
@@ -175,6 +176,18 @@ def _key_of(session: Session) -> tuple[dict[str, Any] | None, bytes | None, str 
         )
 
 
+def _key_kept(session: Session) -> bool:
+    """Whether this club file's audit key exists here (it is made when the log begins to be keyed)."""
+    uid = club_uid(session, create=False)
+    if uid is None:
+        return False
+    try:
+        audit_key.read_audit_key(audit_key.key_name(uid))
+    except audit_key.AuditKeyMissing:
+        return False
+    return True
+
+
 def verify_session(session: Session) -> ChainReport:  # noqa: C901, PLR0912 - one walk, each case named
     server = audit_key.is_server(session)
     mark, key, missing = _key_of(session)
@@ -234,6 +247,13 @@ def verify_session(session: Session) -> ChainReport:  # noqa: C901, PLR0912 - on
     found: list[str] = []
     if missing is not None:
         found.append(missing)
+    if mark is None and not server and _key_kept(session):
+        found.append(
+            _(
+                "This club's audit key is on this PC, but the file's log no longer says it is signed with "
+                "it: the log was rewritten outside ClubDesk."
+            )
+        )
     if mark is not None and first_keyed and not server:
         found.append(
             _(
