@@ -11,7 +11,6 @@ anchor of the log (its last row, link and length) to a file outside the club fil
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -29,6 +28,7 @@ from clubdesk.services.kernel import (
     record_anchor,
     require,
     require_audit_key,
+    signed_with,
 )
 from clubdesk.storage import (
     BackupInfo,
@@ -91,7 +91,7 @@ def restore(db: Database, actor: Actor, file: Path) -> BackupInfo:
                 "file is copied into a new server database with 'clubdesk-cli db copy'; nothing was changed."
             ),
         )
-    _key_here(db, Path(file))
+    _key_here(Path(file))
     kept = restore_database(db, Path(file))
     kept = replace(kept, audit_head=audit_head(db, kept.file))
     with db.session() as s:
@@ -107,13 +107,10 @@ def restore(db: Database, actor: Actor, file: Path) -> BackupInfo:
     return kept
 
 
-def _key_here(db: Database, file: Path) -> None:
+def _key_here(file: Path) -> None:
     """A backup whose audit log is signed with a key not on this PC is refused before anything is replaced
     (every change after the restore would be refused); what the key is and where it goes is said."""
-    try:
-        _rows, key = audit_state(db, file)
-    except (sqlite3.Error, OSError):
-        return  # not a readable club file: restore_database refuses it with its own message
+    key = signed_with(file)
     if key:
         require_audit_key(key)
 

@@ -10,7 +10,13 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from clubdesk.services.kernel.audit_anchor import Anchor, anchor_for_print, audit_state, record_anchor
+    from clubdesk.services.kernel.audit_anchor import (
+        Anchor,
+        anchor_for_print,
+        audit_state,
+        record_anchor,
+        signed_with,
+    )
     from clubdesk.services.kernel.audit_chain import audit_head, hand_ref
     from clubdesk.services.kernel.audit_seal import unsealed
     from clubdesk.services.kernel.audit_verify import ChainReport, verify_chain
@@ -59,6 +65,7 @@ _HOMES = {
     "refusal": "clubdesk.services.kernel.base",
     "require": "clubdesk.services.kernel.permissions",
     "require_audit_key": "clubdesk.services.kernel.base",
+    "signed_with": "clubdesk.services.kernel.audit_anchor",
     "record_anchor": "clubdesk.services.kernel.audit_anchor",
     "unsealed": "clubdesk.services.kernel.audit_seal",
     "verify_chain": "clubdesk.services.kernel.audit_verify",
@@ -92,6 +99,7 @@ __all__ = [
     "refusal",
     "require",
     "require_audit_key",
+    "signed_with",
     "unsealed",
     "verify_chain",
 ]

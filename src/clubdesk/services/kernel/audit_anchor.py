@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import sqlite3
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -159,6 +160,20 @@ def anchor_for_print(db: Database) -> Anchor | None:
     except keys.KeyStoreError:
         with db.read_session() as s:
             return take_anchor(s, place_of(db), "sheet")
+
+
+def signed_with(file: Path) -> str | None:
+    """The name of the audit key a club file's log is signed with (None: not keyed, or not a readable club
+    file). Read as an immutable file: no ``-wal``/``-shm`` is left beside a file a restore then refuses."""
+    try:
+        con = sqlite3.connect(f"{file.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
+        try:
+            mark = con.execute("SELECT value FROM settings WHERE key = ?", (audit_key.MARKER_KEY,)).fetchone()
+        finally:
+            con.close()
+        return None if mark is None else str(json.loads(mark[0]).get("key") or "") or None
+    except (sqlite3.Error, OSError, ValueError, AttributeError):
+        return None  # restore_database refuses such a file with its own message
 
 
 def _read(path: Path) -> list[Anchor]:
