@@ -141,7 +141,8 @@ def build(path: Path, entries: int = 1_000_000, seed: int = 22) -> dict[str, Any
             ],
         )
         rounds = {(e, n): rid for rid, e, n in s.execute(text("SELECT id, event_id, number FROM rounds"))}
-        head = audit_chain.chain_head(s)
+        state = audit_chain.chain_state(s)  # the head, and the key when the file's log is keyed
+        head, key = state.head, state.key
     db.close()
 
     con = sqlite3.connect(path, isolation_level=None)
@@ -209,7 +210,7 @@ def build(path: Path, entries: int = 1_000_000, seed: int = 22) -> dict[str, Any
                         x = new_entry[after["hand"][0]]
                         after["hand"] = audit_chain.hand_ref(x["id"], mid, x["game_no"], x["data"])
                         row["after"] = audit_json(after)
-                    digest = audit_chain.link_of(prev, row)
+                    digest = audit_chain.link_of(prev, row, key)
                     row["prev_hash"], row["row_hash"] = None, bytes.fromhex(digest)  # as the services store
                     prev = digest
                     a_rows.append(row)

@@ -1,4 +1,4 @@
-"""Test-wide setup: Qt runs headless, and no test touches the user's real data folder."""
+"""Test-wide setup: Qt runs headless, and no test touches the user's real data folder or keyring."""
 
 from __future__ import annotations
 
@@ -9,6 +9,9 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ["CLUBDESK_HOME"] = tempfile.mkdtemp(prefix="clubdesk-test-home-")
+# the audit keys and anchors of every club file a test makes: one folder for the run and for the processes it
+# starts (a desk's server or CLI finds the key its club file was signed with), never the user's keyring
+os.environ["CLUBDESK_KEYS"] = tempfile.mkdtemp(prefix="clubdesk-test-keys-")
 
 import pytest  # noqa: E402
 

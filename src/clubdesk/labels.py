@@ -150,6 +150,7 @@ AUDIT_ACTION_LABELS: dict[str, str] = {
     "postpone": N_("match postponed"),
     "referee-call": N_("referee called from the table"),  # a phone's "Call the referee"
     "referee-call-handled": N_("referee call answered"),
+    "audit.keyed": N_("audit log signed with the club's key from here on"),
 }
 
 
@@ -174,6 +175,7 @@ ENTITY_LABELS: dict[str, str] = {  # what an audit row is about
     "incident_kind": N_("incident kind"),
     "penalty": N_("penalty"),
     "appeal": N_("appeal"),
+    "audit": N_("audit log"),
 }
 
 

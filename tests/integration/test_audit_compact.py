@@ -16,8 +16,8 @@ from typing import Any
 
 from clubdesk.cli.core import main as cli
 from clubdesk.services.club import audit_log, safety
-from clubdesk.services.kernel import audit_chain
-from clubdesk.services.kernel.audit_chain import hand_digest, verify_chain
+from clubdesk.services.kernel.audit_chain import hand_digest
+from clubdesk.services.kernel.audit_verify import ChainReport, verify_chain
 from clubdesk.services.members import edit, records
 from clubdesk.services.night.play import results, rounds
 from clubdesk.storage import Database, known_revisions
@@ -129,7 +129,7 @@ def _three_hands(tmp_path: Path) -> tuple[Path, list[int], list[int]]:
     return path, audit_ids, entry_ids
 
 
-def _verify_copy(path: Path, name: str, *sql: str) -> audit_chain.ChainReport:
+def _verify_copy(path: Path, name: str, *sql: str) -> ChainReport:
     copy = path.with_name(name)
     shutil.copy(path, copy)
     con = sqlite3.connect(copy)
@@ -226,14 +226,14 @@ def test_an_old_database_upgrades_and_its_rows_verify_as_before(tmp_path: Path) 
         old = _rows(db, "add-entry")
     finally:
         db.close()
-    assert report.ok and report.rows == 4
+    assert report.ok and report.rows == 5  # + the row where the log began to be signed with the key
     assert [json.loads(r.after or "")["entry"] for r in old] == HANDS  # the snapshots, as written
     assert old[0].at.microsecond == 123456
     indexes = {r[0] for r in _raw(path, "SELECT name FROM sqlite_master WHERE tbl_name = 'audit_log'")}
     assert "ix_audit_log_event_id_id" in indexes
     assert not indexes & {"ix_audit_log_at_id", "ix_audit_log_event_at"}
     kinds = _raw(path, "SELECT typeof(prev_hash), typeof(row_hash), typeof(at) FROM audit_log ORDER BY id")
-    assert kinds == [("text", "text", "text")] * 3 + [("null", "blob", "integer")]
+    assert kinds == [("text", "text", "text")] * 3 + [("null", "blob", "integer")] * 2  # keyed start, member
 
     # an old row edited or deleted after the upgrade is still caught
     edited = _verify_copy(path, "x.sqlite3", "UPDATE audit_log SET after = '99' WHERE id = 2")

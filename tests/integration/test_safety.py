@@ -21,7 +21,7 @@ from clubdesk.services import demo
 from clubdesk.services.club import audit_log, safety, settings
 from clubdesk.services.desk import lists, registration
 from clubdesk.services.events import events
-from clubdesk.services.kernel.audit_chain import verify_chain
+from clubdesk.services.kernel.audit_verify import verify_chain
 from clubdesk.services.kernel.base import Actor
 from clubdesk.services.members import edit, records, search
 from clubdesk.storage import Database, DatabaseError, current_revision, known_revisions
@@ -501,7 +501,7 @@ def test_audit_chain_reports_an_outside_edit_and_a_deletion(
     _club_with_history(path)
     assert cli(["--db", str(path), "audit", "--verify", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["ok"] and report["rows"] == 6
+    assert report["ok"] and report["rows"] == 7  # 6 settings and the row where the keyed log begins
 
     con = sqlite3.connect(path)
     con.execute("UPDATE audit_log SET after = '99' WHERE id = 3")
@@ -555,7 +555,7 @@ def test_upgrade_chains_the_existing_audit_rows(tmp_path: Path) -> None:
         report = verify_chain(db)
     finally:
         db.close()
-    assert report.ok and report.rows == 6
+    assert report.ok and report.rows == 7  # + the row where the log began to be signed with the key
 
 
 def test_audit_csv_cells_are_formula_safe(tmp_path: Path) -> None:

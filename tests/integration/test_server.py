@@ -25,7 +25,7 @@ from clubdesk.services.club import safety
 from clubdesk.services.club.db_copy import verify_same
 from clubdesk.services.desk import lists, registration
 from clubdesk.services.events import events
-from clubdesk.services.kernel.audit_chain import verify_chain
+from clubdesk.services.kernel.audit_verify import verify_chain
 from clubdesk.services.kernel.base import Actor, Role, ServiceError
 from clubdesk.services.members.edit import create_member
 from clubdesk.services.members.records import MemberData
@@ -249,7 +249,7 @@ def test_db_copy_file_to_server_and_back_keeps_every_row(
     import json
 
     from clubdesk.cli.core import main
-    from clubdesk.services.kernel.audit_chain import verify_chain
+    from clubdesk.services.kernel.audit_verify import verify_chain
     from clubdesk.services.night.play import results
     from tests.conftest import DbMaker as Maker
 

@@ -101,6 +101,11 @@ def register(sub: Any) -> None:
     au.add_argument(
         "--verify", action="store_true", help=_("check the audit log's hash chain; name the first broken row")
     )
+    au.add_argument(
+        "--anchor",
+        action="store_true",
+        help=_("with --verify: when the log is intact, record its head and length outside the club file"),
+    )
 
 
 def cmd_incident(ctx: Context, args: argparse.Namespace) -> Output:
@@ -224,13 +229,24 @@ def cmd_audit(ctx: Context, args: argparse.Namespace) -> Output:
 
     if args.verify:
         from clubdesk.cli.core import Refused
-        from clubdesk.services import club
-        from clubdesk.services.kernel import verify_chain
+        from clubdesk.services.kernel import record_anchor, verify_chain
 
-        report = verify_chain(ctx.database())
+        db = ctx.database()
+        report = verify_chain(db)
         if not report.ok:
             raise Refused(report.message())
-        return Output(report.as_json(), report.message())
+        data = report.as_json()
+        text = report.message()
+        if args.anchor:
+            anchor = record_anchor(db, "verify")
+            if anchor is not None:
+                data["anchored"] = anchor.path
+                text += "\n" + ngettext(
+                    "Its head {head} and {n} row are recorded in {file}.",
+                    "Its head {head} and {n} rows are recorded in {file}.",
+                    anchor.rows,
+                ).format(head=anchor.head[:12], n=anchor.rows, file=anchor.path)
+        return Output(data, text)
 
     rows = club.audit_rows(
         ctx.database(),

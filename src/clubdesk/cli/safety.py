@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from clubdesk.cli.core import Context, Output, add_command
-from clubdesk.i18n import _
+from clubdesk.i18n import _, ngettext
 
 
 def register(sub: Any) -> None:
@@ -27,13 +27,20 @@ def cmd_backup(ctx: Context, args: argparse.Namespace) -> Output:
         "integrity": info.integrity,
         "schema": info.revision,
         "audit_head": info.audit_head,
+        "audit_rows": info.audit_rows,
+        "audit_key": info.audit_key,
+        "audit_anchor": info.audit_anchor,
     }
-    return Output(
-        data,
-        _("Backup written to {file} ({size} bytes, check: {check}).").format(
-            file=info.file, size=info.bytes, check=info.integrity
-        ),
+    text = _("Backup written to {file} ({size} bytes, check: {check}).").format(
+        file=info.file, size=info.bytes, check=info.integrity
     )
+    if info.audit_anchor:
+        text += "\n" + ngettext(
+            "Audit log: {n} row, head {head}; anchor recorded in {anchor}.",
+            "Audit log: {n} rows, head {head}; anchor recorded in {anchor}.",
+            info.audit_rows or 0,
+        ).format(n=info.audit_rows, head=(info.audit_head or "")[:12], anchor=info.audit_anchor)
+    return Output(data, text)
 
 
 def cmd_restore(ctx: Context, args: argparse.Namespace) -> Output:

@@ -26,7 +26,7 @@ from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, P
 from reportlab.platypus.flowables import KeepTogether  # noqa: F401  (re-exported for the reports)
 
 from clubdesk import i18n
-from clubdesk.i18n import _
+from clubdesk.i18n import _, ngettext
 from clubdesk.reports.data import ReportHeader
 from clubdesk.reports.fonts import COND, COND_BOLD, SANS, SANS_BOLD, register_fonts
 
@@ -338,6 +338,15 @@ class _Report:
         canvas.drawRightString(
             width - MARGIN, MARGIN + 1.5 * mm, _("Page {page} of {total}").format(page=page, total=total)
         )
+        if self.header.audit_head:  # a signed sheet: the audit log as it stood when printed
+            canvas.setFont(SANS, 6.5)
+            canvas.drawRightString(
+                width - MARGIN,
+                MARGIN + 6 * mm,
+                ngettext(
+                    "Audit log {head} · {n} row", "Audit log {head} · {n} rows", self.header.audit_rows
+                ).format(head=self.header.audit_head[:12], n=self.header.audit_rows),
+            )
         if self.private:
             canvas.setFont(SANS_BOLD, 8)
             canvas.setFillColor(colors.HexColor("#a0141e"))

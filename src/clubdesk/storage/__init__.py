@@ -19,7 +19,7 @@ from clubdesk.storage.backup import (
     list_backups,
 )
 from clubdesk.storage.changes import DataVersion
-from clubdesk.storage.database import Database
+from clubdesk.storage.database import ClubSession, Database
 from clubdesk.storage.errors import DatabaseError
 from clubdesk.storage.files import write_atomically
 from clubdesk.storage.restore import restore_database
@@ -36,6 +36,7 @@ from clubdesk.storage.sqlite import current_revision, read_only
 
 __all__ = [
     "BackupInfo",
+    "ClubSession",
     "DataVersion",
     "Database",
     "DatabaseError",

@@ -39,8 +39,10 @@ KEEP_MONTHS = 12
 
 @dataclass(frozen=True)
 class BackupInfo:
-    """One backup made. ``audit_head`` (the audit chain's last hash in the copy) is filled in by the
-    service that reads the audit log; storage leaves it None."""
+    """One backup made. ``audit_head`` (the audit chain's last hash in the copy), ``audit_rows`` (its
+    rows), ``audit_key`` (the name of the key its log is signed with, never the key) and ``audit_anchor``
+    (the file outside the club file the anchor went to) are filled in by the service that reads the audit
+    log; storage leaves them None."""
 
     file: Path
     bytes: int
@@ -48,6 +50,9 @@ class BackupInfo:
     revision: str | None
     made: datetime
     audit_head: str | None = None
+    audit_rows: int | None = None
+    audit_key: str | None = None
+    audit_anchor: str | None = None
 
 
 def _free_name(folder: Path, stem: str, suffix: str) -> Path:

@@ -21,3 +21,7 @@ class ReportHeader:
     language: str = "en"  # en / id / es / tr, or the pseudo-locale xx
     page_size: PageSize = "A4"
     printed_on: dt.datetime | None = None  # None: now (fixed in tests for reproducible files)
+    # on sheets people sign (score sheets, the act): the audit log's head (short) and its rows when printed,
+    # the same state as the anchor written outside the club file at that print
+    audit_head: str = ""
+    audit_rows: int = 0

@@ -24,7 +24,7 @@ from clubdesk import labels
 from clubdesk.i18n import N_, _, current_language
 from clubdesk.models.audit import AuditEntry
 from clubdesk.models.result import ResultEntry
-from clubdesk.services.kernel import Actor, ServiceError, allowed, audit_json, mask_contacts
+from clubdesk.services.kernel import Actor, ServiceError, allowed, audit_json, mask_contacts, unsealed
 from clubdesk.storage import Database, DatabaseError, write_atomically
 from clubdesk.text import excel_safe, fold
 from clubdesk.timefmt import local_text
@@ -142,7 +142,9 @@ def iter_audit_rows(
         while batch := list(islice(scan, 500)):
             hands = _hands(s, batch)
             for r in batch:
-                shown_after = _show_hand(r.after, hands[r.id]) if r.id in hands and r.after else r.after
+                shown_after = unsealed(
+                    _show_hand(r.after, hands[r.id]) if r.id in hands and r.after else r.after
+                )
                 if needle and not any(
                     needle in fold(t)
                     for t in (r.actor_name, r.before or "", shown_after or "", r.entity_id or "")

@@ -4,8 +4,9 @@ Backups go through SQLite's online backup API (:func:`clubdesk.storage.backup_da
 other desks write, the copy passing the full check of a club file (every table, column, index and trigger
 of its revision, and ``integrity_check``), owner-only; only automatic backups rotate. A restore copies the
 file and copies the backup in under the writers' lock (:func:`clubdesk.storage.restore_database`). Each
-backup is audited with the audit chain's head at that moment, so rows later cut off the log are seen
-against it.
+backup is audited with the audit chain's head at that moment, and every backup and restore appends an
+anchor of the log (its last row, link and length) to a file outside the club file, beside the audit key
+(``kernel.record_anchor``), so rows later cut off the log, or all of them, are seen by ``audit --verify``.
 """
 
 from __future__ import annotations
@@ -17,8 +18,18 @@ from pathlib import Path
 from sqlalchemy import func, select
 
 from clubdesk.i18n import _
+from clubdesk.keys import KeyStoreError
 from clubdesk.models.audit import AuditEntry
-from clubdesk.services.kernel import Actor, audit, audit_head, require
+from clubdesk.services.kernel import (
+    Actor,
+    audit,
+    audit_head,
+    audit_state,
+    record_anchor,
+    require,
+    require_audit_key,
+    signed_with,
+)
 from clubdesk.storage import (
     BackupInfo,
     Database,
@@ -57,10 +68,12 @@ def backup(
                 "file": str(info.file),
                 "bytes": info.bytes,
                 "audit_head": info.audit_head,
+                "audit_rows": info.audit_rows,
+                "audit_key": info.audit_key,
                 "reason": reason,
             },
         )
-    return info
+    return _anchored(db, info, "backup")
 
 
 def backups(db: Database) -> list[tuple[datetime, Path]]:
@@ -80,6 +93,7 @@ def restore(db: Database, actor: Actor, file: Path) -> BackupInfo:
                 "file is copied into a new server database with 'clubdesk-cli db copy'; nothing was changed."
             ),
         )
+    _key_here(Path(file))
     kept = restore_database(db, Path(file))
     kept = replace(kept, audit_head=audit_head(db, kept.file))
     with db.session() as s:
@@ -91,13 +105,22 @@ def restore(db: Database, actor: Actor, file: Path) -> BackupInfo:
             Path(file).name,
             after={"restored": str(file), "previous_kept_as": str(kept.file)},
         )
+    _anchored(db, kept, "restore", Path(file).name)  # the log as restored is the one to check from now on
     return kept
+
+
+def _key_here(file: Path) -> None:
+    """A backup whose audit log is signed with a key not on this PC is refused before anything is replaced
+    (every change after the restore would be refused); what the key is and where it goes is said."""
+    key = signed_with(file)
+    if key:
+        require_audit_key(key)
 
 
 def backup_quietly(db: Database, *, reason: str = "auto") -> BackupInfo:
     """An automatic backup (opening, every 30 minutes of a night with changes, closing): not audited, so
     it does not itself count as a change. On a club server: pg_dump, when this PC has it."""
-    return _made(db, db.backups_dir, reason=reason)
+    return _anchored(db, _made(db, db.backups_dir, reason=reason), "backup")
 
 
 def _made(db: Database, folder: Path, *, reason: str, now: datetime | None = None) -> BackupInfo:
@@ -107,7 +130,18 @@ def _made(db: Database, folder: Path, *, reason: str, now: datetime | None = Non
         info = backup_server(db, folder, reason=reason, now=now)
     else:
         info = backup_database(db.path, folder, reason=reason, now=now)
-    return replace(info, audit_head=audit_head(db, info.file))
+    rows, key = audit_state(db, info.file)
+    return replace(info, audit_head=audit_head(db, info.file), audit_rows=rows, audit_key=key)
+
+
+def _anchored(db: Database, info: BackupInfo, reason: str, name: str = "") -> BackupInfo:
+    """``info`` with the anchor of the log appended outside the club file (a key folder that cannot be
+    written leaves the backup made, without an anchor)."""
+    try:
+        anchor = record_anchor(db, reason, name or info.file.name)
+    except KeyStoreError:
+        return info
+    return info if anchor is None else replace(info, audit_anchor=anchor.path)
 
 
 def change_marker(db: Database) -> int:

@@ -10,8 +10,17 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from clubdesk.services.kernel.audit_chain import ChainReport, audit_head, hand_ref, verify_chain
+    from clubdesk.services.kernel.audit_anchor import (
+        Anchor,
+        anchor_for_print,
+        audit_state,
+        record_anchor,
+        signed_with,
+    )
+    from clubdesk.services.kernel.audit_chain import audit_head, hand_ref
     from clubdesk.services.kernel.audit_redaction import redact_row
+    from clubdesk.services.kernel.audit_seal import unsealed
+    from clubdesk.services.kernel.audit_verify import ChainReport, verify_chain
     from clubdesk.services.kernel.base import (
         DEFAULT_ACTOR,
         DESK_ROLES,
@@ -22,6 +31,7 @@ if TYPE_CHECKING:
         audit_json,
         entry_refusal,
         refusal,
+        require_audit_key,
     )
     from clubdesk.services.kernel.changes import Changes
     from clubdesk.services.kernel.clock import DESK_CLOCK
@@ -31,7 +41,8 @@ if TYPE_CHECKING:
 
 _HOMES = {
     "Actor": "clubdesk.services.kernel.base",
-    "ChainReport": "clubdesk.services.kernel.audit_chain",
+    "Anchor": "clubdesk.services.kernel.audit_anchor",
+    "ChainReport": "clubdesk.services.kernel.audit_verify",
     "CLUB_UID_KEY": "clubdesk.services.kernel.identity",
     "Changes": "clubdesk.services.kernel.changes",
     "DEFAULT_ACTOR": "clubdesk.services.kernel.base",
@@ -41,10 +52,12 @@ _HOMES = {
     "Role": "clubdesk.services.kernel.base",
     "ServiceError": "clubdesk.services.kernel.base",
     "allowed": "clubdesk.services.kernel.permissions",
+    "anchor_for_print": "clubdesk.services.kernel.audit_anchor",
     "audit": "clubdesk.services.kernel.base",
     "audit_head": "clubdesk.services.kernel.audit_chain",
     "redact_row": "clubdesk.services.kernel.audit_redaction",
     "audit_json": "clubdesk.services.kernel.base",
+    "audit_state": "clubdesk.services.kernel.audit_anchor",
     "club_uid": "clubdesk.services.kernel.identity",
     "entry_refusal": "clubdesk.services.kernel.base",
     "hand_ref": "clubdesk.services.kernel.audit_chain",
@@ -53,12 +66,17 @@ _HOMES = {
     "money_text": "clubdesk.services.kernel.lookups",
     "refusal": "clubdesk.services.kernel.base",
     "require": "clubdesk.services.kernel.permissions",
-    "verify_chain": "clubdesk.services.kernel.audit_chain",
+    "require_audit_key": "clubdesk.services.kernel.base",
+    "signed_with": "clubdesk.services.kernel.audit_anchor",
+    "record_anchor": "clubdesk.services.kernel.audit_anchor",
+    "unsealed": "clubdesk.services.kernel.audit_seal",
+    "verify_chain": "clubdesk.services.kernel.audit_verify",
 }
 
 __all__ = [
     "CLUB_UID_KEY",
     "Actor",
+    "Anchor",
     "ChainReport",
     "Changes",
     "DEFAULT_ACTOR",
@@ -68,18 +86,24 @@ __all__ = [
     "Role",
     "ServiceError",
     "allowed",
+    "anchor_for_print",
     "audit",
     "audit_head",
     "audit_json",
+    "audit_state",
     "club_uid",
     "entry_refusal",
     "hand_ref",
     "load_event",
     "mask_contacts",
     "money_text",
+    "record_anchor",
     "redact_row",
     "refusal",
     "require",
+    "require_audit_key",
+    "signed_with",
+    "unsealed",
     "verify_chain",
 ]
 

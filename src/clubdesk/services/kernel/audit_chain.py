@@ -15,14 +15,18 @@ form as before (:func:`at_text`). An add-entry row no longer copies the hand: it
 8-byte digest of it (:func:`hand_ref`), which the walk checks while the entry exists; an entry that is gone
 must have been taken away by a later row of the same match that recorded what it removed (undo, sheet,
 correction, final score).
+
+From the first write of a club file after keying began (:mod:`audit_key`), a new row's hash is HMAC-SHA256
+under the club's audit key, kept outside the file, instead of plain SHA-256: the file's owner can no
+longer recompute the chain. Checking the log is :mod:`audit_verify`.
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import hmac
 import json
-import re
 import time
 from dataclasses import dataclass
 from datetime import datetime
@@ -32,7 +36,8 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from clubdesk.i18n import _, ngettext
+from clubdesk.models.audit import AuditEntry
+from clubdesk.services.kernel import audit_key
 from clubdesk.storage import Database, lock_audit_chain, read_only
 
 GENESIS = "0" * 64
@@ -55,7 +60,7 @@ COLUMNS = (
     "after",
     "reason",
 )
-_HEAD_KEY = "clubdesk.audit_head"
+HEAD_KEY = "clubdesk.audit_head"
 
 
 def at_text(at: datetime | str | int) -> str:
@@ -95,22 +100,78 @@ def hand_ref(entry_id: int, match_id: int, game_no: int, data: str | dict[str, A
     return [int(entry_id), hand_digest(match_id, game_no, data)]
 
 
-def row_hash(prev: str, values: dict[str, Any]) -> str:
+def row_content(prev: str, values: dict[str, Any]) -> bytes:
+    """What a row's link covers: canonical JSON of the previous link and the row's columns."""
     content = [prev] + [at_text(values["at"]) if c == "at" else values.get(c) for c in COLUMNS]
-    data = json.dumps(content, ensure_ascii=False, separators=(",", ":"), default=str)
-    return hashlib.sha256(data.encode("utf-8")).hexdigest()
+    return json.dumps(content, ensure_ascii=False, separators=(",", ":"), default=str).encode("utf-8")
+
+
+def row_hash(prev: str, values: dict[str, Any]) -> str:
+    return hashlib.sha256(row_content(prev, values)).hexdigest()
+
+
+_MACS: dict[bytes, hmac.HMAC] = {}  # the key's HMAC state, made once and copied for each row
+
+
+def keyed_hash(key: bytes, prev: str, values: dict[str, Any]) -> str:
+    """A keyed row's hash: HMAC-SHA256 under the club's audit key (kept outside the file, audit_key)."""
+    mac = _MACS.get(key)
+    if mac is None:
+        mac = _MACS[key] = hmac.new(key, digestmod=hashlib.sha256)
+    row = mac.copy()
+    row.update(row_content(prev, values))
+    return row.hexdigest()
+
+
+@dataclass
+class ChainState:
+    """One transaction's place in the chain: the head, the key (None: plain SHA-256) and the last row it
+    added (its entry, the link before it and its values), which the seal at commit may amend."""
+
+    head: str
+    key: bytes | None
+    mark: dict[str, Any] | None = None
+    last: tuple[AuditEntry, str, dict[str, Any]] | None = None
+
+
+def chain_state(session: Session, values: dict[str, Any] | None = None) -> ChainState:
+    """This transaction's chain state; the first audited write of a club file that is not keyed yet
+    starts the keyed log (audit_key.start_keyed) with a row of its own, made in ``values``' name."""
+    state = session.info.get(HEAD_KEY)
+    if isinstance(state, ChainState):
+        return state
+    lock_audit_chain(session)  # on a server, one desk's transaction at a time extends the chain
+    # the head and the keying marker in one statement: a hand's transaction reads no more than before
+    last, marked = session.execute(
+        text(
+            "SELECT (SELECT row_hash FROM audit_log WHERE row_hash IS NOT NULL ORDER BY id DESC LIMIT 1), "
+            "(SELECT value FROM settings WHERE key = :marker)"
+        ),
+        {"marker": audit_key.MARKER_KEY},
+    ).one()
+    key, mark = audit_key.chain_key(session, marked)
+    state = ChainState(hash_text(last) or GENESIS, key, mark)
+    session.info[HEAD_KEY] = state
+    if key is None and values is not None and not audit_key.is_server(session):
+        state.key, state.mark = audit_key.start_keyed(session)
+        first = {k: values.get(k) for k in COLUMNS} | {
+            "action": audit_key.KEYED_ACTION,
+            "entity": "audit",
+            "entity_id": state.mark["key"],
+            "event_id": None,
+            "round_no": None,
+            "table_no": None,
+            "before": None,
+            "after": audit_key.marker_text(state.mark),
+            "reason": None,
+        }
+        add_row(session, first)
+    return state
 
 
 def chain_head(session: Session) -> str:
     """The hash the next audit row of this transaction links to (the last stored or just added row's)."""
-    head = session.info.get(_HEAD_KEY)
-    if head is None:
-        lock_audit_chain(session)  # on a server, one desk's transaction at a time extends the chain
-        last = session.execute(
-            text("SELECT row_hash FROM audit_log WHERE row_hash IS NOT NULL ORDER BY id DESC LIMIT 1")
-        ).scalar()
-        head = hash_text(last) or GENESIS
-    return str(head)
+    return chain_state(session).head
 
 
 def audit_head(db: Database, backup: Path) -> str | None:
@@ -135,176 +196,45 @@ def audit_head(db: Database, backup: Path) -> str | None:
         con.close()
 
 
-def link_of(prev: str, values: dict[str, Any]) -> str:
-    """The link a row from 0017 stores: the first LINK_HEX hex digits of :func:`row_hash` (16 bytes)."""
-    return row_hash(prev, values)[:LINK_HEX]
+def link_of(prev: str, values: dict[str, Any], key: bytes | None = None) -> str:
+    """The link a row from 0017 stores: the first LINK_HEX hex digits of its hash (16 bytes), keyed
+    (HMAC) when the log is."""
+    return (row_hash(prev, values) if key is None else keyed_hash(key, prev, values))[:LINK_HEX]
 
 
 def link(session: Session, values: dict[str, Any]) -> str:
     """The link (hex) of a new row with ``values``, chained to the head; the transaction's head moves on.
     The row stores it as raw bytes and no prev_hash (0018_audit_compact)."""
-    digest = link_of(chain_head(session), values)
-    session.info[_HEAD_KEY] = digest
+    state = chain_state(session, values)
+    digest = link_of(state.head, values, state.key)
+    state.head = digest
     return digest
 
 
+def add_row(session: Session, values: dict[str, Any]) -> AuditEntry:
+    """Add one audit row with ``values`` to the transaction, linked to the chain's head."""
+    state = chain_state(session, values)
+    prev = state.head
+    entry = AuditEntry(**values, prev_hash=None, row_hash=link(session, values))
+    session.add(entry)
+    state.last = (entry, prev, values)
+    return entry
+
+
+def amend_last(session: Session, after: str | None) -> None:
+    """Give the transaction's last audit row a new ``after`` (the seal added at commit) and its new link:
+    nothing links to it yet (the transaction holds the writers' lock)."""
+    state = chain_state(session)
+    if state.last is None:
+        return
+    entry, prev, values = state.last
+    values = values | {"after": after}
+    digest = link_of(prev, values, state.key)
+    entry.after = after
+    entry.row_hash = digest
+    state.head = digest
+    state.last = (entry, prev, values)
+
+
 def forget_head(session: Session) -> None:
-    session.info.pop(_HEAD_KEY, None)
-
-
-@dataclass(frozen=True)
-class ChainReport:
-    ok: bool
-    rows: int
-    head: str | None
-    broken_id: int | None = None
-    broken_at: str | None = None
-    reason: str | None = None
-
-    def message(self) -> str:
-        if self.ok:
-            return ngettext(
-                "The audit log is intact: {n} row.",
-                "The audit log is intact: {n} rows, each linked to the one before.",
-                self.rows,
-            ).format(n=self.rows)
-        return _(
-            "The audit log was changed outside ClubDesk: the chain breaks at row {row} ({at}): {reason}"
-        ).format(row=self.broken_id, at=self.broken_at or "?", reason=self.reason or "")
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "ok": self.ok,
-            "rows": self.rows,
-            "head": self.head,
-            "broken_row": self.broken_id,
-            "broken_at": self.broken_at,
-            "reason": self.reason,
-        }
-
-
-_HAND_ACTIONS = ("add-entry", "override-entry")
-_HAND_RE = re.compile(r'"hand":\[(\d+),"([A-Za-z0-9_-]+)"\]')
-_BATCH = 2000
-
-
-class _Hands:
-    """The hands add-entry rows name: each entry row that still exists must match the digest
-    its row recorded; one that is gone must have been removed by a later row of the same match."""
-
-    def __init__(self, session: Session) -> None:
-        self.session = session
-        self.pending: list[tuple[int, int, str, str]] = []  # (audit id, entry id, digest, match id)
-        self.gone: list[tuple[int, str]] = []  # (audit id, match id) of entries no longer there
-        self.removed: dict[str, int] = {}  # match id -> last audit row that recorded removed hands
-        self.bad: tuple[int, str] | None = None  # (audit id, reason) of the first hand found changed
-
-    def see(self, audit_id: int, values: dict[str, Any]) -> None:
-        if values["entity"] != "match":
-            return
-        if values["action"] in _HAND_ACTIONS and values["after"] and '"hand"' in values["after"]:
-            ref = _HAND_RE.search(values["after"])  # (as audit_json writes it; cheaper than parsing)
-            if ref is not None:
-                self.pending.append((audit_id, int(ref[1]), ref[2], str(values["entity_id"])))
-                if len(self.pending) >= _BATCH:
-                    self.check()
-        before = values["before"] or ""
-        if '"entry"' in before or '"entries"' in before:
-            self.removed[str(values["entity_id"])] = audit_id
-
-    def check(self) -> None:
-        if not self.pending:
-            return
-        ids = sorted({p[1] for p in self.pending})
-        rows: dict[int, tuple[int, int, str]] = {}
-        for k in range(0, len(ids), 500):
-            part = ids[k : k + 500]
-            marks = ", ".join(str(int(i)) for i in part)
-            for r in self.session.execute(
-                text(f"SELECT id, match_id, game_no, data FROM result_entries WHERE id IN ({marks})")
-            ):
-                rows[int(r[0])] = (int(r[1]), int(r[2]), str(r[3]))
-        for audit_id, entry_id, digest, match in self.pending:
-            row = rows.get(entry_id)
-            if row is None:
-                self.gone.append((audit_id, match))
-            elif str(row[0]) != match or hand_digest(*row) != digest:
-                self._fail(audit_id, _("the hand or game it recorded was changed outside ClubDesk"))
-        self.pending = []
-
-    def _fail(self, audit_id: int, reason: str) -> None:
-        if self.bad is None or audit_id < self.bad[0]:
-            self.bad = (audit_id, reason)
-
-    def finish(self) -> tuple[int, str] | None:
-        self.check()
-        for audit_id, match in self.gone:
-            if self.removed.get(match, 0) < audit_id:
-                self._fail(audit_id, _("the hand or game it recorded was deleted outside ClubDesk"))
-        return self.bad
-
-
-# ------------------------------------------------------------------ redacted rows (a member's erasure)
-# A member's erasure rewrites the before/after of older rows that held his name or contacts; their stored
-# links stay, so the rows after them still link. The erasing row (chained itself) lists each redacted row's
-# hash over its new content; the walk accepts a row whose content matches that instead of its link.
-REDACTING_ACTIONS = ("member.erase", "member.clear-contacts")
-
-
-def redacted_hashes(session: Session) -> dict[int, str]:
-    """Row id -> :func:`row_hash` of its redacted content, as the erasing rows recorded it (the latest)."""
-    found: dict[int, str] = {}
-    marks = ", ".join(f"'{a}'" for a in REDACTING_ACTIONS)
-    for (after,) in session.execute(
-        text(f"SELECT after FROM audit_log WHERE action IN ({marks}) ORDER BY id")
-    ):
-        try:
-            rows = json.loads(after or "{}").get("redacted", {})
-        except (ValueError, AttributeError):
-            continue
-        found.update({int(k): str(v) for k, v in rows.items()} if isinstance(rows, dict) else {})
-    return found
-
-
-def verify_session(session: Session) -> ChainReport:
-    cols = ", ".join(COLUMNS)
-    redacted = redacted_hashes(session)
-    result = session.execute(text(f"SELECT id, prev_hash, row_hash, {cols} FROM audit_log ORDER BY id"))
-    prev = GENESIS
-    n = 0
-    last_id: int | None = None
-    hands = _Hands(session)
-    for row in result.mappings():
-        n += 1
-        values = dict(row)
-        stored = hash_text(values["row_hash"])
-        if values["prev_hash"] is not None and values["prev_hash"] != prev:  # a row from before 0017
-            reason = _("a row before it was deleted or changed")
-            return ChainReport(False, n, None, row["id"], at_text(row["at"] or ""), reason)
-        if stored is None:
-            reason = _("the row has no link (inserted from outside)")
-            return ChainReport(False, n, None, row["id"], at_text(row["at"] or ""), reason)
-        if len(stored) not in (64, LINK_HEX) or row_hash(prev, values)[: len(stored)] != stored:
-            if redacted.get(int(row["id"])) == row_hash(prev, values):  # redacted by an erasure
-                hands.see(int(row["id"]), values)
-                prev, last_id = stored, int(row["id"])
-                continue
-            # rows from 0017 keep no prev_hash: a gap in the ids is a deleted row (SQLite hands out the
-            # next id; a rolled back row leaves none)
-            gap = values["prev_hash"] is None and last_id is not None and row["id"] != last_id + 1
-            reason = _("a row before it was deleted or changed") if gap else _("its content was edited")
-            return ChainReport(False, n, None, row["id"], at_text(row["at"] or ""), reason)
-        hands.see(int(row["id"]), values)
-        prev = stored
-        last_id = int(row["id"])
-    bad = hands.finish()
-    if bad is not None:
-        at = session.execute(text("SELECT at FROM audit_log WHERE id = :i"), {"i": bad[0]}).scalar()
-        return ChainReport(False, n, None, bad[0], at_text(at or ""), bad[1])
-    return ChainReport(True, n, None if n == 0 else prev)
-
-
-def verify_chain(db: Database) -> ChainReport:
-    """Walk the whole audit log and report the first broken link (row id and time), if any."""
-    with db.session() as s:
-        return verify_session(s)
+    session.info.pop(HEAD_KEY, None)

@@ -1,12 +1,13 @@
 """Redacting an older audit row (a member's erasure): its before/after rewritten without the erased values.
 
 The row keeps its stored link, so the rows after it still link to it; what its content now hashes to is
-returned, for the erasing row to record (``audit_chain.redacted_hashes`` reads it back when the log is
+returned, for the erasing row to record (:func:`redacted_hashes` reads it back when the log is
 verified). The erased values are kept nowhere.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from sqlalchemy import text
@@ -37,3 +38,24 @@ def redact_row(session: Session, row_id: int, before: Any, after: Any) -> str:
         {"b": values["before"], "a": values["after"], "i": row_id},
     )
     return row_hash(str(prev), values)
+
+
+# The erasing row (chained and, in a keyed log, signed itself) lists each redacted row's hash over its new
+# content; the walk accepts a row whose content matches that instead of its stored link, whose rows after it
+# still link to it.
+REDACTING_ACTIONS = ("member.erase", "member.clear-contacts")
+
+
+def redacted_hashes(session: Session) -> dict[int, str]:
+    """Row id -> :func:`row_hash` of its redacted content, as the erasing rows recorded it (the latest)."""
+    found: dict[int, str] = {}
+    marks = ", ".join(f"'{a}'" for a in REDACTING_ACTIONS)
+    for (after,) in session.execute(
+        text(f"SELECT after FROM audit_log WHERE action IN ({marks}) ORDER BY id")
+    ):
+        try:
+            rows = json.loads(after or "{}").get("redacted", {})
+        except (ValueError, AttributeError):
+            continue
+        found.update({int(k): str(v) for k, v in rows.items()} if isinstance(rows, dict) else {})
+    return found

@@ -16,12 +16,15 @@ from sqlalchemy.orm import Session
 from clubdesk.competition.errors import CompetitionError
 from clubdesk.i18n import N_, _
 from clubdesk.labels import ROLE_LABELS
-from clubdesk.models.audit import AuditEntry, to_the_ms
+from clubdesk.models.audit import to_the_ms
 from clubdesk.models.base import utcnow
-from clubdesk.services.kernel import audit_chain
+from clubdesk.services.kernel import audit_chain, audit_key, audit_seal
 
 if TYPE_CHECKING:  # the annotation only: the game engines load when a hand is checked, not at start
     from clubdesk.games import EntryError
+
+
+audit_seal.install()  # every audited transaction of a keyed file seals the watched rows it wrote
 
 
 class Role(StrEnum):
@@ -137,5 +140,30 @@ def audit(
         "after": audit_json(after),
         "reason": reason,
     }
-    # tamper-evident chain; from 0017 the row keeps its hash (as bytes) and no prev_hash
-    session.add(AuditEntry(**values, prev_hash=None, row_hash=audit_chain.link(session, values)))
+    # tamper-evident chain; from 0017 the row keeps its hash (as bytes) and no prev_hash; keyed with the
+    # club's audit key kept outside the file (audit_key)
+    try:
+        audit_chain.add_row(session, values)
+    except audit_key.AuditKeyMissing as exc:
+        raise key_missing(exc) from exc
+
+
+def key_missing(exc: audit_key.AuditKeyMissing) -> ServiceError:
+    """The refusal of a change to a club file whose audit key is not on this PC."""
+    return ServiceError(
+        "audit-key-missing",
+        _(
+            "This club file's audit log is signed with a key that is not on this PC ({name}, looked "
+            "for in {where}). Copy the key file {name}.key from the PC that kept the club into that "
+            "folder; nothing was changed."
+        ).format(name=exc.name, where=exc.where),
+    )
+
+
+def require_audit_key(name: str) -> None:
+    """Refuse (ServiceError) unless the audit key ``name`` is on this PC: before a restore replaces the
+    club file with one whose log is signed with it, since every change after would be refused."""
+    try:
+        audit_key.read_audit_key(name)
+    except audit_key.AuditKeyMissing as exc:
+        raise key_missing(exc) from exc

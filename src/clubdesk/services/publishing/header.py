@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -26,7 +26,7 @@ from clubdesk.reports.frame import report_language
 from clubdesk.services import club as club_service
 from clubdesk.services import night
 from clubdesk.services.events import event_language
-from clubdesk.services.kernel import Actor, ServiceError
+from clubdesk.services.kernel import Actor, ServiceError, anchor_for_print
 from clubdesk.storage import Database, DatabaseError
 from clubdesk.storage import write_atomically as write_whole
 
@@ -207,6 +207,15 @@ def report_header(
         page_size=page_size(paper),
         printed_on=printed_on,
     )
+
+
+def signed_header(db: Database, header: report_data.ReportHeader) -> report_data.ReportHeader:
+    """The frame of a sheet people sign (score sheets, the act): its footer prints the audit log's head
+    and rows, the state anchored outside the club file at this print (so a log cut later is seen)."""
+    anchor = anchor_for_print(db)
+    if anchor is None:
+        return header
+    return replace(header, audit_head=anchor.head, audit_rows=anchor.rows)
 
 
 def file_mode(private: bool = False) -> int:

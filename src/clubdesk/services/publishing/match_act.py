@@ -28,6 +28,7 @@ from clubdesk.services.publishing.header import (
     report_event,
     report_header,
     report_round,
+    signed_header,
     write_atomically,
 )
 from clubdesk.services.publishing.score_sheets import all_entries, overrides_of, substitutions
@@ -420,4 +421,5 @@ def incident_act_report(
     header = report_header(
         db, event_id, round_no=acts[0].round, language=language, paper=paper, printed_on=printed_on
     )
+    header = signed_header(db, header)
     return write_atomically(out, lambda p: incident_act(p, header, acts))

@@ -27,6 +27,7 @@ from clubdesk.services.publishing.header import (
     report_event,
     report_header,
     report_round,
+    signed_header,
     write_atomically,
 )
 from clubdesk.storage import Database
@@ -232,4 +233,5 @@ def score_sheets_report(
     sheets = score_sheets_data(db, event_id, round_no, table_no, progress)
     rno = round_no if round_no is not None else (sheets[0].round if sheets else None)
     header = report_header(db, event_id, round_no=rno, language=language, paper=paper, printed_on=printed_on)
+    header = signed_header(db, header)
     return write_atomically(out, lambda p: score_sheets(p, header, sheets))
