@@ -49,16 +49,6 @@ def db(tmp_path: Path) -> Iterator[Database]:
         d.close()
 
 
-@pytest.fixture
-def server(db: Database) -> Iterator[TableServer]:
-    srv = TableServer(db, "127.0.0.1", 0)
-    srv.start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
-
-
 def pick(client: Client, token: str, side: str) -> str:
     """The phone, in by the table's QR, says which side it is (no code asked for that)."""
     _s, html = client.get(f"/t/{token}")
