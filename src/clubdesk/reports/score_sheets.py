@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, PageBreak, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, Spacer, Table, TableStyle
 
 from clubdesk.games import load_ruleset, replay
 from clubdesk.i18n import _
@@ -29,7 +29,18 @@ from clubdesk.reports.data import (
     TavlaSheetData,
 )
 from clubdesk.reports.fonts import COND, COND_BOLD
-from clubdesk.reports.frame import CELL_PAD, HEAD_BG, INK, Styles, content_width, esc, grid, heads, render
+from clubdesk.reports.frame import (
+    CELL_PAD,
+    HEAD_BG,
+    INK,
+    Styles,
+    content_width,
+    each_from_a_new_page,
+    esc,
+    grid,
+    heads,
+    render,
+)
 from clubdesk.reports.memo import MemoTable, Para
 from clubdesk.reports.qr import qr_drawing, table_payload
 from clubdesk.text import score_text, signed
@@ -45,12 +56,7 @@ def score_sheets(out: str | Path | IO[bytes], header: ReportHeader, sheets: Sequ
     width = content_width(header)
 
     def build(st: Styles) -> list[Flowable]:
-        story: list[Flowable] = []
-        for i, sheet in enumerate(sheets):
-            if i:
-                story.append(PageBreak())
-            story.extend(sheet_story(sheet, st, width))
-        return story
+        return each_from_a_new_page(sheet_story(sheet, st, width) for sheet in sheets)
 
     return render(out, header, lambda: _("Score sheets"), build)
 
