@@ -6,77 +6,20 @@ from __future__ import annotations
 
 import argparse
 import json
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from clubdesk import labels
+from clubdesk.cli.arguments import (
+    coefficient_arg,
+    int_list_arg,
+    pair_arg,
+    percent_arg,
+    percent_list_arg,
+    when_arg,
+)
 from clubdesk.cli.core import Context, Output, Refused, add_command
 from clubdesk.i18n import _
-
-
-def _pair_arg(text: str) -> tuple[int, int]:
-    import re
-
-    found = re.fullmatch(r"\s*(-?\d+)\s*-\s*(-?\d+)\s*", text)
-    if found is None:
-        raise argparse.ArgumentTypeError(_("expected A-B, e.g. 5-3: {t}").format(t=text))
-    return int(found.group(1)), int(found.group(2))
-
-
-def _when(text: str) -> datetime:
-    try:
-        return datetime.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(_("expected a date and time like 2024-05-01T19:30")) from None
-
-
-def _percent(text: str) -> int:
-    """A percentage ("80", "12.5") as basis points (10 000 = 100 %)."""
-    from decimal import Decimal, InvalidOperation
-
-    try:
-        value = Decimal(text.strip().rstrip("%"))
-    except InvalidOperation:
-        raise argparse.ArgumentTypeError(
-            _("expected a percentage like 80 or 12.5: {t}").format(t=text)
-        ) from None
-    bp = value * 100
-    if bp != bp.to_integral_value() or not 0 <= bp <= 10_000:
-        raise argparse.ArgumentTypeError(
-            _("a percentage between 0 and 100, at most 2 decimals: {t}").format(t=text)
-        )
-    return int(bp)
-
-
-def _percent_list(text: str) -> list[int]:
-    return [_percent(x) for x in text.split(",") if x.strip()]
-
-
-def _int_list(text: str) -> list[int]:
-    try:
-        values = [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            _("expected whole numbers like 100,70,50: {t}").format(t=text)
-        ) from None
-    if not values or any(v < 0 for v in values):
-        raise argparse.ArgumentTypeError(_("expected whole numbers like 100,70,50: {t}").format(t=text))
-    return values
-
-
-def _coefficient(text: str) -> tuple[str, int]:
-    """``regional=1.5`` as ("regional", 150) hundredths."""
-    from decimal import Decimal, InvalidOperation
-
-    name, sep, value = text.partition("=")
-    try:
-        hundredths = Decimal(value.strip()) * 100
-    except InvalidOperation:
-        hundredths = Decimal(-1)
-    if not sep or not name.strip() or hundredths < 0 or hundredths != hundredths.to_integral_value():
-        raise argparse.ArgumentTypeError(_("expected CLASS=FACTOR, e.g. regional=1.5: {t}").format(t=text))
-    return name.strip(), int(hundredths)
 
 
 def _json_arg(text: str, what: str) -> Any:
@@ -105,11 +48,11 @@ def register(sub: Any) -> None:
     p.add_argument("event", type=int)
     p.add_argument(
         "--call-time",
-        type=_when,
+        type=when_arg,
         default=None,
         help=_("when the tables are called (T3b; default: now plus the night's waiting time)"),
     )
-    p.add_argument("--start-time", type=_when, default=None, help=_("when the matches start (G15)"))
+    p.add_argument("--start-time", type=when_arg, default=None, help=_("when the matches start (G15)"))
 
     p = add_command(sub, "unpublish", cmd_unpublish, _("referee: take back the latest published round (T10)"))
     p.add_argument("event", type=int)
@@ -138,7 +81,7 @@ def register(sub: Any) -> None:
     p.add_argument("--round", type=int, required=True)
     p.add_argument("--table", type=int, required=True)
     g = p.add_mutually_exclusive_group(required=True)
-    g.add_argument("--score", type=_pair_arg)
+    g.add_argument("--score", type=pair_arg)
     g.add_argument("--entries", type=Path)
     g.add_argument("--entry", help=_("one hand or game as JSON, saved at once"))
     g.add_argument("--forfeit", type=int, choices=(0, 1), help=_("the absent side"))
@@ -146,7 +89,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--swap-sides", action="store_true", help=_("the match file's right-hand player is the home side")
     )
-    p.add_argument("--points", type=_pair_arg)
+    p.add_argument("--points", type=pair_arg)
     p.add_argument("--game", type=int, default=1, help=_("game of a team encounter (with --entry)"))
     p.add_argument("--confirm", action="store_true", help=_("both sides approve"))
     p.add_argument(
@@ -206,24 +149,24 @@ def register(sub: Any) -> None:
     p.add_argument("--lives", type=int)
     p.add_argument("--call-minutes", type=int)
     p.add_argument("--encounter-games", type=int)
-    p.add_argument("--deadline", type=_when)
+    p.add_argument("--deadline", type=when_arg)
     p.add_argument(
-        "--prize-pool", type=_percent, help=_("share of the entry fees that goes to prizes, in %% (T13b)")
+        "--prize-pool", type=percent_arg, help=_("share of the entry fees that goes to prizes, in %% (T13b)")
     )
     p.add_argument(
         "--prize-shares",
-        type=_percent_list,
+        type=percent_list_arg,
         help=_("the pool's split by place, in %%, e.g. 50,30,20 (T13b, T13c)"),
     )
     p.add_argument("--prize-plan", help=_("the whole prize plan as JSON, or a JSON file (T13)"))
     p.add_argument(
-        "--season-points", type=_int_list, help=_("season base points by place, e.g. 100,70,50 (T12d)")
+        "--season-points", type=int_list_arg, help=_("season base points by place, e.g. 100,70,50 (T12d)")
     )
     p.add_argument(
         "--coefficient",
         action="append",
         default=[],
-        type=_coefficient,
+        type=coefficient_arg,
         help=_("season coefficient of an event class, e.g. regional=1.5 (T12d); repeat per class"),
     )
     p.add_argument("--season-scale", help=_("the whole season scale as JSON, or a JSON file (T12d)"))
