@@ -349,9 +349,8 @@ async def standings(request: Request) -> Response:
 
 
 async def bracket(request: Request) -> Response:
+    # ReportLab comes with it (reports.frame): loaded by the first bracket, not at the server's start
     from clubdesk.reports.site import bracket_svg
-    from clubdesk.services import publishing
-    from clubdesk.services.kernel import ServiceError
 
     ev = _event_id(request)
     if ev is None:
