@@ -6,6 +6,7 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ["CLUBDESK_HOME"] = tempfile.mkdtemp(prefix="clubdesk-test-home-")
@@ -17,6 +18,10 @@ import pytest  # noqa: E402
 
 from clubdesk import i18n  # noqa: E402
 from tests.waits import Processes  # noqa: E402
+
+if TYPE_CHECKING:
+    from clubdesk.storage import Database
+    from clubdesk.web.server import TableServer
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -158,6 +163,20 @@ def both_backends(make_db: DbMaker) -> Iterator[DbMaker]:
 @pytest.fixture
 def db(make_db: DbMaker):  # type: ignore[no-untyped-def]
     return make_db()
+
+
+@pytest.fixture
+def server(db: Database) -> Iterator[TableServer]:
+    """The phones' server on the test's database at a free port; ``start`` returns once it listens."""
+    # Starlette and uvicorn: loaded only by the tests that serve phones
+    from clubdesk.web.server import TableServer
+
+    srv = TableServer(db, "127.0.0.1", 0)
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -50,16 +50,6 @@ def db(tmp_path: Path) -> Iterator[Database]:
         d.close()
 
 
-@pytest.fixture
-def server(db: Database) -> Iterator[TableServer]:
-    srv = TableServer(db, "127.0.0.1", 0)
-    srv.start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
-
-
 def base(srv: TableServer) -> str:
     return f"http://127.0.0.1:{srv.port}"
 

@@ -61,16 +61,6 @@ def tavla_night(db: Database, names: list[str] = NAMES) -> int:
     return ev
 
 
-@pytest.fixture
-def server(db: Database) -> Iterator[TableServer]:
-    srv = TableServer(db, "127.0.0.1", 0)
-    srv.start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
-
-
 def base(srv: TableServer) -> str:
     return f"http://127.0.0.1:{srv.port}"
 

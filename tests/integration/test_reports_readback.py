@@ -401,7 +401,8 @@ def test_domino_sheet_hands_scorers_approvals_and_substitution(club: Club, tmp_p
     scorer, counter = members[home[0]], members[away[0]]
     line = row(lines, r"Approval for pair 1")
     assert line.index(scorer) < line.index("Approval for pair 2") < line.index(counter), line
-    assert row(lines, r"^Approved ") == f"Approved {scorer} Approved {counter}"
+    # rules G13, E6: each approval says how it was given; both were given at the desk here
+    assert row(lines, r"^Approved ") == f"Approved {scorer} (at the desk) Approved {counter} (at the desk)"
     assert f"Scored and counted by the referee {REFEREE.name}" in text
     # rules E7.2, E20: the substitution, who left, who came in, game 1, from hand 3 (two hands entered)
     sub = row(lines, rf"{re.escape(SUBSTITUTE)} 1 3")

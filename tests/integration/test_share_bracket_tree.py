@@ -93,7 +93,8 @@ def played(kind: str, n: int, seed: int = 7) -> BracketData:
 
 
 def draw(bd: BracketData, out: Path) -> list[Path]:
-    from clubdesk.reports.images import bracket_tree, render
+    from clubdesk.reports.bracket_image import bracket_tree
+    from clubdesk.reports.images import render
 
     header = ReportHeader(club_name="Kadıköy Tavla Kulübü", event_name="Kış Eleme", date=dt.date(2025, 5, 4))
     return render(header, [bracket_tree(bd, header, "Bracket")], out, "bracket-1")

@@ -39,22 +39,22 @@ def test_png_written_by_clubdesk_decodes_to_the_painted_pixels(tmp_path: Path) -
     from PySide6.QtCore import QRect
     from PySide6.QtGui import QColor, QImage, QPainter
 
-    from clubdesk.reports import images as I
+    from clubdesk.reports import image_canvas, images
 
-    I._gui()
+    image_canvas.start_gui()
     img = QImage(301, 77, QImage.Format.Format_RGB32)  # odd sizes: no row padding hides a mistake
     img.fill(QColor("white"))
     p = QPainter(img)
-    p.fillRect(QRect(10, 5, 120, 30), QColor(I.ACCENT))
-    p.setFont(I._font(28))
-    p.setPen(QColor(I.INK))
+    p.fillRect(QRect(10, 5, 120, 30), QColor(image_canvas.ACCENT))
+    p.setFont(image_canvas.font(28))
+    p.setPen(QColor(image_canvas.INK))
     p.drawText(QRect(140, 20, 160, 50), 0, "Işık 5–3")
     p.end()
-    rows, width, height = I._png_rows(img)  # as the writer thread reads it
+    rows, width, height = images._png_rows(img)  # as the writer thread reads it
     path = tmp_path / "x.png"
-    path.write_bytes(I.png_bytes(rows, width, height))
+    path.write_bytes(images.png_bytes(rows, width, height))
     back = QImage(str(path))  # read by Qt's own PNG reader (libpng)
     assert (back.width(), back.height()) == (301, 77)
     back = back.convertToFormat(QImage.Format.Format_RGB32)
     assert all(back.pixel(x, y) == img.pixel(x, y) for y in range(77) for x in range(301))
-    assert back.pixel(20, 10) == QColor(I.ACCENT).rgb()
+    assert back.pixel(20, 10) == QColor(image_canvas.ACCENT).rgb()

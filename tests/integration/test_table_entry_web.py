@@ -75,16 +75,6 @@ def tavla_night(db: Database, length: int = 3, players: int = 2) -> int:
     return ev
 
 
-@pytest.fixture
-def server(db: Database) -> Iterator[TableServer]:
-    srv = TableServer(db, "127.0.0.1", 0)
-    srv.start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
-
-
 # ------------------------------------------------------------------------------------------ browser
 
 Browser = Any

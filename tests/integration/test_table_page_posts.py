@@ -41,16 +41,6 @@ def db(tmp_path: Path) -> Iterator[Database]:
         d.close()
 
 
-@pytest.fixture
-def server(db: Database) -> Iterator[TableServer]:
-    srv = TableServer(db, "127.0.0.1", 0)
-    srv.start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
-
-
 def _without_version(fields: dict[str, str], post_id: str) -> dict[str, str]:
     return {k: v for k, v in fields.items() if k != "version"} | {"post_id": post_id}
 

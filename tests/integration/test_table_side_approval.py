@@ -49,16 +49,6 @@ def db(tmp_path: Path) -> Iterator[Database]:
         d.close()
 
 
-@pytest.fixture
-def server(db: Database) -> Iterator[TableServer]:
-    srv = TableServer(db, "127.0.0.1", 0)
-    srv.start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
-
-
 def pick(client: Client, token: str, side: str) -> str:
     """The phone, in by the table's QR, says which side it is (no code asked for that)."""
     _s, html = client.get(f"/t/{token}")
@@ -171,7 +161,7 @@ def test_a_forged_side_cookie_gives_nothing(db: Database, server: TableServer) -
     _s, html = forger.get(f"/t/{token}")
     fields = forger.form_fields(html)
     for forged in (
-        "1",  # the old plain cookie
+        "1",  # a bare side number, unsigned
         genuine.replace("-0-", "-1-", 1),  # a genuine cookie's side edited
         "1-abcdef0123456789-n-" + codes[1] + "-x-" + "0" * 32,  # a cookie made with E2's code but no key
     ):

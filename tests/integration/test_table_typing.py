@@ -46,16 +46,6 @@ def db(tmp_path: Path) -> Iterator[Database]:
 
 
 @pytest.fixture
-def server(db: Database) -> Iterator[TableServer]:
-    srv = TableServer(db, "127.0.0.1", 0)
-    srv.start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
-
-
-@pytest.fixture
 def phone(tmp_path: Path) -> Iterator[Callable[[], Any]]:
     with phone_browsers(tmp_path) as make:
 

@@ -31,16 +31,6 @@ def db(tmp_path: Path) -> Iterator[Database]:
         d.close()
 
 
-@pytest.fixture
-def server(db: Database) -> Iterator[TableServer]:
-    srv = TableServer(db, "127.0.0.1", 0)
-    srv.start()  # returns once the server listens
-    try:
-        yield srv
-    finally:
-        srv.stop()
-
-
 def _get(srv: TableServer, path: str, host: str | None) -> tuple[int, bytes, dict[str, str]]:
     """GET ``path`` with the Host header ``host`` (None: no Host header at all)."""
     conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=10)

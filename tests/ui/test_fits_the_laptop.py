@@ -4,11 +4,7 @@ scrolling (gaple, Spanish team dominoes and tavla tables of the demo club)."""
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -23,6 +19,7 @@ from clubdesk.ui.shell.main_window import MainWindow
 from clubdesk.ui.shell.sections import SECTIONS
 from clubdesk.ui.shell.state import DeskState
 from tests.ui.conftest import show_active
+from tests.ui.scaled import at_150_percent
 
 LANGS = ("en", "id", "es", "tr")
 NEEDED = ("approveA", "approveB", "refereeApprove", "refereeDispute", "forfeitA", "forfeitB")
@@ -92,41 +89,7 @@ def test_every_section_fits_a_1366_laptop(qtbot, demo_file: Path, tmp_path: Path
     assert problems == []
 
 
-SCALED = """
-import json, sys
-from pathlib import Path
-from PySide6.QtWidgets import QApplication
-from clubdesk import i18n
-from clubdesk.storage import Database
-from clubdesk.ui.shell.main_window import MainWindow
-from clubdesk.ui.shell.state import DeskState
-from clubdesk.ui.shell.theme import load_fonts
-from tests.ui.test_fits_the_laptop import check
-app = QApplication([])
-load_fonts()
-out = {}
-for lang in sys.argv[2:]:
-    i18n.set_language(lang)
-    db = Database(Path(sys.argv[1]))
-    window = MainWindow(DeskState(db))
-    window.resize(1280, 690)  # 1920×1080 at 150 %, less the title bar
-    window.show()
-    app.processEvents()
-    out[lang] = check(window)
-    window.close()
-    db.close()
-print(json.dumps(out))
-"""
-
-
 def test_every_section_fits_full_hd_at_150_percent(demo_file: Path, tmp_path: Path) -> None:
-    path = tmp_path / "demo.sqlite3"
-    shutil.copy(demo_file, path)
-    root = Path(__file__).resolve().parents[2]
-    env = dict(os.environ, QT_SCALE_FACTOR="1.5", QT_QPA_PLATFORM="offscreen")
-    env["PYTHONPATH"] = os.pathsep.join([str(root), str(root / "src"), env.get("PYTHONPATH", "")])
-    command = [sys.executable, "-c", SCALED, str(path), *LANGS]
-    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr[-2000:]
-    result = json.loads(done.stdout.strip().splitlines()[-1])
+    # 1920×1080 at 150 %, less the title bar
+    result = at_150_percent(demo_file, tmp_path, "tests.ui.test_fits_the_laptop:check", (1280, 690), LANGS)
     assert result == {lang: [] for lang in LANGS}

@@ -43,7 +43,7 @@ def test_the_dialog_sets_initials_only(qtbot, db: Database) -> None:  # type: ig
     info = edit.create_member(db, DESK, records.MemberData(name="Ayşe Yılmaz", club="Kadıköy"))
     dialog = MemberDialog(DeskState(db), members_search.get_member(db, info.number))
     qtbot.addWidget(dialog)
-    assert dialog.public_name.currentData() == "full"  # today's behaviour until he chooses
+    assert dialog.public_name.currentData() == "full"  # his full name is shown until he chooses otherwise
     dialog.public_name.setCurrentIndex(dialog.public_name.findData("initials"))
     dialog.buttons.button(QDialogButtonBox.StandardButton.Save).click()
     assert members_search.get_member(db, info.number).public_name == "initials"

@@ -18,12 +18,21 @@ from clubdesk.services.night.play import results, rounds
 from clubdesk.storage import Database
 from clubdesk.text import elide_middle, side_label
 from clubdesk.ui.night.rounds_section import RoundsSection
-from clubdesk.ui.night.sheet_model import COL_PTS_A, COL_PTS_B, COL_TOT_A, COL_TOT_B, HEADER_CHARS
+from clubdesk.ui.night.sheet_model import COL_PTS_A, COL_PTS_B, COL_TOT_A, COL_TOT_B
 from clubdesk.ui.night.tables_model import tables_in_state
 from clubdesk.ui.shell.state import DeskState
 from tests.integration.test_night_helpers import DESK, make_event
 
 REF = Actor("Ref", Role.REFEREE)
+# each name as a score column's header shows it: both ends, cut in the middle past 14 characters
+HEADED = {
+    "Equipo Deportivo Municipal Norte": "Equipo…Norte",
+    "Equipo Deportivo Municipal Sur": "Equipo…al Sur",
+    "Budi Santoso / Agus Wijaya": "Budi Sa…Wijaya",
+    "Budi Hartono / Dewi Lestari": "Budi Ha…estari",
+    "Sri Rahayu / Wayan Sudirta": "Sri Rah…udirta",
+    "Made Ayu / Nyoman Sari": "Made Ay…n Sari",
+}
 
 
 def named_night(tmp_path: Path, ruleset: str, names: list[str], **kw: object) -> tuple[Database, int]:
@@ -71,7 +80,8 @@ def test_two_spanish_teams_named_alike_get_different_headers_approvals_and_forfe
     shown = headers(panel)
     texts = [text for text, _tip in shown.values()]
     assert len(set(texts)) == 4  # never two identical headers
-    assert shown[COL_PTS_A][0] == "+ A\n" + elide_middle(a, HEADER_CHARS) and shown[COL_TOT_B][0] == "Σ B"
+    assert shown[COL_PTS_A][0] == "+ A\n" + HEADED[a] and shown[COL_TOT_B][0] == "Σ B"
+    assert shown[COL_PTS_B][0] == "+ B\n" + HEADED[b]
     # both ends of a long name stay: "Equipo D…cipal Norte" / "…Sur"
     assert shown[COL_PTS_A][0].endswith(a.split()[-1]) and shown[COL_PTS_B][0].endswith(b.split()[-1])
     assert a in shown[COL_TOT_A][1] and b in shown[COL_TOT_B][1]  # the whole names in the tooltips
@@ -100,11 +110,11 @@ def test_a_gaple_pair_is_named_by_both_players(qtbot, active, tmp_path: Path) ->
     panel._build_form()
     a, b = (str(n) for n in panel.table.names)
     shown = headers(panel)
-    # the first name alone ("Budi") told nobody which pair; now both players' ends show
-    assert shown[COL_PTS_A][0] == "+ A\n" + elide_middle(a, HEADER_CHARS)
+    # a first name alone ("Budi") tells nobody which pair: both players' ends show
+    assert shown[COL_PTS_A][0] == "+ A\n" + HEADED[a]
     assert a.split("/")[1].split()[-1] in shown[COL_PTS_A][0] and a.split()[0] in shown[COL_PTS_A][0]
     assert shown[COL_PTS_A][0] != shown[COL_PTS_B][0]
-    assert f"{side_label('A', a)} approves (Alt+A):" in labels_of(panel.decisions)
+    assert f"A · {a} approves (Alt+A):" in labels_of(panel.decisions)
 
 
 def test_elide_middle_and_side_label() -> None:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clubdesk.competition import formats, seating
+from clubdesk.competition import formats, playoffs, seating
 from clubdesk.competition.errors import CompetitionError
 
 TAVLA = {"match_length": 5}
@@ -167,35 +167,35 @@ def po(round_no: int, a: str, b: str, winner: str, n: int) -> formats.Played:
 
 
 def test_playoff_of_two() -> None:
-    p = formats.playoff_progress(["A", "B"], [])
+    p = playoffs.playoff_progress(["A", "B"], [])
     assert p.champion is None and p.next_pairs() == [("A", "B")]
-    p = formats.playoff_progress(["A", "B"], [po(8, "A", "B", "B", 1)])
+    p = playoffs.playoff_progress(["A", "B"], [po(8, "A", "B", "B", 1)])
     assert p.champion == "B" and p.ranks() == {"B": 1, "A": 2}
 
 
 def test_playoff_of_three_the_best_seed_waits() -> None:
-    p = formats.playoff_progress(["A", "B", "C"], [])
+    p = playoffs.playoff_progress(["A", "B", "C"], [])
     assert p.next_pairs() == [("B", "C")]  # A waits
-    p = formats.playoff_progress(["A", "B", "C"], [po(8, "B", "C", "C", 1)])
+    p = playoffs.playoff_progress(["A", "B", "C"], [po(8, "B", "C", "C", 1)])
     assert p.remaining == ("A", "C") and p.next_pairs() == [("A", "C")] and p.champion is None
-    p = formats.playoff_progress(["A", "B", "C"], [po(8, "B", "C", "C", 1), po(9, "A", "C", "C", 2)])
+    p = playoffs.playoff_progress(["A", "B", "C"], [po(8, "B", "C", "C", 1), po(9, "A", "C", "C", 2)])
     assert p.champion == "C" and p.ranks() == {"C": 1, "A": 2, "B": 3}
 
 
 def test_playoff_of_four_semi_final_losers_share_third() -> None:
-    p = formats.playoff_progress(list("ABCD"), [])
+    p = playoffs.playoff_progress(list("ABCD"), [])
     assert p.next_pairs() == [("A", "D"), ("B", "C")]
     games = [po(8, "A", "D", "A", 1), po(8, "B", "C", "C", 2), po(9, "A", "C", "A", 3)]
-    p = formats.playoff_progress(list("ABCD"), games)
+    p = playoffs.playoff_progress(list("ABCD"), games)
     assert p.champion == "A" and p.ranks() == {"A": 1, "C": 2, "B": 3, "D": 3}
 
 
 def test_no_playoff_without_a_tie() -> None:
-    assert formats.playoff_progress(["A"], []).champion is None
-    assert formats.playoff_progress(["A"], []).next_pairs() == []
+    assert playoffs.playoff_progress(["A"], []).champion is None
+    assert playoffs.playoff_progress(["A"], []).next_pairs() == []
     # regular matches do not count as play-off matches
     assert (
-        formats.playoff_progress(["A", "B"], [formats.Played(1, "A", "B", "played", winner="A")]).champion
+        playoffs.playoff_progress(["A", "B"], [formats.Played(1, "A", "B", "played", winner="A")]).champion
         is None
     )
 

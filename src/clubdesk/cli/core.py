@@ -33,6 +33,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "clubdesk.cli.general",
     "clubdesk.cli.members",
     "clubdesk.cli.events",
+    "clubdesk.cli.entrants",
     "clubdesk.cli.night",
     "clubdesk.cli.standings",
     "clubdesk.cli.discipline",

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from clubdesk.cli.core import Context, Output, add_command, event_currency, major, parse_money
-from clubdesk.cli.night import version_arg, versioned
+from clubdesk.cli.table_versions import version_arg, versioned
 from clubdesk.i18n import _, ngettext
 from clubdesk.timefmt import local_text
 

@@ -11,10 +11,10 @@ from clubdesk.i18n import _, ngettext
 
 
 def register(sub: Any) -> None:
-    demo = add_command(sub, "demo", cmd_demo, _("fill the demo database with a demo club"))
-    demo.add_argument("--game", default=None, help=_("ruleset of the demo events"))
-    demo.add_argument("--members", type=int, default=None, help=_("how many demo members (default 40)"))
-    demo.add_argument("--seed", type=int, default=None, help=_("seed of the demo data"))
+    demo_cmd = add_command(sub, "demo", cmd_demo, _("fill the demo database with a demo club"))
+    demo_cmd.add_argument("--game", default=None, help=_("ruleset of the demo events"))
+    demo_cmd.add_argument("--members", type=int, default=None, help=_("how many demo members (default 40)"))
+    demo_cmd.add_argument("--seed", type=int, default=None, help=_("seed of the demo data"))
 
     member = sub.add_parser("member", help=_("the club's register"))
     msub = member.add_subparsers(dest="member_command", metavar="ACTION", parser_class=sub._parser_class)

@@ -7,79 +7,23 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable
-from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from clubdesk import labels
+from clubdesk.cli.arguments import (
+    coefficient_arg,
+    int_list_arg,
+    pair_arg,
+    percent_arg,
+    percent_list_arg,
+    when_arg,
+)
 from clubdesk.cli.core import Context, Output, Refused, add_command
+from clubdesk.cli.round_view import cmd_round
+from clubdesk.cli.table_versions import version_arg, versioned
 from clubdesk.i18n import _
 
 _T = TypeVar("_T")
-
-
-def _pair_arg(text: str) -> tuple[int, int]:
-    import re
-
-    found = re.fullmatch(r"\s*(-?\d+)\s*-\s*(-?\d+)\s*", text)
-    if found is None:
-        raise argparse.ArgumentTypeError(_("expected A-B, e.g. 5-3: {t}").format(t=text))
-    return int(found.group(1)), int(found.group(2))
-
-
-def _when(text: str) -> datetime:
-    try:
-        return datetime.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(_("expected a date and time like 2024-05-01T19:30")) from None
-
-
-def _percent(text: str) -> int:
-    """A percentage ("80", "12.5") as basis points (10 000 = 100 %)."""
-    from decimal import Decimal, InvalidOperation
-
-    try:
-        value = Decimal(text.strip().rstrip("%"))
-    except InvalidOperation:
-        raise argparse.ArgumentTypeError(
-            _("expected a percentage like 80 or 12.5: {t}").format(t=text)
-        ) from None
-    bp = value * 100
-    if bp != bp.to_integral_value() or not 0 <= bp <= 10_000:
-        raise argparse.ArgumentTypeError(
-            _("a percentage between 0 and 100, at most 2 decimals: {t}").format(t=text)
-        )
-    return int(bp)
-
-
-def _percent_list(text: str) -> list[int]:
-    return [_percent(x) for x in text.split(",") if x.strip()]
-
-
-def _int_list(text: str) -> list[int]:
-    try:
-        values = [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            _("expected whole numbers like 100,70,50: {t}").format(t=text)
-        ) from None
-    if not values or any(v < 0 for v in values):
-        raise argparse.ArgumentTypeError(_("expected whole numbers like 100,70,50: {t}").format(t=text))
-    return values
-
-
-def _coefficient(text: str) -> tuple[str, int]:
-    """``regional=1.5`` as ("regional", 150) hundredths."""
-    from decimal import Decimal, InvalidOperation
-
-    name, sep, value = text.partition("=")
-    try:
-        hundredths = Decimal(value.strip()) * 100
-    except InvalidOperation:
-        hundredths = Decimal(-1)
-    if not sep or not name.strip() or hundredths < 0 or hundredths != hundredths.to_integral_value():
-        raise argparse.ArgumentTypeError(_("expected CLASS=FACTOR, e.g. regional=1.5: {t}").format(t=text))
-    return name.strip(), int(hundredths)
 
 
 def _json_arg(text: str, what: str) -> Any:
@@ -98,52 +42,6 @@ def _json_arg(text: str, what: str) -> Any:
         raise Refused(_("{what} is not JSON: {e}").format(what=what, e=exc.msg)) from exc
 
 
-def version_arg(p: Any) -> None:
-    p.add_argument(
-        "--version",
-        dest="seen_version",
-        type=int,
-        metavar="N",
-        default=None,
-        help=_(
-            "the table's version this change is based on (as `round --json` shows it); default: the version "
-            "read when the command starts. A table changed since by anyone is refused"
-        ),
-    )
-
-
-def versioned(ctx: Context, seen: int | None, table: tuple[int, int, int], change: Callable[[int], _T]) -> _T:
-    """Run ``change(version)`` on the table (event, round, table number) at the version this command
-    changes: ``seen`` (``--version``), else the one read as the command starts. Whoever changes the table
-    before this command writes (another desk, a phone, another command) makes it refuse, naming who and
-    when, with nothing saved: no lost update. The refusal says how to look at the table again."""
-    from clubdesk.services import night
-    from clubdesk.services.kernel import ServiceError
-
-    event_id, round_no, table_no = table
-    if seen is None:
-        seen = night.get_table(ctx.database(), event_id, round_no, table_no).version
-    try:
-        return change(seen)
-    except ServiceError as exc:
-        if exc.code != "changed-elsewhere":
-            raise
-        who, when, now = exc.params.get("who"), exc.params.get("when"), exc.params.get("version")
-        if who and when:
-            text = _(
-                "Table {t} was changed by {who} at {when} (version {seen} -> {now}) after this command read "
-                "it; nothing was saved. Look at it again with `round {e} --round {r}` and repeat if it "
-                "still applies."
-            )
-        else:
-            text = _(
-                "Table {t} has changed (version {seen} -> {now}) since this command read it; nothing was "
-                "saved. Look at it again with `round {e} --round {r}` and repeat if it still applies."
-            )
-        message = text.format(t=table_no, who=who, when=when, seen=seen, now=now, e=event_id, r=round_no)
-        raise Refused(message) from exc
-
-
 def _versioned(ctx: Context, args: argparse.Namespace, change: Callable[[int], _T]) -> _T:
     return versioned(ctx, args.seen_version, (args.event, args.round, args.table), change)
 
@@ -158,11 +56,11 @@ def register(sub: Any) -> None:
     p.add_argument("event", type=int)
     p.add_argument(
         "--call-time",
-        type=_when,
+        type=when_arg,
         default=None,
         help=_("when the tables are called (T3b; default: now plus the night's waiting time)"),
     )
-    p.add_argument("--start-time", type=_when, default=None, help=_("when the matches start (G15)"))
+    p.add_argument("--start-time", type=when_arg, default=None, help=_("when the matches start (G15)"))
 
     p = add_command(sub, "unpublish", cmd_unpublish, _("referee: take back the latest published round (T10)"))
     p.add_argument("event", type=int)
@@ -192,7 +90,7 @@ def register(sub: Any) -> None:
     p.add_argument("--round", type=int, required=True)
     p.add_argument("--table", type=int, required=True)
     g = p.add_mutually_exclusive_group(required=True)
-    g.add_argument("--score", type=_pair_arg)
+    g.add_argument("--score", type=pair_arg)
     g.add_argument("--entries", type=Path)
     g.add_argument("--entry", help=_("one hand or game as JSON, saved at once"))
     g.add_argument("--forfeit", type=int, choices=(0, 1), help=_("the absent side"))
@@ -200,7 +98,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--swap-sides", action="store_true", help=_("the match file's right-hand player is the home side")
     )
-    p.add_argument("--points", type=_pair_arg)
+    p.add_argument("--points", type=pair_arg)
     p.add_argument("--game", type=int, default=1, help=_("game of a team encounter (with --entry)"))
     p.add_argument("--confirm", action="store_true", help=_("both sides approve"))
     p.add_argument(
@@ -263,24 +161,24 @@ def register(sub: Any) -> None:
     p.add_argument("--lives", type=int)
     p.add_argument("--call-minutes", type=int)
     p.add_argument("--encounter-games", type=int)
-    p.add_argument("--deadline", type=_when)
+    p.add_argument("--deadline", type=when_arg)
     p.add_argument(
-        "--prize-pool", type=_percent, help=_("share of the entry fees that goes to prizes, in %% (T13b)")
+        "--prize-pool", type=percent_arg, help=_("share of the entry fees that goes to prizes, in %% (T13b)")
     )
     p.add_argument(
         "--prize-shares",
-        type=_percent_list,
+        type=percent_list_arg,
         help=_("the pool's split by place, in %%, e.g. 50,30,20 (T13b, T13c)"),
     )
     p.add_argument("--prize-plan", help=_("the whole prize plan as JSON, or a JSON file (T13)"))
     p.add_argument(
-        "--season-points", type=_int_list, help=_("season base points by place, e.g. 100,70,50 (T12d)")
+        "--season-points", type=int_list_arg, help=_("season base points by place, e.g. 100,70,50 (T12d)")
     )
     p.add_argument(
         "--coefficient",
         action="append",
         default=[],
-        type=_coefficient,
+        type=coefficient_arg,
         help=_("season coefficient of an event class, e.g. regional=1.5 (T12d); repeat per class"),
     )
     p.add_argument("--season-scale", help=_("the whole season scale as JSON, or a JSON file (T12d)"))
@@ -522,75 +420,6 @@ def cmd_referee(ctx: Context, args: argparse.Namespace) -> Output:
         ),
     )
     return Output(res.table.as_json())
-
-
-def cmd_round(ctx: Context, args: argparse.Namespace) -> Output:
-    from clubdesk.competition.seating import seat_draw_note
-    from clubdesk.services import night
-
-    rv = night.get_round(ctx.database(), args.event, args.round)
-    data = {
-        "round": rv.round,
-        "status": rv.status,
-        "seed": rv.seed,
-        "call_at": rv.call_at.isoformat() if rv.call_at else None,
-        "start_at": rv.start_at.isoformat() if rv.start_at else None,
-        "forfeit_from": rv.forfeit_due.isoformat() if rv.forfeit_due else None,
-        "forfeit_rule": rv.forfeit_rule,
-        "tables": [
-            {
-                "table": t.table,
-                "sides": list(t.sides),
-                "names": list(t.names),
-                "status": t.status,
-                "score": list(t.score),
-                "ref": t.ref,
-                "locked": t.locked,
-                "seats": t.seats,
-                "version": t.version,  # give it back as `result --version N` (no lost update)
-            }
-            for t in rv.tables
-        ],
-        "explanations": list(rv.explanations),
-    }
-    call = rv.call_at.strftime("%Y-%m-%d %H:%M") if rv.call_at else "-"
-    lines = [
-        _("Round {r} ({status}), seed {s}, tables called {c}").format(
-            r=rv.round, status=labels.round_status_label(rv.status), s=rv.seed, c=call
-        )
-    ]
-    if rv.forfeit_due is not None:
-        lines.append(
-            _("absent sides can be forfeited from {d} (rule {rule})").format(
-                d=rv.forfeit_due.strftime("%H:%M"), rule=rv.forfeit_rule
-            )
-        )
-    for t in rv.tables:
-        b = t.names[1] if t.names[1] else _("BYE")
-        lock = "  " + _("locked") if t.locked else ""
-        ref = f"  [{t.ref}]" if t.ref else ""
-        lines.append(
-            f"  {t.table:>3}  {t.names[0]}  –  {b}  {t.score[0]}-{t.score[1]}  "
-            f"{labels.status_label(t.status)}{ref}{lock}"
-        )
-        if t.seats and t.seats.get("seats"):
-            # rule E7: the seat draw, seats in playing order, the leader marked
-            tiles = t.seats.get("tiles", {})
-            seats = [
-                f"{'*' if i == t.seats.get('leader') else ''}{p} ({tiles.get(p, '?')})"
-                for i, p in enumerate(t.seats["seats"])
-            ]
-            lines.append("       " + _("seats") + ": " + ", ".join(seats))
-            from clubdesk.competition.seating import seat_draw_note
-            from clubdesk.services import night
-
-            pass
-
-            note = seat_draw_note(t.seats)  # rule E7: equal tiles drawn again among the tied
-            if note:
-                lines.append("       " + note)
-    lines += [f"  {x}" for x in rv.explanations]
-    return Output(data, "\n".join(lines))
 
 
 def cmd_deadline(ctx: Context, args: argparse.Namespace) -> Output:

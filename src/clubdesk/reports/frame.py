@@ -9,7 +9,7 @@ restored after); dates and money follow that locale through Babel.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,8 +22,16 @@ from reportlab.lib.pagesizes import landscape as to_landscape
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph, Table, TableStyle
-from reportlab.platypus.flowables import KeepTogether  # noqa: F401  (re-exported for the reports)
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    PageBreak,
+    PageTemplate,
+    Paragraph,
+    Table,
+    TableStyle,
+)
 
 from clubdesk import i18n
 from clubdesk.i18n import _, ngettext
@@ -415,6 +423,17 @@ def content_width(header: ReportHeader, wide: bool = False) -> float:
 
 def content_height(header: ReportHeader, wide: bool = False) -> float:
     return float(page_size(header, wide)[1] - 2 * MARGIN - HEADER_H - FOOTER_H)
+
+
+def each_from_a_new_page(stories: Iterable[list[Flowable]]) -> list[Flowable]:
+    """Several documents in one report (the sheets of a round, the acts of its encounters), each from a new
+    page."""
+    story: list[Flowable] = []
+    for k, part in enumerate(stories):
+        if k:
+            story.append(PageBreak())
+        story.extend(part)
+    return story
 
 
 def render(

@@ -11,11 +11,21 @@ from pathlib import Path
 from typing import IO, Any
 
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
 
 from clubdesk.i18n import _
 from clubdesk.reports.data import ActIncident, IncidentActData, ReportHeader
-from clubdesk.reports.frame import INK, Styles, content_width, esc, fmt_money, grid, heads, render
+from clubdesk.reports.frame import (
+    INK,
+    Styles,
+    content_width,
+    each_from_a_new_page,
+    esc,
+    fmt_money,
+    grid,
+    heads,
+    render,
+)
 
 
 def _player_ref(licence: str, number: str) -> str:
@@ -148,12 +158,7 @@ def incident_act(
     acts = [data] if isinstance(data, IncidentActData) else list(data)
 
     def build(st: Styles) -> list[Flowable]:
-        story: list[Flowable] = []
-        for k, act in enumerate(acts):
-            if k:
-                story.append(PageBreak())
-            story.extend(_one_act(act, header, st))
-        return story
+        return each_from_a_new_page(_one_act(act, header, st) for act in acts)
 
     return render(out, header, lambda: _("Match act"), build)
 

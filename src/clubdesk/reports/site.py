@@ -18,7 +18,13 @@ from clubdesk.i18n import _
 from clubdesk.reports import data as report_data
 from clubdesk.reports.data import SiteData, SiteEvent
 from clubdesk.reports.frame import fmt_date
-from clubdesk.reports.words import bracket_rounds, crosstable_legend, side_text, standings_title
+from clubdesk.reports.words import (
+    TIEBREAK_LEGEND,
+    bracket_rounds,
+    crosstable_legend,
+    side_text,
+    standings_title,
+)
 
 STYLE = """\
 :root { --accent: #1f4e79; --zebra: #eef3f8; }
@@ -114,8 +120,6 @@ def _nav(ev: SiteEvent, here: str) -> str:
 
 
 def _standings(sd: report_data.StandingsData) -> str:
-    from clubdesk.reports.standings import TIEBREAK_NAMES
-
     codes = [c for c in sd.codes if c != "PTS"]
     heads = [_("Rank"), _("Name"), _("Club"), _("Pts"), *codes]
     rows = [
@@ -129,7 +133,7 @@ def _standings(sd: report_data.StandingsData) -> str:
         for r in sd.rows
     ]
     numeric = [0, 3, *range(4, 4 + len(codes))]
-    legend = "; ".join(f"{c}: {_(TIEBREAK_NAMES.get(c, c))}" for c in ("PTS", *codes))
+    legend = "; ".join(f"{c}: {_(TIEBREAK_LEGEND.get(c, c))}" for c in ("PTS", *codes))
     expl = "".join(f"<li>{e(x)}</li>" for x in sd.explanations)
     out = f"<h2>{e(standings_title(sd))}</h2>\n" + table(heads, rows, numeric)
     out += f'\n<p class="note">{e(legend)}</p>'

@@ -8,28 +8,10 @@ from typing import IO, Any
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, Spacer
 
-from clubdesk.i18n import N_, _
+from clubdesk.i18n import _
 from clubdesk.reports.data import ReportHeader, StandingsData
 from clubdesk.reports.frame import HEAD_BG, Styles, content_width, esc, grid, heads, render
-
-# CONTRACTS.md §3 codes and their long names for the legend
-TIEBREAK_NAMES: dict[str, str] = {
-    "PTS": N_("points"),
-    "DE": N_("direct encounter between the tied"),
-    "IAV": N_("ikili averaj: point difference among the tied"),
-    "GAV": N_("genel averaj: point difference overall"),
-    "BH": N_("Buchholz: sum of the opponents' points"),
-    "BH-C1": N_("Buchholz cut 1: without the lowest opponent"),
-    "BH-C2": N_("Buchholz cut 2: without the two lowest"),
-    "BH-M1": N_("median Buchholz: without the highest and the lowest"),
-    "SB": N_("Sonneborn-Berger"),
-    "SB-C1": N_("Sonneborn-Berger cut 1"),
-    "SB-C2": N_("Sonneborn-Berger cut 2"),
-    "PS": N_("progressive score"),
-    "PS-C1": N_("progressive score cut 1"),
-    "WIN": N_("wins"),
-    "ARO": N_("average rating of the opponents"),
-}
+from clubdesk.reports.words import TIEBREAK_LEGEND
 
 
 def standings(out: str | Path | IO[bytes], header: ReportHeader, data: StandingsData) -> int:
@@ -73,7 +55,7 @@ def standings(out: str | Path | IO[bytes], header: ReportHeader, data: Standings
         rows[0] = heads(rows[0], widths)
         story.append(grid(rows, widths, right=range(4, 5 + n), center=(0,), extra=extra))
         story.append(Spacer(1, 4 * mm))
-        legend = [f"<b>{esc(c)}</b>: {esc(_(TIEBREAK_NAMES.get(c, c)))}" for c in ("PTS", *codes)]
+        legend = [f"<b>{esc(c)}</b>: {esc(_(TIEBREAK_LEGEND.get(c, c)))}" for c in ("PTS", *codes)]
         story.append(Paragraph(esc(_("Legend")), st.h2))
         story.append(Paragraph(" · ".join(legend), st.note))
         marks = [_("= still tied after every tie-break")]

@@ -6,8 +6,28 @@ so that every face says the same thing in the same language.
 
 from __future__ import annotations
 
-from clubdesk.i18n import _
+from clubdesk.i18n import N_, _
 from clubdesk.reports.data import BracketData, BracketMatchData, StandingsData
+
+#: CONTRACTS.md §3 codes and their long names for a legend (the PDF, the site, the hall's screen): each says
+#: what it counts, where the screens' ``standings.tiebreaks.TIEBREAK_NAMES`` only name it
+TIEBREAK_LEGEND: dict[str, str] = {
+    "PTS": N_("points"),
+    "DE": N_("direct encounter between the tied"),
+    "IAV": N_("ikili averaj: point difference among the tied"),
+    "GAV": N_("genel averaj: point difference overall"),
+    "BH": N_("Buchholz: sum of the opponents' points"),
+    "BH-C1": N_("Buchholz cut 1: without the lowest opponent"),
+    "BH-C2": N_("Buchholz cut 2: without the two lowest"),
+    "BH-M1": N_("median Buchholz: without the highest and the lowest"),
+    "SB": N_("Sonneborn-Berger"),
+    "SB-C1": N_("Sonneborn-Berger cut 1"),
+    "SB-C2": N_("Sonneborn-Berger cut 2"),
+    "PS": N_("progressive score"),
+    "PS-C1": N_("progressive score cut 1"),
+    "WIN": N_("wins"),
+    "ARO": N_("average rating of the opponents"),
+}
 
 
 def standings_title(sd: StandingsData) -> str:

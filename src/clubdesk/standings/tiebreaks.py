@@ -469,9 +469,8 @@ class TiebreakCalculator:
         pts2, adj2 = self.pts2, self.adj2
         res: dict[str, Value] = {}
         played = Kind.PLAYED
-        if (
-            self.unplayed is Unplayed.NONE
-        ):  # rule T12b (bh_unplayed = none): every scheduled opponent's points
+        if self.unplayed is Unplayed.NONE:
+            # rule T12b (bh_unplayed = none): every scheduled opponent's points
             scheduled = SCHEDULED_KINDS
             for e, recs in self._recs.items():
                 res[e] = Fraction(

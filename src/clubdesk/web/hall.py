@@ -32,7 +32,7 @@ from starlette.routing import BaseRoute, Route
 
 from clubdesk import i18n
 from clubdesk.i18n import LANGUAGE_NAMES, LANGUAGES
-from clubdesk.reports.words import bracket_rounds, side_text
+from clubdesk.reports.words import TIEBREAK_LEGEND, bracket_rounds, side_text
 from clubdesk.services import publishing
 from clubdesk.services.kernel import ServiceError
 from clubdesk.storage import Database, DataVersion
@@ -341,19 +341,16 @@ async def standings(request: Request) -> Response:
             st = publishing.standings(db, ev)
         except ServiceError:
             return _missing(lang, path)
-        from clubdesk.reports.standings import TIEBREAK_NAMES  # with ReportLab: loaded on the first build
-
         # each tie-break column's long name: the legend under the table and the column's tooltip
-        legend = [(code, i18n._(TIEBREAK_NAMES.get(code, code))) for code in st.codes]
+        legend = [(code, i18n._(TIEBREAK_LEGEND.get(code, code))) for code in st.codes]
         return _render(lang, path, "hall_standings.html", event=st.event, st=st, legend=legend)
 
     return await _serve(request, "standings", make, ev, results_of=ev)
 
 
 async def bracket(request: Request) -> Response:
+    # ReportLab comes with it (reports.frame): loaded by the first bracket, not at the server's start
     from clubdesk.reports.site import bracket_svg
-    from clubdesk.services import publishing
-    from clubdesk.services.kernel import ServiceError
 
     ev = _event_id(request)
     if ev is None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from clubdesk import labels
 from clubdesk.i18n import _
+from clubdesk.models.audit import at_of
 from clubdesk.models.club import Club
 from clubdesk.models.discipline import Incident, Penalty
 from clubdesk.models.event import Entrant, EntrantMember, Event
@@ -46,9 +47,10 @@ def _plain(value: Any) -> Any:
 
 
 def _when(at: object) -> str:
-    """An audit row's time as ISO text (stored as UTC milliseconds from 0018, as text before)."""
+    """An audit row's time as ISO text: SQLite holds UTC milliseconds (``models.audit.stored_at``) or, in rows
+    written before 0018_audit_compact, SQLAlchemy's text."""
     if isinstance(at, int):
-        return datetime.fromtimestamp(at / 1000, UTC).replace(tzinfo=None).isoformat(timespec="seconds")
+        return at_of(at).isoformat(timespec="seconds")
     return at.isoformat() if isinstance(at, datetime) else str(at).replace(" ", "T")
 
 

@@ -27,9 +27,10 @@ from clubdesk.labels import localized_number
 from clubdesk.models.event import Event
 from clubdesk.reports import data as report_data
 from clubdesk.reports import site
+from clubdesk.reports.bracket_image import bracket_tree
 from clubdesk.reports.data import CrossRow, CrossTable, SiteData, SiteEvent
 from clubdesk.reports.frame import fmt_money
-from clubdesk.reports.images import Column, Sheet, bracket_tree, render
+from clubdesk.reports.images import Column, Sheet, render
 from clubdesk.reports.pairings import by_name_lines
 from clubdesk.reports.public import publicly
 from clubdesk.reports.words import crosstable_legend, standings_title
@@ -148,7 +149,7 @@ def _sheets(
     db: Database, kind: str, event_id: int, round_no: int | None, header: report_data.ReportHeader
 ) -> list[object]:
     """The kind's tables (:class:`clubdesk.reports.images.Sheet`) from the PDFs' report data; the bracket
-    as a tree (:class:`clubdesk.reports.images.Tree`). Each member's consent is honoured (initials and
+    as a tree (:class:`clubdesk.reports.bracket_image.Tree`). Each member's consent is honoured (initials and
     club only where he chose so)."""
     hide = members_service.public_names(db)
 

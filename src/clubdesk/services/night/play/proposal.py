@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from clubdesk.competition import formats
+from clubdesk.competition import formats, playoffs
 from clubdesk.competition.errors import CompetitionError
 from clubdesk.i18n import _
 from clubdesk.models.event import Entrant, EntrantMember, Event
@@ -279,14 +279,14 @@ def playoff_or_over(
 ) -> tuple[list[tuple[str, str | None]], str, list[str], list[str]]:
     """Rule BC2: after the last round a tie on first place is settled by a play-off: (pairs, round kind,
     match refs ``PO1``..., explanation lines). Two or more tied: a knockout among them (see
-    :class:`clubdesk.competition.formats.Playoff`)."""
+    :class:`clubdesk.competition.playoffs.Playoff`)."""
     regular = [p for p in played if not formats.is_playoff(p)]
     # called once the schedule is played out and its tables confirmed: the regular rounds are complete
     st = compute_standings(
         ev, n, regular, standing_ids_from(played, fld), disqualified=disqualified, complete=True
     )
     tied = [r.entrant for r in st.rows if r.playoff and r.rank == 1]
-    po = formats.playoff_progress(tied, played)
+    po = playoffs.playoff_progress(tied, played)
     if len(tied) < 2 or po.champion is not None:
         raise ServiceError("event-over", _("Every round has been played."))
     pairs: list[tuple[str, str | None]] = list(po.next_pairs())

@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 from clubdesk.collation import sort_key
 from clubdesk.competition import formats
 from clubdesk.competition.errors import CompetitionError
+from clubdesk.competition.playoffs import playoff_places, playoff_progress
 from clubdesk.i18n import _, current_language, language_context
 from clubdesk.models.event import Event
 from clubdesk.models.round import EventNight
@@ -115,7 +116,7 @@ def compute_standings(
         codes_for(ev, n) if codes is None else codes,
         names=names,
         unplayed=unplayed,
-        playoff_places=formats.playoff_places(complete),
+        playoff_places=playoff_places(complete),
     )
     return _after_playoff(st, playoffs)
 
@@ -123,9 +124,7 @@ def compute_standings(
 def _after_playoff(st: Standings, playoffs: list[formats.Played]) -> Standings:
     """Rule BC2: a finished play-off decides the places among those tied for first."""
     tied = [r for r in st.rows if r.rank == 1 and r.playoff]
-    po = formats.playoff_progress(
-        [r.entrant for r in tied], playoffs
-    )  # the same: it reads the play-offs only
+    po = playoff_progress([r.entrant for r in tied], playoffs)  # the same: it reads the play-offs only
     if po.champion is not None:  # rule BC2: the play-off decides the places among the tied
         ranks = po.ranks()
         shared = [ranks[r.entrant] for r in tied]
@@ -214,7 +213,7 @@ def _summed_build(
         scale=scheme.scale,
         disqualified=dq,
         names=names,
-        playoff_places=formats.playoff_places(regular_rounds_over(s, ev, n)),  # rule BC2
+        playoff_places=playoff_places(regular_rounds_over(s, ev, n)),  # rule BC2
     )
     return n, [*rest, *playoffs], ids, _after_playoff(st, playoffs), by_id
 
