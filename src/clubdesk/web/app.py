@@ -107,6 +107,12 @@ def entry_from_form(family: str, form: Any, page: phones.TablePage | None = None
         if how not in ("single", "gammon", "backgammon"):
             raise ServiceError("bad-entry", _("Choose single, gammon or backgammon."), field="kind")
         cube, dropped = tavla_cube(form)
+        if dropped and how != "single":  # rule T7a: a refused double ends the game at once, no gammon
+            raise ServiceError(
+                "bad-entry",
+                _("A refused double ends the game at once: it is won single, not gammon or backgammon."),
+                field="kind",
+            )
         return {"type": "game", "winner": int(winner), "kind": how, "cube": cube, "dropped": dropped}
     if kind == "redeal":
         return {"type": "redeal"}
