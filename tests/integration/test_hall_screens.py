@@ -286,6 +286,36 @@ def test_the_double_elimination_names_the_grand_final_and_its_reset_apart(
     assert heads.count("Final") == 0 and len(heads) == len(set(heads))  # no two sections alike
 
 
+NAME_RUNS_INTO_SCORE_JS = """
+const out = [];
+const texts = [...document.querySelectorAll('.scroll svg text')];
+for (const score of texts.filter(t => t.getAttribute('text-anchor') === 'end')) {
+  const name = texts.find(t => t !== score && t.getAttribute('y') === score.getAttribute('y')
+    && Math.abs(t.getBBox().x - score.getBBox().x) < 220 && t.getBBox().x < score.getBBox().x);
+  if (name && name.getBBox().x + name.getBBox().width > score.getBBox().x - 2) out.push(name.textContent);
+}
+return out;
+"""
+
+
+def test_a_long_name_in_the_bracket_tree_stops_before_its_score_and_is_kept_whole_in_a_tooltip(
+    db: Database, server: TableServer, browser: Callable[..., Any]
+) -> None:
+    """The tree's boxes hold a name and its score: a 120-character name is cut with "…" before the
+    score (never drawn over it), and the whole name is the box line's tooltip."""
+    ev = double_elimination(db)
+    d = browser("en")
+    d.get(base(server) + f"/hall/{ev}/bracket")
+    assert d.execute_script(NAME_RUNS_INTO_SCORE_JS) == []
+    shown = [
+        t.text
+        for t in d.find_elements("css selector", ".scroll svg text")
+        if t.text.startswith(LONG[::-1][:10])
+    ]
+    assert shown and all(t.endswith("…") for t in shown), shown
+    assert f"<title>{LONG[::-1]}</title>" in d.page_source
+
+
 def test_a_standings_page_is_never_older_than_the_last_confirmed_table(
     db: Database, server: TableServer
 ) -> None:
