@@ -154,6 +154,7 @@ def test_each_side_on_its_own_phone_and_a_code_typed_for_the_other_side_is_refus
     assert approvals(db, ev) == ("pending", "E1", "")
     _s, html, _h = away.post(f"/t/{token}/confirm", {**away.form_fields(html), "code": codes[1]})
     assert "Confirmed at the table by E2." in flash(html)
+    assert html.count("Confirmed at the table by E2.") == 1  # said once: no banner repeating the answer
     assert posts.table_status(db, ev, 1)[1].approved_how == ("phone", "phone")
 
 
