@@ -64,6 +64,12 @@ def _version(form: Any) -> int | None:
     return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
 
 
+def typed_code(form: Any) -> str:
+    """A side's code as typed: the score sheet prints it in two groups ("641 756"), so spaces are not
+    part of it."""
+    return "".join(str(form.get("code", "") or "").split())
+
+
 def _seat_or_none(form: Any, name: str) -> int | None:
     raw = str(form.get(name, "") or "").strip()
     if raw in ("", "none"):
@@ -338,7 +344,7 @@ class TableApp:
         k = int(side)
         if not phone.needs_handover(k):
             return self._page(request, token, lang, cached, phone, None, keep=phone.showing(k))
-        code = str(form.get("code", "") or "").strip()
+        code = typed_code(form)
         if "code" not in form:  # "Change": the hand-over step
             return self._page(request, token, lang, cached, phone, None, handover=k)
         if await in_thread(phones.side_code_ok, self.db, ref, k, code):
@@ -373,8 +379,8 @@ class TableApp:
         client_id = str(form.get("post_id", "") or "")
         phone = self._phone(request, token)
         side_now = -1 if phone.side is None else phone.side
-        typed_code = str(form.get("code", "") or "").strip()
-        code = typed_code or phone.code
+        code_typed = typed_code(form)
+        code = code_typed or phone.code
         handed = phone.side is not None and phone.handed_over(phone.side)
 
         def act() -> phones.PostOutcome:
@@ -433,8 +439,8 @@ class TableApp:
         keep = None
         if flash["kind"] == "ok" and phone.side is not None and action in ("entry", "confirm"):
             keep = phone.acted_for(phone.side)  # this phone acted for its side: the other needs a hand-over
-            if action == "confirm" and typed_code:
-                keep = keep.with_code(phone.side, typed_code)
+            if action == "confirm" and code_typed:
+                keep = keep.with_code(phone.side, code_typed)
         typed = None
         if flash["kind"] == "err" and action == "entry":  # nothing typed is lost: the form comes back
             typed = {k: str(v) for k, v in form.items() if k not in ("csrf", "post_id", "version")}
