@@ -167,9 +167,36 @@ def named_reason(text: str, page: phones.TablePage | None) -> str:
     return text
 
 
-def fault_field(exc: ServiceError) -> str:
-    """The form field a refused hand's reason is about (marked on the page), "" when none is."""
-    return str(exc.params.get("field", "") or "")
+def fault_field(exc: ServiceError, form: Any) -> str:
+    """The form field a refused hand's reason is about ("" none): named by the form's own check, or
+    read from a game rule's refusal (G9, G10, T7a, T7b) and the values posted."""
+    field = str(exc.params.get("field", "") or "")
+    if field or "index" not in exc.params:
+        return field
+    posted = {k: str(v) for k, v in form.items()}
+    if exc.code == "pips-out-of-range":  # seven tiles hold at most 69 pips (the engine's MAX_HAND_PIPS)
+        big = [i for i in range(4) if posted.get(f"pips{i}", "0").isdigit() and int(posted[f"pips{i}"]) > 69]
+        return f"pips{big[0]}" if big else ""
+    if exc.code in ("dead-double-out-player", "dead-double-played"):
+        out, last = posted.get("seat"), posted.get("last_tile")
+        for key, tile in (("dead00", "0-0"), ("dead66", "6-6")):
+            if posted.get(key, "none") != "none" and (posted[key] == out or tile == last):
+                return key
+        return ""
+    return {
+        "dead-66-pips": "dead66",
+        "two-ends-double": "last_tile",
+        "drop-with-gammon": "kind",
+        "crawford-cube": "cube",
+    }.get(exc.code, "")
+
+
+def refusal_text(exc: ServiceError) -> str:
+    """A refusal as the phone says it: a rule's reason without the sheet's "Entry n" (the form shows it)."""
+    reason = exc.params.get("reason")
+    if "index" in exc.params and reason:
+        return _("Not saved: {reason}").format(reason=reason)
+    return exc.message
 
 
 _ROWS: dict[tuple[str, str, phones.HandRow], str] = {}  # a hand's line as shown: rendered once, not per page
@@ -426,10 +453,10 @@ class TableApp:
             try:
                 flash = {"kind": "ok", "text": act().message}
             except (ServiceError, DatabaseError) as exc:
-                text = exc.message if isinstance(exc, ServiceError) else str(exc)
                 with i18n.language_context(lang):
+                    text = refusal_text(exc) if isinstance(exc, ServiceError) else str(exc)
                     flash = {"kind": "err", "text": named_reason(text, shown)}
-                fault = fault_field(exc) if isinstance(exc, ServiceError) else ""
+                fault = fault_field(exc, form) if isinstance(exc, ServiceError) else ""
             with i18n.language_context(lang):
                 return flash, fault, phones.cached_page(self.db, token)
 
