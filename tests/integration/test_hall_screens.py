@@ -32,7 +32,7 @@ from clubdesk.storage import Database
 from clubdesk.web.server import TableServer
 from tests.integration.test_night_helpers import DESK, make_event
 from tests.phone_browser import phone_browsers
-from tests.waits import READY_S
+from tests.waits import READY_S, wait_for
 
 LONG = "Kuşadası" + "Wolfeschlegelsteinhausenbergerdorff" * 3 + "Yılmazoğlu" * 1  # no space to break at
 LONG = (LONG + "X" * 120)[:120]
@@ -192,7 +192,7 @@ def test_every_page_fits_a_360_px_phone_with_a_120_character_name(
     # the long name's side picked: the entry form with its name on every label
     d.get(base(server) + pages["table"])
     d.find_element("id", "side0").click()
-    d.find_element("id", "switchside")  # the page after the pick
+    wait_for(lambda: d.find_elements("id", "switchside"), "the page after the pick")  # a post, then a load
     shoot(d, "table-entry", tmp_path)
     assert_fits(d, "the table's entry form")
     # longer words: the standings and the pairings in Turkish and Indonesian fit too
