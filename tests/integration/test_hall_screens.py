@@ -32,7 +32,7 @@ from clubdesk.storage import Database
 from clubdesk.web.server import TableServer
 from tests.integration.test_night_helpers import DESK, make_event
 from tests.phone_browser import phone_browsers
-from tests.waits import READY_S
+from tests.waits import READY_S, wait_for
 
 LONG = "Kuşadası" + "Wolfeschlegelsteinhausenbergerdorff" * 3 + "Yılmazoğlu" * 1  # no space to break at
 LONG = (LONG + "X" * 120)[:120]
@@ -182,7 +182,7 @@ def test_every_page_fits_a_360_px_phone_with_a_120_character_name(
     # the long name's side picked: the entry form with its name on every label
     d.get(base(server) + pages["table"])
     d.find_element("id", "side0").click()
-    d.find_element("id", "switchside")  # the page after the pick
+    wait_for(lambda: d.find_elements("id", "switchside"), "the page after the pick")  # a post, then a load
     shoot(d, "table-entry", tmp_path)
     assert_fits(d, "the table's entry form")
     # longer words: the standings and the pairings in Turkish and Indonesian fit too
@@ -274,6 +274,36 @@ def test_the_double_elimination_names_the_grand_final_and_its_reset_apart(
     heads = [h.split("</h2>")[0] for h in html.split("<h2>")[1:]]
     assert "Grand final" in heads and "Grand final, reset" in heads
     assert heads.count("Final") == 0 and len(heads) == len(set(heads))  # no two sections alike
+
+
+NAME_RUNS_INTO_SCORE_JS = """
+const out = [];
+const texts = [...document.querySelectorAll('.scroll svg text')];
+for (const score of texts.filter(t => t.getAttribute('text-anchor') === 'end')) {
+  const name = texts.find(t => t !== score && t.getAttribute('y') === score.getAttribute('y')
+    && Math.abs(t.getBBox().x - score.getBBox().x) < 220 && t.getBBox().x < score.getBBox().x);
+  if (name && name.getBBox().x + name.getBBox().width > score.getBBox().x - 2) out.push(name.textContent);
+}
+return out;
+"""
+
+
+def test_a_long_name_in_the_bracket_tree_stops_before_its_score_and_is_kept_whole_in_a_tooltip(
+    db: Database, server: TableServer, browser: Callable[..., Any]
+) -> None:
+    """The tree's boxes hold a name and its score: a 120-character name is cut with "…" before the
+    score (never drawn over it), and the whole name is the box line's tooltip."""
+    ev = double_elimination(db)
+    d = browser("en")
+    d.get(base(server) + f"/hall/{ev}/bracket")
+    assert d.execute_script(NAME_RUNS_INTO_SCORE_JS) == []
+    shown = [
+        t.text
+        for t in d.find_elements("css selector", ".scroll svg text")
+        if t.text.startswith(LONG[::-1][:10])
+    ]
+    assert shown and all(t.endswith("…") for t in shown), shown
+    assert f"<title>{LONG[::-1]}</title>" in d.page_source
 
 
 def test_a_standings_page_is_never_older_than_the_last_confirmed_table(

@@ -144,7 +144,35 @@ def test_each_side_on_its_own_phone_and_a_code_typed_for_the_other_side_is_refus
     assert approvals(db, ev) == ("pending", "E1", "")
     _s, html, _h = away.post(f"/t/{token}/confirm", {**away.form_fields(html), "code": codes[1]})
     assert "Confirmed at the table by E2." in flash(html)
+    assert html.count("Confirmed at the table by E2.") == 1  # said once: no banner repeating the answer
     assert posts.table_status(db, ev, 1)[1].approved_how == ("phone", "phone")
+
+
+def test_a_code_typed_as_the_score_sheet_prints_it_with_its_space_approves(
+    db: Database, server: TableServer
+) -> None:
+    """The sheet prints a side's code in two groups ("641 756"): typed so, on the confirm field or at the
+    hand-over, it is the same code (the field takes the space, the server reads the digits)."""
+    ev = gaple_night(db)
+    token = round_tokens(db, ev, 1)[1]
+    codes = night.side_codes(db, ev, 1)[1]
+    phone = Client(server)
+    pick(phone, token, "0")
+    html = play_out(phone, token)
+    for field in ('id="code"',):
+        tag = html.split(field)[0].rsplit("<input", 1)[1] + html.split(field)[1].split(">", 1)[0]
+        assert 'maxlength="7"' in tag and 'pattern="[0-9 ]*"' in tag, tag
+    printed = f"{codes[0][:3]} {codes[0][3:]}"
+    _s, html, _h = phone.post(f"/t/{token}/confirm", {**phone.form_fields(html), "code": printed})
+    assert "Approved. E2 now confirms the result." in flash(html)
+    _s, html, _h = phone.post(f"/t/{token}/side", {**phone.form_fields(html), "side": "1"})
+    assert 'maxlength="7"' in html.split('id="handcode"')[1].split(">", 1)[0]
+    printed = f"{codes[1][:3]} {codes[1][3:]}"
+    _s, html, _h = phone.post(f"/t/{token}/side", {**phone.form_fields(html), "side": "1", "code": printed})
+    assert "You are: E2" in html
+    _s, html, _h = phone.post(f"/t/{token}/confirm", phone.form_fields(html))
+    assert "Confirmed at the table by E2." in flash(html)
+    assert approvals(db, ev) == ("confirmed", "E1", "E2")
 
 
 def test_a_forged_side_cookie_gives_nothing(db: Database, server: TableServer) -> None:

@@ -207,6 +207,46 @@ def test_a_refused_first_double_entered_the_natural_way_scores_1(
     assert "E2 wins: gammon, doubled to 4" in page_text(d)
 
 
+def test_a_hand_the_rules_refuse_marks_its_field_and_says_why_without_entry_numbers(
+    db: Database, server: TableServer
+) -> None:
+    """Rules G9, G10: a hand the game's rules refuse (not only a field left empty) comes back typed with
+    the field at fault marked, its reason in the players' names, no "Entry n" of the sheet's numbering."""
+    ev = gaple_night(db)
+    token = round_tokens(db, ev, 1)[1]
+    b = other_phone(server, token, "0")
+    hand = {"type": "out", "seat": "0", "pips0": "0", "pips1": "300", "pips2": "40", "pips3": "60"}
+    answer = post(b, token, "entry", hand)
+    said = flash(answer)
+    assert "300" in said and "Entry" not in said, said
+    assert 'value="300" class="fault" aria-invalid="true"' in answer  # E2's seat-2 player's pips
+    # a dead 0-0 "held" by the player who went out: the 0-0 field is marked, the Doubles part open
+    hand = {**hand, "pips1": "60", "dead00": "0"}
+    answer = post(b, token, "entry", hand)
+    assert "Entry" not in flash(answer) and "0-0" in flash(answer)
+    assert '<select name="dead00" id="dead00" class="fault"' in answer
+    assert "<details open>" in answer
+    assert results.table_entries(db, ev, 1, 1) == {}  # nothing stored
+
+
+def test_a_refused_double_won_as_a_gammon_is_refused_in_players_words_with_the_field_marked(
+    db: Database, server: TableServer
+) -> None:
+    """Rule T7a: a refused double ends the game at once, so it is won single. The phone says so in the
+    words of its own cube field ("refused a double to ..."), marks "How?", keeps the choices, stores
+    nothing; no engine numbering ("Entry 1") and no "dropped"."""
+    ev = tavla_night(db, 5)
+    token = round_tokens(db, ev, 1)[1]
+    b = other_phone(server, token, "0")
+    answer = post(b, token, "entry", {"winner": "0", "kind": "gammon", "cube": "drop2"})
+    said = flash(answer)
+    assert "refused double" in said and "single" in said, said
+    assert "Entry 1" not in said and "dropped" not in said
+    assert '<fieldset class="fault" aria-invalid="true" autofocus><legend>How?' in answer
+    assert 'value="gammon" id="kind-gammon" checked' in answer
+    assert results.table_entries(db, ev, 1, 1) == {}  # nothing stored
+
+
 def test_the_crawford_game_is_marked_before_it_is_played_with_its_cube_disabled(
     db: Database, server: TableServer, phone: Callable[[], Any], tmp_path: Path
 ) -> None:

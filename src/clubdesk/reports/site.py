@@ -163,6 +163,14 @@ def _cross(ev: SiteEvent) -> str:
     )
 
 
+BOX_NAME = 22  # characters of 12-unit bold text that stop before the score at a 210-unit box's right end
+
+
+def box_name(name: str) -> str:
+    """A name as a bracket box holds it: a longer one cut with "…" (the whole name is the tooltip)."""
+    return name if len(name) <= BOX_NAME else name[: BOX_NAME - 1] + "…"
+
+
 def bracket_svg(bd: report_data.BracketData) -> str:
     """The bracket as inline SVG: one column per round, each match a box with its two sides and score."""
 
@@ -187,7 +195,9 @@ def bracket_svg(bd: report_data.BracketData) -> str:
             for k in (0, 1):
                 weight = ' font-weight="bold"' if m.winner == k else ""
                 ty = y + 17 + k * 20
-                out.append(f'<text x="{x + 5}" y="{ty:.0f}"{weight}>{e(side_text(m, k)[:26])}</text>')
+                name = e(side_text(m, k))
+                shown = e(box_name(side_text(m, k)))
+                out.append(f'<text x="{x + 5}" y="{ty:.0f}"{weight}><title>{name}</title>{shown}</text>')
                 out.append(f'<text x="{x + box_w - 5}" y="{ty:.0f}" text-anchor="end">{e(m.score[k])}</text>')
     out.append("</svg>")
     return "".join(out)

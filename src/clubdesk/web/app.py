@@ -64,6 +64,12 @@ def _version(form: Any) -> int | None:
     return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
 
 
+def typed_code(form: Any) -> str:
+    """A side's code as typed: the score sheet prints it in two groups ("641 756"), so spaces are not
+    part of it."""
+    return "".join(str(form.get("code", "") or "").split())
+
+
 def _seat_or_none(form: Any, name: str) -> int | None:
     raw = str(form.get(name, "") or "").strip()
     if raw in ("", "none"):
@@ -107,6 +113,12 @@ def entry_from_form(family: str, form: Any, page: phones.TablePage | None = None
         if how not in ("single", "gammon", "backgammon"):
             raise ServiceError("bad-entry", _("Choose single, gammon or backgammon."), field="kind")
         cube, dropped = tavla_cube(form)
+        if dropped and how != "single":  # rule T7a: a refused double ends the game at once, no gammon
+            raise ServiceError(
+                "bad-entry",
+                _("A refused double ends the game at once: it is won single, not gammon or backgammon."),
+                field="kind",
+            )
         return {"type": "game", "winner": int(winner), "kind": how, "cube": cube, "dropped": dropped}
     if kind == "redeal":
         return {"type": "redeal"}
@@ -155,9 +167,36 @@ def named_reason(text: str, page: phones.TablePage | None) -> str:
     return text
 
 
-def fault_field(exc: ServiceError) -> str:
-    """The form field a refused hand's reason is about (marked on the page), "" when none is."""
-    return str(exc.params.get("field", "") or "")
+def fault_field(exc: ServiceError, form: Any) -> str:
+    """The form field a refused hand's reason is about ("" none): named by the form's own check, or
+    read from a game rule's refusal (G9, G10, T7a, T7b) and the values posted."""
+    field = str(exc.params.get("field", "") or "")
+    if field or "index" not in exc.params:
+        return field
+    posted = {k: str(v) for k, v in form.items()}
+    if exc.code == "pips-out-of-range":  # seven tiles hold at most 69 pips (the engine's MAX_HAND_PIPS)
+        big = [i for i in range(4) if posted.get(f"pips{i}", "0").isdigit() and int(posted[f"pips{i}"]) > 69]
+        return f"pips{big[0]}" if big else ""
+    if exc.code in ("dead-double-out-player", "dead-double-played"):
+        out, last = posted.get("seat"), posted.get("last_tile")
+        for key, tile in (("dead00", "0-0"), ("dead66", "6-6")):
+            if posted.get(key, "none") != "none" and (posted[key] == out or tile == last):
+                return key
+        return ""
+    return {
+        "dead-66-pips": "dead66",
+        "two-ends-double": "last_tile",
+        "drop-with-gammon": "kind",
+        "crawford-cube": "cube",
+    }.get(exc.code, "")
+
+
+def refusal_text(exc: ServiceError) -> str:
+    """A refusal as the phone says it: a rule's reason without the sheet's "Entry n" (the form shows it)."""
+    reason = exc.params.get("reason")
+    if "index" in exc.params and reason:
+        return _("Not saved: {reason}").format(reason=reason)
+    return exc.message
 
 
 _ROWS: dict[tuple[str, str, phones.HandRow], str] = {}  # a hand's line as shown: rendered once, not per page
@@ -332,7 +371,7 @@ class TableApp:
         k = int(side)
         if not phone.needs_handover(k):
             return self._page(request, token, lang, cached, phone, None, keep=phone.showing(k))
-        code = str(form.get("code", "") or "").strip()
+        code = typed_code(form)
         if "code" not in form:  # "Change": the hand-over step
             return self._page(request, token, lang, cached, phone, None, handover=k)
         if await in_thread(phones.side_code_ok, self.db, ref, k, code):
@@ -367,8 +406,8 @@ class TableApp:
         client_id = str(form.get("post_id", "") or "")
         phone = self._phone(request, token)
         side_now = -1 if phone.side is None else phone.side
-        typed_code = str(form.get("code", "") or "").strip()
-        code = typed_code or phone.code
+        code_typed = typed_code(form)
+        code = code_typed or phone.code
         handed = phone.side is not None and phone.handed_over(phone.side)
 
         def act() -> phones.PostOutcome:
@@ -414,10 +453,10 @@ class TableApp:
             try:
                 flash = {"kind": "ok", "text": act().message}
             except (ServiceError, DatabaseError) as exc:
-                text = exc.message if isinstance(exc, ServiceError) else str(exc)
                 with i18n.language_context(lang):
+                    text = refusal_text(exc) if isinstance(exc, ServiceError) else str(exc)
                     flash = {"kind": "err", "text": named_reason(text, shown)}
-                fault = fault_field(exc) if isinstance(exc, ServiceError) else ""
+                fault = fault_field(exc, form) if isinstance(exc, ServiceError) else ""
             with i18n.language_context(lang):
                 return flash, fault, phones.cached_page(self.db, token)
 
@@ -427,8 +466,8 @@ class TableApp:
         keep = None
         if flash["kind"] == "ok" and phone.side is not None and action in ("entry", "confirm"):
             keep = phone.acted_for(phone.side)  # this phone acted for its side: the other needs a hand-over
-            if action == "confirm" and typed_code:
-                keep = keep.with_code(phone.side, typed_code)
+            if action == "confirm" and code_typed:
+                keep = keep.with_code(phone.side, code_typed)
         typed = None
         if flash["kind"] == "err" and action == "entry":  # nothing typed is lost: the form comes back
             typed = {k: str(v) for k, v in form.items() if k not in ("csrf", "post_id", "version")}

@@ -79,6 +79,7 @@ def entry_refusal(exc: EntryError) -> ServiceError:
         exc.code,
         _("Entry {n} is not possible: {reason}").format(n=exc.index + 1, reason=exc.message or exc.code),
         index=exc.index,
+        reason=exc.message or exc.code,  # the rule's words alone, for a form that shows the hand itself
     )
 
 
