@@ -81,8 +81,11 @@ def test_a_desk_lasts_two_thousand_hands(qtbot, active, tmp_path: Path) -> None:
     keeper = none_refs.keep_none()
     assert keeper is not None
     before = keeper.give_back()
+    truth = (keeper.levels[id(True)], keeper.levels[id(False)])
     looks: list[int] = []  # None's count right after each of the keeper's looks
+    bools: list[tuple[int, int]] = []  # and True's and False's (they lose references alike)
     keeper.timer.timeout.connect(lambda: looks.append(sys.getrefcount(None)))
+    keeper.timer.timeout.connect(lambda: bools.append((sys.getrefcount(True), sys.getrefcount(False))))
     entered = 0
     for table in tables:
         panel = section.open_table(table)
@@ -108,6 +111,7 @@ def test_a_desk_lasts_two_thousand_hands(qtbot, active, tmp_path: Path) -> None:
     seen = len(looks)
     qtbot.waitUntil(lambda: len(looks) > seen, timeout=3 * none_refs.INTERVAL_MS)
     assert len(looks) > 2 and min(looks) >= before
+    assert min(t for t, _f in bools) >= truth[0] and min(f for _t, f in bools) >= truth[1]
     assert win.isVisible() and section.isVisible()
     win.close()
     db.close()

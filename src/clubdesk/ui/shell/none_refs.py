@@ -7,7 +7,9 @@ hundred hands None's count reaches zero and the interpreter aborts ("Fatal Pytho
 
 None lives as long as the interpreter, so a count too high is harmless and one too low is fatal: the
 window's keeper lifts None's count far above any real use (:data:`FLOOR`) and, every
-:data:`INTERVAL_MS`, gives back what was taken since it last looked. From Python 3.12 on None is immortal
+:data:`INTERVAL_MS`, gives back what was taken since it last looked. ``True`` and ``False`` lose references
+the same way (a slot or a model answering a bool: "Fatal Python error: bool_dealloc" at exit after a long
+run) and are kept alike (:data:`KEPT`). From Python 3.12 on None is immortal
 and nothing is done. The models do their part too: they hand Qt colours and fonts built once
 (:func:`kept_color`, :func:`kept_font`), so that answering for a cell calls no setter.
 """
@@ -24,6 +26,7 @@ from PySide6.QtGui import QColor, QFont
 FLOOR = 1 << 40  # references: at a thousand lost per hand, a billion hands
 INTERVAL_MS = 1000
 MORTAL_NONE = sys.version_info < (3, 12)
+KEPT: tuple[object, ...] = (None, True, False)  # the singletons the binding takes references from
 
 
 class NoneKeeper(QObject):
@@ -33,22 +36,29 @@ class NoneKeeper(QObject):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.level = FLOOR  # None's count is kept at this at least
+        self.levels = {id(obj): FLOOR for obj in KEPT}  # each one's count is kept at this at least
         self.timer = QTimer(self)
         self.timer.setInterval(INTERVAL_MS)
         self.timer.timeout.connect(self.give_back)
         self.give_back()
         self.timer.start()
 
+    @property
+    def level(self) -> int:
+        """None's count at the last look."""
+        return self.levels[id(None)]
+
     def give_back(self) -> int:
-        """None's count back up to where it was at the last look (a reference too many is harmless);
-        the count now."""
-        now = sys.getrefcount(None)
-        if MORTAL_NONE and now < self.level:
-            ctypes.c_ssize_t.from_address(id(None)).value += self.level - now
-            now = self.level
-        self.level = now
-        return now
+        """Each kept singleton's count back up to where it was at the last look (a reference too many is
+        harmless); None's count now."""
+        for obj in KEPT:
+            now = sys.getrefcount(obj) - 1  # not counting ``obj`` itself: as a caller would count it
+            level = self.levels[id(obj)]
+            if MORTAL_NONE and now < level:
+                ctypes.c_ssize_t.from_address(id(obj)).value += level - now
+                now = level
+            self.levels[id(obj)] = now
+        return self.levels[id(None)]
 
 
 _keepers: list[NoneKeeper] = []
