@@ -313,3 +313,35 @@ def verify_chain(db: Database) -> ChainReport:
         return ChainReport(**{**report.__dict__, "anchor": anchor})
     found = (*report.found, *more)
     return ChainReport(**{**report.__dict__, "ok": False, "found": found, "anchor": anchor})
+
+
+def key_signs(session: Session, key: bytes) -> bool:
+    """Whether ``key`` is the one this club file's keyed rows are signed with: the first keyed row (where
+    keying began) links under it. False for a log that is not keyed."""
+    mark = audit_key.marker(session)
+    if mark is None:
+        return False
+    after = int(mark.get("after", -1))
+    prev = GENESIS
+    if after > 0:
+        last = session.execute(text("SELECT row_hash FROM audit_log WHERE id = :i"), {"i": after}).scalar()
+        prev = hash_text(last) or GENESIS
+    row = (
+        session.execute(
+            text(f"SELECT row_hash, {COLUMNS_SQL} FROM audit_log WHERE id > :i ORDER BY id LIMIT 1"),
+            {"i": after},
+        )
+        .mappings()
+        .first()
+    )
+    if row is None or row["action"] != audit_key.KEYED_ACTION:
+        return False
+    stored = hash_text(row["row_hash"]) or ""
+    expected = keyed_hash(key, prev, dict(row))
+    return len(stored) in (64, LINK_HEX) and hmac.compare_digest(expected[: len(stored)], stored)
+
+
+def signed_key_name(session: Session) -> str | None:
+    """The name of the key this club file's log is signed with (None: the log is not keyed)."""
+    mark = audit_key.marker(session)
+    return None if mark is None else str(mark.get("key", "")) or None
