@@ -14,7 +14,7 @@ import pytest
 
 from clubdesk.cli.core import main as cli
 from clubdesk.keys import key_file
-from clubdesk.services import club
+from clubdesk.services import club, members
 from clubdesk.services.kernel import Actor, Role, ServiceError, verify_chain
 from clubdesk.services.night.play import results, rounds
 from clubdesk.storage import Database
@@ -111,5 +111,38 @@ def test_only_the_secretary_moves_the_key(old_pc: Path, tmp_path: Path) -> None:
         name = club.export_audit_key(db, Actor("Sekretaris", Role.SECRETARY), tmp_path / "k.key").name
         assert (tmp_path / "k.key").read_text() == key_file(name).read_text()
         assert os.stat(tmp_path / "k.key").st_mode & 0o077 == 0
+    finally:
+        db.close()
+
+
+def test_a_backup_restores_onto_a_new_pc_once_its_key_is_imported(
+    old_pc: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = Database(old_pc, backups_dir=tmp_path / "old" / "backups")
+    try:
+        backup = Path(club.backup(db, DESK).file)
+        key = tmp_path / "club.key"
+        club.export_audit_key(db, DESK, key)
+    finally:
+        db.close()
+    monkeypatch.setenv("CLUBDESK_KEYS", str(tmp_path / "new-keys"))
+    fresh = tmp_path / "new" / "club.sqlite3"
+    fresh.parent.mkdir()
+    db = Database(fresh, backups_dir=tmp_path / "new" / "backups")
+    try:
+        members.create_member(db, DESK, members.MemberData(name="Budi Santoso", number="0202"))
+        with pytest.raises(ServiceError) as refused:
+            club.restore(db, DESK, backup)
+        assert refused.value.code == "audit-key-missing"
+        # the key checked against the fresh file is refused (another club's key); against the backup, kept
+        with pytest.raises(ServiceError) as wrong:
+            club.import_audit_key(db, DESK, key)
+        assert wrong.value.code == "wrong-audit-key"
+        kept_backup = backup.read_bytes()
+        club.import_audit_key(db, DESK, key, backup=backup)
+        assert backup.read_bytes() == kept_backup  # only read
+        club.restore(db, DESK, backup)
+        report = verify_chain(db)
+        assert report.ok and report.keyed, report.message()
     finally:
         db.close()

@@ -118,6 +118,12 @@ def register(sub: Any) -> None:
         keysub, "import", cmd_audit_key_import, _("keep the club's audit key from a file on this PC")
     )
     ki.add_argument("file", type=Path, help=_("the key file written by 'audit key export'"))
+    ki.add_argument(
+        "--backup",
+        type=Path,
+        default=None,
+        help=_("check the key against this backup (to restore it onto this PC) instead of the club file"),
+    )
 
 
 def cmd_incident(ctx: Context, args: argparse.Namespace) -> Output:
@@ -313,7 +319,7 @@ def cmd_audit_key_export(ctx: Context, args: argparse.Namespace) -> Output:
 def cmd_audit_key_import(ctx: Context, args: argparse.Namespace) -> Output:
     from clubdesk.services import club
 
-    moved = club.import_audit_key(ctx.database(), ctx.actor(), args.file)
+    moved = club.import_audit_key(ctx.database(), ctx.actor(), args.file, backup=args.backup)
     if moved.already:
         text = _("The club's audit key {name} is already on this PC ({where}); nothing was changed.")
     else:

@@ -25,9 +25,11 @@ from clubdesk.services.kernel import (
     ServiceError,
     audit,
     key_signs,
+    key_signs_file,
     require,
     require_audit_key,
     signed_key_name,
+    signed_with,
 )
 from clubdesk.storage import Database
 
@@ -105,15 +107,26 @@ def _read_key_file(source: Path) -> bytes:
     return key
 
 
-def import_audit_key(db: Database, actor: Actor, source: Path) -> KeyMove:
+def import_audit_key(db: Database, actor: Actor, source: Path, *, backup: Path | None = None) -> KeyMove:
     """Keep the key in ``source`` as this club file's audit key on this PC (the keyring, else the keys
-    folder), if it is the key the file's keyed rows are signed with; otherwise nothing is written."""
+    folder), if it is the key the file's keyed rows are signed with; otherwise nothing is written.
+    ``backup``: check it against that club file instead (a backup to restore onto this PC, whose key is
+    not the open file's); the backup is only read."""
     require(actor, "audit.key", db)
     source = Path(source)
     key = _read_key_file(source)
-    name = _key_name(db)
-    with db.read_session() as s:
-        signs = key_signs(s, key)
+    if backup is None:
+        name = _key_name(db)
+        with db.read_session() as s:
+            signs = key_signs(s, key)
+    else:
+        found = signed_with(Path(backup))
+        if found is None:
+            raise ServiceError(
+                "audit-not-keyed",
+                _("{file} is not a club file whose audit log is signed with a key.").format(file=backup),
+            )
+        name, signs = found, key_signs_file(Path(backup), key)
     if not signs:
         raise ServiceError(
             "wrong-audit-key",

@@ -20,7 +20,13 @@ if TYPE_CHECKING:
     from clubdesk.services.kernel.audit_chain import audit_head, hand_ref
     from clubdesk.services.kernel.audit_redaction import redact_row
     from clubdesk.services.kernel.audit_seal import unsealed
-    from clubdesk.services.kernel.audit_verify import ChainReport, key_signs, signed_key_name, verify_chain
+    from clubdesk.services.kernel.audit_verify import (
+        ChainReport,
+        key_signs,
+        key_signs_file,
+        signed_key_name,
+        verify_chain,
+    )
     from clubdesk.services.kernel.base import (
         DEFAULT_ACTOR,
         DESK_ROLES,
@@ -44,6 +50,7 @@ _HOMES = {
     "Anchor": "clubdesk.services.kernel.audit_anchor",
     "ChainReport": "clubdesk.services.kernel.audit_verify",
     "key_signs": "clubdesk.services.kernel.audit_verify",
+    "key_signs_file": "clubdesk.services.kernel.audit_verify",
     "signed_key_name": "clubdesk.services.kernel.audit_verify",
     "CLUB_UID_KEY": "clubdesk.services.kernel.identity",
     "Changes": "clubdesk.services.kernel.changes",
@@ -97,6 +104,7 @@ __all__ = [
     "entry_refusal",
     "hand_ref",
     "key_signs",
+    "key_signs_file",
     "load_event",
     "mask_contacts",
     "money_text",

@@ -13,11 +13,15 @@ from __future__ import annotations
 import hmac
 import json
 import re
+import sqlite3
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from sqlalchemy import text
+from sqlalchemy import create_engine, text
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
+from sqlalchemy.pool import NullPool
 
 from clubdesk.i18n import _, ngettext
 from clubdesk.services.kernel import audit_key
@@ -345,3 +349,17 @@ def signed_key_name(session: Session) -> str | None:
     """The name of the key this club file's log is signed with (None: the log is not keyed)."""
     mark = audit_key.marker(session)
     return None if mark is None else str(mark.get("key", "")) or None
+
+
+def key_signs_file(file: Path, key: bytes) -> bool:
+    """:func:`key_signs` for a club file that is not the open one (a backup to restore onto this PC), read
+    as an immutable file: nothing is written beside it."""
+    uri = f"{Path(file).resolve().as_uri()}?mode=ro&immutable=1"
+    engine = create_engine("sqlite://", creator=lambda: sqlite3.connect(uri, uri=True), poolclass=NullPool)
+    try:
+        with Session(engine) as s:
+            return key_signs(s, key)
+    except (SQLAlchemyError, sqlite3.Error, OSError, ValueError):
+        return False  # not a readable club file: no key signs it
+    finally:
+        engine.dispose()
