@@ -8,15 +8,18 @@ the new hands) from one edited outside it (rules G13 audit trail, T10 referee's 
 
 from __future__ import annotations
 
+import datetime as dt
 import sqlite3
 from pathlib import Path
 
 import pytest
 
+from clubdesk.services import federation
 from clubdesk.services.kernel.audit_verify import verify_chain
 from clubdesk.services.kernel.base import Actor, Role
 from clubdesk.services.night.play import hands, results, rounds
 from clubdesk.storage import Database
+from tests.federation_helpers import tavla_night
 from tests.integration.test_night_helpers import DESK, make_event
 
 REF = Actor("Referee", Role.REFEREE)
@@ -109,3 +112,36 @@ def test_the_desks_sheet_editor_corrects_through_the_same_route(night: tuple[Dat
     )
     assert changed.table.status == "pending" and results.table_entries(db, ev, 1, 2) == {1: sheet}
     _intact(db)
+
+
+@pytest.mark.parametrize("last", [True, False], ids=["last-table-played", "round-1"])
+def test_a_finished_night_corrected_by_the_referee_is_still_sent_to_the_federation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, last: bool
+) -> None:
+    """The export refuses a file whose history is broken (T12d): a correction made in ClubDesk is not."""
+    monkeypatch.setenv("CLUBDESK_KEYS", str(tmp_path / "keys"))
+    db = Database(tmp_path / "club.sqlite3", backups_dir=tmp_path / "backups")
+    try:
+        people = [(f"0{k}", name, f"TR-{k}") for k, name in enumerate(["Ali", "Can", "Deniz", "Ece"])]
+        ev = tavla_night(db, people, name="Kupa", day=dt.date(2026, 3, 1))
+        with db.engine.connect() as c:
+            round_no, table_no = c.exec_driver_sql(
+                "SELECT r.number, m.table_no FROM result_entries e JOIN matches m ON m.id = e.match_id"
+                " JOIN rounds r ON r.id = m.round_id WHERE r.event_id = ? ORDER BY e.id "
+                + ("DESC" if last else "ASC")
+                + " LIMIT 1",
+                (ev,),
+            ).one()
+        games = results.table_entries(db, ev, round_no, table_no)[1]
+        fixed = [games[1], games[0], *games[2:]]  # the first two games were entered the wrong way round
+        assert fixed != games
+        results.replace_entries(
+            db, REF, ev, round_no, table_no, {1: fixed}, override="the referee read the sheet again"
+        )
+        for side, initials in ((0, "AA"), (1, "BB")):  # both sides approve the corrected sheet again
+            results.confirm(db, REF, ev, round_no, table_no, side, initials, override="sheet re-approved")
+        _intact(db)
+        sent = federation.export_event(db, DESK, ev, tmp_path / "kupa.json")
+        assert sent.file.is_file()
+    finally:
+        db.close()
