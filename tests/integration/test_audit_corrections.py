@@ -9,12 +9,13 @@ the new hands) from one edited outside it (rules G13 audit trail, T10 referee's 
 from __future__ import annotations
 
 import datetime as dt
+import json
 import sqlite3
 from pathlib import Path
 
 import pytest
 
-from clubdesk.services import federation
+from clubdesk.services import club, federation
 from clubdesk.services.kernel.audit_verify import verify_chain
 from clubdesk.services.kernel.base import Actor, Role
 from clubdesk.services.night.play import hands, results, rounds
@@ -145,3 +146,12 @@ def test_a_finished_night_corrected_by_the_referee_is_still_sent_to_the_federati
         assert sent.file.is_file()
     finally:
         db.close()
+
+
+def test_the_audit_view_shows_a_corrected_sheet_without_its_hand_ids(night: tuple[Database, int]) -> None:
+    db, ev = night
+    fixed = {1: [WIN_B, WIN_A, WIN_A, WIN_A]}
+    results.replace_entries(db, REF, ev, 1, 2, fixed, override="the sheet shows side B won game 1")
+    (row,) = [r for r in club.audit_rows(db) if r.action == "correct"]
+    shown = json.loads(row.after or "")
+    assert shown["entries"] == {"1": fixed[1]} and "hands" not in shown
