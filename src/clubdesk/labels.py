@@ -151,6 +151,8 @@ AUDIT_ACTION_LABELS: dict[str, str] = {
     "referee-call": N_("referee called from the table"),  # a phone's "Call the referee"
     "referee-call-handled": N_("referee call answered"),
     "audit.keyed": N_("audit log signed with the club's key from here on"),
+    "audit.key-export": N_("the club's audit key written to a file (to move it to another PC)"),
+    "audit.key-import": N_("the club's audit key taken in from a file on this PC"),
 }
 
 

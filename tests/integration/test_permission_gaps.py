@@ -47,6 +47,8 @@ USE_CASES: dict[str, str] = {
     "club.backup": "database.backup",
     "club.copy_database": "database.backup",
     "club.deactivate": "staff.manage",
+    "club.export_audit_key": "audit.key",  # whoever holds the key can re-sign the log (G13)
+    "club.import_audit_key": "audit.key",
     "club.put": SETTING_ROW,
     "club.restore": "database.restore",
     "club.save_club_settings": "settings.edit",

@@ -13,8 +13,8 @@ from sqlalchemy import select
 
 from clubdesk.cli.core import main as cli
 from clubdesk.models import AuditEntry
-from clubdesk.services import demo, events, members, money, night, publishing
-from clubdesk.services.club import audit_log, safety, settings, staff
+from clubdesk.services import demo, events, federation, members, money, night, publishing
+from clubdesk.services.club import audit_keys, audit_log, safety, settings, staff
 from clubdesk.services.desk import registration
 from clubdesk.services.kernel import unsealed
 from clubdesk.services.kernel.base import Actor, Role, ServiceError
@@ -78,6 +78,10 @@ def _actions(db: Database, tmp_path: Path) -> dict[str, Callable[[Actor], Any]]:
         "staff.manage": lambda a: staff.add_staff(db, a, f"Hakem {a.role}", "referee", "4321"),
         "database.backup": lambda a: safety.backup(db, a),
         "database.restore": lambda a: safety.restore(db, a, backup),
+        # the audit key (G13): the allowed role meets another refusal, no such key file
+        "audit.key": lambda a: audit_keys.import_audit_key(db, a, tmp_path / "no.key"),
+        # public results leave the club (T12d, T14): the allowed roles meet another refusal, no such event
+        "federation.send": lambda a: federation.export_event(db, a, 9999, tmp_path / "fed.json"),
         "incidents.view": lambda a: _incidents(db, a, nums[0]),
         # the allowed roles meet another refusal: no proposed round, no such prize, not the demo file
         "rounds.edit": lambda a: night.discard_round(db, a, ev),

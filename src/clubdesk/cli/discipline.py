@@ -106,6 +106,24 @@ def register(sub: Any) -> None:
         action="store_true",
         help=_("with --verify: when the log is intact, record its head and length outside the club file"),
     )
+    keycmd = au.add_subparsers(dest="audit_part").add_parser(
+        "key", help=_("move the audit log's key to another PC (secretary)")
+    )
+    keysub = keycmd.add_subparsers(dest="key_action", required=True)
+    ke = add_command(
+        keysub, "export", cmd_audit_key_export, _("write the club's audit key to a file (owner-only)")
+    )
+    ke.add_argument("--out", type=Path, required=True, help=_("the key file to write"))
+    ki = add_command(
+        keysub, "import", cmd_audit_key_import, _("keep the club's audit key from a file on this PC")
+    )
+    ki.add_argument("file", type=Path, help=_("the key file written by 'audit key export'"))
+    ki.add_argument(
+        "--backup",
+        type=Path,
+        default=None,
+        help=_("check the key against this backup (to restore it onto this PC) instead of the club file"),
+    )
 
 
 def cmd_incident(ctx: Context, args: argparse.Namespace) -> Output:
@@ -284,3 +302,30 @@ def cmd_audit(ctx: Context, args: argparse.Namespace) -> Output:
         for r in rows
     ]
     return Output(data)
+
+
+def cmd_audit_key_export(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import club
+
+    moved = club.export_audit_key(ctx.database(), ctx.actor(), args.out)
+    text = _(
+        "The club's audit key {name} is written to {file}, readable by you only. Whoever holds this file "
+        "can re-sign the audit log: carry it to the new PC yourself, import it there with "
+        "'clubdesk-cli audit key import', then delete it."
+    ).format(name=moved.name, file=moved.path)
+    return Output({"key": moved.name, "file": moved.path}, text)
+
+
+def cmd_audit_key_import(ctx: Context, args: argparse.Namespace) -> Output:
+    from clubdesk.services import club
+
+    moved = club.import_audit_key(ctx.database(), ctx.actor(), args.file, backup=args.backup)
+    if moved.already:
+        text = _("The club's audit key {name} is already on this PC ({where}); nothing was changed.")
+    else:
+        text = _(
+            "The club's audit key {name} is kept on this PC ({where}). Delete {file} now: whoever "
+            "holds it can re-sign the audit log."
+        )
+    data = {"key": moved.name, "kept": moved.kept, "already": moved.already}
+    return Output(data, text.format(name=moved.name, where=moved.kept, file=moved.path))

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from clubdesk.services.club.about_info import about
+    from clubdesk.services.club.audit_keys import KeyMove, export_audit_key, import_audit_key
     from clubdesk.services.club.audit_log import (
         AUDIT_COLUMNS,
         AUDIT_TITLES,
@@ -46,6 +47,9 @@ if TYPE_CHECKING:
     )
 
 _HOMES = {
+    "KeyMove": "clubdesk.services.club.audit_keys",
+    "export_audit_key": "clubdesk.services.club.audit_keys",
+    "import_audit_key": "clubdesk.services.club.audit_keys",
     "AUDIT_COLUMNS": "clubdesk.services.club.audit_log",
     "AUDIT_TITLES": "clubdesk.services.club.audit_log",
     "AUTO_INTERVAL_MINUTES": "clubdesk.services.club.safety",
@@ -79,6 +83,7 @@ __all__ = [
     "AUDIT_TITLES",
     "AUTO_INTERVAL_MINUTES",
     "AuditRow",
+    "KeyMove",
     "CLUB_NAME",
     "RECENT_ACTORS",
     "about",
@@ -93,8 +98,10 @@ __all__ = [
     "copy_database",
     "deactivate",
     "export_audit_csv",
+    "export_audit_key",
     "get",
     "has_accounts",
+    "import_audit_key",
     "iter_audit_rows",
     "list_staff",
     "put",

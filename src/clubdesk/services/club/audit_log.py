@@ -142,8 +142,8 @@ def iter_audit_rows(
         while batch := list(islice(scan, 500)):
             hands = _hands(s, batch)
             for r in batch:
-                shown_after = unsealed(
-                    _show_hand(r.after, hands[r.id]) if r.id in hands and r.after else r.after
+                shown_after = _without_hand_refs(
+                    unsealed(_show_hand(r.after, hands[r.id]) if r.id in hands and r.after else r.after)
                 )
                 if needle and not any(
                     needle in fold(t)
@@ -201,6 +201,17 @@ def _show_hand(after: str, hand: tuple[int, int, str]) -> str:
     shown = json.loads(after)
     shown.pop("hand", None)
     return audit_json({**shown, "entry": json.loads(data), "game": game, "seq": seq}) or after
+
+
+def _without_hand_refs(after: str | None) -> str | None:
+    """A replaced sheet's row as a reader sees it: its new hands (``"entries"``) without the ids and
+    digests the audit walk checks them by (``"hands"``)."""
+    if not after or '"hands"' not in after:
+        return after
+    shown = json.loads(after)
+    if isinstance(shown, dict):
+        shown.pop("hands", None)
+    return audit_json(shown) or after
 
 
 def export_audit_csv(

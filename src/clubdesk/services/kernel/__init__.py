@@ -20,7 +20,13 @@ if TYPE_CHECKING:
     from clubdesk.services.kernel.audit_chain import audit_head, hand_ref
     from clubdesk.services.kernel.audit_redaction import redact_row
     from clubdesk.services.kernel.audit_seal import unsealed
-    from clubdesk.services.kernel.audit_verify import ChainReport, verify_chain
+    from clubdesk.services.kernel.audit_verify import (
+        ChainReport,
+        key_signs,
+        key_signs_file,
+        signed_key_name,
+        verify_chain,
+    )
     from clubdesk.services.kernel.base import (
         DEFAULT_ACTOR,
         DESK_ROLES,
@@ -43,6 +49,9 @@ _HOMES = {
     "Actor": "clubdesk.services.kernel.base",
     "Anchor": "clubdesk.services.kernel.audit_anchor",
     "ChainReport": "clubdesk.services.kernel.audit_verify",
+    "key_signs": "clubdesk.services.kernel.audit_verify",
+    "key_signs_file": "clubdesk.services.kernel.audit_verify",
+    "signed_key_name": "clubdesk.services.kernel.audit_verify",
     "CLUB_UID_KEY": "clubdesk.services.kernel.identity",
     "Changes": "clubdesk.services.kernel.changes",
     "DEFAULT_ACTOR": "clubdesk.services.kernel.base",
@@ -94,6 +103,8 @@ __all__ = [
     "club_uid",
     "entry_refusal",
     "hand_ref",
+    "key_signs",
+    "key_signs_file",
     "load_event",
     "mask_contacts",
     "money_text",
@@ -102,6 +113,7 @@ __all__ = [
     "refusal",
     "require",
     "require_audit_key",
+    "signed_key_name",
     "signed_with",
     "unsealed",
     "verify_chain",

@@ -11,12 +11,17 @@ and head against the newest anchor (:mod:`audit_anchor`). Each finding names its
 from __future__ import annotations
 
 import hmac
+import json
 import re
+import sqlite3
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from sqlalchemy import text
+from sqlalchemy import create_engine, text
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
+from sqlalchemy.pool import NullPool
 
 from clubdesk.i18n import _, ngettext
 from clubdesk.services.kernel import audit_key
@@ -103,28 +108,48 @@ _BATCH = 2000
 
 
 class _Hands:
-    """The hands add-entry rows name: each entry row that still exists must match the digest
-    its row recorded; one that is gone must have been removed by a later row of the same match."""
+    """The hands match rows name (an add-entry row its hand, a sheet replaced its new hands under
+    ``"hands"``): each entry row that still exists must match the digest its row recorded, unless a later
+    row took that hand away; one that is gone must have been taken away by a later row.
+
+    A row takes away one hand when it recorded it (an undo: ``"hand"`` in its before, that entry only) or
+    every hand of its match (a correction or a final score: ``"entries"`` in its before; an older undo:
+    ``"entry"``). SQLite hands a taken-away entry's id out again, so an entry that differs from an older
+    row's digest is only a finding when nothing took that hand away since; the newer row names the new
+    hand, and that one is checked (G13: a correction made in ClubDesk verifies, an edit outside does not).
+    """
 
     def __init__(self, session: Session) -> None:
         self.session = session
         self.pending: list[tuple[int, int, str, str]] = []  # (audit id, entry id, digest, match id)
-        self.gone: list[tuple[int, str]] = []  # (audit id, match id) of entries no longer there
-        self.removed: dict[str, int] = {}  # match id -> last audit row that recorded removed hands
+        self.later: list[tuple[int, int, str, str]] = []  # (audit id, entry id, match id, reason)
+        self.removed: dict[str, int] = {}  # match id -> last audit row that took all its hands away
+        self.removed_entry: dict[int, int] = {}  # entry id -> last audit row that took that hand away
         self.bad: tuple[int, str] | None = None  # (audit id, reason) of the first hand found changed
 
     def see(self, audit_id: int, values: dict[str, Any]) -> None:
         if values["entity"] != "match":
             return
-        if values["action"] in _HAND_ACTIONS and values["after"] and '"hand"' in values["after"]:
-            ref = _HAND_RE.search(values["after"])  # (as audit_json writes it; cheaper than parsing)
+        match = str(values["entity_id"])
+        after = values["after"] or ""
+        if values["action"] in _HAND_ACTIONS and '"hand"' in after:
+            ref = _HAND_RE.search(after)  # (as audit_json writes it; cheaper than parsing)
             if ref is not None:
-                self.pending.append((audit_id, int(ref[1]), ref[2], str(values["entity_id"])))
-                if len(self.pending) >= _BATCH:
-                    self.check()
+                self._claim(audit_id, int(ref[1]), ref[2], match)
+        if '"hands"' in after:  # a replaced sheet's new hands (rare: parsed)
+            for ref in json.loads(after).get("hands") or ():
+                self._claim(audit_id, int(ref[0]), str(ref[1]), match)
         before = values["before"] or ""
-        if '"entry"' in before or '"entries"' in before:
-            self.removed[str(values["entity_id"])] = audit_id
+        taken = _HAND_RE.search(before) if '"hand"' in before else None
+        if taken is not None:
+            self.removed_entry[int(taken[1])] = audit_id
+        elif '"entry"' in before or '"entries"' in before:
+            self.removed[match] = audit_id
+
+    def _claim(self, audit_id: int, entry_id: int, digest: str, match: str) -> None:
+        self.pending.append((audit_id, entry_id, digest, match))
+        if len(self.pending) >= _BATCH:
+            self.check()
 
     def check(self) -> None:
         if not self.pending:
@@ -141,9 +166,11 @@ class _Hands:
         for audit_id, entry_id, digest, match in self.pending:
             row = rows.get(entry_id)
             if row is None:
-                self.gone.append((audit_id, match))
+                reason = _("the hand or game it recorded was deleted outside ClubDesk")
+                self.later.append((audit_id, entry_id, match, reason))
             elif str(row[0]) != match or hand_digest(*row) != digest:
-                self._fail(audit_id, _("the hand or game it recorded was changed outside ClubDesk"))
+                reason = _("the hand or game it recorded was changed outside ClubDesk")
+                self.later.append((audit_id, entry_id, match, reason))
         self.pending = []
 
     def _fail(self, audit_id: int, reason: str) -> None:
@@ -151,10 +178,12 @@ class _Hands:
             self.bad = (audit_id, reason)
 
     def finish(self) -> tuple[int, str] | None:
+        """The first hand found changed or deleted that no later row of ClubDesk took away."""
         self.check()
-        for audit_id, match in self.gone:
-            if self.removed.get(match, 0) < audit_id:
-                self._fail(audit_id, _("the hand or game it recorded was deleted outside ClubDesk"))
+        for audit_id, entry_id, match, reason in self.later:
+            taken = max(self.removed.get(match, 0), self.removed_entry.get(entry_id, 0))
+            if taken <= audit_id:  # (a row that replaced a sheet names the new hands)
+                self._fail(audit_id, reason)
         return self.bad
 
 
@@ -288,3 +317,49 @@ def verify_chain(db: Database) -> ChainReport:
         return ChainReport(**{**report.__dict__, "anchor": anchor})
     found = (*report.found, *more)
     return ChainReport(**{**report.__dict__, "ok": False, "found": found, "anchor": anchor})
+
+
+def key_signs(session: Session, key: bytes) -> bool:
+    """Whether ``key`` is the one this club file's keyed rows are signed with: the first keyed row (where
+    keying began) links under it. False for a log that is not keyed."""
+    mark = audit_key.marker(session)
+    if mark is None:
+        return False
+    after = int(mark.get("after", -1))
+    prev = GENESIS
+    if after > 0:
+        last = session.execute(text("SELECT row_hash FROM audit_log WHERE id = :i"), {"i": after}).scalar()
+        prev = hash_text(last) or GENESIS
+    row = (
+        session.execute(
+            text(f"SELECT row_hash, {COLUMNS_SQL} FROM audit_log WHERE id > :i ORDER BY id LIMIT 1"),
+            {"i": after},
+        )
+        .mappings()
+        .first()
+    )
+    if row is None or row["action"] != audit_key.KEYED_ACTION:
+        return False
+    stored = hash_text(row["row_hash"]) or ""
+    expected = keyed_hash(key, prev, dict(row))
+    return len(stored) in (64, LINK_HEX) and hmac.compare_digest(expected[: len(stored)], stored)
+
+
+def signed_key_name(session: Session) -> str | None:
+    """The name of the key this club file's log is signed with (None: the log is not keyed)."""
+    mark = audit_key.marker(session)
+    return None if mark is None else str(mark.get("key", "")) or None
+
+
+def key_signs_file(file: Path, key: bytes) -> bool:
+    """:func:`key_signs` for a club file that is not the open one (a backup to restore onto this PC), read
+    as an immutable file: nothing is written beside it."""
+    uri = f"{Path(file).resolve().as_uri()}?mode=ro&immutable=1"
+    engine = create_engine("sqlite://", creator=lambda: sqlite3.connect(uri, uri=True), poolclass=NullPool)
+    try:
+        with Session(engine) as s:
+            return key_signs(s, key)
+    except (SQLAlchemyError, sqlite3.Error, OSError, ValueError):
+        return False  # not a readable club file: no key signs it
+    finally:
+        engine.dispose()

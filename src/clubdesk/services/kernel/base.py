@@ -156,7 +156,9 @@ def key_missing(exc: audit_key.AuditKeyMissing) -> ServiceError:
         _(
             "This club file's audit log is signed with a key that is not on this PC ({name}, looked "
             "for in {where}). Copy the key file {name}.key from the PC that kept the club into that "
-            "folder; nothing was changed."
+            "folder, or on that PC write the key to a file with 'clubdesk-cli audit key export --out FILE' "
+            "and take it in here with 'clubdesk-cli audit key import FILE' (with '--backup BACKUP' for a "
+            "backup to restore); nothing was changed."
         ).format(name=exc.name, where=exc.where),
     )
 

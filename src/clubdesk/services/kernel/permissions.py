@@ -43,6 +43,8 @@ PERMISSIONS: dict[str, tuple[frozenset[Role], str]] = {
     "staff.manage": (frozenset({S}), N_("manage staff accounts")),
     "database.backup": (frozenset({S, R}), N_("make backups")),
     "database.restore": (frozenset({S}), N_("restore a backup")),
+    # the audit log's key: whoever holds it can re-sign the log (G13), so the secretary alone moves it
+    "audit.key": (frozenset({S}), N_("move the audit log's key to another PC")),
     "incidents.view": (frozenset({S, R}), N_("see a player's incidents")),  # the player card
     # the night: the organiser (secretary) and the referee pair, publish and set up rounds; a scorer enters
     # results only (E6, T8c). Unpublishing is the referee's alone besides (T10).

@@ -275,9 +275,13 @@ def replace_sheet_in(
     before = {**o.before, "entries": match_entries(s, m)}
     recompute_from_entries(s, ev, m, games)
     drop_entries(s, match_id=m.id)
+    # the new hands, named as add-entry rows name theirs (G13): their ids may be the removed hands' own
+    # (SQLite hands them out again), so the audit walk checks them against this row, not the older ones
+    refs: list[list[Any]] = []
     for g, entries in sorted(games.items()):
         for i, e in enumerate(entries, start=1):
-            store_entry(s, m.id, g, i, json.dumps(e), actor.name)
+            data = json.dumps(e)
+            refs.append(hand_ref(store_entry(s, m.id, g, i, data, actor.name), m.id, g, data))
     reset_confirmation(m)
     mark_in_play(o.rnd)
     reads.audit_match(
@@ -287,7 +291,7 @@ def replace_sheet_in(
         ev,
         m,
         before=before,
-        after={**match_snapshot(m), "entries": games},
+        after={**match_snapshot(m), "entries": games, "hands": refs},
         reason=override or reason,
     )
     after_change(s, ev, m)
