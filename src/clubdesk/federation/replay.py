@@ -16,6 +16,7 @@ from typing import Any
 
 from clubdesk.competition import formats
 from clubdesk.competition.errors import CompetitionError
+from clubdesk.competition.playoffs import playoff_places, playoff_progress
 from clubdesk.games.errors import EntryError
 from clubdesk.i18n import _
 from clubdesk.standings.places import elimination_places
@@ -184,10 +185,10 @@ def event_standings(payload: Mapping[str, Any], played: Sequence[formats.Played]
         data,
         codes,
         unplayed=Unplayed(str(params.get("bh_unplayed", "fide"))),
-        playoff_places=formats.playoff_places(complete),
+        playoff_places=playoff_places(complete),
     )
     tied = [r for r in st.rows if r.rank == 1 and r.playoff]
-    po = formats.playoff_progress([r.entrant for r in tied], playoffs)
+    po = playoff_progress([r.entrant for r in tied], playoffs)
     if po.champion is not None:  # rule BC2: the play-off decides the places among the tied
         ranks = po.ranks()
         shared = [ranks[r.entrant] for r in tied]
