@@ -308,3 +308,39 @@ def test_a_whole_demo_club_written_by_clubdesk_is_intact(tmp_path: Path) -> None
         db.close()
     assert report.ok and report.keyed, report.message()
     assert sealed and sealed > 20  # payments, members, final scores, penalties… were sealed as written
+
+
+def _append_plain_row(c: Club, action: str) -> int:
+    """A row linked with the plain function after the signed ones, as a club server writes them once a keyed
+    club file was copied onto it (or as someone adds a row with another tool)."""
+    con = sqlite3.connect(c.path)
+    con.row_factory = sqlite3.Row
+    last = dict(
+        con.execute(f"SELECT id, row_hash, {', '.join(COLUMNS)} FROM audit_log ORDER BY id DESC").fetchone()
+    )
+    row = dict(last, action=action, entity="database", entity_id="x", before=None, after=None, reason=None)
+    link = link_of(hash_text(last["row_hash"]) or "", row)
+    cols = ", ".join(COLUMNS)
+    marks = ", ".join("?" for _c in COLUMNS)
+    con.execute(
+        f"INSERT INTO audit_log (id, row_hash, {cols}) VALUES (?, ?, {marks})",
+        (last["id"] + 1, bytes.fromhex(link), *(row[c] for c in COLUMNS)),
+    )
+    con.commit()
+    con.close()
+    return int(last["id"]) + 1
+
+
+def test_a_plain_row_at_the_end_of_a_signed_log_is_seen(club: Club) -> None:
+    added = _append_plain_row(club, "payment.refund")
+    message = _verify(club)
+    assert f"row {added}" in message and "club's key" in message
+
+
+def test_plain_rows_a_server_wrote_are_vouched_for_by_the_next_signed_row(club: Club) -> None:
+    """A keyed club file copied onto a club server and back: the server's own rows are plain (the key never
+    leaves its PC); the next row signed with the club's key covers them, as its link covers their links."""
+    _append_plain_row(club, "database.copy-in")
+    edit.create_member(club.db, DESK, records.MemberData(name="Ayşe Yılmaz", number="0303"))  # a signed row
+    report = verify_chain(club.db)
+    assert report.ok, report.message()

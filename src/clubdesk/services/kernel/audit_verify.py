@@ -232,6 +232,7 @@ def verify_session(session: Session) -> ChainReport:  # noqa: C901, PLR0912 - on
     hands = _Hands(session)
     seals = Seals()
     redacted = redacted_hashes(session)  # rows a member's erasure rewrote (their links stay)
+    unsigned: tuple[int, str] | None = None  # the first plain row after keying that no signed row follows
     for row in result.mappings():
         n += 1
         values = dict(row)
@@ -264,8 +265,14 @@ def verify_session(session: Session) -> ChainReport:  # noqa: C901, PLR0912 - on
             continue
         expected = keyed_hash(key, prev, values) if keyed and key is not None else row_hash(prev, values)
         good = len(stored) in (64, LINK_HEX) and hmac.compare_digest(expected[: len(stored)], stored)
-        if not good and keyed and server:  # a server's rows after a copied keyed file are plain
-            good = row_hash(prev, values)[: len(stored)] == stored
+        if good and keyed:
+            unsigned = None  # a signed row vouches for every row before it (its link covers theirs)
+        if not good and keyed and row_hash(prev, values)[: len(stored)] == stored:
+            # rows a club server wrote after a keyed file was copied onto it are plain (the key never
+            # leaves its PC); in a file, such rows must be followed by a row signed with the key
+            good = True
+            if not server and unsigned is None:
+                unsigned = (row_id, at)
         if not good:
             # rows from 0017 keep no prev_hash: a gap in the ids is a deleted row (SQLite hands out the
             # next id; a rolled back row leaves none)
@@ -277,6 +284,9 @@ def verify_session(session: Session) -> ChainReport:  # noqa: C901, PLR0912 - on
             seals.see(row_id, values["after"], at)
         prev = stored
         last_id = row_id
+    if unsigned is not None:
+        reason = _("it was edited or added outside ClubDesk: its link was not made with the club's key")
+        return ChainReport(False, n, None, unsigned[0], unsigned[1], reason)
     bad = hands.finish()
     if bad is not None:
         bad_at = session.execute(text("SELECT at FROM audit_log WHERE id = :i"), {"i": bad[0]}).scalar()

@@ -56,7 +56,7 @@ class FederationPanel(QGroupBox):
         row.addWidget(copy)
         self.url = QLineEdit()
         self.url.setObjectName("federationHub")
-        self.url.setPlaceholderText("https://")
+        self.url.setPlaceholderText(_("the hub's address: https://…"))
         self.token = QLineEdit()
         self.token.setObjectName("federationToken")
         self.token.setEchoMode(QLineEdit.EchoMode.Password)
