@@ -1,0 +1,73 @@
+"""Traps a first-time secretary met walking a whole night at 1366×768 in Spanish: the status bar's event in
+use cut at both ends ("…ión en uso: Demo night…", its first words lost), and the forfeit buttons cut in their
+action ("A · İbrahim Ç…s Wijaya ausente: incomp…"): what a button does must stay readable (G15, T3b)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from PySide6.QtWidgets import QPushButton
+
+from clubdesk import i18n
+from clubdesk.games import load_ruleset
+from clubdesk.services import events
+from clubdesk.storage import Database
+from clubdesk.ui.shell.main_window import MainWindow
+from clubdesk.ui.shell.state import DeskState
+from tests.ui.conftest import show_active
+
+
+def spanish_window(qtbot, demo_file: Path, tmp_path: Path) -> tuple[MainWindow, Database]:  # type: ignore[no-untyped-def]
+    path = tmp_path / "demo.sqlite3"
+    shutil.copy(demo_file, path)
+    db = Database(path)
+    i18n.set_language("es")
+    window = MainWindow(DeskState(db))
+    window.resize(1366, 740)  # a 1366×768 laptop less the title bar
+    show_active(qtbot, window)
+    return window, db
+
+
+def test_the_event_in_use_keeps_its_first_words(qtbot, demo_file: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    window, db = spanish_window(qtbot, demo_file, tmp_path)
+    try:
+        button = window.event_in_use
+        qtbot.waitUntil(lambda: bool(button.text()), timeout=5000)
+        longest = max(events.events_in_order(db), key=lambda e: len(e.name))
+        window.state.use_event(longest.id)
+        qtbot.waitUntil(lambda: longest.name in button.text(), timeout=5000)
+        qtbot.waitUntil(lambda: button.width() >= button.minimumSizeHint().width(), timeout=5000)  # laid out
+        shown = QPushButton.text(button)  # what is drawn
+        assert shown.startswith("Competición en uso: ")
+        assert button.fontMetrics().horizontalAdvance(shown) <= button.width()
+        if shown != button.text():  # cut at its end, the whole line in the tooltip
+            assert shown.endswith("…") and button.text() in button.toolTip()
+    finally:
+        window.close()
+        i18n.set_language("en")
+        db.close()
+
+
+def test_a_forfeit_button_says_what_it_does(qtbot, demo_file: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    window, db = spanish_window(qtbot, demo_file, tmp_path)
+    try:
+        window.show_section("rounds")
+        rounds = window.pages["rounds"]
+        opened = 0
+        for ev in events.list_events(db, include_finished=True):
+            if load_ruleset(ev.ruleset).family != "gaple":
+                continue
+            rounds.select_event(ev.id)
+            if rounds.round is None or rounds.open_for_entry("SR") is None:
+                continue
+            for name in ("forfeitA", "forfeitB"):
+                button = rounds.panel.findChild(QPushButton, name)
+                assert button.text().endswith("ausente: incomparecencia"), button.text()
+                assert button.fontMetrics().horizontalAdvance(button.text()) <= 260
+            opened += 1
+        assert opened
+    finally:
+        window.close()
+        i18n.set_language("en")
+        db.close()
