@@ -71,3 +71,30 @@ def test_a_forfeit_button_says_what_it_does(qtbot, demo_file: Path, tmp_path: Pa
         window.close()
         i18n.set_language("en")
         db.close()
+
+
+def test_a_long_club_file_path_leaves_who_acts_whole(qtbot, demo_file: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """In Turkish, a club file deep in the user's folders cut "(değiştirmek için F2)" to "(değiştirmek
+    için F": the path gives way (whole in its tooltip), who acts, F2 and the event in use stay whole."""
+    deep = tmp_path / ("kulup-dosyalari-" * 6) / "yedekler"
+    deep.mkdir(parents=True)
+    path = deep / "Kadıköy Tavla ve Gaple Kulübü.sqlite3"
+    shutil.copy(demo_file, path)
+    db = Database(path)
+    i18n.set_language("tr")
+    window = MainWindow(DeskState(db))
+    try:
+        window.resize(1366, 740)
+        show_active(qtbot, window)
+        actor, event = window.actor_label, window.event_in_use
+        qtbot.waitUntil(
+            lambda: bool(event.text()) and event.width() >= event.minimumSizeHint().width(), timeout=5000
+        )
+        assert "F2" in actor.text()
+        assert actor.width() >= actor.sizeHint().width()  # drawn whole
+        assert QPushButton.text(event) == event.text()  # the event in use whole too
+        assert str(path) in window.db_label.toolTip()
+    finally:
+        window.close()
+        i18n.set_language("en")
+        db.close()

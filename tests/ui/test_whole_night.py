@@ -14,15 +14,17 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog, QLineEdit, QScrollArea, QWidget
+from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog, QLineEdit, QScrollArea, QWidget, QWizard
 
 from clubdesk import i18n
-from clubdesk.services import members, night
+from clubdesk.services import club, members, night
+from clubdesk.services.club.settings import LANGUAGE
 from clubdesk.services.kernel import Actor
 from clubdesk.storage import Database
 from clubdesk.text import fold
 from clubdesk.ui.night.pairing_wizard import PairingWizard
 from clubdesk.ui.shell.main_window import MainWindow
+from clubdesk.ui.shell.qt_i18n import install_qt_translator
 from clubdesk.ui.shell.state import DeskState
 from tests.ui.conftest import show_active
 from tests.ui.test_fits_the_laptop import NEEDED, in_view
@@ -99,6 +101,9 @@ def drive_wizard(qtbot, finished: list[str]) -> None:  # type: ignore[no-untyped
             if shown.item(r, c)
         )
         assert "Budi" in text and "Işıl" in text
+        # Qt's own buttons in the window's language too
+        nexts = wizard.button(QWizard.WizardButton.NextButton).text()
+        assert (nexts == "&Next >") == (i18n.current_language() == "en"), nexts
         while wizard.currentPage() is not wizard.publish_page:
             wizard.next()
         wizard.next()  # publish
@@ -117,7 +122,10 @@ def test_a_whole_gaple_night(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPa
     secretary = Actor("Sekreter")
     for name in PLAYERS:  # the club's register, kept before the night
         members.create_member(db, secretary, members.MemberData(name=name))
+    # the club's language, as chosen in Settings on its first day: the window's and its reports'
+    club.put(db, secretary, LANGUAGE, lang)
     i18n.set_language(lang)
+    install_qt_translator(QApplication.instance(), lang)  # as clubdesk.app does at start: Qt's own words
     window = MainWindow(DeskState(db))
     try:
         window.resize(1366, 740)
@@ -251,6 +259,7 @@ def test_a_whole_gaple_night(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPa
         window.show_section("reports")
         reports = window.current_page()
         reports.kind.setCurrentIndex(reports.kind.findData("standings"))
+        assert reports.language.currentData() == lang  # printed in the club's language
         target = tmp_path / "standings.pdf"
         monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
         reports.save_button.click()
@@ -273,4 +282,5 @@ def test_a_whole_gaple_night(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPa
     finally:
         window.close()
         i18n.set_language("en")
+        install_qt_translator(QApplication.instance(), "en")
         db.close()
