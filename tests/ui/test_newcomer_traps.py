@@ -7,7 +7,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from PySide6.QtWidgets import QPushButton
+import pytest
+from PySide6.QtWidgets import QComboBox, QPushButton, QStyle, QStyleOptionComboBox
 
 from clubdesk import i18n
 from clubdesk.games import load_ruleset
@@ -98,3 +99,42 @@ def test_a_long_club_file_path_leaves_who_acts_whole(qtbot, demo_file: Path, tmp
         window.close()
         i18n.set_language("en")
         db.close()
+
+
+@pytest.mark.parametrize("lang", ["id", "es", "tr"])
+def test_an_entry_prompt_is_shown_whole(qtbot, demo_file: Path, tmp_path: Path, lang: str) -> None:  # type: ignore[no-untyped-def]
+    """A tavla table's "Winner" read "— tarafı yazın (1 veya" in Turkish: the prompt that says what to type
+    lost its end to the screen's narrow combo boxes. Every prompt of each family's entry form fits its box."""
+    path = tmp_path / "demo.sqlite3"
+    shutil.copy(demo_file, path)
+    db = Database(path)
+    i18n.set_language(lang)
+    window = MainWindow(DeskState(db))
+    cut: list[str] = []
+    try:
+        window.resize(1366, 740)
+        show_active(qtbot, window)
+        window.show_section("rounds")
+        rounds = window.pages["rounds"]
+        families = set()
+        for ev in events.list_events(db, include_finished=True):
+            rounds.select_event(ev.id)
+            if rounds.round is None or not rounds.round.tables or rounds.open_for_entry("SR") is None:
+                continue
+            families.add(load_ruleset(ev.ruleset).family)
+            for combo in rounds.panel.form.findChildren(QComboBox):
+                if combo.currentData() is not None or not combo.isVisible():
+                    continue
+                option = QStyleOptionComboBox()
+                combo.initStyleOption(option)
+                field = combo.style().subControlRect(
+                    QStyle.ComplexControl.CC_ComboBox, option, QStyle.SubControl.SC_ComboBoxEditField, combo
+                )
+                if combo.fontMetrics().horizontalAdvance(combo.currentText()) > field.width():
+                    cut.append(f"{ev.ruleset} {combo.objectName()}: {combo.currentText()}")
+        assert families == {"gaple", "domino", "tavla"}
+    finally:
+        window.close()
+        i18n.set_language("en")
+        db.close()
+    assert cut == []
