@@ -9,12 +9,22 @@ from __future__ import annotations
 import re
 import subprocess
 from datetime import timedelta
+from functools import partial
 from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog, QLineEdit, QScrollArea, QWidget, QWizard
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QFileDialog,
+    QLineEdit,
+    QScrollArea,
+    QTableView,
+    QWidget,
+    QWizard,
+)
 
 from clubdesk import i18n
 from clubdesk.services import club, members, night
@@ -61,6 +71,11 @@ def event_in_every_section(window: MainWindow, event_id: int) -> list[str]:
     if EVENT not in window.event_in_use.text():
         wrong.append("status bar")
     return wrong
+
+
+def last_row_shown(sheet: QTableView) -> bool:
+    last = sheet.model().index(sheet.model().rowCount() - 1, 0)
+    return sheet.viewport().rect().contains(sheet.visualRect(last))
 
 
 def type_into(qtbot, field: QWidget, text: str, enter: bool = True) -> None:  # type: ignore[no-untyped-def]
@@ -245,6 +260,8 @@ def test_a_whole_gaple_night(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPa
                 assert len(form.entries) == hand + 1, form.error.text()
                 assert hand < 30
             trouble += [f"table {table}: {t}" for t in clipped(window)]
+            # the hand just entered is in view on the sheet, whole, once the messages have rewrapped
+            qtbot.waitUntil(partial(last_row_shown, form.view), timeout=READY_MS)
             approve_a = panel.findChild(QLineEdit, "approveA")
             approve_b = panel.findChild(QLineEdit, "approveB")
             qtbot.keyClick(panel, Qt.Key.Key_A, Qt.KeyboardModifier.AltModifier)
