@@ -8,12 +8,15 @@ import shutil
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QPushButton, QStyle, QStyleOptionComboBox
 
 from clubdesk import i18n
 from clubdesk.games import load_ruleset
-from clubdesk.services import events
+from clubdesk.services import desk, events, members
+from clubdesk.services.kernel import Actor
 from clubdesk.storage import Database
+from clubdesk.ui.desk.checkin_view import CheckinView
 from clubdesk.ui.shell.main_window import MainWindow
 from clubdesk.ui.shell.state import DeskState
 from tests.ui.conftest import show_active
@@ -138,3 +141,29 @@ def test_an_entry_prompt_is_shown_whole(qtbot, demo_file: Path, tmp_path: Path, 
         i18n.set_language("en")
         db.close()
     assert cut == []
+
+
+def test_check_in_by_name_takes_one_enter(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The check-in says "type the name …, then Enter": the name typed is offered in a list that has the
+    keyboard, and its Enter only put the name in the field; the secretary believed the player checked in."""
+    db = Database(tmp_path / "club.sqlite3")
+    actor = Actor("Sekreter")
+    try:
+        ev = events.create_event(db, actor, events.EventData(name="Tavla", ruleset="tavla", format="swiss"))
+        for name in ("Şükrü Öztürk", "Işıl Çelik"):
+            member = members.create_member(db, actor, members.MemberData(name=name))
+            desk.register(db, actor, ev.id, member.number)
+        view = CheckinView(DeskState(db, actor), lambda: ev.id)
+        show_active(qtbot, view)
+        view.field.setFocus()
+        qtbot.keyClicks(view.field, "SUKRU")
+        popup = view.field.completer_.popup()
+        qtbot.waitUntil(popup.isVisible, timeout=5000)
+        qtbot.keyClick(popup, Qt.Key.Key_Return)  # where the keyboard is while the list is shown
+        assert "Şükrü Öztürk" in view.result.text()
+        assert view.recent.count() == 1 and view.field.text() == ""
+        checked = {r.name for r in desk.entrants(db, ev.id) if r.checked_in}
+        assert checked == {"Şükrü Öztürk"}
+        view.close()
+    finally:
+        db.close()
