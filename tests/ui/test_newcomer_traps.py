@@ -13,13 +13,17 @@ from PySide6.QtWidgets import QComboBox, QPushButton, QStyle, QStyleOptionComboB
 
 from clubdesk import i18n
 from clubdesk.games import load_ruleset
+from clubdesk.models.event import Entrant as EntrantRow
 from clubdesk.services import desk, events, members
 from clubdesk.services.kernel import Actor
 from clubdesk.storage import Database
 from clubdesk.ui.desk.checkin_view import CheckinView
+from clubdesk.ui.night.pairing_wizard import PairingWizard
 from clubdesk.ui.shell.main_window import MainWindow
 from clubdesk.ui.shell.state import DeskState
+from tests.integration.test_night_helpers import make_event, open_db
 from tests.ui.conftest import show_active
+from tests.ui.test_rounds_refresh import REF
 
 
 def spanish_window(qtbot, demo_file: Path, tmp_path: Path) -> tuple[MainWindow, Database]:  # type: ignore[no-untyped-def]
@@ -167,3 +171,24 @@ def test_check_in_by_name_takes_one_enter(qtbot, tmp_path: Path) -> None:  # typ
         view.close()
     finally:
         db.close()
+
+
+def test_a_late_arrival_by_name_takes_one_enter_in_the_wizard(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The wizard's late arrival by name: Enter on the name offered checks in, and the page stays."""
+    db = open_db(tmp_path)
+    ev, ids = make_event(db, ruleset="tavla", fmt="swiss", players=6, rounds=3)
+    with db.session() as s:  # E5 and E6 are late
+        for row in s.query(EntrantRow).filter(EntrantRow.id.in_(ids[4:])):
+            row.checked_in_at = None
+    wizard = PairingWizard(DeskState(db, REF), ev)
+    show_active(qtbot, wizard)
+    field = wizard.attendance.checkin
+    field.setFocus()
+    qtbot.keyClicks(field, "e5")  # the entrant's name, in small letters
+    popup = field.completer_.popup()
+    qtbot.waitUntil(popup.isVisible, timeout=5000)
+    qtbot.keyClick(popup, Qt.Key.Key_Return)
+    assert "5 entrants" in wizard.attendance.summary.text()
+    assert wizard.currentPage() is wizard.attendance and field.text() == ""
+    wizard.close()
+    db.close()
