@@ -40,6 +40,8 @@ class CheckinView(QWidget):
         self.field.setPlaceholderText(_("Scan, or type a name, code, number or phone…"))
         self.field.setStyleSheet("font-size: 20pt; padding: 8px;")
         self.field.returnPressed.connect(self.submit)
+        # "type the name, then Enter": Enter on the name offered checks in (the name picked is the entrant's)
+        self.field.picked.connect(lambda _label: self.submit())
         self.result = QLabel("")
         self.result.setObjectName("checkinResult")
         self.result.setAlignment(Qt.AlignmentFlag.AlignCenter)

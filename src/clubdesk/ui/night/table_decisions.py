@@ -32,6 +32,8 @@ from clubdesk.ui.shell.theme import themed
 from clubdesk.ui.widgets.fit import elided
 
 FORFEIT_NAME_CHARS = 18  # a side's name on its forfeit button, cut in the middle past this
+FORFEIT_MIN_CHARS = 5  # ... and shorter still while the button's words do not fit its width
+FORFEIT_WIDTH = 260  # pixels: both forfeit buttons side by side under the table at 1366×768
 
 
 class TableHost(Protocol):
@@ -123,8 +125,14 @@ class TableDecisions(QWidget):
     def _forfeit_text(button: QPushButton, letter: str, name: str) -> None:
         """The side's name cut in the middle so that what the button does stays readable; whole in the
         tooltip."""
-        text = _("{side} absent: forfeit").format(side=side_label(letter, name, FORFEIT_NAME_CHARS))
-        elided(button, text, 260)
+        metrics = button.fontMetrics()
+        chars = FORFEIT_NAME_CHARS
+        text = _("{side} absent: forfeit").format(side=side_label(letter, name, chars))
+        # a long action (es "ausente: incomparecencia") shortens the name, never the action itself
+        while metrics.horizontalAdvance(text) > FORFEIT_WIDTH and chars > FORFEIT_MIN_CHARS:
+            chars -= 1
+            text = _("{side} absent: forfeit").format(side=side_label(letter, name, chars))
+        elided(button, text, FORFEIT_WIDTH)
         whole = _("{side} absent: forfeit").format(side=side_label(letter, name))
         button.setToolTip(whole if whole != button.text() else "")
 

@@ -67,6 +67,7 @@ class AttendancePage(QWizardPage):
         )
         # Enter checks in and stays on this page (the wizard's Next needs its own Enter on an empty field)
         EnterActs(self.checkin, self.do_checkin, lambda: bool(self.checkin.text().strip()))
+        self.checkin.picked.connect(lambda _label: self.do_checkin())  # Enter on the name offered: checked in
         self.withdraw_button = QPushButton(_("Withdraw selected (Del)"))
         self.withdraw_button.clicked.connect(self.do_withdraw)
         self.bye_button = QPushButton(_("Bye requested / cancel (Ctrl+B)"))

@@ -151,6 +151,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
 
         self.db_label = QLabel()
+        self.db_label.setMinimumWidth(120)  # a long path is cut (whole in its tooltip), not who acts nor F2
         self.actor_label = QLabel()
         self.actor_label.setObjectName("actorLabel")
         self.statusBar().addWidget(self.db_label, 1)
@@ -413,6 +414,7 @@ class MainWindow(QMainWindow):
         club = club_service.club_settings(self.state.db).club_name
         self.setWindowTitle(_("ClubDesk — {club}").format(club=club))
         self.db_label.setText(_("Database: {path}").format(path=self.state.db.location))
+        self.db_label.setToolTip(self.db_label.text())
         self.actor_label.setText(_("Acting: {actor}  (F2 to switch)").format(actor=self.state.actor.label()))
         self.staff_offer.setText(_("Create the first staff account…"))  # in the language in force
         self.event_in_use.refresh()

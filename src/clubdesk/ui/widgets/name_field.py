@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt
+from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QCompleter, QLineEdit, QWidget
 
@@ -19,6 +19,10 @@ MIN_CHARS = 2  # letters typed before names are offered
 
 
 class NameField(QLineEdit):
+    # a name picked from the list by the user (Enter or a click), after it is in the field: a screen where
+    # the name is all it needs (check-in) acts on it at once; where more is typed (a partner) it does not
+    picked = Signal(str)
+
     def __init__(self, lookup: Lookup, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.lookup = lookup
@@ -29,7 +33,7 @@ class NameField(QLineEdit):
         self.completer_.setCompletionMode(QCompleter.CompletionMode.UnfilteredPopupCompletion)
         self.completer_.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.completer_.setWidget(self)
-        self.completer_.activated[str].connect(self._chosen)  # type: ignore[index]
+        self.completer_.activated[str].connect(self._clicked)  # type: ignore[index]
         self.textEdited.connect(self._offer)
         popup = self.completer_.popup()  # made here, with the completer's own filter: ours sees keys first
         if popup is not None:
@@ -70,6 +74,10 @@ class NameField(QLineEdit):
     def _chosen(self, label: str) -> None:
         self.setText(label)
 
+    def _clicked(self, label: str) -> None:
+        self._chosen(label)
+        self.picked.emit(label)
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
         """Enter on the list picks the highlighted name (the only one offered, when none is highlighted;
         with several, the first is highlighted) and goes no further: the field's own Enter (register,
@@ -90,6 +98,7 @@ class NameField(QLineEdit):
             label = str(picked[0].data()) if picked else self.choices()[0]
             popup.hide()
             self._chosen(label)
+            self.picked.emit(label)
             return True
         return super().eventFilter(watched, event)
 

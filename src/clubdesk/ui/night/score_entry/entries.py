@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 
 from clubdesk.games import EntryError
 from clubdesk.i18n import _
+from clubdesk.ui.widgets.fit import fit_combo
 
 Entry = dict[str, Any]
 
@@ -55,11 +56,19 @@ class InputProblem(ValueError):
         self.pending = pending
 
 
+PROMPT_MARGIN = 1  # character: Qt sizes a fitted combo in widths of "X"
+
+
 def add_no_choice(combo: QComboBox, text: str) -> None:
     """The combo's first item: no choice made yet (its data is None, its text starts with no letter or
     digit, so typing an item's first letter picks that item)."""
-    combo.insertItem(0, f"— {text} —", None)
+    prompt = f"— {text} —"
+    combo.insertItem(0, prompt, None)
     combo.setCurrentIndex(0)
+    # the prompt says what to type: shown whole in every language ("— tarafı yazın (1 veya 2) —" lost its
+    # end to the screen's 14-character combo boxes), names longer than it still cut
+    metrics = combo.fontMetrics()
+    fit_combo(combo, -(-metrics.horizontalAdvance(prompt) // metrics.horizontalAdvance("X")) + PROMPT_MARGIN)
 
 
 def chosen(combo: QComboBox, what: str) -> Any:
