@@ -6,15 +6,19 @@ Run by installer/build-linux.sh on the bundle it built and (with --install) on t
 standard library is used, so the system Python runs it outside any virtualenv. Each program runs with an
 environment holding nothing of the build: PATH=/usr/bin:/bin, a fresh HOME and CLUBDESK_HOME, no PYTHON* and
 no VIRTUAL_ENV. Checks:
-  1. ``clubdesk-cli version --json`` prints the version of pyproject.toml;
-  2. ``clubdesk-cli --lang es --help`` speaks Spanish (the compiled catalogs are in the bundle);
+  1. ``clubdesk-cli version --json`` (and ``version``) prints the version of pyproject.toml;
+  2. ``clubdesk-cli --lang es --help`` speaks Spanish, ``--lang tr --help`` Turkish (the compiled catalogs);
   3. ``clubdesk-cli demo`` builds the demo club in a fresh database (its Swiss rounds paired by rustworkx),
      every migration applied (``info --demo``);
   4. a standings PDF of a demo event is rendered and read back with pdftotext: every entrant's name and points
      (from ``standings --json``) are in it, and the DejaVu fonts are embedded (pdffonts);
-  5. ``clubdesk --demo`` opens the window offscreen and is closed by its own timer (``--quit-after``), exit 0,
-     and its log says which database it opened;
-  6. portable mode, when BIN_DIR is the bundle itself and writable (not /usr/bin): ``portable.txt`` beside
+  5. ``federation key`` and ``federation export`` of a finished demo event: an Ed25519 signature by that key;
+     ``audit --verify``: the log intact;
+  6. ``serve --workers 2``: the hall page, a table's page (``table-links``), the stylesheet, a 404 over HTTP
+     on the loopback; SIGTERM stops it with exit 0, no process of its session and no listener left;
+  7. ``clubdesk --demo`` opens the window offscreen and is closed by its own timer (``--quit-after``), exit 0,
+     and its log says which database it opened; with ``--xvfb`` also on Xvfb (xcb), ``--screenshot`` by xwd;
+  8. portable mode, when BIN_DIR is the bundle itself and writable (not /usr/bin): ``portable.txt`` beside
      the programs, no CLUBDESK_HOME: the database is ``ClubDesk-data/clubdesk.sqlite3`` beside them.
 """
 
