@@ -34,6 +34,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -179,7 +180,13 @@ def serve_two_workers(cli: str, db: Path, events: list[int], env: dict[str, str]
             os.killpg(server.pid, signal.SIGKILL)
             code = -1
     check(code == 0, f"clubdesk-cli serve --workers 2 stops cleanly when told to (SIGTERM; exit {code})")
+    # multiprocessing's resource tracker leaves when it reads the end of its pipe, just after the server:
+    # wait for the session to empty, up to a deadline far beyond that
+    deadline = time.monotonic() + 30
     left = processes_in_session(server.pid)
+    while left and time.monotonic() < deadline:
+        time.sleep(0.2)
+        left = processes_in_session(server.pid)
     if left:
         os.killpg(server.pid, signal.SIGKILL)
     check(not left, f"no server process is left behind ({left})")
