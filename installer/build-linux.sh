@@ -43,7 +43,9 @@ RUNTIME_DEPENDS=(libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 
   libxcb-xinerama0 libxcb-randr0 libxcb-xkb1 fonts-dejavu-core
   libpq5)  # the club server (issue 25): psycopg loads Debian's libpq at run time (not a NEEDED entry)
 
-need_packages python3-venv dpkg-dev file desktop-file-utils appstream poppler-utils "${RUNTIME_DEPENDS[@]}"
+# xvfb and x11-apps (xwd): the smoke test opens the window on a real X server too, and photographs it
+need_packages python3-venv dpkg-dev file desktop-file-utils appstream poppler-utils xvfb x11-apps \
+  "${RUNTIME_DEPENDS[@]}"
 
 VERSION=$("$PY" -c 'import tomllib; print(tomllib.load(open("pyproject.toml", "rb"))["project"]["version"])')
 ARCH=$(dpkg --print-architecture)
@@ -153,7 +155,8 @@ desktop-file-validate "$STAGE/usr/share/applications/$APP_ID.desktop"
 appstreamcli validate --no-net "$STAGE/usr/share/metainfo/$APP_ID.metainfo.xml"
 
 echo "== smoke test of the bundle (clean environment, no virtualenv)"
-env -i PATH=/usr/bin:/bin /usr/bin/python3 -I installer/smoke.py "$STAGE/opt/clubdesk" --version "$VERSION"
+env -i PATH=/usr/bin:/bin /usr/bin/python3 -I installer/smoke.py "$STAGE/opt/clubdesk" --version "$VERSION" \
+  --xvfb --screenshot "$OUT/window.xwd"
 
 if [ $INSTALL -eq 1 ]; then
   echo "== apt-get install ./$(basename "$DEB")"

@@ -6,21 +6,26 @@ Run by installer/build-linux.sh on the bundle it built and (with --install) on t
 standard library is used, so the system Python runs it outside any virtualenv. Each program runs with an
 environment holding nothing of the build: PATH=/usr/bin:/bin, a fresh HOME and CLUBDESK_HOME, no PYTHON* and
 no VIRTUAL_ENV. Checks:
-  1. ``clubdesk-cli version --json`` prints the version of pyproject.toml;
-  2. ``clubdesk-cli --lang es --help`` speaks Spanish (the compiled catalogs are in the bundle);
+  1. ``clubdesk-cli version --json`` (and ``version``) prints the version of pyproject.toml;
+  2. ``clubdesk-cli --lang es --help`` speaks Spanish, ``--lang tr --help`` Turkish (the compiled catalogs);
   3. ``clubdesk-cli demo`` builds the demo club in a fresh database (its Swiss rounds paired by rustworkx),
      every migration applied (``info --demo``);
   4. a standings PDF of a demo event is rendered and read back with pdftotext: every entrant's name and points
      (from ``standings --json``) are in it, and the DejaVu fonts are embedded (pdffonts);
-  5. ``clubdesk --demo`` opens the window offscreen and is closed by its own timer (``--quit-after``), exit 0,
-     and its log says which database it opened;
-  6. portable mode, when BIN_DIR is the bundle itself and writable (not /usr/bin): ``portable.txt`` beside
+  5. ``federation key`` and ``federation export`` of a finished demo event: an Ed25519 signature by that key;
+     ``audit --verify``: the log intact;
+  6. ``serve --workers 2``: the hall page, a table's page (``table-links``), the stylesheet, a 404 over HTTP
+     on the loopback; SIGTERM stops it with exit 0, no process of its session and no listener left;
+  7. ``clubdesk --demo`` opens the window offscreen and is closed by its own timer (``--quit-after``), exit 0,
+     and its log says which database it opened; with ``--xvfb`` also on Xvfb (xcb), ``--screenshot`` by xwd;
+  8. portable mode, when BIN_DIR is the bundle itself and writable (not /usr/bin): ``portable.txt`` beside
      the programs, no CLUBDESK_HOME: the database is ``ClubDesk-data/clubdesk.sqlite3`` beside them.
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import os
 import shutil
@@ -29,6 +34,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -66,11 +72,209 @@ def check(condition: bool, what: str) -> None:
     print(f"  ok: {what}", flush=True)
 
 
+def federation_and_audit(cli: str, db: Path, events: list[int], env: dict[str, str], tmp: Path) -> None:
+    """The club's signing key, the signed file of a finished demo event (cryptography's Ed25519 in the
+    bundle), and the audit log's chain intact after all the demo's writes."""
+    key = json.loads(run([cli, "--db", str(db), "--json", "federation", "key"], env).stdout)
+    public = str(key.get("public_key", ""))
+    check(len(public) == 64 and all(c in "0123456789abcdef" for c in public), f"federation key: {public}")
+    signed = tmp / "event.json"
+    done = None
+    for event in reversed(events):  # the demo's finished events are its last ones
+        proc = subprocess.run(
+            [cli, "--db", str(db), "--json", "federation", "export", str(event), "--out", str(signed)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=180,
+        )
+        check("Traceback" not in proc.stderr, f"federation export {event} answers without a traceback")
+        if proc.returncode == 0:
+            done = json.loads(proc.stdout)
+            break
+    check(done is not None, "federation export wrote the signed file of a finished demo event")
+    document = json.loads(signed.read_text(encoding="utf-8"))
+    signature = document.get("signature") or {}
+    value = base64.b64decode(str(signature.get("value", "")), validate=True)
+    check(
+        document.get("format") == "clubdesk-event"
+        and signature.get("algorithm") == "ed25519"
+        and signature.get("public_key") == public
+        and len(value) == 64,
+        f"the event file carries an Ed25519 signature by the club's key ({done})",
+    )
+    audit = json.loads(run([cli, "--db", str(db), "--json", "audit", "--verify"], env).stdout)
+    check(
+        audit.get("ok") is True and audit.get("broken_row") is None and int(audit.get("rows", 0)) > 0,
+        f"audit --verify: the log is intact ({audit.get('rows')} rows, keyed: {audit.get('keyed')})",
+    )
+
+
+def processes_in_session(sid: int) -> list[int]:
+    """The processes still running in session ``sid`` (Linux /proc; the server was started as its leader)."""
+    left = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if fields[0] != "Z" and int(fields[3]) == sid:  # state, ppid, pgrp, session
+            left.append(int(entry.name))
+    return left
+
+
+def cmdline(pid: int) -> str:
+    try:
+        raw = (Path("/proc") / str(pid) / "cmdline").read_bytes()
+    except OSError:
+        return ""
+    return raw.replace(b"\0", b" ").decode("utf-8", "replace")
+
+
+def serve_two_workers(cli: str, db: Path, events: list[int], env: dict[str, str]) -> None:
+    """The phones' web server from the bundle with two processes (the second one spawned by running the
+    program again): the hall page, a table's page, the stylesheet, a 404; SIGTERM stops both processes."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    links: dict[str, object] = {}
+    for event in events:  # the first demo event with a round in play has table links
+        proc = subprocess.run(
+            [cli, "--db", str(db), "--json", "table-links", str(event), "--base", base],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        if proc.returncode == 0:
+            links = json.loads(proc.stdout)
+            if links.get("tables"):
+                break
+    tables = links.get("tables") or []
+    check(bool(tables), f"table-links gave the hall and {len(tables)} tables' addresses")  # type: ignore[arg-type]
+    serve = [cli, "--db", str(db), "--json", "serve", "--port", str(port), "--workers", "2"]
+    print("$", " ".join(serve), flush=True)
+    server = subprocess.Popen(
+        serve, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    try:
+        started = json.loads(server.stdout.readline() or "{}") if server.stdout else {}
+        check(bool(started.get("urls")), f"clubdesk-cli serve --workers 2 started: {started}")
+        spawned = [pid for pid in processes_in_session(server.pid) if "multiprocessing-fork" in cmdline(pid)]
+        check(bool(spawned), f"a second process serves the phones beside the first: {spawned}")
+        for _round in range(3):  # several requests: the kernel hands them to either process
+            hall = urllib.request.urlopen(f"{base}/", timeout=20)
+            body = hall.read().decode("utf-8")
+            check(hall.status == 200 and "<html" in body.lower(), "the hall page is served")
+            table = urllib.request.urlopen(str(tables[0]["url"]), timeout=20)  # type: ignore[index]
+            body = table.read().decode("utf-8")
+            check(
+                table.status == 200 and "<form" in body.lower(), "a table's page (its score form) is served"
+            )
+        css = urllib.request.urlopen(f"{base}/static/clubdesk.css", timeout=10)
+        check(css.status == 200 and b"{" in css.read(), "the stylesheet of the phones is served")
+        try:
+            urllib.request.urlopen(f"{base}/t/not-a-token", timeout=10)
+            check(False, "an unknown table token is refused")
+        except urllib.error.HTTPError as err:
+            check(err.code == 404, f"an unknown table token is a plain 404 ({err.code})")
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            code = server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            code = -1
+    check(code == 0, f"clubdesk-cli serve --workers 2 stops cleanly when told to (SIGTERM; exit {code})")
+    # multiprocessing's resource tracker leaves when it reads the end of its pipe, just after the server:
+    # wait for the session to empty, up to a deadline far beyond that
+    deadline = time.monotonic() + 30
+    left = processes_in_session(server.pid)
+    while left and time.monotonic() < deadline:
+        time.sleep(0.2)
+        left = processes_in_session(server.pid)
+    if left:
+        os.killpg(server.pid, signal.SIGKILL)
+    check(not left, f"no server process is left behind ({left})")
+    with socket.socket() as sock:
+        check(sock.connect_ex(("127.0.0.1", port)) != 0, f"nothing listens on port {port} any more")
+
+
+def window_on_xvfb(gui: str, env: dict[str, str], home: Path, seconds: int, picture: Path | None) -> None:
+    """The window on a real X server (Xvfb, the xcb platform plugin of the bundle): it opens, is painted,
+    optionally photographed (xwd), and closes itself with exit 0."""
+    xvfb = shutil.which("Xvfb", path="/usr/bin:/bin")
+    if xvfb is None:
+        print("  skipped: no Xvfb for the window on X", flush=True)
+        return
+    read_fd, write_fd = os.pipe()
+    display = subprocess.Popen(
+        [xvfb, "-displayfd", str(write_fd), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        pass_fds=(write_fd,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(write_fd)
+    try:
+        with os.fdopen(read_fd) as pipe:
+            number = pipe.readline().strip()  # Xvfb writes its display number once it accepts clients
+        check(number.isdigit(), f"Xvfb is up on :{number}")
+        x_env = {**env, "DISPLAY": f":{number}", "QT_QPA_PLATFORM": "xcb"}
+        log = home / "data" / "logs" / "clubdesk.log"
+        before = log.stat().st_size if log.exists() else 0
+        print("$", gui, "--demo", "--quit-after", seconds, f"(DISPLAY=:{number})", flush=True)
+        window = subprocess.Popen(
+            [gui, "--demo", "--quit-after", str(seconds)],
+            env=x_env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        xwd = shutil.which("xwd", path="/usr/bin:/bin")
+        if picture is not None and xwd is not None:
+            while window.poll() is None:  # the log says "opened" once the window is shown
+                text = log.read_bytes()[before:].decode("utf-8", "replace") if log.exists() else ""
+                if "opened" in text:
+                    break
+                window_wait(window, 0.2)
+            window_wait(window, 2.0)  # the first paint
+            if window.poll() is None:
+                with picture.open("wb") as out:
+                    subprocess.run(
+                        [xwd, "-root", "-silent", "-display", f":{number}"], stdout=out, timeout=30
+                    )
+                print(f"  screenshot: {picture}", flush=True)
+        try:
+            _out, err = window.communicate(timeout=seconds + 120)
+        except subprocess.TimeoutExpired:
+            window.kill()
+            _out, err = window.communicate()
+        if window.returncode != 0:
+            print(err[-4000:], file=sys.stderr)
+        check(window.returncode == 0, f"clubdesk --demo on X (xcb) closed itself, exit {window.returncode}")
+    finally:
+        display.terminate()
+        display.wait(timeout=30)
+
+
+def window_wait(window: subprocess.Popen[str], seconds: float) -> None:
+    try:
+        window.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        pass
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("bin_dir", type=Path)
     parser.add_argument("--version", required=True)
     parser.add_argument("--quit-after", type=int, default=6)
+    parser.add_argument("--xvfb", action="store_true", help="also open the window on a real X server (Xvfb)")
+    parser.add_argument(
+        "--screenshot", type=Path, default=None, help="with --xvfb: the window's picture (.xwd)"
+    )
     args = parser.parse_args()
     cli = str(args.bin_dir / "clubdesk-cli")
     gui = str(args.bin_dir / "clubdesk")
@@ -86,6 +290,13 @@ def main() -> int:
 
         usage = run([cli, "--lang", "es", "--help"], env).stdout
         check(usage.startswith("uso:"), "clubdesk-cli --lang es --help speaks Spanish (catalogs bundled)")
+        usage = run([cli, "--lang", "tr", "--help"], env).stdout
+        check(
+            usage.startswith("kullanım:") and "ClubDesk sürümünü yazdır" in usage,
+            "clubdesk-cli --lang tr --help speaks Turkish",
+        )
+        plain = run([cli, "version"], env).stdout
+        check(args.version in plain, f"clubdesk-cli version says {plain.strip()!r}")
 
         demo = json.loads(run([cli, "demo", "--json"], env).stdout)
         check(demo.get("members") == 40 and len(demo.get("events", [])) >= 1, f"demo club built: {demo}")
@@ -127,35 +338,15 @@ def main() -> int:
             f"a club server that does not answer is one clear refusal: {refused.stderr.strip()[-300:]}",
         )
 
-        # issue 27: the phones' web server runs from the bundle (uvicorn, Starlette, Jinja2, the static files)
-        port = free_port()
-        serve = [cli, "--db", str(db), "--json", "serve", "--port", str(port)]
-        print("$", " ".join(serve), flush=True)
-        server = subprocess.Popen(serve, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            started = json.loads(server.stdout.readline() or "{}") if server.stdout else {}
-            check(bool(started.get("urls")), f"clubdesk-cli serve started: {started}")
-            base = f"http://127.0.0.1:{port}"
-            css = urllib.request.urlopen(f"{base}/static/clubdesk.css", timeout=10)
-            check(css.status == 200 and b"{" in css.read(), "the stylesheet of the phones is served")
-            try:
-                urllib.request.urlopen(f"{base}/t/not-a-token", timeout=10)
-                check(False, "an unknown table token is refused")
-            except urllib.error.HTTPError as err:
-                check(err.code == 404, f"an unknown table token is a plain 404 ({err.code})")
-        finally:
-            server.send_signal(signal.SIGTERM)
-            try:
-                code = server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                code = -1
-        check(code == 0, f"clubdesk-cli serve stops cleanly when told to (SIGTERM; exit {code})")
+        federation_and_audit(cli, db, demo["events"], env, tmp)
+        serve_two_workers(cli, db, demo["events"], env)
 
         proc = run([gui, "--demo", "--quit-after", str(args.quit_after)], env, timeout=120)
         log = (home / "data" / "logs" / "clubdesk.log").read_text(encoding="utf-8")
         check(f"opened {db}" in log, "clubdesk --demo opened the window offscreen and quit by its timer")
         del proc
+        if args.xvfb:
+            window_on_xvfb(gui, env, home, args.quit_after, args.screenshot)
 
         real = Path(os.path.realpath(cli)).parent
         bundle_itself = real == args.bin_dir.resolve() and os.access(real, os.W_OK)

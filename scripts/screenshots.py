@@ -12,6 +12,7 @@ is not in these lists. The window of each language opens on a fresh copy of the 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 import tempfile
@@ -389,4 +390,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    code = main()
+    # every picture is written: leave without the interpreter's finalization, where PySide6 6.12 can abort
+    # ("Fatal Python error: bool_dealloc" while collecting Qt objects), failing the installer's build
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)

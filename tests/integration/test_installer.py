@@ -2,8 +2,9 @@
 
 Skipped by the default run (the build takes minutes). installer/build-linux.sh builds the one-folder bundle
 and the .deb, validates the desktop entry and the AppStream metainfo, and smoke-tests the bundle in a clean
-environment (installer/smoke.py: version, a demo database, a PDF read back, the window offscreen closed by its
-timer).
+environment (installer/smoke.py: version, Turkish help, a demo database, a PDF read back, a signed event file,
+the audit chain, ``serve --workers 2`` answering and stopping with no process left, the window offscreen
+and on Xvfb, closed by its timer).
 """
 
 from __future__ import annotations
@@ -32,6 +33,15 @@ def test_build_linux_makes_a_deb_that_installs_clubdesk_and_passes_the_smoke_tes
     )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "smoke: all checks passed" in proc.stdout
+    for said in (
+        "ok: clubdesk-cli --lang tr --help speaks Turkish",
+        "ok: the event file carries an Ed25519 signature",
+        "ok: audit --verify: the log is intact",
+        "ok: a table's page (its score form) is served",
+        "ok: clubdesk-cli serve --workers 2 stops cleanly",
+        "ok: no server process is left behind",
+    ):
+        assert said in proc.stdout, said
     debs = sorted((ROOT / "build" / "installer").glob(f"clubdesk_{version}_*.deb"))
     assert len(debs) == 1
     listing = subprocess.run(["dpkg-deb", "-c", str(debs[0])], capture_output=True, text=True, check=True)
@@ -46,6 +56,8 @@ def test_build_linux_makes_a_deb_that_installs_clubdesk_and_passes_the_smoke_tes
         "./usr/share/metainfo/org.clubdesk.ClubDesk.metainfo.xml",
         "./opt/clubdesk/_internal/clubdesk/resources/locale/tr/LC_MESSAGES/clubdesk.mo",
         "./opt/clubdesk/_internal/clubdesk/models/migrations/env.py",
+        "./opt/clubdesk/_internal/clubdesk/storage/hub/migrations/env.py",
+        "./opt/clubdesk/_internal/clubdesk/storage/hub/migrations/versions/h0001_hub.py",
     ):
         assert path in listing, path
     control = subprocess.run(["dpkg-deb", "-f", str(debs[0])], capture_output=True, text=True, check=True)
