@@ -42,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.integration.test_night_helpers import DESK, make_event  # noqa: E402
 
+from clubdesk.keys import keys_dir  # noqa: E402
 from clubdesk.services.night.data.tokens import round_tokens  # noqa: E402
 from clubdesk.services.night.play import results, rounds  # noqa: E402
 from clubdesk.storage import Database, DataVersion  # noqa: E402  # noqa: E402
@@ -235,7 +236,13 @@ def build(folder: Path, tables: int) -> tuple[Path, int, dict[int, str]]:
 
 
 def serve(path: Path, folder: Path) -> tuple[subprocess.Popen[str], str, int]:
-    env = {**os.environ, "CLUBDESK_HOME": str(folder / "home"), "PYTHONPATH": str(ROOT / "src")}
+    # the server finds the club's audit key where this process kept it when it built the club
+    env = {
+        **os.environ,
+        "CLUBDESK_HOME": str(folder / "home"),
+        "CLUBDESK_KEYS": str(keys_dir()),
+        "PYTHONPATH": str(ROOT / "src"),
+    }
     code = "import sys; from clubdesk.cli import main; sys.exit(main(sys.argv[1:]))"
     child = subprocess.Popen(
         [
