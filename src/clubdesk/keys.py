@@ -35,17 +35,21 @@ class KeyStoreError(Exception):
     """A key could not be read or kept (the message says where)."""
 
 
-def keys_dir() -> Path:
-    """The folder of key files (created on first use, readable by its owner only)."""
+def keys_folder() -> Path:
+    """The keys folder the settings name (nothing is created: a cheap look-up for the key cache)."""
     override = os.environ.get("CLUBDESK_KEYS")
     if override:
-        path = Path(override).expanduser()
-    elif os.environ.get("CLUBDESK_HOME"):
-        path = Path(os.environ["CLUBDESK_HOME"]).expanduser() / "keys"
-    else:
-        home = portable_home()
-        config = Path(user_config_dir(APP_NAME, appauthor=False))
-        path = (home if home is not None else config) / "keys"
+        return Path(override).expanduser()
+    if os.environ.get("CLUBDESK_HOME"):
+        return Path(os.environ["CLUBDESK_HOME"]).expanduser() / "keys"
+    home = portable_home()
+    config = Path(user_config_dir(APP_NAME, appauthor=False))
+    return (home if home is not None else config) / "keys"
+
+
+def keys_dir() -> Path:
+    """The folder of key files (created on first use, readable by its owner only)."""
+    path = keys_folder()
     path.mkdir(parents=True, exist_ok=True)
     with contextlib.suppress(OSError):
         path.chmod(0o700)
@@ -85,14 +89,15 @@ _cache: dict[tuple[str, str], bytes] = {}
 def read_key(name: str) -> bytes | None:
     """The key called ``name``, or None when none is kept (keyring first, then the file).
 
-    A key found is remembered for the process (per keys folder): an audited write asks for it every time."""
+    A key found is remembered for the process (per keys folder, found without touching the disk): an
+    audited write asks for it every time."""
     _check(name)
-    cached = _cache.get((str(keys_dir()), name))
+    cached = _cache.get((str(keys_folder()), name))
     if cached is not None:
         return cached
     found = _read_key(name)
     if found is not None:
-        _cache[(str(keys_dir()), name)] = found
+        _cache[(str(keys_folder()), name)] = found
     return found
 
 
@@ -127,7 +132,7 @@ def write_key(name: str, key: bytes) -> str:
             return "keyring"
         except Exception:  # noqa: BLE001 - fall back to the file
             pass
-    _cache.pop((str(keys_dir()), name), None)
+    _cache.pop((str(keys_folder()), name), None)
     path = key_file(name)
     fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=path.parent)
     try:

@@ -75,23 +75,9 @@ def marker_text(mark: dict[str, Any]) -> str:
     return json.dumps(mark, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
-_FOUND: dict[tuple[str, str, str], bytes] = {}
-
-
 def read_audit_key(name: str) -> bytes:
-    """The key called ``name``, or :class:`AuditKeyMissing` saying where it is looked for.
-
-    Remembered for the process per keys folder setting: ``keys.read_key`` caches the key too, but finds
-    its folder first (a mkdir and a chmod), which would be most of an audited write's extra cost."""
-    where = (os.environ.get("CLUBDESK_KEYS", ""), os.environ.get("CLUBDESK_HOME", ""), name)
-    cached = _FOUND.get(where)
-    if cached is not None:
-        return cached
-    _FOUND[where] = found = _read_audit_key(name)
-    return found
-
-
-def _read_audit_key(name: str) -> bytes:
+    """The key called ``name`` (remembered for the process by ``keys.read_key``), or
+    :class:`AuditKeyMissing` saying where it is looked for."""
     try:
         found = keys.read_key(name)
     except keys.KeyStoreError as exc:
