@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
+from collections.abc import Iterator
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
@@ -31,9 +33,20 @@ REF = Actor("MH", Role.REFEREE)
 
 
 @pytest.fixture(scope="module")
-def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Database:
-    db = Database(tmp_path_factory.mktemp("fuzz") / "demo.sqlite3")
+def demo_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo club, filled once and closed: each command-line test runs on its own copy."""
+    path = tmp_path_factory.mktemp("fuzz-file") / "demo.sqlite3"
+    db = Database(path)
     demo.ensure_demo(db)
+    db.close()
+    return path
+
+
+@pytest.fixture(scope="module")
+def demo_db(tmp_path_factory: pytest.TempPathFactory, demo_file: Path) -> Iterator[Database]:
+    path = tmp_path_factory.mktemp("fuzz") / "demo.sqlite3"
+    shutil.copyfile(demo_file, path)
+    db = Database(path)
     yield db
     db.close()
 
@@ -225,14 +238,15 @@ def test_fuzzed_command_lines_exit_0_1_or_2(demo_db: Database, argv: list[str]) 
 )
 def test_listed_fuzz_findings_are_one_line_and_exit_1(
     tmp_path: Path,
+    demo_file: Path,
     argv: list[str],
     needle: str,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("CLUBDESK_ROLE", "referee")  # a one-person club's referee, who may override T10
+    shutil.copyfile(demo_file, tmp_path / "demo.sqlite3")
     db = Database(tmp_path / "demo.sqlite3")
-    demo.ensure_demo(db)
     before = _counts(db)
     db.close()
     code = cli(["--db", str(tmp_path / "demo.sqlite3"), *argv])
