@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from clubdesk.games import EntryError, replay
-from clubdesk.games.gaple import GapleMatch, Out, score_match
+from clubdesk.games.gaple import GapleMatch, score_match
+from clubdesk.games.gaple_entries import Out
 from clubdesk.games.ruleset import load_ruleset
 from clubdesk.games.sheet import Sheet
 

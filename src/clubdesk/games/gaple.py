@@ -1,9 +1,8 @@
 """The gaple engine: hands to a target, games to a match (RULES.md sections A and B, CONTRACTS.md §1).
 
-Typed API: :func:`parse_entry` turns a sheet entry (a plain mapping) into a frozen hand entry
-(:class:`Out`, :class:`Block`, :class:`Redeal`, :class:`SixDoubles`, :class:`Penalty`); :class:`GapleMatch`
-applies entries one by one (validating each one completely before anything changes) and :func:`score_match`
-gives a frozen :class:`MatchState`. :func:`replay_gaple` is the plain-dict face used by
+:class:`GapleMatch` applies sheet entries (``clubdesk.games.gaple_entries``) one by one, validating each one
+completely before anything changes, and scores each hand; :func:`score_match` gives the frozen
+:class:`~clubdesk.games.gaple_results.MatchState`. :func:`replay_gaple` is the plain-dict face used by
 ``clubdesk.games.replay``.
 
 Seats 0–3 in playing order (counter-clockwise, rule G5); side 0 = seats 0 and 2, side 1 = seats 1 and 3.
@@ -13,314 +12,29 @@ the screens and the other engines do; codes, indices and entry fields stay 0-bas
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
 from clubdesk.games.errors import EntryError
+from clubdesk.games.gaple_entries import (
+    SEATS,
+    Block,
+    Entry,
+    Out,
+    Penalty,
+    Redeal,
+    SixDoubles,
+    entry_to_dict,
+    parse_entry,
+    seat_label,
+    side_label,
+    side_of,
+)
+from clubdesk.games.gaple_results import GameState, HandKind, HandResult, MatchState, NextHand, state_to_dict
 from clubdesk.games.ruleset import GapleParams
 from clubdesk.i18n import _
 
-__all__ = [
-    "MAX_HAND_PIPS",
-    "MAX_TOTAL_PIPS",
-    "Block",
-    "Entry",
-    "GameState",
-    "GapleMatch",
-    "GapleParams",
-    "HandKind",
-    "HandResult",
-    "MatchState",
-    "NextHand",
-    "Out",
-    "Penalty",
-    "Redeal",
-    "SixDoubles",
-    "entry_to_dict",
-    "parse_entry",
-    "replay_gaple",
-    "score_match",
-]
-
-MAX_HAND_PIPS = 69  # 6-6, 6-5, 5-5, 6-4, 5-4, 6-3, 4-4: 12+11+10+10+9+9+8, the most 7 tiles can hold
-MAX_TOTAL_PIPS = 168  # the whole double-six set
-SEATS = 4
-
-
-def side_of(seat: int) -> int:
-    """Side 0 = seats 0 and 2, side 1 = seats 1 and 3."""
-    return seat % 2
-
-
-# --------------------------------------------------------------------------------------------- entries
-
-
-@dataclass(frozen=True, slots=True)
-class Out:
-    """Seat ``seat`` went out (rules GN1, GS1–GS7, B6). ``pips``: what each seat still holds, face values."""
-
-    seat: int
-    pips: tuple[int, int, int, int]
-    last_tile: str | None = None  # "0-0", "6-6" or None
-    two_ends: bool = False
-    dead_00: int | None = None  # seat holding a dead 0-0
-    dead_66: int | None = None  # seat holding a dead 6-6
-
-
-@dataclass(frozen=True, slots=True)
-class Block:
-    """Seat ``seat`` played the blocking tile; duel against seat (seat - 1) mod 4 (GN2, GN7, G17, B5).
-
-    ``dead_00`` / ``dead_66``: the seat holding a caught 0-0 / 6-6, for rule B6's fine in a blocked hand."""
-
-    seat: int
-    pips: tuple[int, int, int, int]
-    dead_00: int | None = None
-    dead_66: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Redeal:
-    """A hand dealt again: scores nothing, stays on the sheet (rules G11, G14, B9, B10)."""
-
-
-@dataclass(frozen=True, slots=True)
-class SixDoubles:
-    """Seat ``seat`` was dealt six doubles: that side wins the current game (rule B9)."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class Penalty:
-    """``points`` taken from side ``side`` (rules G3, B7); 0 points = a warning."""
-
-    side: int
-    points: int
-
-
-Entry = Out | Block | Redeal | SixDoubles | Penalty
-
-
-class HandKind(StrEnum):
-    OUT = "out"
-    BLOCK = "block"
-    REDEAL = "redeal"
-    REPLAY = "replay"  # a drawn duel under duel_tie = "replay" (rule B5)
-    SIX_DOUBLES = "six_doubles"
-    PENALTY = "penalty"
-
-
-def _fail(index: int, code: str, message: str) -> EntryError:
-    return EntryError(index, code, message)
-
-
-def _side_label(side: int, seat_names: Sequence[str] | None) -> str:
-    """A side as people call it: the names of its two players, else "side 1" / "side 2"."""
-    if seat_names is not None:
-        return _("{a} and {b}").format(a=seat_names[side], b=seat_names[side + 2])
-    return _("side {side}").format(side=side + 1)
-
-
-def _seat_label(seat: int, seat_names: Sequence[str] | None) -> str:
-    """A seat as people call it: the player's name, else "seat 1" to "seat 4" (as on the sheet)."""
-    if seat_names is not None:
-        return seat_names[seat]
-    return _("seat {seat}").format(seat=seat + 1)
-
-
-def _int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _parse_seat(index: int, raw: Mapping[str, object], key: str = "seat") -> int:
-    value = raw.get(key)
-    if not _int(value) or not 0 <= value < SEATS:  # type: ignore[operator]
-        msg = _("unknown seat {seat!r}: an entry numbers the seats 0 to 3 (seats 1 to 4 on the sheet)")
-        raise _fail(index, "unknown-seat", msg.format(seat=value))
-    assert isinstance(value, int)
-    return value
-
-
-def _parse_pips(
-    index: int, raw: Mapping[str, object], seat_names: Sequence[str] | None = None
-) -> tuple[int, int, int, int]:
-    value = raw.get("pips")
-    if not isinstance(value, list | tuple) or len(value) != SEATS or not all(_int(p) for p in value):
-        raise _fail(index, "bad-pips", _("pips must be four whole numbers, one per seat"))
-    pips = (int(value[0]), int(value[1]), int(value[2]), int(value[3]))
-    for seat, p in enumerate(pips):
-        if not 0 <= p <= MAX_HAND_PIPS:
-            msg = _("{who} shows {pips} pips; a hand holds 0 to {max}")
-            who = _seat_label(seat, seat_names)
-            raise _fail(index, "pips-out-of-range", msg.format(who=who, pips=p, max=MAX_HAND_PIPS))
-    if sum(pips) > MAX_TOTAL_PIPS:
-        msg = _("the hands show {pips} pips together; the whole set has {max}")
-        raise _fail(index, "pips-out-of-range", msg.format(pips=sum(pips), max=MAX_TOTAL_PIPS))
-    return pips
-
-
-def _parse_dead(index: int, raw: Mapping[str, object]) -> tuple[int | None, int | None]:
-    dead = raw.get("dead")
-    if dead is None:
-        return None, None
-    if not isinstance(dead, Mapping) or any(k not in ("0-0", "6-6") for k in dead):
-        raise _fail(index, "bad-tile", _('"dead" names only the tiles 0-0 and 6-6'))
-    holders: list[int | None] = []
-    for tile in ("0-0", "6-6"):
-        holder = dead.get(tile)
-        if holder is None:
-            holders.append(None)
-        elif not _int(holder) or not 0 <= holder < SEATS:
-            msg = _("unknown seat {seat!r} holding a dead {tile}: an entry numbers the seats 0 to 3")
-            raise _fail(index, "unknown-seat", msg.format(seat=holder, tile=tile))
-        else:
-            holders.append(int(holder))
-    return holders[0], holders[1]
-
-
-def parse_entry(index: int, raw: Mapping[str, object], seat_names: Sequence[str] | None = None) -> Entry:
-    """Validate one sheet entry on its own (the match context is checked by :class:`GapleMatch`).
-
-    ``seat_names`` (the four players in seat order), when given, name the seats in the messages.
-    """
-    if not isinstance(raw, Mapping):
-        raise _fail(index, "bad-entry", _("an entry must be a table of values"))
-    kind = raw.get("type")
-    if kind == "out":
-        seat = _parse_seat(index, raw)
-        pips = _parse_pips(index, raw, seat_names)
-        last = raw.get("last_tile")
-        if last not in (None, "0-0", "6-6"):
-            raise _fail(index, "bad-tile", _("the last tile is noted only when it is 0-0 or 6-6"))
-        two_ends = raw.get("two_ends", False)
-        if not isinstance(two_ends, bool):
-            raise _fail(index, "bad-flag", _('"two_ends" must be true or false'))
-        dead_00, dead_66 = _parse_dead(index, raw)
-        if pips[seat] != 0:
-            msg = _("{who} went out but shows {pips} pips")
-            who = _seat_label(seat, seat_names)
-            raise _fail(index, "pips-with-player-out", msg.format(who=who, pips=pips[seat]))
-        for tile, holder in (("0-0", dead_00), ("6-6", dead_66)):
-            if holder == seat:
-                msg = _("{who} went out, so cannot hold a dead {tile}")
-                who = _seat_label(seat, seat_names)
-                raise _fail(index, "dead-double-out-player", msg.format(who=who, tile=tile))
-            if holder is not None and last == tile:
-                msg = _("{tile} was the last tile played, so it cannot be dead in a hand")
-                raise _fail(index, "dead-double-played", msg.format(tile=tile))
-        if dead_66 is not None and pips[dead_66] < 12:
-            msg = _("{who} holds a dead 6-6 but shows only {pips} pips (6-6 alone is 12)")
-            who = _seat_label(dead_66, seat_names)
-            raise _fail(index, "dead-66-pips", msg.format(who=who, pips=pips[dead_66]))
-        if two_ends and last is not None:
-            # rule GS1/GS2: "two ends" is never a double
-            raise _fail(index, "two-ends-double", _("going out on two ends cannot be with a double"))
-        return Out(seat, pips, None if last is None else str(last), two_ends, dead_00, dead_66)
-    if kind == "block":
-        seat = _parse_seat(index, raw)
-        pips = _parse_pips(index, raw, seat_names)
-        # rule B6: a "dead" table names who holds a caught double (fined in a blocked hand too)
-        dead_00, dead_66 = _parse_dead(index, raw)
-        if dead_66 is not None and pips[dead_66] < 12:
-            msg = _("{who} holds a dead 6-6 but shows only {pips} pips (6-6 alone is 12)")
-            who = _seat_label(dead_66, seat_names)
-            raise _fail(index, "dead-66-pips", msg.format(who=who, pips=pips[dead_66]))
-        return Block(seat, pips, dead_00, dead_66)
-    if kind == "redeal":
-        return Redeal()
-    if kind == "six_doubles":
-        return SixDoubles(_parse_seat(index, raw))
-    if kind == "penalty":
-        side = raw.get("side")
-        if not _int(side) or side not in (0, 1):
-            msg = _("unknown side {side!r}: an entry numbers the sides 0 and 1 (sides 1 and 2 on the sheet)")
-            raise _fail(index, "unknown-side", msg.format(side=side))
-        points = raw.get("points")
-        if not _int(points) or points < 0:  # type: ignore[operator]
-            msg = _("penalty points must be a whole number of 0 or more, not {points!r}")
-            raise _fail(index, "bad-points", msg.format(points=points))
-        assert isinstance(side, int) and isinstance(points, int)
-        return Penalty(side, points)
-    raise _fail(index, "unknown-type", _("unknown entry type {type!r} for gaple").format(type=kind))
-
-
-def entry_to_dict(entry: Entry) -> dict[str, object]:
-    """The plain sheet entry (CONTRACTS.md §1) for a typed entry."""
-    if isinstance(entry, Out):
-        return {
-            "type": "out",
-            "seat": entry.seat,
-            "pips": list(entry.pips),
-            "last_tile": entry.last_tile,
-            "two_ends": entry.two_ends,
-            "dead": {"0-0": entry.dead_00, "6-6": entry.dead_66},
-        }
-    if isinstance(entry, Block):
-        out: dict[str, object] = {"type": "block", "seat": entry.seat, "pips": list(entry.pips)}
-        if entry.dead_00 is not None or entry.dead_66 is not None:
-            out["dead"] = {"0-0": entry.dead_00, "6-6": entry.dead_66}
-        return out
-    if isinstance(entry, Redeal):
-        return {"type": "redeal"}
-    if isinstance(entry, SixDoubles):
-        return {"type": "six_doubles", "seat": entry.seat}
-    return {"type": "penalty", "side": entry.side, "points": entry.points}
-
-
-# ----------------------------------------------------------------------------------------------- results
-
-
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """What one entry did. ``points`` excludes a burn; ``totals`` includes it."""
-
-    index: int
-    game: int
-    kind: HandKind
-    points: tuple[int, int]
-    totals: tuple[int, int]
-    explanation: str
-    pure: int | None = None  # pure value (rule GN4) of a scoring hand
-    scorer: int | None = None  # the side the hand's value went to (or would have gone to)
-    opened: bool = True  # False when the opening minimum was not reached (GN4, B8)
-    warmup: bool = False  # the warm-up hand (G6, G7)
-    burned: int | None = None  # the side burned to 0 by this entry (GN6)
-    fined: tuple[int, int] = (0, 0)  # caught-double fines (B6)
-
-
-@dataclass(frozen=True, slots=True)
-class GameState:
-    hands: tuple[HandResult, ...]
-    totals: tuple[int, int]
-    winner: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class NextHand:
-    """What the sheet needs next (rules G6, G8, G9, G10, G19, B4)."""
-
-    game: int  # index of the game the next entry belongs to
-    warmup: bool  # the next hand is the warm-up (G6)
-    leader: int | None  # suggested leader seat, None when a tile decides it
-    leader_rule: str | None  # the rule behind the suggestion
-    opening_tile: str | None  # the tile that must open the next hand ("0-0", "1-0", ...)
-    seat_change: bool  # opponents change seats before the next hand (G19)
-    # rule B3: tiles that may not lead the next hand (every hand, not only the first); the partner may lead
-    barred_leads: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class MatchState:
-    games: tuple[GameState, ...]
-    games_won: tuple[int, int]
-    winner: int | None
-    finished: bool
-    next: NextHand | None  # None once the match has finished
-
+__all__ = ["GapleMatch", "replay_gaple", "score_match"]
 
 # ------------------------------------------------------------------------------------------------ engine
 
@@ -388,9 +102,9 @@ class GapleMatch:
     def _apply(self, entry: Entry) -> HandResult:
         index = self._count
         if self.finished:
-            raise _fail(index, "match-finished", _("the match has already ended"))
+            raise EntryError(index, "match-finished", _("the match has already ended"))
         if isinstance(entry, SixDoubles) and not self.params.six_doubles_wins:
-            raise _fail(index, "not-in-ruleset", _("six doubles dealt is not a result in this ruleset"))
+            raise EntryError(index, "not-in-ruleset", _("six doubles dealt is not a result in this ruleset"))
         p = self.params
         totals = list((0, 0) if self._game_over or not self._games else self._totals)
         game = len(self._games) if (self._game_over or not self._games) else len(self._games) - 1
@@ -491,7 +205,7 @@ class GapleMatch:
             burned = other
             totals[other] = 0
             msg = _("{a} overtakes: {b} burned to 0")
-            parts.append(msg.format(a=_side_label(scorer, names), b=_side_label(other, names)))
+            parts.append(msg.format(a=side_label(scorer, names), b=side_label(other, names)))
         points = [0, 0]
         points[scorer] = gain
         fined = [0, 0]
@@ -572,7 +286,7 @@ class GapleMatch:
         for side in (0, 1):
             if fines[side]:
                 msg = _("{side} fined {points} for a caught double")
-                out_parts.append(msg.format(side=_side_label(side, names), points=fines[side]))
+                out_parts.append(msg.format(side=side_label(side, names), points=fines[side]))
         hand = self._score(
             index, game, HandKind.OUT, scorer, value, mult, totals, out_parts, (fines[0], fines[1])
         )
@@ -586,7 +300,7 @@ class GapleMatch:
         count = sum(e.pips) - e.pips[blocker]  # rule GN2: all hands but the penggaple's; GS8: face values
         a, b = e.pips[blocker], e.pips[duelled]
         head = _("block: {blocker} {a} vs {duelled} {b}").format(
-            blocker=_seat_label(blocker, names), a=a, duelled=_seat_label(duelled, names), b=b
+            blocker=seat_label(blocker, names), a=a, duelled=seat_label(duelled, names), b=b
         )
         if a == b and p.duel_tie == "replay":
             # rule B5: a drawn duel replays the hand
@@ -596,7 +310,7 @@ class GapleMatch:
             # rule GN2: the penggaple wins the duel (lower pip total): his pair scores the count
             scorer, mult = side_of(blocker), 1
             text = head + ", " + _("blocker wins; {count} to {side}")
-            text = text.format(count=count, side=_side_label(scorer, names))
+            text = text.format(count=count, side=side_label(scorer, names))
         else:
             # rule GN2: the penggaple loses (higher total) -> duelled pair scores mult x count;
             # rule GN7: equal totals -> the penggaple loses, whatever the number of tiles
@@ -605,10 +319,10 @@ class GapleMatch:
             text = head + ", " + lost + "; "
             if mult != 1:
                 text += _("{mult} × {count} = {value} to {side}").format(
-                    mult=mult, count=count, value=mult * count, side=_side_label(scorer, names)
+                    mult=mult, count=count, value=mult * count, side=side_label(scorer, names)
                 )
             else:
-                text += _("{count} to {side}").format(count=count, side=_side_label(scorer, names))
+                text += _("{count} to {side}").format(count=count, side=side_label(scorer, names))
         parts = [text]
         fines = [0, 0]
         if p.caught_double == "fine" and p.fine_in_block:
@@ -621,7 +335,7 @@ class GapleMatch:
             for side in (0, 1):
                 if fines[side]:
                     msg = _("{side} fined {points} for a caught double")
-                    parts.append(msg.format(side=_side_label(side, names), points=fines[side]))
+                    parts.append(msg.format(side=side_label(side, names), points=fines[side]))
         return self._score(
             index, game, HandKind.BLOCK, scorer, count, mult, totals, parts, (fines[0], fines[1])
         )
@@ -634,7 +348,7 @@ class GapleMatch:
         points[side] = gain
         totals[side] += gain
         text = _("six doubles dealt to {seat}: {side} wins the game").format(
-            seat=_seat_label(e.seat, self.seat_names), side=_side_label(side, self.seat_names)
+            seat=seat_label(e.seat, self.seat_names), side=side_label(side, self.seat_names)
         )
         return HandResult(
             index,
@@ -652,7 +366,7 @@ class GapleMatch:
         taken = self._deduct(totals, e.side, e.points)
         points = [0, 0]
         points[e.side] = -taken
-        side = _side_label(e.side, self.seat_names)
+        side = side_label(e.side, self.seat_names)
         if e.points == 0:
             text = _("warning to {side}").format(side=side)
         elif taken == e.points:
@@ -702,38 +416,6 @@ def score_match(
         else:
             match.apply_raw(raw)
     return match.state()
-
-
-def _hand_dict(hand: HandResult) -> dict[str, Any]:
-    return {
-        "points": [hand.points[0], hand.points[1]],
-        "totals": [hand.totals[0], hand.totals[1]],
-        "kind": hand.kind.value,
-        "pure": hand.pure,
-        "opened": hand.opened,
-        "warmup": hand.warmup,
-        "burned": hand.burned,
-        "fined": [hand.fined[0], hand.fined[1]],
-        "explanation": hand.explanation,
-    }
-
-
-def state_to_dict(state: MatchState) -> dict[str, Any]:
-    """The result shape of CONTRACTS.md §1 (plus explanation fields and ``next``)."""
-    return {
-        "games": [
-            {
-                "hands": [_hand_dict(h) for h in g.hands],
-                "totals": [g.totals[0], g.totals[1]],
-                "winner": g.winner,
-            }
-            for g in state.games
-        ],
-        "games_won": [state.games_won[0], state.games_won[1]],
-        "winner": state.winner,
-        "finished": state.finished,
-        "next": None if state.next is None else dataclasses.asdict(state.next),
-    }
 
 
 def replay_gaple(entries: Sequence[Mapping[str, object]], params: GapleParams) -> dict[str, Any]:

@@ -192,7 +192,9 @@ def _gaple_replay(
     in this ruleset (or not a gaple engine), the sheet then asks :func:`_opening_tile`."""
     if rs.family != "gaple" or not rs.params.opening_tiles:
         return replay(rs, entries), None
-    from clubdesk.games.gaple import Entry, GapleMatch, state_to_dict
+    from clubdesk.games.gaple import GapleMatch
+    from clubdesk.games.gaple_entries import Entry
+    from clubdesk.games.gaple_results import state_to_dict
 
     match = GapleMatch(rs.params)
     tiles: list[str | None] = []

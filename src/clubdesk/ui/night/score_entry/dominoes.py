@@ -17,7 +17,7 @@ from PySide6.QtGui import QIntValidator
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QWidget
 
 from clubdesk.games import EntryError
-from clubdesk.games.gaple import MAX_HAND_PIPS
+from clubdesk.games.gaple_entries import MAX_HAND_PIPS
 from clubdesk.i18n import _
 from clubdesk.text import side_label, signed
 from clubdesk.ui.night.score_entry.base import SheetEntryForm
