@@ -301,7 +301,7 @@ mat_lines = st.one_of(
 @FAST
 @given(lines=st.lists(mat_lines, max_size=10))
 def test_fuzzed_match_files_are_refused_with_a_line_and_a_reason(lines: list[str]) -> None:
-    from clubdesk.games.tavla import MatError, parse_mat
+    from clubdesk.games.tavla_mat import MatError, parse_mat
 
     try:
         parse_mat("\n".join(lines))
@@ -310,7 +310,7 @@ def test_fuzzed_match_files_are_refused_with_a_line_and_a_reason(lines: list[str
 
 
 def test_a_take_before_any_double_is_refused_with_its_line() -> None:
-    from clubdesk.games.tavla import MatError, parse_mat
+    from clubdesk.games.tavla_mat import MatError, parse_mat
 
     text = " 5 point match\n Game 1\n A : 0                      B : 0\n 1)  Takes\n"
     with pytest.raises(MatError) as info:

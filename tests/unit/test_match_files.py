@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from clubdesk.games import replay
-from clubdesk.games.tavla import MatError, parse_mat
+from clubdesk.games.tavla_mat import MatError, parse_mat
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "backgammon"
 FILES = [

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from clubdesk.games import EntryError, replay
 from clubdesk.games.ruleset import load_ruleset
-from clubdesk.games.tavla import TavlaParams, TavlaSheet, capped_score, clock_text, parse_mat, replay_tavla
+from clubdesk.games.tavla import TavlaParams, TavlaSheet, capped_score, clock_text, replay_tavla
+from clubdesk.games.tavla_mat import parse_mat
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "backgammon"
 

@@ -1,12 +1,12 @@
 """Backgammon match files (Jellyfish ``.mat``, as gnubg and FIBS clients write them): read one
-into a :class:`~clubdesk.games.tavla.MatRecord` for a preview, or save its games as a tavla table's sheet
+into a :class:`~clubdesk.games.tavla_mat.MatRecord` for a preview, or save its games as a tavla table's sheet
 entries (rule T7: the engine recomputes the score from them, as for a sheet typed by hand)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from clubdesk.games.tavla import MatError, MatRecord, mat_problem, parse_mat
+from clubdesk.games.tavla_mat import MatError, MatRecord, mat_problem, parse_mat
 from clubdesk.i18n import _, ngettext
 from clubdesk.services.kernel import Actor, ServiceError
 from clubdesk.services.night.data import reads
