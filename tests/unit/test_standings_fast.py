@@ -27,9 +27,9 @@ from clubdesk.standings import (
     Unplayed,
     standings,
 )
+from clubdesk.standings.records import MatchRow, event_from_rows
 from clubdesk.standings.summed import SUMMED_CODES, pair_sums_from_rows, summed_calculator
 from clubdesk.standings.table import standings_with
-from clubdesk.standings.tiebreaks import MatchRow, event_from_rows
 
 BYES = {"bye": Kind.BYE, "zero-bye": Kind.ZERO_BYE, "half-bye": Kind.HALF_BYE, "full-bye": Kind.FULL_BYE}
 

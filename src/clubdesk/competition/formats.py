@@ -22,8 +22,8 @@ from clubdesk.pairing.elimination import Bracket, double_elimination, single_eli
 from clubdesk.pairing.league import LeagueResult, OpenLeague
 from clubdesk.pairing.league import Outcome as LeagueOutcome
 from clubdesk.pairing.roundrobin import round_robin_rounds
+from clubdesk.standings.records import EventData, Format, PointsScheme, event_from_rows
 from clubdesk.standings.table import DEFAULT_TIEBREAKS, SWISS_TIEBREAKS
-from clubdesk.standings.tiebreaks import EventData, Format, PointsScheme, event_from_rows
 
 SWISS_LIKE = ("swiss", "lives")
 ROUND_ROBIN = ("round-robin", "double-round-robin")

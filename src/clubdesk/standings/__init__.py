@@ -21,6 +21,17 @@ from clubdesk.standings.ratings import (  # noqa: F401
     rate_matches,
     rating_history,
 )
+from clubdesk.standings.records import (  # noqa: F401
+    CHESS_SCHEME,
+    EventData,
+    Format,
+    Kind,
+    MatchKind,
+    MatchResult,
+    PointsScheme,
+    RoundRecord,
+    event_from_matches,
+)
 from clubdesk.standings.season import (  # noqa: F401
     LivesBand,
     LivesTable,
@@ -43,21 +54,7 @@ from clubdesk.standings.table import (  # noqa: F401
     standings,
     tiebreak_values,
 )
-from clubdesk.standings.tiebreaks import (  # noqa: F401
-    CHESS_SCHEME,
-    TIEBREAK_CODES,
-    EventData,
-    Format,
-    Kind,
-    MatchKind,
-    MatchResult,
-    PointsScheme,
-    RoundRecord,
-    Rules,
-    TiebreakCalculator,
-    Unplayed,
-    event_from_matches,
-)
+from clubdesk.standings.tiebreaks import TIEBREAK_CODES, Rules, TiebreakCalculator, Unplayed  # noqa: F401
 from clubdesk.standings.trf import (  # noqa: F401
     TrfError,
     TrfTournament,

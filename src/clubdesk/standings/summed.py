@@ -3,7 +3,7 @@
 Points, the point differences (``IAV`` among any group, ``GAV``), plain Buchholz and wins need no game
 one by one: for each pair of entrants the number of games, wins, losses and the summed point difference
 are enough (the database sums them). Every other table (byes, forfeits, both-lost, rule BC3) comes as
-ordinary :class:`~clubdesk.standings.tiebreaks.RoundRecord` values. :class:`SummedCalculator` gives
+ordinary :class:`~clubdesk.standings.records.RoundRecord` values. :class:`SummedCalculator` gives
 exactly what :class:`~clubdesk.standings.tiebreaks.TiebreakCalculator` gives for the same games, or
 refuses (:func:`summed_calculator` returns None) when it could not be sure: a code it does not compute,
 the 2026 rules, or a voluntarily unplayed round in the same round as an entrant's last game (FIDE C.07
@@ -17,19 +17,8 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from clubdesk.i18n import _
-from clubdesk.standings.tiebreaks import (
-    SCHEDULED_KINDS,
-    VUR_KINDS,
-    EventData,
-    Format,
-    Kind,
-    MatchRow,
-    PointsScheme,
-    RoundRecord,
-    Rules,
-    Unplayed,
-    Value,
-)
+from clubdesk.standings.records import EventData, Format, Kind, MatchRow, PointsScheme, RoundRecord
+from clubdesk.standings.tiebreaks import SCHEDULED_KINDS, VUR_KINDS, Rules, Unplayed, Value
 
 #: The codes :class:`SummedCalculator` computes.
 SUMMED_CODES = frozenset({"PTS", "IAV", "GAV", "BH", "WIN"})
@@ -191,7 +180,7 @@ def summed_calculator(
 
 
 #: Stored kinds that are no plain played game (everything else with two sides is one, as in
-#: :func:`~clubdesk.standings.tiebreaks.event_from_rows`).
+#: :func:`~clubdesk.standings.records.event_from_rows`).
 NOT_PLAIN = ("bye", "zero-bye", "half-bye", "full-bye", "both-lost", "forfeit")
 
 

@@ -15,12 +15,12 @@ from fractions import Fraction
 from typing import Protocol
 
 from clubdesk.i18n import _
+from clubdesk.standings.records import EventData
 from clubdesk.standings.tiebreaks import (
     GROUP_CODES,
     SCALED_CODES,
     TIEBREAK_CODES,
     TIEBREAK_NAMES,
-    EventData,
     Rules,
     TiebreakCalculator,
     Unplayed,

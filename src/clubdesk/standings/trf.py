@@ -15,15 +15,8 @@ from fractions import Fraction
 from pathlib import Path
 
 from clubdesk.i18n import _
-from clubdesk.standings.tiebreaks import (
-    CHESS_SCHEME,
-    EventData,
-    Format,
-    Kind,
-    PointsScheme,
-    RoundRecord,
-    Rules,
-)
+from clubdesk.standings.records import CHESS_SCHEME, EventData, Format, Kind, PointsScheme, RoundRecord
+from clubdesk.standings.tiebreaks import Rules
 
 
 class TrfError(ValueError):

@@ -129,7 +129,7 @@ def _open_sides(event_id: int) -> AnySelect:
 
 def _plain_games(event_id: int) -> ColumnElement[bool]:
     """The plain played games of the regular rounds: final, of a published round, no play-off (BC2),
-    two sides and no kind that :func:`~clubdesk.standings.tiebreaks.event_from_rows` reads otherwise."""
+    two sides and no kind that :func:`~clubdesk.standings.records.event_from_rows` reads otherwise."""
     pub = select(Round.number).where(Round.event_id == event_id, Round.status != "proposed")
     return and_(
         Match.event_id == event_id,

@@ -20,7 +20,7 @@ from clubdesk.competition import formats
 from clubdesk.models.club import Club
 from clubdesk.models.event import Event
 from clubdesk.pairing import Entrant, explain_lives, explain_swiss
-from clubdesk.standings.tiebreaks import PointsScheme
+from clubdesk.standings.records import PointsScheme
 
 Pairs = Sequence[tuple[str, str | None]]
 
