@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clubdesk.pairing import Entrant, bracket_order, verify_pairing
-from clubdesk.pairing.elimination import Bracket, double_elimination, single_elimination
+from clubdesk.pairing.bracket import Bracket
+from clubdesk.pairing.elimination import double_elimination, single_elimination
 
 
 def field(n: int, clubs: dict[int, str] | None = None) -> list[Entrant]:

@@ -18,7 +18,8 @@ from clubdesk.games import load_ruleset, replay
 from clubdesk.i18n import _
 from clubdesk.pairing import Entrant as PEntrant
 from clubdesk.pairing import pair_lives, pair_swiss
-from clubdesk.pairing.elimination import Bracket, double_elimination, single_elimination
+from clubdesk.pairing.bracket import Bracket
+from clubdesk.pairing.elimination import double_elimination, single_elimination
 from clubdesk.pairing.league import LeagueResult, OpenLeague
 from clubdesk.pairing.league import Outcome as LeagueOutcome
 from clubdesk.pairing.roundrobin import round_robin_rounds

@@ -16,6 +16,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, PageBreak, Paragraph
 
 from clubdesk.i18n import _
+from clubdesk.pairing.bracket import SourceKind
 from clubdesk.reports.data import BracketData, BracketMatchData, ReportHeader
 from clubdesk.reports.fonts import COND, COND_BOLD
 from clubdesk.reports.frame import ACCENT, INK, RULE, Styles, content_height, content_width, esc, render
@@ -259,12 +260,10 @@ def tree_of(data: BracketData, width: float, height: float) -> Any:
 def from_bracket(
     b: Any, names: dict[str, str], scores: dict[str, tuple[str, str]] | None = None, hide_void: bool = True
 ) -> BracketData:
-    """Plain :class:`BracketData` from a :class:`clubdesk.pairing.elimination.Bracket` (pure; no database).
+    """Plain :class:`BracketData` from a :class:`clubdesk.pairing.bracket.Bracket` (pure; no database).
 
     ``names``: entrant id -> printed name; ``scores``: match id -> the two printed scores.
     """
-    from clubdesk.pairing.elimination import SourceKind
-
     scores = scores or {}
     feeds: dict[str, str] = {}
     for m in b.matches:

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from clubdesk.i18n import _
-from clubdesk.pairing.elimination import Bracket, SourceKind
+from clubdesk.pairing.bracket import Bracket, SourceKind
 
 BOX_W = 200.0
 ROW_H = 22.0

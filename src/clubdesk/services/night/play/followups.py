@@ -24,7 +24,7 @@ from clubdesk.i18n import _
 from clubdesk.models.event import Event
 from clubdesk.models.result import Match
 from clubdesk.models.round import Round
-from clubdesk.pairing.elimination import Bracket
+from clubdesk.pairing.bracket import Bracket
 from clubdesk.services.kernel import ServiceError
 from clubdesk.services.night.data import reads
 from clubdesk.services.night.ranking import event_end, ratings
