@@ -48,9 +48,13 @@ def after_change(s: Session, ev: Event, changed: Match | None = None) -> None:
         event_end.finish_if_over(s, ev)
         return
     final = changed.status in reads.FINAL_STATUSES
-    rnd = s.get(Round, changed.round_id)
-    if rnd is not None and rnd.kind != "deadline" and (final or rnd.status == "closed"):
-        reads.round_closed_check(s, ev, rnd)
+    changed_round = s.get(Round, changed.round_id)
+    if (
+        changed_round is not None
+        and changed_round.kind != "deadline"
+        and (final or changed_round.status == "closed")
+    ):
+        reads.round_closed_check(s, ev, changed_round)
     if family == "tavla":
         ratings.rerate_from(s, changed)
     n = reads.night(s, ev)

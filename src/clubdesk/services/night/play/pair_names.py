@@ -87,8 +87,13 @@ def with_names(line: str, ids: Sequence[str], names: Mapping[str, str]) -> str:
     ``ids`` written in, whole words only ("64 vs 65" → "Ayu / Budi vs Eko / Sri"; "164" stays)."""
     for e in ids:
         if e in names:
-            line = re.sub(rf"(?<![\w]){re.escape(e)}(?![\w])", lambda _m, e=e: names[e], line)
+            line = _write_word(line, e, names[e])
     return line
+
+
+def _write_word(line: str, word: str, by: str) -> str:
+    """``line`` with ``word`` (a whole word) written as ``by``, taken as it is (no backslash escapes)."""
+    return re.sub(rf"(?<![\w]){re.escape(word)}(?![\w])", lambda _m: by, line)
 
 
 def explain_round(

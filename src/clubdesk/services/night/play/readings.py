@@ -162,10 +162,10 @@ class ReadingsPreview:
                 _("{name}: place {before} → {after}").format(name=self.names.get(e, e), before=a, after=b)
             )
         for e, d in self.tiebreaks.items():
-            for c, (a, b) in d.items():
+            for c, (old, new) in d.items():
                 out.append(
                     _("{name}: {code} {before} → {after}").format(
-                        name=self.names.get(e, e), code=c, before=a, after=b
+                        name=self.names.get(e, e), code=c, before=old, after=new
                     )
                 )
         if len(out) == len(self.changes):

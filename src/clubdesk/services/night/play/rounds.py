@@ -227,7 +227,7 @@ def propose_round(db: Database, actor: Actor, event_id: int, seed: int | None = 
         return out
 
 
-def discard_round(db: Database, actor: Actor, event_id: int) -> int:
+def discard_round(db: Database, actor: Actor, event_id: int) -> RoundDiscarded:
     """Throw away the proposed round (to pair again, e.g. with another seed)."""
     require(actor, "rounds.edit", db)  # permission table
     with db.session() as s:
