@@ -101,27 +101,10 @@ class Processes:
     def wait_ended(self, proc: subprocess.Popen[str], seconds: float, after: str) -> tuple[str, str]:
         """``proc``'s stdout and stderr once it has ended within ``seconds``, else :class:`Hung` with its
         stacks (it is then aborted and killed, its process group with it)."""
-        ended = _ended(proc, seconds)
-        if ended is None:
-            raise Hung(self._abort(proc, f"did not end within {seconds:g} s of {after}"))
-        return ended
+        return ended(proc, seconds, after, self._stderr.get(proc.pid))
 
     def _abort(self, proc: subprocess.Popen[str], what: str) -> str:
-        """SIGABRT to ``proc``'s group (faulthandler dumps each thread's stack), then SIGKILL; the
-        message: the command, ``what``, and the end of its stderr."""
-        err = ""
-        for sig in (signal.SIGABRT, signal.SIGKILL):
-            with suppress(ProcessLookupError, PermissionError):
-                os.killpg(proc.pid, sig)
-            ended = _ended(proc, 10)
-            if ended is not None:
-                err = ended[1]
-                break
-        spool = self._stderr.get(proc.pid)
-        if spool is not None:
-            spool.seek(0)
-            err = spool.read().decode(errors="replace")
-        return f"{proc.args!r} {what}; the end of its stderr:\n{err[-STACK_CHARS:]}"
+        return _abort(proc, what, self._stderr.get(proc.pid))
 
     def stop_all(self) -> None:
         """Ctrl+C to the process group of each child still running, then SIGKILL to what is left of it (a
@@ -143,6 +126,75 @@ class Processes:
         self._stderr.clear()
         if hung:
             raise Hung("\n\n".join(hung))
+
+
+def ended(
+    proc: subprocess.Popen[str], seconds: float, after: str, spool: IO[bytes] | None = None
+) -> tuple[str, str]:
+    """``proc``'s stdout and stderr once it has ended within ``seconds`` (of ``after``: what should have
+    ended it), else :class:`Hung` with each of its threads' stacks (a child started with
+    :func:`with_faulthandler`); it is then killed. ``spool``: the file its stderr goes to, if not a pipe."""
+    done = _ended(proc, seconds)
+    if done is None:
+        raise Hung(_abort(proc, f"did not end within {seconds:g} s of {after}", spool))
+    return done
+
+
+def _abort(proc: subprocess.Popen[str], what: str, spool: IO[bytes] | None) -> str:
+    """SIGABRT to ``proc`` (its group when it leads one: a server's workers too), so faulthandler dumps
+    each thread's stack, then SIGKILL; the message: the command, ``what``, whether Ctrl+C reached it,
+    and the end of its stderr."""
+    signals = _signal_state(proc.pid)
+    try:
+        leads = os.getpgid(proc.pid) == proc.pid
+    except OSError:
+        leads = False
+    err = ""
+    for sig in (signal.SIGABRT, signal.SIGKILL):
+        with suppress(ProcessLookupError, PermissionError):
+            if leads:
+                os.killpg(proc.pid, sig)
+            else:
+                os.kill(proc.pid, sig)
+        done = _ended(proc, 10)
+        if done is not None:
+            err = done[1]
+            break
+    if spool is not None:
+        spool.seek(0)
+        err = spool.read().decode(errors="replace")
+    return f"{proc.args!r} {what}; {signals}; the end of its stderr:\n{err[-STACK_CHARS:]}"
+
+
+def _signal_state(pid: int) -> str:
+    """Whether Ctrl+C reached a hung child, from Linux's ``/proc``: SIGINT ignored by the process, blocked
+    by some of its threads, or still pending (a handler that never ran)."""
+    sigint = 1 << (signal.SIGINT - 1)
+    try:
+        tasks = sorted(Path(f"/proc/{pid}/task").iterdir())
+        fields = [
+            dict(line.split(":\t", 1) for line in (t / "status").read_text().splitlines() if ":\t" in line)
+            for t in tasks
+        ]
+    except OSError:
+        return "its signal state unknown"
+    if not fields:
+        return "its signal state unknown"
+
+    def has(field: dict[str, str], key: str) -> bool:
+        return bool(int(field.get(key, "0").strip() or "0", 16) & sigint)
+
+    blocked = [
+        f"{f.get('Name', '?').strip()}:{t.name}"
+        for f, t in zip(fields, tasks, strict=True)
+        if has(f, "SigBlk")
+    ]
+    return (
+        f"SIGINT ignored: {has(fields[0], 'SigIgn')}, caught: {has(fields[0], 'SigCgt')}, "
+        f"pending: {has(fields[0], 'ShdPnd') or any(has(f, 'SigPnd') for f in fields)}, "
+        f"blocked by threads: {blocked or 'none'} (of {len(fields)}; states "
+        f"{sorted({f.get('State', '?').strip()[:1] for f in fields})})"
+    )
 
 
 def _ended(proc: subprocess.Popen[str], seconds: float) -> tuple[str, str] | None:
