@@ -28,14 +28,14 @@ from clubdesk.storage import Database, DatabaseError, current_revision, known_re
 from clubdesk.storage.backup import backup_time, rotate_backups
 from clubdesk.storage.migrate import upgrade
 from clubdesk.storage.revisions import head_revision
-from tests.waits import ready_files, release_when_ready
+from tests.waits import ended, ready_files, release_when_ready, with_faulthandler
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 ME = Actor("AB")
 
 
 def _python(code: str) -> subprocess.Popen[str]:
-    env = dict(os.environ, PYTHONPATH=SRC)
+    env = with_faulthandler(dict(os.environ, PYTHONPATH=SRC))
     return subprocess.Popen(
         [sys.executable, "-c", textwrap.dedent(code)],
         env=env,
@@ -342,7 +342,7 @@ def test_two_processes_opening_an_old_database_at_once_both_succeed(tmp_path: Pa
         db.close()
         """
     procs = [_python(code) for _ in range(3)]
-    outs = [p.communicate(timeout=120) for p in procs]
+    outs = [ended(p, 120, "their start") for p in procs]
     assert [p.returncode for p in procs] == [0, 0, 0], [e for _o, e in outs]
     assert [o.strip() for o, _e in outs] == ["Old Club"] * 3
     assert len(list((tmp_path / "bk").glob("*.sqlite3"))) == 1
@@ -384,7 +384,7 @@ def test_racing_registrations_never_overbook(tmp_path: Path) -> None:
         print(r.status)
         db.close()
         """
-    env = dict(os.environ, PYTHONPATH=SRC)
+    env = with_faulthandler(dict(os.environ, PYTHONPATH=SRC))
     procs = [
         subprocess.Popen(
             [sys.executable, "-c", textwrap.dedent(code), str(path), str(go), n, str(ev.id)],
@@ -396,7 +396,7 @@ def test_racing_registrations_never_overbook(tmp_path: Path) -> None:
         for n in numbers
     ]
     release_when_ready(procs, go)
-    outs = [p.communicate(timeout=120) for p in procs]
+    outs = [ended(p, 120, "their start") for p in procs]
     assert all(p.returncode == 0 for p in procs), [e for _o, e in outs]
     db = Database(path)
     try:
@@ -424,7 +424,7 @@ def _race(tmp_path: Path, path: Path, argvs: list[list[str]]) -> list[tuple[int,
             time.sleep(0.001)
         sys.exit(main(sys.argv[2:]))
         """
-    env = dict(os.environ, PYTHONPATH=SRC)
+    env = with_faulthandler(dict(os.environ, PYTHONPATH=SRC))
     procs = [
         subprocess.Popen(
             [sys.executable, "-c", textwrap.dedent(code), str(go), "--db", str(path), *argv],
@@ -436,7 +436,7 @@ def _race(tmp_path: Path, path: Path, argvs: list[list[str]]) -> list[tuple[int,
         for argv in argvs
     ]
     release_when_ready(procs, go)
-    outs = [p.communicate(timeout=120) for p in procs]
+    outs = [ended(p, 120, "their start") for p in procs]
     return [(p.returncode, err) for p, (_out, err) in zip(procs, outs, strict=True)]
 
 

@@ -36,7 +36,7 @@ from clubdesk.services.night.play import rounds as play_rounds
 from clubdesk.storage import Database, DatabaseError
 from tests.conftest import BACKENDS, DbMaker
 from tests.integration.test_night_helpers import DESK, make_event
-from tests.waits import READY_S, release_when_ready
+from tests.waits import READY_S, ended, release_when_ready, with_faulthandler
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 ROOT = str(Path(__file__).resolve().parents[2])
@@ -47,7 +47,7 @@ server_only = pytest.mark.skipif("postgresql" not in BACKENDS, reason="no test s
 def _desks(code: str, args: list[list[str]]) -> list[tuple[int, str, str]]:
     """Run one process per desk with ``code`` (``sys.argv[1:]`` = its args); they start together when
     the go-file appears, once every one is waiting for it. Returns (exit code, stdout, stderr) of each."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([SRC, ROOT]))
+    env = with_faulthandler(dict(os.environ, PYTHONPATH=os.pathsep.join([SRC, ROOT])))
     procs = [
         subprocess.Popen(
             [sys.executable, "-c", textwrap.dedent(code), *a],
@@ -59,7 +59,7 @@ def _desks(code: str, args: list[list[str]]) -> list[tuple[int, str, str]]:
         for a in args
     ]
     release_when_ready(procs, Path(args[0][0]))
-    outs = [p.communicate(timeout=240) for p in procs]
+    outs = [ended(p, 240, "the go-file") for p in procs]
     return [(p.returncode, o, e) for p, (o, e) in zip(procs, outs, strict=True)]
 
 

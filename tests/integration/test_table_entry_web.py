@@ -8,6 +8,7 @@ from __future__ import annotations
 import http.client
 import json
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -31,7 +32,7 @@ from clubdesk.storage import Database
 from clubdesk.web.server import TableServer
 from tests.integration.test_night_helpers import DESK, REF, make_event
 from tests.phone_browser import phone_browsers
-from tests.waits import READY_S, Processes
+from tests.waits import READY_S, Processes, wait_for
 
 PHONE = "+62 811 5550 9876"  # marker contact data: never on any page (rule T14)
 EMAIL = "marker.contact@example.invalid"
@@ -543,23 +544,39 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+# ``serve`` whose stop first waits for ``<gate>`` (the test writes it), saying so by ``<gate>.stopping``
+STOP_AT_A_GATE = """
+import pathlib, sys, time
+import clubdesk.web.server as S
+gate = pathlib.Path(sys.argv.pop())
+real = S.TableServer.stop
+def stop(self):
+    gate.with_name(gate.name + ".stopping").touch()
+    while not gate.exists():
+        time.sleep(0.01)
+    real(self)
+S.TableServer.stop = stop
+from clubdesk.cli import main
+raise SystemExit(main())
+"""
+
+
 def test_serve_cli_starts_stops_and_refuses_a_port_in_use(tmp_path: Path, processes: Processes) -> None:
     """Waits on readiness only (the lines the server prints, its exit); if it fails, the ``processes``
-    fixture stops the server, so no ``serve`` is left running after the suite."""
+    fixture stops the server, so no ``serve`` is left running after the suite. Ctrl+C pressed again
+    while it stops (an impatient secretary) changes nothing: it still stops cleanly, the sheets' address
+    switched off."""
     dbfile = tmp_path / "cli.sqlite3"
     Database(dbfile, backups_dir=tmp_path / "b").close()
     port = _free_port()
-    cmd = [
-        sys.executable,
-        "-c",
-        "from clubdesk.cli import main; raise SystemExit(main())",
-        "--db",
-        str(dbfile),
-        "serve",
-        "--port",
-        str(port),
-    ]
-    proc = processes.start(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    args = ["--db", str(dbfile), "serve", "--port", str(port)]
+    cmd = [sys.executable, "-c", "from clubdesk.cli import main; raise SystemExit(main())", *args]
+    gate = tmp_path / "gate"
+    proc = processes.start(
+        [sys.executable, "-c", STOP_AT_A_GATE, *args, str(gate)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     try:
         first = proc.stdout.readline() if proc.stdout else ""  # "Table entry is served at:"
         url = proc.stdout.readline().strip() if proc.stdout else ""
@@ -580,9 +597,12 @@ def test_serve_cli_starts_stops_and_refuses_a_port_in_use(tmp_path: Path, proces
         assert again.stderr.strip().splitlines() == [
             f"clubdesk-cli: Port {port} is already in use on this computer; choose another port."
         ]
+        proc.send_signal(signal.SIGINT)  # Ctrl+C
+        wait_for(lambda: gate.with_name("gate.stopping").exists() or proc.poll() is not None, "no stop began")
+        proc.send_signal(signal.SIGINT)  # and again while it stops
     finally:
-        proc.send_signal(2)  # Ctrl+C
-        out, err = proc.communicate(timeout=READY_S)
+        gate.touch()
+    out, err = processes.wait_ended(proc, READY_S, "Ctrl+C")  # a hang fails with its threads' stacks
     assert proc.returncode == 0, err
     assert "The server has stopped." in out and "Traceback" not in err
     with socket.socket() as s:  # the port is free again

@@ -20,7 +20,7 @@ from clubdesk.services import night
 from clubdesk.services.night.play import rounds
 from tests.integration.test_night_helpers import DESK, make_event, open_db
 from tests.integration.test_safety import _count
-from tests.waits import ready_files, release_when_ready
+from tests.waits import ended, ready_files, release_when_ready, with_faulthandler
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 SCORES = [(3, i % 3) for i in range(4)] + [(i % 3, 3) for i in range(4)]  # 8 different final scores
@@ -85,7 +85,9 @@ def _race(tmp_path: Path, path: Path, argvs: list[list[str]], *, after_read: boo
                 str(path),
                 *argv,
             ],
-            env=dict(os.environ, PYTHONPATH=SRC, CLUBDESK_ACTOR=f"Desk {i}", CLUBDESK_LANG="en"),
+            env=with_faulthandler(
+                dict(os.environ, PYTHONPATH=SRC, CLUBDESK_ACTOR=f"Desk {i}", CLUBDESK_LANG="en")
+            ),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -94,7 +96,7 @@ def _race(tmp_path: Path, path: Path, argvs: list[list[str]], *, after_read: boo
     ]
     try:
         release_when_ready(procs, go)
-        outs = [p.communicate(timeout=120) for p in procs]
+        outs = [ended(p, 120, "the go-file") for p in procs]
     finally:
         for p in procs:
             if p.poll() is None:

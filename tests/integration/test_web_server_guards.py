@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import http.client
 import socket
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +22,7 @@ from clubdesk.web import server as web_server
 from clubdesk.web.server import TableServer
 from tests.integration.test_night_helpers import DESK
 from tests.integration.test_table_entry_web import gaple_night
+from tests.waits import READY_S
 
 
 @pytest.fixture
@@ -171,3 +173,34 @@ def test_a_half_open_request_is_closed_within_ten_seconds(db: Database, quick_se
         assert conn.getresponse().status == 200
     finally:
         conn.close()
+
+
+def test_a_stop_ends_the_server_while_a_request_never_finishes(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A phone's request whose database work never returns (a stuck read): the Desk's switch (``stop``)
+    still ends the server, its thread and its port, once the stop's grace is over; the stuck thread is
+    left to run its course."""
+    monkeypatch.setattr(web_server, "STOP_SECONDS", 1)  # the shipped grace, shortened for the test
+    entered, release = threading.Event(), threading.Event()
+
+    def stuck(*_args: object) -> None:
+        entered.set()
+        release.wait(READY_S)
+
+    monkeypatch.setattr(phones, "posted_table", stuck)
+    srv = TableServer(db, "127.0.0.1", 0)
+    srv.start()
+    sock = socket.create_connection(("127.0.0.1", srv.port), timeout=READY_S)
+    try:
+        host = f"127.0.0.1:{srv.port}"
+        sock.sendall(f"POST /t/abc/side HTTP/1.1\r\nHost: {host}\r\nContent-Length: 0\r\n\r\n".encode())
+        assert entered.wait(READY_S)
+        thread = srv._thread
+        assert thread is not None
+        srv.stop()
+        assert not thread.is_alive()  # stop() waits for it (bounded): ended, not left behind
+        web_server._listen("127.0.0.1", srv.port).close()  # the switch can turn it on again there
+    finally:
+        release.set()
+        sock.close()

@@ -55,43 +55,54 @@ def cmd_serve(ctx: Context, args: argparse.Namespace) -> Output:
     serve_actor = _serve_actor()
     db = ctx.database()
     server = TableServer(db, args.host, args.port, workers=args.workers)
-    server.start()
-    # as the Desk's switch does: score sheets printed meanwhile carry their table's address
-    base = server.urls[0].rstrip("/")
-    phones.set_base_url(db, serve_actor, base)
     stop = threading.Event()
 
     def ask_stop(_sig: int, _frame: object) -> None:
         stop.set()
 
-    old = signal.signal(signal.SIGTERM, ask_stop)
+    # Ctrl+C and SIGTERM only ask the loop below to end, from before the server starts until it has
+    # stopped: a KeyboardInterrupt raised wherever this thread is (a second Ctrl+C during the stop) would
+    # skip switching the sheets' address off. Ctrl+C ignored by whoever started us (a background job of a
+    # script) stays ignored; a signal mask that blocks it is not kept ("Press Ctrl+C to stop").
+    asked = [signal.SIGTERM]
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        asked.append(signal.SIGINT)
+    old = {sig: signal.signal(sig, ask_stop) for sig in asked}
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, asked)
     try:
-        if ctx.json:
-            import json
-
-            print(json.dumps({"urls": server.urls, "addresses": local_addresses()}), flush=True)
-        else:
-            print(_("Table entry is served at:"), flush=True)
-            for url in server.urls:
-                print(f"  {url}", flush=True)
-            if args.host in ("127.0.0.1", "localhost", "::1"):
-                print(
-                    _(
-                        "Only this computer can open it. "
-                        "For the phones, serve on the hall network's address: {a}"
-                    ).format(a=", ".join(a for a in local_addresses() if not a.startswith("127.")) or "-"),
-                    flush=True,
-                )
-            print(_("Press Ctrl+C to stop."), flush=True)
+        server.start()
+        # as the Desk's switch does: score sheets printed meanwhile carry their table's address
+        base = server.urls[0].rstrip("/")
         try:
+            phones.set_base_url(db, serve_actor, base)
+            if ctx.json:
+                import json
+
+                print(json.dumps({"urls": server.urls, "addresses": local_addresses()}), flush=True)
+            else:
+                print(_("Table entry is served at:"), flush=True)
+                for url in server.urls:
+                    print(f"  {url}", flush=True)
+                if args.host in ("127.0.0.1", "localhost", "::1"):
+                    print(
+                        _(
+                            "Only this computer can open it. "
+                            "For the phones, serve on the hall network's address: {a}"
+                        ).format(
+                            a=", ".join(a for a in local_addresses() if not a.startswith("127.")) or "-"
+                        ),
+                        flush=True,
+                    )
+                print(_("Press Ctrl+C to stop."), flush=True)
+            # a timed wait: the handler may run while this thread waits, whichever thread the signal reached
             while not stop.wait(0.5):
                 pass
-        except KeyboardInterrupt:
-            pass
+        finally:
+            server.stop()
+            if phones.base_url(db) == base:  # off again, unless a window took over meanwhile
+                phones.set_base_url(db, serve_actor, None)
     finally:
-        signal.signal(signal.SIGTERM, old)
-        server.stop()
-        if phones.base_url(db) == base:  # off again, unless a window took over meanwhile
-            phones.set_base_url(db, serve_actor, None)
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
     sys.stdout.flush()
     return Output({"stopped": True, "urls": server.urls}, _("The server has stopped."))

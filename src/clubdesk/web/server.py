@@ -29,6 +29,7 @@ DEFAULT_PORT = 8765
 START_TIMEOUT = 10.0
 MAX_WORKERS = 8
 KEEP_ALIVE_SECONDS = 10
+STOP_SECONDS = 5  # a stop waits this long for the requests in progress, then cancels them
 REUSE_PORT = sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT")
 
 
@@ -74,7 +75,8 @@ def _config(app: Any) -> Any:
     """uvicorn's settings: h11 with a deadline on each request's headers and body
     (:mod:`clubdesk.web.request_deadline`) and a cap on their size, and an idle kept-alive connection
     closed after :data:`KEEP_ALIVE_SECONDS` (a table page polls twice a second, the hall pages every five
-    seconds: both keep theirs), so a connection left half-open is closed within ~10 s."""
+    seconds: both keep theirs), so a connection left half-open is closed within ~10 s. A stop waits
+    :data:`STOP_SECONDS` for the requests in progress (uvicorn's own default is to wait for ever)."""
     import uvicorn
 
     from clubdesk.web.request_deadline import MAX_HEADERS, DeadlineH11Protocol
@@ -87,6 +89,7 @@ def _config(app: Any) -> Any:
         http=DeadlineH11Protocol,
         ws="none",
         timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        timeout_graceful_shutdown=STOP_SECONDS,
         h11_max_incomplete_event_size=MAX_HEADERS,
         server_header=False,
         date_header=False,
@@ -253,9 +256,9 @@ class TableServer:
         if server is not None:
             server.should_exit = True  # type: ignore[attr-defined]
         if thread is not None:
-            thread.join(timeout=10)
+            thread.join(timeout=2 * STOP_SECONDS)  # bounded even if a request's thread never returns
         for child in children:
-            child.join(timeout=10)
+            child.join(timeout=2 * STOP_SECONDS)
             if child.is_alive():
                 child.kill()
                 child.join(timeout=5)
