@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
+import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -264,10 +266,32 @@ def processes() -> Iterator[Processes]:
         started.stop_all()
 
 
+def once_per_run(tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], Path]) -> Path:
+    """What ``build`` makes in an empty folder, made once for the whole run: under pytest-xdist every worker
+    asks, the first builds it in the folder the workers share (the parent of each one's base temp) while the
+    others wait on the lock, and all read the same result (the pattern pytest-xdist documents). ``build`` must
+    make the same thing whichever worker runs it; what a test changes it copies first."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent
+    folder = root / f"once-{name}"
+    done = root / f"once-{name}.done"
+    with open(root / f"once-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, also if ``build`` fails
+        if done.is_file():
+            return Path(done.read_text(encoding="utf-8"))
+        shutil.rmtree(folder, ignore_errors=True)  # a worker's build that failed: built again, whole
+        folder.mkdir()
+        made = build(folder)
+        done.write_text(str(made), encoding="utf-8")  # written last: a failed build is never taken as done
+        return made
+
+
 @pytest.fixture(scope="session")
 def built_guide(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The user guide built in en, id, es, tr with warnings as errors (issue 30), each picture the screenshot
-    script makes stood in for by a one-pixel PNG (the real ones come from ``scripts/dev.sh screenshots``)."""
+    script makes stood in for by a one-pixel PNG (the real ones come from ``scripts/dev.sh screenshots``).
+    Built once per run (~9 s); the tests only read it."""
     from tests.guide_helpers import build_guide
 
-    return build_guide(tmp_path_factory.mktemp("guide"))
+    return once_per_run(tmp_path_factory, "guide", build_guide)
