@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ["CLUBDESK_HOME"] = tempfile.mkdtemp(prefix="clubdesk-test-home-")
@@ -129,7 +130,7 @@ class DbMaker:
         self.opened: list = []  # type: ignore[type-arg]
         self.created: list[str] = []
 
-    def url_or_path(self, stem: str = "club", *, empty: bool = False) -> str:
+    def url_or_path(self, stem: str = "club", *, empty: bool = False, template: str = "") -> str:
         if self.backend == "sqlite":
             return str(self.tmp_path / f"{stem}.sqlite3")
         name = f"clubdesk_t{os.getpid()}_{next(_counter)}"
@@ -138,9 +139,8 @@ class DbMaker:
             if empty:
                 c.exec_driver_sql(f"CREATE DATABASE {name}")
             else:
-                c.exec_driver_sql(
-                    f"CREATE DATABASE {name} TEMPLATE {self.request.getfixturevalue('pg_template')}"
-                )
+                template = template or self.request.getfixturevalue("pg_template")
+                c.exec_driver_sql(f"CREATE DATABASE {name} TEMPLATE {template}")
         admin.dispose()
         self.created.append(name)
         return _pg_url(name)
@@ -285,6 +285,82 @@ def once_per_run(tmp_path_factory: pytest.TempPathFactory, name: str, build: Cal
         made = build(folder)
         done.write_text(str(made), encoding="utf-8")  # written last: a failed build is never taken as done
         return made
+
+
+def _fill_demo_file(folder: Path) -> Path:
+    """The demo club (``clubdesk --demo``) filled in ``folder``, with the keys its audit log was signed with
+    kept beside it (``keys/``: every worker's keys folder is its own) and what ``fill_demo`` returned."""
+    from clubdesk import keys
+    from clubdesk.services import demo
+    from clubdesk.storage import Database
+
+    before = set(keys.keys_dir().iterdir())
+    path = folder / "demo.sqlite3"
+    db = Database(path)
+    result = demo.fill_demo(db)
+    db.close()
+    (folder / "result.json").write_text(json.dumps(result.as_json()), encoding="utf-8")
+    (folder / "keys").mkdir()
+    for key in set(keys.keys_dir().iterdir()) - before:
+        shutil.copy2(key, folder / "keys" / key.name)
+    return path
+
+
+@pytest.fixture(scope="session")
+def demo_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo club's file (``clubdesk --demo``), filled once per run (2-6 s) for the tests that read it:
+    a test that writes works on a copy (``shutil.copy``). Its audit keys go in this worker's keys folder."""
+    from clubdesk import keys
+
+    path = once_per_run(tmp_path_factory, "demo", _fill_demo_file)
+    for key in (path.parent / "keys").iterdir():
+        if not (keys.keys_dir() / key.name).exists():
+            shutil.copy2(key, keys.keys_dir() / key.name)
+    return path
+
+
+@pytest.fixture(scope="session")
+def demo_result(demo_file: Path) -> dict[str, Any]:
+    """What ``fill_demo`` returned when it filled :func:`demo_file` (``DemoResult.as_json()``)."""
+    data: dict[str, Any] = json.loads((demo_file.parent / "result.json").read_text(encoding="utf-8"))
+    return data
+
+
+@pytest.fixture
+def demo_db(make_db: DbMaker, request: pytest.FixtureRequest) -> tuple[Database, dict[str, Any]]:
+    """A filled demo club of the test's own, on the test's backend, and what ``fill_demo`` returned: on
+    SQLite a copy of :func:`demo_file` (the test may write), on the club server a copy of
+    :func:`pg_demo_template`."""
+    from clubdesk.storage import Database
+
+    if make_db.backend == "sqlite":
+        shutil.copy(request.getfixturevalue("demo_file"), make_db.url_or_path("demo"))
+        return make_db("demo"), request.getfixturevalue("demo_result")
+    template, result = request.getfixturevalue("pg_demo_template")
+    database = Database(make_db.url_or_path(template=template), backups_dir=make_db.tmp_path / "backups")
+    make_db.opened.append(database)
+    return database, result
+
+
+@pytest.fixture(scope="session")
+def pg_demo_template(pg_template: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """A server database with the demo club filled once (per worker), the template of each test's
+    ``demo_db`` on the club server, and what ``fill_demo`` returned."""
+    from clubdesk.services import demo
+    from clubdesk.storage import Database
+
+    name = f"clubdesk_demo_{os.getpid()}"
+    admin = _pg_admin()
+    with admin.connect() as c:
+        c.exec_driver_sql(f"DROP DATABASE IF EXISTS {name}")
+        c.exec_driver_sql(f"CREATE DATABASE {name} TEMPLATE {pg_template}")
+    database = Database(_pg_url(name))
+    result = demo.fill_demo(database).as_json()
+    database.close()  # a template takes no connection
+    yield name, result
+    with admin.connect() as c:
+        c.exec_driver_sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    admin.dispose()
 
 
 @pytest.fixture(scope="session")
