@@ -16,6 +16,9 @@ os.environ["CLUBDESK_HOME"] = tempfile.mkdtemp(prefix="clubdesk-test-home-")
 # the audit keys and anchors of every club file a test makes: one folder for the run and for the processes it
 # starts (a desk's server or CLI finds the key its club file was signed with), never the user's keyring
 os.environ["CLUBDESK_KEYS"] = tempfile.mkdtemp(prefix="clubdesk-test-keys-")
+# the OCR that reads images back (tesseract) runs one thread: its OpenMP threads on a machine the xdist
+# workers already keep busy spin and wait (3x the CPU of one thread for the same text, measured)
+os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 
 import pytest  # noqa: E402
 

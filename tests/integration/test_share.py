@@ -10,6 +10,7 @@ member carries a marker phone and e-mail and an incident carries a marker note: 
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 import re
 import shutil
@@ -83,10 +84,17 @@ def plain(text: str) -> str:
 
 
 def ocr_lines(path: Path) -> list[str]:
+    """The lines OCR reads on an image, read once per image (a test asks again for the same file)."""
+    stat = path.stat()
+    return list(_ocr(path.resolve(), stat.st_size, stat.st_mtime_ns))
+
+
+@functools.lru_cache(maxsize=64)
+def _ocr(path: Path, _size: int, _mtime_ns: int) -> tuple[str, ...]:
     out = subprocess.run(
         ["tesseract", str(path), "-", "--psm", "6"], capture_output=True, text=True, check=True
     )
-    return [line for line in out.stdout.splitlines() if line.strip()]
+    return tuple(line for line in out.stdout.splitlines() if line.strip())
 
 
 def after_name(lines: list[str], name: str) -> list[str] | None:
