@@ -5,6 +5,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
@@ -269,14 +270,18 @@ def processes() -> Iterator[Processes]:
         started.stop_all()
 
 
+def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The temporary folder of the whole run: under pytest-xdist the parent of each worker's base temp."""
+    root = tmp_path_factory.getbasetemp()
+    return root.parent if os.environ.get("PYTEST_XDIST_WORKER") else root
+
+
 def once_per_run(tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], Path]) -> Path:
     """What ``build`` makes in an empty folder, made once for the whole run: under pytest-xdist every worker
     asks, the first builds it in the folder the workers share (the parent of each one's base temp) while the
     others wait on the lock, and all read the same result (the pattern pytest-xdist documents). ``build`` must
     make the same thing whichever worker runs it; what a test changes it copies first."""
-    root = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        root = root.parent
+    root = run_folder(tmp_path_factory)
     folder = root / f"once-{name}"
     done = root / f"once-{name}.done"
     with open(root / f"once-{name}.lock", "w") as lock:
@@ -290,43 +295,54 @@ def once_per_run(tmp_path_factory: pytest.TempPathFactory, name: str, build: Cal
         return made
 
 
-def _fill_demo_file(folder: Path) -> Path:
-    """The demo club (``clubdesk --demo``) filled in ``folder``, with the keys its audit log was signed with
-    kept beside it (``keys/``: every worker's keys folder is its own) and what ``fill_demo`` returned."""
+def _fill_demo(folder: Path, database: Database) -> None:
+    """Fill the demo club (``clubdesk --demo``) in ``database`` and close it; keep in ``folder`` what
+    ``fill_demo`` returned and the keys its audit log was signed with (``keys/``: each worker has its own
+    keys folder)."""
     from clubdesk import keys
     from clubdesk.services import demo
-    from clubdesk.storage import Database
 
     before = set(keys.keys_dir().iterdir())
-    path = folder / "demo.sqlite3"
-    db = Database(path)
-    result = demo.fill_demo(db)
-    db.close()
+    result = demo.fill_demo(database)
+    database.close()
     (folder / "result.json").write_text(json.dumps(result.as_json()), encoding="utf-8")
     (folder / "keys").mkdir()
     for key in set(keys.keys_dir().iterdir()) - before:
         shutil.copy2(key, folder / "keys" / key.name)
-    return path
+
+
+def _demo_made(folder: Path) -> dict[str, Any]:
+    """The audit keys of a demo club filled once per run, put in this worker's keys folder; what
+    ``fill_demo`` returned."""
+    from clubdesk import keys
+
+    for key in (folder / "keys").iterdir():
+        if not (keys.keys_dir() / key.name).exists():
+            shutil.copy2(key, keys.keys_dir() / key.name)
+    data: dict[str, Any] = json.loads((folder / "result.json").read_text(encoding="utf-8"))
+    return data
+
+
+def _fill_demo_file(folder: Path) -> Path:
+    from clubdesk.storage import Database
+
+    _fill_demo(folder, Database(folder / "demo.sqlite3"))
+    return folder / "demo.sqlite3"
 
 
 @pytest.fixture(scope="session")
 def demo_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The demo club's file (``clubdesk --demo``), filled once per run (2-6 s) for the tests that read it:
     a test that writes works on a copy (``shutil.copy``). Its audit keys go in this worker's keys folder."""
-    from clubdesk import keys
-
     path = once_per_run(tmp_path_factory, "demo", _fill_demo_file)
-    for key in (path.parent / "keys").iterdir():
-        if not (keys.keys_dir() / key.name).exists():
-            shutil.copy2(key, keys.keys_dir() / key.name)
+    _demo_made(path.parent)
     return path
 
 
 @pytest.fixture(scope="session")
 def demo_result(demo_file: Path) -> dict[str, Any]:
     """What ``fill_demo`` returned when it filled :func:`demo_file` (``DemoResult.as_json()``)."""
-    data: dict[str, Any] = json.loads((demo_file.parent / "result.json").read_text(encoding="utf-8"))
-    return data
+    return _demo_made(demo_file.parent)
 
 
 @pytest.fixture
@@ -345,22 +361,41 @@ def demo_db(make_db: DbMaker, request: pytest.FixtureRequest) -> tuple[Database,
     return database, result
 
 
+def _pg_demo_name(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The server database of the run's demo club: named for the run's folder (unique while it runs)."""
+    return "clubdesk_demo_" + re.sub(r"\W", "_", run_folder(tmp_path_factory).name)
+
+
 @pytest.fixture(scope="session")
-def pg_demo_template(pg_template: str) -> Iterator[tuple[str, dict[str, Any]]]:
-    """A server database with the demo club filled once (per worker), the template of each test's
-    ``demo_db`` on the club server, and what ``fill_demo`` returned."""
-    from clubdesk.services import demo
+def pg_demo_template(
+    pg_template: str, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[str, dict[str, Any]]:
+    """A server database with the demo club filled once per run, the template of each test's ``demo_db``
+    on the club server, and what ``fill_demo`` returned; dropped when the run ends
+    (:func:`pytest_sessionfinish`)."""
     from clubdesk.storage import Database
 
-    name = f"clubdesk_demo_{os.getpid()}"
+    name = _pg_demo_name(tmp_path_factory)
+
+    def fill(folder: Path) -> Path:
+        admin = _pg_admin()
+        with admin.connect() as c:
+            c.exec_driver_sql(f"DROP DATABASE IF EXISTS {name}")
+            c.exec_driver_sql(f"CREATE DATABASE {name} TEMPLATE {pg_template}")
+        admin.dispose()
+        _fill_demo(folder, Database(_pg_url(name)))  # closed: a template takes no connection
+        return folder
+
+    return name, _demo_made(once_per_run(tmp_path_factory, "pg-demo", fill))
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The run's demo club on the club server is dropped by the process that ran the session (under
+    pytest-xdist the controller, once every worker is done)."""
+    if not PG_URL or hasattr(session.config, "workerinput"):
+        return
+    name = _pg_demo_name(session.config._tmp_path_factory)  # type: ignore[attr-defined]
     admin = _pg_admin()
-    with admin.connect() as c:
-        c.exec_driver_sql(f"DROP DATABASE IF EXISTS {name}")
-        c.exec_driver_sql(f"CREATE DATABASE {name} TEMPLATE {pg_template}")
-    database = Database(_pg_url(name))
-    result = demo.fill_demo(database).as_json()
-    database.close()  # a template takes no connection
-    yield name, result
     with admin.connect() as c:
         c.exec_driver_sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
     admin.dispose()
