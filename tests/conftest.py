@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -295,30 +296,43 @@ def once_per_run(tmp_path_factory: pytest.TempPathFactory, name: str, build: Cal
         return made
 
 
-def _fill_demo(folder: Path, database: Database) -> None:
-    """Fill the demo club (``clubdesk --demo``) in ``database`` and close it; keep in ``folder`` what
-    ``fill_demo`` returned and the keys its audit log was signed with (``keys/``: each worker has its own
-    keys folder)."""
+@contextlib.contextmanager
+def keeping_new_keys(folder: Path) -> Iterator[None]:
+    """The keys made inside the block (a new club file's audit key) are kept in ``folder/keys``: a club
+    built once per run is opened by every xdist worker, and each worker has its own keys folder."""
     from clubdesk import keys
-    from clubdesk.services import demo
 
     before = set(keys.keys_dir().iterdir())
-    result = demo.fill_demo(database)
-    database.close()
-    (folder / "result.json").write_text(json.dumps(result.as_json()), encoding="utf-8")
+    yield
     (folder / "keys").mkdir()
     for key in set(keys.keys_dir().iterdir()) - before:
         shutil.copy2(key, folder / "keys" / key.name)
 
 
-def _demo_made(folder: Path) -> dict[str, Any]:
-    """The audit keys of a demo club filled once per run, put in this worker's keys folder; what
-    ``fill_demo`` returned."""
+def taking_kept_keys(folder: Path) -> None:
+    """The keys :func:`keeping_new_keys` kept in ``folder``, put in this worker's keys folder."""
     from clubdesk import keys
 
     for key in (folder / "keys").iterdir():
         if not (keys.keys_dir() / key.name).exists():
             shutil.copy2(key, keys.keys_dir() / key.name)
+
+
+def _fill_demo(folder: Path, database: Database) -> None:
+    """Fill the demo club (``clubdesk --demo``) in ``database`` and close it; keep in ``folder`` what
+    ``fill_demo`` returned and the keys its audit log was signed with."""
+    from clubdesk.services import demo
+
+    with keeping_new_keys(folder):
+        result = demo.fill_demo(database)
+        database.close()
+    (folder / "result.json").write_text(json.dumps(result.as_json()), encoding="utf-8")
+
+
+def _demo_made(folder: Path) -> dict[str, Any]:
+    """The audit keys of a demo club filled once per run, put in this worker's keys folder; what
+    ``fill_demo`` returned."""
+    taking_kept_keys(folder)
     data: dict[str, Any] = json.loads((folder / "result.json").read_text(encoding="utf-8"))
     return data
 

@@ -27,14 +27,14 @@ from clubdesk.models.event import Event
 from clubdesk.services.discipline import incidents
 from clubdesk.services.events import events
 from clubdesk.services.publishing import money_lists, night_data, season_ranking
-from tests.integration.test_reports_service import DESK, MAIL_MARK, PHONE_MARK, Club, build_club
+from tests.integration.test_reports_service import DESK, MAIL_MARK, PHONE_MARK, Club, seeded_club
 
 NOTE_MARK = "Zeugnis-geheim-4711"  # an incident's private note (T14)
 
 
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory) -> Club:
-    c = build_club(tmp_path_factory.mktemp("share"))
+    c = seeded_club(tmp_path_factory, "share")
     kind = incidents.kinds_for_event(c.db, c.swiss)[0].key
     incidents.record_incident(c.db, DESK, c.swiss, round_no=1, table_no=1, kind=kind, text=NOTE_MARK)
     with c.db.session() as s:  # the knock-out belongs to the season too, so that the site has a bracket
