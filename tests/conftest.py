@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import json
 import os
+import re
+import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ["CLUBDESK_HOME"] = tempfile.mkdtemp(prefix="clubdesk-test-home-")
 # the audit keys and anchors of every club file a test makes: one folder for the run and for the processes it
 # starts (a desk's server or CLI finds the key its club file was signed with), never the user's keyring
 os.environ["CLUBDESK_KEYS"] = tempfile.mkdtemp(prefix="clubdesk-test-keys-")
+# the OCR that reads images back (tesseract) runs one thread: its OpenMP threads on a machine the xdist
+# workers already keep busy spin and wait (3x the CPU of one thread for the same text, measured)
+os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 
 import pytest  # noqa: E402
 
@@ -127,7 +135,7 @@ class DbMaker:
         self.opened: list = []  # type: ignore[type-arg]
         self.created: list[str] = []
 
-    def url_or_path(self, stem: str = "club", *, empty: bool = False) -> str:
+    def url_or_path(self, stem: str = "club", *, empty: bool = False, template: str = "") -> str:
         if self.backend == "sqlite":
             return str(self.tmp_path / f"{stem}.sqlite3")
         name = f"clubdesk_t{os.getpid()}_{next(_counter)}"
@@ -136,9 +144,8 @@ class DbMaker:
             if empty:
                 c.exec_driver_sql(f"CREATE DATABASE {name}")
             else:
-                c.exec_driver_sql(
-                    f"CREATE DATABASE {name} TEMPLATE {self.request.getfixturevalue('pg_template')}"
-                )
+                template = template or self.request.getfixturevalue("pg_template")
+                c.exec_driver_sql(f"CREATE DATABASE {name} TEMPLATE {template}")
         admin.dispose()
         self.created.append(name)
         return _pg_url(name)
@@ -264,10 +271,155 @@ def processes() -> Iterator[Processes]:
         started.stop_all()
 
 
+def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The temporary folder of the whole run: under pytest-xdist the parent of each worker's base temp."""
+    root = tmp_path_factory.getbasetemp()
+    return root.parent if os.environ.get("PYTEST_XDIST_WORKER") else root
+
+
+def once_per_run(tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], Path]) -> Path:
+    """What ``build`` makes in an empty folder, made once for the whole run: under pytest-xdist every worker
+    asks, the first builds it in the folder the workers share (the parent of each one's base temp) while the
+    others wait on the lock, and all read the same result (the pattern pytest-xdist documents). ``build`` must
+    make the same thing whichever worker runs it; what a test changes it copies first."""
+    root = run_folder(tmp_path_factory)
+    folder = root / f"once-{name}"
+    done = root / f"once-{name}.done"
+    with open(root / f"once-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, also if ``build`` fails
+        if done.is_file():
+            return Path(done.read_text(encoding="utf-8"))
+        shutil.rmtree(folder, ignore_errors=True)  # a worker's build that failed: built again, whole
+        folder.mkdir()
+        made = build(folder)
+        done.write_text(str(made), encoding="utf-8")  # written last: a failed build is never taken as done
+        return made
+
+
+@contextlib.contextmanager
+def keeping_new_keys(folder: Path) -> Iterator[None]:
+    """The keys made inside the block (a new club file's audit key) are kept in ``folder/keys``: a club
+    built once per run is opened by every xdist worker, and each worker has its own keys folder."""
+    from clubdesk import keys
+
+    before = set(keys.keys_dir().iterdir())
+    yield
+    (folder / "keys").mkdir()
+    for key in set(keys.keys_dir().iterdir()) - before:
+        shutil.copy2(key, folder / "keys" / key.name)
+
+
+def taking_kept_keys(folder: Path) -> None:
+    """The keys :func:`keeping_new_keys` kept in ``folder``, put in this worker's keys folder."""
+    from clubdesk import keys
+
+    for key in (folder / "keys").iterdir():
+        if not (keys.keys_dir() / key.name).exists():
+            shutil.copy2(key, keys.keys_dir() / key.name)
+
+
+def _fill_demo(folder: Path, database: Database) -> None:
+    """Fill the demo club (``clubdesk --demo``) in ``database`` and close it; keep in ``folder`` what
+    ``fill_demo`` returned and the keys its audit log was signed with."""
+    from clubdesk.services import demo
+
+    with keeping_new_keys(folder):
+        result = demo.fill_demo(database)
+        database.close()
+    (folder / "result.json").write_text(json.dumps(result.as_json()), encoding="utf-8")
+
+
+def _demo_made(folder: Path) -> dict[str, Any]:
+    """The audit keys of a demo club filled once per run, put in this worker's keys folder; what
+    ``fill_demo`` returned."""
+    taking_kept_keys(folder)
+    data: dict[str, Any] = json.loads((folder / "result.json").read_text(encoding="utf-8"))
+    return data
+
+
+def _fill_demo_file(folder: Path) -> Path:
+    from clubdesk.storage import Database
+
+    _fill_demo(folder, Database(folder / "demo.sqlite3"))
+    return folder / "demo.sqlite3"
+
+
+@pytest.fixture(scope="session")
+def demo_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo club's file (``clubdesk --demo``), filled once per run (2-6 s) for the tests that read it:
+    a test that writes works on a copy (``shutil.copy``). Its audit keys go in this worker's keys folder."""
+    path = once_per_run(tmp_path_factory, "demo", _fill_demo_file)
+    _demo_made(path.parent)
+    return path
+
+
+@pytest.fixture(scope="session")
+def demo_result(demo_file: Path) -> dict[str, Any]:
+    """What ``fill_demo`` returned when it filled :func:`demo_file` (``DemoResult.as_json()``)."""
+    return _demo_made(demo_file.parent)
+
+
+@pytest.fixture
+def demo_db(make_db: DbMaker, request: pytest.FixtureRequest) -> tuple[Database, dict[str, Any]]:
+    """A filled demo club of the test's own, on the test's backend, and what ``fill_demo`` returned: on
+    SQLite a copy of :func:`demo_file` (the test may write), on the club server a copy of
+    :func:`pg_demo_template`."""
+    from clubdesk.storage import Database
+
+    if make_db.backend == "sqlite":
+        shutil.copy(request.getfixturevalue("demo_file"), make_db.url_or_path("demo"))
+        return make_db("demo"), request.getfixturevalue("demo_result")
+    template, result = request.getfixturevalue("pg_demo_template")
+    database = Database(make_db.url_or_path(template=template), backups_dir=make_db.tmp_path / "backups")
+    make_db.opened.append(database)
+    return database, result
+
+
+def _pg_demo_name(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The server database of the run's demo club: named for the run's folder (unique while it runs)."""
+    return "clubdesk_demo_" + re.sub(r"\W", "_", run_folder(tmp_path_factory).name)
+
+
+@pytest.fixture(scope="session")
+def pg_demo_template(
+    pg_template: str, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[str, dict[str, Any]]:
+    """A server database with the demo club filled once per run, the template of each test's ``demo_db``
+    on the club server, and what ``fill_demo`` returned; dropped when the run ends
+    (:func:`pytest_sessionfinish`)."""
+    from clubdesk.storage import Database
+
+    name = _pg_demo_name(tmp_path_factory)
+
+    def fill(folder: Path) -> Path:
+        admin = _pg_admin()
+        with admin.connect() as c:
+            c.exec_driver_sql(f"DROP DATABASE IF EXISTS {name}")
+            c.exec_driver_sql(f"CREATE DATABASE {name} TEMPLATE {pg_template}")
+        admin.dispose()
+        _fill_demo(folder, Database(_pg_url(name)))  # closed: a template takes no connection
+        return folder
+
+    return name, _demo_made(once_per_run(tmp_path_factory, "pg-demo", fill))
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The run's demo club on the club server is dropped by the process that ran the session (under
+    pytest-xdist the controller, once every worker is done)."""
+    if not PG_URL or hasattr(session.config, "workerinput"):
+        return
+    name = _pg_demo_name(session.config._tmp_path_factory)  # type: ignore[attr-defined]
+    admin = _pg_admin()
+    with admin.connect() as c:
+        c.exec_driver_sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    admin.dispose()
+
+
 @pytest.fixture(scope="session")
 def built_guide(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The user guide built in en, id, es, tr with warnings as errors (issue 30), each picture the screenshot
-    script makes stood in for by a one-pixel PNG (the real ones come from ``scripts/dev.sh screenshots``)."""
+    script makes stood in for by a one-pixel PNG (the real ones come from ``scripts/dev.sh screenshots``).
+    Built once per run (~9 s); the tests only read it."""
     from tests.guide_helpers import build_guide
 
-    return build_guide(tmp_path_factory.mktemp("guide"))
+    return once_per_run(tmp_path_factory, "guide", build_guide)

@@ -293,14 +293,13 @@ def test_signed_sheets_and_the_act_print_the_head_and_anchor_it(club: Club, tmp_
     assert "the sheet printed at" in _verify(club)
 
 
-def test_a_whole_demo_club_written_by_clubdesk_is_intact(tmp_path: Path) -> None:
+def test_a_whole_demo_club_written_by_clubdesk_is_intact(tmp_path: Path, demo_file: Path) -> None:
     """Every use case the demo runs (members, entries, payments, nights, penalties, appeals, prizes) seals
-    what it writes: the check finds nothing to report on a club only ClubDesk wrote."""
-    from clubdesk.services.demo.demo_club import fill_demo
-
+    what it writes: the check finds nothing to report on a club only ClubDesk wrote (the run's demo club,
+    filled by ``fill_demo``)."""
+    shutil.copy(demo_file, tmp_path / "demo.club.sqlite3")
     db = Database(tmp_path / "demo.club.sqlite3", backups_dir=tmp_path / "backups")
     try:
-        fill_demo(db)
         report = verify_chain(db)
         with db.read_session() as s:
             sealed = s.execute(text("SELECT count(*) FROM audit_log WHERE after LIKE '%\"~seal\"%'")).scalar()

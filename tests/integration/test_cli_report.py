@@ -10,12 +10,12 @@ import pytest
 from pypdf import PdfReader
 
 from clubdesk.cli.core import main
-from tests.integration.test_reports_service import Club, assert_public, build_club, text_of
+from tests.integration.test_reports_service import Club, assert_public, seeded_club, text_of
 
 
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory) -> Club:
-    c = build_club(tmp_path_factory.mktemp("cli-reports"))
+    c = seeded_club(tmp_path_factory, "cli-reports")
     c.db.close()
     return c
 

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
 from clubdesk.services import demo
 from clubdesk.services.club import settings
 from clubdesk.services.demo import demo_club
@@ -11,9 +17,8 @@ from clubdesk.services.members import edit, records, search
 from clubdesk.storage import Database
 
 
-def test_demo_club_is_a_living_register(db: Database) -> None:
-    result = demo.fill_demo(db)
-    data = result.as_json()
+def test_demo_club_is_a_living_register(demo_db: tuple[Database, dict[str, Any]]) -> None:
+    db, data = demo_db
     assert data["members"] == 40
     from clubdesk.services.members import search
 
@@ -34,14 +39,14 @@ def test_demo_club_is_a_living_register(db: Database) -> None:
     assert len({m.number for m in everyone}) == 40
 
 
-def test_demo_is_filled_once_and_is_deterministic(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_demo_is_filled_once_and_is_deterministic(tmp_path: Path, demo_file: Path) -> None:
     first = Database(tmp_path / "a.sqlite3")
+    shutil.copy(demo_file, tmp_path / "b.sqlite3")  # the run's demo file: filled by another fill_demo
     second = Database(tmp_path / "b.sqlite3")
     try:
         assert demo.ensure_demo(first) is not None
         assert demo.ensure_demo(first) is None  # already filled: left alone
         assert search.count_members(first) == 40
-        demo.fill_demo(second)
         assert search.list_members(first, include_inactive=True) == search.list_members(
             second, include_inactive=True
         )
@@ -50,7 +55,8 @@ def test_demo_is_filled_once_and_is_deterministic(tmp_path) -> None:  # type: ig
         second.close()
 
 
-def test_more_members_get_unique_names(db: Database) -> None:
+def test_more_members_get_unique_names(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(demo_club, "DEMO_HOOKS", [])  # the hooks add events, never a member or a name
     demo.fill_demo(db, demo.DemoOptions(members=90, seed=3))
     names = [m.name for m in search.list_members(db, include_inactive=True)]
     assert len(names) == 90 and len(set(names)) == 90
@@ -71,9 +77,7 @@ def test_later_issues_extend_the_demo_through_hooks(db: Database, monkeypatch) -
     ]
 
 
-def test_demo_club_has_its_own_name(db: Database) -> None:
-    from clubdesk.services import demo
-
-    demo.fill_demo(db)
+def test_demo_club_has_its_own_name(demo_db: tuple[Database, dict[str, Any]]) -> None:
+    db, _data = demo_db
     # the window title, report headers and receipts show the demo club's name, not the "My club" placeholder
     assert settings.club_settings(db).club_name == demo.DEMO_CLUB_NAME

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from clubdesk.services import demo
 from clubdesk.services.demo.tavla_cup import DEMO_EVENT_NAME
 from clubdesk.services.desk import lists
 from clubdesk.services.events.events import get_event
+from clubdesk.storage import Database
 
 
-def test_demo_tavla_tournament_adds_up(db) -> None:  # type: ignore[no-untyped-def]
-    result = demo.fill_demo(db)
-    main_id, side_id = result.events[:2]
+def test_demo_tavla_tournament_adds_up(demo_db: tuple[Database, dict[str, Any]]) -> None:
+    db, result = demo_db
+    main_id, side_id = result["events"][:2]
     main = get_event(db, main_id)
     assert (main.name, main.ruleset, main.capacity) == (DEMO_EVENT_NAME, "tavla", 16)
     rows = lists.entrants(db, main_id)
@@ -24,5 +27,5 @@ def test_demo_tavla_tournament_adds_up(db) -> None:  # type: ignore[no-untyped-d
     # rule T2e: the side event is free for the main entrants who entered it
     assert all(r.price == 0 for r in lists.entrants(db, side_id))
     # run again: nothing added
-    assert demo.fill_demo(db).events == result.events
+    assert demo.fill_demo(db).events == result["events"]
     assert len(lists.entrants(db, main_id)) == len(rows)

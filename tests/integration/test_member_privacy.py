@@ -27,7 +27,7 @@ from clubdesk.services.kernel import Actor, Role, ServiceError, verify_chain
 from clubdesk.services.publishing import documents, header
 from clubdesk.storage import Database
 from clubdesk.web.server import TableServer
-from tests.integration.test_reports_service import DESK, MAIL_MARK, Club, build_club
+from tests.integration.test_reports_service import DESK, MAIL_MARK, Club, seeded_club
 
 FULL = "Ayşe Yılmaz"  # member 0 of build_club: seed 1, Kadıköy Tavla Kulübü
 SHOWN = "A. Y. (Kadıköy Tavla Kulübü)"
@@ -46,7 +46,7 @@ def cli(capsys: pytest.CaptureFixture[str], db: Path, *args: str) -> tuple[int, 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The reports' club (a finished Swiss with fees paid, a knock-out), closed, copied per test."""
-    c = build_club(tmp_path_factory.mktemp("privacy"))
+    c = seeded_club(tmp_path_factory, "privacy")
     c.db.close()
     return c.path
 

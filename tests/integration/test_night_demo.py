@@ -4,7 +4,9 @@ through the services, and ``standings`` works on each of them (services and ``cl
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import select
@@ -18,12 +20,12 @@ from clubdesk.services.night.ranking import standings
 from clubdesk.storage import Database
 
 
-def test_demo_has_a_running_event_of_every_format(tmp_path: Path) -> None:
+def test_demo_has_a_running_event_of_every_format(tmp_path: Path, demo_file: Path, demo_result: Any) -> None:
+    shutil.copy(demo_file, tmp_path / "demo.sqlite3")  # the run's demo club, filled by fill_demo
     db = Database(tmp_path / "demo.sqlite3")
-    result = demo.fill_demo(db)
     with db.session() as s:
         evs = {e.id: e for e in s.scalars(select(Event).where(Event.name.startswith(demo.NIGHT_DEMO_PREFIX)))}
-        assert set(evs) <= set(result.events)
+        assert set(evs) <= set(demo_result["events"])
         kinds = {(e.ruleset, e.format, e.entry_type) for e in evs.values()}
         assert kinds == {
             ("tavla", "swiss", "single"),
@@ -57,7 +59,7 @@ def test_demo_has_a_running_event_of_every_format(tmp_path: Path) -> None:
         assert reads.get_round(db, ev).tables
     # run again: nothing added
     again = demo.fill_demo(db)
-    assert again.events == result.events
+    assert again.events == demo_result["events"]
     db.close()
 
 

@@ -12,12 +12,12 @@ from clubdesk.services.club import settings
 from clubdesk.services.events import language
 from clubdesk.services.kernel.base import ServiceError
 from clubdesk.services.publishing import documents, header
-from tests.integration.test_reports_service import DESK, Club, build_club, text_of
+from tests.integration.test_reports_service import DESK, Club, seeded_club, text_of
 
 
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory) -> Club:
-    return build_club(tmp_path_factory.mktemp("lang-reports"))
+    return seeded_club(tmp_path_factory, "lang-reports")
 
 
 def test_the_event_language_beats_the_club_and_the_window(club: Club, tmp_path: Path) -> None:

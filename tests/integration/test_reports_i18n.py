@@ -19,7 +19,7 @@ from clubdesk.reports import data as d
 from clubdesk.reports.incident_act import incident_act
 from clubdesk.reports.private import contact_list, member_history
 from clubdesk.reports.score_sheets import score_sheets
-from tests.integration.test_reports_service import CLUBS, DESK, NAMES, Club, build_club, text_of
+from tests.integration.test_reports_service import CLUBS, DESK, NAMES, Club, seeded_club, text_of
 from tests.unit import test_reports as U
 
 KINDS = [
@@ -100,7 +100,7 @@ ACT = d.IncidentActData(
 
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory) -> Club:
-    c = build_club(tmp_path_factory.mktemp("xx-reports"))
+    c = seeded_club(tmp_path_factory, "xx-reports")
     c.db.close()
     return c
 

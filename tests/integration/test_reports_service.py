@@ -8,6 +8,8 @@ Every member carries a marker phone and e-mail; no public report may contain eit
 from __future__ import annotations
 
 import datetime as dt
+import json
+import shutil
 import subprocess
 import time
 from dataclasses import dataclass, replace
@@ -207,9 +209,34 @@ def build_club(tmp_path: Path) -> Club:
     return Club(db, path, numbers, swiss, entrants, knockout)
 
 
+def seeded_club(tmp_path_factory: pytest.TempPathFactory, name: str) -> Club:
+    """The club of :func:`build_club`, built once per run (``once_per_run``), as a copy of the module's own
+    (a module may write to it) in a folder named ``name``."""
+    from tests.conftest import keeping_new_keys, once_per_run, taking_kept_keys
+
+    def build(folder: Path) -> Path:
+        with keeping_new_keys(folder):
+            c = build_club(folder)
+            c.db.close()
+        (folder / "club.json").write_text(
+            json.dumps(
+                {"numbers": c.numbers, "swiss": c.swiss, "entrants": c.entrants, "knockout": c.knockout}
+            ),
+            encoding="utf-8",
+        )
+        return c.path
+
+    built = once_per_run(tmp_path_factory, "seeded-club", build)
+    taking_kept_keys(built.parent)
+    path = tmp_path_factory.mktemp(name) / "club.sqlite3"
+    shutil.copy(built, path)
+    ids = json.loads((built.parent / "club.json").read_text(encoding="utf-8"))
+    return Club(Database(path, backups_dir=None), path, **ids)
+
+
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory) -> Club:
-    c = build_club(tmp_path_factory.mktemp("reports"))
+    c = seeded_club(tmp_path_factory, "reports")
     yield c
     c.db.close()
 

@@ -10,6 +10,7 @@ member carries a marker phone and e-mail and an incident carries a marker note: 
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 import re
 import shutil
@@ -26,14 +27,14 @@ from clubdesk.models.event import Event
 from clubdesk.services.discipline import incidents
 from clubdesk.services.events import events
 from clubdesk.services.publishing import money_lists, night_data, season_ranking
-from tests.integration.test_reports_service import DESK, MAIL_MARK, PHONE_MARK, Club, build_club
+from tests.integration.test_reports_service import DESK, MAIL_MARK, PHONE_MARK, Club, seeded_club
 
 NOTE_MARK = "Zeugnis-geheim-4711"  # an incident's private note (T14)
 
 
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory) -> Club:
-    c = build_club(tmp_path_factory.mktemp("share"))
+    c = seeded_club(tmp_path_factory, "share")
     kind = incidents.kinds_for_event(c.db, c.swiss)[0].key
     incidents.record_incident(c.db, DESK, c.swiss, round_no=1, table_no=1, kind=kind, text=NOTE_MARK)
     with c.db.session() as s:  # the knock-out belongs to the season too, so that the site has a bracket
@@ -83,10 +84,17 @@ def plain(text: str) -> str:
 
 
 def ocr_lines(path: Path) -> list[str]:
+    """The lines OCR reads on an image, read once per image (a test asks again for the same file)."""
+    stat = path.stat()
+    return list(_ocr(path.resolve(), stat.st_size, stat.st_mtime_ns))
+
+
+@functools.lru_cache(maxsize=64)
+def _ocr(path: Path, _size: int, _mtime_ns: int) -> tuple[str, ...]:
     out = subprocess.run(
         ["tesseract", str(path), "-", "--psm", "6"], capture_output=True, text=True, check=True
     )
-    return [line for line in out.stdout.splitlines() if line.strip()]
+    return tuple(line for line in out.stdout.splitlines() if line.strip())
 
 
 def after_name(lines: list[str], name: str) -> list[str] | None:

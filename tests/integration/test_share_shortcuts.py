@@ -11,12 +11,12 @@ import pytest
 
 from clubdesk.services.night.ranking import standings
 from clubdesk.services.publishing import night_data, share
-from tests.integration.test_reports_service import Club, build_club
+from tests.integration.test_reports_service import Club, seeded_club
 
 
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory) -> Club:
-    return build_club(tmp_path_factory.mktemp("shortcuts"))
+    return seeded_club(tmp_path_factory, "shortcuts")
 
 
 def test_every_round_read_in_one_go_equals_each_round_read_alone(club: Club) -> None:

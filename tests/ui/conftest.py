@@ -26,19 +26,6 @@ def active(qtbot):  # type: ignore[no-untyped-def]
     return lambda widget: show_active(qtbot, widget)
 
 
-@pytest.fixture(scope="session")
-def demo_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The demo club (``clubdesk --demo``), filled once for the screen tests that walk the whole window."""
-    from clubdesk.services import demo
-    from clubdesk.storage import Database
-
-    path = tmp_path_factory.mktemp("demo") / "demo.sqlite3"
-    db = Database(path)
-    demo.fill_demo(db)
-    db.close()
-    return path
-
-
 @pytest.fixture
 def window(qtbot, demo_file: Path, tmp_path: Path):  # type: ignore[no-untyped-def]
     """The main window on a fresh copy of the demo club, shown and active."""

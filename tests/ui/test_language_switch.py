@@ -13,7 +13,6 @@ from PySide6.QtWidgets import QApplication, QLabel, QListWidget, QPushButton
 
 from clubdesk import i18n
 from clubdesk.services.club import settings
-from clubdesk.services.demo import fill_demo
 from clubdesk.services.kernel.base import Actor
 from clubdesk.storage import Database
 from clubdesk.ui.shell.main_window import MainWindow
@@ -95,7 +94,7 @@ def test_the_language_is_per_database(tmp_path: Path) -> None:
 
 
 def test_pseudo_locale_on_the_demo_club_asks_only_for_extracted_strings(  # type: ignore[no-untyped-def]
-    qtbot, db: Database
+    qtbot, demo_db: tuple[Database, object]
 ) -> None:
     """With the demo club's events, rounds and audit rows on screen, every string the screens translate
     (table cells, statuses, formats, audit actions included) is in the template, and every section's labels
@@ -105,7 +104,7 @@ def test_pseudo_locale_on_the_demo_club_asks_only_for_extracted_strings(  # type
 
     from clubdesk.i18n_tools import template_ids
 
-    fill_demo(db)
+    db, _result = demo_db
     i18n.set_language("xx")
     i18n.pseudo_seen(clear=True)
     window = MainWindow(DeskState(db))

@@ -7,7 +7,6 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox, QLineEdit
 
-from clubdesk.services import demo
 from clubdesk.services.kernel.base import Actor
 from clubdesk.services.members import edit, records
 from clubdesk.services.members import search as members_search
@@ -113,8 +112,8 @@ def test_import_of_a_good_file_through_the_preview(qtbot, db: Database) -> None:
     assert sorted(_table_names(section)) == ["Ayşe Doğan", "Muñoz Güler", "Oğuz Işıklı"]
 
 
-def test_search_and_sort_in_the_demo_club(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
-    demo.fill_demo(db)
+def test_search_and_sort_in_the_demo_club(qtbot, demo_db: tuple[Database, object]) -> None:  # type: ignore[no-untyped-def]
+    db, _result = demo_db
     section = _section(qtbot, db)
     assert len(_table_names(section)) == len(members_search.list_members(db))
     headers = [section.members.model.headerData(c, Qt.Orientation.Horizontal) for c in range(6)]
@@ -163,8 +162,8 @@ def test_merging_a_member_with_itself_is_refused_in_the_dialog(qtbot, db: Databa
     assert dialog.message.text() == "A member cannot be merged with itself."
 
 
-def test_clubs_tab_lists_clubs_with_member_counts(qtbot, db: Database) -> None:  # type: ignore[no-untyped-def]
-    demo.fill_demo(db)
+def test_clubs_tab_lists_clubs_with_member_counts(qtbot, demo_db: tuple[Database, object]) -> None:  # type: ignore[no-untyped-def]
+    db, _result = demo_db
     section = _section(qtbot, db)
     section.show()
     section.tabs.setCurrentWidget(section.clubs)  # the clubs are read when their tab is shown (issue 22)

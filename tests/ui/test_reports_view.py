@@ -13,13 +13,13 @@ from PySide6.QtWidgets import QFileDialog  # Save as PDF's dialog (ui/printing.R
 
 from clubdesk.ui.publishing.reports_view import ReportsSection
 from clubdesk.ui.shell.state import DeskState
-from tests.integration.test_reports_service import Club, assert_public, build_club, text_of
+from tests.integration.test_reports_service import Club, assert_public, seeded_club, text_of
 from tests.waits import READY_MS
 
 
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory) -> Club:
-    c = build_club(tmp_path_factory.mktemp("ui-reports"))
+    c = seeded_club(tmp_path_factory, "ui-reports")
     yield c
     c.db.close()
 

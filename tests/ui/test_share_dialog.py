@@ -12,12 +12,12 @@ from PySide6.QtWidgets import QPushButton
 
 from clubdesk.ui.publishing.share_dialog import ShareDialog
 from clubdesk.ui.shell.state import DeskState
-from tests.integration.test_reports_service import DESK, Club, build_club
+from tests.integration.test_reports_service import DESK, Club, seeded_club
 
 
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory) -> Club:
-    c = build_club(tmp_path_factory.mktemp("share-ui"))
+    c = seeded_club(tmp_path_factory, "share-ui")
     yield c
     c.db.close()
 
