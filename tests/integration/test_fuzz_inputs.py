@@ -19,7 +19,6 @@ from sqlalchemy import func, select
 from clubdesk.cli.core import main as cli
 from clubdesk.games.errors import EntryError
 from clubdesk.models import AuditEntry, Member, ResultEntry
-from clubdesk.services import demo
 from clubdesk.services.discipline import incidents
 from clubdesk.services.kernel.base import Actor, Role, ServiceError
 from clubdesk.services.members import csv_io
@@ -33,17 +32,8 @@ REF = Actor("MH", Role.REFEREE)
 
 
 @pytest.fixture(scope="module")
-def demo_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The demo club, filled once and closed: each command-line test runs on its own copy."""
-    path = tmp_path_factory.mktemp("fuzz-file") / "demo.sqlite3"
-    db = Database(path)
-    demo.ensure_demo(db)
-    db.close()
-    return path
-
-
-@pytest.fixture(scope="module")
 def demo_db(tmp_path_factory: pytest.TempPathFactory, demo_file: Path) -> Iterator[Database]:
+    """A copy of the run's demo club for the tests that only refuse (each command line takes its own)."""
     path = tmp_path_factory.mktemp("fuzz") / "demo.sqlite3"
     shutil.copyfile(demo_file, path)
     db = Database(path)
