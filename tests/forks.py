@@ -70,6 +70,7 @@ def _job(job: dict[str, Any]) -> None:
             out = os.open(job[name], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             os.dup2(out, fd)
             os.close(out)
+        os.environ.clear()
         os.environ.update(job["env"])
         sys.argv = ["-c", *job["argv"]]
         try:
@@ -185,7 +186,8 @@ class Forker:
         return reply
 
     def run(self, code: str, *argv: str, env: dict[str, str] | None = None) -> Forked:
-        """Fork a process that runs ``code`` (dedented) as ``python -c code argv…`` would, ``env`` added."""
+        """Fork a process that runs ``code`` (dedented) as ``python -c code argv…`` would, in the test's
+        environment with ``env`` added."""
         name = self.folder / f"job{next(self._names)}"
         out, err = name.with_suffix(".out"), name.with_suffix(".err")
         reply = self.ask(
@@ -193,7 +195,7 @@ class Forker:
                 "op": "run",
                 "code": textwrap.dedent(code),
                 "argv": list(argv),
-                "env": env or {},
+                "env": dict(os.environ, **(env or {})),  # the test's environment as it is now
                 "out": str(out),
                 "err": str(err),
             }

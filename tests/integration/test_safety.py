@@ -284,13 +284,15 @@ def _kill_at_random_moments(
     seed: int,
     attempts: int,
     wanted: set[str],
+    span: float = 1.5,
 ) -> Counter[str]:
     """Open a database (``OPEN`` with ``argv(name)``) in a fresh process per attempt and kill -9 it at a
-    random moment across the opening's real duration and half as long again: measured by one opening that is
-    not killed, in a process forked as the attempts are, so each kill lands in the work itself or just after
-    it, not in Python's imports. ``outcome(name)`` checks what the kill left and names it; the attempts go on
-    (up to three times as many, the duration measured again each time, as a loaded machine slows) until every
-    ``wanted`` outcome is seen: the kills did land before and after the point that matters."""
+    random moment across ``span`` times the opening's real duration (measured by one opening that is not
+    killed, in a process forked as the attempts are), so each kill lands in the work itself or just after it,
+    not in Python's imports, and the kills are spread over the whole span. ``outcome(name)`` checks what the
+    kill left and names it; the attempts go on (up to three times as many, the duration measured again each
+    time, as a loaded machine slows) until every ``wanted`` outcome is seen: the kills did land before and
+    after the point that matters."""
     rng = random.Random(seed)
     seen: Counter[str] = Counter()
 
@@ -300,13 +302,16 @@ def _kill_at_random_moments(
         assert proc.returncode == 0, err
         return float(out)
 
+    # one moment in each of ``attempts`` equal slices of the span, in a random order: spread over all of it
+    moments = [(slice_ + rng.random()) / attempts for slice_ in range(attempts)]
+    rng.shuffle(moments)
     took = duration("measured")
     attempt = 0
     while attempt < attempts or (not wanted <= set(seen) and attempt < 3 * attempts):
         if attempt >= attempts:
             took = duration(f"measured{attempt}")
         proc = forks.run(OPEN, *argv(f"a{attempt}"))
-        time.sleep(rng.uniform(0.0, 1.5 * took))
+        time.sleep((moments[attempt] if attempt < attempts else rng.random()) * span * took)
         proc.kill()
         proc.wait(READY_S)
         seen[outcome(f"a{attempt}")] += 1
@@ -355,7 +360,8 @@ def test_kill_during_creation_leaves_no_half_database(tmp_path: Path, forks: For
         assert current_revision(path) == head_revision()
         return "made" if made else "none"
 
-    _kill_at_random_moments(forks, argv, outcome, seed=7, attempts=16, wanted={"none", "made"})
+    # the file appears only as the last step of the work: twice its duration puts as many kills after it
+    _kill_at_random_moments(forks, argv, outcome, seed=7, attempts=16, wanted={"none", "made"}, span=2.0)
 
 
 def test_two_processes_opening_an_old_database_at_once_both_succeed(tmp_path: Path, forks: Forks) -> None:
