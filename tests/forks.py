@@ -18,6 +18,7 @@ import contextlib
 import itertools
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -132,22 +133,39 @@ class Forked:
         self.out = out
         self.err = err
         self.returncode: int | None = None
+        # Linux: a descriptor that becomes readable when the process ends, waited on here without asking the
+        # forker (a test polling a running process in a loop would otherwise keep the forker busy)
+        self._ended: int | None = os.pidfd_open(pid) if hasattr(os, "pidfd_open") else None
 
     def poll(self) -> int | None:
-        if self.returncode is None:
-            self.returncode = self.forker.ask({"op": "poll", "pid": self.pid})["code"]
-        return self.returncode
+        return self._reaped(0.0)
 
     def wait(self, timeout: float | None = None) -> int:
         """Its exit code (``-9`` when killed); with ``timeout``, ``subprocess.TimeoutExpired`` after it."""
-        if timeout is None and self.returncode is None:
-            self.returncode = int(self.forker.ask({"op": "wait", "pid": self.pid})["code"])
-        end = time.monotonic() + (timeout or 0.0)
-        while (code := self.poll()) is None:
-            if time.monotonic() > end:
-                raise subprocess.TimeoutExpired(f"forked process {self.pid}", timeout or 0.0)
-            time.sleep(0.005)
+        code = self._reaped(timeout)
+        if code is None:
+            raise subprocess.TimeoutExpired(f"forked process {self.pid}", timeout or 0.0)
         return code
+
+    def _reaped(self, timeout: float | None) -> int | None:
+        """The exit code once the process has ended within ``timeout`` seconds (None: however long it takes);
+        None while it runs."""
+        if self.returncode is not None:
+            return self.returncode
+        if self._ended is not None:
+            if not select.select([self._ended], [], [], timeout)[0]:
+                return None
+            os.close(self._ended)
+            self._ended = None
+            self.returncode = int(self.forker.ask({"op": "wait", "pid": self.pid})["code"])
+            return self.returncode
+        end = None if timeout is None else time.monotonic() + timeout
+        while (code := self.forker.ask({"op": "poll", "pid": self.pid})["code"]) is None:
+            if end is not None and time.monotonic() >= end:
+                return None
+            time.sleep(0.005)
+        self.returncode = int(code)
+        return self.returncode
 
     def kill(self) -> None:
         """SIGKILL, as ``kill -9``; the pid is still this process's (the forker has not reaped it)."""
