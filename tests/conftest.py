@@ -27,6 +27,7 @@ import pytest  # noqa: E402
 from clubdesk import i18n  # noqa: E402
 from clubdesk.storage import migrate  # noqa: E402
 from clubdesk.storage.sqlite import restrict  # noqa: E402
+from tests.forks import Forker, Forks  # noqa: E402
 from tests.waits import Processes  # noqa: E402
 
 if TYPE_CHECKING:
@@ -413,6 +414,26 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     with admin.connect() as c:
         c.exec_driver_sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
     admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def forker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Forker]:
+    """One process that has imported ClubDesk, forking a fresh process for each job (tests/forks.py)."""
+    started = Forker(tmp_path_factory.mktemp("forks"))
+    try:
+        yield started
+    finally:
+        started.close()
+
+
+@pytest.fixture
+def forks(forker: Forker) -> Iterator[Forks]:
+    """Fork the test's processes through it: whatever still runs when the test ends is killed."""
+    started = Forks(forker)
+    try:
+        yield started
+    finally:
+        started.stop_all()
 
 
 @pytest.fixture(scope="session")

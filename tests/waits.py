@@ -13,10 +13,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 READY_S = 60.0
 READY_MS = int(READY_S * 1000)
@@ -37,7 +37,13 @@ def ready_files(go: Path) -> list[Path]:
     return list(go.parent.glob(f"{go.name}.*.ready"))
 
 
-def release_when_ready(procs: list[subprocess.Popen[str]], go: Path, seconds: float = READY_S) -> None:
+class Started(Protocol):
+    """A started process: a ``subprocess.Popen`` or a forked one (tests/forks.py)."""
+
+    def poll(self) -> int | None: ...
+
+
+def release_when_ready(procs: Sequence[Started], go: Path, seconds: float = READY_S) -> None:
     """Write the go-file once every process is waiting for it (or one has ended: its exit code and stderr
     then tell the test why), so that they race from the same instant however loaded the machine is."""
     wait_for(

@@ -6,43 +6,30 @@ from __future__ import annotations
 import json
 import os
 import random
-import signal
+import shutil
 import sqlite3
-import subprocess
-import sys
-import textwrap
 import time
+from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from clubdesk.cli.core import main as cli
-from clubdesk.services import demo
 from clubdesk.services.club import audit_log, safety, settings
 from clubdesk.services.desk import lists, registration
 from clubdesk.services.events import events
 from clubdesk.services.kernel.audit_verify import verify_chain
 from clubdesk.services.kernel.base import Actor
-from clubdesk.services.members import edit, records, search
+from clubdesk.services.members import edit, records
 from clubdesk.storage import Database, DatabaseError, current_revision, known_revisions
 from clubdesk.storage.backup import backup_time, rotate_backups
 from clubdesk.storage.migrate import upgrade
 from clubdesk.storage.revisions import head_revision
-from tests.waits import ended, ready_files, release_when_ready, with_faulthandler
+from tests.forks import Forks
+from tests.waits import READY_S, ready_files, release_when_ready
 
-SRC = str(Path(__file__).resolve().parents[2] / "src")
 ME = Actor("AB")
-
-
-def _python(code: str) -> subprocess.Popen[str]:
-    env = with_faulthandler(dict(os.environ, PYTHONPATH=SRC))
-    return subprocess.Popen(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
 
 
 def _count(path: Path, sql: str) -> int:
@@ -56,17 +43,16 @@ def _count(path: Path, sql: str) -> int:
 # ----------------------------------------------------------------------------- backups and restore
 
 
-def test_backup_while_another_process_writes_holds_every_acknowledged_row(tmp_path: Path) -> None:
+def test_backup_while_another_process_writes_holds_every_acknowledged_row(
+    tmp_path: Path, forks: Forks
+) -> None:
     path = tmp_path / "club.sqlite3"
     Database(path).close()
     acked = tmp_path / "acked.txt"
-    writer = _python(
+    writer = forks.run(
         f"""
         import os
         from pathlib import Path
-        from clubdesk.storage import Database
-        from clubdesk.services.club import settings
-        from clubdesk.services.kernel.base import Actor
         from clubdesk.storage import Database
         from clubdesk.services.club import settings
         from clubdesk.services.kernel.base import Actor
@@ -90,9 +76,9 @@ def test_backup_while_another_process_writes_holds_every_acknowledged_row(tmp_pa
             copies.append((before, stored, info))
             time.sleep(0.02)
     finally:
-        writer.wait(60)
+        _out, err = writer.communicate(READY_S)
         db.close()
-    assert writer.returncode == 0, writer.stderr.read() if writer.stderr else ""
+    assert writer.returncode == 0, err
     assert len(copies) >= 3
     for before, stored, info in copies:
         assert info.integrity == "ok"
@@ -280,22 +266,72 @@ def _old_database(path: Path) -> None:
     con.close()
 
 
-def test_kill_during_upgrade_leaves_old_or_new_schema_and_one_backup(tmp_path: Path) -> None:
-    rng = random.Random(23)
+OPEN = """
+    import sys, time
+    from pathlib import Path
+    from clubdesk.storage import Database
+    start = time.perf_counter()
+    Database(Path(sys.argv[1]), backups_dir=Path(sys.argv[2])).close()
+    print(time.perf_counter() - start)
+    """
+
+
+def _kill_at_random_moments(
+    forks: Forks,
+    argv: Callable[[str], list[str]],
+    outcome: Callable[[str], str],
+    *,
+    seed: int,
+    attempts: int,
+    wanted: set[str],
+    span: float = 1.5,
+) -> Counter[str]:
+    """Open a database (``OPEN`` with ``argv(name)``) in a fresh process per attempt and kill -9 it at a
+    random moment across ``span`` times the opening's real duration (measured by one opening that is not
+    killed, in a process forked as the attempts are), so each kill lands in the work itself or just after it,
+    not in Python's imports, and the kills are spread over the whole span. ``outcome(name)`` checks what the
+    kill left and names it; the attempts go on (up to three times as many, the duration measured again each
+    time, as a loaded machine slows) until every ``wanted`` outcome is seen: the kills did land before and
+    after the point that matters."""
+    rng = random.Random(seed)
+    seen: Counter[str] = Counter()
+
+    def duration(name: str) -> float:
+        proc = forks.run(OPEN, *argv(name))
+        out, err = proc.communicate(READY_S)
+        assert proc.returncode == 0, err
+        return float(out)
+
+    # one moment in each of ``attempts`` equal slices of the span, in a random order: spread over all of it
+    moments = [(slice_ + rng.random()) / attempts for slice_ in range(attempts)]
+    rng.shuffle(moments)
+    took = duration("measured")
+    attempt = 0
+    while attempt < attempts or (not wanted <= set(seen) and attempt < 3 * attempts):
+        if attempt >= attempts:
+            took = duration(f"measured{attempt}")
+        proc = forks.run(OPEN, *argv(f"a{attempt}"))
+        time.sleep((moments[attempt] if attempt < attempts else rng.random()) * span * took)
+        proc.kill()
+        proc.wait(READY_S)
+        seen[outcome(f"a{attempt}")] += 1
+        attempt += 1
+    assert wanted <= set(seen), f"the kills never found {wanted - set(seen)}: {dict(seen)}"
+    return seen
+
+
+def test_kill_during_upgrade_leaves_old_or_new_schema_and_one_backup(tmp_path: Path, forks: Forks) -> None:
     backups = tmp_path / "backups"
-    for attempt in range(32):
-        path = tmp_path / f"old{attempt}.sqlite3"
-        _old_database(path)
-        proc = _python(
-            f"""
-            from pathlib import Path
-            from clubdesk.storage import Database
-            Database(Path({str(path)!r}), backups_dir=Path({str(backups)!r})).close()
-            """
-        )
-        time.sleep(rng.uniform(0.05, 0.9))
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(30)
+    old = tmp_path / "old.sqlite3"
+    _old_database(old)
+
+    def argv(name: str) -> list[str]:
+        path = tmp_path / f"{name}.sqlite3"
+        shutil.copy(old, path)  # as _old_database makes it: the same bytes, owner-only
+        return [str(path), str(backups)]
+
+    def outcome(name: str) -> str:
+        path = tmp_path / f"{name}.sqlite3"
         rev = current_revision(path)
         assert rev in (known_revisions()[0], head_revision()), rev  # never half
         db = Database(path, backups_dir=backups)  # always opens again, and finishes the upgrade
@@ -304,45 +340,43 @@ def test_kill_during_upgrade_leaves_old_or_new_schema_and_one_backup(tmp_path: P
         finally:
             db.close()
         assert current_revision(path) == head_revision()
-        copies = list(backups.glob(f"old{attempt}-before-*.sqlite3"))
-        assert len(copies) <= 1  # one backup per revision, not per try
-        assert not list(backups.glob(f"old{attempt}-*.part"))
+        copies = list(backups.glob(f"{name}-before-*.sqlite3"))
+        assert len(copies) == 1  # one backup per revision, not per try
+        assert not list(backups.glob(f"{name}-*.part"))
+        return "old" if rev == known_revisions()[0] else "new"
+
+    _kill_at_random_moments(forks, argv, outcome, seed=23, attempts=16, wanted={"old", "new"})
 
 
-def test_kill_during_creation_leaves_no_half_database(tmp_path: Path) -> None:
-    rng = random.Random(7)
-    for attempt in range(30):
-        path = tmp_path / f"new{attempt}.sqlite3"
-        proc = _python(
-            f"""
-            from pathlib import Path
-            from clubdesk.storage import Database
-            Database(Path({str(path)!r})).close()
-            """
-        )
-        time.sleep(rng.uniform(0.05, 0.9))
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(30)
-        assert not path.exists() or current_revision(path) == head_revision()
+def test_kill_during_creation_leaves_no_half_database(tmp_path: Path, forks: Forks) -> None:
+    def argv(name: str) -> list[str]:
+        return [str(tmp_path / f"{name}.sqlite3"), str(tmp_path / "backups")]
+
+    def outcome(name: str) -> str:
+        path = tmp_path / f"{name}.sqlite3"
+        made = path.exists()
+        assert not made or current_revision(path) == head_revision()
         Database(path).close()  # opens (or is created) without "table already exists"
         assert current_revision(path) == head_revision()
+        return "made" if made else "none"
+
+    # the file appears only as the last step of the work: twice its duration puts as many kills after it
+    _kill_at_random_moments(forks, argv, outcome, seed=7, attempts=16, wanted={"none", "made"}, span=2.0)
 
 
-def test_two_processes_opening_an_old_database_at_once_both_succeed(tmp_path: Path) -> None:
+def test_two_processes_opening_an_old_database_at_once_both_succeed(tmp_path: Path, forks: Forks) -> None:
     path = tmp_path / "old.sqlite3"
     _old_database(path)
     code = f"""
         from pathlib import Path
         from clubdesk.storage import Database
         from clubdesk.services.club import settings
-        from clubdesk.storage import Database
-        from clubdesk.services.club import settings
         db = Database(Path({str(path)!r}), backups_dir=Path({str(tmp_path / "bk")!r}))
         print(settings.get(db, "club.name"))
         db.close()
         """
-    procs = [_python(code) for _ in range(3)]
-    outs = [ended(p, 120, "their start") for p in procs]
+    procs = [forks.run(code) for _ in range(3)]
+    outs = [p.communicate(READY_S) for p in procs]
     assert [p.returncode for p in procs] == [0, 0, 0], [e for _o, e in outs]
     assert [o.strip() for o, _e in outs] == ["Old Club"] * 3
     assert len(list((tmp_path / "bk").glob("*.sqlite3"))) == 1
@@ -351,15 +385,14 @@ def test_two_processes_opening_an_old_database_at_once_both_succeed(tmp_path: Pa
 # ----------------------------------------------------------------------------- serialised writes
 
 
-def test_racing_registrations_never_overbook(tmp_path: Path) -> None:
+def test_racing_registrations_never_overbook(tmp_path: Path, forks: Forks) -> None:
 
     path = tmp_path / "club.sqlite3"
     db = Database(path)
-    demo.ensure_demo(db)
+    numbers = [edit.create_member(db, ME, records.MemberData(name=f"Oyuncu {i}")).number for i in range(12)]
     ev = events.create_event(
         db, ME, events.EventData(name="Race night", ruleset="tavla", format="swiss", capacity=4)
     )
-    numbers = [m.number for m in search.list_members(db)][:12]
     db.close()
     go = tmp_path / "go"
     code = """
@@ -384,19 +417,9 @@ def test_racing_registrations_never_overbook(tmp_path: Path) -> None:
         print(r.status)
         db.close()
         """
-    env = with_faulthandler(dict(os.environ, PYTHONPATH=SRC))
-    procs = [
-        subprocess.Popen(
-            [sys.executable, "-c", textwrap.dedent(code), str(path), str(go), n, str(ev.id)],
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for n in numbers
-    ]
+    procs = [forks.run(code, str(path), str(go), n, str(ev.id)) for n in numbers]
     release_when_ready(procs, go)
-    outs = [ended(p, 120, "their start") for p in procs]
+    outs = [p.communicate(READY_S) for p in procs]
     assert all(p.returncode == 0 for p in procs), [e for _o, e in outs]
     db = Database(path)
     try:
@@ -408,8 +431,8 @@ def test_racing_registrations_never_overbook(tmp_path: Path) -> None:
         db.close()
 
 
-def _race(tmp_path: Path, path: Path, argvs: list[list[str]]) -> list[tuple[int, str]]:
-    """Start one CLI process per argv, release them at the same instant, return (exit code, stderr) each."""
+def _race(tmp_path: Path, forks: Forks, path: Path, argvs: list[list[str]]) -> list[tuple[int, str]]:
+    """Fork one CLI process per argv, release them at the same instant, return (exit code, stderr) each."""
     go = tmp_path / "go-cli"
     go.unlink(missing_ok=True)
     for old in ready_files(go):
@@ -424,23 +447,15 @@ def _race(tmp_path: Path, path: Path, argvs: list[list[str]]) -> list[tuple[int,
             time.sleep(0.001)
         sys.exit(main(sys.argv[2:]))
         """
-    env = with_faulthandler(dict(os.environ, PYTHONPATH=SRC))
-    procs = [
-        subprocess.Popen(
-            [sys.executable, "-c", textwrap.dedent(code), str(go), "--db", str(path), *argv],
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for argv in argvs
-    ]
+    procs = [forks.run(code, str(go), "--db", str(path), *argv) for argv in argvs]
     release_when_ready(procs, go)
-    outs = [ended(p, 120, "their start") for p in procs]
-    return [(p.returncode, err) for p, (_out, err) in zip(procs, outs, strict=True)]
+    outs = [p.communicate(READY_S) for p in procs]
+    return [(p.wait(), err) for p, (_out, err) in zip(procs, outs, strict=True)]
 
 
-def test_racing_payments_never_overpay_and_one_member_number_is_never_given_twice(tmp_path: Path) -> None:
+def test_racing_payments_never_overpay_and_one_member_number_is_never_given_twice(
+    tmp_path: Path, forks: Forks
+) -> None:
 
     path = tmp_path / "club.sqlite3"
     db = Database(path)
@@ -451,14 +466,17 @@ def test_racing_payments_never_overpay_and_one_member_number_is_never_given_twic
     entrant = registration.register(db, ME, ev.id, m.number).entrant
     db.close()
     pays = _race(
-        tmp_path, path, [["pay", str(ev.id), str(entrant), "--amount", "250", "--method", "cash"]] * 8
+        tmp_path, forks, path, [["pay", str(ev.id), str(entrant), "--amount", "250", "--method", "cash"]] * 8
     )
     assert sorted(code for code, _e in pays) == [0] + [1] * 7, pays
     assert all("Traceback" not in e for _c, e in pays)
     assert _count(path, "SELECT sum(amount) FROM payments") == 25000  # paid once, never more than owed
 
     adds = _race(
-        tmp_path, path, [["member", "add", "--name", f"Kişi {i}", "--number", "5000"] for i in range(8)]
+        tmp_path,
+        forks,
+        path,
+        [["member", "add", "--name", f"Kişi {i}", "--number", "5000"] for i in range(8)],
     )
     assert sorted(code for code, _e in adds) == [0] + [1] * 7, adds
     assert all("Traceback" not in e and len(e.strip().splitlines()) == 1 for c, e in adds if c == 1)

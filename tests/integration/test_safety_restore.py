@@ -5,11 +5,7 @@ write of another process."""
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
-import subprocess
-import sys
-import textwrap
 import time
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -22,10 +18,11 @@ from clubdesk.services.kernel.base import Actor
 from clubdesk.storage import Database, DatabaseError, checks
 from clubdesk.storage.backup import backup_database, rotate_backups
 from clubdesk.storage.revisions import head_revision
+from tests.forks import Forks
 
-SRC = str(Path(__file__).resolve().parents[2] / "src")
 ME = Actor("AB")
 WAIT = 60.0  # the longest any wait on another process may take
+RESTORES = 12  # more than the ten automatic backups rotation keeps: no before-restore copy is rotated away
 
 
 def _club(path: Path) -> None:
@@ -241,38 +238,31 @@ def _keys(path: Path) -> set[str]:
         con.close()
 
 
-def test_restores_while_another_process_writes_lose_no_acknowledged_write(tmp_path: Path) -> None:
+def test_restores_while_another_process_writes_lose_no_acknowledged_write(
+    tmp_path: Path, forks: Forks
+) -> None:
     path = tmp_path / "club.sqlite3"
     _club(path)
     db = Database(path)
     manual = safety.backup(db, ME, folder=tmp_path / "elsewhere")  # out of the rotated folder
     acked, stop = tmp_path / "acked.txt", tmp_path / "stop"
-    code = textwrap.dedent(WRITER.format(path=str(path), acked=str(acked), stop=str(stop)))
-    writer = subprocess.Popen(
-        [sys.executable, "-c", code],
-        env=dict(os.environ, PYTHONPATH=SRC),
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    writer = forks.run(WRITER.format(path=str(path), acked=str(acked), stop=str(stop)))
     held: set[str] = set()
     messages = []
     try:
-        for _n in range(25):
+        for _n in range(RESTORES):
             seen = _acked(acked)
             _wait_for(lambda seen=seen: _acked(acked) > seen or writer.poll() is not None, "a write")
             kept = safety.restore(db, ME, manual.file)
             held |= _keys(kept.file)  # read at once: what the restore replaced
             messages.append(kept.file)
-        stop.touch()
-        writer.wait(WAIT)
     finally:
         stop.touch()
-        if writer.poll() is None:
-            writer.kill()
+        _out, err = writer.communicate(WAIT)
         db.close()
-    assert writer.returncode == 0, writer.stderr.read() if writer.stderr else ""
+    assert writer.returncode == 0, err
     total = _acked(acked)
-    assert total >= 25
+    assert total >= RESTORES
     held |= _keys(path)
     lost = [f"w{i}" for i in range(total) if f"w{i}" not in held]
     assert lost == [], f"{len(lost)} of {total} acknowledged writes lost: {lost[:5]}"

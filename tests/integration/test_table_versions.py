@@ -6,11 +6,7 @@ final scores on one table at once: exactly one wins and its score is the one sto
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -18,11 +14,11 @@ import pytest
 from clubdesk.cli.core import main as cli
 from clubdesk.services import night
 from clubdesk.services.night.play import rounds
+from tests.forks import Forks
 from tests.integration.test_night_helpers import DESK, make_event, open_db
 from tests.integration.test_safety import _count
-from tests.waits import ended, ready_files, release_when_ready, with_faulthandler
+from tests.waits import READY_S, ready_files, release_when_ready
 
-SRC = str(Path(__file__).resolve().parents[2] / "src")
 SCORES = [(3, i % 3) for i in range(4)] + [(i % 3, 3) for i in range(4)]  # 8 different final scores
 WHO = re.compile(r"changed by (Desk \d) at \d\d:\d\d:\d\d")
 
@@ -44,7 +40,9 @@ def _stored(path: Path) -> tuple[int, int]:
     return a, b
 
 
-def _race(tmp_path: Path, path: Path, argvs: list[list[str]], *, after_read: bool) -> list[tuple[int, str]]:
+def _race(
+    tmp_path: Path, forks: Forks, path: Path, argvs: list[list[str]], *, after_read: bool
+) -> list[tuple[int, str]]:
     """One CLI process per argv (each acting as "Desk i"), released at one instant. ``after_read``: each
     process is held after it has read the table's version (the race the version must win: every one read
     the same version before any writes), else before it starts its command."""
@@ -74,35 +72,20 @@ def _race(tmp_path: Path, path: Path, argvs: list[list[str]], *, after_read: boo
         sys.exit(main(sys.argv[3:]))
         """
     procs = [
-        subprocess.Popen(
-            [
-                sys.executable,
-                "-c",
-                textwrap.dedent(code),
-                str(go),
-                "after-read" if after_read else "before",
-                "--db",
-                str(path),
-                *argv,
-            ],
-            env=with_faulthandler(
-                dict(os.environ, PYTHONPATH=SRC, CLUBDESK_ACTOR=f"Desk {i}", CLUBDESK_LANG="en")
-            ),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
+        forks.run(
+            code,
+            str(go),
+            "after-read" if after_read else "before",
+            "--db",
+            str(path),
+            *argv,
+            env={"CLUBDESK_ACTOR": f"Desk {i}", "CLUBDESK_LANG": "en"},
         )
         for i, argv in enumerate(argvs)
     ]
-    try:
-        release_when_ready(procs, go)
-        outs = [ended(p, 120, "the go-file") for p in procs]
-    finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-                p.wait()
-    return [(p.returncode, err) for p, (_out, err) in zip(procs, outs, strict=True)]
+    release_when_ready(procs, go)
+    outs = [p.communicate(READY_S) for p in procs]
+    return [(p.wait(), err) for p, (_out, err) in zip(procs, outs, strict=True)]
 
 
 def _score_argv(ev: int, score: tuple[int, int], *extra: str) -> list[str]:
@@ -124,13 +107,15 @@ def _one_winner(runs: list[tuple[int, str]], path: Path) -> None:
     assert _count(path, "SELECT count(*) FROM audit_log WHERE action = 'score'") == 1
 
 
-def test_eight_racing_final_scores_with_the_version_read_at_the_start_one_wins(tmp_path: Path) -> None:
+def test_eight_racing_final_scores_with_the_version_read_at_the_start_one_wins(
+    tmp_path: Path, forks: Forks
+) -> None:
     path, ev = _club(tmp_path)
-    runs = _race(tmp_path, path, [_score_argv(ev, s) for s in SCORES], after_read=True)
+    runs = _race(tmp_path, forks, path, [_score_argv(ev, s) for s in SCORES], after_read=True)
     _one_winner(runs, path)
 
 
-def test_eight_racing_final_scores_given_the_version_one_wins(tmp_path: Path) -> None:
+def test_eight_racing_final_scores_given_the_version_one_wins(tmp_path: Path, forks: Forks) -> None:
     path, ev = _club(tmp_path)
     db = open_db(tmp_path)
     try:
@@ -138,7 +123,7 @@ def test_eight_racing_final_scores_given_the_version_one_wins(tmp_path: Path) ->
     finally:
         db.close()
     runs = _race(
-        tmp_path, path, [_score_argv(ev, s, "--version", str(seen)) for s in SCORES], after_read=False
+        tmp_path, forks, path, [_score_argv(ev, s, "--version", str(seen)) for s in SCORES], after_read=False
     )
     _one_winner(runs, path)
 
