@@ -118,9 +118,14 @@ class SheetModel(QAbstractTableModel):
 
     def set_rows(self, rows: Sequence[SheetRow]) -> None:
         """The sheet as it is now. Rows as they were stay (a hand added is one row inserted at the end, a
-        hand undone one row removed): the view measures only the rows that changed."""
-        new = list(rows)
-        old = self.rows
+        hand undone one row removed) and the rows from the first changed one on say so: the view fits its
+        columns again measuring only those."""
+        new, old = list(rows), self.rows
+        if not new:
+            self.beginResetModel()
+            self.rows = new
+            self.endResetModel()
+            return
         same = 0
         for a, b in zip(old, new, strict=False):
             if a != b:
@@ -135,9 +140,8 @@ class SheetModel(QAbstractTableModel):
             self.rows = new
             self.endInsertRows()
         self.rows = new
-        last = min(len(old), len(new)) - 1
-        if same <= last:
-            self.dataChanged.emit(self.index(same, 0), self.index(last, N_COLUMNS - 1))
+        first = min(same, len(new) - 1)  # a hand undone: the last row left says the columns may narrow
+        self.dataChanged.emit(self.index(first, 0), self.index(len(new) - 1, N_COLUMNS - 1))
 
     def set_side_names(self, names: Sequence[str]) -> None:
         self.side_names = tuple(names)

@@ -140,9 +140,19 @@ class _DominoFamilyForm(SheetEntryForm):
         }
 
     def _outcome_changed(self, *_args: object) -> None:
-        for widget, visible in self._visible().items():
-            if self.inputs.isRowVisible(widget) != visible:  # a row shown again is laid out again
-                self.inputs.setRowVisible(widget, visible)
+        # Qt lays the form out again for every label and field it shows: the rows change with the form's
+        # layout off, which then lays them out once
+        box, shown = self.layout(), False
+        box.setEnabled(False)
+        try:
+            for widget, visible in self._visible().items():
+                if self.inputs.isRowVisible(widget) != visible:
+                    self.inputs.setRowVisible(widget, visible)
+                    shown = shown or visible
+        finally:
+            box.setEnabled(True)
+        if shown:
+            box.activate()
         label = self.inputs.labelForField(self.seat)
         if isinstance(label, QLabel):
             label.setText(self.seat_words()[0])
