@@ -142,7 +142,7 @@ class _DominoFamilyForm(SheetEntryForm):
     def _outcome_changed(self, *_args: object) -> None:
         # Qt lays the form out again for every label and field it shows: the rows change with the form's
         # layout off, which then lays them out once
-        box, shown = self.layout(), False
+        box, shown = self.box, False
         box.setEnabled(False)
         try:
             for widget, visible in self._visible().items():
