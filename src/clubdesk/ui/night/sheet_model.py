@@ -1,4 +1,5 @@
-"""The running score sheet as a thin table model: one row per entry, built from the engine's replay result.
+"""The running score sheet as a thin table model, and its view: one row per entry, built from the engine's
+replay result.
 
 Rows are plain frozen dataclasses (:class:`SheetRow`); :func:`sheet_rows` turns a ``replay`` result and its
 entries into rows for any family (gaple, domino-es, tavla).
@@ -11,11 +12,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView
 
 from clubdesk.games.words import describe_entry, side_name
 from clubdesk.i18n import _
 from clubdesk.text import elide_middle, signed
 from clubdesk.ui.shell.none_refs import kept_color, kept_font
+from clubdesk.ui.widgets.tables import MeasuredTableView
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 
@@ -114,9 +117,31 @@ class SheetModel(QAbstractTableModel):
         self.family = family
 
     def set_rows(self, rows: Sequence[SheetRow]) -> None:
-        self.beginResetModel()
-        self.rows = list(rows)
-        self.endResetModel()
+        """The sheet as it is now. Rows as they were stay (a hand added is one row inserted at the end, a
+        hand undone one row removed) and the rows from the first changed one on say so: the view fits its
+        columns again measuring only those."""
+        new, old = list(rows), self.rows
+        if not new:
+            self.beginResetModel()
+            self.rows = new
+            self.endResetModel()
+            return
+        same = 0
+        for a, b in zip(old, new, strict=False):
+            if a != b:
+                break
+            same += 1
+        if len(old) > len(new):
+            self.beginRemoveRows(QModelIndex(), len(new), len(old) - 1)
+            self.rows = new
+            self.endRemoveRows()
+        elif len(new) > len(old):
+            self.beginInsertRows(QModelIndex(), len(old), len(new) - 1)
+            self.rows = new
+            self.endInsertRows()
+        self.rows = new
+        first = min(same, len(new) - 1)  # a hand undone: the last row left says the columns may narrow
+        self.dataChanged.emit(self.index(first, 0), self.index(len(new) - 1, N_COLUMNS - 1))
 
     def set_side_names(self, names: Sequence[str]) -> None:
         self.side_names = tuple(names)
@@ -208,3 +233,28 @@ def side_header(name: str, chars: int = HEADER_CHARS) -> str:
 def _signed(n: int) -> str:
     """A hand's points with their sign: +20, −50 (a true minus sign), 0."""
     return "+" + str(n) if n > 0 else signed(n)
+
+
+def sheet_view(model: SheetModel) -> MeasuredTableView:
+    """The sheet's read-only view, one entry selected at a time; the Entry column takes the room, the
+    numbers stay as wide as their contents (a hand added measures its own row, not the sheet again)."""
+    view = MeasuredTableView()
+    view.setObjectName("sheet")
+    view.setModel(model)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.verticalHeader().setVisible(False)
+    view.setAlternatingRowColors(True)
+    header = view.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    header.setSectionResizeMode(COL_ENTRY, QHeaderView.ResizeMode.Stretch)
+    header.setMaximumSectionSize(110)  # the numbers stay narrow: the Entry column gets the room
+    view.setTextElideMode(Qt.TextElideMode.ElideRight)
+    # the explanation is each row's tooltip and shows under the sheet for the selected row
+    view.setColumnHidden(COL_NOTE, True)
+    if model.family == "tavla":
+        view.setColumnHidden(COL_GAME, True)
+    view.setWordWrap(False)
+    view.setTabKeyNavigation(False)  # Tab leaves the sheet
+    return view

@@ -6,12 +6,14 @@ from PySide6.QtCore import QAbstractItemModel, Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from clubdesk.ui.night.tables_model import COL_A, COL_B, COL_STATE
+from clubdesk.ui.widgets.tables import MeasuredTableView
 
 
 def tables_view(proxy: QAbstractItemModel) -> QTableView:
     """A read-only list selecting one whole table at a time; the two names stretch, the number, score and
-    approval columns stay as wide as their contents."""
-    view = QTableView()
+    approval columns stay as wide as their contents (each cell measured once, again when its table changes:
+    a hand entered re-measures one row, not the whole round)."""
+    view = MeasuredTableView()
     view.setObjectName("tables")
     view.setModel(proxy)
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

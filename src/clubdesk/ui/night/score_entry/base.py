@@ -23,15 +23,12 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence, QResizeEvent, QUndoStack
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QBoxLayout,
     QComboBox,
     QFormLayout,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QPushButton,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -50,14 +47,7 @@ from clubdesk.ui.night.score_entry.entries import (
 )
 from clubdesk.ui.night.score_entry.sheet_keys import SheetKeys
 from clubdesk.ui.night.score_entry.undo import EntryCommand
-from clubdesk.ui.night.sheet_model import (
-    COL_ENTRY,
-    COL_GAME,
-    COL_NOTE,
-    SheetModel,
-    SheetRow,
-    sheet_rows,
-)
+from clubdesk.ui.night.sheet_model import SheetModel, SheetRow, sheet_rows, sheet_view
 from clubdesk.ui.shell.theme import themed
 from clubdesk.ui.widgets.fit import fit_combo, fit_combos
 
@@ -91,6 +81,7 @@ class SheetEntryForm(SheetKeys):
         self.side_names = tuple(side_names) or (_("Side A"), _("Side B"))
         self.seat_names = list(seat_names) if seat_names else None
         self._entries: list[Entry] = [dict(e) for e in entries]
+        self._replayed: tuple[str, dict[str, Any]] | None = None  # the last sheet replayed, by its entries
         self.result: dict[str, Any] = self._replay(self._entries)
         self.correcting: int | None = None
         # when the result is already confirmed, every change (not only corrections) goes through the check
@@ -132,26 +123,8 @@ class SheetEntryForm(SheetKeys):
         self.undo_button.setEnabled(False)
 
         self.model = SheetModel(self.side_names, self.family)
-        self.view = QTableView()
-        self.view.setObjectName("sheet")
-        self.view.setModel(self.model)
-        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.view.verticalHeader().setVisible(False)
-        self.view.setAlternatingRowColors(True)
-        header = self.view.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(COL_ENTRY, QHeaderView.ResizeMode.Stretch)
-        header.setMaximumSectionSize(110)  # the numbers stay narrow: the Entry column gets the room
-        self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
-        # the explanation is each row's tooltip and shows under the sheet for the selected row
-        self.view.setColumnHidden(COL_NOTE, True)
-        if self.family == "tavla":
-            self.view.setColumnHidden(COL_GAME, True)
+        self.view = sheet_view(self.model)
         self.view.installEventFilter(self)
-        self.view.setWordWrap(False)
-        self.view.setTabKeyNavigation(False)  # Tab leaves the sheet
 
         self.summary = QLabel()
         self.summary.setObjectName("summary")
@@ -297,7 +270,14 @@ class SheetEntryForm(SheetKeys):
         return [dict(e) for e in self._entries]
 
     def _replay(self, entries: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-        return replay(self.ruleset, list(entries), self.params)
+        """The engine's result (a pure function of ruleset, parameters and entries); the last one is kept:
+        a hand's fields each preview the same sheet, and its Enter checks and shows it again."""
+        key = repr(list(entries))  # a snapshot: 0 is not False, a tuple not a list
+        if self._replayed is not None and self._replayed[0] == key:
+            return self._replayed[1]
+        result = replay(self.ruleset, list(entries), self.params)
+        self._replayed = (key, result)
+        return result
 
     def rows(self) -> list[SheetRow]:
         return sheet_rows(self.family, self._entries, self.result, self.side_names, self.seat_names)
@@ -324,6 +304,7 @@ class SheetEntryForm(SheetKeys):
 
     def _refresh(self) -> None:
         self.model.set_rows(self.rows())
+        self.view.selectionModel().reset()  # as on a sheet built anew: Enter or Delete acts on a row chosen
         if self.model.rowCount():
             self.view.scrollToBottom()
             self._explain_row(self.model.rowCount() - 1)

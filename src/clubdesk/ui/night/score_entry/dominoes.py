@@ -140,8 +140,19 @@ class _DominoFamilyForm(SheetEntryForm):
         }
 
     def _outcome_changed(self, *_args: object) -> None:
-        for widget, visible in self._visible().items():
-            self.inputs.setRowVisible(widget, visible)
+        # Qt lays the form out again for every label and field it shows: the rows change with the form's
+        # layout off, which then lays them out once
+        box, shown = self.box, False
+        box.setEnabled(False)
+        try:
+            for widget, visible in self._visible().items():
+                if self.inputs.isRowVisible(widget) != visible:
+                    self.inputs.setRowVisible(widget, visible)
+                    shown = shown or visible
+        finally:
+            box.setEnabled(True)
+        if shown:
+            box.activate()
         label = self.inputs.labelForField(self.seat)
         if isinstance(label, QLabel):
             label.setText(self.seat_words()[0])
@@ -161,7 +172,9 @@ class _DominoFamilyForm(SheetEntryForm):
         for f in self.pips:
             text = f.text().strip()
             over = bad_code and text.isdigit() and int(text) > MAX_HAND_PIPS
-            f.setStyleSheet(themed("border: 2px solid #b00020;" if over else ""))
+            sheet = themed("border: 2px solid #b00020;" if over else "")
+            if f.styleSheet() != sheet:  # every keystroke asks: Qt restyles the field on each call
+                f.setStyleSheet(sheet)
 
     def read_pips(self) -> list[int]:
         return [_read_int(f, _("pips of seat {n}").format(n=i + 1)) for i, f in enumerate(self.pips)]
@@ -339,13 +352,13 @@ class GapleEntryForm(_DominoFamilyForm):
     def _refresh(self) -> None:
         super()._refresh()
         nxt = self.result.get("next") or {}
-        self.hint.setStyleSheet(
-            themed(
-                "color: #92400e; font-weight: 700; background: #fff4d6; padding: 3px;"
-                if nxt.get("seat_change")
-                else "color: #1e3a8a;"
-            )
+        sheet = themed(
+            "color: #92400e; font-weight: 700; background: #fff4d6; padding: 3px;"
+            if nxt.get("seat_change")
+            else "color: #1e3a8a;"
         )
+        if self.hint.styleSheet() != sheet:  # restyled only when a seat change comes or goes
+            self.hint.setStyleSheet(sheet)
 
 
 class DominoEntryForm(_DominoFamilyForm):
