@@ -8,6 +8,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -68,6 +69,15 @@ def _new_club_files_are_copies(tmp_path_factory: pytest.TempPathFactory) -> Iter
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(migrate, "upgrade", upgrade)
         yield
+
+
+@pytest.fixture(autouse=True)
+def _ctrl_c_left_as_found() -> Iterator[None]:
+    """Each test leaves this process's Ctrl+C as it found it: a process started later inherits an ignored
+    SIGINT, and a server started so would not stop on Ctrl+C."""
+    before = signal.getsignal(signal.SIGINT)
+    yield
+    assert signal.getsignal(signal.SIGINT) is before, f"Ctrl+C left as {signal.getsignal(signal.SIGINT)!r}"
 
 
 @pytest.fixture(autouse=True)

@@ -63,6 +63,10 @@ def with_faulthandler(env: Mapping[str, str] | None = None) -> dict[str, str]:
     return {**(os.environ if env is None else env), "PYTHONFAULTHANDLER": "1"}
 
 
+def _default_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Hung(AssertionError):
     """A child that did not end within its bound after Ctrl+C; the message carries its threads' stacks."""
 
@@ -85,6 +89,9 @@ class Processes:
         if kwargs.get("stderr") is None:
             spool = tempfile.TemporaryFile()  # noqa: SIM115 - closed in stop_all
             kwargs["stderr"] = spool
+        # Ctrl+C as a terminal gives it: a child inherits an ignored SIGINT from the process that starts it
+        # (the shells' background jobs rely on that), and a serve started so keeps ignoring Ctrl+C
+        kwargs.setdefault("preexec_fn", _default_ctrl_c)
         proc: subprocess.Popen[str] = subprocess.Popen(cmd, start_new_session=True, text=True, **kwargs)
         self.started.append(proc)
         if spool is not None:
