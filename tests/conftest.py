@@ -236,21 +236,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 # they were collected). A file missing here only runs in its usual place.
 LONG_FILES = (
     "tests/ui/test_night_lasts.py",
-    "tests/integration/test_safety.py",
-    "tests/integration/test_demo.py",
-    "tests/integration/test_share.py",
     "tests/integration/test_table_entry_web.py",
     "tests/ui/test_whole_letters.py",
     "tests/ui/test_whole_night.py",
-    "tests/integration/test_fuzz_inputs.py",
-    "tests/integration/test_discipline_service.py",
-    "tests/integration/test_member_search.py",
     "tests/integration/test_wheel.py",
     "tests/integration/test_server.py",
-    "tests/integration/test_hall_screens.py",
     "tests/integration/test_table_typing.py",
-    "tests/ui/test_help.py",
+    "tests/integration/test_federation_hub.py",
+    "tests/integration/test_hall_screens.py",
+    "tests/integration/test_discipline_service.py",
     "tests/integration/test_hand_routes.py",
+    "tests/integration/test_safety.py",
+    "tests/integration/test_phones_desk.py",
 )
 
 
