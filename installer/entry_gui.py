@@ -12,9 +12,12 @@ import sys
 # become those processes here, before any window or command line
 multiprocessing.freeze_support()
 
-if os.path.basename(sys.argv[0]).split(".")[0] == "clubdesk-cli":
-    from clubdesk.cli import main
-else:
-    from clubdesk.app import main
-
-raise SystemExit(main())
+try:
+    if os.path.basename(sys.argv[0]).split(".")[0] == "clubdesk-cli":
+        from clubdesk.cli import main
+    else:
+        from clubdesk.app import main
+    code = main()
+except KeyboardInterrupt:
+    code = 130  # Ctrl+C while it was still starting: it ends as a shell expects, not with a traceback
+raise SystemExit(code)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import re
 import signal
 import socket
@@ -612,6 +613,51 @@ def test_serve_cli_starts_stops_and_refuses_a_port_in_use(tmp_path: Path, proces
         assert phones.base_url(after) is None  # stopped: sheets carry the desk's own payload again
     finally:
         after.close()
+
+
+def _group(leader: int) -> list[tuple[int, str]]:
+    """The processes of ``leader``'s process group but the leader: (pid, command line)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == leader:
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue  # ended meanwhile
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[2]) == leader and fields[0] != "Z":
+            found.append((int(entry.name), command))
+    return found
+
+
+def test_ctrl_c_while_serve_starts_its_second_process_ends_it_without_a_traceback(
+    tmp_path: Path, processes: Processes
+) -> None:
+    """``serve --workers 2`` with Ctrl+C pressed (to the whole process group, as a terminal does) while its
+    second process is still importing: the server stops with its usual line, no traceback from either
+    process, and nothing of it is left."""
+    dbfile = tmp_path / "cli.sqlite3"
+    Database(dbfile, backups_dir=tmp_path / "b").close()
+    cmd = [sys.executable, "-c", "from clubdesk.cli import main; raise SystemExit(main())"]
+    proc = processes.start(
+        [*cmd, "--db", str(dbfile), "serve", "--workers", "2", "--port", str(_free_port())],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+
+    def starting_worker() -> bool:
+        return proc.poll() is not None or any("spawn_main" in c for _p, c in _group(proc.pid))
+
+    wait_for(starting_worker, "the second process did not start")
+    assert proc.poll() is None
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = processes.wait_ended(proc, READY_S, "Ctrl+C")
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert "The server has stopped." in out
+    wait_for(lambda: not _group(proc.pid), "a process of the server was left")
 
 
 def test_serve_refuses_a_bad_number_of_workers_in_one_line(tmp_path: Path) -> None:

@@ -396,6 +396,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     try:
         result = args.handler(ctx, args)
+    except KeyboardInterrupt:
+        return 130  # Ctrl+C: the command ends as a shell expects (what was not committed was not written)
     except Exception as exc:  # noqa: BLE001 - every refusal becomes one line and exit 1
         message, details = _refusal(exc)
         if message is None:

@@ -13,10 +13,13 @@ import errno
 import multiprocessing
 import os
 import secrets
+import signal
 import socket
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from clubdesk.i18n import _
@@ -108,6 +111,10 @@ def _worker(
     database file with the same CSRF secret, so any process answers any phone. ``ready`` is set once it
     listens. It ends with SIGTERM (as uvicorn does in a main thread) or when the process that started it
     is gone."""
+    # Ctrl+C is the first process's, which ends this one with SIGTERM; this one was started with it blocked
+    # (:func:`_ctrl_c_held`), so a Ctrl+C pressed while it was still starting is dropped, not a traceback
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     import uvicorn
 
     from clubdesk.web.app import create_app
@@ -132,6 +139,18 @@ def _worker(
     finally:
         sock.close()
         db.engine.dispose()  # not db.close(): the window's or the first process's file marker stays
+
+
+@contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Ctrl+C blocked in this thread while it starts a worker process: the worker is born with it blocked
+    (its imports cannot be cut short by a KeyboardInterrupt), and a Ctrl+C pressed meanwhile reaches this
+    process as soon as the worker has started."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _listen(host: str, port: int, *, reuse_port: bool = False) -> socket.socket:
@@ -226,7 +245,8 @@ class TableServer:
                     name="clubdesk-web-worker",
                     daemon=True,
                 )
-                child.start()
+                with _ctrl_c_held():
+                    child.start()
                 self._children.append(child)
                 readies.append((child, ready))
             # every process listens before the address is given out: phones that connect at once are
