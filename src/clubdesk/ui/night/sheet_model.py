@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView
+from PySide6.QtWidgets import QHeaderView
 
 from clubdesk.games.words import describe_entry, side_name
 from clubdesk.i18n import _
 from clubdesk.text import elide_middle, signed
 from clubdesk.ui.shell.none_refs import kept_color, kept_font
-from clubdesk.ui.widgets.tables import MeasuredTableView
+from clubdesk.ui.widgets.tables import MeasuredTableView, row_table
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 
@@ -239,18 +239,11 @@ def sheet_view(model: SheetModel) -> MeasuredTableView:
     """The sheet's read-only view, one entry selected at a time; the Entry column takes the room, the
     numbers stay as wide as their contents (a hand added measures its own row, not the sheet again)."""
     view = MeasuredTableView()
-    view.setObjectName("sheet")
-    view.setModel(model)
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    view.verticalHeader().setVisible(False)
+    row_table(model, "sheet", view)
     view.setAlternatingRowColors(True)
     header = view.horizontalHeader()
-    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     header.setSectionResizeMode(COL_ENTRY, QHeaderView.ResizeMode.Stretch)
     header.setMaximumSectionSize(110)  # the numbers stay narrow: the Entry column gets the room
-    view.setTextElideMode(Qt.TextElideMode.ElideRight)
     # the explanation is each row's tooltip and shows under the sheet for the selected row
     view.setColumnHidden(COL_NOTE, True)
     if model.family == "tavla":

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractItemModel, Qt
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
+from PySide6.QtCore import QAbstractItemModel
+from PySide6.QtWidgets import QHeaderView, QTableView
 
 from clubdesk.ui.night.tables_model import COL_A, COL_B, COL_STATE
-from clubdesk.ui.widgets.tables import MeasuredTableView
+from clubdesk.ui.widgets.tables import MeasuredTableView, row_table
 
 
 def tables_view(proxy: QAbstractItemModel) -> QTableView:
@@ -14,20 +14,13 @@ def tables_view(proxy: QAbstractItemModel) -> QTableView:
     approval columns stay as wide as their contents (each cell measured once, again when its table changes:
     a hand entered re-measures one row, not the whole round)."""
     view = MeasuredTableView()
-    view.setObjectName("tables")
-    view.setModel(proxy)
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    view.verticalHeader().setVisible(False)
+    row_table(proxy, "tables", view)
     view.verticalHeader().setDefaultSectionSize(30)
     header = view.horizontalHeader()
-    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     header.setSectionResizeMode(COL_A, QHeaderView.ResizeMode.Stretch)
     header.setSectionResizeMode(COL_B, QHeaderView.ResizeMode.Stretch)
     header.setMinimumSectionSize(48)
     header.setMaximumSectionSize(150)  # approvals and states elide (tooltip): the names keep the room
     view.setColumnWidth(COL_STATE, 150)
     view.setWordWrap(False)
-    view.setTextElideMode(Qt.TextElideMode.ElideRight)
     return view

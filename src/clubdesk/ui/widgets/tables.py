@@ -74,10 +74,10 @@ class PlainRowsModel(QAbstractTableModel, Generic[C]):
         raise NotImplementedError
 
 
-def row_table(model: QAbstractItemModel, name: str) -> QTableView:
+def row_table(model: QAbstractItemModel, name: str, view: QTableView | None = None) -> QTableView:
     """A read-only table that selects one whole row at a time, without row numbers, columns fitting their
-    contents."""
-    view = QTableView()
+    contents; ``view``: the view to set up so (a :class:`MeasuredTableView`), else a plain one."""
+    view = QTableView() if view is None else view
     view.setObjectName(name)
     view.setModel(model)
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
