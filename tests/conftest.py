@@ -25,14 +25,14 @@ os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 
 import pytest  # noqa: E402
 
-from clubdesk import i18n  # noqa: E402
-from clubdesk.storage import migrate  # noqa: E402
+from clubdesk import i18n, keys  # noqa: E402
+from clubdesk.services import demo  # noqa: E402
+from clubdesk.storage import Database, migrate  # noqa: E402
 from clubdesk.storage.sqlite import restrict  # noqa: E402
 from tests.forks import Forker, Forks  # noqa: E402
 from tests.waits import Processes  # noqa: E402
 
 if TYPE_CHECKING:
-    from clubdesk.storage import Database
     from clubdesk.web.server import TableServer
 
 
@@ -112,6 +112,18 @@ def _pg_admin():  # type: ignore[no-untyped-def]
     )
 
 
+def _pg_admin_sql(*statements: str) -> None:
+    """Run ``statements`` on the test cluster as its administrator, each committed (CREATE and DROP DATABASE
+    run outside a transaction)."""
+    admin = _pg_admin()
+    try:
+        with admin.connect() as c:
+            for statement in statements:
+                c.exec_driver_sql(statement)
+    finally:
+        admin.dispose()
+
+
 def _pg_url(database: str) -> str:
     from sqlalchemy.engine import make_url
 
@@ -121,18 +133,11 @@ def _pg_url(database: str) -> str:
 @pytest.fixture(scope="session")
 def pg_template() -> Iterator[str]:
     """A server database migrated to head, the template of every test's own database."""
-    from clubdesk.storage import Database
-
     name = f"clubdesk_tpl_{os.getpid()}"
-    admin = _pg_admin()
-    with admin.connect() as c:
-        c.exec_driver_sql(f"DROP DATABASE IF EXISTS {name}")
-        c.exec_driver_sql(f"CREATE DATABASE {name}")
+    _pg_admin_sql(f"DROP DATABASE IF EXISTS {name}", f"CREATE DATABASE {name}")
     Database(_pg_url(name)).close()
     yield name
-    with admin.connect() as c:
-        c.exec_driver_sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-    admin.dispose()
+    _pg_admin_sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 class DbMaker:
@@ -150,20 +155,15 @@ class DbMaker:
         if self.backend == "sqlite":
             return str(self.tmp_path / f"{stem}.sqlite3")
         name = f"clubdesk_t{os.getpid()}_{next(_counter)}"
-        admin = _pg_admin()
-        with admin.connect() as c:
-            if empty:
-                c.exec_driver_sql(f"CREATE DATABASE {name}")
-            else:
-                template = template or self.request.getfixturevalue("pg_template")
-                c.exec_driver_sql(f"CREATE DATABASE {name} TEMPLATE {template}")
-        admin.dispose()
+        if empty:
+            _pg_admin_sql(f"CREATE DATABASE {name}")
+        else:
+            template = template or self.request.getfixturevalue("pg_template")
+            _pg_admin_sql(f"CREATE DATABASE {name} TEMPLATE {template}")
         self.created.append(name)
         return _pg_url(name)
 
     def __call__(self, stem: str = "club", **kwargs):  # type: ignore[no-untyped-def]
-        from clubdesk.storage import Database
-
         kwargs.setdefault("backups_dir", self.tmp_path / "backups")
         database = Database(self.url_or_path(stem), **kwargs)
         self.opened.append(database)
@@ -173,11 +173,7 @@ class DbMaker:
         for database in self.opened:
             database.close()
         if self.created:
-            admin = _pg_admin()
-            with admin.connect() as c:
-                for name in self.created:
-                    c.exec_driver_sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-            admin.dispose()
+            _pg_admin_sql(*(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)" for name in self.created))
 
 
 @pytest.fixture(params=BACKENDS)
@@ -308,8 +304,6 @@ def once_per_run(tmp_path_factory: pytest.TempPathFactory, name: str, build: Cal
 def keeping_new_keys(folder: Path) -> Iterator[None]:
     """The keys made inside the block (a new club file's audit key) are kept in ``folder/keys``: a club
     built once per run is opened by every xdist worker, and each worker has its own keys folder."""
-    from clubdesk import keys
-
     before = set(keys.keys_dir().iterdir())
     yield
     (folder / "keys").mkdir()
@@ -319,8 +313,6 @@ def keeping_new_keys(folder: Path) -> Iterator[None]:
 
 def taking_kept_keys(folder: Path) -> None:
     """The keys :func:`keeping_new_keys` kept in ``folder``, put in this worker's keys folder."""
-    from clubdesk import keys
-
     for key in (folder / "keys").iterdir():
         if not (keys.keys_dir() / key.name).exists():
             shutil.copy2(key, keys.keys_dir() / key.name)
@@ -329,8 +321,6 @@ def taking_kept_keys(folder: Path) -> None:
 def _fill_demo(folder: Path, database: Database) -> None:
     """Fill the demo club (``clubdesk --demo``) in ``database`` and close it; keep in ``folder`` what
     ``fill_demo`` returned and the keys its audit log was signed with."""
-    from clubdesk.services import demo
-
     with keeping_new_keys(folder):
         result = demo.fill_demo(database)
         database.close()
@@ -338,16 +328,12 @@ def _fill_demo(folder: Path, database: Database) -> None:
 
 
 def _demo_made(folder: Path) -> dict[str, Any]:
-    """The audit keys of a demo club filled once per run, put in this worker's keys folder; what
-    ``fill_demo`` returned."""
-    taking_kept_keys(folder)
+    """What ``fill_demo`` returned for the demo club filled in ``folder``."""
     data: dict[str, Any] = json.loads((folder / "result.json").read_text(encoding="utf-8"))
     return data
 
 
 def _fill_demo_file(folder: Path) -> Path:
-    from clubdesk.storage import Database
-
     _fill_demo(folder, Database(folder / "demo.sqlite3"))
     return folder / "demo.sqlite3"
 
@@ -357,7 +343,7 @@ def demo_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The demo club's file (``clubdesk --demo``), filled once per run (2-6 s) for the tests that read it:
     a test that writes works on a copy (``shutil.copy``). Its audit keys go in this worker's keys folder."""
     path = once_per_run(tmp_path_factory, "demo", _fill_demo_file)
-    _demo_made(path.parent)
+    taking_kept_keys(path.parent)
     return path
 
 
@@ -372,8 +358,6 @@ def demo_db(make_db: DbMaker, request: pytest.FixtureRequest) -> tuple[Database,
     """A filled demo club of the test's own, on the test's backend, and what ``fill_demo`` returned: on
     SQLite a copy of :func:`demo_file` (the test may write), on the club server a copy of
     :func:`pg_demo_template`."""
-    from clubdesk.storage import Database
-
     if make_db.backend == "sqlite":
         shutil.copy(request.getfixturevalue("demo_file"), make_db.url_or_path("demo"))
         return make_db("demo"), request.getfixturevalue("demo_result")
@@ -395,20 +379,16 @@ def pg_demo_template(
     """A server database with the demo club filled once per run, the template of each test's ``demo_db``
     on the club server, and what ``fill_demo`` returned; dropped when the run ends
     (:func:`pytest_sessionfinish`)."""
-    from clubdesk.storage import Database
-
     name = _pg_demo_name(tmp_path_factory)
 
     def fill(folder: Path) -> Path:
-        admin = _pg_admin()
-        with admin.connect() as c:
-            c.exec_driver_sql(f"DROP DATABASE IF EXISTS {name}")
-            c.exec_driver_sql(f"CREATE DATABASE {name} TEMPLATE {pg_template}")
-        admin.dispose()
+        _pg_admin_sql(f"DROP DATABASE IF EXISTS {name}", f"CREATE DATABASE {name} TEMPLATE {pg_template}")
         _fill_demo(folder, Database(_pg_url(name)))  # closed: a template takes no connection
         return folder
 
-    return name, _demo_made(once_per_run(tmp_path_factory, "pg-demo", fill))
+    folder = once_per_run(tmp_path_factory, "pg-demo", fill)
+    taking_kept_keys(folder)
+    return name, _demo_made(folder)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
@@ -417,10 +397,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     if not PG_URL or hasattr(session.config, "workerinput"):
         return
     name = _pg_demo_name(session.config._tmp_path_factory)  # type: ignore[attr-defined]
-    admin = _pg_admin()
-    with admin.connect() as c:
-        c.exec_driver_sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-    admin.dispose()
+    _pg_admin_sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 @pytest.fixture(scope="session")

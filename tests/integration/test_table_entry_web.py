@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import re
 import signal
 import socket
@@ -652,8 +651,7 @@ def test_ctrl_c_while_serve_starts_its_second_process_ends_it_without_a_tracebac
 
     wait_for(starting_worker, "the second process did not start")
     assert proc.poll() is None
-    os.killpg(proc.pid, signal.SIGINT)
-    out, err = processes.wait_ended(proc, READY_S, "Ctrl+C")
+    out, err = processes.interrupt(proc, group=True)
     assert proc.returncode == 0, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert "The server has stopped." in out
